@@ -1,0 +1,49 @@
+/* main.c -- the hdo command: dispatches to run, analyze and check */
+#include <stdio.h>
+#include <string.h>
+#include "commands.h"
+
+#define HDO_VERSION "0.1"
+
+static void
+usage(FILE *out)
+{
+    fprintf(out,
+            "usage: hdo COMMAND [options]\n"
+            "\n"
+            "commands:\n"
+            "  run MODEL      compute the reference solution of a case\n"
+            "  analyze MODEL  index, hidden constraints, consistent start\n"
+            "  check MODEL CANDIDATE.csv  cross-check another solver's output\n"
+            "\n"
+            "'hdo COMMAND --help' describes each command's options.\n"
+            "Exit codes: 0 success, 1 a check failed, 2 bad input or a run\n"
+            "that cannot go on.\n");
+}
+
+int
+main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0
+        || strcmp(argv[1], "help") == 0) {
+        usage(stdout);
+        return 0;
+    }
+    if (strcmp(argv[1], "--version") == 0) {
+        printf("hdo %s\n", HDO_VERSION);
+        return 0;
+    }
+    if (strcmp(argv[1], "run") == 0)
+        return hdo_cmd_run(argc - 1, argv + 1);
+    if (strcmp(argv[1], "analyze") == 0)
+        return hdo_cmd_analyze(argc - 1, argv + 1);
+    if (strcmp(argv[1], "check") == 0)
+        return hdo_cmd_check(argc - 1, argv + 1);
+    fprintf(stderr, "hdo: unknown command '%s'\n", argv[1]);
+    usage(stderr);
+    return 2;
+}

@@ -1,0 +1,204 @@
+/* expr.h -- expression graphs: a hash-consed DAG of real expressions with
+   exact rational constants, MPFR evaluation, symbolic derivatives and
+   Taylor-mode automatic differentiation over a flat instruction list. */
+#ifndef HDO_EXPR_H
+#define HDO_EXPR_H
+
+#include <stdio.h>
+#include <stdint.h>
+#include <mpfr.h>
+#include <flint/flint.h>
+#include <flint/fmpq.h>
+
+/* A node of a pool is named by its index.  Nodes are appended after their
+   children, so increasing index is a topological order; equal
+   sub-expressions are the same node (hash-consing), which keeps
+   derivative arrays from growing exponentially and gives common
+   sub-expression elimination for free. */
+typedef int32_t hdo_expr;
+#define HDO_EXPR_NONE ((hdo_expr)-1)
+
+typedef enum {
+    HDO_X_CONST,  /* exact rational, pool->consts[a] */
+    HDO_X_PI,
+    HDO_X_TIME,
+    HDO_X_VAR,    /* a-th model variable, b-th time derivative (b = 0: value) */
+    HDO_X_ADD, HDO_X_SUB, HDO_X_MUL, HDO_X_DIV,
+    HDO_X_POW,    /* a ^ b */
+    HDO_X_NEG,
+    HDO_X_SIN, HDO_X_COS, HDO_X_TAN, HDO_X_ASIN, HDO_X_ACOS, HDO_X_ATAN,
+    HDO_X_EXP, HDO_X_LOG, HDO_X_SQRT, HDO_X_SINH, HDO_X_COSH, HDO_X_TANH,
+    HDO_X_NKINDS
+} hdo_expr_kind;
+
+typedef struct {
+    hdo_expr_kind kind;
+    int32_t a, b; /* children, or const index, or (variable, order) */
+} hdo_expr_node;
+
+typedef struct {
+    hdo_expr_node *nodes;
+    slong len, alloc;
+    fmpq *consts;
+    slong nconsts, consts_alloc;
+    int32_t *table; /* open-addressing hash table of node indices */
+    slong table_size;
+    void *memo;     /* derivative caches, owned by the pool ... */
+    void (*memo_free)(void *memo); /* ... and freed by this at clear */
+} hdo_expr_pool_struct;
+typedef hdo_expr_pool_struct hdo_expr_pool_t[1];
+
+void hdo_expr_pool_init(hdo_expr_pool_t pool);
+void hdo_expr_pool_clear(hdo_expr_pool_t pool);
+
+/* Constructors.  Each returns the node for the expression after light
+   simplification: exact folding of rational constants (including integer
+   powers), x+0, x*1, x*0, x^1, x^0, -(-x), x-x, x/x is NOT folded (it
+   would hide a division by zero).  Non-rational constants (pi, sqrt(2))
+   stay symbolic.  Constructors never fail except for memory.  A
+   division by an exact zero constant or 0^negative is kept as a node:
+   hdo_expr_const_check() reports it. */
+hdo_expr hdo_expr_const_fmpq(hdo_expr_pool_t pool, const fmpq_t q);
+hdo_expr hdo_expr_const_si(hdo_expr_pool_t pool, slong num, ulong den);
+hdo_expr hdo_expr_pi(hdo_expr_pool_t pool);
+hdo_expr hdo_expr_time(hdo_expr_pool_t pool);
+hdo_expr hdo_expr_var(hdo_expr_pool_t pool, slong var, slong order);
+hdo_expr hdo_expr_unary(hdo_expr_pool_t pool, hdo_expr_kind kind, hdo_expr a);
+hdo_expr hdo_expr_binary(hdo_expr_pool_t pool, hdo_expr_kind kind,
+                         hdo_expr a, hdo_expr b);
+hdo_expr hdo_expr_add(hdo_expr_pool_t pool, hdo_expr a, hdo_expr b);
+hdo_expr hdo_expr_sub(hdo_expr_pool_t pool, hdo_expr a, hdo_expr b);
+hdo_expr hdo_expr_mul(hdo_expr_pool_t pool, hdo_expr a, hdo_expr b);
+hdo_expr hdo_expr_div(hdo_expr_pool_t pool, hdo_expr a, hdo_expr b);
+hdo_expr hdo_expr_pow(hdo_expr_pool_t pool, hdo_expr a, hdo_expr b);
+hdo_expr hdo_expr_neg(hdo_expr_pool_t pool, hdo_expr a);
+
+/* Queries. */
+static inline const hdo_expr_node *
+hdo_expr_node_get(const hdo_expr_pool_t pool, hdo_expr e)
+{
+    return pool->nodes + e;
+}
+int hdo_expr_is_rational(const hdo_expr_pool_t pool, hdo_expr e);
+/* Sets q to the value of a rational constant node; returns 0, or -1 if
+   e is not a rational constant. */
+int hdo_expr_get_fmpq(fmpq_t q, const hdo_expr_pool_t pool, hdo_expr e);
+/* 1 if e contains no variable and no time (only constants and pi). */
+int hdo_expr_is_constant(const hdo_expr_pool_t pool, hdo_expr e);
+/* Highest derivative order of variable var in e, -1 if var is absent. */
+slong hdo_expr_max_order(const hdo_expr_pool_t pool, hdo_expr e, slong var);
+/* 1 if e depends on time explicitly (contains a TIME node). */
+int hdo_expr_has_time(const hdo_expr_pool_t pool, hdo_expr e);
+/* Calls f(var, order, data) once for each distinct variable node in e. */
+void hdo_expr_foreach_var(const hdo_expr_pool_t pool, hdo_expr e,
+                          void (*f)(slong var, slong order, void *data),
+                          void *data);
+
+/* Checks a constant expression (no variables, no time) for a division by
+   zero or a domain error (log of a non-positive, sqrt of a negative,
+   asin outside [-1, 1], 0^negative ...), deciding with exact rationals
+   where the operands are rational and with interval arithmetic otherwise.
+   Returns 0 if the expression is well defined, else -1 and sets *bad to
+   the offending node. */
+int hdo_expr_const_check(const hdo_expr_pool_t pool, hdo_expr e,
+                         hdo_expr *bad);
+
+/* Sets r to the value of the constant expression e, correctly rounded
+   for rational constants and pi, and faithfully (within one ulp) for
+   anything else, at the precision of r.  Returns 0, or -1 on a domain
+   error. */
+int hdo_expr_eval_constant(mpfr_t r, const hdo_expr_pool_t pool, hdo_expr e);
+
+/* Symbolic differentiation.  Results are memoized in the pool.
+   hdo_expr_diff: partial derivative with respect to the order-th time
+   derivative of variable var (order 0: the variable itself).
+   hdo_expr_diff_time: partial derivative with respect to explicit t.
+   hdo_expr_total_derivative: d/dt along a trajectory:
+     de/dt = de/dt|explicit + sum over (v,k) in e of de/dx_v^(k) * x_v^(k+1),
+   so higher derivatives appear as new VAR nodes of order k+1. */
+hdo_expr hdo_expr_diff(hdo_expr_pool_t pool, hdo_expr e, slong var, slong order);
+hdo_expr hdo_expr_diff_time(hdo_expr_pool_t pool, hdo_expr e);
+hdo_expr hdo_expr_total_derivative(hdo_expr_pool_t pool, hdo_expr e);
+
+/* Printing in the model language (re-parseable): der(x), der(der(x)) for
+   higher orders; rationals whose denominator is 2^a 5^b as decimals
+   (9.81), others as 1/3; minimal parentheses.  var_names[i] names
+   variable i.  Returns a string allocated with flint_malloc-compatible
+   malloc(); the caller frees it with free(). */
+char *hdo_expr_to_string(const hdo_expr_pool_t pool, hdo_expr e,
+                         const char *const *var_names);
+const char *hdo_expr_kind_name(hdo_expr_kind kind); /* "sin", "+", ... */
+
+/* ------------------------------------------------------------------ */
+/* Flat programs: a set of root expressions compiled once into an
+   instruction list over slots (node order), with constants rounded once
+   at the program's precision.  Evaluation at a point and Taylor-mode AD
+   both run over this list without recursion.
+
+   Inputs are the distinct VAR nodes of the roots, listed in
+   prog->inputs (variable, order); the caller writes their values (or
+   Taylor coefficients) into the input slots before evaluating. */
+
+typedef struct {
+    slong var, order;
+    slong slot;
+} hdo_program_input;
+
+typedef struct {
+    hdo_expr_kind kind;
+    slong a, b;   /* operand slots (or constant slot) */
+    slong aux;    /* auxiliary slot (e.g. cos for sin in Taylor mode), -1 */
+    hdo_expr node;/* pool node, for error messages */
+} hdo_program_instr;
+
+typedef struct {
+    mpfr_prec_t prec;
+    slong nslots;
+    hdo_program_instr *code; /* one per slot; inputs/consts are no-ops */
+    slong ninputs;
+    hdo_program_input *inputs;
+    slong nroots;
+    slong *root_slot;
+    slong time_slot;         /* -1 if time does not occur */
+    mpfr_t *value;           /* nslots point values */
+    /* Taylor mode: nslots x (order+1) coefficients, allocated on demand */
+    slong taylor_order;
+    mpfr_t *coef;            /* coef[slot * (taylor_order + 1) + k] */
+    mpfr_t *tmp;             /* scratch */
+    slong ntmp;
+} hdo_program_struct;
+typedef hdo_program_struct hdo_program_t[1];
+
+void hdo_program_init(hdo_program_t prog, const hdo_expr_pool_t pool,
+                      const hdo_expr *roots, slong nroots, mpfr_prec_t prec);
+void hdo_program_clear(hdo_program_t prog);
+
+/* Point evaluation.  Set prog->value[prog->inputs[i].slot] for every
+   input and t (if prog->time_slot >= 0), then call this.  Root i's value
+   is prog->value[prog->root_slot[i]].  Returns 0, or HDO_ERR_DOMAIN with
+   *bad set to the failing pool node (NaN or infinity produced). */
+int hdo_program_eval(hdo_program_t prog, hdo_expr *bad);
+/* Convenience: looks up input values in x[order * nvars + var] (order-major
+   table of all variables and derivatives, max_order + 1 blocks), sets t, and
+   evaluates; writes the roots into out[0..nroots). */
+int hdo_program_eval_at(mpfr_ptr out, hdo_program_t prog, const mpfr_t t,
+                        mpfr_srcptr x, slong nvars, slong max_order,
+                        hdo_expr *bad);
+
+/* Taylor mode.  Allocates coefficient storage for orders 0..order. */
+void hdo_program_taylor_alloc(hdo_program_t prog, slong order);
+static inline mpfr_ptr
+hdo_program_coef(hdo_program_t prog, slong slot, slong k)
+{
+    return prog->coef[slot * (prog->taylor_order + 1) + k];
+}
+/* Computes the k-th normalised Taylor coefficient (f^(k)(t0)/k!) of every
+   slot from coefficients 0..k of the inputs (set by the caller) and
+   0..k-1 of all other slots (computed by earlier calls, k = 0, 1, ...).
+   Time is t0 + s: coefficient 0 is t0 (set in the time slot's
+   coefficient 0 by the caller), 1 is 1, the rest 0 (set by this call).
+   Calling it again for the same k after changing inputs of order k
+   recomputes order k.  Returns 0, or HDO_ERR_DOMAIN with *bad set. */
+int hdo_program_taylor_step(hdo_program_t prog, slong k, hdo_expr *bad);
+
+#endif

@@ -1,0 +1,192 @@
+/* query.c -- questions about an expression: constant?, which variables? */
+#include <stdlib.h>
+#include "expr.h"
+#include "pool.h"
+
+/* A set of node indices (open addressing), so that a walk costs what the
+   reachable part of the graph costs, not the size of the whole pool. */
+typedef struct {
+    int32_t *slot;
+    slong size, count;
+} node_set;
+
+static void
+set_init(node_set *s)
+{
+    s->size = 64;
+    s->count = 0;
+    s->slot = flint_malloc(s->size * sizeof *s->slot);
+    for (slong i = 0; i < s->size; i++)
+        s->slot[i] = -1;
+}
+
+static void
+set_clear(node_set *s)
+{
+    flint_free(s->slot);
+}
+
+static int set_insert(node_set *s, int32_t e);
+
+static void
+set_grow(node_set *s)
+{
+    node_set t;
+    t.size = 2 * s->size;
+    t.count = 0;
+    t.slot = flint_malloc(t.size * sizeof *t.slot);
+    for (slong i = 0; i < t.size; i++)
+        t.slot[i] = -1;
+    for (slong i = 0; i < s->size; i++)
+        if (s->slot[i] >= 0)
+            set_insert(&t, s->slot[i]);
+    flint_free(s->slot);
+    *s = t;
+}
+
+/* Returns 1 if e was new. */
+static int
+set_insert(node_set *s, int32_t e)
+{
+    if (2 * (s->count + 1) > s->size)
+        set_grow(s);
+    ulong h = ((ulong)(uint32_t)e * UWORD(0x9e3779b97f4a7c15)) >> 20;
+    h &= s->size - 1;
+    while (s->slot[h] >= 0) {
+        if (s->slot[h] == e)
+            return 0;
+        h = (h + 1) & (s->size - 1);
+    }
+    s->slot[h] = e;
+    s->count++;
+    return 1;
+}
+
+static int
+has_children(hdo_expr_kind k)
+{
+    return k >= HDO_X_ADD;
+}
+
+static int
+is_binary(hdo_expr_kind k)
+{
+    return k >= HDO_X_ADD && k <= HDO_X_POW;
+}
+
+/* Calls visit(node, data) on every node reachable from e, once each, in
+   no particular order; iterative, so deep graphs cannot overflow the
+   stack.  Stops early when visit returns nonzero, and returns that. */
+static int
+walk(const hdo_expr_pool_struct *pool, hdo_expr e,
+     int (*visit)(const hdo_expr_node *n, void *data), void *data)
+{
+    node_set seen;
+    slong top = 0, alloc = 64;
+    int32_t *stack = flint_malloc(alloc * sizeof *stack);
+    int stop = 0;
+    set_init(&seen);
+    stack[top++] = e;
+    set_insert(&seen, e);
+    while (top > 0 && !stop) {
+        const hdo_expr_node *n = pool->nodes + stack[--top];
+        stop = visit(n, data);
+        if (!has_children(n->kind))
+            continue;
+        int32_t kids[2] = {n->a, n->b};
+        for (int i = 0; i < (is_binary(n->kind) ? 2 : 1); i++) {
+            if (!set_insert(&seen, kids[i]))
+                continue;
+            if (top == alloc) {
+                alloc *= 2;
+                stack = flint_realloc(stack, alloc * sizeof *stack);
+            }
+            stack[top++] = kids[i];
+        }
+    }
+    flint_free(stack);
+    set_clear(&seen);
+    return stop;
+}
+
+int
+hdo_expr_is_rational(const hdo_expr_pool_t pool, hdo_expr e)
+{
+    return pool->nodes[e].kind == HDO_X_CONST;
+}
+
+int
+hdo_expr_get_fmpq(fmpq_t q, const hdo_expr_pool_t pool, hdo_expr e)
+{
+    if (pool->nodes[e].kind != HDO_X_CONST)
+        return -1;
+    fmpq_set(q, hdo_expr_const_ref(pool, e));
+    return 0;
+}
+
+static int
+visit_nonconstant(const hdo_expr_node *n, void *data)
+{
+    return n->kind == HDO_X_VAR || n->kind == HDO_X_TIME;
+}
+
+int
+hdo_expr_is_constant(const hdo_expr_pool_t pool, hdo_expr e)
+{
+    return !walk(pool, e, visit_nonconstant, NULL);
+}
+
+static int
+visit_time(const hdo_expr_node *n, void *data)
+{
+    return n->kind == HDO_X_TIME;
+}
+
+int
+hdo_expr_has_time(const hdo_expr_pool_t pool, hdo_expr e)
+{
+    return walk(pool, e, visit_time, NULL);
+}
+
+typedef struct {
+    slong var, order;
+} max_order_data;
+
+static int
+visit_max_order(const hdo_expr_node *n, void *data)
+{
+    max_order_data *d = data;
+    if (n->kind == HDO_X_VAR && n->a == d->var && n->b > d->order)
+        d->order = n->b;
+    return 0;
+}
+
+slong
+hdo_expr_max_order(const hdo_expr_pool_t pool, hdo_expr e, slong var)
+{
+    max_order_data d = {var, -1};
+    walk(pool, e, visit_max_order, &d);
+    return d.order;
+}
+
+typedef struct {
+    void (*f)(slong var, slong order, void *data);
+    void *data;
+} foreach_data;
+
+static int
+visit_var(const hdo_expr_node *n, void *data)
+{
+    foreach_data *d = data;
+    if (n->kind == HDO_X_VAR)
+        d->f(n->a, n->b, d->data);
+    return 0;
+}
+
+void
+hdo_expr_foreach_var(const hdo_expr_pool_t pool, hdo_expr e,
+                     void (*f)(slong var, slong order, void *data), void *data)
+{
+    foreach_data d = {f, data};
+    walk(pool, e, visit_var, &d);
+}

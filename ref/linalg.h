@@ -1,0 +1,111 @@
+/* linalg.h -- dense vectors and matrices of MPFR numbers: LU solves,
+   rank-revealing SVD, least squares and minimum-norm solutions. */
+#ifndef HDO_LINALG_H
+#define HDO_LINALG_H
+
+#include <stdio.h>
+#include <mpfr.h>
+#include <flint/flint.h>
+
+/* A dense matrix; every entry is initialised at A->prec.  A matrix may
+   have zero rows or columns (entries is then NULL). */
+typedef struct {
+    mpfr_ptr entries; /* row-major, rows * cols */
+    slong rows, cols;
+    mpfr_prec_t prec;
+} hdo_mat_struct;
+typedef hdo_mat_struct hdo_mat_t[1];
+
+#define hdo_mat_entry(A, i, j) ((A)->entries + (i) * (A)->cols + (j))
+
+void hdo_mat_init(hdo_mat_t A, slong rows, slong cols, mpfr_prec_t prec);
+void hdo_mat_clear(hdo_mat_t A);
+/* Resizes (contents undefined afterwards, entries keep A->prec). */
+void hdo_mat_resize(hdo_mat_t A, slong rows, slong cols);
+void hdo_mat_zero(hdo_mat_t A);
+void hdo_mat_one(hdo_mat_t A); /* identity (ones on the diagonal if not square) */
+void hdo_mat_set(hdo_mat_t B, const hdo_mat_t A); /* B := A, B resized */
+void hdo_mat_transpose(hdo_mat_t B, const hdo_mat_t A); /* no aliasing */
+void hdo_mat_mul(hdo_mat_t C, const hdo_mat_t A, const hdo_mat_t B); /* no aliasing */
+/* y := A x (x, y vectors of mpfr_t as mpfr_ptr arrays; no aliasing).
+   Every sum is rounded once per term at the precision of y. */
+void hdo_mat_mul_vec(mpfr_ptr y, const hdo_mat_t A, mpfr_srcptr x);
+/* Sets r to the Frobenius norm of A - B (same shapes). */
+void hdo_mat_dist_frobenius(mpfr_t r, const hdo_mat_t A, const hdo_mat_t B);
+/* Writes A to f with the given number of digits, for debugging only
+   (the library itself never calls it). */
+void hdo_mat_fprint(FILE *f, const hdo_mat_t A, int digits);
+
+/* LU with partial pivoting.  hdo_lu_factor overwrites the square A with
+   its factors and fills perm (length rows).  Returns 0, or
+   HDO_ERR_SINGULAR if a pivot is exactly zero or below 2^(-prec/2) times
+   the largest |entry| of A (rank decisions belong to the SVD; this is
+   only for square systems known to be regular). */
+int hdo_lu_factor(hdo_mat_t A, slong *perm);
+/* Solves LU x = b in place (b has rows entries). */
+void hdo_lu_solve(mpfr_ptr b, const hdo_mat_t LU, const slong *perm);
+
+/* Singular value decomposition A = U diag(s) V^T of an m x n matrix by
+   one-sided Jacobi (Hestenes; accurate in relative terms, simple), on
+   the columns of A when m >= n and of A^T when m < n, iterated until
+   every pair of columns is orthogonal to 2^-(A->prec + 4) relative to
+   their norms, at A->prec plus guard bits.  U is resized to m x k,
+   s must hold k = min(m, n) initialised entries and gets them in
+   decreasing order, V is resized to n x k; all are rounded to their
+   own precision.  U or V may be NULL when not wanted.  Columns of U
+   (or V) that belong to exactly zero singular values are completed to
+   an orthonormal set.  Returns 0 or HDO_ERR_NO_CONVERGENCE. */
+int hdo_svd(mpfr_ptr s, hdo_mat_t U, hdo_mat_t V, const hdo_mat_t A);
+
+/* A rank decision: the numerical rank of A is the number of singular
+   values above tol = 2^(-prec * 3/4) * max(1, s_1) (a quarter of the
+   working digits as safety for rounding in the derivative array).  gap is
+   s_rank / s_{rank+1} (infinity when s_{rank+1} = 0 or rank = min(m,n));
+   clear is 1 when the kept singular values are all above 2^(-prec/4) *
+   max(1, s_1) and the dropped ones below tol, i.e. the decision is
+   many orders of magnitude from ambiguous.  last_kept and first_dropped
+   are the two singular values the decision rests on (0 if none); as
+   doubles they may underflow at high precision, so their log10 are
+   given too (-inf for 0). */
+typedef struct {
+    slong rank;
+    int clear;
+    double log10_gap; /* log10(last_kept / first_dropped), inf if none */
+    double last_kept, first_dropped;
+    double log10_last_kept, log10_first_dropped;
+} hdo_rank_info;
+
+/* Fills info for A at precision A->prec.  Returns 0 or
+   HDO_ERR_NO_CONVERGENCE. */
+int hdo_rank(hdo_rank_info *info, const hdo_mat_t A);
+/* The same decision from k singular values s (decreasing) computed at
+   precision prec. */
+void hdo_rank_from_sv(hdo_rank_info *info, mpfr_srcptr s, slong k,
+                      mpfr_prec_t prec);
+
+/* Orthonormal bases from the SVD: the columns of Z (m x (m - r)) span the
+   left null space (corange complement) of A, i.e. Z^T A = 0; the columns
+   of T (n x (n - r)) span the right null space, A T = 0; r = rank from
+   hdo_rank.  Z and T are resized and keep their precision.  Returns 0
+   or a negative status. */
+int hdo_left_null(hdo_mat_t Z, const hdo_mat_t A, slong rank);
+int hdo_right_null(hdo_mat_t T, const hdo_mat_t A, slong rank);
+
+/* Minimum-norm least-squares solution x (n entries) of A x = b (m entries)
+   through the SVD, truncated at the given rank (pass -1 to use
+   hdo_rank's decision).  x must not alias b.  Returns 0 or a negative
+   status. */
+int hdo_lstsq(mpfr_ptr x, const hdo_mat_t A, mpfr_srcptr b, slong rank);
+
+/* Vector helpers on mpfr arrays (allocated with hdo_vec_init, cleared
+   with hdo_vec_clear; n may be 0). */
+mpfr_ptr hdo_vec_init(slong n, mpfr_prec_t prec);
+void hdo_vec_clear(mpfr_ptr v, slong n);
+void hdo_vec_set(mpfr_ptr r, mpfr_srcptr v, slong n);
+void hdo_vec_zero(mpfr_ptr v, slong n);
+/* r := sum x_i y_i, rounded once per term. */
+void hdo_vec_dot(mpfr_t r, mpfr_srcptr x, mpfr_srcptr y, slong n);
+void hdo_vec_norm2(mpfr_t r, mpfr_srcptr v, slong n);
+void hdo_vec_norm_inf(mpfr_t r, mpfr_srcptr v, slong n);
+
+#endif

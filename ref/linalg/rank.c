@@ -1,0 +1,118 @@
+/* rank.c -- numerical rank decisions with their gap, and null spaces */
+#include <math.h>
+#include "linalg.h"
+#include "status.h"
+
+static double
+log10_of(const mpfr_t x)
+{
+    double r;
+    mpfr_t t;
+
+    if (mpfr_zero_p(x))
+        return -INFINITY;
+    mpfr_init2(t, 53);
+    mpfr_abs(t, x, MPFR_RNDN);
+    mpfr_log10(t, t, MPFR_RNDN);
+    r = mpfr_get_d(t, MPFR_RNDN);
+    mpfr_clear(t);
+    return r;
+}
+
+void
+hdo_rank_from_sv(hdo_rank_info *info, mpfr_srcptr s, slong k,
+                 mpfr_prec_t prec)
+{
+    mpfr_t scale, tol, sure;
+    slong r;
+
+    mpfr_inits2(prec, scale, tol, sure, (mpfr_ptr)0);
+    mpfr_set_ui(scale, 1, MPFR_RNDN);
+    if (k > 0 && mpfr_cmp(s, scale) > 0)
+        mpfr_set(scale, s, MPFR_RNDN);
+    mpfr_mul_2si(tol, scale, -(long)(prec * 3 / 4), MPFR_RNDN);
+    mpfr_mul_2si(sure, scale, -(long)(prec / 4), MPFR_RNDN);
+
+    r = 0;
+    while (r < k && mpfr_cmp(s + r, tol) > 0)
+        r++;
+    info->rank = r;
+    info->clear = (r == 0 || mpfr_cmp(s + r - 1, sure) > 0);
+
+    /* For rank 0 the decision rests on the scale itself (1 or s_1). */
+    if (r > 0) {
+        info->last_kept = mpfr_get_d(s + r - 1, MPFR_RNDN);
+        info->log10_last_kept = log10_of(s + r - 1);
+    } else {
+        info->last_kept = mpfr_get_d(scale, MPFR_RNDN);
+        info->log10_last_kept = log10_of(scale);
+    }
+    if (r < k) {
+        info->first_dropped = mpfr_get_d(s + r, MPFR_RNDN);
+        info->log10_first_dropped = log10_of(s + r);
+    } else {
+        info->first_dropped = 0;
+        info->log10_first_dropped = -INFINITY;
+    }
+    info->log10_gap = (r < k && !mpfr_zero_p(s + r))
+                          ? info->log10_last_kept - info->log10_first_dropped
+                          : INFINITY;
+    mpfr_clears(scale, tol, sure, (mpfr_ptr)0);
+}
+
+int
+hdo_rank(hdo_rank_info *info, const hdo_mat_t A)
+{
+    slong k = FLINT_MIN(A->rows, A->cols);
+    mpfr_ptr s = hdo_vec_init(k, A->prec);
+    int status;
+
+    status = hdo_svd(s, NULL, NULL, A);
+    hdo_rank_from_sv(info, s, k, A->prec);
+    hdo_vec_clear(s, k);
+    return status;
+}
+
+int
+hdo_right_null(hdo_mat_t T, const hdo_mat_t A, slong rank)
+{
+    slong m = A->rows, n = A->cols, i, j;
+    hdo_mat_t B, V;
+    mpfr_ptr s;
+    int status;
+
+    HDO_ASSERT(rank >= 0 && rank <= FLINT_MIN(m, n));
+    /* A wide matrix is padded with zero rows so that V is square and
+       holds the whole null space (the thin SVD would lack n - m
+       directions). */
+    hdo_mat_init(B, FLINT_MAX(m, n), n, A->prec);
+    hdo_mat_zero(B);
+    for (i = 0; i < m; i++)
+        for (j = 0; j < n; j++)
+            mpfr_set(hdo_mat_entry(B, i, j), hdo_mat_entry(A, i, j), MPFR_RNDN);
+    hdo_mat_init(V, n, n, A->prec);
+    s = hdo_vec_init(n, A->prec);
+    status = hdo_svd(s, NULL, V, B);
+    hdo_mat_resize(T, n, n - rank);
+    for (i = 0; i < n; i++)
+        for (j = rank; j < n; j++)
+            mpfr_set(hdo_mat_entry(T, i, j - rank), hdo_mat_entry(V, i, j),
+                     MPFR_RNDN);
+    hdo_vec_clear(s, n);
+    hdo_mat_clear(V);
+    hdo_mat_clear(B);
+    return status;
+}
+
+int
+hdo_left_null(hdo_mat_t Z, const hdo_mat_t A, slong rank)
+{
+    hdo_mat_t At;
+    int status;
+
+    hdo_mat_init(At, A->cols, A->rows, A->prec);
+    hdo_mat_transpose(At, A);
+    status = hdo_right_null(Z, At, rank);
+    hdo_mat_clear(At);
+    return status;
+}

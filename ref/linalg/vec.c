@@ -1,0 +1,93 @@
+/* vec.c -- vectors of MPFR numbers: memory, dot products and norms */
+#include "linalg.h"
+
+mpfr_ptr
+hdo_vec_init(slong n, mpfr_prec_t prec)
+{
+    mpfr_ptr v;
+    slong i;
+
+    /* One extra entry keeps the pointer non-NULL and unique for n = 0. */
+    v = flint_malloc((n + 1) * sizeof(__mpfr_struct));
+    for (i = 0; i < n; i++) {
+        mpfr_init2(v + i, prec);
+        mpfr_set_zero(v + i, 1);
+    }
+    return v;
+}
+
+void
+hdo_vec_clear(mpfr_ptr v, slong n)
+{
+    slong i;
+
+    for (i = 0; i < n; i++)
+        mpfr_clear(v + i);
+    flint_free(v);
+}
+
+void
+hdo_vec_set(mpfr_ptr r, mpfr_srcptr v, slong n)
+{
+    slong i;
+
+    for (i = 0; i < n; i++)
+        mpfr_set(r + i, v + i, MPFR_RNDN);
+}
+
+void
+hdo_vec_zero(mpfr_ptr v, slong n)
+{
+    slong i;
+
+    for (i = 0; i < n; i++)
+        mpfr_set_zero(v + i, 1);
+}
+
+void
+hdo_vec_dot(mpfr_t r, mpfr_srcptr x, mpfr_srcptr y, slong n)
+{
+    slong i;
+    mpfr_t t, acc;
+
+    /* Accumulates in a temporary so that r may alias x or y. */
+    mpfr_init2(t, mpfr_get_prec(r));
+    mpfr_init2(acc, mpfr_get_prec(r));
+    mpfr_set_zero(acc, 1);
+    for (i = 0; i < n; i++) {
+        mpfr_mul(t, x + i, y + i, MPFR_RNDN);
+        mpfr_add(acc, acc, t, MPFR_RNDN);
+    }
+    mpfr_set(r, acc, MPFR_RNDN);
+    mpfr_clear(t);
+    mpfr_clear(acc);
+}
+
+void
+hdo_vec_norm2(mpfr_t r, mpfr_srcptr v, slong n)
+{
+    slong i;
+    mpfr_t t, acc;
+
+    mpfr_init2(t, mpfr_get_prec(r) + 8);
+    mpfr_init2(acc, mpfr_get_prec(r) + 8);
+    mpfr_set_zero(acc, 1);
+    for (i = 0; i < n; i++) {
+        mpfr_sqr(t, v + i, MPFR_RNDN);
+        mpfr_add(acc, acc, t, MPFR_RNDN);
+    }
+    mpfr_sqrt(r, acc, MPFR_RNDN);
+    mpfr_clear(t);
+    mpfr_clear(acc);
+}
+
+void
+hdo_vec_norm_inf(mpfr_t r, mpfr_srcptr v, slong n)
+{
+    slong i;
+
+    mpfr_set_zero(r, 1);
+    for (i = 0; i < n; i++)
+        if (mpfr_cmpabs(v + i, r) > 0)
+            mpfr_abs(r, v + i, MPFR_RNDN);
+}

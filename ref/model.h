@@ -1,0 +1,138 @@
+/* model.h -- a parsed .hdae model: parameters, variables, modes with their
+   equations and transitions, start, end time and chattering option. */
+#ifndef HDO_MODEL_H
+#define HDO_MODEL_H
+
+#include "expr.h"
+#include "status.h"
+
+/* Limits that keep hostile input from crashing the parser or the
+   recursive algorithms after it (symbolic derivatives, printing).
+   HDO_MODEL_MAX_DEPTH bounds both the nesting of parentheses, unary
+   minus and ^ in the text and the height of every expression built
+   (so a sum of more than that many terms is refused too). */
+#define HDO_MODEL_MAX_DEPTH 10000
+#define HDO_MODEL_MAX_DIGITS 100000    /* significant digits of a literal */
+#define HDO_MODEL_MAX_EXPONENT 100000  /* |e| in a literal 1e... */
+#define HDO_MODEL_MAX_CONST_BITS 1048576 /* of an exact constant's num/den */
+
+typedef struct {
+    int line, col;
+} hdo_srcpos;
+
+typedef struct {
+    char *name;
+    hdo_srcpos pos;
+    hdo_expr value;  /* constant expression; rational params are CONST nodes */
+} hdo_param;
+
+typedef struct {
+    char *name;
+    hdo_srcpos pos;
+    hdo_expr start;  /* constant expression, HDO_EXPR_NONE if not given */
+} hdo_var;
+
+typedef struct {
+    hdo_expr residual; /* lhs - rhs: the equation is residual = 0 */
+    hdo_srcpos pos;
+    char *text;        /* source text of the equation, trimmed */
+} hdo_equation;
+
+typedef struct {
+    slong var;         /* index into model->vars */
+    hdo_expr value;    /* evaluated on the left limit */
+    hdo_srcpos pos;
+} hdo_assign;
+
+typedef struct {
+    hdo_expr guard;    /* switching function S: feasible while S >= 0 */
+    char *guard_text;  /* source text, e.g. "h < 0" ("zeno" for zeno) */
+    slong target;      /* index into model->modes */
+    hdo_assign *assigns;
+    slong nassigns;
+    hdo_srcpos pos;
+} hdo_transition;
+
+typedef struct {
+    char *name;
+    hdo_srcpos pos;
+    hdo_equation *eqs;
+    slong neqs;
+    slong *vars;       /* the variables occurring in eqs, ascending index */
+    slong nvars;
+    hdo_transition *whens; /* in file order */
+    slong nwhens;
+    int has_zeno;
+    hdo_transition zeno; /* guard HDO_EXPR_NONE */
+} hdo_mode;
+
+typedef enum {
+    HDO_CHATTER_FILIPPOV = 0,
+    HDO_CHATTER_HYSTERESIS,
+    HDO_CHATTER_STOP
+} hdo_chattering;
+
+typedef struct {
+    char *name;        /* after "model" */
+    char *file;        /* file name as given, for messages */
+    hdo_expr_pool_t pool;
+    hdo_param *params;
+    slong nparams;
+    hdo_var *vars;
+    slong nvars;
+    hdo_mode *modes;
+    slong nmodes;
+    slong start_mode;
+    hdo_expr t0;       /* constant; 0 if "at" is absent */
+    hdo_expr t_end;    /* constant; HDO_EXPR_NONE if no "until" */
+    hdo_chattering chattering;
+    hdo_expr hysteresis; /* constant, for HDO_CHATTER_HYSTERESIS */
+    hdo_srcpos start_pos, until_pos, chattering_pos;
+    const char **var_names; /* var_names[i] = vars[i].name, for printing */
+    hdo_srcpos model_pos;
+    void *names;       /* private: hash table of all declared names */
+} hdo_model_struct;
+typedef hdo_model_struct hdo_model_t[1];
+
+void hdo_model_init(hdo_model_t model);
+void hdo_model_clear(hdo_model_t model);
+
+/* Parses and checks a model into model, which must be freshly
+   initialised.  On success returns 0.  On failure returns HDO_ERR_SYNTAX
+   or HDO_ERR_SEMANTIC (HDO_ERR_IO for an unreadable file, HDO_ERR_MEMORY
+   when memory runs out) and fills err with file, line, column and a
+   message that says what was expected; the model is then left empty
+   except for model->file, and must still be cleared.
+
+   filename (may be NULL) is copied into model->file, and err->file
+   points to that copy: print the error before hdo_model_clear().
+
+   Statement order: the model header comes first; after it, top-level
+   statements may come in any order (a mode may use a variable, a
+   parameter or a mode declared further down), except that a parameter
+   may only use parameters declared before it.  The checks run in three
+   sweeps over the file -- names, then parameters, then everything else
+   in file order -- so of several errors the one reported is the first
+   of the earliest sweep that finds one. */
+int hdo_model_parse_string(hdo_model_t model, const char *text, size_t len,
+                           const char *filename, hdo_error_t *err);
+/* Reads the file at path and parses it as above, with path as the file
+   name.  A file that cannot be read gives HDO_ERR_IO with the system's
+   reason (strerror) and line 0. */
+int hdo_model_parse_file(hdo_model_t model, const char *path,
+                         hdo_error_t *err);
+
+/* Index of the variable or mode with this name, or -1. */
+slong hdo_model_find_var(const hdo_model_t model, const char *name);
+slong hdo_model_find_mode(const hdo_model_t model, const char *name);
+
+/* Sets q to the exact value of the decimal literal s[0..len): an optional
+   sign, digits with an optional decimal point (".5" and "5." are fine),
+   an optional exponent e[+-]digits, nothing else.  Returns 0,
+   HDO_ERR_SYNTAX if s is not such a literal, or HDO_ERR_UNSUPPORTED if it
+   has more than HDO_MODEL_MAX_DIGITS significant digits or an exponent
+   beyond HDO_MODEL_MAX_EXPONENT.  Usable for any exact decimal text
+   (tolerances, --every). */
+int hdo_parse_decimal(fmpq_t q, const char *s, size_t len);
+
+#endif

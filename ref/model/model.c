@@ -1,0 +1,189 @@
+/* model.c -- a model's life cycle: init, clear, parse from text or file,
+   look-ups by name */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "model.h"
+#include "model/lex.h"
+#include "model/names.h"
+#include "model/parse.h"
+
+void
+hdo_model_init(hdo_model_t model)
+{
+    memset(model, 0, sizeof *model);
+    hdo_expr_pool_init(model->pool);
+    model->start_mode = -1;
+    model->t0 = HDO_EXPR_NONE;
+    model->t_end = HDO_EXPR_NONE;
+    model->hysteresis = HDO_EXPR_NONE;
+    model->chattering = HDO_CHATTER_FILIPPOV;
+}
+
+static void
+transition_clear(hdo_transition *tr)
+{
+    free(tr->guard_text);
+    free(tr->assigns);
+}
+
+void
+hdo_model_clear(hdo_model_t model)
+{
+    slong i, j;
+    for (i = 0; i < model->nparams; i++)
+        free(model->params[i].name);
+    for (i = 0; i < model->nvars; i++)
+        free(model->vars[i].name);
+    for (i = 0; i < model->nmodes; i++) {
+        hdo_mode *mode = model->modes + i;
+        free(mode->name);
+        for (j = 0; j < mode->neqs; j++)
+            free(mode->eqs[j].text);
+        free(mode->eqs);
+        free(mode->vars);
+        for (j = 0; j < mode->nwhens; j++)
+            transition_clear(mode->whens + j);
+        free(mode->whens);
+        transition_clear(&mode->zeno);
+    }
+    free(model->params);
+    free(model->vars);
+    free(model->modes);
+    free((void *)model->var_names);
+    free(model->name);
+    free(model->file);
+    hdo_names_free(model->names);
+    hdo_expr_pool_clear(model->pool);
+    memset(model, 0, sizeof *model);
+}
+
+slong
+hdo_model_find_var(const hdo_model_t model, const char *name)
+{
+    hdo_name_entry *e = hdo_names_find(model->names, name, strlen(name));
+    return e != NULL && e->kind == HDO_NAME_VAR ? e->index : -1;
+}
+
+slong
+hdo_model_find_mode(const hdo_model_t model, const char *name)
+{
+    hdo_name_entry *e = hdo_names_find(model->names, name, strlen(name));
+    return e != NULL && e->kind == HDO_NAME_MODE ? e->index : -1;
+}
+
+/* Empties a model after a failed parse but keeps its file name, which
+   the error record points to. */
+static void
+reset_keep_file(hdo_model_t model)
+{
+    char *file = model->file;
+    model->file = NULL;
+    hdo_model_clear(model);
+    hdo_model_init(model);
+    model->file = file;
+}
+
+int
+hdo_model_parse_string(hdo_model_t model, const char *text, size_t len,
+                       const char *filename, hdo_error_t *err)
+{
+    hdo_lexed_t lx;
+    int status = 0;
+    slong i;
+    hdo_error_t local;
+
+    if (err == NULL)
+        err = &local;
+    hdo_error_clear(err);
+    if (filename != NULL && (model->file = strdup(filename)) == NULL)
+        return hdo_error_set(err, HDO_ERR_MEMORY, 0, 0, "out of memory");
+    if ((model->names = hdo_names_new()) == NULL)
+        status = hdo_error_set(err, HDO_ERR_MEMORY, 0, 0, "out of memory");
+
+    hdo_lexed_init(lx);
+    if (status == 0)
+        status = hdo_lex(lx, text, len, err);
+    if (status == 0)
+        status = hdo_model_parse_tokens(model, lx, err);
+    hdo_lexed_clear(lx);
+
+    if (status == 0) {
+        model->var_names = malloc(((size_t)model->nvars + 1)
+                                  * sizeof *model->var_names);
+        if (model->var_names == NULL)
+            status = hdo_error_set(err, HDO_ERR_MEMORY, 0, 0,
+                                   "out of memory");
+        else
+            for (i = 0; i < model->nvars; i++)
+                model->var_names[i] = model->vars[i].name;
+    }
+    if (status != 0) {
+        reset_keep_file(model);
+        err->status = status;
+        err->file = model->file;
+    }
+    return status;
+}
+
+int
+hdo_model_parse_file(hdo_model_t model, const char *path, hdo_error_t *err)
+{
+    FILE *f;
+    char *buf = NULL;
+    size_t len = 0, alloc = 0, n;
+    int status, saved;
+
+    f = fopen(path, "rb");
+    if (f == NULL) {
+        saved = errno;
+        if (err != NULL)
+            hdo_error_clear(err);
+        model->file = strdup(path);
+        status = hdo_error_set(err, HDO_ERR_IO, 0, 0, "cannot open: %s",
+                               strerror(saved));
+        if (err != NULL)
+            err->file = model->file;
+        return status;
+    }
+    /* Read in growing chunks: the size of a pipe or /proc file is not
+       known in advance. */
+    for (;;) {
+        if (len == alloc) {
+            size_t m = alloc ? 2 * alloc : 65536;
+            char *p = realloc(buf, m);
+            if (p == NULL) {
+                free(buf);
+                fclose(f);
+                model->file = strdup(path);
+                status = hdo_error_set(err, HDO_ERR_MEMORY, 0, 0,
+                                       "out of memory while reading");
+                if (err != NULL)
+                    err->file = model->file;
+                return status;
+            }
+            buf = p;
+            alloc = m;
+        }
+        n = fread(buf + len, 1, alloc - len, f);
+        len += n;
+        if (n == 0)
+            break;
+    }
+    if (ferror(f)) {
+        saved = errno;
+        free(buf);
+        fclose(f);
+        model->file = strdup(path);
+        status = hdo_error_set(err, HDO_ERR_IO, 0, 0, "cannot read: %s",
+                               strerror(saved));
+        if (err != NULL)
+            err->file = model->file;
+        return status;
+    }
+    fclose(f);
+    status = hdo_model_parse_string(model, buf, len, path, err);
+    free(buf);
+    return status;
+}

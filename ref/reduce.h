@@ -1,0 +1,153 @@
+/* reduce.h -- the integrator's form of a mode: structural index reduction
+   (Pryce's signature method) with substitution of explicit derivatives,
+   giving a semi-explicit index-1 system plus its constraints (the
+   algebraic equations and every hidden constraint). */
+#ifndef HDO_REDUCE_H
+#define HDO_REDUCE_H
+
+#include "model.h"
+#include "linalg.h"
+
+/* The reduced form of mode j (all indices "local" are into mode->vars).
+
+   Variables split into
+   - explicit (D): variable has an equation solvable as der(x) = rhs(t, x)
+     with rhs free of derivatives (der(x) = ..., m*der(v) = ..., with a
+     coefficient free of derivatives); its state is x itself;
+   - implicit (A): every other variable; it enters with Pryce offset d[j]:
+     states x^(0..d[j]-1) and one unknown x^(d[j]) (d[j] = 0: algebraic).
+
+   Equations: the explicit ones stay as der(x) = rhs.  Every other
+   equation g_k is differentiated c[k] times (total derivative, with every
+   derivative of an explicit variable replaced by rhs and its total
+   derivatives), giving
+     h_k   = g_k^(c_k)          implicit equations, solved for the unknowns
+     g_k^(m), m < c_k           constraints on the state (m = 0: the
+                                algebraic equation itself when c_k >= 1,
+                                m >= 1: hidden constraints).
+   The Jacobian of h with respect to the unknowns is nonsingular at
+   consistent points (checked when the form is used).
+
+   Everything is an expression in the model's pool, in terms of
+   VAR(var, order) nodes with model variable indices.
+
+   What index and dof mean here:
+   - index is Pryce's structural index nu_S = max_k c_k over all
+     equations, plus 1 if some variable has d_j = 0 (is algebraic).  For
+     the pendulum it is 3, for an ODE 0; it bounds the differentiation
+     index when the system Jacobian is nonsingular (Pryce 2001, thm 4.2).
+     Only implicit equations can have c > 0 in max_k c_k that matters:
+     explicit ones are never differentiated.
+   - dof = nstate - ncons is the number of initial values that can be
+     chosen freely (the dimension of the solution manifold), equal to
+     Pryce's sum d_j - sum c_i of the full system when the constraints
+     are independent. */
+typedef struct {
+    slong var;   /* model variable index */
+    slong order; /* derivative order */
+} hdo_varord;
+
+typedef struct {
+    slong mode;
+    slong n;               /* mode->nvars */
+    /* explicit variables */
+    slong nexplicit;
+    slong *explicit_var;   /* model var indices */
+    hdo_expr *rhs;         /* der(explicit_var[i]) = rhs[i] */
+    slong *explicit_eq;    /* the equation index it came from */
+    /* implicit variables and their offsets */
+    slong nimplicit;
+    slong *implicit_var;   /* model var indices */
+    slong *d;              /* offsets, per implicit variable */
+    /* implicit equations */
+    slong nh;              /* == nimplicit */
+    slong *h_eq;           /* source equation index of h[k] */
+    slong *c;              /* offsets, per implicit equation */
+    hdo_expr *h;           /* g_k^(c_k), substituted */
+    /* constraints on the state: g_k^(m), m < c_k */
+    slong ncons;
+    hdo_expr *cons;
+    slong *cons_eq;        /* source equation */
+    slong *cons_order;     /* m */
+    /* the state vector (order used by the integrator):
+       explicit variables (order 0) first, then for each implicit
+       variable j its orders 0..d[j]-1. */
+    slong nstate;
+    hdo_varord *state;
+    /* the unknowns: implicit_var[j] at order d[j] */
+    hdo_varord *unknown;   /* nimplicit entries */
+    slong dof;             /* nstate - ncons: degrees of freedom */
+    slong index;           /* differentiation index: max c + (any d == 0) */
+    /* Pryce's offsets of the full system (explicit equations included),
+       for reporting: var_d[i] for mode->vars[i], eq_c[k] for
+       mode->eqs[k]; d[] and c[] above are their implicit entries. */
+    slong *var_d;
+    slong *eq_c;
+    /* Compiled programs and symbolic Jacobians for hdo_consistent_init
+       and hdo_reduced_residual, built once per mode (programs compiled
+       lazily, once per precision).  Private to ref/reduce/. */
+    struct hdo_reduce_cache *cache;
+} hdo_reduced_struct;
+typedef hdo_reduced_struct hdo_reduced_t[1];
+
+/* Pryce's signature method on an n x n signature matrix sigma (row-major:
+   sigma[i * n + j] is the highest order of variable j in equation i, or
+   HDO_SIGMA_NONE when it does not occur).  Finds a transversal of
+   maximal value (match[i] = the variable of equation i) and the smallest
+   offsets c (per equation), d (per variable) with d_j - c_i >= sigma_ij,
+   equality on the transversal (Pryce 2001, section 3, fixed-point
+   iteration from c = 0).  Returns 0, or HDO_ERR_SINGULAR when there is
+   no transversal with finite entries (structurally singular); then
+   match holds a maximum matching (-1 for unmatched equations) and c, d
+   are undefined. */
+#define HDO_SIGMA_NONE (-(WORD(1) << 40))
+int hdo_pryce_offsets(slong *c, slong *d, slong *match, const slong *sigma,
+                      slong n);
+
+/* Replaces every VAR(var, order) node of e for which map(var, order, data)
+   returns a node other than HDO_EXPR_NONE by that node, rebuilding the
+   expression with the simplifying constructors.  Returns the new root. */
+hdo_expr hdo_reduce_substitute(hdo_expr_pool_t pool, hdo_expr e,
+                               hdo_expr (*map)(slong var, slong order,
+                                               void *data),
+                               void *data);
+
+void hdo_reduced_init(hdo_reduced_t r);
+void hdo_reduced_clear(hdo_reduced_t r);
+
+/* Builds the reduced form of a mode.  Returns 0, or HDO_ERR_SINGULAR
+   when the structure is singular (no transversal: e.g. a variable that
+   no equation can determine), with err naming the mode and the
+   variables or equations involved.  Pure symbolic work: done once per
+   mode, never per step. */
+int hdo_reduce_mode(hdo_reduced_t r, hdo_model_t model, slong mode,
+                    hdo_error_t *err);
+
+/* Consistent (re)initialisation.
+
+   x is the full value table of the reduced system's state and unknowns:
+   state values in xs[0..nstate), unknowns in xu[0..nimplicit), at
+   precision prec.  fixed[i] (i < nstate) says whether state i carries a
+   given value (a var start value, an assigned or kept value) that should
+   be kept if possible; the others are free guesses.
+
+   Finds a point with every constraint and every h equation satisfied to
+   the working precision: Gauss-Newton steps of minimum norm in the free
+   components first, and only where the free components cannot satisfy
+   the constraints, the smallest change of the fixed ones.  Then solves h
+   for the unknowns by Newton.  Sets *adjusted to 1 if a fixed value had to
+   change by more than 2^(-prec/2) relative (a "reinit-adjusted" event).
+   Returns 0, HDO_ERR_INCONSISTENT (no consistent point near the guess,
+   with the residual in err) or HDO_ERR_SINGULAR. */
+int hdo_consistent_init(mpfr_ptr xs, mpfr_ptr xu, int *adjusted,
+                        hdo_model_t model, const hdo_reduced_t r,
+                        const mpfr_t t, const int *fixed,
+                        mpfr_prec_t prec, hdo_error_t *err);
+
+/* Largest absolute residual of the constraints and h equations at
+   (t, xs, xu): a measure of consistency (reported in summary.json). */
+void hdo_reduced_residual(mpfr_t res, hdo_model_t model,
+                          const hdo_reduced_t r, const mpfr_t t,
+                          mpfr_srcptr xs, mpfr_srcptr xu);
+
+#endif

@@ -1,0 +1,33 @@
+/* cache.h -- private to ref/reduce/: the symbolic Jacobians and compiled programs of a reduced mode */
+#ifndef HDO_REDUCE_CACHE_H
+#define HDO_REDUCE_CACHE_H
+
+#include "reduce.h"
+
+/* A sparse list of symbolic partial derivatives: entry i is
+   d f[row[i]] / d x[col[i]], nonzero symbolically. */
+typedef struct {
+    slong len;
+    hdo_expr *e;
+    slong *row, *col;
+} hdo_reduce_sparse;
+
+struct hdo_reduce_cache {
+    hdo_reduce_sparse jc; /* constraints by states */
+    hdo_reduce_sparse jh; /* h by unknowns */
+    /* Programs, compiled on first use at precision prec (0: not yet);
+       a call at another precision recompiles.  prog_c's roots are the
+       constraints then the entries of jc; prog_h's are h then jh. */
+    mpfr_prec_t prec;
+    hdo_program_t prog_c, prog_h;
+    /* For each program input: state index i >= 0, or -1 - j for
+       unknown j. */
+    slong *in_c, *in_h;
+};
+
+/* Compiles the programs of r at precision prec if not done yet. */
+void hdo_reduce_cache_compile(hdo_model_t model, const hdo_reduced_t r,
+                              mpfr_prec_t prec);
+void hdo_reduce_cache_free(struct hdo_reduce_cache *cache);
+
+#endif

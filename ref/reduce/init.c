@@ -1,0 +1,519 @@
+/* hdo_consistent_init -- Gauss-Newton projection onto a mode's constraints, then Newton for its unknowns */
+#include <stdlib.h>
+#include <string.h>
+#include "reduce.h"
+#include "cache.h"
+
+/* Bits of slack over the unit roundoff in the convergence tests: the
+   residual of a constraint is a sum of a few rounded terms, each off by
+   up to half an ulp of the scale. */
+#define GUARD_BITS 8
+#define MAX_ITER 50
+
+void
+hdo_reduce_cache_free(struct hdo_reduce_cache *cache)
+{
+    if (cache == NULL)
+        return;
+    if (cache->prec != 0) {
+        if (cache->in_c != NULL)
+            hdo_program_clear(cache->prog_c);
+        if (cache->in_h != NULL)
+            hdo_program_clear(cache->prog_h);
+    }
+    free(cache->in_c);
+    free(cache->in_h);
+    free(cache->jc.e);
+    free(cache->jc.row);
+    free(cache->jc.col);
+    free(cache->jh.e);
+    free(cache->jh.row);
+    free(cache->jh.col);
+    free(cache);
+}
+
+/* Where the value of (var, order) lives: state i >= 0 or unknown -1 - j. */
+static slong
+locate(const hdo_reduced_t r, slong var, slong order)
+{
+    for (slong i = 0; i < r->nstate; i++)
+        if (r->state[i].var == var && r->state[i].order == order)
+            return i;
+    for (slong j = 0; j < r->nimplicit; j++)
+        if (r->unknown[j].var == var && r->unknown[j].order == order)
+            return -1 - j;
+    HDO_ASSERT(0 && "input of a reduced program is neither state nor unknown");
+    return 0;
+}
+
+static slong *
+compile(hdo_program_t prog, hdo_model_t model, const hdo_reduced_t r,
+        const hdo_expr *f, slong nf, const hdo_reduce_sparse *sp,
+        mpfr_prec_t prec)
+{
+    hdo_expr *roots = malloc((nf + sp->len) * sizeof(hdo_expr));
+    slong *in;
+    HDO_ASSERT(roots != NULL);
+    memcpy(roots, f, nf * sizeof(hdo_expr));
+    memcpy(roots + nf, sp->e, sp->len * sizeof(hdo_expr));
+    hdo_program_init(prog, model->pool, roots, nf + sp->len, prec);
+    free(roots);
+    in = malloc((prog->ninputs + 1) * sizeof(slong));
+    HDO_ASSERT(in != NULL);
+    for (slong i = 0; i < prog->ninputs; i++)
+        in[i] = locate(r, prog->inputs[i].var, prog->inputs[i].order);
+    return in;
+}
+
+void
+hdo_reduce_cache_compile(hdo_model_t model, const hdo_reduced_t r,
+                         mpfr_prec_t prec)
+{
+    struct hdo_reduce_cache *cache = r->cache;
+    HDO_ASSERT(cache != NULL);
+    if (cache->prec == prec)
+        return;
+    if (cache->prec != 0) {
+        if (cache->in_c != NULL)
+            hdo_program_clear(cache->prog_c);
+        if (cache->in_h != NULL)
+            hdo_program_clear(cache->prog_h);
+        free(cache->in_c);
+        free(cache->in_h);
+        cache->in_c = cache->in_h = NULL;
+    }
+    /* A program is only built when it has roots; in_c/in_h == NULL marks
+       an absent one. */
+    if (r->ncons > 0)
+        cache->in_c = compile(cache->prog_c, model, r, r->cons, r->ncons,
+                              &cache->jc, prec);
+    if (r->nh > 0)
+        cache->in_h = compile(cache->prog_h, model, r, r->h, r->nh,
+                              &cache->jh, prec);
+    cache->prec = prec;
+}
+
+/* Evaluates a program at (t, xs, xu). */
+static int
+eval(hdo_program_t prog, const slong *in, const mpfr_t t, mpfr_srcptr xs,
+     mpfr_srcptr xu, hdo_expr *bad)
+{
+    for (slong i = 0; i < prog->ninputs; i++) {
+        mpfr_srcptr src = in[i] >= 0 ? xs + in[i] : xu + (-1 - in[i]);
+        mpfr_set(prog->value[prog->inputs[i].slot], src, MPFR_RNDN);
+    }
+    if (prog->time_slot >= 0)
+        mpfr_set(prog->value[prog->time_slot], t, MPFR_RNDN);
+    return hdo_program_eval(prog, bad);
+}
+
+/* Copies the roots of prog (values f, then sparse entries into J). */
+static void
+extract(mpfr_ptr f, hdo_mat_t J, const hdo_program_t prog, slong nf,
+        const hdo_reduce_sparse *sp)
+{
+    for (slong i = 0; i < nf; i++)
+        mpfr_set(f + i, prog->value[prog->root_slot[i]], MPFR_RNDN);
+    hdo_mat_zero(J);
+    for (slong i = 0; i < sp->len; i++)
+        mpfr_set(hdo_mat_entry(J, sp->row[i], sp->col[i]),
+                 prog->value[prog->root_slot[nf + i]], MPFR_RNDN);
+}
+
+/* max(1, ||J||_inf * ||x||_inf): the size of the terms that a residual
+   is a sum of, to scale the convergence tests. */
+static void
+term_scale(mpfr_t scale, const hdo_mat_t J, mpfr_srcptr x, slong n)
+{
+    mpfr_t a, row;
+    mpfr_inits2(J->prec, a, row, (mpfr_ptr)0);
+    mpfr_set_ui(scale, 0, MPFR_RNDN);
+    for (slong i = 0; i < J->rows; i++) {
+        mpfr_set_ui(row, 0, MPFR_RNDN);
+        for (slong j = 0; j < J->cols; j++) {
+            mpfr_abs(a, hdo_mat_entry(J, i, j), MPFR_RNDN);
+            mpfr_add(row, row, a, MPFR_RNDU);
+        }
+        mpfr_max(scale, scale, row, MPFR_RNDU);
+    }
+    hdo_vec_norm_inf(a, x, n);
+    mpfr_mul(scale, scale, a, MPFR_RNDU);
+    if (mpfr_cmp_ui(scale, 1) < 0)
+        mpfr_set_ui(scale, 1, MPFR_RNDN);
+    mpfr_clears(a, row, (mpfr_ptr)0);
+}
+
+/* The columns cols[0..k) of J as a new matrix. */
+static void
+columns(hdo_mat_t B, const hdo_mat_t J, const slong *cols, slong k)
+{
+    hdo_mat_init(B, J->rows, k, J->prec);
+    for (slong i = 0; i < J->rows; i++)
+        for (slong j = 0; j < k; j++)
+            mpfr_set(hdo_mat_entry(B, i, j), hdo_mat_entry(J, i, cols[j]),
+                     MPFR_RNDN);
+}
+
+/* One Gauss-Newton step dx for J dx = b: of minimum norm in the free
+   components, and where those cannot reach b, of minimum norm in the
+   fixed components within the part of b outside the range of the free
+   columns.  With Z an orthonormal basis of that complement:
+     dX = lstsq(Z^T J_X, Z^T b),  dF = lstsq(J_F, b - J_X dX). */
+static int
+gn_step(mpfr_ptr dx, const hdo_mat_t J, mpfr_srcptr b, const int *fixed,
+        slong ns, mpfr_prec_t prec)
+{
+    slong nc = J->rows, nF = 0, nX = 0, i, j, k;
+    slong *F = malloc((ns + 1) * sizeof(slong)), *X = malloc((ns + 1) * sizeof(slong));
+    mpfr_ptr dX = hdo_vec_init(ns + 1, prec), dF = hdo_vec_init(ns + 1, prec);
+    mpfr_ptr b2 = hdo_vec_init(nc, prec), tmp = hdo_vec_init(nc, prec);
+    int status = 0;
+
+    HDO_ASSERT(F != NULL && X != NULL);
+    for (i = 0; i < ns; i++) {
+        if (fixed != NULL && fixed[i])
+            X[nX++] = i;
+        else
+            F[nF++] = i;
+    }
+    for (i = 0; i < nc; i++)
+        mpfr_set(b2 + i, b + i, MPFR_RNDN);
+    if (nX > 0) {
+        hdo_mat_t JX;
+        columns(JX, J, X, nX);
+        if (nF == 0) {
+            status = hdo_lstsq(dX, JX, b, -1);
+        } else {
+            hdo_mat_t JF;
+            hdo_rank_info info;
+            columns(JF, J, F, nF);
+            status = hdo_rank(&info, JF);
+            if (status == 0 && info.rank < nc) {
+                hdo_mat_t Z, A;
+                mpfr_ptr bz = hdo_vec_init(nc - info.rank, prec);
+                hdo_mat_init(Z, nc, nc - info.rank, prec);
+                status = hdo_left_null(Z, JF, info.rank);
+                if (status == 0) {
+                    hdo_mat_init(A, nc - info.rank, nX, prec);
+                    for (k = 0; k < nc - info.rank; k++) {
+                        mpfr_set_ui(bz + k, 0, MPFR_RNDN);
+                        for (i = 0; i < nc; i++)
+                            mpfr_fma(bz + k, hdo_mat_entry(Z, i, k), b + i,
+                                     bz + k, MPFR_RNDN);
+                        for (j = 0; j < nX; j++) {
+                            mpfr_ptr a = hdo_mat_entry(A, k, j);
+                            mpfr_set_ui(a, 0, MPFR_RNDN);
+                            for (i = 0; i < nc; i++)
+                                mpfr_fma(a, hdo_mat_entry(Z, i, k),
+                                         hdo_mat_entry(JX, i, j), a,
+                                         MPFR_RNDN);
+                        }
+                    }
+                    status = hdo_lstsq(dX, A, bz, -1);
+                    hdo_mat_clear(A);
+                }
+                hdo_mat_clear(Z);
+                hdo_vec_clear(bz, nc - info.rank);
+            } else {
+                for (j = 0; j < nX; j++)
+                    mpfr_set_ui(dX + j, 0, MPFR_RNDN);
+            }
+            if (status == 0) {
+                /* b2 = b - J_X dX, left for the free components. */
+                hdo_mat_mul_vec(tmp, JX, dX);
+                for (i = 0; i < nc; i++)
+                    mpfr_sub(b2 + i, b + i, tmp + i, MPFR_RNDN);
+            }
+            hdo_mat_clear(JF);
+        }
+        hdo_mat_clear(JX);
+    }
+    if (status == 0 && nF > 0) {
+        hdo_mat_t JF;
+        columns(JF, J, F, nF);
+        status = hdo_lstsq(dF, JF, b2, -1);
+        hdo_mat_clear(JF);
+    }
+    if (status == 0) {
+        for (j = 0; j < nF; j++)
+            mpfr_set(dx + F[j], dF + j, MPFR_RNDN);
+        for (j = 0; j < nX; j++)
+            mpfr_set(dx + X[j], dX + j, MPFR_RNDN);
+    }
+    free(F);
+    free(X);
+    hdo_vec_clear(dX, ns + 1);
+    hdo_vec_clear(dF, ns + 1);
+    hdo_vec_clear(b2, nc);
+    hdo_vec_clear(tmp, nc);
+    return status;
+}
+
+/* Fills err with the place of a failure of mode r->mode at time t. */
+static int
+fail(hdo_error_t *err, int status, const hdo_model_t model,
+     const hdo_reduced_t r, const mpfr_t t, const char *msg)
+{
+    const hdo_mode *mode = model->modes + r->mode;
+    hdo_error_set(err, status, mode->pos.line, mode->pos.col, "%s", msg);
+    if (err != NULL) {
+        err->mode = mode->name;
+        err->file = model->file;
+        err->has_time = 1;
+        err->time = mpfr_get_d(t, MPFR_RNDN);
+    }
+    return status;
+}
+
+static int
+domain_fail(hdo_error_t *err, const hdo_model_t model, const hdo_reduced_t r,
+            const mpfr_t t, hdo_expr bad)
+{
+    char msg[600];
+    char *s = hdo_expr_to_string(model->pool, bad, model->var_names);
+    snprintf(msg, sizeof msg, "domain error evaluating %.500s", s);
+    free(s);
+    return fail(err, HDO_ERR_DOMAIN, model, r, t, msg);
+}
+
+/* Index of the largest |v[i]|. */
+static slong
+argmax_abs(mpfr_srcptr v, slong n)
+{
+    slong best = 0;
+    for (slong i = 1; i < n; i++)
+        if (mpfr_cmpabs(v + i, v + best) > 0)
+            best = i;
+    return best;
+}
+
+/* Projects xs onto the constraints (see the header). */
+static int
+project(mpfr_ptr xs, hdo_model_t model, const hdo_reduced_t r,
+        const mpfr_t t, const int *fixed, mpfr_prec_t prec, hdo_error_t *err)
+{
+    struct hdo_reduce_cache *cache = r->cache;
+    slong nc = r->ncons, ns = r->nstate, iter;
+    mpfr_ptr f = hdo_vec_init(nc, prec), dx = hdo_vec_init(ns, prec);
+    mpfr_t res, prev, scale, tol;
+    hdo_mat_t J;
+    hdo_expr bad;
+    int status = 0;
+
+    mpfr_inits2(prec, res, prev, scale, tol, (mpfr_ptr)0);
+    hdo_mat_init(J, nc, ns, prec);
+    mpfr_set_inf(prev, 1);
+    for (iter = 0;; iter++) {
+        status = eval(cache->prog_c, cache->in_c, t, xs, NULL, &bad);
+        if (status != 0) {
+            status = domain_fail(err, model, r, t, bad);
+            break;
+        }
+        extract(f, J, cache->prog_c, nc, &cache->jc);
+        hdo_vec_norm_inf(res, f, nc);
+        term_scale(scale, J, xs, ns);
+        mpfr_mul_2si(tol, scale, -(long)prec + GUARD_BITS, MPFR_RNDN);
+        if (mpfr_cmp(res, tol) <= 0)
+            break;
+        /* Gauss-Newton converges quadratically near a consistent point:
+           a residual that stops decreasing means there is none near. */
+        if (iter >= MAX_ITER || mpfr_cmp(res, prev) >= 0) {
+            char msg[900];
+            slong w = argmax_abs(f, nc);
+            const hdo_mode *mode = model->modes + r->mode;
+            char *s = hdo_expr_to_string(model->pool, r->cons[w],
+                                         model->var_names);
+            mpfr_snprintf(msg, sizeof msg,
+                          "no consistent point near the given values: after "
+                          "%ld Gauss-Newton steps the residual of the "
+                          "constraint %.400s = 0 (from the equation '%.200s'%s) "
+                          "is %.6Rg",
+                          (long)iter, s,
+                          mode->eqs[r->cons_eq[w]].text
+                              ? mode->eqs[r->cons_eq[w]].text : "?",
+                          r->cons_order[w] > 0 ? ", differentiated" : "",
+                          f + w);
+            free(s);
+            status = fail(err, HDO_ERR_INCONSISTENT, model, r, t, msg);
+            break;
+        }
+        mpfr_set(prev, res, MPFR_RNDN);
+        for (slong i = 0; i < nc; i++)
+            mpfr_neg(f + i, f + i, MPFR_RNDN);
+        status = gn_step(dx, J, f, fixed, ns, prec);
+        if (status != 0) {
+            status = fail(err, status, model, r, t,
+                          "the least-squares step onto the constraints failed");
+            break;
+        }
+        for (slong i = 0; i < ns; i++)
+            mpfr_add(xs + i, xs + i, dx + i, MPFR_RNDN);
+    }
+    mpfr_clears(res, prev, scale, tol, (mpfr_ptr)0);
+    hdo_mat_clear(J);
+    hdo_vec_clear(f, nc);
+    hdo_vec_clear(dx, ns);
+    return status;
+}
+
+/* Describes a singular dh/dunknowns for the error message. */
+static int
+singular_fail(hdo_error_t *err, hdo_model_t model, const hdo_reduced_t r,
+              const mpfr_t t)
+{
+    const hdo_mode *mode = model->modes + r->mode;
+    char msg[1000], eqs[500] = "", vars[300] = "";
+    for (slong k = 0; k < r->nh; k++) {
+        size_t len = strlen(eqs);
+        snprintf(eqs + len, sizeof eqs - len, "%s'%s'", k ? ", " : "",
+                 mode->eqs[r->h_eq[k]].text ? mode->eqs[r->h_eq[k]].text : "?");
+        len = strlen(eqs);
+        if (r->c[k] > 0)
+            snprintf(eqs + len, sizeof eqs - len, " differentiated %ld times",
+                     (long)r->c[k]);
+    }
+    for (slong j = 0; j < r->nimplicit; j++) {
+        size_t len = strlen(vars);
+        const char *name = model->vars[r->unknown[j].var].name;
+        if (r->unknown[j].order == 0)
+            snprintf(vars + len, sizeof vars - len, "%s%s", j ? ", " : "",
+                     name);
+        else
+            snprintf(vars + len, sizeof vars - len, "%sderivative %ld of %s",
+                     j ? ", " : "", (long)r->unknown[j].order, name);
+    }
+    snprintf(msg, sizeof msg,
+             "mode %s is singular here: the Jacobian of %s with respect to "
+             "%s is singular",
+             mode->name, eqs, vars);
+    return fail(err, HDO_ERR_SINGULAR, model, r, t, msg);
+}
+
+/* Solves h(t, xs, xu) = 0 for xu by Newton's method. */
+static int
+solve_unknowns(mpfr_ptr xu, hdo_model_t model, const hdo_reduced_t r,
+               const mpfr_t t, mpfr_srcptr xs, mpfr_prec_t prec,
+               hdo_error_t *err)
+{
+    struct hdo_reduce_cache *cache = r->cache;
+    slong nu = r->nimplicit, iter;
+    mpfr_ptr f = hdo_vec_init(nu, prec);
+    slong *perm = malloc(nu * sizeof(slong));
+    mpfr_t step, prev, size, tol;
+    hdo_mat_t J;
+    hdo_expr bad;
+    int status = 0;
+
+    HDO_ASSERT(perm != NULL);
+    mpfr_inits2(prec, step, prev, size, tol, (mpfr_ptr)0);
+    mpfr_set_inf(prev, 1);
+    hdo_mat_init(J, nu, nu, prec);
+    for (iter = 0;; iter++) {
+        status = eval(cache->prog_h, cache->in_h, t, xs, xu, &bad);
+        if (status != 0) {
+            status = domain_fail(err, model, r, t, bad);
+            break;
+        }
+        extract(f, J, cache->prog_h, nu, &cache->jh);
+        if (hdo_lu_factor(J, perm) != 0) {
+            status = singular_fail(err, model, r, t);
+            break;
+        }
+        hdo_lu_solve(f, J, perm);
+        for (slong j = 0; j < nu; j++)
+            mpfr_sub(xu + j, xu + j, f + j, MPFR_RNDN);
+        /* Stop on a step at the rounding level of the unknowns: with
+           quadratic convergence the residual is then at rounding level
+           too (and h linear in the unknowns needs one step). */
+        hdo_vec_norm_inf(step, f, nu);
+        hdo_vec_norm_inf(size, xu, nu);
+        if (mpfr_cmp_ui(size, 1) < 0)
+            mpfr_set_ui(size, 1, MPFR_RNDN);
+        mpfr_mul_2si(tol, size, -(long)prec + GUARD_BITS, MPFR_RNDN);
+        if (mpfr_cmp(step, tol) <= 0)
+            break;
+        if (iter >= MAX_ITER || (iter >= 2 && mpfr_cmp(step, prev) >= 0)) {
+            char msg[300];
+            mpfr_snprintf(msg, sizeof msg,
+                          "Newton's method for the algebraic unknowns does not "
+                          "converge (last step %.6Rg)",
+                          step);
+            status = fail(err, HDO_ERR_INCONSISTENT, model, r, t, msg);
+            break;
+        }
+        mpfr_set(prev, step, MPFR_RNDN);
+    }
+    mpfr_clears(step, prev, size, tol, (mpfr_ptr)0);
+    hdo_mat_clear(J);
+    hdo_vec_clear(f, nu);
+    free(perm);
+    return status;
+}
+
+int
+hdo_consistent_init(mpfr_ptr xs, mpfr_ptr xu, int *adjusted,
+                    hdo_model_t model, const hdo_reduced_t r,
+                    const mpfr_t t, const int *fixed, mpfr_prec_t prec,
+                    hdo_error_t *err)
+{
+    slong ns = r->nstate;
+    mpfr_ptr x0 = hdo_vec_init(ns, prec);
+    int status = 0;
+
+    if (adjusted != NULL)
+        *adjusted = 0;
+    hdo_reduce_cache_compile(model, r, prec);
+    for (slong i = 0; i < ns; i++)
+        mpfr_set(x0 + i, xs + i, MPFR_RNDN);
+    if (r->ncons > 0)
+        status = project(xs, model, r, t, fixed, prec, err);
+    if (status == 0 && adjusted != NULL && fixed != NULL) {
+        /* A fixed value counts as adjusted when it moved by more than
+           2^(-prec/2) max(1, |x0|): far beyond rounding, so a real
+           change of the given value. */
+        mpfr_t dlt, lim;
+        mpfr_inits2(prec, dlt, lim, (mpfr_ptr)0);
+        for (slong i = 0; i < ns; i++) {
+            if (!fixed[i])
+                continue;
+            mpfr_sub(dlt, xs + i, x0 + i, MPFR_RNDN);
+            mpfr_abs(lim, x0 + i, MPFR_RNDN);
+            if (mpfr_cmp_ui(lim, 1) < 0)
+                mpfr_set_ui(lim, 1, MPFR_RNDN);
+            mpfr_mul_2si(lim, lim, -(long)(prec / 2), MPFR_RNDN);
+            if (mpfr_cmpabs(dlt, lim) > 0)
+                *adjusted = 1;
+        }
+        mpfr_clears(dlt, lim, (mpfr_ptr)0);
+    }
+    if (status == 0 && r->nh > 0)
+        status = solve_unknowns(xu, model, r, t, xs, prec, err);
+    hdo_vec_clear(x0, ns);
+    return status;
+}
+
+void
+hdo_reduced_residual(mpfr_t res, hdo_model_t model, const hdo_reduced_t r,
+                     const mpfr_t t, mpfr_srcptr xs, mpfr_srcptr xu)
+{
+    struct hdo_reduce_cache *cache = r->cache;
+    hdo_expr bad;
+    mpfr_set_ui(res, 0, MPFR_RNDN);
+    hdo_reduce_cache_compile(model, r, mpfr_get_prec(res));
+    for (int which = 0; which < 2; which++) {
+        hdo_program_struct *prog = which ? cache->prog_h : cache->prog_c;
+        const slong *in = which ? cache->in_h : cache->in_c;
+        slong nf = which ? r->nh : r->ncons;
+        if (in == NULL)
+            continue;
+        if (eval(prog, in, t, xs, xu, &bad) != 0) {
+            mpfr_set_nan(res);
+            return;
+        }
+        for (slong i = 0; i < nf; i++) {
+            mpfr_srcptr v = prog->value[prog->root_slot[i]];
+            if (mpfr_cmpabs(v, res) > 0)
+                mpfr_abs(res, v, MPFR_RNDN);
+        }
+    }
+}

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# run.sh -- runs every end-to-end test and prints "N passed, N failed".
+#
+# An end-to-end test is an executable tests/e2e/*.sh, tests/hostile/run.sh
+# style suite, or tests/corpus/check_*.py.  Each exits 0 on pass and prints
+# one line (PASS/FAIL with its figures); a suite may print its own
+# "N passed, N failed" line, whose counts are added.
+set -u
+cd "$(dirname "$0")/../.."
+export HDO="${HDO:-build/hdo}"
+export HDO_PYTHON="${HDO_PYTHON:-/usr/bin/python3}"
+passed=0
+failed=0
+failures=()
+
+run_one() {
+    local name=$1
+    shift
+    local out rc
+    out=$("$@" 2>&1)
+    rc=$?
+    local summary
+    summary=$(printf '%s\n' "$out" | grep -E '^([A-Za-z]+: )?[0-9]+ passed, [0-9]+ failed' | tail -n 1)
+    printf '%s\n' "$out" | grep -vE '^([A-Za-z]+: )?[0-9]+ passed, [0-9]+ failed' | sed "s|^|  [$name] |"
+    if [[ -n $summary ]]; then
+        local p f
+        p=$(sed -E 's/.*([0-9]+) passed.*/\1/' <<<"$summary")
+        p=$(grep -oE '[0-9]+ passed' <<<"$summary" | grep -oE '[0-9]+')
+        f=$(grep -oE '[0-9]+ failed' <<<"$summary" | grep -oE '[0-9]+')
+        passed=$((passed + p))
+        failed=$((failed + f))
+        if ((rc != 0 && f == 0)); then failed=$((failed + 1)); failures+=("$name (exit $rc)"); fi
+        ((f > 0)) && failures+=("$name")
+    elif ((rc == 0)); then
+        passed=$((passed + 1))
+    else
+        failed=$((failed + 1))
+        failures+=("$name")
+    fi
+}
+
+for t in tests/e2e/*.sh; do
+    [[ $(basename "$t") == run.sh ]] && continue
+    run_one "$(basename "$t" .sh)" bash "$t"
+done
+for suite in tests/*/run.sh; do
+    [[ $suite == tests/e2e/run.sh ]] && continue
+    run_one "$(basename "$(dirname "$suite")")" bash "$suite"
+done
+for t in tests/corpus/check_*.py; do
+    [[ -e $t ]] || continue
+    run_one "$(basename "$t" .py)" "$HDO_PYTHON" "$t"
+done
+
+if ((${#failures[@]})); then
+    echo "failed: ${failures[*]}"
+fi
+echo "e2e: $passed passed, $failed failed"
+((failed == 0))

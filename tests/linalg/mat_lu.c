@@ -1,0 +1,196 @@
+/* mat_lu.c -- tests of the matrix helpers and of LU solves against exact
+   rational solutions (FLINT fmpq_mat). */
+#include <criterion/criterion.h>
+#include "status.h"
+#include "util.h"
+
+/* FLINT and MPFR keep caches of integers and constants alive until told;
+   freeing them after each test keeps valgrind's leak report meaningful
+   for hdo's own memory. */
+static void
+free_caches(void)
+{
+    flint_cleanup();
+    mpfr_free_cache();
+}
+TestSuite(linalg, .fini = free_caches);
+
+/* Products of small integer matrices are exact in MPFR, so they must
+   equal FLINT's exact product bit for bit. */
+Test(linalg, mul_transpose_exact)
+{
+    flint_rand_t st;
+    fmpq_mat_t QA, QB, QC;
+    hdo_mat_t A, B, C, At, Ct, E;
+    slong i;
+
+    flint_randinit(st);
+    fmpq_mat_init(QA, 4, 3);
+    fmpq_mat_init(QB, 3, 5);
+    fmpq_mat_init(QC, 4, 5);
+    for (i = 0; i < 12; i++)
+        fmpq_set_si(QA->rows[i / 3] + i % 3, (slong)(n_randint(st, 201)) - 100, 1);
+    for (i = 0; i < 15; i++)
+        fmpq_set_si(QB->rows[i / 5] + i % 5, (slong)(n_randint(st, 201)) - 100, 1);
+    fmpq_mat_mul(QC, QA, QB);
+    hdo_mat_init(A, 0, 0, 64);
+    hdo_mat_init(B, 0, 0, 64);
+    hdo_mat_init(C, 7, 7, 64);
+    hdo_mat_init(E, 0, 0, 64);
+    hdo_mat_init(At, 0, 0, 64);
+    hdo_mat_init(Ct, 0, 0, 64);
+    mat_from_fmpq(A, QA);
+    mat_from_fmpq(B, QB);
+    mat_from_fmpq(E, QC);
+    hdo_mat_mul(C, A, B);
+    cr_assert_eq(C->rows, 4);
+    cr_assert_eq(C->cols, 5);
+    for (i = 0; i < 20; i++)
+        cr_assert(mpfr_equal_p(C->entries + i, E->entries + i));
+    hdo_mat_transpose(At, A);
+    cr_assert_eq(At->rows, 3);
+    for (i = 0; i < 12; i++)
+        cr_assert(mpfr_equal_p(hdo_mat_entry(At, i % 3, i / 3),
+                               hdo_mat_entry(A, i / 3, i % 3)));
+    /* y = A x with x = column 2 of B must be column 2 of C. */
+    {
+        mpfr_ptr x = hdo_vec_init(3, 64), y = hdo_vec_init(4, 64);
+        for (i = 0; i < 3; i++)
+            mpfr_set(x + i, hdo_mat_entry(B, i, 2), MPFR_RNDN);
+        hdo_mat_mul_vec(y, A, x);
+        for (i = 0; i < 4; i++)
+            cr_assert(mpfr_equal_p(y + i, hdo_mat_entry(E, i, 2)));
+        hdo_vec_clear(x, 3);
+        hdo_vec_clear(y, 4);
+    }
+    /* set, one, resize to empty and back. */
+    hdo_mat_set(Ct, C);
+    cr_assert(mpfr_equal_p(hdo_mat_entry(Ct, 3, 4), hdo_mat_entry(C, 3, 4)));
+    hdo_mat_resize(Ct, 3, 2);
+    hdo_mat_one(Ct);
+    cr_assert_eq(mpfr_cmp_ui(hdo_mat_entry(Ct, 1, 1), 1), 0);
+    cr_assert(mpfr_zero_p(hdo_mat_entry(Ct, 2, 1)));
+    cr_assert(mpfr_zero_p(hdo_mat_entry(Ct, 0, 1)));
+    hdo_mat_resize(Ct, 0, 5);
+    cr_assert(Ct->entries == NULL);
+    hdo_mat_resize(Ct, 2, 2);
+    hdo_mat_zero(Ct);
+    cr_assert(mpfr_zero_p(hdo_mat_entry(Ct, 1, 1)));
+
+    hdo_mat_clear(A);
+    hdo_mat_clear(B);
+    hdo_mat_clear(C);
+    hdo_mat_clear(E);
+    hdo_mat_clear(At);
+    hdo_mat_clear(Ct);
+    fmpq_mat_clear(QA);
+    fmpq_mat_clear(QB);
+    fmpq_mat_clear(QC);
+    flint_randclear(st);
+}
+
+Test(linalg, vec_norms)
+{
+    /* (3, -4, 12): 2-norm 13, max-norm 12, dot with itself 169. */
+    mpfr_ptr v = hdo_vec_init(3, 100);
+    mpfr_t r;
+    mpfr_init2(r, 100);
+    mpfr_set_si(v + 0, 3, MPFR_RNDN);
+    mpfr_set_si(v + 1, -4, MPFR_RNDN);
+    mpfr_set_si(v + 2, 12, MPFR_RNDN);
+    hdo_vec_norm2(r, v, 3);
+    cr_assert_eq(mpfr_cmp_ui(r, 13), 0);
+    hdo_vec_norm_inf(r, v, 3);
+    cr_assert_eq(mpfr_cmp_ui(r, 12), 0);
+    hdo_vec_dot(r, v, v, 3);
+    cr_assert_eq(mpfr_cmp_ui(r, 169), 0);
+    mpfr_clear(r);
+    hdo_vec_clear(v, 3);
+}
+
+/* Solves random regular rational systems of size n and compares with the
+   exact solution; the bound allows the condition number of a random
+   matrix (checked below to be moderate) plus rounding growth. */
+static void
+lu_against_exact(long digits, slong n, ulong seed)
+{
+    flint_rand_t st;
+    fmpq_mat_t QA, QB, QX;
+    hdo_mat_t A;
+    slong *perm, i;
+    mpfr_prec_t prec = bits_for_digits(digits);
+    mpfr_ptr b;
+    double e;
+    int trial;
+
+    flint_randinit(st);
+    flint_randseed(st, seed, seed * 7 + 1);
+    fmpq_mat_init(QA, n, n);
+    fmpq_mat_init(QB, n, 1);
+    fmpq_mat_init(QX, n, 1);
+    hdo_mat_init(A, 0, 0, prec);
+    perm = flint_malloc(n * sizeof(slong));
+    b = hdo_vec_init(n, prec);
+    for (trial = 0; trial < 5; trial++) {
+        fmpq_mat_random(QA, st, 12);
+        fmpq_mat_random(QB, st, 12);
+        cr_assert(fmpq_mat_solve_fraction_free(QX, QA, QB),
+                  "random matrix singular");
+        mat_from_fmpq(A, QA);
+        for (i = 0; i < n; i++)
+            fmpq_get_mpfr(b + i, fmpq_mat_entry(QB, i, 0), MPFR_RNDN);
+        cr_assert_eq(hdo_lu_factor(A, perm), 0);
+        hdo_lu_solve(b, A, perm);
+        e = vec_rel_err_log2(b, QX, 0, prec);
+        /* 2^-prec rounding of the data times a condition number that
+           for these sizes stays far below 2^40. */
+        cr_assert(e < -(double)prec + 40, "digits %ld n %ld: log2 err %g",
+                  digits, (long)n, e);
+    }
+    hdo_vec_clear(b, n);
+    flint_free(perm);
+    hdo_mat_clear(A);
+    fmpq_mat_clear(QA);
+    fmpq_mat_clear(QB);
+    fmpq_mat_clear(QX);
+    flint_randclear(st);
+}
+
+Test(linalg, lu_solve_30_digits) { lu_against_exact(30, 8, 1); }
+Test(linalg, lu_solve_300_digits) { lu_against_exact(300, 12, 2); }
+
+/* The error bound above must not be vacuous: at 30 digits the error must
+   also be above 2^-(prec + 64) (a solve is not exact), which shows the
+   measure compares the right things. */
+Test(linalg, lu_error_measure_is_sharp)
+{
+    fmpq_mat_t QA, QX;
+    mpfr_ptr x = hdo_vec_init(2, 100);
+    fmpq_mat_init(QA, 2, 1);
+    fmpq_mat_init(QX, 2, 1);
+    fmpq_set_si(fmpq_mat_entry(QX, 0, 0), 1, 3);
+    fmpq_set_si(fmpq_mat_entry(QX, 1, 0), 2, 1);
+    mpfr_set_ui(x + 0, 1, MPFR_RNDN);
+    mpfr_div_ui(x + 0, x + 0, 3, MPFR_RNDN);
+    mpfr_set_ui(x + 1, 2, MPFR_RNDN);
+    /* 1/3 rounded at 100 bits is off by at most 2^-102 relative to 2. */
+    cr_assert(vec_rel_err_log2(x, QX, 0, 100) < -100);
+    cr_assert(vec_rel_err_log2(x, QX, 0, 100) > -110);
+    hdo_vec_clear(x, 2);
+    fmpq_mat_clear(QA);
+    fmpq_mat_clear(QX);
+}
+
+/* An exactly singular matrix (row 3 = row 1 + row 2) must be refused. */
+Test(linalg, lu_singular)
+{
+    hdo_mat_t A;
+    slong perm[3];
+    const int v[9] = {1, 2, 3, 4, 5, 6, 5, 7, 9};
+    slong i;
+    hdo_mat_init(A, 3, 3, 200);
+    for (i = 0; i < 9; i++)
+        mpfr_set_si(A->entries + i, v[i], MPFR_RNDN);
+    cr_assert_eq(hdo_lu_factor(A, perm), HDO_ERR_SINGULAR);
+    hdo_mat_clear(A);
+}
