@@ -120,6 +120,15 @@ hdo_expr hdo_expr_diff(hdo_expr_pool_t pool, hdo_expr e, slong var, slong order)
 hdo_expr hdo_expr_diff_time(hdo_expr_pool_t pool, hdo_expr e);
 hdo_expr hdo_expr_total_derivative(hdo_expr_pool_t pool, hdo_expr e);
 
+/* Substitution: every VAR(var, order) node (for _many: every node
+   from[i], which must be VAR nodes) replaced by repl (to[i]),
+   simultaneously, and the expression rebuilt with simplification. */
+hdo_expr hdo_expr_substitute(hdo_expr_pool_t pool, hdo_expr e, slong var,
+                             slong order, hdo_expr repl);
+hdo_expr hdo_expr_substitute_many(hdo_expr_pool_t pool, hdo_expr e,
+                                  const hdo_expr *from, const hdo_expr *to,
+                                  slong n);
+
 /* Printing in the model language (re-parseable): der(x), der(der(x)) for
    higher orders; rationals whose denominator is 2^a 5^b as decimals
    (9.81), others as 1/3; minimal parentheses.  var_names[i] names
@@ -147,7 +156,11 @@ typedef struct {
 typedef struct {
     hdo_expr_kind kind;
     slong a, b;   /* operand slots (or constant slot) */
-    slong aux;    /* auxiliary slot (e.g. cos for sin in Taylor mode), -1 */
+    slong aux;    /* first auxiliary series (e.g. cos for sin in Taylor
+                     mode), an index into the aux coefficients, or -1 */
+    slong naux;
+    int int_pow;  /* POW with a small integer exponent ipow */
+    slong ipow;
     hdo_expr node;/* pool node, for error messages */
 } hdo_program_instr;
 
@@ -164,8 +177,9 @@ typedef struct {
     /* Taylor mode: nslots x (order+1) coefficients, allocated on demand */
     slong taylor_order;
     mpfr_t *coef;            /* coef[slot * (taylor_order + 1) + k] */
-    mpfr_t *tmp;             /* scratch */
-    slong ntmp;
+    slong naux;
+    mpfr_t *auxcoef;         /* auxiliary series, same layout */
+    mpfr_t tmp[3];           /* scratch */
 } hdo_program_struct;
 typedef hdo_program_struct hdo_program_t[1];
 

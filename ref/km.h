@@ -23,6 +23,7 @@ typedef struct {
     slong mu, r, a, d, v, u;
     hdo_rank_info rank_J, rank_M, rank_A, rank_D;
     int clear;        /* every decision of this level clear-cut */
+    double residual;  /* max |F_mu| at the derivatives y found */
 } hdo_km_level_info;
 
 typedef struct {

@@ -104,14 +104,6 @@ typedef hdo_reduced_struct hdo_reduced_t[1];
 int hdo_pryce_offsets(slong *c, slong *d, slong *match, const slong *sigma,
                       slong n);
 
-/* Replaces every VAR(var, order) node of e for which map(var, order, data)
-   returns a node other than HDO_EXPR_NONE by that node, rebuilding the
-   expression with the simplifying constructors.  Returns the new root. */
-hdo_expr hdo_reduce_substitute(hdo_expr_pool_t pool, hdo_expr e,
-                               hdo_expr (*map)(slong var, slong order,
-                                               void *data),
-                               void *data);
-
 void hdo_reduced_init(hdo_reduced_t r);
 void hdo_reduced_clear(hdo_reduced_t r);
 

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include "expr.h"
 #include "pool.h"
+#include "memo.h"
 
 /* A set of node indices (open addressing), so that a walk costs what the
    reachable part of the graph costs, not the size of the whole pool. */
@@ -189,4 +190,51 @@ hdo_expr_foreach_var(const hdo_expr_pool_t pool, hdo_expr e,
 {
     foreach_data d = {f, data};
     walk(pool, e, visit_var, &d);
+}
+
+typedef struct {
+    int32_t *nodes;
+    slong len, alloc;
+    const hdo_expr_pool_struct *pool;
+} collect_data;
+
+static int
+visit_collect(const hdo_expr_node *n, void *data)
+{
+    collect_data *d = data;
+    if (d->len == d->alloc) {
+        d->alloc = d->alloc ? 2 * d->alloc : 64;
+        d->nodes = flint_realloc(d->nodes, d->alloc * sizeof *d->nodes);
+    }
+    d->nodes[d->len++] = (int32_t)(n - d->pool->nodes);
+    return 0;
+}
+
+static int
+cmp_int32(const void *a, const void *b)
+{
+    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    return (x > y) - (x < y);
+}
+
+slong
+hdo_expr_reachable(int32_t **out, const hdo_expr_pool_struct *pool,
+                   const hdo_expr *roots, slong nroots)
+{
+    collect_data d = {NULL, 0, 0, pool};
+    node_set seen;
+    set_init(&seen);
+    for (slong r = 0; r < nroots; r++) {
+        /* walk() keeps its own visited set per root; merge here */
+        collect_data one = {NULL, 0, 0, pool};
+        walk(pool, roots[r], visit_collect, &one);
+        for (slong i = 0; i < one.len; i++)
+            if (set_insert(&seen, one.nodes[i]))
+                visit_collect(pool->nodes + one.nodes[i], &d);
+        flint_free(one.nodes);
+    }
+    set_clear(&seen);
+    qsort(d.nodes, d.len, sizeof *d.nodes, cmp_int32);
+    *out = d.nodes;
+    return d.len;
 }

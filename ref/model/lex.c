@@ -6,10 +6,11 @@
 #include "model/lex.h"
 
 static const char *const reserved_words[] = {
-    "model", "param", "var", "mode", "end", "when", "goto", "with", "zeno",
-    "start", "at", "until", "chattering", "filippov", "hysteresis", "stop",
-    "der", "t", "pi", "sin", "cos", "tan", "asin", "acos", "atan", "exp",
-    "log", "sqrt", "sinh", "cosh", "tanh"};
+    "model",      "param", "var",   "mode", "end",   "when",       "goto",
+    "with",       "zeno",  "start", "at",   "until", "chattering", "filippov",
+    "hysteresis", "stop",  "der",   "t",    "pi",    "sin",        "cos",
+    "tan",        "asin",  "acos",  "atan", "exp",   "log",        "sqrt",
+    "sinh",       "cosh",  "tanh"};
 
 void
 hdo_lexed_init(hdo_lexed_t lx)
@@ -32,10 +33,9 @@ hdo_token_reserved(const char *s, size_t len)
        words of at most 10 letters get here at all. */
     if (len > 10)
         return HDO_TK_NAME;
-    for (size_t i = 0; i < sizeof reserved_words / sizeof *reserved_words;
-         i++)
-        if (strlen(reserved_words[i]) == len
-            && memcmp(reserved_words[i], s, len) == 0)
+    for (size_t i = 0; i < sizeof reserved_words / sizeof *reserved_words; i++)
+        if (strlen(reserved_words[i]) == len &&
+            memcmp(reserved_words[i], s, len) == 0)
             return HDO_TK_FIRST_RESERVED + (int)i;
     return HDO_TK_NAME;
 }
@@ -45,14 +45,16 @@ hdo_token_kind_name(int kind)
 {
     static const char *const names[] = {
         "end of file", "end of line", "';'", "a name", "a number", "'+'",
-        "'-'", "'*'", "'/'", "'^'", "'('", "')'", "','", "'='", "'<'", "'>'",
-        "'<='", "'>='"};
+        "'-'",         "'*'",         "'/'", "'^'",    "'('",      "')'",
+        "','",         "'='",         "'<'", "'>'",    "'<='",     "'>='"};
     static const char *const quoted[] = {
-        "'model'", "'param'", "'var'", "'mode'", "'end'", "'when'", "'goto'",
-        "'with'", "'zeno'", "'start'", "'at'", "'until'", "'chattering'",
-        "'filippov'", "'hysteresis'", "'stop'", "'der'", "'t'", "'pi'",
-        "'sin'", "'cos'", "'tan'", "'asin'", "'acos'", "'atan'", "'exp'",
-        "'log'", "'sqrt'", "'sinh'", "'cosh'", "'tanh'"};
+        "'model'", "'param'", "'var'",        "'mode'",     "'end'",
+        "'when'",  "'goto'",  "'with'",       "'zeno'",     "'start'",
+        "'at'",    "'until'", "'chattering'", "'filippov'", "'hysteresis'",
+        "'stop'",  "'der'",   "'t'",          "'pi'",       "'sin'",
+        "'cos'",   "'tan'",   "'asin'",       "'acos'",     "'atan'",
+        "'exp'",   "'log'",   "'sqrt'",       "'sinh'",     "'cosh'",
+        "'tanh'"};
     if (kind >= 0 && kind < HDO_TK_FIRST_RESERVED)
         return names[kind];
     if (HDO_TK_IS_RESERVED(kind))
@@ -117,8 +119,8 @@ hdo_lex_pos(int *line, int *col, const hdo_lexed_t lx, size_t off)
        comment), at the end of the file or inside a comment can follow
        a multi-byte character; only then are UTF-8 continuation bytes
        counted, so that positions of ordinary tokens cost nothing. */
-    if (off >= lx->len || (unsigned char)lx->src[off] < 0x20
-        || (unsigned char)lx->src[off] >= 0x80) {
+    if (off >= lx->len || (unsigned char)lx->src[off] < 0x20 ||
+        (unsigned char)lx->src[off] >= 0x80) {
         size_t i;
         for (i = lx->line_start[lo]; i < off && i < lx->len; i++)
             if (((unsigned char)lx->src[i] & 0xC0) == 0x80)
@@ -177,8 +179,8 @@ is_name_char(int c)
     return is_name_start(c) || is_digit(c);
 }
 
-static int
-lex_error(hdo_lexed_t lx, hdo_error_t *err, size_t off, const char *fmt, ...)
+static int lex_error(hdo_lexed_t lx, hdo_error_t *err, size_t off,
+                     const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
 static int
@@ -207,7 +209,8 @@ bad_char(hdo_lexed_t lx, hdo_error_t *err, size_t i)
         return lex_error(lx, err, i,
                          "NUL byte in the model file (is it a binary file?)");
     if (s[i] < 0x20 || s[i] == 0x7F)
-        return lex_error(lx, err, i, "unexpected control character 0x%02X", s[i]);
+        return lex_error(lx, err, i, "unexpected control character 0x%02X",
+                         s[i]);
     if (s[i] < 0x80) {
         buf[0] = (char)s[i];
         buf[1] = 0;
@@ -222,7 +225,8 @@ bad_char(hdo_lexed_t lx, hdo_error_t *err, size_t i)
     buf[n] = 0;
     return lex_error(lx, err, i,
                      "unexpected character '%s' (U+%04lX): model text is "
-                     "ASCII outside comments", buf, (unsigned long)cp);
+                     "ASCII outside comments",
+                     buf, (unsigned long)cp);
 }
 
 /* Lexes the number at i: digits [. digits] [e [+-] digits], or
@@ -258,24 +262,26 @@ lex_number(size_t *end, hdo_lexed_t lx, size_t i, hdo_error_t *err)
         /* Show the whole run the user typed as one word, cut short. */
         char buf[64];
         size_t m = i;
-        while (m < n && m - i < 40
-               && (is_name_char(s[m]) || s[m] == '.'
-                   || ((s[m] == '+' || s[m] == '-') && m > i
-                       && (s[m - 1] == 'e' || s[m - 1] == 'E'))))
+        while (m < n && m - i < 40 &&
+               (is_name_char(s[m]) || s[m] == '.' ||
+                ((s[m] == '+' || s[m] == '-') && m > i &&
+                 (s[m - 1] == 'e' || s[m - 1] == 'E'))))
             m++;
         memcpy(buf, s + i, m - i);
         strcpy(buf + (m - i), m - i == 40 ? "..." : "");
         if (bad)
             return lex_error(lx, err, i,
                              "malformed number '%s': expected digits after "
-                             "the exponent mark", buf);
+                             "the exponent mark",
+                             buf);
         if (s[j] == '.')
             return lex_error(lx, err, i,
                              "malformed number '%s': a second decimal point",
                              buf);
         return lex_error(lx, err, i,
                          "malformed number '%s': a number cannot run into a "
-                         "name (write a product with '*')", buf);
+                         "name (write a product with '*')",
+                         buf);
     }
     *end = j;
     return 0;
@@ -304,12 +310,15 @@ hdo_lex(hdo_lexed_t lx, const char *src, size_t len, hdo_error_t *err)
         int c = s[i];
         size_t start = i;
         switch (c) {
-        case ' ': case '\t': case '\r': case '\f':
+        case ' ':
+        case '\t':
+        case '\r':
+        case '\f':
             i++;
             continue;
         case '\n':
-            if (push_token(lx, HDO_TK_NEWLINE, i, 1) != 0
-                || push_line(lx, i + 1) != 0)
+            if (push_token(lx, HDO_TK_NEWLINE, i, 1) != 0 ||
+                push_line(lx, i + 1) != 0)
                 goto nomem;
             i++;
             continue;
@@ -319,8 +328,8 @@ hdo_lex(hdo_lexed_t lx, const char *src, size_t len, hdo_error_t *err)
             while (i < len && s[i] != '\n') {
                 uint32_t cp;
                 int n;
-                if (s[i] == 0 || (s[i] < 0x20 && s[i] != '\t' && s[i] != '\r'
-                                  && s[i] != '\f'))
+                if (s[i] == 0 || (s[i] < 0x20 && s[i] != '\t' && s[i] != '\r' &&
+                                  s[i] != '\f'))
                     return bad_char(lx, err, i);
                 n = utf8_decode(&cp, s + i, len - i);
                 if (n == 0)
@@ -328,16 +337,36 @@ hdo_lex(hdo_lexed_t lx, const char *src, size_t len, hdo_error_t *err)
                 i += (size_t)n;
             }
             continue;
-        case '+': kind = HDO_TK_PLUS; break;
-        case '-': kind = HDO_TK_MINUS; break;
-        case '*': kind = HDO_TK_STAR; break;
-        case '/': kind = HDO_TK_SLASH; break;
-        case '^': kind = HDO_TK_CARET; break;
-        case '(': kind = HDO_TK_LPAREN; break;
-        case ')': kind = HDO_TK_RPAREN; break;
-        case ',': kind = HDO_TK_COMMA; break;
-        case ';': kind = HDO_TK_SEMI; break;
-        case '=': kind = HDO_TK_EQ; break;
+        case '+':
+            kind = HDO_TK_PLUS;
+            break;
+        case '-':
+            kind = HDO_TK_MINUS;
+            break;
+        case '*':
+            kind = HDO_TK_STAR;
+            break;
+        case '/':
+            kind = HDO_TK_SLASH;
+            break;
+        case '^':
+            kind = HDO_TK_CARET;
+            break;
+        case '(':
+            kind = HDO_TK_LPAREN;
+            break;
+        case ')':
+            kind = HDO_TK_RPAREN;
+            break;
+        case ',':
+            kind = HDO_TK_COMMA;
+            break;
+        case ';':
+            kind = HDO_TK_SEMI;
+            break;
+        case '=':
+            kind = HDO_TK_EQ;
+            break;
         case '<':
             kind = HDO_TK_LT;
             if (i + 1 < len && s[i + 1] == '=')
@@ -357,7 +386,8 @@ hdo_lex(hdo_lexed_t lx, const char *src, size_t len, hdo_error_t *err)
                     goto nomem;
                 continue;
             }
-            if (is_digit(c) || (c == '.' && i + 1 < len && is_digit(s[i + 1]))) {
+            if (is_digit(c) ||
+                (c == '.' && i + 1 < len && is_digit(s[i + 1]))) {
                 status = lex_number(&i, lx, start, err);
                 if (status != 0)
                     return status;

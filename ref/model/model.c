@@ -110,11 +110,10 @@ hdo_model_parse_string(hdo_model_t model, const char *text, size_t len,
     hdo_lexed_clear(lx);
 
     if (status == 0) {
-        model->var_names = malloc(((size_t)model->nvars + 1)
-                                  * sizeof *model->var_names);
+        model->var_names =
+            malloc(((size_t)model->nvars + 1) * sizeof *model->var_names);
         if (model->var_names == NULL)
-            status = hdo_error_set(err, HDO_ERR_MEMORY, 0, 0,
-                                   "out of memory");
+            status = hdo_error_set(err, HDO_ERR_MEMORY, 0, 0, "out of memory");
         else
             for (i = 0; i < model->nvars; i++)
                 model->var_names[i] = model->vars[i].name;

@@ -59,8 +59,8 @@ insert_slot(hdo_name_entry *slots, slong size, const hdo_name_entry *e)
 }
 
 hdo_name_entry *
-hdo_names_add(hdo_names *t, const char *name, size_t len, int kind,
-              slong index, slong tok)
+hdo_names_add(hdo_names *t, const char *name, size_t len, int kind, slong index,
+              slong tok)
 {
     hdo_name_entry e;
     /* Keep the load at most one half, so that probes stay short. */

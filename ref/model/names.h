@@ -12,15 +12,15 @@ typedef struct {
     const char *name; /* borrowed from the model's param/var/mode */
     size_t len;
     uint64_t hash;
-    int kind;         /* HDO_NAME_*, 0 for an empty slot */
-    int defined;      /* a parameter whose value has been parsed */
-    slong index;      /* into model->params, vars or modes */
-    slong tok;        /* token of the first declaration */
+    int kind;    /* HDO_NAME_*, 0 for an empty slot */
+    int defined; /* a parameter whose value has been parsed */
+    slong index; /* into model->params, vars or modes */
+    slong tok;   /* token of the first declaration */
 } hdo_name_entry;
 
 typedef struct {
     hdo_name_entry *slots;
-    slong size;       /* a power of two, or 0 */
+    slong size; /* a power of two, or 0 */
     slong count;
 } hdo_names;
 

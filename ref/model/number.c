@@ -62,8 +62,8 @@ hdo_parse_decimal(fmpq_t q, const char *s, size_t len)
         free(digits);
         return HDO_ERR_SYNTAX;
     }
-    if (ndigits > HDO_MODEL_MAX_DIGITS || expo > HDO_MODEL_MAX_EXPONENT
-        || expo < -(slong)HDO_MODEL_MAX_EXPONENT) {
+    if (ndigits > HDO_MODEL_MAX_DIGITS || expo > HDO_MODEL_MAX_EXPONENT ||
+        expo < -(slong)HDO_MODEL_MAX_EXPONENT) {
         free(digits);
         return HDO_ERR_UNSUPPORTED;
     }

@@ -40,12 +40,12 @@ typedef struct {
     hdo_expr_pool_struct *pool;
     hdo_lexed_struct *lx;
     const hdo_token *tk;
-    slong p;            /* current token */
+    slong p; /* current token */
     hdo_error_t *err;
     hdo_names *names;
 
-    int depth;          /* nesting of (, unary signs and ^ */
-    int32_t *height;    /* height of every pool node seen so far */
+    int depth;       /* nesting of (, unary signs and ^ */
+    int32_t *height; /* height of every pool node seen so far */
     slong nheight, height_alloc;
 
     /* What an expression may contain.  ctx != NULL: constant (numbers,
@@ -53,32 +53,31 @@ typedef struct {
        no_der != NULL: no der(), and it says where we are. */
     const char *ctx;
     const char *no_der;
-    slong param_tok;    /* name token of the parameter being parsed */
+    slong param_tok; /* name token of the parameter being parsed */
 
-    int record;         /* REF_* while parsing guards and resets */
+    int record; /* REF_* while parsing guards and resets */
     var_ref *refs;
     slong nrefs, refs_alloc;
 
-    int32_t *stamp;     /* per pool node, for walks over a mode */
+    int32_t *stamp; /* per pool node, for walks over a mode */
     slong stamp_alloc;
-    slong *var_mark;    /* per variable: serial of the last mark */
-    slong *var_tok;     /* per variable: token of that mark */
+    slong *var_mark; /* per variable: serial of the last mark */
+    slong *var_tok;  /* per variable: token of that mark */
     slong serial;
     hdo_expr *stack;
     slong stack_alloc;
 
-    slong until_tok;    /* first token of the until expression */
+    slong until_tok; /* first token of the until expression */
     slong params_alloc, vars_alloc, modes_alloc;
 
-    char found[4][64];  /* describe() rotates, so two fit in one message */
+    char found[4][64]; /* describe() rotates, so two fit in one message */
     int nfound;
 } parser;
 
 /* ------------------------------------------------------------------ */
 /* Errors and tokens */
 
-static int
-perr(parser *P, int status, slong tok, const char *fmt, ...)
+static int perr(parser *P, int status, slong tok, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
 static int
@@ -190,8 +189,7 @@ expect_eos(parser *P, const char *what)
 {
     if (!is_eos(kind(P)))
         return perr(P, HDO_ERR_SYNTAX, P->p,
-                    "expected end of line after %s, found %s", what,
-                    found(P));
+                    "expected end of line after %s, found %s", what, found(P));
     if (kind(P) != HDO_TK_EOF)
         P->p++;
     return 0;
@@ -206,7 +204,8 @@ expect_name(parser *P, const char *what)
     if (HDO_TK_IS_RESERVED(kind(P)))
         return perr(P, HDO_ERR_SYNTAX, P->p,
                     "expected %s, found the reserved word %s, which cannot "
-                    "be used as a name", what, found(P));
+                    "be used as a name",
+                    what, found(P));
     return perr(P, HDO_ERR_SYNTAX, P->p, "expected %s, found %s", what,
                 found(P));
 }
@@ -260,10 +259,10 @@ grow(void **ptr, slong *alloc, slong need, size_t size)
     return 0;
 }
 
-#define GROW(P, arr, alloc, need)                                        \
-    do {                                                                 \
-        if (grow((void **)&(arr), &(alloc), (need), sizeof *(arr)) != 0) \
-            return nomem(P);                                             \
+#define GROW(P, arr, alloc, need)                                              \
+    do {                                                                       \
+        if (grow((void **)&(arr), &(alloc), (need), sizeof *(arr)) != 0)       \
+            return nomem(P);                                                   \
     } while (0)
 
 /* ------------------------------------------------------------------ */
@@ -274,8 +273,7 @@ grow(void **ptr, slong *alloc, slong need, size_t size)
 static int
 node_arity(hdo_expr_kind k)
 {
-    if (k == HDO_X_CONST || k == HDO_X_PI || k == HDO_X_TIME
-        || k == HDO_X_VAR)
+    if (k == HDO_X_CONST || k == HDO_X_PI || k == HDO_X_TIME || k == HDO_X_VAR)
         return 0;
     if (k >= HDO_X_ADD && k <= HDO_X_POW)
         return 2;
@@ -311,12 +309,12 @@ track(parser *P, hdo_expr e, slong tok)
     P->nheight = len;
     if (P->height[e] > HDO_MODEL_MAX_DEPTH)
         return perr(P, HDO_ERR_SYNTAX, tok,
-                    "expression nested too deeply (more than %d levels)",
+                    "expression too deep (more than %d nested operations; "
+                    "split long sums with parentheses)",
                     HDO_MODEL_MAX_DEPTH);
     q = node_fmpq(P, e);
-    if (q != NULL
-        && (fmpz_bits(fmpq_numref(q)) > HDO_MODEL_MAX_CONST_BITS
-            || fmpz_bits(fmpq_denref(q)) > HDO_MODEL_MAX_CONST_BITS))
+    if (q != NULL && (fmpz_bits(fmpq_numref(q)) > HDO_MODEL_MAX_CONST_BITS ||
+                      fmpz_bits(fmpq_denref(q)) > HDO_MODEL_MAX_CONST_BITS))
         return perr(P, HDO_ERR_SEMANTIC, tok,
                     "exact constant too large (more than %d bits)",
                     HDO_MODEL_MAX_CONST_BITS);
@@ -331,8 +329,8 @@ is_zero_const(const parser *P, hdo_expr e)
 }
 
 static int
-build_binary(hdo_expr *out, parser *P, hdo_expr_kind k, hdo_expr a,
-             hdo_expr b, slong tok)
+build_binary(hdo_expr *out, parser *P, hdo_expr_kind k, hdo_expr a, hdo_expr b,
+             slong tok)
 {
     const fmpq *qa = node_fmpq(P, a), *qb = node_fmpq(P, b);
     if (k == HDO_X_DIV && is_zero_const(P, b))
@@ -344,8 +342,9 @@ build_binary(hdo_expr *out, parser *P, hdo_expr_kind k, hdo_expr a,
         /* Folding a^n exactly costs |n| times the size of a: refuse
            before computing what the size check in track() would refuse
            after.  (fmpz_get_d saturates, so a huge n is refused too.) */
-        int trivial = fmpz_is_one(fmpq_denref(qa))
-                      && (fmpz_is_zero(fmpq_numref(qa)) || fmpz_is_pm1(fmpq_numref(qa)));
+        int trivial =
+            fmpz_is_one(fmpq_denref(qa)) &&
+            (fmpz_is_zero(fmpq_numref(qa)) || fmpz_is_pm1(fmpq_numref(qa)));
         if (fmpz_is_one(fmpq_denref(qb)) && !trivial) {
             double n = fmpz_get_d(fmpq_numref(qb));
             double bits = (double)FLINT_MAX(fmpz_bits(fmpq_numref(qa)),
@@ -384,10 +383,11 @@ static int
 enter(parser *P, slong tok)
 {
     P->depth++;
-    if (P->depth > HDO_MODEL_MAX_DEPTH)
+    if (P->depth > HDO_MODEL_MAX_NESTING)
         return perr(P, HDO_ERR_SYNTAX, tok,
-                    "expression nested too deeply (more than %d levels)",
-                    HDO_MODEL_MAX_DEPTH);
+                    "expression nested too deeply (more than %d levels of "
+                    "parentheses, signs and powers)",
+                    HDO_MODEL_MAX_NESTING);
     return 0;
 }
 
@@ -441,11 +441,12 @@ parse_der(hdo_expr *out, parser *P)
     if (P->no_der != NULL)
         return perr(P, HDO_ERR_SEMANTIC, tok,
                     "der() cannot appear in %s: it is evaluated on the "
-                    "state, not on derivatives", P->no_der);
+                    "state, not on derivatives",
+                    P->no_der);
     P->p++;
     if (kind(P) != HDO_TK_LPAREN)
-        return perr(P, HDO_ERR_SYNTAX, P->p, "expected '(' after 'der', found %s",
-                    found(P));
+        return perr(P, HDO_ERR_SYNTAX, P->p,
+                    "expected '(' after 'der', found %s", found(P));
     P->p++;
     ntok = P->p;
     if (kind(P) == HDO_TK_DER)
@@ -512,8 +513,8 @@ parse_call(hdo_expr *out, parser *P)
     P->p++;
     P->depth--;
     if (nargs != 1)
-        return perr(P, HDO_ERR_SEMANTIC, ftok,
-                    "%s takes 1 argument, found %d", fname, nargs);
+        return perr(P, HDO_ERR_SEMANTIC, ftok, "%s takes 1 argument, found %d",
+                    fname, nargs);
     return build_unary(out, P, (hdo_expr_kind)(HDO_X_SIN + (fk - HDO_TK_SIN)),
                        arg, ftok);
 }
@@ -553,7 +554,8 @@ parse_name(hdo_expr *out, parser *P)
         if (P->ctx != NULL)
             return perr(P, HDO_ERR_SEMANTIC, tok,
                         "%s is a variable, but %s must be constant "
-                        "(numbers, pi and parameters)", found(P), P->ctx);
+                        "(numbers, pi and parameters)",
+                        found(P), P->ctx);
         if (record_ref(P, e->index, tok) != 0)
             return HDO_ERR_MEMORY;
         *out = hdo_expr_var(P->pool, e->index, 0);
@@ -588,7 +590,8 @@ parse_primary(hdo_expr *out, parser *P)
         if (P->ctx != NULL)
             return perr(P, HDO_ERR_SEMANTIC, tok,
                         "time 't' cannot appear in %s, which must be "
-                        "constant", P->ctx);
+                        "constant",
+                        P->ctx);
         P->p++;
         *out = hdo_expr_time(P->pool);
         return build_leaf(P, *out, tok);
@@ -634,8 +637,8 @@ parse_unary(hdo_expr *out, parser *P)
         return status;
     if (kind(P) == HDO_TK_CARET) {
         slong optok = P->p++;
-        if ((status = enter(P, optok)) != 0
-            || (status = parse_unary(&expo, P)) != 0)
+        if ((status = enter(P, optok)) != 0 ||
+            (status = parse_unary(&expo, P)) != 0)
             return status;
         P->depth--;
         if ((status = build_binary(&base, P, HDO_X_POW, base, expo, optok)))
@@ -658,10 +661,10 @@ parse_product(hdo_expr *out, parser *P)
         return status;
     while (kind(P) == HDO_TK_STAR || kind(P) == HDO_TK_SLASH) {
         slong optok = P->p++;
-        hdo_expr_kind k = P->tk[optok].kind == HDO_TK_STAR ? HDO_X_MUL
-                                                           : HDO_X_DIV;
-        if ((status = parse_unary(&b, P)) != 0
-            || (status = build_binary(&a, P, k, a, b, optok)) != 0)
+        hdo_expr_kind k =
+            P->tk[optok].kind == HDO_TK_STAR ? HDO_X_MUL : HDO_X_DIV;
+        if ((status = parse_unary(&b, P)) != 0 ||
+            (status = build_binary(&a, P, k, a, b, optok)) != 0)
             return status;
     }
     *out = a;
@@ -677,10 +680,10 @@ parse_sum(hdo_expr *out, parser *P)
         return status;
     while (kind(P) == HDO_TK_PLUS || kind(P) == HDO_TK_MINUS) {
         slong optok = P->p++;
-        hdo_expr_kind k = P->tk[optok].kind == HDO_TK_PLUS ? HDO_X_ADD
-                                                           : HDO_X_SUB;
-        if ((status = parse_product(&b, P)) != 0
-            || (status = build_binary(&a, P, k, a, b, optok)) != 0)
+        hdo_expr_kind k =
+            P->tk[optok].kind == HDO_TK_PLUS ? HDO_X_ADD : HDO_X_SUB;
+        if ((status = parse_product(&b, P)) != 0 ||
+            (status = build_binary(&a, P, k, a, b, optok)) != 0)
             return status;
     }
     *out = a;
@@ -796,8 +799,8 @@ sweep_names(parser *P)
         skip_terminators(P);
         if (kind(P) == HDO_TK_PARAM && P->tk[P->p + 1].kind == HDO_TK_NAME) {
             status = declare(P, HDO_NAME_PARAM, P->p + 1);
-        } else if (kind(P) == HDO_TK_MODE
-                   && P->tk[P->p + 1].kind == HDO_TK_NAME) {
+        } else if (kind(P) == HDO_TK_MODE &&
+                   P->tk[P->p + 1].kind == HDO_TK_NAME) {
             status = declare(P, HDO_NAME_MODE, P->p + 1);
         } else if (kind(P) == HDO_TK_VAR) {
             /* var a [= expr] {, b [= expr]}: a comma outside parentheses
@@ -807,8 +810,8 @@ sweep_names(parser *P)
                 int level = 0;
                 status = declare(P, HDO_NAME_VAR, P->p);
                 P->p++;
-                while (!is_eos(kind(P))
-                       && !(level == 0 && kind(P) == HDO_TK_COMMA)) {
+                while (!is_eos(kind(P)) &&
+                       !(level == 0 && kind(P) == HDO_TK_COMMA)) {
                     level += kind(P) == HDO_TK_LPAREN;
                     level -= kind(P) == HDO_TK_RPAREN;
                     P->p++;
@@ -867,7 +870,8 @@ parse_param(parser *P)
     if (kind(P) != HDO_TK_EQ)
         return perr(P, HDO_ERR_SYNTAX, P->p,
                     "expected '=' and a value after the parameter name %s, "
-                    "found %s", describe(P, tok), found(P));
+                    "found %s",
+                    describe(P, tok), found(P));
     P->p++;
     P->param_tok = tok;
     status = parse_constant(&value, P, "a parameter value");
@@ -931,7 +935,8 @@ parse_var(parser *P)
         if (!is_eos(kind(P)))
             return perr(P, HDO_ERR_SYNTAX, P->p,
                         "expected %s',' or end of line after the variable %s, "
-                        "found %s", P->tk[tok + 1].kind == HDO_TK_EQ ? "" : "'=', ",
+                        "found %s",
+                        P->tk[tok + 1].kind == HDO_TK_EQ ? "" : "'=', ",
                         describe(P, tok), found(P));
         return expect_eos(P, "the declaration");
     }
@@ -952,8 +957,8 @@ parse_mode_ref(slong *mode, parser *P, const char *after)
         return perr(P, HDO_ERR_SEMANTIC, P->p, "unknown mode %s after %s",
                     found(P), after);
     if (e->kind != HDO_NAME_MODE)
-        return perr(P, HDO_ERR_SEMANTIC, P->p, "%s is %s, not a mode",
-                    found(P), name_kind_word(e->kind));
+        return perr(P, HDO_ERR_SEMANTIC, P->p, "%s is %s, not a mode", found(P),
+                    name_kind_word(e->kind));
     *mode = e->index;
     P->p++;
     return 0;
@@ -986,7 +991,8 @@ parse_assigns(parser *P, hdo_transition *tr)
             hdo_srcpos first = tok_pos(P, P->var_tok[e->index]);
             return perr(P, HDO_ERR_SEMANTIC, tok,
                         "variable %s is assigned twice in one reset (first "
-                        "at %d:%d)", found(P), first.line, first.col);
+                        "at %d:%d)",
+                        found(P), first.line, first.col);
         }
         P->var_mark[e->index] = P->serial;
         P->var_tok[e->index] = tok;
@@ -1041,7 +1047,8 @@ parse_when(parser *P, hdo_mode *mode, slong *whens_alloc)
         else if (kind(P) != HDO_TK_LT && kind(P) != HDO_TK_GT)
             status = perr(P, HDO_ERR_SYNTAX, op,
                           "expected '<' or '>' in the guard after 'when', "
-                          "found %s", found(P));
+                          "found %s",
+                          found(P));
         else {
             P->p++;
             status = parse_sum(&b, P);
@@ -1067,8 +1074,7 @@ parse_when(parser *P, hdo_mode *mode, slong *whens_alloc)
         return status;
     if (kind(P) != HDO_TK_GOTO)
         return perr(P, HDO_ERR_SYNTAX, P->p,
-                    "expected 'goto MODE' after the guard, found %s",
-                    found(P));
+                    "expected 'goto MODE' after the guard, found %s", found(P));
     P->p++;
     if ((status = parse_mode_ref(&tr->target, P, "'goto'")) != 0)
         return status;
@@ -1090,7 +1096,8 @@ parse_zeno(parser *P, hdo_mode *mode)
     if (mode->has_zeno)
         return perr(P, HDO_ERR_SEMANTIC, ztok,
                     "mode '%s' has a second 'zeno' clause (the first is at "
-                    "line %d)", mode->name, tr->pos.line);
+                    "line %d)",
+                    mode->name, tr->pos.line);
     mode->has_zeno = 1;
     tr->guard = HDO_EXPR_NONE;
     tr->pos = tok_pos(P, ztok);
@@ -1122,11 +1129,12 @@ parse_equation(parser *P, hdo_mode *mode, slong *eqs_alloc)
     int status;
     if ((status = parse_sum(&l, P)) != 0)
         return status;
-    if (kind(P) == HDO_TK_LT || kind(P) == HDO_TK_GT || kind(P) == HDO_TK_LE
-        || kind(P) == HDO_TK_GE)
+    if (kind(P) == HDO_TK_LT || kind(P) == HDO_TK_GT || kind(P) == HDO_TK_LE ||
+        kind(P) == HDO_TK_GE)
         return perr(P, HDO_ERR_SYNTAX, P->p,
                     "expected '=' in the equation, found %s (a condition "
-                    "belongs in 'when ... goto MODE')", found(P));
+                    "belongs in 'when ... goto MODE')",
+                    found(P));
     if (kind(P) != HDO_TK_EQ)
         return perr(P, HDO_ERR_SYNTAX, P->p,
                     "expected '=' in the equation, found %s", found(P));
@@ -1167,7 +1175,8 @@ collect_mode_vars(parser *P, hdo_mode *mode)
     if (grow((void **)&P->stamp, &P->stamp_alloc, len, sizeof *P->stamp))
         return nomem(P);
     if (P->stamp_alloc > old)
-        memset(P->stamp + old, 0, (size_t)(P->stamp_alloc - old) * sizeof *P->stamp);
+        memset(P->stamp + old, 0,
+               (size_t)(P->stamp_alloc - old) * sizeof *P->stamp);
     P->serial++;
     for (i = 0; i < mode->neqs; i++) {
         GROW(P, P->stack, P->stack_alloc, top + 1);
@@ -1209,8 +1218,8 @@ finish_mode(parser *P, hdo_mode *mode, slong mtok, slong refs_from)
     int status;
     slong i;
     if (mode->neqs == 0)
-        return perr(P, HDO_ERR_SEMANTIC, mtok,
-                    "mode '%s' has no equations", mode->name);
+        return perr(P, HDO_ERR_SEMANTIC, mtok, "mode '%s' has no equations",
+                    mode->name);
     if ((status = collect_mode_vars(P, mode)) != 0)
         return status;
     if (mode->neqs != mode->nvars) {
@@ -1218,9 +1227,9 @@ finish_mode(parser *P, hdo_mode *mode, slong mtok, slong refs_from)
         size_t k = 0;
         list[0] = 0;
         for (i = 0; i < mode->nvars && k < sizeof list - 80; i++)
-            k += (size_t)snprintf(list + k, sizeof list - k, "%s%s",
-                                  i ? ", " : "",
-                                  P->m->vars[mode->vars[i]].name);
+            k +=
+                (size_t)snprintf(list + k, sizeof list - k, "%s%s",
+                                 i ? ", " : "", P->m->vars[mode->vars[i]].name);
         if (i < mode->nvars)
             snprintf(list + k, sizeof list - k, ", ...");
         return perr(P, HDO_ERR_SEMANTIC, mtok,
@@ -1228,8 +1237,8 @@ finish_mode(parser *P, hdo_mode *mode, slong mtok, slong refs_from)
                     "variable%s%s%s%s: a mode needs one equation per variable",
                     mode->name, mode->pos.line, (long)mode->neqs,
                     mode->neqs == 1 ? "" : "s", (long)mode->nvars,
-                    mode->nvars == 1 ? "" : "s", mode->nvars ? " (" : "",
-                    list, mode->nvars ? ")" : "");
+                    mode->nvars == 1 ? "" : "s", mode->nvars ? " (" : "", list,
+                    mode->nvars ? ")" : "");
     }
     for (i = refs_from; i < P->nrefs; i++) {
         const var_ref *r = P->refs + i;
@@ -1243,7 +1252,8 @@ finish_mode(parser *P, hdo_mode *mode, slong mtok, slong refs_from)
         return perr(P, HDO_ERR_SEMANTIC, r->tok,
                     "the reset uses %s, which is not a variable of mode '%s' "
                     "(right-hand sides are evaluated on the state of the mode "
-                    "being left)", describe(P, r->tok), mode->name);
+                    "being left)",
+                    describe(P, r->tok), mode->name);
     }
     return 0;
 }
@@ -1278,12 +1288,13 @@ parse_mode(parser *P)
                 return status;
             break;
         }
-        if (k == HDO_TK_EOF || k == HDO_TK_MODEL || k == HDO_TK_PARAM
-            || k == HDO_TK_VAR || k == HDO_TK_MODE || k == HDO_TK_START
-            || k == HDO_TK_UNTIL || k == HDO_TK_CHATTERING)
+        if (k == HDO_TK_EOF || k == HDO_TK_MODEL || k == HDO_TK_PARAM ||
+            k == HDO_TK_VAR || k == HDO_TK_MODE || k == HDO_TK_START ||
+            k == HDO_TK_UNTIL || k == HDO_TK_CHATTERING)
             return perr(P, HDO_ERR_SYNTAX, P->p,
                         "expected 'end' to close mode '%s' (line %d), found "
-                        "%s", mode->name, mode->pos.line, found(P));
+                        "%s",
+                        mode->name, mode->pos.line, found(P));
         if (k == HDO_TK_WHEN)
             status = parse_when(P, mode, &whens_alloc);
         else if (k == HDO_TK_ZENO)
@@ -1347,7 +1358,8 @@ parse_chattering(parser *P)
     if (m->chattering_pos.line > 0)
         return perr(P, HDO_ERR_SEMANTIC, P->p,
                     "a second 'chattering' statement (the first is at line "
-                    "%d)", m->chattering_pos.line);
+                    "%d)",
+                    m->chattering_pos.line);
     m->chattering_pos = tok_pos(P, P->p);
     P->p++;
     switch (kind(P)) {
@@ -1374,7 +1386,8 @@ parse_chattering(parser *P)
     default:
         return perr(P, HDO_ERR_SYNTAX, P->p,
                     "expected 'filippov', 'hysteresis WIDTH' or 'stop' after "
-                    "'chattering', found %s", found(P));
+                    "'chattering', found %s",
+                    found(P));
     }
     return expect_eos(P, "the chattering option");
 }
@@ -1437,7 +1450,8 @@ sweep_rest(parser *P)
         case HDO_TK_MODEL:
             status = perr(P, HDO_ERR_SYNTAX, P->p,
                           "a second 'model' statement (the model is named "
-                          "at line %d)", m->model_pos.line);
+                          "at line %d)",
+                          m->model_pos.line);
             break;
         case HDO_TK_END:
             status = perr(P, HDO_ERR_SYNTAX, P->p,
@@ -1447,12 +1461,13 @@ sweep_rest(parser *P)
         case HDO_TK_ZENO:
             status = perr(P, HDO_ERR_SYNTAX, P->p,
                           "%s outside of a mode: transitions belong inside "
-                          "'mode NAME ... end'", found(P));
+                          "'mode NAME ... end'",
+                          found(P));
             break;
         default:
-            if (k == HDO_TK_NAME || k == HDO_TK_NUMBER || k == HDO_TK_DER
-                || k == HDO_TK_MINUS || k == HDO_TK_LPAREN || k == HDO_TK_T
-                || k == HDO_TK_PI || HDO_TK_IS_FUNCTION(k))
+            if (k == HDO_TK_NAME || k == HDO_TK_NUMBER || k == HDO_TK_DER ||
+                k == HDO_TK_MINUS || k == HDO_TK_LPAREN || k == HDO_TK_T ||
+                k == HDO_TK_PI || HDO_TK_IS_FUNCTION(k))
                 status = perr(P, HDO_ERR_SYNTAX, P->p,
                               "expected a statement (param, var, mode, "
                               "start, until or chattering), found %s; "
@@ -1481,8 +1496,8 @@ sweep_rest(parser *P)
         for (j = 0; j < m->modes[i].nwhens; j++)
             if ((status = check_reset_targets(P, m->modes[i].whens + j)))
                 return status;
-        if (m->modes[i].has_zeno
-            && (status = check_reset_targets(P, &m->modes[i].zeno)))
+        if (m->modes[i].has_zeno &&
+            (status = check_reset_targets(P, &m->modes[i].zeno)))
             return status;
     }
     if (m->t_end != HDO_EXPR_NONE) {

@@ -93,19 +93,6 @@ negate(hdo_expr_pool_t pool, hdo_expr e)
     return hdo_expr_neg(pool, e);
 }
 
-typedef struct {
-    slong var;
-} zero_der_ctx;
-
-static hdo_expr
-map_der_to_zero(slong var, slong order, void *data)
-{
-    void **ctx = data;
-    const zero_der_ctx *z = ctx[0];
-    hdo_expr zero = *(hdo_expr *)ctx[1];
-    return (var == z->var && order == 1) ? zero : HDO_EXPR_NONE;
-}
-
 /* ---- signature matrix -------------------------------------------------- */
 
 typedef struct {
@@ -196,9 +183,9 @@ structural_error(hdo_error_t *err, const hdo_model_t model, slong m,
     }
     hdo_error_set(err, HDO_ERR_SINGULAR, line, col,
                   "mode %s is structurally singular: the equations at "
-                  "lines %s involve only the variables (%s): %ld equations "
-                  "for %ld variables; no equation is left to determine %s",
-                  mode->name, eqs, vars, (long)ne, (long)nv, free_vars);
+                  "lines %s (%ld) involve only the variables (%s) (%ld); no "
+                  "equation is left to determine %s",
+                  mode->name, eqs, (long)ne, vars, (long)nv, free_vars);
     if (err != NULL) {
         err->mode = mode->name;
         err->file = model->file;
@@ -219,7 +206,7 @@ typedef struct {
     slong *Rlen, *Ralloc;
 } subst_ctx;
 
-static hdo_expr map_explicit(slong var, slong order, void *data);
+static hdo_expr subst_explicit(subst_ctx *s, hdo_expr e);
 
 /* The k-th total derivative of rhs_i, with explicit derivatives
    substituted, computed once and kept. */
@@ -228,11 +215,10 @@ R_get(subst_ctx *s, slong i, slong k)
 {
     while (s->Rlen[i] <= k) {
         hdo_expr prev = s->R[i][s->Rlen[i] - 1], next;
-        /* prev holds explicit variables at order 0 only, so the map below
-           needs only R[.][0]: no reallocation of R[i] happens inside. */
-        next = hdo_reduce_substitute(s->pool,
-                                     hdo_expr_total_derivative(s->pool, prev),
-                                     map_explicit, s);
+        /* prev holds explicit variables at order 0 only, so the
+           substitution below needs only R[.][0]: R[i] does not grow
+           inside it. */
+        next = subst_explicit(s, hdo_expr_total_derivative(s->pool, prev));
         if (s->Rlen[i] == s->Ralloc[i]) {
             s->Ralloc[i] *= 2;
             s->R[i] = realloc(s->R[i], s->Ralloc[i] * sizeof(hdo_expr));
@@ -243,13 +229,49 @@ R_get(subst_ctx *s, slong i, slong k)
     return s->R[i][k];
 }
 
-static hdo_expr
-map_explicit(slong var, slong order, void *data)
+typedef struct {
+    const slong *expl;
+    hdo_varord *list;
+    slong len, alloc;
+} der_list;
+
+static void
+explicit_der_cb(slong var, slong order, void *data)
 {
-    subst_ctx *s = data;
-    if (order >= 1 && s->expl[var] >= 0)
-        return R_get(s, s->expl[var], order - 1);
-    return HDO_EXPR_NONE;
+    der_list *dl = data;
+    if (order < 1 || dl->expl[var] < 0)
+        return;
+    if (dl->len == dl->alloc) {
+        dl->alloc = 2 * dl->alloc + 4;
+        dl->list = realloc(dl->list, dl->alloc * sizeof(hdo_varord));
+        HDO_ASSERT(dl->list != NULL);
+    }
+    dl->list[dl->len].var = var;
+    dl->list[dl->len].order = order;
+    dl->len++;
+}
+
+/* e with every derivative x^(k), k >= 1, of an explicit variable x
+   replaced by the (k-1)-th total derivative of its rhs. */
+static hdo_expr
+subst_explicit(subst_ctx *s, hdo_expr e)
+{
+    der_list dl = {s->expl, NULL, 0, 0};
+    hdo_expr *from, *to, res = e;
+    hdo_expr_foreach_var(s->pool, e, explicit_der_cb, &dl);
+    if (dl.len > 0) {
+        from = xcalloc(dl.len, sizeof(hdo_expr));
+        to = xcalloc(dl.len, sizeof(hdo_expr));
+        for (slong i = 0; i < dl.len; i++) {
+            from[i] = hdo_expr_var(s->pool, dl.list[i].var, dl.list[i].order);
+            to[i] = R_get(s, s->expl[dl.list[i].var], dl.list[i].order - 1);
+        }
+        res = hdo_expr_substitute_many(s->pool, e, from, to, dl.len);
+        free(from);
+        free(to);
+    }
+    free(dl.list);
+    return res;
 }
 
 /* ---- checks of the result ---------------------------------------------- */
@@ -367,8 +389,6 @@ hdo_reduce_mode(hdo_reduced_t r, hdo_model_t model, slong m,
     for (k = 0; k < n; k++) {
         hdo_expr e = mode->eqs[k].residual, a, rest;
         der_count dc = {0, -1, 0};
-        zero_der_ctx z;
-        void *zctx[2];
 
         eq_expl[k] = -1;
         hdo_expr_foreach_var(pool, e, count_der_cb, &dc);
@@ -377,10 +397,7 @@ hdo_reduce_mode(hdo_reduced_t r, hdo_model_t model, slong m,
         a = hdo_expr_diff(pool, e, dc.var, 1);
         if (!derivative_free(pool, a) || is_zero(pool, a))
             continue;
-        z.var = dc.var;
-        zctx[0] = &z;
-        zctx[1] = &zero;
-        rest = hdo_reduce_substitute(pool, e, map_der_to_zero, zctx);
+        rest = hdo_expr_substitute(pool, e, dc.var, 1, zero);
         if (!derivative_free(pool, rest))
             continue;
         /* e = a der(x) + rest, so der(x) = -rest / a. */
@@ -495,14 +512,12 @@ hdo_reduce_mode(hdo_reduced_t r, hdo_model_t model, slong m,
     r->cons_eq = xcalloc(r->ncons, sizeof(slong));
     r->cons_order = xcalloc(r->ncons, sizeof(slong));
     for (k = 0, i = 0; k < r->nh; k++) {
-        hdo_expr g = hdo_reduce_substitute(
-            pool, mode->eqs[r->h_eq[k]].residual, map_explicit, &sc);
+        hdo_expr g = subst_explicit(&sc, mode->eqs[r->h_eq[k]].residual);
         for (slong o = 0; o < r->c[k]; o++, i++) {
             r->cons[i] = g;
             r->cons_eq[i] = r->h_eq[k];
             r->cons_order[i] = o;
-            g = hdo_reduce_substitute(pool, hdo_expr_total_derivative(pool, g),
-                                      map_explicit, &sc);
+            g = subst_explicit(&sc, hdo_expr_total_derivative(pool, g));
         }
         r->h[k] = g;
     }

@@ -14,9 +14,9 @@ typedef struct {
 #define SEM HDO_ERR_SEMANTIC
 
 /* Line 7 of this model is the case's own line, inside mode a. */
-#define IN_MODE(line7)                                                  \
-    "model m\nparam g = 2\nvar x, y\nmode a\n  der(x) = y\n  der(y) = -g\n" \
-    line7 "\nend\nstart a\n"
+#define IN_MODE(line7)                                                         \
+    "model m\nparam g = 2\nvar x, y\nmode a\n  der(x) = y\n  der(y) = "        \
+    "-g\n" line7 "\nend\nstart a\n"
 
 /* Line 6 of this model is the case's own line, at top level. */
 #define TOP(line6) "model m\nvar x\nmode a\n  der(x) = 1\nend\n" line6 "\n"
@@ -27,8 +27,9 @@ static const error_case cases[] = {
     {IN_MODE("  x = 1 @"), SYN, 7, 9, "unexpected character '@'"},
 
     /* the header */
-    {"", SYN, 1, 1, "expected 'model NAME' at the start of the file, found "
-                    "end of file"},
+    {"", SYN, 1, 1,
+     "expected 'model NAME' at the start of the file, found "
+     "end of file"},
     {"# only a comment\n# and another\n", SYN, 3, 1,
      "expected 'model NAME' at the start of the file, found end of file"},
     {"\n\n  \n", SYN, 4, 1, "found end of file"},
@@ -211,8 +212,10 @@ static const error_case cases[] = {
      "'>=' is not allowed in a guard: write '>'"},
     {IN_MODE("  when x < 0 a"), SYN, 7, 14,
      "expected 'goto MODE' after the guard, found 'a'"},
-    {IN_MODE("  when x < 0 goto b"), SEM, 7, 19, "unknown mode 'b' after 'goto'"},
-    {IN_MODE("  when x < 0 goto x"), SEM, 7, 19, "'x' is a variable, not a mode"},
+    {IN_MODE("  when x < 0 goto b"), SEM, 7, 19,
+     "unknown mode 'b' after 'goto'"},
+    {IN_MODE("  when x < 0 goto x"), SEM, 7, 19,
+     "'x' is a variable, not a mode"},
     {IN_MODE("  when x < 0 goto"), SYN, 7, 18,
      "expected a mode name after 'goto', found end of line"},
     {IN_MODE("  when x < 0 goto a b"), SYN, 7, 21,
@@ -239,21 +242,25 @@ static const error_case cases[] = {
      "expected 'goto MODE' after 'zeno', found 'a'"},
     {IN_MODE("  zeno goto c"), SEM, 7, 13, "unknown mode 'c' after 'goto'"},
     {"model m\nvar x, z\nmode a\n  der(x) = 1\n  when z < 0 goto a\nend\n"
-     "start a\n", SEM, 5, 8,
+     "start a\n",
+     SEM, 5, 8,
      "the guard uses 'z', which is not a variable of mode 'a' (it occurs in "
      "none of its equations)"},
     {"model m\nvar x, z\nmode a\n  der(x) = 1\n"
-     "  when x < 0 goto a with x = z\nend\nstart a\n", SEM, 5, 30,
+     "  when x < 0 goto a with x = z\nend\nstart a\n",
+     SEM, 5, 30,
      "the reset uses 'z', which is not a variable of mode 'a' (right-hand "
      "sides are evaluated on the state of the mode being left)"},
     {"model m\nvar x, z\nmode a\n  der(x) = 1\n"
      "  when x < 0 goto b with x = 1\nend\nmode b\n  der(z) = 1\nend\n"
-     "start a\n", SEM, 5, 26,
+     "start a\n",
+     SEM, 5, 26,
      "the reset assigns 'x', which is not a variable of the target mode 'b' "
      "(it occurs in none of its equations)"},
     {"model m\nvar x, z\nmode a\n  der(x) = 1\n"
      "  zeno goto b with x = 1\nend\nmode b\n  der(z) = 1\nend\n"
-     "start a\n", SEM, 5, 20,
+     "start a\n",
+     SEM, 5, 20,
      "the reset assigns 'x', which is not a variable of the target mode 'b'"},
 
     /* start, until, chattering and what must be there */
@@ -317,10 +324,10 @@ Test(model_errors, table)
         hdo_error_t err;
         int status;
         hdo_model_init(m);
-        status = hdo_model_parse_string(m, c->src, strlen(c->src),
-                                        "case.hdae", &err);
-        cr_expect_eq(status, c->status, "case %zu (%s): status %d, want %d",
-                     i, c->msg, status, c->status);
+        status = hdo_model_parse_string(m, c->src, strlen(c->src), "case.hdae",
+                                        &err);
+        cr_expect_eq(status, c->status, "case %zu (%s): status %d, want %d", i,
+                     c->msg, status, c->status);
         cr_expect_eq(err.status, status, "case %zu: err.status", i);
         cr_expect(err.line == c->line && err.col == c->col,
                   "case %zu (%s): at %d:%d, want %d:%d (message: %s)", i,
@@ -333,8 +340,7 @@ Test(model_errors, table)
         /* A failed parse leaves the model empty but for its file name. */
         cr_expect_eq(m->nmodes, 0, "case %zu: modes left behind", i);
         cr_expect_eq(m->nvars, 0, "case %zu: variables left behind", i);
-        cr_expect(err.file == m->file, "case %zu: err.file not the model's",
-                  i);
+        cr_expect(err.file == m->file, "case %zu: err.file not the model's", i);
         hdo_model_clear(m);
     }
 }
@@ -348,8 +354,7 @@ Test(model_errors, formatted)
     hdo_error_t err;
     char line[1200];
     hdo_model_init(m);
-    cr_assert_eq(hdo_model_parse_string(m, src, strlen(src), "ball.hdae",
-                                        &err),
+    cr_assert_eq(hdo_model_parse_string(m, src, strlen(src), "ball.hdae", &err),
                  HDO_ERR_SEMANTIC);
     hdo_error_format(line, sizeof line, &err);
     cr_expect_str_eq(line, "ball.hdae:6:19: error: unknown mode 'land' after "
@@ -377,8 +382,7 @@ Test(model_errors, directory_is_not_a_model)
     hdo_error_t err;
     hdo_model_init(m);
     cr_assert_eq(hdo_model_parse_file(m, "/tmp", &err), HDO_ERR_IO);
-    cr_expect(strstr(err.message, "Is a directory") != NULL, "%s",
-              err.message);
+    cr_expect(strstr(err.message, "Is a directory") != NULL, "%s", err.message);
     hdo_model_clear(m);
 }
 

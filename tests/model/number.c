@@ -42,7 +42,8 @@ Test(model_number, exact_values)
     check("+42", "42");
     check("1E0", "1");
     check("12.5e-1", "5/4");
-    check("0.0000000000000000000000000000001", "1/10000000000000000000000000000000");
+    check("0.0000000000000000000000000000001",
+          "1/10000000000000000000000000000000");
 }
 
 Test(model_number, large_but_allowed)
@@ -64,8 +65,8 @@ Test(model_number, large_but_allowed)
 
 Test(model_number, rejected)
 {
-    const char *bad[] = {"", "-", ".", "e5", "1e", "1e+", "1.2.3", "1x",
-                         "0x10", "1 ", " 1", "--1", "1e5.0"};
+    const char *bad[] = {"",   "-",    ".",  "e5", "1e",  "1e+",  "1.2.3",
+                         "1x", "0x10", "1 ", " 1", "--1", "1e5.0"};
     fmpq_t q;
     size_t i;
     fmpq_init(q);

@@ -34,7 +34,10 @@ eval_q(fmpq_t r, const hdo_expr_pool_t pool, hdo_expr e, const fmpq *x,
         s = eval_q(r, pool, n->a, x, dx, t);
         fmpq_neg(r, r);
         return s;
-    case HDO_X_ADD: case HDO_X_SUB: case HDO_X_MUL: case HDO_X_DIV:
+    case HDO_X_ADD:
+    case HDO_X_SUB:
+    case HDO_X_MUL:
+    case HDO_X_DIV:
     case HDO_X_POW:
         break;
     default:
@@ -47,9 +50,15 @@ eval_q(fmpq_t r, const hdo_expr_pool_t pool, hdo_expr e, const fmpq *x,
         s = eval_q(b, pool, n->b, x, dx, t);
     if (s == 0) {
         switch (n->kind) {
-        case HDO_X_ADD: fmpq_add(r, a, b); break;
-        case HDO_X_SUB: fmpq_sub(r, a, b); break;
-        case HDO_X_MUL: fmpq_mul(r, a, b); break;
+        case HDO_X_ADD:
+            fmpq_add(r, a, b);
+            break;
+        case HDO_X_SUB:
+            fmpq_sub(r, a, b);
+            break;
+        case HDO_X_MUL:
+            fmpq_mul(r, a, b);
+            break;
         case HDO_X_DIV:
             if (fmpq_is_zero(b))
                 s = -1;
@@ -57,8 +66,8 @@ eval_q(fmpq_t r, const hdo_expr_pool_t pool, hdo_expr e, const fmpq *x,
                 fmpq_div(r, a, b);
             break;
         default:
-            if (!fmpz_is_one(fmpq_denref(b)) || !fmpz_fits_si(fmpq_numref(b))
-                || (fmpq_is_zero(a) && fmpq_sgn(b) < 0))
+            if (!fmpz_is_one(fmpq_denref(b)) || !fmpz_fits_si(fmpq_numref(b)) ||
+                (fmpq_is_zero(a) && fmpq_sgn(b) < 0))
                 s = -1;
             else
                 fmpq_pow_si(r, a, fmpz_get_si(fmpq_numref(b)));
@@ -185,8 +194,8 @@ Test(model_parse, bouncing_ball)
     cr_expect(fly->whens[0].pos.line == 14 && fly->whens[0].pos.col == 3);
     cr_assert_eq(fly->whens[0].nassigns, 1);
     cr_expect_eq(fly->whens[0].assigns[0].var, 1);
-    cr_expect(fly->whens[0].assigns[0].pos.line == 14
-              && fly->whens[0].assigns[0].pos.col == 28);
+    cr_expect(fly->whens[0].assigns[0].pos.line == 14 &&
+              fly->whens[0].assigns[0].pos.col == 28);
     cr_expect(fly->has_zeno);
     cr_expect_eq(fly->zeno.target, 1);
     cr_expect_eq(fly->zeno.guard, HDO_EXPR_NONE);
@@ -217,19 +226,19 @@ Test(model_parse, bouncing_ball)
     fmpq_set_si(x + 2, 5, 1);
     fmpq_set_si(dx + 0, 7, 1);
     fmpq_set_si(dx + 1, 11, 3);
-#define EXPECT_AT(e, num, den)                                             \
-    do {                                                                   \
-        fmpq_t w_;                                                         \
-        fmpq_init(w_);                                                     \
-        fmpq_set_si(w_, num, den);                                         \
-        cr_expect_eq(eval_q(r, m->pool, (e), x, dx, t), 0, "eval " #e);    \
-        cr_expect(fmpq_equal(r, w_), #e " != %ld/%ld", (long)(num),        \
-                  (long)(den));                                            \
-        fmpq_clear(w_);                                                    \
+#define EXPECT_AT(e, num, den)                                                 \
+    do {                                                                       \
+        fmpq_t w_;                                                             \
+        fmpq_init(w_);                                                         \
+        fmpq_set_si(w_, num, den);                                             \
+        cr_expect_eq(eval_q(r, m->pool, (e), x, dx, t), 0, "eval " #e);        \
+        cr_expect(fmpq_equal(r, w_), #e " != %ld/%ld", (long)(num),            \
+                  (long)(den));                                                \
+        fmpq_clear(w_);                                                        \
     } while (0)
-    EXPECT_AT(fly->eqs[0].residual, 9, 1);          /* 7 - (-2) */
-    EXPECT_AT(fly->eqs[1].residual, 4043, 300);     /* 11/3 + 981/100 */
-    EXPECT_AT(rest->eqs[1].residual, 2543, 300);     /* 11/3 + 9.81 - 5 */
+    EXPECT_AT(fly->eqs[0].residual, 9, 1);       /* 7 - (-2) */
+    EXPECT_AT(fly->eqs[1].residual, 4043, 300);  /* 11/3 + 981/100 */
+    EXPECT_AT(rest->eqs[1].residual, 2543, 300); /* 11/3 + 9.81 - 5 */
     EXPECT_AT(rest->eqs[2].residual, 3, 2);
     /* when h < 0: S = h - 0, feasible while S >= 0 */
     EXPECT_AT(fly->whens[0].guard, 3, 2);
@@ -260,16 +269,16 @@ Test(model_parse, precedence_and_exact_constants)
     static const struct {
         const char *expr, *value;
     } cases[] = {
-        {"-2^2", "-4"},          /* unary minus binds looser than ^ */
+        {"-2^2", "-4"}, /* unary minus binds looser than ^ */
         {"(-2)^2", "4"},
-        {"2^3^2", "512"},        /* ^ is right-associative */
+        {"2^3^2", "512"}, /* ^ is right-associative */
         {"(2^3)^2", "64"},
-        {"2-3-4", "-5"},         /* - is left-associative */
+        {"2-3-4", "-5"}, /* - is left-associative */
         {"2/3/4", "1/6"},
         {"2*3+4*5", "26"},
         {"2+3*4^2", "50"},
         {"2^-1", "1/2"},
-        {"2^-1^2", "1/2"},       /* 2^(-(1^2)) */
+        {"2^-1^2", "1/2"}, /* 2^(-(1^2)) */
         {"-(-3)", "3"},
         {"--3", "3"},
         {"+3", "3"},
@@ -298,7 +307,8 @@ Test(model_parse, precedence_and_exact_constants)
         hdo_error_t err;
         snprintf(src, sizeof src,
                  "model m\nparam p = %s\nvar x\nmode a\n der(x) = p\nend\n"
-                 "start a\n", cases[i].expr);
+                 "start a\n",
+                 cases[i].expr);
         cr_expect_eq(parse(m, src, &err), 0, "%s: %s", cases[i].expr,
                      err.message);
         if (m->nparams == 1)
@@ -374,21 +384,20 @@ Test(model_parse, precedence_with_variables)
    them, a mode going to a mode defined below it. */
 Test(model_parse, statement_order_is_free)
 {
-    const char *src =
-        "model order\n"
-        "until 5; start second at 1\n"
-        "chattering hysteresis 1/1000\n"
-        "mode first\n"
-        "  der(b) = -k*b\n"
-        "  when b < 1 goto second with a = b, b = 0\n"
-        "end\n"
-        "mode second\n"
-        "  der(a) = k; der(b) = a\n"
-        "  when a > 2*b goto first with b = a\n"
-        "end\n"
-        "var b = k\n"
-        "param k = 3\n"
-        "var a\n";
+    const char *src = "model order\n"
+                      "until 5; start second at 1\n"
+                      "chattering hysteresis 1/1000\n"
+                      "mode first\n"
+                      "  der(b) = -k*b\n"
+                      "  when b < 1 goto second with a = b, b = 0\n"
+                      "end\n"
+                      "mode second\n"
+                      "  der(a) = k; der(b) = a\n"
+                      "  when a > 2*b goto first with b = a\n"
+                      "end\n"
+                      "var b = k\n"
+                      "param k = 3\n"
+                      "var a\n";
     hdo_model_t m;
     hdo_error_t err;
     fmpq x[2], dx[2];

@@ -9,7 +9,7 @@
    x^2 + y^2 = L^2 (variables x, y, vx, vy, lam).  Offsets by hand: the
    constraint needs two differentiations (c = 2), which forces d = 2 on
    x, y, hence c = 1 on their equations, d = 1 on vx, vy, d = 0 on lam. */
-Test(pryce, pendulum_first_order)
+Test(reduce, pryce_pendulum_first_order)
 {
     const slong s[25] = {
         1, N_, 0, N_, N_, /* der(x) = vx */
@@ -30,7 +30,7 @@ Test(pryce, pendulum_first_order)
 /* Pryce 2001, section 2: the second-order pendulum
    x'' + x lam = 0, y'' + y lam - g = 0, x^2 + y^2 - L^2 = 0 has
    c = (0, 0, 2), d = (2, 2, 0). */
-Test(pryce, pendulum_second_order_paper)
+Test(reduce, pryce_pendulum_second_order_paper)
 {
     const slong s[9] = {2, N_, 0, N_, 2, 0, 0, 0, N_};
     slong c[3], d[3], match[3];
@@ -43,7 +43,7 @@ Test(pryce, pendulum_second_order_paper)
     cr_expect_eq(d[2], 0);
 }
 
-Test(pryce, structurally_singular)
+Test(reduce, pryce_structurally_singular)
 {
     /* Both equations involve only the first variable. */
     const slong s[4] = {0, N_, 1, N_};
@@ -78,7 +78,7 @@ brute_value(const slong *s, slong n, slong *perm, slong k, char *used)
     return best;
 }
 
-Test(pryce, random_against_brute_force)
+Test(reduce, pryce_random_against_brute_force)
 {
     srand(12345);
     int singular_seen = 0, regular_seen = 0;

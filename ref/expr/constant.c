@@ -1,0 +1,154 @@
+/* constant.c -- checking and evaluating constant expressions with Arb balls */
+#include <arb.h>
+#include "expr.h"
+#include "pool.h"
+#include "memo.h"
+
+/* Evaluates every reachable node of the constant expression e as an Arb
+   ball at prec bits.  Returns 0 and sets r, or -1 with *bad set to the
+   first node whose value is undefined or cannot be decided (a divisor
+   or log argument whose ball contains zero, say). */
+static int
+eval_ball(arb_t r, hdo_expr *bad, const hdo_expr_pool_struct *pool,
+          hdo_expr e, slong prec)
+{
+    int32_t *nodes;
+    slong len = hdo_expr_reachable(&nodes, pool, &e, 1);
+    arb_ptr v = _arb_vec_init(len);
+    int status = 0;
+    arb_t one;
+    arb_init(one);
+    arb_one(one);
+    for (slong i = 0; i < len && status == 0; i++) {
+        const hdo_expr_node *n = pool->nodes + nodes[i];
+        arb_ptr x = v + i, a = NULL, b = NULL;
+        if (n->kind >= HDO_X_ADD) {
+            /* children have smaller indices: find them by binary search */
+            slong lo = 0, hi = i - 1;
+            while (lo <= hi) {
+                slong mid = (lo + hi) / 2;
+                if (nodes[mid] == n->a) { a = v + mid; break; }
+                if (nodes[mid] < n->a) lo = mid + 1; else hi = mid - 1;
+            }
+            if (n->kind <= HDO_X_POW) {
+                lo = 0, hi = i - 1;
+                while (lo <= hi) {
+                    slong mid = (lo + hi) / 2;
+                    if (nodes[mid] == n->b) { b = v + mid; break; }
+                    if (nodes[mid] < n->b) lo = mid + 1; else hi = mid - 1;
+                }
+            }
+        }
+        switch (n->kind) {
+        case HDO_X_CONST:
+            arb_set_fmpq(x, pool->consts + n->a, prec);
+            break;
+        case HDO_X_PI: arb_const_pi(x, prec); break;
+        case HDO_X_TIME:
+        case HDO_X_VAR:
+            status = -1;
+            break;
+        case HDO_X_ADD: arb_add(x, a, b, prec); break;
+        case HDO_X_SUB: arb_sub(x, a, b, prec); break;
+        case HDO_X_MUL: arb_mul(x, a, b, prec); break;
+        case HDO_X_DIV:
+            if (arb_contains_zero(b))
+                status = -1;
+            else
+                arb_div(x, a, b, prec);
+            break;
+        case HDO_X_POW:
+            if (arb_contains_zero(a) && !arb_is_positive(b)) {
+                status = -1; /* 0^0 is folded before; 0^negative is bad */
+            } else if (arb_is_exact(b) && arf_is_int(arb_midref(b))) {
+                fmpz_t k;
+                fmpz_init(k);
+                arf_get_fmpz(k, arb_midref(b), ARF_RND_DOWN);
+                if (fmpz_sgn(k) < 0 && arb_contains_zero(a))
+                    status = -1;
+                else
+                    arb_pow_fmpz(x, a, k, prec);
+                fmpz_clear(k);
+            } else if (!arb_is_positive(a)) {
+                status = -1; /* negative base, non-integer exponent */
+            } else {
+                arb_pow(x, a, b, prec);
+            }
+            break;
+        case HDO_X_NEG: arb_neg(x, a); break;
+        case HDO_X_SIN: arb_sin(x, a, prec); break;
+        case HDO_X_COS: arb_cos(x, a, prec); break;
+        case HDO_X_TAN: arb_tan(x, a, prec); break;
+        case HDO_X_ASIN: arb_asin(x, a, prec); break;
+        case HDO_X_ACOS: arb_acos(x, a, prec); break;
+        case HDO_X_ATAN: arb_atan(x, a, prec); break;
+        case HDO_X_EXP: arb_exp(x, a, prec); break;
+        case HDO_X_LOG:
+            if (!arb_is_positive(a))
+                status = -1;
+            else
+                arb_log(x, a, prec);
+            break;
+        case HDO_X_SQRT:
+            if (!arb_is_nonnegative(a))
+                status = -1;
+            else
+                arb_sqrt(x, a, prec);
+            break;
+        case HDO_X_SINH: arb_sinh(x, a, prec); break;
+        case HDO_X_COSH: arb_cosh(x, a, prec); break;
+        case HDO_X_TANH: arb_tanh(x, a, prec); break;
+        default: status = -1;
+        }
+        if (status == 0 && !arb_is_finite(x))
+            status = -1;
+        if (status != 0 && bad != NULL)
+            *bad = nodes[i];
+    }
+    if (status == 0)
+        arb_set(r, v + len - 1);
+    arb_clear(one);
+    _arb_vec_clear(v, len);
+    flint_free(nodes);
+    return status;
+}
+
+int
+hdo_expr_const_check(const hdo_expr_pool_t pool, hdo_expr e, hdo_expr *bad)
+{
+    arb_t r;
+    arb_init(r);
+    int status = eval_ball(r, bad, pool, e, 256);
+    arb_clear(r);
+    return status;
+}
+
+int
+hdo_expr_eval_constant(mpfr_t r, const hdo_expr_pool_t pool, hdo_expr e)
+{
+    mpfr_prec_t want = mpfr_get_prec(r);
+    if (pool->nodes[e].kind == HDO_X_CONST) {
+        fmpq_get_mpfr(r, pool->consts + pool->nodes[e].a, MPFR_RNDN);
+        return 0;
+    }
+    if (pool->nodes[e].kind == HDO_X_PI) {
+        mpfr_const_pi(r, MPFR_RNDN);
+        return 0;
+    }
+    /* Ziv's loop: raise the precision until the ball is narrow enough
+       for its midpoint to be a faithful rounding. */
+    arb_t x;
+    arb_init(x);
+    int status = -1;
+    for (slong prec = want + 64; prec < 64 * want + 4096; prec *= 2) {
+        if (eval_ball(x, NULL, pool, e, prec) != 0)
+            break;
+        if (arb_rel_accuracy_bits(x) >= want + 2 || arb_is_zero(x)) {
+            arf_get_mpfr(r, arb_midref(x), MPFR_RNDN);
+            status = 0;
+            break;
+        }
+    }
+    arb_clear(x);
+    return status;
+}

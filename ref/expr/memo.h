@@ -1,0 +1,19 @@
+/* memo.h -- internal: the pool's derivative cache */
+#ifndef HDO_EXPR_MEMO_H
+#define HDO_EXPR_MEMO_H
+
+#include "expr.h"
+
+enum { HDO_MEMO_DIFF = 1, HDO_MEMO_DIFF_TIME = 2, HDO_MEMO_TOTAL = 3 };
+
+hdo_expr hdo_memo_get(hdo_expr_pool_struct *pool, int32_t op, hdo_expr node,
+                      int32_t a, int32_t b);
+void hdo_memo_put(hdo_expr_pool_struct *pool, int32_t op, hdo_expr node,
+                  int32_t a, int32_t b, hdo_expr result);
+
+/* Every node reachable from the roots, ascending (a topological order:
+   children before parents).  Returns the count; *out is flint_malloc'd. */
+slong hdo_expr_reachable(int32_t **out, const hdo_expr_pool_struct *pool,
+                         const hdo_expr *roots, slong nroots);
+
+#endif

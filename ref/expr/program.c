@@ -1,0 +1,218 @@
+/* program.c -- compiling expressions into flat instruction lists, and
+   evaluating them at a point */
+#include <stdlib.h>
+#include "expr.h"
+#include "pool.h"
+#include "memo.h"
+#include "status.h"
+
+static slong
+slot_of(const int32_t *nodes, slong len, hdo_expr e)
+{
+    slong lo = 0, hi = len - 1;
+    while (lo <= hi) {
+        slong mid = (lo + hi) / 2;
+        if (nodes[mid] == e)
+            return mid;
+        if (nodes[mid] < e)
+            lo = mid + 1;
+        else
+            hi = mid - 1;
+    }
+    HDO_ASSERT(0);
+    return -1;
+}
+
+/* Small integer exponents are evaluated by products (exact for negative
+   bases, and in Taylor mode also at a zero base, where the general power
+   recurrence would divide by zero). */
+#define MAX_INT_POW 64
+
+static void
+compile_pow(hdo_program_instr *c, const hdo_expr_pool_struct *pool,
+            const hdo_expr_node *n)
+{
+    const hdo_expr_node *b = pool->nodes + n->b;
+    if (b->kind == HDO_X_CONST) {
+        const fmpq *q = pool->consts + b->a;
+        if (fmpz_is_one(fmpq_denref(q)) && fmpz_cmp_si(fmpq_numref(q), MAX_INT_POW) <= 0
+            && fmpz_cmp_si(fmpq_numref(q), -MAX_INT_POW) >= 0) {
+            c->int_pow = 1;
+            c->ipow = fmpz_get_si(fmpq_numref(q));
+        }
+    }
+}
+
+void
+hdo_program_init(hdo_program_t prog, const hdo_expr_pool_t pool,
+                 const hdo_expr *roots, slong nroots, mpfr_prec_t prec)
+{
+    int32_t *nodes;
+    slong len = hdo_expr_reachable(&nodes, pool, roots, nroots);
+    prog->prec = prec;
+    prog->nslots = len;
+    prog->code = flint_calloc(len ? len : 1, sizeof *prog->code);
+    prog->value = flint_malloc((len ? len : 1) * sizeof *prog->value);
+    prog->ninputs = 0;
+    prog->inputs = flint_malloc((len ? len : 1) * sizeof *prog->inputs);
+    prog->time_slot = -1;
+    prog->taylor_order = -1;
+    prog->coef = NULL;
+    prog->naux = 0;
+    prog->auxcoef = NULL;
+    for (int i = 0; i < 3; i++)
+        mpfr_init2(prog->tmp[i], prec);
+    for (slong i = 0; i < len; i++) {
+        const hdo_expr_node *n = pool->nodes + nodes[i];
+        hdo_program_instr *c = prog->code + i;
+        mpfr_init2(prog->value[i], prec);
+        c->kind = n->kind;
+        c->a = c->b = c->aux = -1;
+        c->naux = 0;
+        c->int_pow = 0;
+        c->node = nodes[i];
+        switch (n->kind) {
+        case HDO_X_CONST:
+            fmpq_get_mpfr(prog->value[i], pool->consts + n->a, MPFR_RNDN);
+            break;
+        case HDO_X_PI:
+            mpfr_const_pi(prog->value[i], MPFR_RNDN);
+            break;
+        case HDO_X_TIME:
+            prog->time_slot = i;
+            break;
+        case HDO_X_VAR:
+            prog->inputs[prog->ninputs].var = n->a;
+            prog->inputs[prog->ninputs].order = n->b;
+            prog->inputs[prog->ninputs].slot = i;
+            prog->ninputs++;
+            break;
+        default:
+            c->a = slot_of(nodes, i, n->a);
+            if (n->kind <= HDO_X_POW)
+                c->b = slot_of(nodes, i, n->b);
+            if (n->kind == HDO_X_POW)
+                compile_pow(c, pool, n);
+            break;
+        }
+    }
+    prog->nroots = nroots;
+    prog->root_slot = flint_malloc((nroots ? nroots : 1) * sizeof *prog->root_slot);
+    for (slong r = 0; r < nroots; r++)
+        prog->root_slot[r] = slot_of(nodes, len, roots[r]);
+    flint_free(nodes);
+}
+
+void
+hdo_program_clear(hdo_program_t prog)
+{
+    slong per = prog->taylor_order + 1;
+    for (slong i = 0; i < prog->nslots; i++)
+        mpfr_clear(prog->value[i]);
+    if (prog->coef != NULL) {
+        for (slong i = 0; i < prog->nslots * per; i++)
+            mpfr_clear(prog->coef[i]);
+        for (slong i = 0; i < prog->naux * per; i++)
+            mpfr_clear(prog->auxcoef[i]);
+        flint_free(prog->coef);
+        flint_free(prog->auxcoef);
+    }
+    for (int i = 0; i < 3; i++)
+        mpfr_clear(prog->tmp[i]);
+    flint_free(prog->value);
+    flint_free(prog->code);
+    flint_free(prog->inputs);
+    flint_free(prog->root_slot);
+}
+
+/* One operation at a point; r must not alias a or b for POW. */
+static void
+eval_op(mpfr_ptr r, const hdo_program_instr *c, mpfr_srcptr a, mpfr_srcptr b)
+{
+    switch (c->kind) {
+    case HDO_X_ADD: mpfr_add(r, a, b, MPFR_RNDN); break;
+    case HDO_X_SUB: mpfr_sub(r, a, b, MPFR_RNDN); break;
+    case HDO_X_MUL: mpfr_mul(r, a, b, MPFR_RNDN); break;
+    case HDO_X_DIV:
+        if (mpfr_zero_p(b))
+            mpfr_set_nan(r);
+        else
+            mpfr_div(r, a, b, MPFR_RNDN);
+        break;
+    case HDO_X_POW:
+        if (c->int_pow) {
+            if (mpfr_zero_p(a) && c->ipow < 0)
+                mpfr_set_nan(r);
+            else
+                mpfr_pow_si(r, a, c->ipow, MPFR_RNDN);
+        } else {
+            mpfr_pow(r, a, b, MPFR_RNDN);
+        }
+        break;
+    case HDO_X_NEG: mpfr_neg(r, a, MPFR_RNDN); break;
+    case HDO_X_SIN: mpfr_sin(r, a, MPFR_RNDN); break;
+    case HDO_X_COS: mpfr_cos(r, a, MPFR_RNDN); break;
+    case HDO_X_TAN: mpfr_tan(r, a, MPFR_RNDN); break;
+    case HDO_X_ASIN: mpfr_asin(r, a, MPFR_RNDN); break;
+    case HDO_X_ACOS: mpfr_acos(r, a, MPFR_RNDN); break;
+    case HDO_X_ATAN: mpfr_atan(r, a, MPFR_RNDN); break;
+    case HDO_X_EXP: mpfr_exp(r, a, MPFR_RNDN); break;
+    case HDO_X_LOG:
+        if (mpfr_sgn(a) <= 0)
+            mpfr_set_nan(r);
+        else
+            mpfr_log(r, a, MPFR_RNDN);
+        break;
+    case HDO_X_SQRT: mpfr_sqrt(r, a, MPFR_RNDN); break;
+    case HDO_X_SINH: mpfr_sinh(r, a, MPFR_RNDN); break;
+    case HDO_X_COSH: mpfr_cosh(r, a, MPFR_RNDN); break;
+    case HDO_X_TANH: mpfr_tanh(r, a, MPFR_RNDN); break;
+    default: break;
+    }
+}
+
+void hdo_program_eval_op(mpfr_ptr r, const hdo_program_instr *c,
+                         mpfr_srcptr a, mpfr_srcptr b);
+void
+hdo_program_eval_op(mpfr_ptr r, const hdo_program_instr *c, mpfr_srcptr a,
+                    mpfr_srcptr b)
+{
+    eval_op(r, c, a, b);
+}
+
+int
+hdo_program_eval(hdo_program_t prog, hdo_expr *bad)
+{
+    for (slong i = 0; i < prog->nslots; i++) {
+        const hdo_program_instr *c = prog->code + i;
+        if (c->kind < HDO_X_ADD)
+            continue;
+        eval_op(prog->value[i], c, prog->value[c->a],
+                c->b >= 0 ? prog->value[c->b] : NULL);
+        if (!mpfr_number_p(prog->value[i])) {
+            if (bad != NULL)
+                *bad = c->node;
+            return HDO_ERR_DOMAIN;
+        }
+    }
+    return 0;
+}
+
+int
+hdo_program_eval_at(mpfr_ptr out, hdo_program_t prog, const mpfr_t t,
+                    mpfr_srcptr x, slong nvars, slong max_order, hdo_expr *bad)
+{
+    for (slong i = 0; i < prog->ninputs; i++) {
+        const hdo_program_input *in = prog->inputs + i;
+        HDO_ASSERT(in->var < nvars && in->order <= max_order);
+        mpfr_set(prog->value[in->slot], x + in->order * nvars + in->var,
+                 MPFR_RNDN);
+    }
+    if (prog->time_slot >= 0)
+        mpfr_set(prog->value[prog->time_slot], t, MPFR_RNDN);
+    int status = hdo_program_eval(prog, bad);
+    if (status == 0)
+        for (slong r = 0; r < prog->nroots; r++)
+            mpfr_set(out + r, prog->value[prog->root_slot[r]], MPFR_RNDN);
+    return status;
+}

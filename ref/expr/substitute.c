@@ -1,0 +1,69 @@
+/* substitute.c -- replacing variable nodes by expressions */
+#include <stdlib.h>
+#include "expr.h"
+#include "pool.h"
+#include "memo.h"
+
+static slong
+position(const int32_t *sorted, slong len, hdo_expr e)
+{
+    slong lo = 0, hi = len - 1;
+    while (lo <= hi) {
+        slong mid = (lo + hi) / 2;
+        if (sorted[mid] == e)
+            return mid;
+        if (sorted[mid] < e)
+            lo = mid + 1;
+        else
+            hi = mid - 1;
+    }
+    HDO_ASSERT(0);
+    return -1;
+}
+
+/* Rebuilds a node from (possibly new) children, with simplification. */
+static hdo_expr
+rebuild(hdo_expr_pool_t pool, hdo_expr_node n, hdo_expr a, hdo_expr b)
+{
+    if (n.kind <= HDO_X_POW && n.kind >= HDO_X_ADD)
+        return hdo_expr_binary(pool, n.kind, a, b);
+    return hdo_expr_unary(pool, n.kind, a);
+}
+
+hdo_expr
+hdo_expr_substitute_many(hdo_expr_pool_t pool, hdo_expr e,
+                         const hdo_expr *from, const hdo_expr *to, slong n)
+{
+    int32_t *nodes;
+    slong len = hdo_expr_reachable(&nodes, pool, &e, 1);
+    hdo_expr *image = flint_malloc(len * sizeof *image);
+    for (slong i = 0; i < len; i++) {
+        hdo_expr x = nodes[i];
+        const hdo_expr_node node = pool->nodes[x];
+        image[i] = x;
+        if (node.kind == HDO_X_VAR) {
+            for (slong k = 0; k < n; k++)
+                if (from[k] == x)
+                    image[i] = to[k];
+        } else if (node.kind >= HDO_X_ADD) {
+            hdo_expr a = image[position(nodes, len, node.a)];
+            hdo_expr b = node.kind <= HDO_X_POW
+                             ? image[position(nodes, len, node.b)]
+                             : HDO_EXPR_NONE;
+            if (a != node.a || (node.kind <= HDO_X_POW && b != node.b))
+                image[i] = rebuild(pool, node, a, b);
+        }
+    }
+    hdo_expr r = image[len - 1]; /* e is the largest index reachable */
+    flint_free(image);
+    flint_free(nodes);
+    return r;
+}
+
+hdo_expr
+hdo_expr_substitute(hdo_expr_pool_t pool, hdo_expr e, slong var, slong order,
+                    hdo_expr repl)
+{
+    hdo_expr from = hdo_expr_var(pool, var, order);
+    return hdo_expr_substitute_many(pool, e, &from, &repl, 1);
+}

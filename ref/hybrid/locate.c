@@ -1,0 +1,395 @@
+/* locate.c -- certified location of the first event of a switching function on one Taylor step */
+#include <stdlib.h>
+#include <arb_poly.h>
+#include "hybrid.h"
+
+/* Why this method.  The dense output of a step is an exact polynomial
+   S(s) = sum c_k s^k on [0, H], so "never miss an event" is a question
+   about the real roots of a polynomial on an interval, which ball
+   arithmetic answers with certainty: on a subinterval [a, b] with midpoint
+   m and radius r, the Taylor shift S(m + u) = sum T_k u^k gives the
+   enclosures
+       S([a, b])  in  T_0 +- sum_{k>=1} |T_k| r^k,
+       S'([a, b]) in  T_1 +- sum_{k>=2} k |T_k| r^(k-1),
+   which are tight (centred form) and rigorous (Arb).  Where S has a
+   certain sign there is no root; where S' has a certain sign there is at
+   most one, decided by the signs at the ends; elsewhere the interval is
+   halved.  Two zeros close together thus end up in different intervals,
+   however small the natural step is relative to their distance.  The
+   search runs left to right, so the first sign change is the one found.
+
+   Halving stops at width w_min = H sqrt(tol) / 4: an interval that is
+   still undecided there contains a cluster of roots (a tangency, or
+   zeros closer than w_min).  It is an event only if S is negative at its
+   right end; a dip below zero and back inside it reaches at most about
+   max|S''| w_min^2 / 8 <= tol * scale deep, below what the tolerance can
+   resolve, and is ignored. */
+
+/* A coefficient scale: max_k |c_k| H^k (at low precision: only used to
+   set a tolerance). */
+static void
+coef_scale(mpfr_t scale, mpfr_srcptr c, slong len, const mpfr_t H)
+{
+    mpfr_t p, term;
+    mpfr_init2(p, 64);
+    mpfr_init2(term, 64);
+    mpfr_set_ui(p, 1, MPFR_RNDN);
+    mpfr_set_ui(scale, 0, MPFR_RNDN);
+    for (slong k = 0; k < len; k++) {
+        mpfr_abs(term, c + k, MPFR_RNDU);
+        mpfr_mul(term, term, p, MPFR_RNDU);
+        if (mpfr_cmp(term, scale) > 0)
+            mpfr_set(scale, term, MPFR_RNDU);
+        mpfr_mul(p, p, H, MPFR_RNDU);
+    }
+    mpfr_clear(p);
+    mpfr_clear(term);
+}
+
+/* Horner: f = P(x), fp = P'(x) for P = sum c_k x^k, len coefficients. */
+static void
+horner2(mpfr_t f, mpfr_t fp, mpfr_srcptr c, slong len, const mpfr_t x)
+{
+    mpfr_set_ui(f, 0, MPFR_RNDN);
+    mpfr_set_ui(fp, 0, MPFR_RNDN);
+    for (slong k = len - 1; k >= 0; k--) {
+        mpfr_mul(fp, fp, x, MPFR_RNDN);
+        mpfr_add(fp, fp, f, MPFR_RNDN);
+        mpfr_mul(f, f, x, MPFR_RNDN);
+        mpfr_add(f, f, c + k, MPFR_RNDN);
+    }
+}
+
+/* Refines the root of P in the bracket [a, b] (P(a) >= 0 >= P(b), at
+   least one strict) by Newton steps safeguarded by bisection, until the
+   bracket or the step is below 2^(2-prec) H.  Writes the root to x. */
+static void
+refine(mpfr_t x, mpfr_srcptr c, slong len, const mpfr_t a0, const mpfr_t b0,
+       const mpfr_t H, mpfr_prec_t prec)
+{
+    mpfr_t a, b, f, fp, xn, eps, w;
+    mpfr_inits2(prec, a, b, f, fp, xn, eps, w, (mpfr_ptr)0);
+    mpfr_set(a, a0, MPFR_RNDN);
+    mpfr_set(b, b0, MPFR_RNDN);
+    mpfr_mul_2si(eps, H, 2 - (long)prec, MPFR_RNDN);
+    mpfr_add(x, a, b, MPFR_RNDN);
+    mpfr_div_2ui(x, x, 1, MPFR_RNDN);
+    /* Newton converges quadratically once close; the bisection fallback
+       halves the bracket at worst, so 2 prec iterations always suffice. */
+    for (long it = 0; it < 2 * (long)prec + 10; it++) {
+        horner2(f, fp, c, len, x);
+        if (mpfr_zero_p(f))
+            break;
+        if (mpfr_sgn(f) > 0)
+            mpfr_set(a, x, MPFR_RNDN);
+        else
+            mpfr_set(b, x, MPFR_RNDN);
+        mpfr_sub(w, b, a, MPFR_RNDN);
+        if (mpfr_cmp(w, eps) <= 0) {
+            mpfr_add(x, a, b, MPFR_RNDN);
+            mpfr_div_2ui(x, x, 1, MPFR_RNDN);
+            break;
+        }
+        int newton_ok = !mpfr_zero_p(fp);
+        if (newton_ok) {
+            mpfr_div(xn, f, fp, MPFR_RNDN);
+            mpfr_sub(xn, x, xn, MPFR_RNDN);
+            newton_ok = mpfr_cmp(xn, a) > 0 && mpfr_cmp(xn, b) < 0;
+        }
+        if (!newton_ok) {
+            mpfr_add(xn, a, b, MPFR_RNDN);
+            mpfr_div_2ui(xn, xn, 1, MPFR_RNDN);
+        }
+        mpfr_sub(w, xn, x, MPFR_RNDN);
+        mpfr_abs(w, w, MPFR_RNDN);
+        mpfr_set(x, xn, MPFR_RNDN);
+        if (newton_ok && mpfr_cmp(w, eps) <= 0)
+            break;
+    }
+    mpfr_clears(a, b, f, fp, xn, eps, w, (mpfr_ptr)0);
+}
+
+/* Sign of an enclosure: 1, -1, or 0 when it contains zero. */
+static int
+arb_sign(const arb_t x)
+{
+    if (arb_is_positive(x))
+        return 1;
+    if (arb_is_negative(x))
+        return -1;
+    return 0;
+}
+
+/* Encloses Q and Q' on [m - r, m + r]: q and dq.  T is scratch of len. */
+static void
+enclose(arb_t q, arb_t dq, arb_ptr T, arb_srcptr Q, slong len, const arf_t m,
+        const arf_t r, slong aprec)
+{
+    arb_t mid;
+    mag_t rad, rk, t, sum, dsum;
+    arb_init(mid);
+    mag_init(rad);
+    mag_init(rk);
+    mag_init(t);
+    mag_init(sum);
+    mag_init(dsum);
+    _arb_vec_set(T, Q, len);
+    arb_set_arf(mid, m);
+    _arb_poly_taylor_shift_horner(T, mid, len, aprec);
+    arf_get_mag(rad, r);
+    /* sum |T_k| r^k for k >= 1, and sum k |T_k| r^(k-1) for k >= 2 */
+    mag_one(rk);
+    for (slong k = 1; k < len; k++) {
+        arb_get_mag(t, T + k);
+        if (k >= 2) {
+            mag_t kt;
+            mag_init(kt);
+            mag_mul(kt, t, rk); /* |T_k| r^(k-1) */
+            mag_mul_ui(kt, kt, k);
+            mag_add(dsum, dsum, kt);
+            mag_clear(kt);
+        }
+        mag_mul(rk, rk, rad);
+        mag_addmul(sum, t, rk);
+    }
+    arb_set(q, T + 0);
+    arb_add_error_mag(q, sum);
+    if (len >= 2)
+        arb_set(dq, T + 1);
+    else
+        arb_zero(dq);
+    arb_add_error_mag(dq, dsum);
+    arb_clear(mid);
+    mag_clear(rad);
+    mag_clear(rk);
+    mag_clear(t);
+    mag_clear(sum);
+    mag_clear(dsum);
+}
+
+/* Sign of the exact polynomial value Q(x) from a rigorous ball
+   evaluation; 0 when the ball contains zero. */
+static int
+sign_at(arb_srcptr Q, slong len, const arf_t x, slong aprec)
+{
+    arb_t y, xb;
+    arb_init(y);
+    arb_init(xb);
+    arb_set_arf(xb, x);
+    _arb_poly_evaluate(y, Q, len, xb, aprec);
+    int s = arb_sign(y);
+    arb_clear(y);
+    arb_clear(xb);
+    return s;
+}
+
+typedef struct {
+    arf_struct a, b;
+} interval;
+
+/* The search on Q (Q(0) > 0) over [0, H]: returns 1 and a bracket [a, b]
+   (Q(a) >= 0 >= Q(b)) of the first sign change from + to -, or 0. */
+static int
+search(arf_t ra, arf_t rb, arb_srcptr Q, slong len, const arf_t H,
+       const arf_t wmin, slong aprec)
+{
+    slong cap = 64, top = 0;
+    interval *stack = flint_malloc(cap * sizeof *stack);
+    arb_ptr T = _arb_vec_init(len);
+    arb_t q, dq;
+    arf_t m, r, w;
+    int found = 0;
+
+    arb_init(q);
+    arb_init(dq);
+    arf_init(m);
+    arf_init(r);
+    arf_init(w);
+    arf_init(&stack[0].a);
+    arf_init(&stack[0].b);
+    arf_zero(&stack[0].a);
+    arf_set(&stack[0].b, H);
+    top = 1;
+    while (top > 0 && !found) {
+        interval iv = stack[--top]; /* take ownership of a, b */
+        arf_add(m, &iv.a, &iv.b, ARF_PREC_EXACT, ARF_RND_DOWN);
+        arf_mul_2exp_si(m, m, -1);
+        arf_sub(r, &iv.b, &iv.a, ARF_PREC_EXACT, ARF_RND_DOWN);
+        arf_mul_2exp_si(r, r, -1);
+        enclose(q, dq, T, Q, len, m, r, aprec);
+        int sq = arb_sign(q), sdq = arb_sign(dq);
+        int split = 0;
+        if (sq > 0) {
+            /* positive throughout: nothing here */
+        } else if (sq < 0) {
+            /* Everything to the left was certified non-negative, so the
+               sign changed exactly at a (reached only when a is a root). */
+            arf_set(ra, &iv.a);
+            arf_set(rb, &iv.a);
+            found = 1;
+        } else if (sdq > 0) {
+            /* increasing from a value >= 0 at a: stays positive on (a, b] */
+        } else if (sdq < 0) {
+            int sb = sign_at(Q, len, &iv.b, aprec);
+            if (sb <= 0) { /* decreasing through zero in (a, b] */
+                arf_set(ra, &iv.a);
+                arf_set(rb, &iv.b);
+                found = 1;
+            }
+        } else {
+            arf_sub(w, &iv.b, &iv.a, ARF_PREC_EXACT, ARF_RND_DOWN);
+            if (arf_cmp(w, wmin) <= 0) {
+                /* a cluster of roots narrower than w_min: an event only if
+                   it leaves S negative (see the comment at the top) */
+                if (sign_at(Q, len, &iv.b, aprec) < 0) {
+                    arf_set(ra, &iv.a);
+                    arf_set(rb, &iv.b);
+                    found = 1;
+                }
+            } else {
+                split = 1;
+            }
+        }
+        if (split) {
+            if (top + 2 > cap) {
+                cap *= 2;
+                stack = flint_realloc(stack, cap * sizeof *stack);
+            }
+            /* right half below the left half: the left one is taken first */
+            interval right, left;
+            arf_init(&right.a);
+            arf_init(&right.b);
+            arf_set(&right.a, m);
+            arf_set(&right.b, &iv.b);
+            left = iv;
+            arf_set(&left.b, m);
+            stack[top++] = right;
+            stack[top++] = left;
+        } else {
+            arf_clear(&iv.a);
+            arf_clear(&iv.b);
+        }
+    }
+    while (top > 0) {
+        top--;
+        arf_clear(&stack[top].a);
+        arf_clear(&stack[top].b);
+    }
+    flint_free(stack);
+    _arb_vec_clear(T, len);
+    arb_clear(q);
+    arb_clear(dq);
+    arf_clear(m);
+    arf_clear(r);
+    arf_clear(w);
+    return found;
+}
+
+int
+hdo_event_locate(mpfr_t root, mpfr_srcptr c, slong len, const mpfr_t H,
+                 const mpfr_t tol, mpfr_prec_t prec)
+{
+    mpfr_t scale, ztol, term, p;
+    slong m;
+    int result = 0;
+
+    if (len <= 0 || mpfr_sgn(H) <= 0) {
+        /* A step of zero length only sees S(0). */
+        if (len > 0 && mpfr_sgn(c + 0) < 0) {
+            mpfr_set_ui(root, 0, MPFR_RNDN);
+            return HDO_EVENT;
+        }
+        return 0;
+    }
+    mpfr_inits2(64, scale, ztol, term, p, (mpfr_ptr)0);
+    coef_scale(scale, c, len, H);
+    /* ztol = tol (1 + scale): S is known to about tol relative to its
+       size over the step plus tol absolute. */
+    mpfr_add_ui(ztol, scale, 1, MPFR_RNDU);
+    mpfr_mul(ztol, ztol, tol, MPFR_RNDU);
+
+    /* Remark 12 of Kunkel and Mehrmann: right after a transition S(0) is
+       zero up to the errors of the event location and the reset, of
+       either sign.  A value of S(0) within the tolerance is taken as an
+       exact zero, and so is every following coefficient whose
+       contribution |c_k| H^k over the step is within it: S is then
+       s^m Q(s) with Q(0) = c_m, and the sign of c_m says in which
+       direction S leaves the surface. */
+    m = 0;
+    mpfr_abs(term, c + 0, MPFR_RNDN);
+    if (mpfr_cmp(term, ztol) <= 0) {
+        m = 1;
+        mpfr_set(p, H, MPFR_RNDN);
+        while (m < len) {
+            mpfr_abs(term, c + m, MPFR_RNDN);
+            mpfr_mul(term, term, p, MPFR_RNDN);
+            if (mpfr_cmp(term, ztol) > 0)
+                break;
+            mpfr_mul(p, p, H, MPFR_RNDN);
+            m++;
+        }
+        if (m == len) {
+            /* |S| <= len * ztol on the whole step: it stays on the
+               surface as far as the tolerance can tell; no crossing. */
+            goto done;
+        }
+    }
+    if (mpfr_sgn(c + m) < 0) {
+        /* infeasible at once: S(0) < 0, or S leaves zero downwards */
+        mpfr_set_ui(root, 0, MPFR_RNDN);
+        result = HDO_EVENT;
+        goto done;
+    }
+
+    {
+        slong qlen = len - m;
+        slong aprec = prec + 32;
+        arb_ptr Q = _arb_vec_init(qlen);
+        arf_t Ha, wmin, ra, rb;
+        mpfr_t a, b, fa, fb, dummy;
+
+        arf_init(Ha);
+        for (slong k = 0; k < qlen; k++) { /* exact copies */
+            arf_set_mpfr(Ha, c + m + k);
+            arb_set_arf(Q + k, Ha);
+        }
+        arf_init(wmin);
+        arf_init(ra);
+        arf_init(rb);
+        arf_set_mpfr(Ha, H);
+        /* w_min = H sqrt(tol) / 4 */
+        mpfr_sqrt(term, tol, MPFR_RNDD);
+        mpfr_mul(term, term, H, MPFR_RNDD);
+        mpfr_div_2ui(term, term, 2, MPFR_RNDD);
+        arf_set_mpfr(wmin, term);
+
+        if (search(ra, rb, Q, qlen, Ha, wmin, aprec)) {
+            mpfr_inits2(prec, a, b, fa, fb, dummy, (mpfr_ptr)0);
+            arf_get_mpfr(a, ra, MPFR_RNDN);
+            arf_get_mpfr(b, rb, MPFR_RNDN);
+            if (mpfr_equal_p(a, b)) {
+                mpfr_set(root, a, MPFR_RNDN);
+            } else {
+                /* Refine on S itself when it brackets the same root (the
+                   dropped coefficients were noise, but S is the dense
+                   output the states come from); otherwise on Q. */
+                horner2(fa, dummy, c, len, a);
+                horner2(fb, dummy, c, len, b);
+                if (m > 0 && (mpfr_sgn(fa) < 0 || mpfr_sgn(fb) > 0))
+                    refine(root, c + m, qlen, a, b, H, prec);
+                else
+                    refine(root, c, len, a, b, H, prec);
+            }
+            mpfr_clears(a, b, fa, fb, dummy, (mpfr_ptr)0);
+            result = HDO_EVENT;
+        }
+        _arb_vec_clear(Q, qlen);
+        arf_clear(Ha);
+        arf_clear(wmin);
+        arf_clear(ra);
+        arf_clear(rb);
+    }
+done:
+    mpfr_clears(scale, ztol, term, p, (mpfr_ptr)0);
+    return result;
+}

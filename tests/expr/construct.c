@@ -1,0 +1,101 @@
+/* construct.c -- tests of the pool, hash-consing and exact simplification */
+#include <criterion/criterion.h>
+#include "expr.h"
+
+static hdo_expr_pool_t pool;
+
+static void
+setup(void)
+{
+    hdo_expr_pool_init(pool);
+}
+
+static void
+teardown(void)
+{
+    hdo_expr_pool_clear(pool);
+}
+
+TestSuite(expr_construct, .init = setup, .fini = teardown);
+
+static int
+equals_rational(hdo_expr e, slong num, ulong den)
+{
+    fmpq_t q, r;
+    int ok;
+    fmpq_init(q);
+    fmpq_init(r);
+    fmpq_set_si(r, num, den);
+    ok = hdo_expr_get_fmpq(q, pool, e) == 0 && fmpq_equal(q, r);
+    fmpq_clear(q);
+    fmpq_clear(r);
+    return ok;
+}
+
+Test(expr_construct, hash_consing_shares_equal_nodes)
+{
+    hdo_expr x = hdo_expr_var(pool, 0, 0), y = hdo_expr_var(pool, 1, 0);
+    cr_assert_eq(hdo_expr_var(pool, 0, 0), x);
+    cr_assert_eq(hdo_expr_add(pool, x, y), hdo_expr_add(pool, y, x));
+    cr_assert_eq(hdo_expr_mul(pool, x, y), hdo_expr_mul(pool, y, x));
+    cr_assert_neq(hdo_expr_var(pool, 0, 1), x);
+    /* equal rationals are one node, however they were written */
+    cr_assert_eq(hdo_expr_const_si(pool, 2, 4), hdo_expr_const_si(pool, 1, 2));
+}
+
+Test(expr_construct, rational_folding_is_exact)
+{
+    hdo_expr a = hdo_expr_const_si(pool, 1, 10), b = hdo_expr_const_si(pool, 2, 10);
+    cr_assert(equals_rational(hdo_expr_add(pool, a, b), 3, 10));
+    cr_assert(equals_rational(hdo_expr_div(pool, a, b), 1, 2));
+    cr_assert(equals_rational(hdo_expr_pow(pool, b, hdo_expr_const_si(pool, -3, 1)), 125, 1));
+    cr_assert(equals_rational(hdo_expr_unary(pool, HDO_X_SQRT, hdo_expr_const_si(pool, 9, 4)), 3, 2));
+}
+
+Test(expr_construct, identities)
+{
+    hdo_expr x = hdo_expr_var(pool, 0, 0);
+    hdo_expr zero = hdo_expr_const_si(pool, 0, 1), one = hdo_expr_const_si(pool, 1, 1);
+    cr_assert_eq(hdo_expr_add(pool, x, zero), x);
+    cr_assert_eq(hdo_expr_mul(pool, one, x), x);
+    cr_assert_eq(hdo_expr_mul(pool, x, zero), zero);
+    cr_assert_eq(hdo_expr_pow(pool, x, one), x);
+    cr_assert_eq(hdo_expr_neg(pool, hdo_expr_neg(pool, x)), x);
+    cr_assert_eq(hdo_expr_sub(pool, x, x), zero);
+    cr_assert_eq(hdo_expr_add(pool, x, hdo_expr_neg(pool, x)), zero);
+    /* 2 * (3 * x) = 6 * x */
+    hdo_expr six_x = hdo_expr_mul(pool, hdo_expr_const_si(pool, 6, 1), x);
+    cr_assert_eq(hdo_expr_mul(pool, hdo_expr_const_si(pool, 2, 1),
+                              hdo_expr_mul(pool, hdo_expr_const_si(pool, 3, 1), x)),
+                 six_x);
+}
+
+Test(expr_construct, division_by_zero_and_zero_powers_are_kept)
+{
+    hdo_expr zero = hdo_expr_const_si(pool, 0, 1);
+    hdo_expr d = hdo_expr_div(pool, hdo_expr_const_si(pool, 1, 1), zero);
+    cr_assert_eq(hdo_expr_node_get(pool, d)->kind, HDO_X_DIV);
+    hdo_expr p = hdo_expr_pow(pool, zero, hdo_expr_const_si(pool, -1, 1));
+    cr_assert_eq(hdo_expr_node_get(pool, p)->kind, HDO_X_POW);
+}
+
+Test(expr_construct, queries)
+{
+    hdo_expr x = hdo_expr_var(pool, 0, 0), dx = hdo_expr_var(pool, 0, 2);
+    hdo_expr e = hdo_expr_add(pool, hdo_expr_unary(pool, HDO_X_SIN, x),
+                              hdo_expr_mul(pool, dx, hdo_expr_time(pool)));
+    cr_assert_eq(hdo_expr_max_order(pool, e, 0), 2);
+    cr_assert_eq(hdo_expr_max_order(pool, e, 1), -1);
+    cr_assert(hdo_expr_has_time(pool, e));
+    cr_assert(!hdo_expr_is_constant(pool, e));
+    cr_assert(hdo_expr_is_constant(pool, hdo_expr_unary(pool, HDO_X_SIN, hdo_expr_pi(pool))));
+}
+
+Test(expr_construct, deep_chains_do_not_overflow_the_stack)
+{
+    hdo_expr e = hdo_expr_var(pool, 0, 0);
+    for (int i = 0; i < 200000; i++)
+        e = hdo_expr_unary(pool, HDO_X_SIN, e);
+    cr_assert_eq(hdo_expr_max_order(pool, e, 0), 0);
+    cr_assert(!hdo_expr_is_constant(pool, e));
+}

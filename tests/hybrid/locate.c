@@ -1,0 +1,346 @@
+/* locate.c -- tests of hdo_event_locate on polynomials with known roots: simple, close pairs, tangencies, zeros at the start */
+#include <criterion/criterion.h>
+#include <stdarg.h>
+#include "hybrid.h"
+
+#define PREC 232 /* 60 digits + guard */
+
+/* Expected roots come from exact factored forms, the quadratic formula or
+   decimal literals, never from the code under test. */
+
+typedef struct {
+    mpfr_ptr c;
+    slong len;
+} poly;
+
+/* Coefficients from decimal strings (exactly as rounded by MPFR). */
+static poly
+poly_from(slong len, ...)
+{
+    poly p;
+    va_list ap;
+    p.len = len;
+    p.c = flint_malloc(len * sizeof *p.c);
+    va_start(ap, len);
+    for (slong k = 0; k < len; k++) {
+        mpfr_init2(p.c + k, PREC);
+        mpfr_set_str(p.c + k, va_arg(ap, const char *), 10, MPFR_RNDN);
+    }
+    va_end(ap);
+    return p;
+}
+
+/* p := p * (s - r) (r as a decimal string, rounded to PREC). */
+static void
+poly_mul_root(poly *p, const char *r)
+{
+    mpfr_t rr, t;
+    mpfr_inits2(PREC, rr, t, (mpfr_ptr)0);
+    mpfr_set_str(rr, r, 10, MPFR_RNDN);
+    p->c = flint_realloc(p->c, (p->len + 1) * sizeof *p->c);
+    mpfr_init2(p->c + p->len, PREC);
+    mpfr_set_ui(p->c + p->len, 0, MPFR_RNDN);
+    for (slong k = p->len; k >= 0; k--) {
+        /* new c_k = c_{k-1} - r c_k */
+        mpfr_mul(t, rr, p->c + k, MPFR_RNDN);
+        mpfr_neg(t, t, MPFR_RNDN);
+        if (k > 0)
+            mpfr_add(t, t, p->c + k - 1, MPFR_RNDN);
+        mpfr_set(p->c + k, t, MPFR_RNDN);
+    }
+    p->len++;
+    mpfr_clears(rr, t, (mpfr_ptr)0);
+}
+
+static void
+poly_free(poly *p)
+{
+    for (slong k = 0; k < p->len; k++)
+        mpfr_clear(p->c + k);
+    flint_free(p->c);
+}
+
+/* Runs the locator with H and tol = 1e-65; returns its status. */
+static int
+locate(mpfr_t root, const poly *p, const char *H)
+{
+    mpfr_t h, tol;
+    mpfr_inits2(PREC, h, tol, (mpfr_ptr)0);
+    mpfr_set_str(h, H, 10, MPFR_RNDN);
+    mpfr_set_str(tol, "1e-65", 10, MPFR_RNDN);
+    int st = hdo_event_locate(root, p->c, p->len, h, tol, PREC);
+    mpfr_clears(h, tol, (mpfr_ptr)0);
+    return st;
+}
+
+/* |root - expected| <= 10^-digits */
+static void
+assert_root(const mpfr_t root, const mpfr_t expected, int digits)
+{
+    mpfr_t d, bound;
+    mpfr_inits2(PREC, d, bound, (mpfr_ptr)0);
+    mpfr_sub(d, root, expected, MPFR_RNDN);
+    mpfr_abs(d, d, MPFR_RNDN);
+    mpfr_set_ui(bound, 10, MPFR_RNDN);
+    mpfr_pow_si(bound, bound, -digits, MPFR_RNDN);
+    if (mpfr_cmp(d, bound) > 0) {
+        char *msg;
+        mpfr_asprintf(&msg, "root %.30Re differs from %.30Re by %.3Re",
+                      root, expected, d);
+        cr_assert_fail("%s (> 1e-%d)", msg, digits);
+    }
+    mpfr_clears(d, bound, (mpfr_ptr)0);
+}
+
+static void
+assert_root_str(const mpfr_t root, const char *expected, int digits)
+{
+    mpfr_t e;
+    mpfr_init2(e, PREC);
+    mpfr_set_str(e, expected, 10, MPFR_RNDN);
+    assert_root(root, e, digits);
+    mpfr_clear(e);
+}
+
+Test(hybrid, simple_root_full_precision)
+{
+    /* (s - 0.3)(s - 2) on [0, 1]: the crossing at 0.3 */
+    poly p = poly_from(1, "1");
+    poly_mul_root(&p, "0.3");
+    poly_mul_root(&p, "2");
+    mpfr_t root;
+    mpfr_init2(root, PREC);
+    cr_assert_eq(locate(root, &p, "1"), HDO_EVENT);
+    assert_root_str(root, "0.3", 65);
+    mpfr_clear(root);
+    poly_free(&p);
+}
+
+Test(hybrid, no_root_in_step)
+{
+    /* (s - 0.3)(s - 2) on [0, 0.25] and 1 + s^2 on [0, 10] */
+    poly p = poly_from(1, "1");
+    poly_mul_root(&p, "0.3");
+    poly_mul_root(&p, "2");
+    poly q = poly_from(3, "1", "0", "1");
+    mpfr_t root;
+    mpfr_init2(root, PREC);
+    cr_assert_eq(locate(root, &p, "0.25"), 0);
+    cr_assert_eq(locate(root, &q, "10"), 0);
+    mpfr_clear(root);
+    poly_free(&p);
+    poly_free(&q);
+}
+
+Test(hybrid, two_close_roots_both_found)
+{
+    /* ((s - 0.5)^2 - 1e-20)(1 + s^2/10): positive at both ends of [0, 1],
+       zeros at 0.5 -+ 1e-10.  A sign test at the ends sees nothing. */
+    poly p = poly_from(5, "0.2499999999999999999900000000000000000000",
+                       "-1", "1.024999999999999999999", "-0.1", "0.1");
+    /* the coefficients above are the exact expansion:
+       (s^2 - s + 0.25 - 1e-20)(1 + 0.1 s^2)
+       = (0.25 - 1e-20) - s + (1 + 0.025 - 1e-21) s^2 - 0.1 s^3 + 0.1 s^4 */
+    mpfr_t root;
+    mpfr_init2(root, PREC);
+    cr_assert_eq(locate(root, &p, "1"), HDO_EVENT);
+    assert_root_str(root, "0.4999999999", 60);
+
+    /* The second zero, seen from the first one as the next arc's guard
+       (the sign reversed by the transition): U(s) = -s (s - 2e-10) has a
+       zero at the start, leaves it upwards (c_1 = 2e-10 > 0 matters over
+       the step), and crosses down at 2e-10. */
+    poly u = poly_from(3, "0", "2e-10", "-1");
+    cr_assert_eq(locate(root, &u, "1"), HDO_EVENT);
+    assert_root_str(root, "2e-10", 64);
+    mpfr_clear(root);
+    poly_free(&p);
+    poly_free(&u);
+}
+
+Test(hybrid, cluster_of_roots_first_taken)
+{
+    /* roots 0.1, 0.1 + 1e-15, 0.5, 0.7 times a positive factor: the
+       first crossing from + to - is at 0.1 (the sign at 0 is +) */
+    poly p = poly_from(3, "2", "0", "1");
+    poly_mul_root(&p, "0.1");
+    poly_mul_root(&p, "0.100000000000001");
+    poly_mul_root(&p, "0.5");
+    poly_mul_root(&p, "0.7");
+    mpfr_t root;
+    mpfr_init2(root, PREC);
+    cr_assert_eq(locate(root, &p, "1"), HDO_EVENT);
+    assert_root_str(root, "0.1", 60);
+    mpfr_clear(root);
+    poly_free(&p);
+
+    /* odd degree factor: (0.35 - s)(s - 0.05 - 1e-30)^2 touches at
+       0.05 + 1e-30, then crosses at 0.35 */
+    poly q = poly_from(2, "0.35", "-1");
+    poly_mul_root(&q, "0.050000000000000000000000000001");
+    poly_mul_root(&q, "0.050000000000000000000000000001");
+    mpfr_init2(root, PREC);
+    cr_assert_eq(locate(root, &q, "1"), HDO_EVENT);
+    assert_root_str(root, "0.35", 60);
+    mpfr_clear(root);
+    poly_free(&q);
+}
+
+Test(hybrid, double_root_touching_is_no_event)
+{
+    /* (s - 0.5)^2 (2 - s) >= 0 on [0, 1]: touches zero at 0.5 */
+    poly p = poly_from(2, "2", "-1");
+    poly_mul_root(&p, "0.5");
+    poly_mul_root(&p, "0.5");
+    mpfr_t root;
+    mpfr_init2(root, PREC);
+    cr_assert_eq(locate(root, &p, "1"), 0);
+    mpfr_clear(root);
+    poly_free(&p);
+}
+
+Test(hybrid, triple_root_crossing_found)
+{
+    /* -(s - 0.25)^3 crosses down at 0.25 with S' = 0 there: found, and
+       located to about a third of the digits (the value is flat) */
+    poly p = poly_from(1, "-1");
+    poly_mul_root(&p, "0.25");
+    poly_mul_root(&p, "0.25");
+    poly_mul_root(&p, "0.25");
+    mpfr_t root;
+    mpfr_init2(root, PREC);
+    cr_assert_eq(locate(root, &p, "1"), HDO_EVENT);
+    assert_root_str(root, "0.25", 20);
+    mpfr_clear(root);
+    poly_free(&p);
+}
+
+Test(hybrid, zero_at_start_leaving_feasible)
+{
+    /* s (1 - s): zero at 0, leaving upwards: not an event on [0, 0.5],
+       the crossing at 1 on [0, 2] */
+    poly p = poly_from(3, "0", "1", "-1");
+    mpfr_t root;
+    mpfr_init2(root, PREC);
+    cr_assert_eq(locate(root, &p, "0.5"), 0);
+    cr_assert_eq(locate(root, &p, "2"), HDO_EVENT);
+    assert_root_str(root, "1", 65);
+
+    /* tangent start: s^2 (1 - s) leaves zero upwards too (c_1 = 0) */
+    poly q = poly_from(4, "0", "0", "1", "-1");
+    cr_assert_eq(locate(root, &q, "0.9"), 0);
+    cr_assert_eq(locate(root, &q, "3"), HDO_EVENT);
+    assert_root_str(root, "1", 65);
+    mpfr_clear(root);
+    poly_free(&p);
+    poly_free(&q);
+}
+
+Test(hybrid, noisy_zero_at_start_is_skipped)
+{
+    /* The ball just after an impact: h(0) = -1e-75 (reset noise, below
+       the tolerance), h' = 3, h'' = -9.81: the artificial zero at
+       ~3.3e-76 is skipped (Remark 12), the landing found at the larger
+       root of -4.905 s^2 + 3 s - 1e-75 (quadratic formula). */
+    poly p = poly_from(3, "-1e-75", "3", "-4.905");
+    mpfr_t root, e, disc;
+    mpfr_inits2(PREC, root, e, disc, (mpfr_ptr)0);
+    cr_assert_eq(locate(root, &p, "1"), HDO_EVENT);
+    /* s = (3 + sqrt(9 - 4 * 4.905e-75)) / 9.81 */
+    mpfr_set_str(disc, "1.962e-74", 10, MPFR_RNDN);
+    mpfr_ui_sub(disc, 9, disc, MPFR_RNDN);
+    mpfr_sqrt(disc, disc, MPFR_RNDN);
+    mpfr_add_ui(e, disc, 3, MPFR_RNDN);
+    mpfr_set_str(disc, "9.81", 10, MPFR_RNDN);
+    mpfr_div(e, e, disc, MPFR_RNDN);
+    assert_root(root, e, 65);
+    mpfr_clears(root, e, disc, (mpfr_ptr)0);
+    poly_free(&p);
+}
+
+Test(hybrid, infeasible_start_is_event_at_zero)
+{
+    mpfr_t root;
+    mpfr_init2(root, PREC);
+    /* S(0) = -1: infeasible */
+    poly a = poly_from(2, "-1", "5");
+    cr_assert_eq(locate(root, &a, "1"), HDO_EVENT);
+    cr_assert(mpfr_zero_p(root));
+    /* S(0) = +1e-75 (a zero within the tolerance), leaving downwards */
+    poly b = poly_from(2, "1e-75", "-1");
+    mpfr_set_ui(root, 7, MPFR_RNDN);
+    cr_assert_eq(locate(root, &b, "1"), HDO_EVENT);
+    cr_assert(mpfr_zero_p(root));
+    /* exact zero, c_1 = 0, c_2 < 0: leaving downwards */
+    poly c = poly_from(3, "0", "0", "-2");
+    mpfr_set_ui(root, 7, MPFR_RNDN);
+    cr_assert_eq(locate(root, &c, "1"), HDO_EVENT);
+    cr_assert(mpfr_zero_p(root));
+    /* S(0) = 1e-40 is a real positive value at tol = 1e-65: the
+       crossing is at 1e-40, not at the start */
+    poly d = poly_from(2, "1e-40", "-1");
+    cr_assert_eq(locate(root, &d, "1"), HDO_EVENT);
+    assert_root_str(root, "1e-40", 66);
+    mpfr_clear(root);
+    poly_free(&a);
+    poly_free(&b);
+    poly_free(&c);
+    poly_free(&d);
+}
+
+Test(hybrid, identically_zero_guard_is_no_event)
+{
+    /* S = 0 up to noise on the whole step (a first integral): no event */
+    poly p = poly_from(4, "1e-80", "-1e-79", "1e-80", "-3e-81");
+    mpfr_t root;
+    mpfr_init2(root, PREC);
+    cr_assert_eq(locate(root, &p, "2"), 0);
+    mpfr_clear(root);
+    poly_free(&p);
+}
+
+Test(hybrid, time_event_exact)
+{
+    /* when t > 1.5 from t0 = 0.2: S = 1.5 - (0.2 + s) = 1.3 - s */
+    poly p = poly_from(2, "1.3", "-1");
+    mpfr_t root;
+    mpfr_init2(root, PREC);
+    cr_assert_eq(locate(root, &p, "5"), HDO_EVENT);
+    assert_root_str(root, "1.3", 68);
+    mpfr_clear(root);
+    poly_free(&p);
+}
+
+Test(hybrid, high_degree_series_with_late_crossing)
+{
+    /* cos(s) - 0.5 by its Taylor series to degree 60 on [0, 1.2]: the
+       first zero is pi/3 */
+    slong len = 61;
+    poly p;
+    p.len = len;
+    p.c = flint_malloc(len * sizeof *p.c);
+    mpfr_t f;
+    mpfr_init2(f, PREC);
+    mpfr_set_ui(f, 1, MPFR_RNDN);
+    for (slong k = 0; k < len; k++) {
+        mpfr_init2(p.c + k, PREC);
+        if (k > 0)
+            mpfr_div_ui(f, f, k, MPFR_RNDN);
+        if (k % 2)
+            mpfr_set_ui(p.c + k, 0, MPFR_RNDN);
+        else if ((k / 2) % 2)
+            mpfr_neg(p.c + k, f, MPFR_RNDN);
+        else
+            mpfr_set(p.c + k, f, MPFR_RNDN);
+    }
+    mpfr_sub_d(p.c + 0, p.c + 0, 0.5, MPFR_RNDN);
+    mpfr_t root, e;
+    mpfr_inits2(PREC, root, e, (mpfr_ptr)0);
+    cr_assert_eq(locate(root, &p, "1.2"), HDO_EVENT);
+    mpfr_const_pi(e, MPFR_RNDN);
+    mpfr_div_ui(e, e, 3, MPFR_RNDN);
+    /* the degree-60 truncation error at 1.05 is below 1e-60 */
+    assert_root(root, e, 60);
+    mpfr_clears(root, e, f, (mpfr_ptr)0);
+    poly_free(&p);
+}
