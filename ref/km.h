@@ -22,20 +22,20 @@
 typedef struct {
     slong mu, r, a, d, v, u;
     hdo_rank_info rank_J, rank_M, rank_A, rank_D;
-    int clear;        /* every decision of this level clear-cut */
-    double residual;  /* max |F_mu| at the derivatives y found */
+    int clear;       /* every decision of this level clear-cut */
+    double residual; /* max |F_mu| at the derivatives y found */
 } hdo_km_level_info;
 
 typedef struct {
-    slong n;          /* variables of the mode */
-    slong l;          /* equations of the mode */
+    slong n; /* variables of the mode */
+    slong l; /* equations of the mode */
     slong mu, d, a, v;
-    slong u;          /* n - a - d: free components (0 when regular) */
+    slong u; /* n - a - d: free components (0 when regular) */
     /* The rank decisions the result rests on, for reporting:
        rank of [F_mu;x F_mu;y] (gives v), rank of M_mu = F_mu;y, rank of
        Z2^T F_mu;x, rank of F_x' T2. */
     hdo_rank_info rank_J, rank_M, rank_A, rank_D;
-    int clear;        /* every decision clear-cut */
+    int clear; /* every decision clear-cut */
     /* Every level examined, 0..nlevels-1 (for `hdo analyze`). */
     slong nlevels;
     hdo_km_level_info levels[HDO_KM_MAX_MU + 2];

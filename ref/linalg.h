@@ -23,10 +23,12 @@ void hdo_mat_clear(hdo_mat_t A);
 /* Resizes (contents undefined afterwards, entries keep A->prec). */
 void hdo_mat_resize(hdo_mat_t A, slong rows, slong cols);
 void hdo_mat_zero(hdo_mat_t A);
-void hdo_mat_one(hdo_mat_t A); /* identity (ones on the diagonal if not square) */
-void hdo_mat_set(hdo_mat_t B, const hdo_mat_t A); /* B := A, B resized */
+void
+hdo_mat_one(hdo_mat_t A); /* identity (ones on the diagonal if not square) */
+void hdo_mat_set(hdo_mat_t B, const hdo_mat_t A);       /* B := A, B resized */
 void hdo_mat_transpose(hdo_mat_t B, const hdo_mat_t A); /* no aliasing */
-void hdo_mat_mul(hdo_mat_t C, const hdo_mat_t A, const hdo_mat_t B); /* no aliasing */
+void hdo_mat_mul(hdo_mat_t C, const hdo_mat_t A,
+                 const hdo_mat_t B); /* no aliasing */
 /* y := A x (x, y vectors of mpfr_t as mpfr_ptr arrays; no aliasing).
    Every sum is rounded once per term at the precision of y. */
 void hdo_mat_mul_vec(mpfr_ptr y, const hdo_mat_t A, mpfr_srcptr x);

@@ -80,7 +80,8 @@ solve_derivatives(mpfr_ptr y, mpfr_ptr F, hdo_mat_t J, double *resid,
         hdo_error_set(err, status, model->modes[mode].pos.line,
                       model->modes[mode].pos.col,
                       "evaluating the derivative array (level %ld) failed "
-                      "at %s", (long)lev->mu, s != NULL ? s : "?");
+                      "at %s",
+                      (long)lev->mu, s != NULL ? s : "?");
         free(s);
         status = fail_at(err, model, mode, t, status);
     } else if (status == 0) {
@@ -167,9 +168,9 @@ hypothesis(hdo_km_level_info *info, const hdo_mat_t J, slong l, slong n,
     if (status == 0) {
         info->d = info->rank_D.rank;
         info->u = n - info->a - info->d;
-        info->clear = info->rank_J.clear && info->rank_M.clear
-                      && info->rank_A.clear && info->rank_D.clear
-                      && info->rank_A.rank == info->a;
+        info->clear = info->rank_J.clear && info->rank_M.clear &&
+                      info->rank_A.clear && info->rank_D.clear &&
+                      info->rank_A.rank == info->a;
     }
     hdo_mat_clear(Fx);
     hdo_mat_clear(Fy);
@@ -204,8 +205,8 @@ not_clear(hdo_error_t *err, hdo_model_t model, slong mode, const mpfr_t t,
         hdo_error_set(err, HDO_ERR_SINGULAR, m->pos.line, m->pos.col,
                       "at level mu = %ld, rank Z2^T F_mu;x = %ld differs "
                       "from a = %ld: the rank decisions contradict each "
-                      "other", (long)info->mu, (long)info->rank_A.rank,
-                      (long)info->a);
+                      "other",
+                      (long)info->mu, (long)info->rank_A.rank, (long)info->a);
     } else {
         hdo_error_set(err, HDO_ERR_SINGULAR, m->pos.line, m->pos.col,
                       "the rank of %s at level mu = %ld is not clear-cut: "
@@ -259,8 +260,8 @@ hdo_km_analyze(hdo_km_result *res, hdo_model_t model, slong mode,
         hdo_km_level_init(&lev, model, mode, D, &have, mu, prec);
         /* y keeps the derivatives of the previous level as the first
            guess; the new order starts at zero. */
-        status = solve_derivatives(y, F, J, &info->residual, &lev, model,
-                                   mode, t, x, prec, err);
+        status = solve_derivatives(y, F, J, &info->residual, &lev, model, mode,
+                                   t, x, prec, err);
         if (status == 0)
             status = hypothesis(info, J, l, n, mu, prec);
         hdo_km_level_clear(&lev);
@@ -273,14 +274,14 @@ hdo_km_analyze(hdo_km_result *res, hdo_model_t model, slong mode,
         }
         /* A candidate stands when the next level confirms a and d. */
         if (cand >= 0) {
-            if (info->u == 0 && info->a == res->levels[cand].a
-                && info->d == res->levels[cand].d)
+            if (info->u == 0 && info->a == res->levels[cand].a &&
+                info->d == res->levels[cand].d)
                 break;
             cand = -1;
         }
-        if (mu > 0 && stable_bad < 0 && info->u > 0
-            && info->a == res->levels[mu - 1].a
-            && info->d == res->levels[mu - 1].d)
+        if (mu > 0 && stable_bad < 0 && info->u > 0 &&
+            info->a == res->levels[mu - 1].a &&
+            info->d == res->levels[mu - 1].d)
             stable_bad = mu - 1;
         if (info->u == 0 && mu <= HDO_KM_MAX_MU)
             cand = mu;
@@ -319,9 +320,9 @@ hdo_km_analyze(hdo_km_result *res, hdo_model_t model, slong mode,
                           "mu = %ld on, a = %ld algebraic and d = %ld "
                           "differential components leave u = %ld of the "
                           "%ld variables free (v = %ld redundant "
-                          "equations)", (long)info->mu, (long)info->a,
-                          (long)info->d, (long)info->u, (long)n,
-                          (long)info->v);
+                          "equations)",
+                          (long)info->mu, (long)info->a, (long)info->d,
+                          (long)info->u, (long)n, (long)info->v);
         else
             hdo_error_set(err, HDO_ERR_SINGULAR, m->pos.line, m->pos.col,
                           "Hypothesis 1 holds for no mu <= %d (at mu = %ld: "

@@ -16,8 +16,8 @@ is_zero_const(hdo_expr_pool_t pool, hdo_expr e)
 }
 
 void
-hdo_km_level_init(hdo_km_level *lev, hdo_model_t model, slong mode,
-                  hdo_expr *D, slong *have, slong mu, mpfr_prec_t prec)
+hdo_km_level_init(hdo_km_level *lev, hdo_model_t model, slong mode, hdo_expr *D,
+                  slong *have, slong mu, mpfr_prec_t prec)
 {
     const hdo_mode *m = model->modes + mode;
     slong l = m->neqs, n = m->nvars, L = (mu + 1) * l, ncols = (mu + 2) * n;
@@ -82,9 +82,9 @@ hdo_km_level_clear(hdo_km_level *lev)
 }
 
 int
-hdo_km_level_eval(mpfr_ptr F, hdo_mat_t J, hdo_km_level *lev,
-                  hdo_model_t model, slong mode, const mpfr_t t,
-                  mpfr_srcptr x, mpfr_srcptr y, hdo_expr *bad)
+hdo_km_level_eval(mpfr_ptr F, hdo_mat_t J, hdo_km_level *lev, hdo_model_t model,
+                  slong mode, const mpfr_t t, mpfr_srcptr x, mpfr_srcptr y,
+                  hdo_expr *bad)
 {
     const hdo_mode *m = model->modes + mode;
     slong n = lev->n, nv = model->nvars, o, j, r, c;

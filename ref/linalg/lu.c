@@ -26,8 +26,8 @@ hdo_lu_factor(hdo_mat_t A, slong *perm)
         for (i = k + 1; i < n; i++)
             if (mpfr_cmpabs(hdo_mat_entry(A, i, k), hdo_mat_entry(A, p, k)) > 0)
                 p = i;
-        if (mpfr_zero_p(hdo_mat_entry(A, p, k))
-            || mpfr_cmpabs(hdo_mat_entry(A, p, k), thresh) < 0) {
+        if (mpfr_zero_p(hdo_mat_entry(A, p, k)) ||
+            mpfr_cmpabs(hdo_mat_entry(A, p, k), thresh) < 0) {
             status = HDO_ERR_SINGULAR;
             break;
         }

@@ -20,8 +20,7 @@ log10_of(const mpfr_t x)
 }
 
 void
-hdo_rank_from_sv(hdo_rank_info *info, mpfr_srcptr s, slong k,
-                 mpfr_prec_t prec)
+hdo_rank_from_sv(hdo_rank_info *info, mpfr_srcptr s, slong k, mpfr_prec_t prec)
 {
     mpfr_t scale, tol, sure;
     slong r;

@@ -336,6 +336,29 @@ jac_cb(slong var, slong order, void *data)
         sparse_push(jc->sp, df, jc->row, jc->pos[var] + k);
 }
 
+typedef struct {
+    hdo_reduce_sparse *sp;
+    hdo_expr_pool_struct *pool;
+    hdo_expr f;
+    slong row;
+    const slong *pos; /* model var -> unknown index, or -1 */
+    const slong *d;   /* per unknown index */
+    const slong *impl;
+} unknown_ctx;
+
+static void
+unknown_cb(slong var, slong order, void *data)
+{
+    unknown_ctx *uc = data;
+    slong j = uc->pos[var];
+    hdo_expr df;
+    if (j < 0 || order != uc->d[j])
+        return;
+    df = hdo_expr_diff(uc->pool, uc->f, var, order);
+    if (!is_zero(uc->pool, df))
+        sparse_push(uc->sp, df, uc->row, j);
+}
+
 /* Maximum bipartite matching by augmenting paths, for the structural
    check of dh/dunknowns.  adj is the sparse pattern; returns the size. */
 static int
@@ -568,13 +591,19 @@ hdo_reduce_mode(hdo_reduced_t r, hdo_model_t model, slong m,
             jac_ctx jc = {&cache->jc, pool, r->cons[i], i, pos, cnt, 0};
             hdo_expr_foreach_var(pool, r->cons[i], jac_cb, &jc);
         }
+        /* dh/dunknowns: unknown j is implicit_var[j] at order d[j], one
+           column per variable, so the column offset is the order d[j]. */
+        for (i = 0; i < nv; i++) {
+            pos[i] = -1;
+            cnt[i] = 0;
+        }
+        for (j = 0; j < r->nimplicit; j++)
+            pos[r->implicit_var[j]] = j;
         for (k = 0; k < r->nh; k++) {
-            for (j = 0; j < r->nimplicit; j++) {
-                hdo_expr df = hdo_expr_diff(pool, r->h[k], r->implicit_var[j],
-                                            r->d[j]);
-                if (!is_zero(pool, df))
-                    sparse_push(&cache->jh, df, k, j);
-            }
+            for (j = 0; j < r->nimplicit; j++)
+                cnt[r->implicit_var[j]] = 1;
+            unknown_ctx uc = {&cache->jh, pool, r->h[k], k, pos, r->d, impl};
+            hdo_expr_foreach_var(pool, r->h[k], unknown_cb, &uc);
         }
         free(pos);
         free(cnt);

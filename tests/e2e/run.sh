@@ -24,7 +24,6 @@ run_one() {
     printf '%s\n' "$out" | grep -vE '^([A-Za-z]+: )?[0-9]+ passed, [0-9]+ failed' | sed "s|^|  [$name] |"
     if [[ -n $summary ]]; then
         local p f
-        p=$(sed -E 's/.*([0-9]+) passed.*/\1/' <<<"$summary")
         p=$(grep -oE '[0-9]+ passed' <<<"$summary" | grep -oE '[0-9]+')
         f=$(grep -oE '[0-9]+ failed' <<<"$summary" | grep -oE '[0-9]+')
         passed=$((passed + p))
@@ -47,13 +46,25 @@ for suite in tests/*/run.sh; do
     [[ $suite == tests/e2e/run.sh ]] && continue
     run_one "$(basename "$(dirname "$suite")")" bash "$suite"
 done
+# A corpus check whose case needs a part of the engine that is not built
+# yet is listed in tests/corpus/pending.txt ("name: reason") and reported
+# as skipped, with the reason: never counted as passed.
+skipped=0
 for t in tests/corpus/check_*.py; do
     [[ -e $t ]] || continue
-    run_one "$(basename "$t" .py)" "$HDO_PYTHON" "$t"
+    name=$(basename "$t" .py)
+    name=${name#check_}
+    reason=$(grep -E "^$name:" tests/corpus/pending.txt 2>/dev/null | cut -d: -f2-)
+    if [[ -n $reason ]]; then
+        echo "  [corpus] SKIP $name:$reason"
+        skipped=$((skipped + 1))
+        continue
+    fi
+    run_one "check_$name" "$HDO_PYTHON" "$t"
 done
 
 if ((${#failures[@]})); then
     echo "failed: ${failures[*]}"
 fi
-echo "e2e: $passed passed, $failed failed"
+echo "e2e: $passed passed, $failed failed, $skipped skipped"
 ((failed == 0))

@@ -170,7 +170,9 @@ Test(hybrid, cluster_of_roots_first_taken)
     mpfr_t root;
     mpfr_init2(root, PREC);
     cr_assert_eq(locate(root, &p, "1"), HDO_EVENT);
-    assert_root_str(root, "0.1", 60);
+    /* the pair is ill-conditioned: coefficients rounded to 2^-232 move
+       the root by about 1e-70 / |P'(0.1)| ~ 1e-55 */
+    assert_root_str(root, "0.1", 50);
     mpfr_clear(root);
     poly_free(&p);
 

@@ -31,8 +31,8 @@ case_init(km_case *c, const char *text, const char *mode, mpfr_prec_t prec)
 
     hdo_model_init(c->model);
     hdo_error_clear(&err);
-    status = hdo_model_parse_string(c->model, text, strlen(text), "test.hdae",
-                                    &err);
+    status =
+        hdo_model_parse_string(c->model, text, strlen(text), "test.hdae", &err);
     hdo_error_format(msg, sizeof msg, &err);
     cr_assert_eq(status, 0, "parse: %s", msg);
     c->mode = hdo_model_find_mode(c->model, mode);
@@ -211,16 +211,15 @@ Test(km, stick_mode)
    a = 3, d = 0.  mu = 2, d = 0, a = 3.  Point: h = v = 0, f = g. */
 Test(km, resting_ball)
 {
-    static const char *text =
-        "model rest\n"
-        "param g = 9.81\n"
-        "var h = 0, v = 0, f = 9.81\n"
-        "mode rest\n"
-        "  der(h) = v\n"
-        "  der(v) = -g + f\n"
-        "  h = 0\n"
-        "end\n"
-        "start rest\n";
+    static const char *text = "model rest\n"
+                              "param g = 9.81\n"
+                              "var h = 0, v = 0, f = 9.81\n"
+                              "mode rest\n"
+                              "  der(h) = v\n"
+                              "  der(v) = -g + f\n"
+                              "  h = 0\n"
+                              "end\n"
+                              "start rest\n";
     km_case c;
     hdo_km_result res;
     char msg[1200];
@@ -242,14 +241,13 @@ Test(km, resting_ball)
    level 0 already: mu = 0 (strangeness-free). */
 Test(km, ode_mode)
 {
-    static const char *text =
-        "model ode\n"
-        "var x = 1, y = 2\n"
-        "mode m\n"
-        "  der(x) = -x + sin(t)\n"
-        "  der(y) = x*y\n"
-        "end\n"
-        "start m\n";
+    static const char *text = "model ode\n"
+                              "var x = 1, y = 2\n"
+                              "mode m\n"
+                              "  der(x) = -x + sin(t)\n"
+                              "  der(y) = x*y\n"
+                              "end\n"
+                              "start m\n";
     km_case c;
     hdo_km_result res;
     char msg[1200];
@@ -274,15 +272,14 @@ Test(km, ode_mode)
    2: a = 3, d = 0, u = 0.  So mu = 2, a = 3, d = 0. */
 Test(km, nilpotent_chain)
 {
-    static const char *text =
-        "model chain\n"
-        "var x1, x2, x3\n"
-        "mode m\n"
-        "  der(x2) = x1\n"
-        "  der(x3) = x2\n"
-        "  0 = x3 - sin(t)\n"
-        "end\n"
-        "start m\n";
+    static const char *text = "model chain\n"
+                              "var x1, x2, x3\n"
+                              "mode m\n"
+                              "  der(x2) = x1\n"
+                              "  der(x3) = x2\n"
+                              "  0 = x3 - sin(t)\n"
+                              "end\n"
+                              "start m\n";
     km_case c;
     hdo_km_result res;
     char msg[1200];
@@ -312,14 +309,13 @@ Test(km, nilpotent_chain)
    counts are stable with one free component.  Point: t = 2, c = 1. */
 Test(km, slides_regular_pencil_not_solvable)
 {
-    static const char *text =
-        "model slides1\n"
-        "var x1 = 2, x2 = 1\n"
-        "mode m\n"
-        "  -t*der(x1) + t^2*der(x2) = -x1\n"
-        "  -der(x1) + t*der(x2) = -x2\n"
-        "end\n"
-        "start m\n";
+    static const char *text = "model slides1\n"
+                              "var x1 = 2, x2 = 1\n"
+                              "mode m\n"
+                              "  -t*der(x1) + t^2*der(x2) = -x1\n"
+                              "  -der(x1) + t*der(x2) = -x2\n"
+                              "end\n"
+                              "start m\n";
     km_case c;
     hdo_km_result res;
     char msg[1200];
@@ -348,14 +344,13 @@ Test(km, slides_regular_pencil_not_solvable)
    x = (1/2, 1/2). */
 Test(km, slides_singular_pencil_solvable)
 {
-    static const char *text =
-        "model slides2\n"
-        "var x1 = 0.5, x2 = 0.5\n"
-        "mode m\n"
-        "  0 = -x1 + t*x2 + t^2\n"
-        "  der(x1) - t*der(x2) = 1 + t\n"
-        "end\n"
-        "start m\n";
+    static const char *text = "model slides2\n"
+                              "var x1 = 0.5, x2 = 0.5\n"
+                              "mode m\n"
+                              "  0 = -x1 + t*x2 + t^2\n"
+                              "  der(x1) - t*der(x2) = 1 + t\n"
+                              "end\n"
+                              "start m\n";
     km_case c;
     hdo_km_result res;
     char msg[1200];
@@ -379,15 +374,14 @@ Test(km, slides_singular_pencil_solvable)
    decision is not clear-cut and must be refused, naming the singular
    value.  At 600 bits (bounds 1e-135 and 1e-45) it is clear: an ODE,
    mu = 0. */
-static const char *stiff =
-    "model stiff\n"
-    "param eps = 1e-30\n"
-    "var x = 1, y = 0\n"
-    "mode m\n"
-    "  der(x) = y\n"
-    "  eps*der(y) = -x\n"
-    "end\n"
-    "start m\n";
+static const char *stiff = "model stiff\n"
+                           "param eps = 1e-30\n"
+                           "var x = 1, y = 0\n"
+                           "mode m\n"
+                           "  der(x) = y\n"
+                           "  eps*der(y) = -x\n"
+                           "end\n"
+                           "start m\n";
 
 Test(km, unclear_rank_refused)
 {

@@ -29,9 +29,11 @@ Test(linalg, mul_transpose_exact)
     fmpq_mat_init(QB, 3, 5);
     fmpq_mat_init(QC, 4, 5);
     for (i = 0; i < 12; i++)
-        fmpq_set_si(QA->rows[i / 3] + i % 3, (slong)(n_randint(st, 201)) - 100, 1);
+        fmpq_set_si(QA->rows[i / 3] + i % 3, (slong)(n_randint(st, 201)) - 100,
+                    1);
     for (i = 0; i < 15; i++)
-        fmpq_set_si(QB->rows[i / 5] + i % 5, (slong)(n_randint(st, 201)) - 100, 1);
+        fmpq_set_si(QB->rows[i / 5] + i % 5, (slong)(n_randint(st, 201)) - 100,
+                    1);
     fmpq_mat_mul(QC, QA, QB);
     hdo_mat_init(A, 0, 0, 64);
     hdo_mat_init(B, 0, 0, 64);
@@ -156,8 +158,14 @@ lu_against_exact(long digits, slong n, ulong seed)
     flint_randclear(st);
 }
 
-Test(linalg, lu_solve_30_digits) { lu_against_exact(30, 8, 1); }
-Test(linalg, lu_solve_300_digits) { lu_against_exact(300, 12, 2); }
+Test(linalg, lu_solve_30_digits)
+{
+    lu_against_exact(30, 8, 1);
+}
+Test(linalg, lu_solve_300_digits)
+{
+    lu_against_exact(300, 12, 2);
+}
 
 /* The error bound above must not be vacuous: at 30 digits the error must
    also be above 2^-(prec + 64) (a solve is not exact), which shows the

@@ -75,11 +75,26 @@ svd_reconstruct(slong m, slong n, mpfr_prec_t prec, ulong seed)
     flint_randclear(st);
 }
 
-Test(linalg, svd_reconstruct_tall_100) { svd_reconstruct(9, 5, 100, 1); }
-Test(linalg, svd_reconstruct_wide_100) { svd_reconstruct(4, 9, 100, 2); }
-Test(linalg, svd_reconstruct_square_100) { svd_reconstruct(7, 7, 100, 3); }
-Test(linalg, svd_reconstruct_tall_1000) { svd_reconstruct(8, 6, 1000, 4); }
-Test(linalg, svd_reconstruct_wide_1000) { svd_reconstruct(5, 8, 1000, 5); }
+Test(linalg, svd_reconstruct_tall_100)
+{
+    svd_reconstruct(9, 5, 100, 1);
+}
+Test(linalg, svd_reconstruct_wide_100)
+{
+    svd_reconstruct(4, 9, 100, 2);
+}
+Test(linalg, svd_reconstruct_square_100)
+{
+    svd_reconstruct(7, 7, 100, 3);
+}
+Test(linalg, svd_reconstruct_tall_1000)
+{
+    svd_reconstruct(8, 6, 1000, 4);
+}
+Test(linalg, svd_reconstruct_wide_1000)
+{
+    svd_reconstruct(5, 8, 1000, 5);
+}
 
 /* H = I - 2 v v^T / (v^T v): an exactly orthogonal rational matrix. */
 static void
@@ -102,8 +117,8 @@ householder(fmpq_mat_t H, const slong *v, slong n)
 
 /* Q := H1 D H2^T with D (m x n) diagonal d[0..min(m,n)), exactly. */
 static void
-known_sv_matrix(fmpq_mat_t Q, slong m, slong n, const fmpq *d,
-                const slong *v1, const slong *v2)
+known_sv_matrix(fmpq_mat_t Q, slong m, slong n, const fmpq *d, const slong *v1,
+                const slong *v2)
 {
     fmpq_mat_t H1, H2, D, T;
     slong i;
@@ -130,7 +145,8 @@ static void
 known_sv(slong m, slong n, mpfr_prec_t prec)
 {
     const slong num[5] = {1, 7, 1, 3, 1}, den[5] = {2, 1, 1000, 1, 1};
-    const slong sorted_num[5] = {7, 3, 1, 1, 1}, sorted_den[5] = {1, 1, 1, 2, 1000};
+    const slong sorted_num[5] = {7, 3, 1, 1, 1},
+                sorted_den[5] = {1, 1, 1, 2, 1000};
     const slong v1[6] = {1, -2, 3, 1, 4, -1}, v2[6] = {2, 1, -1, 3, 1, 5};
     fmpq d[5];
     fmpq_mat_t Q, S;
@@ -162,9 +178,18 @@ known_sv(slong m, slong n, mpfr_prec_t prec)
         fmpq_clear(d + i);
 }
 
-Test(linalg, svd_known_values_tall_100) { known_sv(6, 5, 100); }
-Test(linalg, svd_known_values_wide_100) { known_sv(5, 6, 100); }
-Test(linalg, svd_known_values_tall_1000) { known_sv(6, 5, 1000); }
+Test(linalg, svd_known_values_tall_100)
+{
+    known_sv(6, 5, 100);
+}
+Test(linalg, svd_known_values_wide_100)
+{
+    known_sv(5, 6, 100);
+}
+Test(linalg, svd_known_values_tall_1000)
+{
+    known_sv(6, 5, 1000);
+}
 
 /* A = B C with B 5x3 and C 3x4 random rationals has rank exactly 3; at
    100 digits the fourth singular value is rounding of the data, about
@@ -247,8 +272,8 @@ Test(linalg, rank_deficient_5x4)
    certainty bound 2^(-prec/4) ~ 1e-25, so rank 3 is clear; 1e-50 is kept
    but the decision is not clear-cut. */
 static void
-small_sv_case(slong n, slong third_num, slong third_den_exp10,
-              slong want_rank, int want_clear, double want_gap_min)
+small_sv_case(slong n, slong third_num, slong third_den_exp10, slong want_rank,
+              int want_clear, double want_gap_min)
 {
     const slong v1[4] = {1, 2, -1, 3}, v2[4] = {3, -1, 1, 1};
     fmpq d[4];
@@ -372,7 +397,56 @@ lstsq_case(slong m, slong n, slong r, int identity_b, long digits, ulong seed)
     flint_randclear(st);
 }
 
-Test(linalg, lstsq_full_row_rank) { lstsq_case(3, 5, 3, 1, 50, 1); }
-Test(linalg, lstsq_full_col_rank) { lstsq_case(6, 4, 4, 0, 50, 2); }
-Test(linalg, lstsq_rank_deficient) { lstsq_case(5, 6, 2, 0, 100, 3); }
-Test(linalg, lstsq_rank_deficient_300) { lstsq_case(7, 5, 3, 0, 300, 4); }
+Test(linalg, lstsq_full_row_rank)
+{
+    lstsq_case(3, 5, 3, 1, 50, 1);
+}
+Test(linalg, lstsq_full_col_rank)
+{
+    lstsq_case(6, 4, 4, 0, 50, 2);
+}
+Test(linalg, lstsq_rank_deficient)
+{
+    lstsq_case(5, 6, 2, 0, 100, 3);
+}
+Test(linalg, lstsq_rank_deficient_300)
+{
+    lstsq_case(7, 5, 3, 0, 300, 4);
+}
+
+/* Degenerate shapes: the zero matrix has rank 0, singular values 0 and
+   still orthonormal U and V (completed from unit vectors); an empty
+   matrix has rank 0 and a full right null space. */
+Test(linalg, svd_zero_and_empty)
+{
+    hdo_mat_t A, U, V, T;
+    hdo_rank_info info;
+    mpfr_ptr s = hdo_vec_init(2, 100);
+
+    hdo_mat_init(A, 3, 2, 100);
+    hdo_mat_init(U, 0, 0, 100);
+    hdo_mat_init(V, 0, 0, 100);
+    hdo_mat_init(T, 0, 0, 100);
+    hdo_mat_zero(A);
+    cr_assert_eq(hdo_svd(s, U, V, A), 0);
+    cr_assert(mpfr_zero_p(s + 0) && mpfr_zero_p(s + 1));
+    cr_assert(orth_err_log2(U) < -90);
+    cr_assert(orth_err_log2(V) < -90);
+    cr_assert_eq(hdo_rank(&info, A), 0);
+    cr_assert_eq(info.rank, 0);
+    cr_assert(info.clear);
+
+    hdo_mat_resize(A, 0, 3);
+    cr_assert_eq(hdo_rank(&info, A), 0);
+    cr_assert_eq(info.rank, 0);
+    cr_assert_eq(hdo_right_null(T, A, 0), 0);
+    cr_assert_eq(T->rows, 3);
+    cr_assert_eq(T->cols, 3);
+    cr_assert(orth_err_log2(T) < -90);
+
+    hdo_vec_clear(s, 2);
+    hdo_mat_clear(A);
+    hdo_mat_clear(U);
+    hdo_mat_clear(V);
+    hdo_mat_clear(T);
+}

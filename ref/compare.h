@@ -1,0 +1,258 @@
+/* compare.h -- hdo check: readers of candidate CSV, event and tolerance
+   files, the tube comparison of values and the matching of events.
+
+   The comparison core works on plain double arrays (reference samples,
+   reference events, candidate rows), so it is tested without running a
+   model.  Nothing here prints; errors go to an hdo_error_t with the file,
+   line and column (HDO_ERR_INPUT for bad content, HDO_ERR_IO for a file
+   that cannot be read, HDO_ERR_MEMORY). */
+#ifndef HDO_COMPARE_H
+#define HDO_COMPARE_H
+
+#include <stddef.h>
+#include <flint/flint.h>
+#include "status.h"
+
+/* Distinct strings (mode names as written in a file), each with the place
+   where it first occurs, for error messages. */
+typedef struct {
+    slong n, alloc;
+    char **names;
+    int *line, *col;
+} hdo_strtab;
+
+/* ------------------------------------------------------------------ */
+/* Candidate CSV
+
+   The first non-blank line is the header.  Its first column must be
+   `time`; a column named `mode` (anywhere after it) holds mode names; every
+   other column is a value column, its header a variable name (the reader
+   does not know the model: the caller checks the names).  Column names
+   are unique and non-empty.
+
+   Cells are separated by commas; spaces and tabs around a cell are
+   ignored; a cell may be double-quoted ("" inside quotes is one quote;
+   a quoted cell may not span lines).  Lines end with LF, CRLF or CR; the
+   last line needs no line end; blank lines are skipped; a UTF-8 byte order
+   mark at the start is skipped.  Every row has exactly as many cells as
+   the header.
+
+   Numbers are read by strtod in the C locale, whatever the process
+   locale: decimal and hexadecimal floats, inf and nan; the whole cell must
+   be the number.  A number beyond the range of a double is an error.
+   - time: never empty, finite, non-decreasing down the file; equal times
+     on consecutive rows are an event (left and right limits).
+   - value cells: may be EMPTY, which means the candidate has no value there
+     (its mode lacks the variable, as in hdo's own trajectory.csv); such
+     cells are not compared.  nan and inf are values (and fail).
+   - mode cells: never empty. */
+typedef struct {
+    char *file;              /* copy of the file name, for messages */
+    int header_line;
+    slong ncols;             /* value columns */
+    char **names;            /* their headers, in file order */
+    int *name_col;           /* 1-based column of each header */
+    int has_mode;
+    int mode_col;            /* 1-based column of `mode`, when has_mode */
+    slong nrows, alloc;
+    double *time;            /* nrows */
+    double *values;          /* nrows x ncols, row-major */
+    unsigned char *present;  /* nrows x ncols: 0 where the cell is empty */
+    slong *mode;             /* nrows indices into modes, when has_mode */
+    int *line;               /* source line of each row */
+    int *mode_cell_col;      /* 1-based column of each row's mode cell */
+    hdo_strtab modes;        /* the distinct mode names */
+} hdo_csv_struct;
+typedef hdo_csv_struct hdo_csv_t[1];
+
+void hdo_csv_init(hdo_csv_t csv);
+void hdo_csv_clear(hdo_csv_t csv);
+
+/* Reads text[0..len) (any bytes) into csv, freshly initialised.  Returns 0,
+   or HDO_ERR_INPUT / HDO_ERR_MEMORY with err filled (err->file points to
+   csv->file, so print before clearing).  A file without any data row is
+   an error. */
+int hdo_csv_read_string(hdo_csv_t csv, const char *text, size_t len,
+                        const char *filename, hdo_error_t *err);
+/* Reads the file at path as above; HDO_ERR_IO if it cannot be read. */
+int hdo_csv_read_file(hdo_csv_t csv, const char *path, hdo_error_t *err);
+
+/* Index of the value column with this header, or -1. */
+slong hdo_csv_find_column(const hdo_csv_t csv, const char *name);
+
+/* ------------------------------------------------------------------ */
+/* Event lists
+
+   An event lies in [t_lo, t_hi]: t_lo == t_hi when its time is known (the
+   reference, an events file, repeated time rows); for a mode change
+   between two candidate rows at different times it is the interval between
+   them.  from/to are mode indices of the caller's choosing (the model's),
+   -1 when not known.  line: source line, 0 for none. */
+typedef struct {
+    double t_lo, t_hi;
+    slong from, to;
+    int line;
+} hdo_cmp_event;
+
+typedef struct {
+    slong n, alloc;
+    hdo_cmp_event *ev;
+} hdo_evlist_struct;
+typedef hdo_evlist_struct hdo_evlist_t[1];
+
+void hdo_evlist_init(hdo_evlist_t list);
+void hdo_evlist_clear(hdo_evlist_t list);
+/* Appends one event; 0 or HDO_ERR_MEMORY. */
+int hdo_evlist_push(hdo_evlist_t list, double t_lo, double t_hi, slong from,
+                    slong to, int line);
+
+/* The candidate's events, inferred from its rows and appended to list.
+   A group of consecutive rows with the same time holds: with a mode
+   column, one event per consecutive pair of its rows whose modes differ,
+   or one event from the group's first to its last mode when none differ
+   (a mode that switches to itself); without a mode column, one event.
+   A mode change between rows at different times t1 < t2 is an event in
+   [t1, t2].  mode_map maps csv->modes indices to the caller's mode indices
+   (NULL: use them as they are).  Returns 0 or HDO_ERR_MEMORY. */
+int hdo_csv_infer_events(hdo_evlist_t list, const hdo_csv_t csv,
+                         const slong *mode_map);
+
+/* An events file: CSV with a header that has columns `time`, `from` and
+   `to` (in any order; other columns, such as those of hdo's events.csv,
+   are ignored).  Times are finite and non-decreasing; from/to are mode
+   names, or empty when not known (then -1 in from/to). */
+typedef struct {
+    char *file;
+    slong n, alloc;
+    double *time;
+    slong *from, *to;        /* indices into modes, or -1 */
+    int *line;
+    int *from_col, *to_col;
+    hdo_strtab modes;
+} hdo_evfile_struct;
+typedef hdo_evfile_struct hdo_evfile_t[1];
+
+void hdo_evfile_init(hdo_evfile_t ef);
+void hdo_evfile_clear(hdo_evfile_t ef);
+int hdo_evfile_read_string(hdo_evfile_t ef, const char *text, size_t len,
+                           const char *filename, hdo_error_t *err);
+int hdo_evfile_read_file(hdo_evfile_t ef, const char *path,
+                         hdo_error_t *err);
+
+/* ------------------------------------------------------------------ */
+/* Tolerance files: `key = value` lines, `#` comments, blank lines.
+   Keys: time_abs, value_abs, value_rel (finite numbers >= 0, C-locale
+   strtod syntax), variables (names separated by spaces or commas),
+   modes (exact | ignore).  Each key at most once; an unknown key, a
+   missing `=` or value, or a bad value is an error with line and column.
+   Keys not given keep the defaults set by hdo_tol_init: time_abs 1e-6,
+   value_abs 1e-8, value_rel 1e-6, every variable, modes exact. */
+typedef struct {
+    char *file;
+    double time_abs, value_abs, value_rel;
+    int modes_exact;
+    int has_variables;
+    slong nvariables;
+    char **variables;
+    int *var_line, *var_col;
+} hdo_tol_struct;
+typedef hdo_tol_struct hdo_tol_t[1];
+
+void hdo_tol_init(hdo_tol_t tol);
+void hdo_tol_clear(hdo_tol_t tol);
+int hdo_tol_read_string(hdo_tol_t tol, const char *text, size_t len,
+                        const char *filename, hdo_error_t *err);
+int hdo_tol_read_file(hdo_tol_t tol, const char *path, hdo_error_t *err);
+
+/* Reads a whole file into a malloc'd buffer (*len bytes, NUL added).
+   Returns 0, HDO_ERR_IO (err message: the system's reason) or
+   HDO_ERR_MEMORY. */
+int hdo_read_whole_file(char **text, size_t *len, const char *path,
+                        hdo_error_t *err);
+
+/* ------------------------------------------------------------------ */
+/* The tube comparison of one variable (Modelica csv-compare's tube).
+
+   The candidate value c at time t passes when it lies within
+   [lo - (value_abs + value_rel*|lo|), hi + (value_abs + value_rel*|hi|)],
+   where lo..hi is the range of the reference samples whose times lie in
+   [t - time_abs, t + time_abs] (inclusive, so both limits of an event in
+   the window count).  The caller samples the reference densely enough in
+   every window (hdo check: at t - time_abs, t - time_abs/2, t,
+   t + time_abs/2, t + time_abs and both limits of every event).
+
+   ref_t is non-decreasing; ref_v NaN where the reference has no value (its
+   mode lacks the variable), such samples are skipped.  The candidate row i
+   has time cand_t[i] (non-decreasing) and value cand_v[i*stride], compared
+   only when cand_present[i*stride] is non-zero (NULL: always) and the
+   window holds a reference value.  A NaN candidate value fails. */
+typedef struct {
+    slong n;                 /* candidate rows */
+    slong ncompared, nfailed;
+    slong first_fail;        /* first failing row, -1 if none */
+    slong worst;             /* row of the largest error/allowed, -1 if none */
+    double worst_err, worst_allowed; /* distance outside the range, band */
+    slong max_diff_row;      /* row of the largest |c - ref(t)|, -1 if none */
+    double max_diff;
+    double *lo, *hi;         /* per row: the reference range (NaN: none) */
+    double *band_lo, *band_hi; /* per row: the allowed band (NaN: none) */
+    unsigned char *fail;     /* per row: 1 if it fails */
+} hdo_tube_struct;
+typedef hdo_tube_struct hdo_tube_t[1];
+
+void hdo_tube_init(hdo_tube_t tube);
+void hdo_tube_clear(hdo_tube_t tube);
+
+/* Fills tube (initialised; earlier contents are replaced).  Returns 0 or
+   HDO_ERR_MEMORY. */
+int hdo_tube_compare(hdo_tube_t tube, const double *ref_t,
+                     const double *ref_v, slong nref, const double *cand_t,
+                     const double *cand_v, const unsigned char *cand_present,
+                     ptrdiff_t stride, slong ncand, double time_abs,
+                     double value_abs, double value_rel);
+
+/* ------------------------------------------------------------------ */
+/* Event matching: reference and candidate events, in time order, paired
+   in order.  A pair agrees when the reference time lies within time_abs of
+   the candidate's [t_lo, t_hi] and, with modes_exact, from and to are
+   equal (or not known on either side).  Walking both lists: an agreeing
+   pair is matched; otherwise when the next candidate event would agree
+   with this reference event, the candidate's is extra; otherwise when the
+   next reference event would agree with this candidate event, the
+   reference's is missing; otherwise they are paired as a wrong mode
+   change, or as early or late.  Reference events left unmatched whose
+   time is outside [span_lo, span_hi] (the candidate's time span) are
+   reported as outside, not as failures. */
+typedef enum {
+    HDO_MATCH_OK = 0,
+    HDO_MATCH_MISSING,   /* reference event without candidate */
+    HDO_MATCH_EXTRA,     /* candidate event without reference */
+    HDO_MATCH_EARLY,     /* candidate earlier than time_abs allows */
+    HDO_MATCH_LATE,
+    HDO_MATCH_MODE,      /* wrong mode change (modes exact) */
+    HDO_MATCH_OUTSIDE    /* reference event outside the candidate's span */
+} hdo_match_verdict;
+
+typedef struct {
+    slong ref, cand;     /* indices, -1 for none */
+    hdo_match_verdict verdict;
+    double diff;         /* candidate - reference time (0 when inside
+                            [t_lo, t_hi]); NaN without a pair */
+} hdo_match;
+
+typedef struct {
+    slong n, alloc;
+    hdo_match *m;
+    slong nfailed;
+    slong first_fail;    /* index into m, -1 if none */
+} hdo_matching_struct;
+typedef hdo_matching_struct hdo_matching_t[1];
+
+void hdo_matching_init(hdo_matching_t mt);
+void hdo_matching_clear(hdo_matching_t mt);
+int hdo_events_match(hdo_matching_t mt, const hdo_evlist_t ref,
+                     const hdo_evlist_t cand, double time_abs,
+                     int modes_exact, double span_lo, double span_hi);
+const char *hdo_match_verdict_name(hdo_match_verdict v);
+
+#endif

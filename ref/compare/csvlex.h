@@ -1,0 +1,51 @@
+/* csvlex.h -- private: the CSV tokenizer shared by the candidate and the
+   events file readers, and the strict C-locale number parser */
+#ifndef HDO_COMPARE_CSVLEX_H
+#define HDO_COMPARE_CSVLEX_H
+
+#include "compare.h"
+
+/* One decoded cell: NUL-terminated text (quotes removed, surrounding
+   blanks trimmed), its length (it may hold NUL bytes from a hostile file)
+   and the 1-based column of its first character. */
+typedef struct {
+    char *s;
+    size_t len, cap;
+    int col;
+} csv_cell;
+
+typedef struct {
+    const char *p, *end;
+    int line;          /* line of the current row */
+    int next_line;     /* line where the next row starts */
+    slong ncells, cells_alloc;
+    csv_cell *cells;
+    int end_col;       /* column just past the last cell of the row */
+} csv_lexer;
+
+void csv_lexer_init(csv_lexer *lx, const char *text, size_t len);
+void csv_lexer_clear(csv_lexer *lx);
+
+/* Reads the next non-blank row into lx->cells.  Returns 1 for a row, 0 at
+   the end of the text, or HDO_ERR_INPUT / HDO_ERR_MEMORY with err set. */
+int csv_next_row(csv_lexer *lx, hdo_error_t *err);
+
+/* Parses the whole cell as a double (strtod, C locale).  Returns 0, or
+   HDO_ERR_INPUT with err set at line/cell and "expected what". */
+int csv_number(double *x, const csv_cell *cell, int line, const char *what,
+               hdo_error_t *err);
+
+/* Writes a printable, shortened rendering of s[0..len) to out (size n). */
+void csv_quote(char *out, size_t n, const char *s, size_t len);
+
+/* String tables. */
+void hdo_strtab_init(hdo_strtab *tab);
+void hdo_strtab_clear(hdo_strtab *tab);
+/* Index of s in tab, added with (line, col) if new; -1 when out of memory. */
+slong hdo_strtab_intern(hdo_strtab *tab, const char *s, int line, int col);
+
+/* Growth of an array of elements of size sz to hold at least need;
+   returns 0 or HDO_ERR_MEMORY (the array is then unchanged). */
+int hdo_grow(void **p, slong *alloc, slong need, size_t sz);
+
+#endif
