@@ -343,7 +343,6 @@ typedef struct {
     slong row;
     const slong *pos; /* model var -> unknown index, or -1 */
     const slong *d;   /* per unknown index */
-    const slong *impl;
 } unknown_ctx;
 
 static void
@@ -591,18 +590,13 @@ hdo_reduce_mode(hdo_reduced_t r, hdo_model_t model, slong m,
             jac_ctx jc = {&cache->jc, pool, r->cons[i], i, pos, cnt, 0};
             hdo_expr_foreach_var(pool, r->cons[i], jac_cb, &jc);
         }
-        /* dh/dunknowns: unknown j is implicit_var[j] at order d[j], one
-           column per variable, so the column offset is the order d[j]. */
-        for (i = 0; i < nv; i++) {
+        /* dh/dunknowns: unknown j is implicit_var[j] at order d[j]. */
+        for (i = 0; i < nv; i++)
             pos[i] = -1;
-            cnt[i] = 0;
-        }
         for (j = 0; j < r->nimplicit; j++)
             pos[r->implicit_var[j]] = j;
         for (k = 0; k < r->nh; k++) {
-            for (j = 0; j < r->nimplicit; j++)
-                cnt[r->implicit_var[j]] = 1;
-            unknown_ctx uc = {&cache->jh, pool, r->h[k], k, pos, r->d, impl};
+            unknown_ctx uc = {&cache->jh, pool, r->h[k], k, pos, r->d};
             hdo_expr_foreach_var(pool, r->h[k], unknown_cb, &uc);
         }
         free(pos);

@@ -1,0 +1,310 @@
+/* csvlex.c -- the CSV tokenizer, the C-locale number parser and string tables */
+#include <errno.h>
+#include <locale.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "csvlex.h"
+
+int
+hdo_grow(void **p, slong *alloc, slong need, size_t sz)
+{
+    slong cap = *alloc;
+    void *q;
+    if (need <= cap)
+        return 0;
+    if (cap < 16)
+        cap = 16;
+    while (cap < need) {
+        if (cap > WORD_MAX / 2)
+            return HDO_ERR_MEMORY;
+        cap *= 2;
+    }
+    if ((size_t)cap > SIZE_MAX / sz)
+        return HDO_ERR_MEMORY;
+    q = realloc(*p, (size_t)cap * sz);
+    if (q == NULL)
+        return HDO_ERR_MEMORY;
+    *p = q;
+    *alloc = cap;
+    return 0;
+}
+
+void
+hdo_strtab_init(hdo_strtab *tab)
+{
+    memset(tab, 0, sizeof *tab);
+}
+
+void
+hdo_strtab_clear(hdo_strtab *tab)
+{
+    for (slong i = 0; i < tab->n; i++)
+        free(tab->names[i]);
+    free(tab->names);
+    free(tab->line);
+    free(tab->col);
+    memset(tab, 0, sizeof *tab);
+}
+
+/* A linear search: files name a handful of modes, and a hostile file with
+   many distinct names only costs time, bounded by its size squared over
+   the name length, which the fuzzer keeps small. */
+slong
+hdo_strtab_intern(hdo_strtab *tab, const char *s, int line, int col)
+{
+    slong a;
+    char *copy;
+    for (slong i = 0; i < tab->n; i++)
+        if (strcmp(tab->names[i], s) == 0)
+            return i;
+    if (tab->n == tab->alloc) {
+        a = tab->alloc;
+        if (hdo_grow((void **)&tab->names, &a, tab->n + 1, sizeof(char *)))
+            return -1;
+        a = tab->alloc;
+        if (hdo_grow((void **)&tab->line, &a, tab->n + 1, sizeof(int)))
+            return -1;
+        a = tab->alloc;
+        if (hdo_grow((void **)&tab->col, &a, tab->n + 1, sizeof(int)))
+            return -1;
+        tab->alloc = a;
+    }
+    copy = strdup(s);
+    if (copy == NULL)
+        return -1;
+    tab->names[tab->n] = copy;
+    tab->line[tab->n] = line;
+    tab->col[tab->n] = col;
+    return tab->n++;
+}
+
+void
+csv_lexer_init(csv_lexer *lx, const char *text, size_t len)
+{
+    memset(lx, 0, sizeof *lx);
+    lx->p = text;
+    lx->end = text + len;
+    lx->next_line = 1;
+    /* A UTF-8 byte order mark, as spreadsheet programs write. */
+    if (len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0)
+        lx->p += 3;
+}
+
+void
+csv_lexer_clear(csv_lexer *lx)
+{
+    for (slong i = 0; i < lx->cells_alloc; i++)
+        free(lx->cells[i].s);
+    free(lx->cells);
+    memset(lx, 0, sizeof *lx);
+}
+
+static int
+cell_put(csv_cell *c, char ch)
+{
+    if (c->len + 1 >= c->cap) {
+        size_t cap = c->cap < 32 ? 32 : 2 * c->cap;
+        char *s = realloc(c->s, cap);
+        if (s == NULL)
+            return HDO_ERR_MEMORY;
+        c->s = s;
+        c->cap = cap;
+    }
+    c->s[c->len++] = ch;
+    c->s[c->len] = '\0';
+    return 0;
+}
+
+static int
+is_eol(char ch)
+{
+    return ch == '\n' || ch == '\r';
+}
+
+static int
+is_blank(char ch)
+{
+    return ch == ' ' || ch == '\t';
+}
+
+/* Columns are counted in bytes from 1; a line longer than INT_MAX bytes
+   saturates rather than overflows. */
+static int
+col_of(const char *p, const char *line_start)
+{
+    ptrdiff_t d = p - line_start + 1;
+    return d > 0x7fffffff ? 0x7fffffff : (int)d;
+}
+
+static const char *
+skip_eol(const char *p, const char *end)
+{
+    if (p < end && *p == '\r')
+        p++;
+    else if (p < end && *p == '\n')
+        return p + 1;
+    if (p < end && *p == '\n' && p[-1] == '\r')
+        p++;
+    return p;
+}
+
+int
+csv_next_row(csv_lexer *lx, hdo_error_t *err)
+{
+    const char *p = lx->p, *end = lx->end, *ls;
+    for (;;) {
+        const char *q = p;
+        if (p >= end) {
+            lx->p = p;
+            return 0;
+        }
+        while (q < end && is_blank(*q))
+            q++;
+        if (q < end && !is_eol(*q))
+            break;
+        /* A blank line. */
+        p = skip_eol(q, end);
+        if (lx->next_line < 0x7fffffff)
+            lx->next_line++;
+    }
+    lx->line = lx->next_line;
+    ls = p;
+    lx->ncells = 0;
+    for (;;) {
+        csv_cell *c;
+        const char *last_nonblank;
+        if (lx->ncells == lx->cells_alloc) {
+            slong a = lx->cells_alloc;
+            if (hdo_grow((void **)&lx->cells, &a, lx->ncells + 1,
+                         sizeof(csv_cell)))
+                return hdo_error_set(err, HDO_ERR_MEMORY, lx->line, 0,
+                                     "out of memory");
+            memset(lx->cells + lx->cells_alloc, 0,
+                   (size_t)(a - lx->cells_alloc) * sizeof(csv_cell));
+            lx->cells_alloc = a;
+        }
+        c = lx->cells + lx->ncells++;
+        c->len = 0;
+        if (cell_put(c, 'x'))
+            return hdo_error_set(err, HDO_ERR_MEMORY, lx->line, 0,
+                                 "out of memory");
+        c->len = 0;
+        c->s[0] = '\0';
+        while (p < end && is_blank(*p))
+            p++;
+        c->col = col_of(p, ls);
+        if (p < end && *p == '"') {
+            int qcol = col_of(p, ls);
+            p++;
+            for (;;) {
+                if (p >= end || is_eol(*p))
+                    return hdo_error_set(err, HDO_ERR_INPUT, lx->line, qcol,
+                                         "unterminated quoted cell (a "
+                                         "quoted cell ends on its line)");
+                if (*p == '"') {
+                    if (p + 1 < end && p[1] == '"') {
+                        p += 2;
+                        if (cell_put(c, '"'))
+                            goto nomem;
+                        continue;
+                    }
+                    p++;
+                    break;
+                }
+                if (cell_put(c, *p++))
+                    goto nomem;
+            }
+            while (p < end && is_blank(*p))
+                p++;
+            if (p < end && *p != ',' && !is_eol(*p))
+                return hdo_error_set(err, HDO_ERR_INPUT, lx->line,
+                                     col_of(p, ls),
+                                     "expected ',' or the end of the line "
+                                     "after a quoted cell");
+        } else {
+            last_nonblank = p;
+            while (p < end && *p != ',' && !is_eol(*p)) {
+                if (*p == '"')
+                    return hdo_error_set(err, HDO_ERR_INPUT, lx->line,
+                                         col_of(p, ls),
+                                         "a quote inside an unquoted cell");
+                if (!is_blank(*p))
+                    last_nonblank = p + 1;
+                p++;
+            }
+            for (const char *r = c->col - 1 + ls; r < last_nonblank; r++)
+                if (cell_put(c, *r))
+                    goto nomem;
+        }
+        if (p < end && *p == ',') {
+            p++;
+            continue;
+        }
+        lx->end_col = col_of(p, ls);
+        p = skip_eol(p, end);
+        if (lx->next_line < 0x7fffffff)
+            lx->next_line++;
+        lx->p = p;
+        return 1;
+    }
+nomem:
+    return hdo_error_set(err, HDO_ERR_MEMORY, lx->line, 0, "out of memory");
+}
+
+void
+csv_quote(char *out, size_t n, const char *s, size_t len)
+{
+    size_t k = 0;
+    if (n == 0)
+        return;
+    for (size_t i = 0; i < len && k + 8 < n; i++) {
+        unsigned char ch = (unsigned char)s[i];
+        if (i >= 40) {
+            k += (size_t)snprintf(out + k, n - k, "...");
+            break;
+        }
+        if (ch >= 0x20 && ch < 0x7f && ch != '\\')
+            out[k++] = (char)ch;
+        else
+            k += (size_t)snprintf(out + k, n - k, "\\x%02x", ch);
+    }
+    out[k < n ? k : n - 1] = '\0';
+}
+
+/* The C locale, created once per call: the library must not change the
+   process locale, and strtod alone would follow it (a decimal comma). */
+int
+csv_number(double *x, const csv_cell *cell, int line, const char *what,
+           hdo_error_t *err)
+{
+    char shown[200];
+    char *endp;
+    locale_t c_loc;
+    double v;
+    csv_quote(shown, sizeof shown, cell->s, cell->len);
+    if (cell->len == 0)
+        return hdo_error_set(err, HDO_ERR_INPUT, line, cell->col,
+                             "expected %s, found an empty cell", what);
+    if (strlen(cell->s) != cell->len || is_blank(cell->s[0]))
+        return hdo_error_set(err, HDO_ERR_INPUT, line, cell->col,
+                             "expected %s, found '%s'", what, shown);
+    c_loc = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+    if (c_loc == (locale_t)0)
+        return hdo_error_set(err, HDO_ERR_MEMORY, line, cell->col,
+                             "cannot create the C locale");
+    errno = 0;
+    v = strtod_l(cell->s, &endp, c_loc);
+    freelocale(c_loc);
+    if (endp == cell->s || *endp != '\0')
+        return hdo_error_set(err, HDO_ERR_INPUT, line, cell->col,
+                             "expected %s, found '%s'", what, shown);
+    if (errno == ERANGE && isinf(v))
+        return hdo_error_set(err, HDO_ERR_INPUT, line, cell->col,
+                             "the number '%s' is beyond the range of a "
+                             "double", shown);
+    *x = v;
+    return 0;
+}
