@@ -11,7 +11,8 @@ SHELL := /bin/bash
 BUILD ?= build
 CC ?= cc
 DEBIAN_PACKAGES := libmpfr-dev libgmp-dev libflint-dev libflint-arb-dev \
-                   libcriterion-dev python3-mpmath pkg-config
+                   libcriterion-dev python3-mpmath python3-scipy \
+                   libsundials-dev gnuplot-nox bc pkg-config
 
 OPT ?= -O2
 CFLAGS ?= $(OPT) -g
@@ -27,14 +28,14 @@ endif
 
 LIB_SRC := $(sort $(wildcard ref/*.c ref/*/*.c))
 CLI_SRC := $(sort $(wildcard oracle/*.c))
-TEST_SRC := $(sort $(wildcard tests/*/*.c))
+TEST_SRC := $(filter-out tests/fuzz/%,$(sort $(wildcard tests/*/*.c)))
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/obj/%.o)
 HDO := $(BUILD)/hdo
 CASES := $(sort $(wildcard cases/*.hdae))
 
-.PHONY: all deps run check unit e2e bench format format-check clean
+.PHONY: all deps run check unit e2e bench crosscheck fuzz fuzz-build format format-check clean
 
 all: $(HDO)
 
@@ -71,8 +72,9 @@ $(BUILD)/test-unit: $(TEST_OBJ) $(BUILD)/libhdo.a
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d)
 
 run: deps
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory all $(BUILD)/hdo-ida
 	@tools/run-corpus.sh $(HDO) $(CASES)
+	@BUILD=$(BUILD) tools/crosscheck.sh $(CASES)
 
 check: deps
 	@$(MAKE) --no-print-directory $(HDO) $(BUILD)/test-unit
@@ -83,6 +85,38 @@ unit: $(BUILD)/test-unit
 
 e2e: $(HDO)
 	@HDO=$(HDO) tests/e2e/run.sh
+
+# ---- tools/ida: the SUNDIALS IDA adapter, and make crosscheck ----------
+IDA_SRC := $(sort $(wildcard tools/ida/*.c))
+IDA_OBJ := $(IDA_SRC:%.c=$(BUILD)/obj/%.o)
+IDA_LIBS := -lsundials_ida -lsundials_nvecserial -lsundials_sunmatrixdense \
+            -lsundials_sunlinsoldense
+-include $(IDA_OBJ:.o=.d)
+
+$(BUILD)/hdo-ida: $(IDA_OBJ) $(BUILD)/libhdo.a
+	$(CC) $(LDFLAGS) -o $@ $(IDA_OBJ) $(BUILD)/libhdo.a $(IDA_LIBS) $(LDLIBS)
+
+crosscheck: deps
+	@$(MAKE) --no-print-directory $(HDO) $(BUILD)/hdo-ida
+	@BUILD=$(BUILD) tools/crosscheck.sh $(CASES)
+
+# ---- benchmarks: figures, never part of make check ---------------------
+$(BUILD)/pendulum-bench: tools/bench/pendulum_bench.c $(BUILD)/libhdo.a
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libhdo.a $(LDLIBS)
+
+bench: deps
+	@$(MAKE) --no-print-directory $(BUILD)/pendulum-bench
+	tools/bench/pendulum.sh $(BUILD)/pendulum-bench
+
+# ---- fuzzing (tests/fuzz/README.md); never part of make check ----------
+FUZZ_SECONDS ?= 60
+FUZZ_PACKAGES := clang libclang-rt-14-dev
+fuzz:
+	@$(MAKE) --no-print-directory deps EXTRA_PACKAGES="$(FUZZ_PACKAGES)"
+	@FUZZ_BUILD=$(BUILD)/fuzz FUZZ_SECONDS=$(FUZZ_SECONDS) tools/fuzz.sh run
+fuzz-build:
+	@$(MAKE) --no-print-directory deps EXTRA_PACKAGES="$(FUZZ_PACKAGES)"
+	@FUZZ_BUILD=$(BUILD)/fuzz tools/fuzz.sh build
 
 format:
 	clang-format -i $(LIB_SRC) $(CLI_SRC) $(TEST_SRC) ref/*.h

@@ -1,6 +1,8 @@
 /* main.c -- the hdo command: dispatches to run, analyze and check */
 #include <stdio.h>
 #include <string.h>
+#include <mpfr.h>
+#include <flint/flint.h>
 #include "commands.h"
 
 #define HDO_VERSION "0.1"
@@ -21,8 +23,8 @@ usage(FILE *out)
             "that cannot go on.\n");
 }
 
-int
-main(int argc, char **argv)
+static int
+dispatch(int argc, char **argv)
 {
     if (argc < 2) {
         usage(stderr);
@@ -46,4 +48,14 @@ main(int argc, char **argv)
     fprintf(stderr, "hdo: unknown command '%s'\n", argv[1]);
     usage(stderr);
     return 2;
+}
+
+int
+main(int argc, char **argv)
+{
+    int code = dispatch(argc, argv);
+    /* Release the libraries' caches so that valgrind sees no leak. */
+    flint_cleanup_master();
+    mpfr_free_cache();
+    return code;
 }

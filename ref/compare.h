@@ -47,21 +47,21 @@ typedef struct {
      cells are not compared.  nan and inf are values (and fail).
    - mode cells: never empty. */
 typedef struct {
-    char *file;              /* copy of the file name, for messages */
+    char *file; /* copy of the file name, for messages */
     int header_line;
-    slong ncols;             /* value columns */
-    char **names;            /* their headers, in file order */
-    int *name_col;           /* 1-based column of each header */
+    slong ncols;   /* value columns */
+    char **names;  /* their headers, in file order */
+    int *name_col; /* 1-based column of each header */
     int has_mode;
-    int mode_col;            /* 1-based column of `mode`, when has_mode */
+    int mode_col; /* 1-based column of `mode`, when has_mode */
     slong nrows, alloc;
-    double *time;            /* nrows */
-    double *values;          /* nrows x ncols, row-major */
-    unsigned char *present;  /* nrows x ncols: 0 where the cell is empty */
-    slong *mode;             /* nrows indices into modes, when has_mode */
-    int *line;               /* source line of each row */
-    int *mode_cell_col;      /* 1-based column of each row's mode cell */
-    hdo_strtab modes;        /* the distinct mode names */
+    double *time;           /* nrows */
+    double *values;         /* nrows x ncols, row-major */
+    unsigned char *present; /* nrows x ncols: 0 where the cell is empty */
+    slong *mode;            /* nrows indices into modes, when has_mode */
+    int *line;              /* source line of each row */
+    int *mode_cell_col;     /* 1-based column of each row's mode cell */
+    hdo_strtab modes;       /* the distinct mode names */
 } hdo_csv_struct;
 typedef hdo_csv_struct hdo_csv_t[1];
 
@@ -125,7 +125,7 @@ typedef struct {
     char *file;
     slong n, alloc;
     double *time;
-    slong *from, *to;        /* indices into modes, or -1 */
+    slong *from, *to; /* indices into modes, or -1 */
     int *line;
     int *from_col, *to_col;
     hdo_strtab modes;
@@ -136,8 +136,7 @@ void hdo_evfile_init(hdo_evfile_t ef);
 void hdo_evfile_clear(hdo_evfile_t ef);
 int hdo_evfile_read_string(hdo_evfile_t ef, const char *text, size_t len,
                            const char *filename, hdo_error_t *err);
-int hdo_evfile_read_file(hdo_evfile_t ef, const char *path,
-                         hdo_error_t *err);
+int hdo_evfile_read_file(hdo_evfile_t ef, const char *path, hdo_error_t *err);
 
 /* ------------------------------------------------------------------ */
 /* Tolerance files: `key = value` lines, `#` comments, blank lines.
@@ -181,22 +180,32 @@ int hdo_read_whole_file(char **text, size_t *len, const char *path,
    every window (hdo check: at t - time_abs, t - time_abs/2, t,
    t + time_abs/2, t + time_abs and both limits of every event).
 
+   Events of the reference are groups of samples with equal times: the
+   first is the left limit, the last the right limit.  A candidate up to
+   time_abs late at an event is still on the arc before it (and one that
+   is early already on the arc after it), which the reference never
+   visits: so for an event at te in the window, the arc before it
+   continued to t (when te <= t) and the arc after it continued back to t
+   (when te >= t) join the range.  Each arc is continued by the polynomial
+   through its limit and up to two more of its samples within 4 time_abs
+   of te (none: not continued).
+
    ref_t is non-decreasing; ref_v NaN where the reference has no value (its
    mode lacks the variable), such samples are skipped.  The candidate row i
    has time cand_t[i] (non-decreasing) and value cand_v[i*stride], compared
    only when cand_present[i*stride] is non-zero (NULL: always) and the
    window holds a reference value.  A NaN candidate value fails. */
 typedef struct {
-    slong n;                 /* candidate rows */
+    slong n; /* candidate rows */
     slong ncompared, nfailed;
-    slong first_fail;        /* first failing row, -1 if none */
-    slong worst;             /* row of the largest error/allowed, -1 if none */
+    slong first_fail; /* first failing row, -1 if none */
+    slong worst;      /* row of the largest error/allowed, -1 if none */
     double worst_err, worst_allowed; /* distance outside the range, band */
-    slong max_diff_row;      /* row of the largest |c - ref(t)|, -1 if none */
+    slong max_diff_row; /* row of the largest |c - ref(t)|, -1 if none */
     double max_diff;
-    double *lo, *hi;         /* per row: the reference range (NaN: none) */
+    double *lo, *hi;           /* per row: the reference range (NaN: none) */
     double *band_lo, *band_hi; /* per row: the allowed band (NaN: none) */
-    unsigned char *fail;     /* per row: 1 if it fails */
+    unsigned char *fail;       /* per row: 1 if it fails */
 } hdo_tube_struct;
 typedef hdo_tube_struct hdo_tube_t[1];
 
@@ -205,11 +214,11 @@ void hdo_tube_clear(hdo_tube_t tube);
 
 /* Fills tube (initialised; earlier contents are replaced).  Returns 0 or
    HDO_ERR_MEMORY. */
-int hdo_tube_compare(hdo_tube_t tube, const double *ref_t,
-                     const double *ref_v, slong nref, const double *cand_t,
-                     const double *cand_v, const unsigned char *cand_present,
-                     ptrdiff_t stride, slong ncand, double time_abs,
-                     double value_abs, double value_rel);
+int hdo_tube_compare(hdo_tube_t tube, const double *ref_t, const double *ref_v,
+                     slong nref, const double *cand_t, const double *cand_v,
+                     const unsigned char *cand_present, ptrdiff_t stride,
+                     slong ncand, double time_abs, double value_abs,
+                     double value_rel);
 
 /* ------------------------------------------------------------------ */
 /* Event matching: reference and candidate events, in time order, paired
@@ -225,34 +234,34 @@ int hdo_tube_compare(hdo_tube_t tube, const double *ref_t,
    reported as outside, not as failures. */
 typedef enum {
     HDO_MATCH_OK = 0,
-    HDO_MATCH_MISSING,   /* reference event without candidate */
-    HDO_MATCH_EXTRA,     /* candidate event without reference */
-    HDO_MATCH_EARLY,     /* candidate earlier than time_abs allows */
+    HDO_MATCH_MISSING, /* reference event without candidate */
+    HDO_MATCH_EXTRA,   /* candidate event without reference */
+    HDO_MATCH_EARLY,   /* candidate earlier than time_abs allows */
     HDO_MATCH_LATE,
-    HDO_MATCH_MODE,      /* wrong mode change (modes exact) */
-    HDO_MATCH_OUTSIDE    /* reference event outside the candidate's span */
+    HDO_MATCH_MODE,   /* wrong mode change (modes exact) */
+    HDO_MATCH_OUTSIDE /* reference event outside the candidate's span */
 } hdo_match_verdict;
 
 typedef struct {
-    slong ref, cand;     /* indices, -1 for none */
+    slong ref, cand; /* indices, -1 for none */
     hdo_match_verdict verdict;
-    double diff;         /* candidate - reference time (0 when inside
-                            [t_lo, t_hi]); NaN without a pair */
+    double diff; /* candidate - reference time (0 when inside
+                    [t_lo, t_hi]); NaN without a pair */
 } hdo_match;
 
 typedef struct {
     slong n, alloc;
     hdo_match *m;
     slong nfailed;
-    slong first_fail;    /* index into m, -1 if none */
+    slong first_fail; /* index into m, -1 if none */
 } hdo_matching_struct;
 typedef hdo_matching_struct hdo_matching_t[1];
 
 void hdo_matching_init(hdo_matching_t mt);
 void hdo_matching_clear(hdo_matching_t mt);
 int hdo_events_match(hdo_matching_t mt, const hdo_evlist_t ref,
-                     const hdo_evlist_t cand, double time_abs,
-                     int modes_exact, double span_lo, double span_hi);
+                     const hdo_evlist_t cand, double time_abs, int modes_exact,
+                     double span_lo, double span_hi);
 const char *hdo_match_verdict_name(hdo_match_verdict v);
 
 #endif

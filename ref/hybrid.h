@@ -4,51 +4,97 @@
 #ifndef HDO_HYBRID_H
 #define HDO_HYBRID_H
 
+#include <stdio.h>
 #include "taylor.h"
 
 typedef enum {
-    HDO_EV_SWITCH, HDO_EV_SIMULTANEOUS, HDO_EV_SLIDING_START,
-    HDO_EV_SLIDING_END, HDO_EV_ZENO, HDO_EV_REINIT_ADJUSTED
+    HDO_EV_SWITCH,
+    HDO_EV_SIMULTANEOUS,
+    HDO_EV_SLIDING_START,
+    HDO_EV_SLIDING_END,
+    HDO_EV_ZENO,
+    HDO_EV_REINIT_ADJUSTED
 } hdo_event_kind;
 
+/* Working precision and tolerance from the digits D asked for:
+     prec = ceil((D + 10) log2 10) bits  (10 guard digits against the
+            rounding of long sums, projections and Newton solves),
+     tol  = 10^-(D + 5)                  (local truncation error per step
+            and the event tolerances: 5 guard digits against the
+            accumulation of local errors over the steps of a run).
+   The reported values have D significant digits. */
+mpfr_prec_t hdo_run_prec(long digits);
+void hdo_run_tol(mpfr_t tol, long digits); /* rounded to tol's precision */
+
+/* Progress report: called after every step with the time reached (as a
+   double, for display) and the number of events so far.  The library
+   never prints; the command decides whether to show it. */
+typedef void (*hdo_progress_fn)(void *data, double t, long nevents);
+
 typedef struct {
-    long digits;          /* D */
-    const char *every;    /* sampling step as text (exact), NULL: default */
-    const char *until;    /* overrides until, NULL: model's */
-    long max_steps;       /* 0: default */
-    long max_events;      /* 0: default */
-    const double *sample_times; /* when not NULL: sample exactly here */
+    long digits;       /* D (> 0) */
+    const char *every; /* sampling step as decimal text (exact), NULL: default
+                          (t_end - t0) / 1000 */
+    const char *until; /* decimal text overriding `until`, NULL: model's */
+    long max_steps;    /* 0: default 10^6 */
+    long max_events;   /* 0: default 10^5 */
+    const double *sample_times; /* when not NULL: sample exactly here
+                                   (ascending), instead of the grid */
     slong nsample_times;
+    hdo_progress_fn progress; /* may be NULL */
+    void *progress_data;
 } hdo_run_options;
+
+void hdo_run_options_init(hdo_run_options *opt); /* D = 30, the rest defaults */
+
+#define HDO_RUN_MAX_STEPS 1000000L
+#define HDO_RUN_MAX_EVENTS 100000L
+/* Instantaneous switches in a row before the run is declared chattering. */
+#define HDO_RUN_MAX_INSTANT 100
 
 /* One output row: time, mode index, the value of every model variable
    (NaN where the mode lacks it), at the run precision. */
 typedef struct {
     mpfr_t time;
     slong mode;
-    mpfr_ptr values;     /* model->nvars entries */
-    int *present;
+    mpfr_ptr values; /* model->nvars entries */
+    int *present;    /* 1 where the mode has the variable */
 } hdo_row;
 
 typedef struct {
-    slong index;
+    slong index; /* 1-based, in time order */
     mpfr_t time;
     slong from, to;
     hdo_event_kind kind;
-    const char *guard;   /* borrowed source text */
+    const char *guard;    /* borrowed source text ("zeno" for zeno) */
     mpfr_ptr left, right; /* states (model->nvars, NaN where absent) */
 } hdo_event;
+
+/* What is reported per mode used: the Kunkel-Mehrmann counts at the
+   first point the mode was used (from_km = 1), or, when that analysis
+   fails, the reduced form's (mu = index - 1 clipped at 0, d = dof,
+   a = n - d, v = 0; from_km = 0). */
+typedef struct {
+    int used;
+    int from_km;
+    slong mu, d, a, v;
+    slong index; /* structural (Pryce) index of the reduced form */
+    slong n;     /* variables of the mode */
+} hdo_mode_info;
 
 typedef struct {
     mpfr_prec_t prec;
     long digits;
+    slong nvars, nmodes;
     slong nrows, rows_alloc;
     hdo_row *rows;
     slong nevents, events_alloc;
     hdo_event *events;
     slong steps;
-    slong *modes_used;    /* per mode: 1 if used */
-    double max_residual;  /* largest constraint residual along all arcs */
+    hdo_mode_info *modes; /* nmodes entries */
+    mpfr_t max_residual;  /* largest constraint residual of the dense
+                             output at the step ends, over all arcs */
+    int start_adjusted;   /* the start values had to move to be consistent */
     mpfr_t t0, t_end;
     double seconds;
 } hdo_result_struct;
@@ -80,8 +126,76 @@ void hdo_result_clear(hdo_result_t res);
 int hdo_event_locate(mpfr_t root, mpfr_srcptr c, slong len, const mpfr_t H,
                      const mpfr_t tol, mpfr_prec_t prec);
 
-/* Runs the model.  Returns 0 or a negative status with err filled. */
+/* Runs the model from its start to t_end, into res (freshly
+   initialised).
+
+   The start: the start mode's variables with a `var` start value are
+   fixed, the others free; hdo_consistent_init makes the point consistent
+   (res->start_adjusted if a fixed value moved).  Then steps: Taylor
+   expansion, step size for tol (clamped to t_end only: the dense output
+   serves the samples), certified event search on every guard's series
+   (hdo_event_locate); without an event the sample rows inside the step
+   are written, the state is advanced and projected back onto the
+   constraints (hdo_consistent_init with every state fixed).  With one:
+   the samples before it, the left-limit row, the `with` values computed
+   on the left limit, the target's start (assigned and kept values fixed,
+   the rest free guesses from `var` start values), its consistent
+   reinitialisation (kind reinit-adjusted if a fixed value moved), the
+   event record and the right-limit row.  Several guards with roots within
+   tol * max(1, |t|) of the first: the first in file order, kind
+   simultaneous.  A sample at the event time is not written again (the
+   two event rows stand for it).  The reduced form, Taylor program and
+   `with` programs of a mode are built when it is first entered and
+   kept for the run.
+
+   Instantaneous switching: an event less than tol * max(1, |t|) after
+   the previous one (a state infeasible right after a transition or at
+   the start) is taken at once.
+   Zeno: such an instantaneous event after six followed events with
+   strictly shrinking gaps, the last below 10^6 times the time tolerance,
+   means the event times accumulate; the accumulation
+   point is extrapolated from the last three event times (Aitken's
+   delta-squared) and the state there from the left limits of the last
+   three events of the mode (Aitken per component where they converge
+   geometrically), and the mode's `zeno goto` clause is taken there
+   (kind zeno; the unresolvable last events are not reported).  Without a
+   clause: HDO_ERR_ZENO with the estimated accumulation time.
+   Chattering: more than HDO_RUN_MAX_INSTANT instantaneous switches in a
+   row without accumulation is HDO_ERR_CHATTERING, naming the modes, the
+   guard and the time (Filippov sliding and hysteresis are not
+   implemented yet; with `chattering stop` this is the intended end).  Returns
+   0, or a negative status with err filled (the rows and events up to the
+   failure stay in res): HDO_ERR_INPUT (bad options, no end time), the statuses
+   of reduction, consistent initialisation and expansion, HDO_ERR_CHATTERING,
+   HDO_ERR_ZENO (accumulating events without a `zeno goto`),
+   HDO_ERR_TOO_MUCH_WORK (max_steps or max_events reached). */
 int hdo_run(hdo_result_t res, hdo_model_t model, const hdo_run_options *opt,
             hdo_error_t *err);
+
+/* Output tables (ref/hybrid/output.c), as cli.md specifies: values with
+   `digits` significant digits, empty cells where a mode lacks a
+   variable.  Return 0 or HDO_ERR_IO (err filled with strerror). */
+int hdo_write_trajectory(FILE *f, const hdo_result_t res,
+                         const hdo_model_t model, long digits,
+                         hdo_error_t *err);
+int hdo_write_events(FILE *f, const hdo_result_t res, const hdo_model_t model,
+                     long digits, hdo_error_t *err);
+/* verified_digits < 0: not verified (the key is left out). */
+int hdo_write_summary(FILE *f, const hdo_result_t res, const hdo_model_t model,
+                      long verified_digits, hdo_error_t *err);
+
+/* The smallest number of significant digits on which two runs of the same
+   model agree, over all event times and event states (left and right
+   limits); each value is compared relative to the largest magnitude its
+   variable takes in b's rows and events (times relative to
+   max(|t0|, |t_end|)), so a state that passes through zero is not
+   counted as disagreeing.  Before a zeno event the runs follow events
+   until their gaps reach each run's own tolerance, so there only the
+   events both followed are compared, and the zeno events with each
+   other; everywhere else the two event lists must match one to one
+   (same modes).  Capped at the digits of a.  Returns the number, or 0
+   when the event structure differs; with no events, the final rows are
+   compared. */
+long hdo_result_agreement(const hdo_result_t a, const hdo_result_t b);
 
 #endif

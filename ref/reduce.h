@@ -126,18 +126,32 @@ int hdo_reduce_mode(hdo_reduced_t r, hdo_model_t model, slong mode,
    Finds a point with every constraint and every h equation satisfied to
    the working precision: Gauss-Newton steps of minimum norm in the free
    components first, and only where the free components cannot satisfy
-   the constraints, the smallest change of the fixed ones.  Then solves h
-   for the unknowns by Newton.  Sets *adjusted to 1 if a fixed value had to
-   change by more than 2^(-prec/2) relative (a "reinit-adjusted" event).
+   the constraints, the smallest change of the fixed ones (each step:
+   dX = lstsq(Z^T J_X, Z^T b) with Z spanning the complement of the range
+   of the free columns J_F, then dF = lstsq(J_F, b - J_X dX)); a step is
+   halved until the residual decreases.  "Smallest" is meant to first
+   order: the limit of these steps differs from the Euclidean nearest
+   consistent point by O(|change|^2) (exactly nearest when the free
+   components absorb everything, or for a single constraint with fixed
+   components).  Converged when max |constraint| <= 2^(8 - prec) *
+   max(1, ||J||_inf ||xs||_inf).  Then solves h for the unknowns by Newton
+   (LU), starting from the values in xu.  Sets *adjusted (may be NULL) to
+   1 if a fixed value changed by more than 2^(-prec/2) max(1, |value|)
+   (a "reinit-adjusted" event).  fixed may be NULL (all free).
    Returns 0, HDO_ERR_INCONSISTENT (no consistent point near the guess,
-   with the residual in err) or HDO_ERR_SINGULAR. */
+   with the largest constraint residual in err), HDO_ERR_SINGULAR
+   (dh/dunknowns singular, err names the equations and unknowns) or
+   HDO_ERR_DOMAIN; err carries the mode and t.  The compiled programs
+   are cached in r (recompiled when prec changes), so r is not
+   thread-safe. */
 int hdo_consistent_init(mpfr_ptr xs, mpfr_ptr xu, int *adjusted,
                         hdo_model_t model, const hdo_reduced_t r,
                         const mpfr_t t, const int *fixed,
                         mpfr_prec_t prec, hdo_error_t *err);
 
 /* Largest absolute residual of the constraints and h equations at
-   (t, xs, xu): a measure of consistency (reported in summary.json). */
+   (t, xs, xu), evaluated at the precision of res: a measure of
+   consistency (reported in summary.json).  NaN on a domain error. */
 void hdo_reduced_residual(mpfr_t res, hdo_model_t model,
                           const hdo_reduced_t r, const mpfr_t t,
                           mpfr_srcptr xs, mpfr_srcptr xu);

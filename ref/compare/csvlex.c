@@ -1,4 +1,11 @@
-/* csvlex.c -- the CSV tokenizer, the C-locale number parser and string tables */
+/* csvlex.c -- the CSV tokenizer, the C-locale number parser and string tables
+ */
+/* strtod_l, newlocale and strdup are POSIX/GNU: declared here so the
+   file compiles alike in the Makefile build and in a bare fuzzer build. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <ctype.h>
 #include <errno.h>
 #include <locale.h>
 #include <math.h>
@@ -81,16 +88,20 @@ hdo_strtab_intern(hdo_strtab *tab, const char *s, int line, int col)
     return tab->n++;
 }
 
-void
+int
 csv_lexer_init(csv_lexer *lx, const char *text, size_t len)
 {
     memset(lx, 0, sizeof *lx);
+    lx->loc = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+    if (lx->loc == (locale_t)0)
+        return HDO_ERR_MEMORY;
     lx->p = text;
     lx->end = text + len;
     lx->next_line = 1;
     /* A UTF-8 byte order mark, as spreadsheet programs write. */
     if (len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0)
         lx->p += 3;
+    return 0;
 }
 
 void
@@ -99,6 +110,8 @@ csv_lexer_clear(csv_lexer *lx)
     for (slong i = 0; i < lx->cells_alloc; i++)
         free(lx->cells[i].s);
     free(lx->cells);
+    if (lx->loc != (locale_t)0)
+        freelocale(lx->loc);
     memset(lx, 0, sizeof *lx);
 }
 
@@ -142,12 +155,13 @@ col_of(const char *p, const char *line_start)
 static const char *
 skip_eol(const char *p, const char *end)
 {
-    if (p < end && *p == '\r')
+    if (p < end && *p == '\r') {
         p++;
-    else if (p < end && *p == '\n')
-        return p + 1;
-    if (p < end && *p == '\n' && p[-1] == '\r')
+        if (p < end && *p == '\n')
+            p++;
+    } else if (p < end && *p == '\n') {
         p++;
+    }
     return p;
 }
 
@@ -225,6 +239,7 @@ csv_next_row(csv_lexer *lx, hdo_error_t *err)
                                      "expected ',' or the end of the line "
                                      "after a quoted cell");
         } else {
+            const char *start = p;
             last_nonblank = p;
             while (p < end && *p != ',' && !is_eol(*p)) {
                 if (*p == '"')
@@ -235,7 +250,7 @@ csv_next_row(csv_lexer *lx, hdo_error_t *err)
                     last_nonblank = p + 1;
                 p++;
             }
-            for (const char *r = c->col - 1 + ls; r < last_nonblank; r++)
+            for (const char *r = start; r < last_nonblank; r++)
                 if (cell_put(c, *r))
                     goto nomem;
         }
@@ -274,37 +289,32 @@ csv_quote(char *out, size_t n, const char *s, size_t len)
     out[k < n ? k : n - 1] = '\0';
 }
 
-/* The C locale, created once per call: the library must not change the
-   process locale, and strtod alone would follow it (a decimal comma). */
+/* strtod_l in the C locale: the library must not change the process
+   locale, and plain strtod would follow it (a decimal comma). */
 int
 csv_number(double *x, const csv_cell *cell, int line, const char *what,
-           hdo_error_t *err)
+           locale_t loc, hdo_error_t *err)
 {
     char shown[200];
     char *endp;
-    locale_t c_loc;
     double v;
     csv_quote(shown, sizeof shown, cell->s, cell->len);
     if (cell->len == 0)
         return hdo_error_set(err, HDO_ERR_INPUT, line, cell->col,
                              "expected %s, found an empty cell", what);
-    if (strlen(cell->s) != cell->len || is_blank(cell->s[0]))
+    if (strlen(cell->s) != cell->len || isspace((unsigned char)cell->s[0]))
         return hdo_error_set(err, HDO_ERR_INPUT, line, cell->col,
                              "expected %s, found '%s'", what, shown);
-    c_loc = newlocale(LC_ALL_MASK, "C", (locale_t)0);
-    if (c_loc == (locale_t)0)
-        return hdo_error_set(err, HDO_ERR_MEMORY, line, cell->col,
-                             "cannot create the C locale");
     errno = 0;
-    v = strtod_l(cell->s, &endp, c_loc);
-    freelocale(c_loc);
+    v = strtod_l(cell->s, &endp, loc);
     if (endp == cell->s || *endp != '\0')
         return hdo_error_set(err, HDO_ERR_INPUT, line, cell->col,
                              "expected %s, found '%s'", what, shown);
     if (errno == ERANGE && isinf(v))
         return hdo_error_set(err, HDO_ERR_INPUT, line, cell->col,
                              "the number '%s' is beyond the range of a "
-                             "double", shown);
+                             "double",
+                             shown);
     *x = v;
     return 0;
 }

@@ -3,6 +3,7 @@
 #ifndef HDO_COMPARE_CSVLEX_H
 #define HDO_COMPARE_CSVLEX_H
 
+#include <locale.h>
 #include "compare.h"
 
 /* One decoded cell: NUL-terminated text (quotes removed, surrounding
@@ -16,14 +17,16 @@ typedef struct {
 
 typedef struct {
     const char *p, *end;
-    int line;          /* line of the current row */
-    int next_line;     /* line where the next row starts */
+    int line;      /* line of the current row */
+    int next_line; /* line where the next row starts */
     slong ncells, cells_alloc;
     csv_cell *cells;
-    int end_col;       /* column just past the last cell of the row */
+    int end_col;  /* column just past the last cell of the row */
+    locale_t loc; /* the C locale, for csv_number */
 } csv_lexer;
 
-void csv_lexer_init(csv_lexer *lx, const char *text, size_t len);
+/* Returns 0 or HDO_ERR_MEMORY (the lexer must still be cleared). */
+int csv_lexer_init(csv_lexer *lx, const char *text, size_t len);
 void csv_lexer_clear(csv_lexer *lx);
 
 /* Reads the next non-blank row into lx->cells.  Returns 1 for a row, 0 at
@@ -33,7 +36,7 @@ int csv_next_row(csv_lexer *lx, hdo_error_t *err);
 /* Parses the whole cell as a double (strtod, C locale).  Returns 0, or
    HDO_ERR_INPUT with err set at line/cell and "expected what". */
 int csv_number(double *x, const csv_cell *cell, int line, const char *what,
-               hdo_error_t *err);
+               locale_t loc, hdo_error_t *err);
 
 /* Writes a printable, shortened rendering of s[0..len) to out (size n). */
 void csv_quote(char *out, size_t n, const char *s, size_t len);

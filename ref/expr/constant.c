@@ -113,12 +113,34 @@ eval_ball(arb_t r, hdo_expr *bad, const hdo_expr_pool_struct *pool,
     return status;
 }
 
+static slong
+max_const_bits(const hdo_expr_pool_struct *pool, hdo_expr e)
+{
+    int32_t *nodes;
+    slong len = hdo_expr_reachable(&nodes, pool, &e, 1), bits = 0;
+    for (slong i = 0; i < len; i++) {
+        const hdo_expr_node *n = pool->nodes + nodes[i];
+        if (n->kind == HDO_X_CONST) {
+            slong b = fmpz_bits(fmpq_numref(pool->consts + n->a))
+                      + fmpz_bits(fmpq_denref(pool->consts + n->a));
+            bits = b > bits ? b : bits;
+        }
+    }
+    flint_free(nodes);
+    return bits;
+}
+
 int
 hdo_expr_const_check(const hdo_expr_pool_t pool, hdo_expr e, hdo_expr *bad)
 {
+    /* A ball that contains zero may only be too wide: retry at higher
+       precision before calling a divisor zero (1/(exp(10^-90) - 1) is
+       fine).  Exact zeros (sin(pi)) stay undecidable and are refused. */
     arb_t r;
     arb_init(r);
-    int status = eval_ball(r, bad, pool, e, 256);
+    int status = -1;
+    for (slong prec = 256; prec <= 16384 && status != 0; prec *= 4)
+        status = eval_ball(r, bad, pool, e, prec);
     arb_clear(r);
     return status;
 }
@@ -140,9 +162,13 @@ hdo_expr_eval_constant(mpfr_t r, const hdo_expr_pool_t pool, hdo_expr e)
     arb_t x;
     arb_init(x);
     int status = -1;
-    for (slong prec = want + 64; prec < 64 * want + 4096; prec *= 2) {
+    /* Start above the size of the largest rational in e: sin(10^100000)
+       needs its argument to 332193 bits before any digit is right. */
+    slong start = want + 64 + max_const_bits(pool, e);
+    slong cap = FLINT_MAX(64 * start + 4096, WORD(1) << 19);
+    for (slong prec = start; prec < cap; prec *= 2) {
         if (eval_ball(x, NULL, pool, e, prec) != 0)
-            break;
+            continue; /* undecided at this precision: raise it */
         if (arb_rel_accuracy_bits(x) >= want + 2 || arb_is_zero(x)) {
             arf_get_mpfr(r, arb_midref(x), MPFR_RNDN);
             status = 0;

@@ -111,8 +111,11 @@ hdo_expr_mul(hdo_expr_pool_t pool, hdo_expr a, hdo_expr b)
             return hdo_expr_neg(pool, b);
         const hdo_expr_node *nb = pool->nodes + b;
         /* c * (d * x) = (c d) * x */
-        if (nb->kind == HDO_X_MUL && is_rat(pool, nb->a))
-            return hdo_expr_mul(pool, fold(pool, HDO_X_MUL, a, nb->a), nb->b);
+        if (nb->kind == HDO_X_MUL && is_rat(pool, nb->a)) {
+            /* fold() may move pool->nodes: copy the children first */
+            hdo_expr c = nb->a, x = nb->b;
+            return hdo_expr_mul(pool, fold(pool, HDO_X_MUL, a, c), x);
+        }
     }
     if (pool->nodes[a].kind == HDO_X_NEG)
         return hdo_expr_neg(pool, hdo_expr_mul(pool, pool->nodes[a].a, b));

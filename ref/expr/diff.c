@@ -48,7 +48,13 @@ node_derivative(hdo_expr_pool_t pool, hdo_expr e, hdo_expr da, hdo_expr db)
         return hdo_expr_add(pool, hdo_expr_mul(pool, da, b),
                             hdo_expr_mul(pool, a, db));
     case HDO_X_DIV:
-        /* (a/b)' = a'/b - a b'/b^2 */
+        /* (a/b)' = a'/b - a b'/b^2; a zero term is left out, so that a
+           structurally zero derivative is the constant 0 */
+        if (db == zero)
+            return hdo_expr_div(pool, da, b);
+        if (da == zero)
+            return hdo_expr_neg(pool, hdo_expr_div(pool, hdo_expr_mul(pool, a, db),
+                                                   hdo_expr_pow(pool, b, cst(pool, 2))));
         return hdo_expr_sub(pool, hdo_expr_div(pool, da, b),
                             hdo_expr_div(pool, hdo_expr_mul(pool, a, db),
                                          hdo_expr_pow(pool, b, cst(pool, 2))));
@@ -59,6 +65,8 @@ node_derivative(hdo_expr_pool_t pool, hdo_expr e, hdo_expr da, hdo_expr db)
                                              hdo_expr_pow(pool, a, hdo_expr_sub(pool, b, cst(pool, 1)))),
                                 da);
         /* a^b (b' log a + b a'/a) */
+        if (da == zero)
+            return hdo_expr_mul(pool, e, hdo_expr_mul(pool, db, hdo_expr_unary(pool, HDO_X_LOG, a)));
         t = hdo_expr_add(pool,
                          hdo_expr_mul(pool, db, hdo_expr_unary(pool, HDO_X_LOG, a)),
                          hdo_expr_div(pool, hdo_expr_mul(pool, b, da), a));

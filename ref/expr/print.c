@@ -43,9 +43,14 @@ finite_decimal(const fmpz_t den, slong *digits)
 {
     fmpz_t d;
     fmpz_init_set(d, den);
-    slong twos = 0, fives = 0;
-    while (fmpz_divisible_si(d, 2)) { fmpz_divexact_si(d, d, 2); twos++; }
-    while (fmpz_divisible_si(d, 5)) { fmpz_divexact_si(d, d, 5); fives++; }
+    fmpz_t five;
+    fmpz_init_set_ui(five, 5);
+    /* one valuation each, not one division per factor: 10^-300000
+       must print in linear time */
+    slong twos = fmpz_val2(d);
+    fmpz_tdiv_q_2exp(d, d, twos);
+    slong fives = fmpz_remove(d, d, five);
+    fmpz_clear(five);
     int ok = fmpz_is_one(d);
     fmpz_clear(d);
     *digits = twos > fives ? twos : fives;

@@ -62,6 +62,8 @@ hdo_program_init(hdo_program_t prog, const hdo_expr_pool_t pool,
     prog->auxcoef = NULL;
     for (int i = 0; i < 3; i++)
         mpfr_init2(prog->tmp[i], prec);
+    /* is_const[i]: slot i depends on no variable and not on time */
+    char *is_const = flint_calloc(len ? len : 1, 1);
     for (slong i = 0; i < len; i++) {
         const hdo_expr_node *n = pool->nodes + nodes[i];
         hdo_program_instr *c = prog->code + i;
@@ -95,7 +97,21 @@ hdo_program_init(hdo_program_t prog, const hdo_expr_pool_t pool,
                 compile_pow(c, pool, n);
             break;
         }
+        is_const[i] = n->kind == HDO_X_CONST || n->kind == HDO_X_PI
+                      || (n->kind >= HDO_X_ADD && is_const[c->a]
+                          && (c->b < 0 || is_const[c->b]));
+        /* A constant sub-expression (sin(10^40), sqrt(2)/3) is evaluated
+           once, faithfully, by Ziv's loop: rounding its leaves first and
+           applying the functions at the working precision could lose
+           every digit.  An undefined one stays NaN and is reported by
+           the first operation that uses it. */
+        if (is_const[i] && n->kind >= HDO_X_ADD) {
+            if (hdo_expr_eval_constant(prog->value[i], pool, nodes[i]) != 0)
+                mpfr_set_nan(prog->value[i]);
+            c->kind = HDO_X_CONST;
+        }
     }
+    flint_free(is_const);
     prog->nroots = nroots;
     prog->root_slot = flint_malloc((nroots ? nroots : 1) * sizeof *prog->root_slot);
     for (slong r = 0; r < nroots; r++)

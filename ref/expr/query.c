@@ -90,8 +90,11 @@ walk(const hdo_expr_pool_struct *pool, hdo_expr e,
     stack[top++] = e;
     set_insert(&seen, e);
     while (top > 0 && !stop) {
-        const hdo_expr_node *n = pool->nodes + stack[--top];
-        stop = visit(n, data);
+        /* visit() may append nodes (a derivative, say) and so move
+           pool->nodes: look the node up again afterwards. */
+        hdo_expr cur = stack[--top];
+        stop = visit(pool->nodes + cur, data);
+        const hdo_expr_node *n = pool->nodes + cur;
         if (!has_children(n->kind))
             continue;
         int32_t kids[2] = {n->a, n->b};
@@ -234,7 +237,8 @@ hdo_expr_reachable(int32_t **out, const hdo_expr_pool_struct *pool,
         flint_free(one.nodes);
     }
     set_clear(&seen);
-    qsort(d.nodes, d.len, sizeof *d.nodes, cmp_int32);
+    if (d.len > 1)
+        qsort(d.nodes, d.len, sizeof *d.nodes, cmp_int32);
     *out = d.nodes;
     return d.len;
 }

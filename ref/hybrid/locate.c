@@ -1,4 +1,5 @@
-/* locate.c -- certified location of the first event of a switching function on one Taylor step */
+/* locate.c -- certified location of the first event of a switching function on
+ * one Taylor step */
 #include <stdlib.h>
 #include <arb_poly.h>
 #include "hybrid.h"

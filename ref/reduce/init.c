@@ -287,57 +287,73 @@ argmax_abs(mpfr_srcptr v, slong n)
     return best;
 }
 
-/* Projects xs onto the constraints (see the header). */
+/* Evaluates the constraints and their Jacobian at xs into f, J, and
+   res = ||f||_inf. */
+static int
+eval_cons(mpfr_ptr f, hdo_mat_t J, mpfr_t res, hdo_model_t model,
+          const hdo_reduced_t r, const mpfr_t t, mpfr_srcptr xs,
+          hdo_error_t *err)
+{
+    struct hdo_reduce_cache *cache = r->cache;
+    hdo_expr bad;
+    if (eval(cache->prog_c, cache->in_c, t, xs, NULL, &bad) != 0)
+        return domain_fail(err, model, r, t, bad);
+    extract(f, J, cache->prog_c, r->ncons, &cache->jc);
+    hdo_vec_norm_inf(res, f, r->ncons);
+    return 0;
+}
+
+static int
+inconsistent_fail(hdo_error_t *err, hdo_model_t model, const hdo_reduced_t r,
+                  const mpfr_t t, mpfr_srcptr f, slong iter)
+{
+    char msg[900];
+    slong w = argmax_abs(f, r->ncons);
+    const hdo_mode *mode = model->modes + r->mode;
+    char *s = hdo_expr_to_string(model->pool, r->cons[w], model->var_names);
+    mpfr_snprintf(msg, sizeof msg,
+                  "no consistent point near the given values: after %ld "
+                  "Gauss-Newton steps the residual of the constraint %.400s "
+                  "= 0 (from the equation '%.200s'%s) is %.6Rg",
+                  (long)iter, s,
+                  mode->eqs[r->cons_eq[w]].text ? mode->eqs[r->cons_eq[w]].text
+                                                : "?",
+                  r->cons_order[w] > 0 ? ", differentiated" : "", f + w);
+    free(s);
+    return fail(err, HDO_ERR_INCONSISTENT, model, r, t, msg);
+}
+
+/* Projects xs onto the constraints (see the header): damped
+   Gauss-Newton.  Far from the constraints a full step can overshoot
+   (x^2 = 0.01 from x = 0.01 jumps to 0.505), so each step is halved
+   until the residual decreases; near a consistent point the full step
+   is taken and convergence is quadratic.  When no fraction of the step
+   decreases the residual (down to 2^-40), there is no consistent point
+   near: HDO_ERR_INCONSISTENT. */
 static int
 project(mpfr_ptr xs, hdo_model_t model, const hdo_reduced_t r,
         const mpfr_t t, const int *fixed, mpfr_prec_t prec, hdo_error_t *err)
 {
-    struct hdo_reduce_cache *cache = r->cache;
     slong nc = r->ncons, ns = r->nstate, iter;
     mpfr_ptr f = hdo_vec_init(nc, prec), dx = hdo_vec_init(ns, prec);
-    mpfr_t res, prev, scale, tol;
+    mpfr_ptr xt = hdo_vec_init(ns, prec);
+    mpfr_t res, rest, scale, tol;
     hdo_mat_t J;
-    hdo_expr bad;
-    int status = 0;
+    int status;
 
-    mpfr_inits2(prec, res, prev, scale, tol, (mpfr_ptr)0);
+    mpfr_inits2(prec, res, rest, scale, tol, (mpfr_ptr)0);
     hdo_mat_init(J, nc, ns, prec);
-    mpfr_set_inf(prev, 1);
-    for (iter = 0;; iter++) {
-        status = eval(cache->prog_c, cache->in_c, t, xs, NULL, &bad);
-        if (status != 0) {
-            status = domain_fail(err, model, r, t, bad);
-            break;
-        }
-        extract(f, J, cache->prog_c, nc, &cache->jc);
-        hdo_vec_norm_inf(res, f, nc);
+    status = eval_cons(f, J, res, model, r, t, xs, err);
+    for (iter = 0; status == 0; iter++) {
+        int k, accepted = 0;
         term_scale(scale, J, xs, ns);
         mpfr_mul_2si(tol, scale, -(long)prec + GUARD_BITS, MPFR_RNDN);
         if (mpfr_cmp(res, tol) <= 0)
             break;
-        /* Gauss-Newton converges quadratically near a consistent point:
-           a residual that stops decreasing means there is none near. */
-        if (iter >= MAX_ITER || mpfr_cmp(res, prev) >= 0) {
-            char msg[900];
-            slong w = argmax_abs(f, nc);
-            const hdo_mode *mode = model->modes + r->mode;
-            char *s = hdo_expr_to_string(model->pool, r->cons[w],
-                                         model->var_names);
-            mpfr_snprintf(msg, sizeof msg,
-                          "no consistent point near the given values: after "
-                          "%ld Gauss-Newton steps the residual of the "
-                          "constraint %.400s = 0 (from the equation '%.200s'%s) "
-                          "is %.6Rg",
-                          (long)iter, s,
-                          mode->eqs[r->cons_eq[w]].text
-                              ? mode->eqs[r->cons_eq[w]].text : "?",
-                          r->cons_order[w] > 0 ? ", differentiated" : "",
-                          f + w);
-            free(s);
-            status = fail(err, HDO_ERR_INCONSISTENT, model, r, t, msg);
+        if (iter >= MAX_ITER) {
+            status = inconsistent_fail(err, model, r, t, f, iter);
             break;
         }
-        mpfr_set(prev, res, MPFR_RNDN);
         for (slong i = 0; i < nc; i++)
             mpfr_neg(f + i, f + i, MPFR_RNDN);
         status = gn_step(dx, J, f, fixed, ns, prec);
@@ -346,13 +362,35 @@ project(mpfr_ptr xs, hdo_model_t model, const hdo_reduced_t r,
                           "the least-squares step onto the constraints failed");
             break;
         }
+        for (k = 0; k <= 40 && status == 0; k++) {
+            for (slong i = 0; i < ns; i++) {
+                mpfr_mul_2si(xt + i, dx + i, -k, MPFR_RNDN);
+                mpfr_add(xt + i, xt + i, xs + i, MPFR_RNDN);
+            }
+            status = eval_cons(f, J, rest, model, r, t, xt, err);
+            if (status == 0 && mpfr_cmp(rest, res) < 0) {
+                accepted = 1;
+                break;
+            }
+        }
+        if (status != 0)
+            break;
+        if (!accepted) {
+            /* f and J hold the last trial: re-evaluate for the message. */
+            status = eval_cons(f, J, res, model, r, t, xs, err);
+            if (status == 0)
+                status = inconsistent_fail(err, model, r, t, f, iter);
+            break;
+        }
         for (slong i = 0; i < ns; i++)
-            mpfr_add(xs + i, xs + i, dx + i, MPFR_RNDN);
+            mpfr_swap(xs + i, xt + i);
+        mpfr_swap(res, rest);
     }
-    mpfr_clears(res, prev, scale, tol, (mpfr_ptr)0);
+    mpfr_clears(res, rest, scale, tol, (mpfr_ptr)0);
     hdo_mat_clear(J);
     hdo_vec_clear(f, nc);
     hdo_vec_clear(dx, ns);
+    hdo_vec_clear(xt, ns);
     return status;
 }
 

@@ -1,4 +1,5 @@
-/* locate.c -- tests of hdo_event_locate on polynomials with known roots: simple, close pairs, tangencies, zeros at the start */
+/* locate.c -- tests of hdo_event_locate on polynomials with known roots:
+ * simple, close pairs, tangencies, zeros at the start */
 #include <criterion/criterion.h>
 #include <stdarg.h>
 #include "hybrid.h"
@@ -85,8 +86,8 @@ assert_root(const mpfr_t root, const mpfr_t expected, int digits)
     mpfr_pow_si(bound, bound, -digits, MPFR_RNDN);
     if (mpfr_cmp(d, bound) > 0) {
         char *msg;
-        mpfr_asprintf(&msg, "root %.30Re differs from %.30Re by %.3Re",
-                      root, expected, d);
+        mpfr_asprintf(&msg, "root %.30Re differs from %.30Re by %.3Re", root,
+                      expected, d);
         cr_assert_fail("%s (> 1e-%d)", msg, digits);
     }
     mpfr_clears(d, bound, (mpfr_ptr)0);
@@ -136,8 +137,8 @@ Test(hybrid, two_close_roots_both_found)
 {
     /* ((s - 0.5)^2 - 1e-20)(1 + s^2/10): positive at both ends of [0, 1],
        zeros at 0.5 -+ 1e-10.  A sign test at the ends sees nothing. */
-    poly p = poly_from(5, "0.2499999999999999999900000000000000000000",
-                       "-1", "1.024999999999999999999", "-0.1", "0.1");
+    poly p = poly_from(5, "0.2499999999999999999900000000000000000000", "-1",
+                       "1.024999999999999999999", "-0.1", "0.1");
     /* the coefficients above are the exact expansion:
        (s^2 - s + 0.25 - 1e-20)(1 + 0.1 s^2)
        = (0.25 - 1e-20) - s + (1 + 0.025 - 1e-21) s^2 - 0.1 s^3 + 0.1 s^4 */

@@ -381,3 +381,43 @@ Test(reduce, init_singular_jacobian)
     hdo_reduced_clear(r);
     hdo_model_clear(model);
 }
+
+/* A full Gauss-Newton step from x = 0.01 for x^2 = 0.01 overshoots to
+   x = 0.505 (residual 0.245 > 0.0099): the step must be damped, and the
+   result is the root x = 0.1 with v = 0 (by hand). */
+Test(reduce, init_damped_step)
+{
+    hdo_model_t model;
+    hdo_reduced_t r;
+    hdo_error_t err;
+    const int digits = 60;
+    mpfr_prec_t prec = prec_for_digits(digits);
+    mpfr_ptr xs = hdo_vec_init(2, prec), xu = hdo_vec_init(1, prec);
+    mpfr_t t, e;
+    int fixed[2];
+
+    ru_parse(model, "model d\nvar x = 0.01, v = 0, f\nmode m\n  der(x) = v\n"
+                    "  der(v) = f\n  x^2 = 0.01\nend\nstart m\n");
+    hdo_reduced_init(r);
+    cr_assert_eq(hdo_reduce_mode(r, model, 0, &err), 0);
+    slong X = state_of(r, ru_var(model, "x"), 0), V = state_of(r, ru_var(model, "v"), 0);
+    mpfr_inits2(prec, t, e, (mpfr_ptr)0);
+    mpfr_set_ui(t, 0, MPFR_RNDN);
+    mpfr_set_str(xs + X, "0.01", 10, MPFR_RNDN);
+    mpfr_set_ui(xs + V, 0, MPFR_RNDN);
+    fixed[X] = 1;
+    fixed[V] = 0;
+    mpfr_set_ui(xu, 0, MPFR_RNDN);
+    cr_assert_eq(hdo_consistent_init(xs, xu, NULL, model, r, t, fixed, prec, &err),
+                 0, "%s", err.message);
+    mpfr_set_str(e, "0.1", 10, MPFR_RNDN);
+    mpfr_sub(e, xs + X, e, MPFR_RNDN);
+    cr_expect(below(e, digits), "x - 0.1 = %.3e", mpfr_get_d(e, MPFR_RNDN));
+    cr_expect(below(xs + V, digits));
+    cr_expect(below(xu, digits), "f = 0");
+    mpfr_clears(t, e, (mpfr_ptr)0);
+    hdo_vec_clear(xs, 2);
+    hdo_vec_clear(xu, 1);
+    hdo_reduced_clear(r);
+    hdo_model_clear(model);
+}

@@ -1,0 +1,311 @@
+/* csv.c -- the reader of a candidate's CSV result (hdo check) */
+/* strtod_l, newlocale and strdup are POSIX/GNU: declared here so the
+   file compiles alike in the Makefile build and in a bare fuzzer build. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "csvlex.h"
+
+void
+hdo_csv_init(hdo_csv_t csv)
+{
+    memset(csv, 0, sizeof *csv);
+    hdo_strtab_init(&csv->modes);
+}
+
+void
+hdo_csv_clear(hdo_csv_t csv)
+{
+    free(csv->file);
+    for (slong i = 0; i < csv->ncols; i++)
+        free(csv->names[i]);
+    free(csv->names);
+    free(csv->name_col);
+    free(csv->time);
+    free(csv->values);
+    free(csv->present);
+    free(csv->mode);
+    free(csv->line);
+    free(csv->mode_cell_col);
+    hdo_strtab_clear(&csv->modes);
+    memset(csv, 0, sizeof *csv);
+}
+
+slong
+hdo_csv_find_column(const hdo_csv_t csv, const char *name)
+{
+    for (slong i = 0; i < csv->ncols; i++)
+        if (strcmp(csv->names[i], name) == 0)
+            return i;
+    return -1;
+}
+
+/* Sets *p to a block of n bytes keeping its contents; on failure leaves it
+   as it was. */
+static int
+resize(void *pp, size_t n)
+{
+    void **p = pp;
+    void *q = realloc(*p, n);
+    if (q == NULL)
+        return HDO_ERR_MEMORY;
+    *p = q;
+    return 0;
+}
+
+/* Makes room for one more row in every per-row array.  A failure half way
+   leaves some arrays larger than csv->alloc, never smaller: still safe. */
+static int
+grow_rows(hdo_csv_t csv)
+{
+    size_t cap, nc = (size_t)(csv->ncols > 0 ? csv->ncols : 1);
+    if (csv->nrows < csv->alloc)
+        return 0;
+    cap = csv->alloc < 64 ? 64 : 2 * (size_t)csv->alloc;
+    if (cap > (size_t)WORD_MAX || cap > SIZE_MAX / sizeof(double) / nc)
+        return HDO_ERR_MEMORY;
+    if (resize(&csv->time, cap * sizeof(double)) ||
+        resize(&csv->values, cap * nc * sizeof(double)) ||
+        resize(&csv->present, cap * nc) ||
+        resize(&csv->mode, cap * sizeof(slong)) ||
+        resize(&csv->line, cap * sizeof(int)) ||
+        resize(&csv->mode_cell_col, cap * sizeof(int)))
+        return HDO_ERR_MEMORY;
+    csv->alloc = (slong)cap;
+    return 0;
+}
+
+static int
+read_header(hdo_csv_t csv, csv_lexer *lx, hdo_error_t *err)
+{
+    char shown[200];
+    slong n = lx->ncells;
+    const csv_cell *c0 = lx->cells;
+    csv->header_line = lx->line;
+    if (strcmp(c0->s, "time") != 0 || c0->len != 4) {
+        csv_quote(shown, sizeof shown, c0->s, c0->len);
+        return hdo_error_set(err, HDO_ERR_INPUT, lx->line, c0->col,
+                             "expected the header's first column to be "
+                             "'time', found '%s'",
+                             shown);
+    }
+    csv->names = calloc((size_t)n, sizeof(char *));
+    csv->name_col = calloc((size_t)n, sizeof(int));
+    if (csv->names == NULL || csv->name_col == NULL)
+        return hdo_error_set(err, HDO_ERR_MEMORY, lx->line, 0, "out of memory");
+    for (slong i = 1; i < n; i++) {
+        const csv_cell *c = lx->cells + i;
+        csv_quote(shown, sizeof shown, c->s, c->len);
+        if (c->len == 0)
+            return hdo_error_set(err, HDO_ERR_INPUT, lx->line, c->col,
+                                 "empty column name in the header");
+        if (strlen(c->s) != c->len)
+            return hdo_error_set(err, HDO_ERR_INPUT, lx->line, c->col,
+                                 "a NUL byte in the column name '%s'", shown);
+        if (strcmp(c->s, "time") == 0)
+            return hdo_error_set(err, HDO_ERR_INPUT, lx->line, c->col,
+                                 "a second 'time' column");
+        if (strcmp(c->s, "mode") == 0) {
+            if (csv->has_mode)
+                return hdo_error_set(err, HDO_ERR_INPUT, lx->line, c->col,
+                                     "a second 'mode' column");
+            csv->has_mode = 1;
+            csv->mode_col = (int)(i + 1);
+            continue;
+        }
+        if (hdo_csv_find_column(csv, c->s) >= 0)
+            return hdo_error_set(err, HDO_ERR_INPUT, lx->line, c->col,
+                                 "the column '%s' appears twice", shown);
+        csv->names[csv->ncols] = strdup(c->s);
+        if (csv->names[csv->ncols] == NULL)
+            return hdo_error_set(err, HDO_ERR_MEMORY, lx->line, 0,
+                                 "out of memory");
+        csv->name_col[csv->ncols++] = c->col;
+    }
+    return 0;
+}
+
+static int
+read_row(hdo_csv_t csv, csv_lexer *lx, slong ncells, hdo_error_t *err)
+{
+    slong r = csv->nrows, k = 0;
+    double t;
+    int st;
+    if (lx->ncells != ncells) {
+        if (lx->ncells < ncells)
+            return hdo_error_set(err, HDO_ERR_INPUT, lx->line, lx->end_col,
+                                 "expected %ld cells as in the header, found "
+                                 "%ld",
+                                 (long)ncells, (long)lx->ncells);
+        return hdo_error_set(err, HDO_ERR_INPUT, lx->line,
+                             lx->cells[ncells].col,
+                             "expected %ld cells as in the header, found %ld",
+                             (long)ncells, (long)lx->ncells);
+    }
+    if (grow_rows(csv))
+        return hdo_error_set(err, HDO_ERR_MEMORY, lx->line, 0, "out of memory");
+    st = csv_number(&t, lx->cells, lx->line, "a time", lx->loc, err);
+    if (st)
+        return st;
+    if (!isfinite(t))
+        return hdo_error_set(err, HDO_ERR_INPUT, lx->line, lx->cells[0].col,
+                             "the time must be finite");
+    if (r > 0 && t < csv->time[r - 1])
+        return hdo_error_set(err, HDO_ERR_INPUT, lx->line, lx->cells[0].col,
+                             "time goes backwards: %.17g after %.17g on line "
+                             "%d (equal times, at events, are fine)",
+                             t, csv->time[r - 1], csv->line[r - 1]);
+    csv->time[r] = t;
+    csv->line[r] = lx->line;
+    csv->mode[r] = -1;
+    csv->mode_cell_col[r] = 0;
+    for (slong i = 1; i < ncells; i++) {
+        const csv_cell *c = lx->cells + i;
+        if (csv->has_mode && i + 1 == csv->mode_col) {
+            char shown[200];
+            slong m;
+            if (c->len == 0)
+                return hdo_error_set(err, HDO_ERR_INPUT, lx->line, c->col,
+                                     "expected a mode name, found an empty "
+                                     "cell");
+            if (strlen(c->s) != c->len) {
+                csv_quote(shown, sizeof shown, c->s, c->len);
+                return hdo_error_set(err, HDO_ERR_INPUT, lx->line, c->col,
+                                     "expected a mode name, found '%s'", shown);
+            }
+            m = hdo_strtab_intern(&csv->modes, c->s, lx->line, c->col);
+            if (m < 0)
+                return hdo_error_set(err, HDO_ERR_MEMORY, lx->line, 0,
+                                     "out of memory");
+            csv->mode[r] = m;
+            csv->mode_cell_col[r] = c->col;
+            continue;
+        }
+        {
+            double *v = csv->values + r * csv->ncols + k;
+            unsigned char *pr = csv->present + r * csv->ncols + k;
+            k++;
+            if (c->len == 0) {
+                *v = NAN;
+                *pr = 0;
+                continue;
+            }
+            st = csv_number(v, c, lx->line, "a number or an empty cell",
+                            lx->loc, err);
+            if (st)
+                return st;
+            *pr = 1;
+        }
+    }
+    csv->nrows++;
+    return 0;
+}
+
+int
+hdo_csv_read_string(hdo_csv_t csv, const char *text, size_t len,
+                    const char *filename, hdo_error_t *err)
+{
+    csv_lexer lx;
+    int st;
+    slong ncells = 0;
+    csv->file = strdup(filename != NULL ? filename : "<candidate>");
+    if (err != NULL)
+        err->file = csv->file;
+    if (csv->file == NULL)
+        return hdo_error_set(err, HDO_ERR_MEMORY, 0, 0, "out of memory");
+    if (csv_lexer_init(&lx, text, len)) {
+        csv_lexer_clear(&lx);
+        return hdo_error_set(err, HDO_ERR_MEMORY, 0, 0, "out of memory");
+    }
+    st = csv_next_row(&lx, err);
+    if (st == 0)
+        st = hdo_error_set(err, HDO_ERR_INPUT, 1, 1,
+                           "empty file: expected a header 'time,...'");
+    if (st == 1) {
+        ncells = lx.ncells;
+        st = read_header(csv, &lx, err);
+    }
+    while (st == 0) {
+        st = csv_next_row(&lx, err);
+        if (st == 1)
+            st = read_row(csv, &lx, ncells, err);
+        else if (st == 0) {
+            if (csv->nrows == 0)
+                st = hdo_error_set(err, HDO_ERR_INPUT, lx.next_line, 1,
+                                   "expected at least one data row after "
+                                   "the header");
+            break;
+        }
+    }
+    csv_lexer_clear(&lx);
+    return st;
+}
+
+int
+hdo_read_whole_file(char **text, size_t *len, const char *path,
+                    hdo_error_t *err)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf = NULL;
+    size_t n = 0, cap = 0;
+    *text = NULL;
+    *len = 0;
+    if (f == NULL)
+        return hdo_error_set(err, HDO_ERR_IO, 0, 0, "cannot open: %s",
+                             strerror(errno));
+    for (;;) {
+        size_t got;
+        if (cap - n < 65536 + 1) {
+            size_t ncap = cap < 65536 ? 262144 : 2 * cap;
+            char *nb = ncap > cap ? realloc(buf, ncap) : NULL;
+            if (nb == NULL) {
+                free(buf);
+                fclose(f);
+                return hdo_error_set(err, HDO_ERR_MEMORY, 0, 0,
+                                     "out of memory reading the file");
+            }
+            buf = nb;
+            cap = ncap;
+        }
+        got = fread(buf + n, 1, cap - n - 1, f);
+        n += got;
+        if (got == 0)
+            break;
+    }
+    if (ferror(f)) {
+        int e = errno;
+        free(buf);
+        fclose(f);
+        return hdo_error_set(err, HDO_ERR_IO, 0, 0, "cannot read: %s",
+                             strerror(e));
+    }
+    fclose(f);
+    buf[n] = '\0';
+    *text = buf;
+    *len = n;
+    return 0;
+}
+
+int
+hdo_csv_read_file(hdo_csv_t csv, const char *path, hdo_error_t *err)
+{
+    char *text;
+    size_t len;
+    int st = hdo_read_whole_file(&text, &len, path, err);
+    if (st) {
+        free(csv->file);
+        csv->file = strdup(path);
+        if (err != NULL)
+            err->file = csv->file;
+        return st;
+    }
+    st = hdo_csv_read_string(csv, text, len, path, err);
+    free(text);
+    return st;
+}

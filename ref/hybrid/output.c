@@ -1,0 +1,180 @@
+/* output.c -- trajectory.csv, events.csv and summary.json of a run, as cli.md
+ * specifies */
+#include <errno.h>
+#include <string.h>
+#include "hybrid.h"
+#include "internal.h"
+
+static const char *
+kind_name(hdo_event_kind k)
+{
+    switch (k) {
+    case HDO_EV_SWITCH:
+        return "switch";
+    case HDO_EV_SIMULTANEOUS:
+        return "simultaneous";
+    case HDO_EV_SLIDING_START:
+        return "sliding-start";
+    case HDO_EV_SLIDING_END:
+        return "sliding-end";
+    case HDO_EV_ZENO:
+        return "zeno";
+    case HDO_EV_REINIT_ADJUSTED:
+        return "reinit-adjusted";
+    }
+    return "switch";
+}
+
+/* D significant digits: one before the point, D - 1 after it. */
+static void
+put_value(FILE *f, mpfr_srcptr x, long digits)
+{
+    if (mpfr_nan_p(x))
+        return; /* empty cell */
+    mpfr_fprintf(f, "%.*Re", (int)(digits - 1), x);
+}
+
+/* A CSV cell with quotes when it holds a comma, a quote or a line end. */
+static void
+put_text(FILE *f, const char *s)
+{
+    if (strpbrk(s, ",\"\r\n") == NULL) {
+        fputs(s, f);
+        return;
+    }
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', f);
+        fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+static int
+io_status(FILE *f, hdo_error_t *err, const char *what)
+{
+    if (ferror(f))
+        return hdo_error_set(err, HDO_ERR_IO, 0, 0, "cannot write %s: %s", what,
+                             strerror(errno));
+    return 0;
+}
+
+/* A mode's name; the indices past the model's modes are the Filippov
+   sliding modes of ordered pairs: nmodes + A * nmodes + B is
+   "sliding(A,B)" (ref/hybrid/run.c, decisions.md). */
+static void
+put_mode(FILE *f, const hdo_model_t model, slong m)
+{
+    char buf[512];
+    hdo_mode_name(buf, sizeof buf, model, m);
+    put_text(f, buf);
+}
+
+int
+hdo_write_trajectory(FILE *f, const hdo_result_t res, const hdo_model_t model,
+                     long digits, hdo_error_t *err)
+{
+    fputs("time,mode", f);
+    for (slong v = 0; v < model->nvars; v++) {
+        fputc(',', f);
+        put_text(f, model->vars[v].name);
+    }
+    fputc('\n', f);
+    for (slong i = 0; i < res->nrows; i++) {
+        const hdo_row *r = res->rows + i;
+        put_value(f, r->time, digits);
+        fputc(',', f);
+        put_mode(f, model, r->mode);
+        for (slong v = 0; v < model->nvars; v++) {
+            fputc(',', f);
+            if (r->present[v])
+                put_value(f, r->values + v, digits);
+        }
+        fputc('\n', f);
+    }
+    return io_status(f, err, "trajectory.csv");
+}
+
+int
+hdo_write_events(FILE *f, const hdo_result_t res, const hdo_model_t model,
+                 long digits, hdo_error_t *err)
+{
+    fputs("index,time,from,to,kind,guard\n", f);
+    for (slong i = 0; i < res->nevents; i++) {
+        const hdo_event *e = res->events + i;
+        fprintf(f, "%ld,", (long)e->index);
+        put_value(f, e->time, digits);
+        fputc(',', f);
+        put_mode(f, model, e->from);
+        fputc(',', f);
+        put_mode(f, model, e->to);
+        fprintf(f, ",%s,", kind_name(e->kind));
+        put_text(f, e->guard != NULL ? e->guard : "");
+        fputc('\n', f);
+    }
+    return io_status(f, err, "events.csv");
+}
+
+/* A JSON string literal. */
+static void
+put_json_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '"' || *p == '\\')
+            fprintf(f, "\\%c", *p);
+        else if (*p < 0x20)
+            fprintf(f, "\\u%04x", *p);
+        else
+            fputc(*p, f);
+    }
+    fputc('"', f);
+}
+
+int
+hdo_write_summary(FILE *f, const hdo_result_t res, const hdo_model_t model,
+                  long verified_digits, hdo_error_t *err)
+{
+    int first = 1;
+    fputs("{\n  \"model\": ", f);
+    put_json_string(f, model->name);
+    if (model->file != NULL) {
+        fputs(",\n  \"file\": ", f);
+        put_json_string(f, model->file);
+    }
+    fprintf(f, ",\n  \"digits\": %ld,\n  \"precision_bits\": %ld,\n",
+            res->digits, (long)res->prec);
+    fprintf(f, "  \"tolerance\": \"1e-%ld\",\n", res->digits + 5);
+    fputs("  \"t0\": ", f);
+    mpfr_fprintf(f, "%.*Re", (int)(res->digits - 1), res->t0);
+    fputs(",\n  \"t_end\": ", f);
+    mpfr_fprintf(f, "%.*Re", (int)(res->digits - 1), res->t_end);
+    fprintf(f, ",\n  \"steps\": %ld,\n  \"events\": %ld,\n", (long)res->steps,
+            (long)res->nevents);
+    fputs("  \"modes\": [", f);
+    for (slong m = 0; m < res->nmodes; m++) {
+        const hdo_mode_info *mi = res->modes + m;
+        if (!mi->used)
+            continue;
+        fputs(first ? "\n    {" : ",\n    {", f);
+        first = 0;
+        fputs("\"name\": ", f);
+        put_json_string(f, model->modes[m].name);
+        fprintf(f,
+                ", \"mu\": %ld, \"d\": %ld, \"a\": %ld, \"v\": %ld, "
+                "\"index\": %ld, \"analysis\": \"%s\"}",
+                (long)mi->mu, (long)mi->d, (long)mi->a, (long)mi->v,
+                (long)mi->index, mi->from_km ? "kunkel-mehrmann" : "reduced");
+    }
+    fputs(first ? "],\n" : "\n  ],\n", f);
+    fputs("  \"max_residual\": ", f);
+    mpfr_fprintf(f, "%.3Re", res->max_residual);
+    fprintf(f, ",\n  \"start_adjusted\": %s,\n",
+            res->start_adjusted ? "true" : "false");
+    fprintf(f, "  \"seconds\": %.3f", res->seconds);
+    if (verified_digits >= 0)
+        fprintf(f, ",\n  \"verified_digits\": %ld", verified_digits);
+    fputs("\n}\n", f);
+    return io_status(f, err, "summary.json");
+}

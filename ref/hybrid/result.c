@@ -1,0 +1,140 @@
+/* result.c -- the result of a run: rows, events, per-mode facts; init, clear
+ * and appending */
+#include <math.h>
+#include <stdlib.h>
+#include "hybrid.h"
+#include "internal.h"
+
+mpfr_prec_t
+hdo_run_prec(long digits)
+{
+    return (mpfr_prec_t)ceil((double)(digits + 10) * 3.321928094887362348);
+}
+
+void
+hdo_run_tol(mpfr_t tol, long digits)
+{
+    mpfr_set_ui(tol, 10, MPFR_RNDN);
+    mpfr_pow_si(tol, tol, -(digits + 5), MPFR_RNDN);
+}
+
+void
+hdo_run_options_init(hdo_run_options *opt)
+{
+    opt->digits = 30;
+    opt->every = NULL;
+    opt->until = NULL;
+    opt->max_steps = 0;
+    opt->max_events = 0;
+    opt->sample_times = NULL;
+    opt->nsample_times = 0;
+    opt->progress = NULL;
+    opt->progress_data = NULL;
+}
+
+void
+hdo_result_init(hdo_result_t res)
+{
+    res->prec = 0;
+    res->digits = 0;
+    res->nvars = res->nmodes = 0;
+    res->nrows = res->rows_alloc = 0;
+    res->rows = NULL;
+    res->nevents = res->events_alloc = 0;
+    res->events = NULL;
+    res->steps = 0;
+    res->modes = NULL;
+    mpfr_init2(res->max_residual, 64);
+    mpfr_set_ui(res->max_residual, 0, MPFR_RNDN);
+    res->start_adjusted = 0;
+    mpfr_init2(res->t0, 64);
+    mpfr_init2(res->t_end, 64);
+    mpfr_set_ui(res->t0, 0, MPFR_RNDN);
+    mpfr_set_ui(res->t_end, 0, MPFR_RNDN);
+    res->seconds = 0;
+}
+
+void
+hdo_result_clear(hdo_result_t res)
+{
+    for (slong i = 0; i < res->nrows; i++) {
+        hdo_row *r = res->rows + i;
+        mpfr_clear(r->time);
+        hdo_vec_clear(r->values, res->nvars);
+        free(r->present);
+    }
+    free(res->rows);
+    for (slong i = 0; i < res->nevents; i++) {
+        hdo_event *e = res->events + i;
+        mpfr_clear(e->time);
+        hdo_vec_clear(e->left, res->nvars);
+        hdo_vec_clear(e->right, res->nvars);
+    }
+    free(res->events);
+    free(res->modes);
+    mpfr_clear(res->max_residual);
+    mpfr_clear(res->t0);
+    mpfr_clear(res->t_end);
+}
+
+/* Sets up the sizes of a fresh result for a model at precision prec. */
+void
+hdo_result_setup(hdo_result_t res, const hdo_model_t model, long digits,
+                 mpfr_prec_t prec)
+{
+    res->prec = prec;
+    res->digits = digits;
+    res->nvars = model->nvars;
+    res->nmodes = model->nmodes;
+    res->modes = calloc(model->nmodes ? model->nmodes : 1, sizeof *res->modes);
+    HDO_ASSERT(res->modes != NULL);
+    mpfr_set_prec(res->t0, prec);
+    mpfr_set_prec(res->t_end, prec);
+}
+
+hdo_row *
+hdo_result_add_row(hdo_result_t res, const mpfr_t t, slong mode)
+{
+    if (res->nrows == res->rows_alloc) {
+        res->rows_alloc = res->rows_alloc ? 2 * res->rows_alloc : 1024;
+        res->rows = realloc(res->rows, res->rows_alloc * sizeof *res->rows);
+        HDO_ASSERT(res->rows != NULL);
+    }
+    hdo_row *r = res->rows + res->nrows++;
+    mpfr_init2(r->time, res->prec);
+    mpfr_set(r->time, t, MPFR_RNDN);
+    r->mode = mode;
+    r->values = hdo_vec_init(res->nvars, res->prec);
+    r->present = calloc(res->nvars ? res->nvars : 1, sizeof *r->present);
+    HDO_ASSERT(r->present != NULL);
+    for (slong v = 0; v < res->nvars; v++)
+        mpfr_set_nan(r->values + v);
+    return r;
+}
+
+hdo_event *
+hdo_result_add_event(hdo_result_t res, const mpfr_t t, slong from, slong to,
+                     hdo_event_kind kind, const char *guard)
+{
+    if (res->nevents == res->events_alloc) {
+        res->events_alloc = res->events_alloc ? 2 * res->events_alloc : 64;
+        res->events =
+            realloc(res->events, res->events_alloc * sizeof *res->events);
+        HDO_ASSERT(res->events != NULL);
+    }
+    hdo_event *e = res->events + res->nevents++;
+    e->index = res->nevents;
+    mpfr_init2(e->time, res->prec);
+    mpfr_set(e->time, t, MPFR_RNDN);
+    e->from = from;
+    e->to = to;
+    e->kind = kind;
+    e->guard = guard;
+    e->left = hdo_vec_init(res->nvars, res->prec);
+    e->right = hdo_vec_init(res->nvars, res->prec);
+    for (slong v = 0; v < res->nvars; v++) {
+        mpfr_set_nan(e->left + v);
+        mpfr_set_nan(e->right + v);
+    }
+    return e;
+}

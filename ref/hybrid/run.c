@@ -1,0 +1,1106 @@
+/* run.c -- hdo_run: the driver loop over arcs, events, transitions, chattering
+ * and Zeno */
+#include <string.h>
+#include <time.h>
+#include "hybrid.h"
+#include "internal.h"
+#include "km.h"
+
+/* The layering (style.md, GSL odeiv2): ref/taylor is step + control (the
+   expansion at a point, its dense output and step size); this file is the
+   driver: it takes the steps, projects onto the constraints after each,
+   asks ref/hybrid/locate.c whether a switching function changes sign
+   inside the step, and performs the transitions.  Everything that can be
+   built once per mode (reduced form, compiled Taylor program with the
+   guards, the `with` programs) is built the first time the mode is
+   entered and kept in a mode_cache for the whole run. */
+
+/* How many past events the Zeno detection looks at. */
+#define HIST 8
+
+typedef struct {
+    int built;
+    hdo_reduced_t red;
+    hdo_taylor_t tay;
+    slong ntr;                  /* whens, then the zeno clause if any */
+    hdo_program_struct *assign; /* per transition, compiled on first use */
+    int *assign_built;
+    mpfr_ptr xs, xu; /* the current state while in this mode */
+    mpfr_ptr ls, lu; /* left limit scratch */
+    mpfr_ptr ts, tu; /* dense output scratch */
+    int *fixed;
+} mode_cache;
+
+/* A followed event, for the Zeno extrapolation. */
+typedef struct {
+    mpfr_t t;
+    slong src;
+    mpfr_ptr ls, lu; /* left limit (sizes of src's state) */
+    slong ns, nu;
+} hist_entry;
+
+typedef struct {
+    hdo_model_struct *model;
+    const hdo_run_options *opt;
+    hdo_result_struct *res;
+    hdo_error_t *err;
+    mpfr_prec_t prec;
+    long digits;
+    mpfr_t tol;
+    mode_cache *mc;
+    /* sampling */
+    slong nsamples, next_sample;
+    mpfr_t every; /* at prec + 32 */
+    /* current point */
+    slong mode;
+    mpfr_t t, t_end;
+    /* events */
+    hist_entry hist[HIST];
+    slong nhist;       /* entries used, newest last */
+    slong ninstant;    /* instantaneous switches in a row */
+    mpfr_t last_event; /* time of the last event (or -inf) */
+    slong max_steps, max_events;
+    struct timespec start;
+} run_ctx;
+
+/* ------------------------------------------------------------------ */
+/* Small helpers */
+
+static double
+elapsed(const run_ctx *c)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)(now.tv_sec - c->start.tv_sec) +
+           1e-9 * (double)(now.tv_nsec - c->start.tv_nsec);
+}
+
+/* Fills the error's place: the model file, the mode, the time. */
+static int
+fail(run_ctx *c, int status, slong mode, const mpfr_t t)
+{
+    if (c->err != NULL) {
+        c->err->status = status;
+        c->err->file = c->model->file;
+        if (mode >= 0 && c->err->mode == NULL)
+            c->err->mode = c->model->modes[mode].name;
+        if (t != NULL && !c->err->has_time) {
+            c->err->has_time = 1;
+            c->err->time = mpfr_get_d(t, MPFR_RNDN);
+        }
+    }
+    return status;
+}
+
+/* Time tolerance at t: tol * max(1, |t|). */
+static void
+time_tol(mpfr_t r, const run_ctx *c, const mpfr_t t)
+{
+    mpfr_abs(r, t, MPFR_RNDN);
+    if (mpfr_cmp_ui(r, 1) < 0)
+        mpfr_set_ui(r, 1, MPFR_RNDN);
+    mpfr_mul(r, r, c->tol, MPFR_RNDN);
+}
+
+/* The values of the model variables of mode m at (xs, xu) into a row
+   (values, present). */
+static void
+mode_values(mpfr_ptr values, int *present, const mode_cache *mc, mpfr_srcptr xs,
+            mpfr_srcptr xu)
+{
+    const hdo_reduced_struct *r = mc->red;
+    for (slong i = 0; i < r->nstate; i++)
+        if (r->state[i].order == 0) {
+            mpfr_set(values + r->state[i].var, xs + i, MPFR_RNDN);
+            if (present != NULL)
+                present[r->state[i].var] = 1;
+        }
+    for (slong j = 0; j < r->nimplicit; j++)
+        if (r->unknown[j].order == 0) {
+            mpfr_set(values + r->unknown[j].var, xu + j, MPFR_RNDN);
+            if (present != NULL)
+                present[r->unknown[j].var] = 1;
+        }
+}
+
+static void
+add_row(run_ctx *c, const mpfr_t t, slong mode, mpfr_srcptr xs, mpfr_srcptr xu)
+{
+    hdo_row *row = hdo_result_add_row(c->res, t, mode);
+    mode_values(row->values, row->present, c->mc + mode, xs, xu);
+}
+
+/* ------------------------------------------------------------------ */
+/* The mode cache */
+
+static void
+mode_cache_clear(mode_cache *mc, hdo_result_struct *res)
+{
+    if (!mc->built)
+        return;
+    for (slong k = 0; k < mc->ntr; k++)
+        if (mc->assign_built[k])
+            hdo_program_clear(mc->assign + k);
+    free(mc->assign);
+    free(mc->assign_built);
+    hdo_vec_clear(mc->xs, mc->red->nstate);
+    hdo_vec_clear(mc->ls, mc->red->nstate);
+    hdo_vec_clear(mc->ts, mc->red->nstate);
+    hdo_vec_clear(mc->xu, mc->red->nimplicit);
+    hdo_vec_clear(mc->lu, mc->red->nimplicit);
+    hdo_vec_clear(mc->tu, mc->red->nimplicit);
+    free(mc->fixed);
+    if (mpfr_cmp(mc->tay->max_residual, res->max_residual) > 0)
+        mpfr_set(res->max_residual, mc->tay->max_residual, MPFR_RNDU);
+    hdo_taylor_clear(mc->tay);
+    hdo_reduced_clear(mc->red);
+}
+
+/* Builds the reduced form and the Taylor program (with the mode's
+   guards) of mode m, once per run. */
+static int
+mode_cache_get(run_ctx *c, slong m, const mpfr_t t)
+{
+    mode_cache *mc = c->mc + m;
+    const hdo_mode *mode = c->model->modes + m;
+    if (mc->built)
+        return 0;
+    hdo_reduced_init(mc->red);
+    int st = hdo_reduce_mode(mc->red, c->model, m, c->err);
+    if (st < 0) {
+        hdo_reduced_clear(mc->red);
+        return fail(c, st, m, t);
+    }
+    hdo_expr *guards =
+        malloc((mode->nwhens ? mode->nwhens : 1) * sizeof *guards);
+    HDO_ASSERT(guards != NULL);
+    for (slong k = 0; k < mode->nwhens; k++) {
+        guards[k] = mode->whens[k].guard;
+        /* `chattering hysteresis d`: every switching surface moved by d
+           (feasible while S + d >= 0), from the start (decisions.md) */
+        if (c->model->chattering == HDO_CHATTER_HYSTERESIS)
+            guards[k] = hdo_expr_add(c->model->pool, guards[k],
+                                     c->model->hysteresis);
+    }
+    st = hdo_taylor_init(mc->tay, c->model, mc->red, guards, mode->nwhens, NULL,
+                         0, c->prec, 0);
+    free(guards);
+    if (st < 0) {
+        hdo_error_set(c->err, st, mode->pos.line, mode->pos.col, "%s",
+                      mc->tay->init_message);
+        hdo_taylor_clear(mc->tay);
+        hdo_reduced_clear(mc->red);
+        return fail(c, st, m, t);
+    }
+    mc->ntr = mode->nwhens + (mode->has_zeno ? 1 : 0);
+    mc->assign = calloc(mc->ntr ? mc->ntr : 1, sizeof *mc->assign);
+    mc->assign_built = calloc(mc->ntr ? mc->ntr : 1, sizeof *mc->assign_built);
+    HDO_ASSERT(mc->assign != NULL && mc->assign_built != NULL);
+    mc->xs = hdo_vec_init(mc->red->nstate, c->prec);
+    mc->ls = hdo_vec_init(mc->red->nstate, c->prec);
+    mc->ts = hdo_vec_init(mc->red->nstate, c->prec);
+    mc->xu = hdo_vec_init(mc->red->nimplicit, c->prec);
+    mc->lu = hdo_vec_init(mc->red->nimplicit, c->prec);
+    mc->tu = hdo_vec_init(mc->red->nimplicit, c->prec);
+    mc->fixed = calloc(mc->red->nstate ? mc->red->nstate : 1, sizeof(int));
+    HDO_ASSERT(mc->fixed != NULL);
+    mc->built = 1;
+    return 0;
+}
+
+static const hdo_transition *
+transition_of(const hdo_model_struct *model, slong m, slong k)
+{
+    const hdo_mode *mode = model->modes + m;
+    return k < mode->nwhens ? mode->whens + k : &mode->zeno;
+}
+
+/* Reports mu, d, a, v of mode m at its first consistent point. */
+static void
+note_mode_used(run_ctx *c, slong m, const mpfr_t t)
+{
+    hdo_mode_info *mi = c->res->modes + m;
+    mode_cache *mc = c->mc + m;
+    const hdo_mode *mode = c->model->modes + m;
+    hdo_km_result km;
+    hdo_error_t kerr;
+    if (mi->used)
+        return;
+    mi->used = 1;
+    mi->n = mode->nvars;
+    mi->index = mc->red->index;
+    mpfr_ptr vals = hdo_vec_init(c->model->nvars, c->prec);
+    mpfr_ptr x = hdo_vec_init(mode->nvars, c->prec);
+    mode_values(vals, NULL, mc, mc->xs, mc->xu);
+    for (slong i = 0; i < mode->nvars; i++)
+        mpfr_set(x + i, vals + mode->vars[i], MPFR_RNDN);
+    hdo_error_clear(&kerr);
+    if (hdo_km_analyze(&km, c->model, m, t, x, c->prec, &kerr) == 0) {
+        mi->from_km = 1;
+        mi->mu = km.mu;
+        mi->d = km.d;
+        mi->a = km.a;
+        mi->v = km.v;
+    } else {
+        /* The reduced form's counts: strangeness index = differentiation
+           index - 1 (for index >= 1), d = degrees of freedom. */
+        mi->from_km = 0;
+        mi->mu = mc->red->index > 0 ? mc->red->index - 1 : 0;
+        mi->d = mc->red->dof;
+        mi->a = mode->nvars - mc->red->dof;
+        mi->v = 0;
+    }
+    hdo_vec_clear(vals, c->model->nvars);
+    hdo_vec_clear(x, mode->nvars);
+}
+
+/* ------------------------------------------------------------------ */
+/* Left limits and values for transitions */
+
+typedef struct {
+    const hdo_reduced_struct *r;
+    mpfr_srcptr xs, xu;
+    const hdo_taylor_struct *tay; /* NULL: only the point values */
+    mpfr_srcptr s;                /* offset in the series */
+} left_limit;
+
+/* The m-th derivative at s of the series c[0..p]. */
+static void
+series_derivative(mpfr_t out, const mpfr_t *coef, slong p, slong m,
+                  const mpfr_t s)
+{
+    mpfr_t term;
+    mpfr_init2(term, mpfr_get_prec(out));
+    mpfr_set_ui(out, 0, MPFR_RNDN);
+    for (slong k = p; k >= m; k--) {
+        mpfr_mul(out, out, s, MPFR_RNDN);
+        mpfr_set(term, coef[k], MPFR_RNDN);
+        for (slong i = 0; i < m; i++)
+            mpfr_mul_ui(term, term, (unsigned long)(k - i), MPFR_RNDN);
+        mpfr_add(out, out, term, MPFR_RNDN);
+    }
+    mpfr_clear(term);
+}
+
+/* The value of (var, order) on the left limit: a state or unknown of the
+   source mode, or a derivative of the series of a lower order of it.
+   Returns 1, or 0 if the source mode does not have it. */
+static int
+left_value(mpfr_t out, const left_limit *L, slong var, slong order)
+{
+    const hdo_reduced_struct *r = L->r;
+    slong best = -1, best_order = -1, best_is_state = 0;
+    for (slong i = 0; i < r->nstate; i++)
+        if (r->state[i].var == var) {
+            if (r->state[i].order == order) {
+                mpfr_set(out, L->xs + i, MPFR_RNDN);
+                return 1;
+            }
+            if (r->state[i].order < order && r->state[i].order > best_order) {
+                best = i;
+                best_order = r->state[i].order;
+                best_is_state = 1;
+            }
+        }
+    for (slong j = 0; j < r->nimplicit; j++)
+        if (r->unknown[j].var == var) {
+            if (r->unknown[j].order == order) {
+                mpfr_set(out, L->xu + j, MPFR_RNDN);
+                return 1;
+            }
+            if (r->unknown[j].order < order &&
+                r->unknown[j].order > best_order) {
+                best = j;
+                best_order = r->unknown[j].order;
+                best_is_state = 0;
+            }
+        }
+    if (best < 0 || L->tay == NULL)
+        return 0;
+    slong p = L->tay->order;
+    const mpfr_t *coef = best_is_state ? L->tay->state_coef + best * (p + 1)
+                                       : L->tay->unknown_coef + best * (p + 1);
+    series_derivative(out, coef, p, order - best_order, L->s);
+    return 1;
+}
+
+/* Evaluates the `with` right-hand sides of transition k of mode src on
+   the left limit L at time t, into vals (one per assignment). */
+static int
+eval_assigns(run_ctx *c, mpfr_ptr vals, slong src, slong k, const left_limit *L,
+             const mpfr_t t)
+{
+    mode_cache *mc = c->mc + src;
+    const hdo_transition *tr = transition_of(c->model, src, k);
+    if (tr->nassigns == 0)
+        return 0;
+    hdo_program_struct *prog = mc->assign + k;
+    if (!mc->assign_built[k]) {
+        hdo_expr *roots = malloc(tr->nassigns * sizeof *roots);
+        HDO_ASSERT(roots != NULL);
+        for (slong a = 0; a < tr->nassigns; a++)
+            roots[a] = tr->assigns[a].value;
+        hdo_program_init(prog, c->model->pool, roots, tr->nassigns, c->prec);
+        free(roots);
+        mc->assign_built[k] = 1;
+    }
+    for (slong i = 0; i < prog->ninputs; i++) {
+        const hdo_program_input *in = prog->inputs + i;
+        if (!left_value(prog->value[in->slot], L, in->var, in->order)) {
+            hdo_error_set(c->err, HDO_ERR_SEMANTIC, tr->pos.line, tr->pos.col,
+                          "the transition to mode '%s' uses %s%s%s, which "
+                          "mode '%s' does not have",
+                          c->model->modes[tr->target].name,
+                          in->order > 0 ? "der(" : "",
+                          c->model->vars[in->var].name,
+                          in->order > 0 ? ")" : "", c->model->modes[src].name);
+            return fail(c, HDO_ERR_SEMANTIC, src, t);
+        }
+    }
+    if (prog->time_slot >= 0)
+        mpfr_set(prog->value[prog->time_slot], t, MPFR_RNDN);
+    hdo_expr bad;
+    if (hdo_program_eval(prog, &bad) != 0) {
+        char *s = hdo_expr_to_string(c->model->pool, bad, c->model->var_names);
+        hdo_error_set(c->err, HDO_ERR_DOMAIN, tr->pos.line, tr->pos.col,
+                      "the reset of the transition to mode '%s' is undefined "
+                      "at the event: %s",
+                      c->model->modes[tr->target].name, s ? s : "?");
+        free(s);
+        return fail(c, HDO_ERR_DOMAIN, src, t);
+    }
+    for (slong a = 0; a < tr->nassigns; a++)
+        mpfr_set(vals + a, prog->value[prog->root_slot[a]], MPFR_RNDN);
+    return 0;
+}
+
+/* The start value of variable v as a guess (0 when it has none). */
+static void
+start_guess(mpfr_t out, const run_ctx *c, slong v)
+{
+    if (c->model->vars[v].start == HDO_EXPR_NONE ||
+        hdo_expr_eval_constant(out, c->model->pool, c->model->vars[v].start) !=
+            0)
+        mpfr_set_ui(out, 0, MPFR_RNDN);
+}
+
+/* Consistent (re)initialisation of mode m at t from mc->xs, mc->xu and
+   mc->fixed.  *adjusted as hdo_consistent_init. */
+static int
+reinit(run_ctx *c, slong m, const mpfr_t t, int *adjusted)
+{
+    mode_cache *mc = c->mc + m;
+    int st = hdo_consistent_init(mc->xs, mc->xu, adjusted, c->model, mc->red, t,
+                                 mc->fixed, c->prec, c->err);
+    if (st < 0)
+        return fail(c, st, m, t);
+    note_mode_used(c, m, t);
+    return 0;
+}
+
+static void sample_time(mpfr_t out, const run_ctx *c, slong k);
+
+/* Skips the samples at time t: the event rows stand for them. */
+static void
+skip_samples_at(run_ctx *c, const mpfr_t t)
+{
+    mpfr_t tk;
+    mpfr_init2(tk, c->prec);
+    while (c->next_sample < c->nsamples) {
+        sample_time(tk, c, c->next_sample);
+        if (mpfr_cmp(tk, t) > 0)
+            break;
+        c->next_sample++;
+    }
+    mpfr_clear(tk);
+}
+
+/* Performs transition k of mode src at time t from the left limit L:
+   the left row, the resets, the consistent reinitialisation of the
+   target, the event record and the right row.  The current mode becomes
+   the target. */
+static int
+take_transition(run_ctx *c, slong src, slong k, const left_limit *L,
+                const mpfr_t t, hdo_event_kind kind)
+{
+    const hdo_transition *tr = transition_of(c->model, src, k);
+    slong tgt = tr->target;
+    mpfr_ptr vals = hdo_vec_init(tr->nassigns, c->prec);
+    int st, adjusted = 0;
+
+    add_row(c, t, src, L->xs, L->xu);
+    st = eval_assigns(c, vals, src, k, L, t);
+    if (st == 0)
+        st = mode_cache_get(c, tgt, t);
+    if (st < 0) {
+        hdo_vec_clear(vals, tr->nassigns);
+        return st;
+    }
+    mode_cache *mt = c->mc + tgt;
+    const hdo_reduced_struct *r = mt->red;
+    /* Target start: assigned values fixed, kept values fixed, the rest
+       free guesses from the start values (model-format.md, Meaning). */
+    for (slong i = 0; i < r->nstate; i++) {
+        slong v = r->state[i].var, o = r->state[i].order, a;
+        for (a = 0; a < tr->nassigns; a++)
+            if (tr->assigns[a].var == v)
+                break;
+        if (o == 0 && a < tr->nassigns) {
+            mpfr_set(mt->xs + i, vals + a, MPFR_RNDN);
+            mt->fixed[i] = 1;
+        } else if (left_value(mt->xs + i, L, v, o)) {
+            mt->fixed[i] = 1;
+        } else {
+            mt->fixed[i] = 0;
+            if (o == 0)
+                start_guess(mt->xs + i, c, v);
+            else
+                mpfr_set_ui(mt->xs + i, 0, MPFR_RNDN);
+        }
+    }
+    for (slong j = 0; j < r->nimplicit; j++) {
+        slong v = r->unknown[j].var, o = r->unknown[j].order, a;
+        for (a = 0; a < tr->nassigns; a++)
+            if (tr->assigns[a].var == v)
+                break;
+        if (o == 0 && a < tr->nassigns)
+            mpfr_set(mt->xu + j, vals + a, MPFR_RNDN);
+        else if (!left_value(mt->xu + j, L, v, o)) {
+            if (o == 0)
+                start_guess(mt->xu + j, c, v);
+            else
+                mpfr_set_ui(mt->xu + j, 0, MPFR_RNDN);
+        }
+    }
+    hdo_vec_clear(vals, tr->nassigns);
+    st = reinit(c, tgt, t, &adjusted);
+    if (st < 0)
+        return st;
+    if (adjusted && kind == HDO_EV_SWITCH)
+        kind = HDO_EV_REINIT_ADJUSTED;
+
+    hdo_event *ev =
+        hdo_result_add_event(c->res, t, src, tgt, kind, tr->guard_text);
+    mode_values(ev->left, NULL, c->mc + src, L->xs, L->xu);
+    mode_values(ev->right, NULL, mt, mt->xs, mt->xu);
+    add_row(c, t, tgt, mt->xs, mt->xu);
+    skip_samples_at(c, t);
+    c->mode = tgt;
+    mpfr_set(c->t, t, MPFR_RNDN);
+    mpfr_set(c->last_event, t, MPFR_RNDN);
+    if (c->res->nevents >= c->max_events) {
+        hdo_error_set(c->err, HDO_ERR_TOO_MUCH_WORK, 0, 0,
+                      "more than %ld events (--max-events)", c->max_events);
+        return fail(c, HDO_ERR_TOO_MUCH_WORK, tgt, t);
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Sampling */
+
+/* The k-th sample time. */
+static void
+sample_time(mpfr_t out, const run_ctx *c, slong k)
+{
+    if (c->opt->sample_times != NULL) {
+        mpfr_set_d(out, c->opt->sample_times[k], MPFR_RNDN);
+    } else if (k == c->nsamples - 1) {
+        mpfr_set(out, c->t_end, MPFR_RNDN);
+    } else {
+        mpfr_t kt;
+        mpfr_init2(kt, c->prec + 32);
+        mpfr_mul_si(kt, c->every, k, MPFR_RNDN);
+        mpfr_add(out, c->res->t0, kt, MPFR_RNDN);
+        mpfr_clear(kt);
+    }
+}
+
+/* Emits the samples of the current expansion (at c->t, mode c->mode) with
+   times below limit (or up to it when inclusive). */
+static void
+emit_samples(run_ctx *c, const mpfr_t limit, int inclusive)
+{
+    mode_cache *mc = c->mc + c->mode;
+    mpfr_t tk, s;
+    mpfr_inits2(c->prec, tk, s, (mpfr_ptr)0);
+    while (c->next_sample < c->nsamples) {
+        sample_time(tk, c, c->next_sample);
+        int cmp = mpfr_cmp(tk, limit);
+        if (cmp > 0 || (cmp == 0 && !inclusive))
+            break;
+        if (mpfr_cmp(tk, c->t) >= 0) {
+            mpfr_sub(s, tk, c->t, MPFR_RNDN);
+            hdo_taylor_eval(mc->ts, mc->tu, NULL, mc->tay, s);
+            add_row(c, tk, c->mode, mc->ts, mc->tu);
+        }
+        c->next_sample++;
+    }
+    mpfr_clears(tk, s, (mpfr_ptr)0);
+}
+
+/* Emits samples below limit from a point state (no expansion). */
+static void
+emit_samples_point(run_ctx *c, slong mode, mpfr_srcptr xs, mpfr_srcptr xu,
+                   const mpfr_t limit, int inclusive)
+{
+    mpfr_t tk;
+    mpfr_init2(tk, c->prec);
+    while (c->next_sample < c->nsamples) {
+        sample_time(tk, c, c->next_sample);
+        int cmp = mpfr_cmp(tk, limit);
+        if (cmp > 0 || (cmp == 0 && !inclusive))
+            break;
+        add_row(c, tk, mode, xs, xu);
+        c->next_sample++;
+    }
+    mpfr_clear(tk);
+}
+
+/* Sets up the sampling grid: t0 + k * every, k = 0, 1, ..., with t_end as
+   the last sample (replacing a grid point within every * 1e-9 of it). */
+static int
+setup_samples(run_ctx *c)
+{
+    if (c->opt->sample_times != NULL) {
+        c->nsamples = c->opt->nsample_times;
+        return 0;
+    }
+    if (c->opt->every != NULL) {
+        fmpq_t q;
+        fmpq_init(q);
+        int st = hdo_parse_decimal(q, c->opt->every, strlen(c->opt->every));
+        if (st == 0 && fmpq_sgn(q) <= 0)
+            st = HDO_ERR_INPUT;
+        if (st != 0) {
+            fmpq_clear(q);
+            hdo_error_set(c->err, HDO_ERR_INPUT, 0, 0,
+                          "--every: expected a positive decimal number, got "
+                          "'%s'",
+                          c->opt->every);
+            return fail(c, HDO_ERR_INPUT, -1, NULL);
+        }
+        fmpq_get_mpfr(c->every, q, MPFR_RNDN);
+        fmpq_clear(q);
+    } else {
+        mpfr_sub(c->every, c->t_end, c->res->t0, MPFR_RNDN);
+        mpfr_div_ui(c->every, c->every, 1000, MPFR_RNDN);
+    }
+    mpfr_t n, frac;
+    mpfr_inits2(c->prec + 32, n, frac, (mpfr_ptr)0);
+    mpfr_sub(n, c->t_end, c->res->t0, MPFR_RNDN);
+    mpfr_div(n, n, c->every, MPFR_RNDN);
+    if (mpfr_cmp_d(n, 1e8) > 0) {
+        mpfr_clears(n, frac, (mpfr_ptr)0);
+        hdo_error_set(c->err, HDO_ERR_INPUT, 0, 0,
+                      "--every: more than 10^8 sample rows");
+        return fail(c, HDO_ERR_INPUT, -1, NULL);
+    }
+    /* grid points 0..N with N = round down, t_end closing the grid */
+    mpfr_add_d(n, n, 1e-9, MPFR_RNDN);
+    mpfr_floor(n, n);
+    slong N = mpfr_get_si(n, MPFR_RNDN);
+    mpfr_mul_si(frac, c->every, N, MPFR_RNDN);
+    mpfr_add(frac, frac, c->res->t0, MPFR_RNDN);
+    mpfr_sub(frac, c->t_end, frac, MPFR_RNDN); /* t_end - t_N >= ~0 */
+    mpfr_div(frac, frac, c->every, MPFR_RNDN);
+    c->nsamples = (mpfr_cmp_d(frac, 1e-9) <= 0) ? N + 1 : N + 2;
+    mpfr_clears(n, frac, (mpfr_ptr)0);
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Zeno */
+
+static void
+hist_push(run_ctx *c, const mpfr_t t, slong src, mpfr_srcptr ls, mpfr_srcptr lu)
+{
+    const hdo_reduced_struct *r = c->mc[src].red;
+    if (c->nhist == HIST) {
+        hist_entry old = c->hist[0];
+        memmove(c->hist, c->hist + 1, (HIST - 1) * sizeof *c->hist);
+        hdo_vec_clear(old.ls, old.ns);
+        hdo_vec_clear(old.lu, old.nu);
+        mpfr_clear(old.t);
+        c->nhist--;
+    }
+    hist_entry *h = c->hist + c->nhist++;
+    mpfr_init2(h->t, c->prec);
+    mpfr_set(h->t, t, MPFR_RNDN);
+    h->src = src;
+    h->ns = r->nstate;
+    h->nu = r->nimplicit;
+    h->ls = hdo_vec_init(h->ns, c->prec);
+    h->lu = hdo_vec_init(h->nu, c->prec);
+    hdo_vec_set(h->ls, ls, h->ns);
+    hdo_vec_set(h->lu, lu, h->nu);
+}
+
+/* Followed events whose gaps must shrink before an instantaneous event
+   counts as an accumulation, and how far above the time tolerance the
+   last of those gaps may be (a geometric sequence of ratio r reaches the
+   tolerance from at most tol / r; ratios down to 10^-6 are covered).  A
+   cascade of instantaneous switches after an ordinary event (a PWM edge
+   that makes a diode switch at once) fails the second test. */
+#define ZENO_MIN_EVENTS 6
+#define ZENO_LAST_GAP_FACTOR 1e6
+
+/* 1 if the last ZENO_MIN_EVENTS followed events have strictly shrinking
+   positive gaps, the last of them below ZENO_LAST_GAP_FACTOR * ttol. */
+static int
+gaps_shrinking(const run_ctx *c, const mpfr_t ttol)
+{
+    int ok = c->nhist >= ZENO_MIN_EVENTS;
+    mpfr_t g1, g2;
+    mpfr_inits2(c->prec, g1, g2, (mpfr_ptr)0);
+    for (slong i = c->nhist - ZENO_MIN_EVENTS + 2; ok && i < c->nhist; i++) {
+        mpfr_sub(g1, c->hist[i - 1].t, c->hist[i - 2].t, MPFR_RNDN);
+        mpfr_sub(g2, c->hist[i].t, c->hist[i - 1].t, MPFR_RNDN);
+        ok = mpfr_sgn(g2) > 0 && mpfr_cmp(g2, g1) < 0;
+    }
+    if (ok) {
+        mpfr_mul_d(g1, ttol, ZENO_LAST_GAP_FACTOR, MPFR_RNDN);
+        ok = mpfr_cmp(g2, g1) <= 0;
+    }
+    mpfr_clears(g1, g2, (mpfr_ptr)0);
+    return ok;
+}
+
+/* Aitken's delta-squared limit of x0, x1, x2 into out; x2 itself when the
+   differences are at the noise level (below eps) or do not shrink. */
+static void
+aitken(mpfr_t out, mpfr_srcptr x0, mpfr_srcptr x1, mpfr_srcptr x2,
+       const mpfr_t eps)
+{
+    mpfr_t d1, d2, den;
+    mpfr_inits2(mpfr_get_prec(out), d1, d2, den, (mpfr_ptr)0);
+    mpfr_sub(d1, x1, x0, MPFR_RNDN);
+    mpfr_sub(d2, x2, x1, MPFR_RNDN);
+    mpfr_sub(den, d1, d2, MPFR_RNDN);
+    if (mpfr_cmpabs(d2, eps) <= 0 || mpfr_cmpabs(d2, d1) >= 0 ||
+        mpfr_zero_p(den) || mpfr_sgn(d1) * mpfr_sgn(d2) <= 0) {
+        mpfr_set(out, x2, MPFR_RNDN);
+    } else {
+        /* x2 + d2^2 / (d1 - d2) */
+        mpfr_sqr(d2, d2, MPFR_RNDN);
+        mpfr_div(d2, d2, den, MPFR_RNDN);
+        mpfr_add(out, x2, d2, MPFR_RNDN);
+    }
+    mpfr_clears(d1, d2, den, (mpfr_ptr)0);
+}
+
+/* The event times accumulate: the event just located at tn (in mode src,
+   left limit L) follows the last one by less than the time tolerance,
+   after shrinking gaps.  Takes the zeno clause at the extrapolated
+   accumulation point, or fails with HDO_ERR_ZENO. */
+static int
+zeno(run_ctx *c, slong src, const left_limit *L, const mpfr_t tn)
+{
+    const hist_entry *h = c->hist + c->nhist - 3;
+    slong zm = -1;
+    mpfr_t tinf, eps;
+    int st;
+
+    mpfr_inits2(c->prec, tinf, eps, (mpfr_ptr)0);
+    mpfr_set_ui(eps, 0, MPFR_RNDN);
+    aitken(tinf, h[0].t, h[1].t, h[2].t, eps);
+    if (mpfr_cmp(tinf, tn) < 0)
+        mpfr_set(tinf, tn, MPFR_RNDN);
+    /* whose clause: the mode of the accumulating events (the current
+       one, else the latest earlier source that has a clause) */
+    if (c->model->modes[src].has_zeno)
+        zm = src;
+    for (slong i = c->nhist - 1; zm < 0 && i >= 0; i--)
+        if (c->model->modes[c->hist[i].src].has_zeno)
+            zm = c->hist[i].src;
+    if (zm < 0) {
+        char *ts;
+        mpfr_asprintf(&ts, "%.*Re", (int)(c->digits - 1), tinf);
+        hdo_error_set(c->err, HDO_ERR_ZENO, c->model->modes[src].pos.line,
+                      c->model->modes[src].pos.col,
+                      "Zeno behaviour: the event times of mode '%s' "
+                      "accumulate at t = %s (estimated from the last events, "
+                      "after %ld events); the mode has no `zeno goto` clause",
+                      c->model->modes[src].name, ts, (long)c->res->nevents);
+        mpfr_free_str(ts);
+        st = fail(c, HDO_ERR_ZENO, src, tinf);
+        mpfr_clears(tinf, eps, (mpfr_ptr)0);
+        return st;
+    }
+    if (mpfr_cmp(tinf, c->t_end) > 0)
+        mpfr_set(tinf, c->t_end, MPFR_RNDN);
+
+    /* The state at the accumulation point: the limit of the left limits
+       of mode zm's events, by Aitken per component where three are at
+       hand and converge geometrically, else the freshest left limit. */
+    mode_cache *mz = c->mc + zm;
+    const hdo_reduced_struct *r = mz->red;
+    slong idx[3], n = 0;
+    for (slong i = c->nhist - 1; i >= 0 && n < 3; i--)
+        if (c->hist[i].src == zm)
+            idx[n++] = i;
+    if (zm == src) {
+        hdo_vec_set(mz->ls, L->xs, r->nstate);
+        hdo_vec_set(mz->lu, L->xu, r->nimplicit);
+    } else {
+        const hist_entry *e = c->hist + idx[0];
+        hdo_vec_set(mz->ls, e->ls, r->nstate);
+        hdo_vec_set(mz->lu, e->lu, r->nimplicit);
+    }
+    if (n == 3) {
+        const hist_entry *a = c->hist + idx[2], *b = c->hist + idx[1],
+                         *e = c->hist + idx[0];
+        for (slong i = 0; i < r->nstate; i++) {
+            time_tol(eps, c, e->ls + i);
+            aitken(mz->ls + i, a->ls + i, b->ls + i, e->ls + i, eps);
+        }
+        for (slong j = 0; j < r->nimplicit; j++) {
+            time_tol(eps, c, e->lu + j);
+            aitken(mz->lu + j, a->lu + j, b->lu + j, e->lu + j, eps);
+        }
+    }
+    /* samples up to the accumulation point from the limit state */
+    emit_samples_point(c, zm, mz->ls, mz->lu, tinf, 0);
+    left_limit Z = {r, mz->ls, mz->lu, NULL, NULL};
+    st = take_transition(c, zm, c->model->modes[zm].nwhens, &Z, tinf,
+                         HDO_EV_ZENO);
+    mpfr_clears(tinf, eps, (mpfr_ptr)0);
+    return st;
+}
+
+static void
+hist_clear(run_ctx *c)
+{
+    for (slong i = 0; i < c->nhist; i++) {
+        hdo_vec_clear(c->hist[i].ls, c->hist[i].ns);
+        hdo_vec_clear(c->hist[i].lu, c->hist[i].nu);
+        mpfr_clear(c->hist[i].t);
+    }
+    c->nhist = 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* The event of a step */
+
+/* Handles the event of guard g at offset s of the current step. */
+static int
+handle_event(run_ctx *c, slong g, const mpfr_t s, int simultaneous)
+{
+    slong src = c->mode;
+    mode_cache *mc = c->mc + src;
+    const hdo_mode *mode = c->model->modes + src;
+    mpfr_t tstar, gap, ttol;
+    int st = 0;
+
+    mpfr_inits2(c->prec, tstar, gap, ttol, (mpfr_ptr)0);
+    mpfr_add(tstar, c->t, s, MPFR_RNDN);
+    emit_samples(c, tstar, 0);
+    hdo_taylor_eval(mc->ls, mc->lu, NULL, mc->tay, s);
+    left_limit L = {mc->red, mc->ls, mc->lu, mc->tay, s};
+
+    mpfr_sub(gap, tstar, c->last_event, MPFR_RNDN);
+    time_tol(ttol, c, tstar);
+    int instant = mpfr_cmp(gap, ttol) < 0;
+
+    if (instant && gaps_shrinking(c, ttol)) {
+        /* the samples between tstar and the accumulation point come
+           from the zeno code; drop the history after it */
+        st = zeno(c, src, &L, tstar);
+        hist_clear(c);
+        c->ninstant = 0;
+        mpfr_clears(tstar, gap, ttol, (mpfr_ptr)0);
+        return st;
+    }
+    if (instant) {
+        if (++c->ninstant > HDO_RUN_MAX_INSTANT) {
+            slong prev = c->res->nevents > 0
+                             ? c->res->events[c->res->nevents - 1].from
+                             : src;
+            const char *how =
+                c->model->chattering == HDO_CHATTER_STOP
+                    ? "`chattering stop` ends the run here"
+                : c->model->chattering == HDO_CHATTER_HYSTERESIS
+                    ? "`chattering hysteresis` is not implemented yet"
+                    : "the Filippov sliding mode (`chattering filippov`, the "
+                      "default) is not implemented yet";
+            char *ts, who[256];
+            mpfr_asprintf(&ts, "%.*Re", (int)(c->digits - 1), tstar);
+            if (prev == src)
+                snprintf(who, sizeof who, "mode '%s' switches to itself",
+                         mode->name);
+            else
+                snprintf(who, sizeof who,
+                         "modes '%s' and '%s' switch back and forth",
+                         c->model->modes[prev].name, mode->name);
+            hdo_error_set(c->err, HDO_ERR_CHATTERING, mode->whens[g].pos.line,
+                          mode->whens[g].pos.col,
+                          "chattering: %s on '%s' at t = %s (%d "
+                          "instantaneous switches in a row); %s",
+                          who, mode->whens[g].guard_text, ts,
+                          HDO_RUN_MAX_INSTANT, how);
+            mpfr_free_str(ts);
+            st = fail(c, HDO_ERR_CHATTERING, src, tstar);
+            mpfr_clears(tstar, gap, ttol, (mpfr_ptr)0);
+            return st;
+        }
+    } else {
+        c->ninstant = 0;
+    }
+    hist_push(c, tstar, src, mc->ls, mc->lu);
+    st = take_transition(c, src, g, &L, tstar,
+                         simultaneous ? HDO_EV_SIMULTANEOUS : HDO_EV_SWITCH);
+    mpfr_clears(tstar, gap, ttol, (mpfr_ptr)0);
+    return st;
+}
+
+/* ------------------------------------------------------------------ */
+/* One step of the current mode; sets *done at the end time. */
+static int
+step(run_ctx *c, int *done)
+{
+    slong m = c->mode;
+    mode_cache *mc = c->mc + m;
+    const hdo_mode *mode = c->model->modes + m;
+    slong p, best = -1, ncand = 0;
+    mpfr_t h, hmax, root, broot, stol;
+    int last = 0, st;
+
+    if (++c->res->steps > c->max_steps) {
+        hdo_error_set(c->err, HDO_ERR_TOO_MUCH_WORK, 0, 0,
+                      "more than %ld steps (--max-steps)", c->max_steps);
+        return fail(c, HDO_ERR_TOO_MUCH_WORK, m, c->t);
+    }
+    st = hdo_taylor_expand(mc->tay, c->t, mc->xs, mc->xu, c->err);
+    if (st < 0)
+        return fail(c, st, m, c->t);
+    p = mc->tay->order;
+    mpfr_inits2(c->prec, h, hmax, root, broot, stol, (mpfr_ptr)0);
+    if (hdo_taylor_step_size(h, mc->tay, c->tol) == HDO_ERR_STEP_COLLAPSE) {
+        char *hs;
+        mpfr_asprintf(&hs, "%.3Re", h);
+        hdo_error_set(c->err, HDO_ERR_STEP_COLLAPSE, 0, 0,
+                      "the step size collapsed to %s (a singularity of the "
+                      "solution?)",
+                      hs);
+        mpfr_free_str(hs);
+        st = fail(c, HDO_ERR_STEP_COLLAPSE, m, c->t);
+        mpfr_clears(h, hmax, root, broot, stol, (mpfr_ptr)0);
+        return st;
+    }
+    mpfr_sub(hmax, c->t_end, c->t, MPFR_RNDN);
+    if (!mpfr_number_p(h) || mpfr_cmp(h, hmax) >= 0) {
+        mpfr_set(h, hmax, MPFR_RNDN);
+        last = 1;
+    }
+
+    /* the first event among the guards; file order among those within
+       the time tolerance of the first */
+    time_tol(stol, c, c->t);
+    for (slong g = 0; g < mode->nwhens; g++) {
+        mpfr_srcptr coef = mc->tay->guard_coef[g * (p + 1)];
+        if (hdo_event_locate(root, coef, p + 1, h, c->tol, c->prec) !=
+            HDO_EVENT)
+            continue;
+        if (best < 0) {
+            best = g;
+            mpfr_set(broot, root, MPFR_RNDN);
+            ncand = 1;
+            continue;
+        }
+        /* root < broot - stol: strictly earlier; within stol: tie */
+        mpfr_t d;
+        mpfr_init2(d, c->prec);
+        mpfr_sub(d, broot, root, MPFR_RNDN);
+        if (mpfr_cmp(d, stol) > 0) {
+            best = g;
+            mpfr_set(broot, root, MPFR_RNDN);
+            ncand = 1;
+        } else {
+            mpfr_neg(d, d, MPFR_RNDN);
+            if (mpfr_cmp(d, stol) <= 0)
+                ncand++; /* the earlier guard in file order stays */
+        }
+        mpfr_clear(d);
+    }
+
+    if (best >= 0) {
+        st = handle_event(c, best, broot, ncand > 1);
+    } else {
+        /* no event: samples, then advance with projection */
+        mpfr_t tnew;
+        mpfr_init2(tnew, c->prec);
+        if (last)
+            mpfr_set(tnew, c->t_end, MPFR_RNDN);
+        else
+            mpfr_add(tnew, c->t, h, MPFR_RNDN);
+        emit_samples(c, tnew, 1);
+        /* dense output at h, residual, projection (ref/taylor's evolve) */
+        st = hdo_taylor_evolve(mc->xs, mc->xu, mc->tay, h, c->err);
+        if (st < 0)
+            st = fail(c, st, m, tnew);
+        mpfr_set(c->t, tnew, MPFR_RNDN);
+        c->ninstant = 0;
+        mpfr_clear(tnew);
+        if (last)
+            *done = 1;
+    }
+    mpfr_clears(h, hmax, root, broot, stol, (mpfr_ptr)0);
+    return st;
+}
+
+/* ------------------------------------------------------------------ */
+
+/* Evaluates a constant model expression (t0, until) at the run
+   precision. */
+static int
+eval_time(run_ctx *c, mpfr_t out, hdo_expr e, hdo_srcpos pos, const char *what)
+{
+    if (hdo_expr_eval_constant(out, c->model->pool, e) != 0) {
+        hdo_error_set(c->err, HDO_ERR_DOMAIN, pos.line, pos.col,
+                      "the %s time is undefined", what);
+        return fail(c, HDO_ERR_DOMAIN, -1, NULL);
+    }
+    return 0;
+}
+
+static int
+run_setup(run_ctx *c)
+{
+    hdo_model_struct *model = c->model;
+    int st;
+    if (c->opt->digits <= 0) {
+        hdo_error_set(c->err, HDO_ERR_INPUT, 0, 0,
+                      "digits must be positive, got %ld", c->opt->digits);
+        return fail(c, HDO_ERR_INPUT, -1, NULL);
+    }
+    st = eval_time(c, c->res->t0, model->t0, model->start_pos, "start");
+    if (st < 0)
+        return st;
+    if (c->opt->until != NULL) {
+        fmpq_t q;
+        fmpq_init(q);
+        st = hdo_parse_decimal(q, c->opt->until, strlen(c->opt->until));
+        if (st == 0)
+            fmpq_get_mpfr(c->t_end, q, MPFR_RNDN);
+        fmpq_clear(q);
+        if (st != 0) {
+            hdo_error_set(c->err, HDO_ERR_INPUT, 0, 0,
+                          "--until: expected a decimal number, got '%s'",
+                          c->opt->until);
+            return fail(c, HDO_ERR_INPUT, -1, NULL);
+        }
+    } else if (model->t_end == HDO_EXPR_NONE) {
+        hdo_error_set(c->err, HDO_ERR_INPUT, 0, 0,
+                      "the model has no end time: add `until T` or give "
+                      "--until T");
+        return fail(c, HDO_ERR_INPUT, -1, NULL);
+    } else {
+        st = eval_time(c, c->t_end, model->t_end, model->until_pos, "end");
+        if (st < 0)
+            return st;
+    }
+    if (mpfr_cmp(c->t_end, c->res->t0) <= 0) {
+        char *a, *b;
+        mpfr_asprintf(&a, "%.*Rg", 20, c->t_end);
+        mpfr_asprintf(&b, "%.*Rg", 20, c->res->t0);
+        hdo_error_set(c->err, HDO_ERR_INPUT, model->until_pos.line,
+                      model->until_pos.col,
+                      "the end time %s is not after the start time %s", a, b);
+        mpfr_free_str(a);
+        mpfr_free_str(b);
+        return fail(c, HDO_ERR_INPUT, -1, NULL);
+    }
+    mpfr_set(c->res->t_end, c->t_end, MPFR_RNDN);
+    return setup_samples(c);
+}
+
+/* The initial point: start values fixed, everything else free. */
+static int
+run_start(run_ctx *c)
+{
+    slong m = c->model->start_mode;
+    int st = mode_cache_get(c, m, c->res->t0), adjusted = 0;
+    if (st < 0)
+        return st;
+    mode_cache *mc = c->mc + m;
+    const hdo_reduced_struct *r = mc->red;
+    for (slong i = 0; i < r->nstate; i++) {
+        slong v = r->state[i].var;
+        mc->fixed[i] =
+            r->state[i].order == 0 && c->model->vars[v].start != HDO_EXPR_NONE;
+        if (r->state[i].order == 0)
+            start_guess(mc->xs + i, c, v);
+        else
+            mpfr_set_ui(mc->xs + i, 0, MPFR_RNDN);
+    }
+    for (slong j = 0; j < r->nimplicit; j++) {
+        if (r->unknown[j].order == 0)
+            start_guess(mc->xu + j, c, r->unknown[j].var);
+        else
+            mpfr_set_ui(mc->xu + j, 0, MPFR_RNDN);
+    }
+    st = reinit(c, m, c->res->t0, &adjusted);
+    if (st < 0)
+        return st;
+    c->res->start_adjusted = adjusted;
+    c->mode = m;
+    mpfr_set(c->t, c->res->t0, MPFR_RNDN);
+    emit_samples_point(c, m, mc->xs, mc->xu, c->t, 1);
+    /* the start is treated like the state right after a transition: an
+       infeasible start switches at once (the first step sees a root at
+       0); last_event = t0 makes such a switch count as instantaneous */
+    mpfr_set(c->last_event, c->t, MPFR_RNDN);
+    return 0;
+}
+
+int
+hdo_run(hdo_result_t res, hdo_model_t model, const hdo_run_options *opt,
+        hdo_error_t *err)
+{
+    run_ctx c;
+    int st = 0, done = 0;
+
+    memset(&c, 0, sizeof c);
+    c.model = model;
+    c.opt = opt;
+    c.res = res;
+    c.err = err;
+    c.digits = opt->digits > 0 ? opt->digits : 30;
+    c.prec = hdo_run_prec(c.digits);
+    c.max_steps = opt->max_steps > 0 ? opt->max_steps : HDO_RUN_MAX_STEPS;
+    c.max_events = opt->max_events > 0 ? opt->max_events : HDO_RUN_MAX_EVENTS;
+    clock_gettime(CLOCK_MONOTONIC, &c.start);
+    if (err != NULL)
+        hdo_error_clear(err);
+    hdo_result_setup(res, model, c.digits, c.prec);
+    mpfr_init2(c.tol, c.prec);
+    hdo_run_tol(c.tol, c.digits);
+    mpfr_init2(c.every, c.prec + 32);
+    mpfr_inits2(c.prec, c.t, c.t_end, c.last_event, (mpfr_ptr)0);
+    mpfr_set_ui(c.t, 0, MPFR_RNDN);
+    c.mc = calloc(model->nmodes ? model->nmodes : 1, sizeof *c.mc);
+    HDO_ASSERT(c.mc != NULL);
+
+    st = run_setup(&c);
+    if (st == 0)
+        st = run_start(&c);
+    while (st == 0 && !done) {
+        if (mpfr_cmp(c.t, c.t_end) >= 0)
+            break;
+        st = step(&c, &done);
+        if (opt->progress != NULL)
+            opt->progress(opt->progress_data, mpfr_get_d(c.t, MPFR_RNDN),
+                          (long)res->nevents);
+    }
+    if (st == 0) /* a sample at t_end not yet written (event at t_end) */
+        emit_samples_point(&c, c.mode, c.mc[c.mode].xs, c.mc[c.mode].xu,
+                           c.t_end, 1);
+
+    hist_clear(&c);
+    for (slong m = 0; m < model->nmodes; m++)
+        mode_cache_clear(c.mc + m, res);
+    free(c.mc);
+    mpfr_clears(c.tol, c.every, c.t, c.t_end, c.last_event, (mpfr_ptr)0);
+    res->seconds = elapsed(&c);
+    return st < 0 ? st : 0;
+}

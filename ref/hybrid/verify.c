@@ -1,0 +1,157 @@
+/* verify.c -- the number of significant digits on which two runs agree (hdo run
+ * --verify) */
+#include <math.h>
+#include <stdlib.h>
+#include "hybrid.h"
+
+/* Digits of agreement of x with y relative to scale: -log10(|x - y| /
+   scale), capped at cap (also when x == y). */
+static double
+agree(mpfr_srcptr x, mpfr_srcptr y, mpfr_srcptr scale, long cap)
+{
+    mpfr_t d;
+    double r;
+    if (mpfr_nan_p(x) || mpfr_nan_p(y))
+        return mpfr_nan_p(x) && mpfr_nan_p(y) ? (double)cap : 0.0;
+    mpfr_init2(d, mpfr_get_prec(x) > mpfr_get_prec(y) ? mpfr_get_prec(x)
+                                                      : mpfr_get_prec(y));
+    mpfr_sub(d, x, y, MPFR_RNDN);
+    mpfr_abs(d, d, MPFR_RNDN);
+    if (mpfr_zero_p(d) || mpfr_zero_p(scale)) {
+        mpfr_clear(d);
+        return (double)cap;
+    }
+    mpfr_div(d, d, scale, MPFR_RNDN);
+    mpfr_log10(d, d, MPFR_RNDN);
+    r = -mpfr_get_d(d, MPFR_RNDN);
+    mpfr_clear(d);
+    return r < cap ? r : (double)cap;
+}
+
+/* scale[v] := the largest |value| variable v takes in b (1 if none). */
+static mpfr_ptr
+scales(const hdo_result_t b)
+{
+    mpfr_ptr s = hdo_vec_init(b->nvars, 64);
+    mpfr_t t;
+    mpfr_init2(t, 64);
+    for (slong v = 0; v < b->nvars; v++)
+        mpfr_set_ui(s + v, 0, MPFR_RNDN);
+    for (slong i = 0; i < b->nrows; i++)
+        for (slong v = 0; v < b->nvars; v++)
+            if (b->rows[i].present[v]) {
+                mpfr_abs(t, b->rows[i].values + v, MPFR_RNDU);
+                if (mpfr_cmp(t, s + v) > 0)
+                    mpfr_set(s + v, t, MPFR_RNDU);
+            }
+    for (slong i = 0; i < b->nevents; i++)
+        for (slong v = 0; v < b->nvars; v++) {
+            mpfr_srcptr lr[2] = {b->events[i].left + v, b->events[i].right + v};
+            for (int k = 0; k < 2; k++)
+                if (!mpfr_nan_p(lr[k])) {
+                    mpfr_abs(t, lr[k], MPFR_RNDU);
+                    if (mpfr_cmp(t, s + v) > 0)
+                        mpfr_set(s + v, t, MPFR_RNDU);
+                }
+        }
+    for (slong v = 0; v < b->nvars; v++)
+        if (mpfr_zero_p(s + v))
+            mpfr_set_ui(s + v, 1, MPFR_RNDN);
+    mpfr_clear(t);
+    return s;
+}
+
+/* Index of the next zeno event at or after i, or n. */
+static slong
+next_zeno(const hdo_result_t r, slong i)
+{
+    while (i < r->nevents && r->events[i].kind != HDO_EV_ZENO)
+        i++;
+    return i;
+}
+
+static double
+event_agreement(const hdo_event *ea, const hdo_event *eb, slong nvars,
+                mpfr_srcptr sc, mpfr_srcptr tscale, long cap)
+{
+    double worst = agree(ea->time, eb->time, tscale, cap);
+    for (slong v = 0; v < nvars; v++) {
+        double d = agree(ea->left + v, eb->left + v, sc + v, cap);
+        if (d < worst)
+            worst = d;
+        d = agree(ea->right + v, eb->right + v, sc + v, cap);
+        if (d < worst)
+            worst = d;
+    }
+    return worst;
+}
+
+long
+hdo_result_agreement(const hdo_result_t a, const hdo_result_t b)
+{
+    long cap = a->digits;
+    double worst = (double)cap;
+    int same = 1;
+    mpfr_ptr sc;
+    mpfr_t tscale;
+
+    if (a->nvars != b->nvars)
+        return 0;
+    sc = scales(b);
+    mpfr_init2(tscale, 64);
+    mpfr_abs(tscale, b->t0, MPFR_RNDU);
+    if (mpfr_cmpabs(b->t_end, tscale) > 0)
+        mpfr_abs(tscale, b->t_end, MPFR_RNDU);
+    if (mpfr_zero_p(tscale))
+        mpfr_set_ui(tscale, 1, MPFR_RNDN);
+    /* Segments end at zeno events.  Before an accumulation point the runs
+       follow events until their gaps fall below each run's tolerance, so
+       the tighter run follows more of them: there the common prefix is
+       compared, and the zeno events with each other.  A segment that
+       ends without accumulation must have the same events in both. */
+    slong ia = 0, ib = 0;
+    while (same && (ia < a->nevents || ib < b->nevents)) {
+        slong za = next_zeno(a, ia), zb = next_zeno(b, ib);
+        int ends_a = za < a->nevents, ends_b = zb < b->nevents;
+        slong na = za - ia, nb = zb - ib, n = na < nb ? na : nb;
+        if (ends_a != ends_b || (!ends_a && na != nb)) {
+            same = 0;
+            break;
+        }
+        for (slong k = 0; k < n && same; k++) {
+            const hdo_event *ea = a->events + ia + k, *eb = b->events + ib + k;
+            if (ea->from != eb->from || ea->to != eb->to) {
+                same = 0;
+                break;
+            }
+            double d = event_agreement(ea, eb, a->nvars, sc, tscale, cap);
+            if (d < worst)
+                worst = d;
+        }
+        if (same && ends_a) {
+            const hdo_event *ea = a->events + za, *eb = b->events + zb;
+            if (ea->from != eb->from || ea->to != eb->to)
+                same = 0;
+            double d = event_agreement(ea, eb, a->nvars, sc, tscale, cap);
+            if (d < worst)
+                worst = d;
+        }
+        ia = ends_a ? za + 1 : a->nevents;
+        ib = ends_b ? zb + 1 : b->nevents;
+    }
+    if (same && a->nevents == 0 && a->nrows > 0 && b->nrows > 0) {
+        const hdo_row *ra = a->rows + a->nrows - 1,
+                      *rb = b->rows + b->nrows - 1;
+        for (slong v = 0; v < a->nvars; v++)
+            if (ra->present[v] && rb->present[v]) {
+                double d = agree(ra->values + v, rb->values + v, sc + v, cap);
+                if (d < worst)
+                    worst = d;
+            }
+    }
+    hdo_vec_clear(sc, b->nvars);
+    mpfr_clear(tscale);
+    if (!same)
+        return 0;
+    return worst <= 0 ? 0 : (long)floor(worst);
+}

@@ -1,0 +1,68 @@
+/* control.c -- the control layer: Jorba-Zou step size from the last Taylor
+ * coefficients */
+#include "internal.h"
+
+/* The step size is an estimate: 64 bits are plenty, and computing the
+   roots at the working precision would cost more than the test is worth. */
+#define EST_PREC 64
+
+/* The radius of convergence is estimated from the orders j in
+   [ceil(3p/4), p], not only the last two as Jorba and Zou do: series
+   with gaps defeat the last two.  The pendulum released at rest from
+   theta = pi/2 has theta - pi/2 = t^2 f(t^4) (sin(pi/2 + u) is even), so
+   at p = 48 coefficients 47 and 48 of theta and omega are all zero and
+   the two-term rule takes a step of 1 where the true radius is 0.6. */
+static slong
+first_order(slong p)
+{
+    slong j = (3 * p + 3) / 4;
+    return j < 1 ? 1 : j;
+}
+
+/* h := min(h, (max(1, |c_0|) / |c_j|)^(1/j) tol^(1/p)) over the
+   components of one coefficient table and j in [first_order(p), p]. */
+static void
+bound(mpfr_t h, const mpfr_t *c, slong n, slong p, const mpfr_t tolp,
+      mpfr_t num, mpfr_t cand)
+{
+    for (slong i = 0; i < n; i++) {
+        const mpfr_t *ci = c + i * (p + 1);
+        mpfr_abs(num, ci[0], MPFR_RNDU);
+        if (mpfr_cmp_ui(num, 1) < 0)
+            mpfr_set_ui(num, 1, MPFR_RNDN);
+        for (slong j = first_order(p); j <= p; j++) {
+            if (mpfr_zero_p(ci[j]))
+                continue;
+            mpfr_abs(cand, ci[j], MPFR_RNDU);
+            mpfr_div(cand, num, cand, MPFR_RNDD);
+            mpfr_rootn_ui(cand, cand, (unsigned long)j, MPFR_RNDD);
+            mpfr_mul(cand, cand, tolp, MPFR_RNDD);
+            if (mpfr_cmp(cand, h) < 0)
+                mpfr_set(h, cand, MPFR_RNDN);
+        }
+    }
+}
+
+int
+hdo_taylor_step_size(mpfr_t h, const hdo_taylor_t tay, const mpfr_t tol)
+{
+    slong p = tay->order;
+    mpfr_t est, num, cand, tolp;
+    int st = 0;
+
+    HDO_ASSERT(tay->expanded && p >= 1);
+    mpfr_inits2(EST_PREC, est, num, cand, tolp, (mpfr_ptr)0);
+    mpfr_rootn_ui(tolp, tol, (unsigned long)p, MPFR_RNDD);
+    mpfr_set_inf(est, 1);
+    bound(est, tay->state_coef, tay->red->nstate, p, tolp, num, cand);
+    bound(est, tay->unknown_coef, tay->red->nimplicit, p, tolp, num, cand);
+    bound(est, tay->guard_coef, tay->nguards, p, tolp, num, cand);
+    mpfr_set(h, est, MPFR_RNDD);
+    /* collapse: the step no longer moves t */
+    mpfr_abs(num, tay->t0, MPFR_RNDN);
+    mpfr_mul_2si(num, num, -(long)tay->prec, MPFR_RNDN);
+    if (mpfr_zero_p(h) || mpfr_cmp(h, num) <= 0)
+        st = HDO_ERR_STEP_COLLAPSE;
+    mpfr_clears(est, num, cand, tolp, (mpfr_ptr)0);
+    return st;
+}

@@ -1,0 +1,44 @@
+/* eval.c -- dense output: the Taylor polynomials of the last expansion
+ * evaluated by Horner */
+#include "internal.h"
+
+/* out[i] := sum_k c[i (p+1) + k] h^k for i < n, through acc at the
+   working precision (one rounding per fused multiply-add). */
+static void
+horner(mpfr_ptr out, const mpfr_t *c, slong n, slong p, const mpfr_t h,
+       mpfr_t acc)
+{
+    for (slong i = 0; i < n; i++) {
+        const mpfr_t *ci = c + i * (p + 1);
+        mpfr_set(acc, ci[p], MPFR_RNDN);
+        for (slong k = p - 1; k >= 0; k--)
+            mpfr_fma(acc, acc, h, ci[k], MPFR_RNDN);
+        mpfr_set(out + i, acc, MPFR_RNDN);
+    }
+}
+
+void
+hdo_taylor_eval(mpfr_ptr xs, mpfr_ptr xu, mpfr_ptr g, const hdo_taylor_t tay,
+                const mpfr_t h)
+{
+    mpfr_t acc;
+    HDO_ASSERT(tay->expanded);
+    mpfr_init2(acc, tay->prec);
+    if (xs != NULL)
+        horner(xs, tay->state_coef, tay->red->nstate, tay->order, h, acc);
+    if (xu != NULL)
+        horner(xu, tay->unknown_coef, tay->red->nimplicit, tay->order, h, acc);
+    if (g != NULL)
+        horner(g, tay->guard_coef, tay->nguards, tay->order, h, acc);
+    mpfr_clear(acc);
+}
+
+void
+hdo_taylor_eval_extra(mpfr_ptr e, const hdo_taylor_t tay, const mpfr_t h)
+{
+    mpfr_t acc;
+    HDO_ASSERT(tay->expanded);
+    mpfr_init2(acc, tay->prec);
+    horner(e, tay->extra_coef, tay->nextra, tay->order, h, acc);
+    mpfr_clear(acc);
+}

@@ -1,0 +1,232 @@
+/* expand.c -- the step layer: Taylor coefficients of states, unknowns and
+ * guards at one point */
+#include <stdlib.h>
+#include <string.h>
+#include "internal.h"
+
+/* Newton on h for the order-0 unknowns: at most this many iterations
+   (from a consistent point one evaluation shows the step is at rounding
+   level; h linear in the unknowns converges in one). */
+#define MAX_NEWTON 10
+/* A Newton correction below 2^(GUARD_BITS - prec) max(1, |xu|) is
+   rounding noise: h is a sum of a few rounded terms. */
+#define GUARD_BITS 16
+
+static int
+domain_fail(hdo_error_t *err, const hdo_taylor_t tay, hdo_expr bad, slong r)
+{
+    char msg[700];
+    char *s = hdo_expr_to_string(tay->model->pool, bad, tay->model->var_names);
+    if (r == 0)
+        snprintf(msg, sizeof msg, "domain error evaluating %.500s", s);
+    else
+        snprintf(msg, sizeof msg,
+                 "domain error in the Taylor coefficient of order %ld of "
+                 "%.500s (a derivative is undefined here)",
+                 (long)r, s);
+    free(s);
+    return hdo_taylor_fail(err, tay, HDO_ERR_DOMAIN, tay->t0, msg);
+}
+
+static int
+singular_fail(hdo_error_t *err, const hdo_taylor_t tay)
+{
+    const hdo_reduced_struct *r = tay->red;
+    const hdo_mode *mode = tay->model->modes + r->mode;
+    char msg[900], vars[400] = "";
+    for (slong j = 0; j < r->nimplicit; j++) {
+        size_t len = strlen(vars);
+        const char *name = tay->model->var_names[r->unknown[j].var];
+        if (r->unknown[j].order == 0)
+            snprintf(vars + len, sizeof vars - len, "%s%s", j ? ", " : "",
+                     name);
+        else
+            snprintf(vars + len, sizeof vars - len, "%sderivative %ld of %s",
+                     j ? ", " : "", (long)r->unknown[j].order, name);
+    }
+    snprintf(msg, sizeof msg,
+             "mode %s is singular here: the Jacobian of its (differentiated) "
+             "algebraic equations with respect to %s is singular",
+             mode->name, vars);
+    return hdo_taylor_fail(err, tay, HDO_ERR_SINGULAR, tay->t0, msg);
+}
+
+/* Copies coefficient k of the inputs of prog (mapped by src) of the
+   given kind from the series. */
+static void
+set_inputs(hdo_program_t prog, const hdo_taylor_src *src,
+           const hdo_taylor_struct *tay, hdo_taylor_src_kind kind, slong k)
+{
+    for (slong q = 0; q < prog->ninputs; q++)
+        if (src[q].kind == kind)
+            mpfr_set(hdo_program_coef(prog, prog->inputs[q].slot, k),
+                     hdo_taylor_src_coef(tay, src[q])[k], MPFR_RNDN);
+}
+
+/* Evaluates dh/dxu at the order-0 coefficients and factors it. */
+static int
+factor_jh(hdo_taylor_t tay, hdo_error_t *err)
+{
+    hdo_program_struct *jac = tay->jac;
+    hdo_expr bad;
+    hdo_mat_zero(tay->Jh);
+    if (tay->njac > 0) {
+        for (slong q = 0; q < jac->ninputs; q++)
+            mpfr_set(jac->value[jac->inputs[q].slot],
+                     hdo_taylor_src_coef(tay, tay->jac_in_src[q])[0],
+                     MPFR_RNDN);
+        if (jac->time_slot >= 0)
+            mpfr_set(jac->value[jac->time_slot], tay->t0, MPFR_RNDN);
+        if (hdo_program_eval(jac, &bad) != 0)
+            return domain_fail(err, tay, bad, 0);
+        for (slong e = 0; e < tay->njac; e++)
+            mpfr_set(hdo_mat_entry(tay->Jh, tay->jac_row[e], tay->jac_col[e]),
+                     jac->value[jac->root_slot[e]], MPFR_RNDN);
+    }
+    if (hdo_lu_factor(tay->Jh, tay->perm) != 0)
+        return singular_fail(err, tay);
+    return 0;
+}
+
+/* work := coefficient k of h. */
+static void
+get_h(hdo_taylor_t tay, slong k)
+{
+    slong ne = tay->red->nexplicit;
+    for (slong j = 0; j < tay->red->nh; j++)
+        mpfr_set(tay->work + j,
+                 hdo_program_coef(tay->prog, tay->prog->root_slot[ne + j], k),
+                 MPFR_RNDN);
+}
+
+/* Order 0: the program at the point, with the unknowns refined by Newton
+   on h; leaves dh/dxu factored at the final point. */
+static int
+order_zero(hdo_taylor_t tay, hdo_error_t *err)
+{
+    hdo_program_struct *prog = tay->prog;
+    slong nu = tay->red->nimplicit, per = tay->order + 1;
+    mpfr_t step, prev, size, lim;
+    hdo_expr bad;
+    int st = 0;
+
+    mpfr_inits2(tay->prec, step, prev, size, lim, (mpfr_ptr)0);
+    mpfr_set_inf(prev, 1);
+    set_inputs(prog, tay->in_src, tay, HDO_TAYLOR_SRC_STATE, 0);
+    if (prog->time_slot >= 0)
+        mpfr_set(hdo_program_coef(prog, prog->time_slot, 0), tay->t0,
+                 MPFR_RNDN);
+    for (int iter = 0;; iter++) {
+        set_inputs(prog, tay->in_src, tay, HDO_TAYLOR_SRC_UNKNOWN, 0);
+        if (hdo_program_taylor_step(prog, 0, &bad) != 0) {
+            st = domain_fail(err, tay, bad, 0);
+            break;
+        }
+        if (nu == 0)
+            break;
+        if ((st = factor_jh(tay, err)) != 0)
+            break;
+        get_h(tay, 0);
+        hdo_lu_solve(tay->work, tay->Jh, tay->perm);
+        hdo_vec_norm_inf(step, tay->work, nu);
+        mpfr_set_ui(size, 1, MPFR_RNDN);
+        for (slong j = 0; j < nu; j++)
+            if (mpfr_cmpabs(tay->unknown_coef[j * per], size) > 0)
+                mpfr_abs(size, tay->unknown_coef[j * per], MPFR_RNDN);
+        mpfr_mul_2si(lim, size, GUARD_BITS - (long)tay->prec, MPFR_RNDN);
+        if (mpfr_cmp(step, lim) <= 0)
+            break;
+        if (iter >= 2 && mpfr_cmp(step, prev) >= 0) {
+            /* no more progress: rounding noise if it is small */
+            mpfr_mul_2si(lim, size, -(long)tay->prec / 2, MPFR_RNDN);
+            if (mpfr_cmp(step, lim) <= 0)
+                break;
+        }
+        if (iter >= MAX_NEWTON || (iter >= 2 && mpfr_cmp(step, prev) >= 0)) {
+            char msg[300];
+            mpfr_snprintf(msg, sizeof msg,
+                          "Newton's method for the algebraic unknowns does "
+                          "not converge at the expansion point (last step "
+                          "%.6Rg)",
+                          step);
+            st = hdo_taylor_fail(err, tay, HDO_ERR_INCONSISTENT, tay->t0, msg);
+            break;
+        }
+        mpfr_set(prev, step, MPFR_RNDN);
+        for (slong j = 0; j < nu; j++)
+            mpfr_sub(tay->unknown_coef[j * per], tay->unknown_coef[j * per],
+                     tay->work + j, MPFR_RNDN);
+    }
+    mpfr_clears(step, prev, size, lim, (mpfr_ptr)0);
+    return st;
+}
+
+int
+hdo_taylor_expand(hdo_taylor_t tay, const mpfr_t t0, mpfr_srcptr xs,
+                  mpfr_srcptr xu, hdo_error_t *err)
+{
+    const hdo_reduced_struct *red = tay->red;
+    hdo_program_struct *prog = tay->prog;
+    slong p = tay->order, per = p + 1, ns = red->nstate, nu = red->nimplicit;
+    slong base = red->nexplicit + red->nh;
+    hdo_expr bad;
+    int st;
+
+    tay->expanded = 0;
+    mpfr_set(tay->t0, t0, MPFR_RNDN);
+    if (tay->init_status != 0)
+        return hdo_taylor_fail(err, tay, tay->init_status, t0,
+                               tay->init_message);
+    for (slong i = 0; i < ns; i++)
+        mpfr_set(tay->state_coef[i * per], xs + i, MPFR_RNDN);
+    for (slong j = 0; j < nu; j++)
+        mpfr_set(tay->unknown_coef[j * per], xu + j, MPFR_RNDN);
+    if ((st = order_zero(tay, err)) != 0)
+        return st;
+
+    for (slong r = 0;; r++) {
+        if (r > 0) {
+            set_inputs(prog, tay->in_src, tay, HDO_TAYLOR_SRC_STATE, r);
+            if (nu > 0) {
+                /* Order r of h is affine in the unknowns' order-r
+                   coefficients, with matrix dh/dxu at t0: evaluate it
+                   with those set to 0, solve, and recompute order r. */
+                for (slong j = 0; j < nu; j++)
+                    mpfr_set_zero(tay->unknown_coef[j * per + r], 1);
+                set_inputs(prog, tay->in_src, tay, HDO_TAYLOR_SRC_UNKNOWN, r);
+                if (hdo_program_taylor_step(prog, r, &bad) != 0)
+                    return domain_fail(err, tay, bad, r);
+                get_h(tay, r);
+                hdo_lu_solve(tay->work, tay->Jh, tay->perm);
+                for (slong j = 0; j < nu; j++)
+                    mpfr_neg(tay->unknown_coef[j * per + r], tay->work + j,
+                             MPFR_RNDN);
+                set_inputs(prog, tay->in_src, tay, HDO_TAYLOR_SRC_UNKNOWN, r);
+            }
+            if (hdo_program_taylor_step(prog, r, &bad) != 0)
+                return domain_fail(err, tay, bad, r);
+        }
+        if (r == p)
+            break;
+        /* x_{r+1} = (x')_r / (r + 1) */
+        for (slong i = 0; i < ns; i++) {
+            hdo_taylor_src s = tay->der_src[i];
+            mpfr_srcptr c =
+                s.kind == HDO_TAYLOR_SRC_ROOT
+                    ? hdo_program_coef(prog, prog->root_slot[s.idx], r)
+                    : hdo_taylor_src_coef(tay, s)[r];
+            mpfr_div_ui(tay->state_coef[i * per + r + 1], c, r + 1, MPFR_RNDN);
+        }
+    }
+
+    for (slong g = 0; g < tay->nguards + tay->nextra; g++) {
+        mpfr_t *dst = g < tay->nguards
+                          ? tay->guard_coef + g * per
+                          : tay->extra_coef + (g - tay->nguards) * per;
+        slong slot = prog->root_slot[base + g];
+        for (slong k = 0; k <= p; k++)
+            mpfr_set(dst[k], hdo_program_coef(prog, slot, k), MPFR_RNDN);
+    }
+    tay->expanded = 1;
+    return 0;
+}

@@ -1,0 +1,244 @@
+/* events.c -- unit tests of event matching and of events inferred from a
+ * candidate */
+#include <math.h>
+#include <string.h>
+#include <criterion/criterion.h>
+#include "ball.h"
+#include "compare.h"
+
+/* The ball's bounce times from the closed form, all fly -> fly (mode 0). */
+static void
+ball_list(hdo_evlist_t l, double shift, int skip)
+{
+    double tk[BALL_NEV + 1], uk[BALL_NEV + 1];
+    ball_events(tk, uk);
+    hdo_evlist_init(l);
+    for (int k = 1; k <= BALL_NEV; k++)
+        if (k != skip)
+            cr_assert_eq(
+                hdo_evlist_push(l, tk[k] + shift, tk[k] + shift, 0, 0, k), 0);
+}
+
+static hdo_match_verdict
+verdict_of_ref(const hdo_matching_t mt, slong ref)
+{
+    for (slong k = 0; k < mt->n; k++)
+        if (mt->m[k].ref == ref)
+            return mt->m[k].verdict;
+    return (hdo_match_verdict)-1;
+}
+
+Test(compare, events_same_events_match)
+{
+    hdo_evlist_t r, c;
+    hdo_matching_t mt;
+    ball_list(r, 0, 0);
+    ball_list(c, 0.9e-6, 0);
+    hdo_matching_init(mt);
+    cr_assert_eq(hdo_events_match(mt, r, c, 1e-6, 1, 0, 3), 0);
+    cr_expect_eq(mt->n, BALL_NEV);
+    cr_expect_eq(mt->nfailed, 0);
+    for (slong k = 0; k < mt->n; k++) {
+        cr_expect_eq(mt->m[k].ref, k);
+        cr_expect_eq(mt->m[k].cand, k);
+        cr_expect(fabs(mt->m[k].diff - 0.9e-6) < 1e-12);
+    }
+    hdo_matching_clear(mt);
+    hdo_evlist_clear(r);
+    hdo_evlist_clear(c);
+}
+
+Test(compare, events_late_and_early_fail)
+{
+    double shifts[2] = {2e-6, -2e-6};
+    hdo_match_verdict want[2] = {HDO_MATCH_LATE, HDO_MATCH_EARLY};
+    for (int s = 0; s < 2; s++) {
+        hdo_evlist_t r, c;
+        hdo_matching_t mt;
+        ball_list(r, 0, 0);
+        ball_list(c, 0, 0);
+        c->ev[2].t_lo = c->ev[2].t_hi = r->ev[2].t_lo + shifts[s];
+        hdo_matching_init(mt);
+        cr_assert_eq(hdo_events_match(mt, r, c, 1e-6, 1, 0, 3), 0);
+        cr_expect_eq(mt->n, BALL_NEV);
+        cr_expect_eq(mt->nfailed, 1);
+        cr_expect_eq(mt->first_fail, 2);
+        cr_expect_eq(mt->m[2].verdict, want[s]);
+        cr_expect(fabs(mt->m[2].diff - shifts[s]) < 1e-12);
+        hdo_matching_clear(mt);
+        hdo_evlist_clear(r);
+        hdo_evlist_clear(c);
+    }
+}
+
+Test(compare, events_missing_and_extra)
+{
+    hdo_evlist_t r, c;
+    hdo_matching_t mt;
+    /* The candidate misses bounce 3. */
+    ball_list(r, 0, 0);
+    ball_list(c, 0, 3);
+    hdo_matching_init(mt);
+    cr_assert_eq(hdo_events_match(mt, r, c, 1e-6, 1, 0, 3), 0);
+    cr_expect_eq(mt->n, BALL_NEV);
+    cr_expect_eq(mt->nfailed, 1);
+    cr_expect_eq(verdict_of_ref(mt, 2), HDO_MATCH_MISSING);
+    cr_expect_eq(verdict_of_ref(mt, 3), HDO_MATCH_OK);
+    cr_expect_eq(verdict_of_ref(mt, 5), HDO_MATCH_OK);
+    /* Swapped: the candidate has one more. */
+    cr_assert_eq(hdo_events_match(mt, c, r, 1e-6, 1, 0, 3), 0);
+    cr_expect_eq(mt->nfailed, 1);
+    cr_expect_eq(mt->m[mt->first_fail].verdict, HDO_MATCH_EXTRA);
+    cr_expect_eq(mt->m[mt->first_fail].cand, 2);
+    /* The candidate misses the last one: missing at the end. */
+    hdo_evlist_clear(c);
+    ball_list(c, 0, BALL_NEV);
+    cr_assert_eq(hdo_events_match(mt, r, c, 1e-6, 1, 0, 3), 0);
+    cr_expect_eq(mt->nfailed, 1);
+    cr_expect_eq(verdict_of_ref(mt, BALL_NEV - 1), HDO_MATCH_MISSING);
+    /* ... unless its span ends before it: then it is outside. */
+    cr_assert_eq(hdo_events_match(mt, r, c, 1e-6, 1, 0, 2.5), 0);
+    cr_expect_eq(mt->nfailed, 0);
+    cr_expect_eq(verdict_of_ref(mt, BALL_NEV - 1), HDO_MATCH_OUTSIDE);
+    hdo_matching_clear(mt);
+    hdo_evlist_clear(r);
+    hdo_evlist_clear(c);
+}
+
+Test(compare, events_modes)
+{
+    hdo_evlist_t r, c;
+    hdo_matching_t mt;
+    hdo_evlist_init(r);
+    hdo_evlist_init(c);
+    hdo_evlist_push(r, 1, 1, 0, 1, 0);
+    hdo_evlist_push(r, 2, 2, 1, 0, 0);
+    hdo_evlist_push(c, 1, 1, 0, 1, 5);
+    hdo_evlist_push(c, 2, 2, 1, 2, 9); /* wrong target */
+    hdo_matching_init(mt);
+    cr_assert_eq(hdo_events_match(mt, r, c, 1e-6, 1, 0, 3), 0);
+    cr_expect_eq(mt->nfailed, 1);
+    cr_expect_eq(mt->m[1].verdict, HDO_MATCH_MODE);
+    cr_assert_eq(hdo_events_match(mt, r, c, 1e-6, 0, 0, 3), 0);
+    cr_expect_eq(mt->nfailed, 0);
+    /* Unknown modes (-1) are not held against the candidate. */
+    c->ev[1].to = -1;
+    c->ev[0].from = -1;
+    cr_assert_eq(hdo_events_match(mt, r, c, 1e-6, 1, 0, 3), 0);
+    cr_expect_eq(mt->nfailed, 0);
+    hdo_matching_clear(mt);
+    hdo_evlist_clear(r);
+    hdo_evlist_clear(c);
+}
+
+/* An event known only to lie between two rows matches a reference event
+   inside, or within time_abs of, that interval. */
+Test(compare, events_intervals)
+{
+    hdo_evlist_t r, c;
+    hdo_matching_t mt;
+    hdo_evlist_init(r);
+    hdo_evlist_init(c);
+    hdo_evlist_push(r, 1.5, 1.5, 0, 1, 0);
+    hdo_evlist_push(r, 3.5, 3.5, 1, 0, 0);
+    hdo_evlist_push(c, 1.0, 2.0, 0, 1, 3);
+    hdo_evlist_push(c, 3.6, 4.0, 1, 0, 7);
+    hdo_matching_init(mt);
+    cr_assert_eq(hdo_events_match(mt, r, c, 0.05, 1, 0, 5), 0);
+    cr_expect_eq(mt->m[0].verdict, HDO_MATCH_OK);
+    cr_expect_eq(mt->m[0].diff, 0);
+    cr_expect_eq(mt->m[1].verdict, HDO_MATCH_LATE);
+    cr_expect(fabs(mt->m[1].diff - 0.1) < 1e-12);
+    cr_assert_eq(hdo_events_match(mt, r, c, 0.2, 1, 0, 5), 0);
+    cr_expect_eq(mt->nfailed, 0);
+    hdo_matching_clear(mt);
+    hdo_evlist_clear(r);
+    hdo_evlist_clear(c);
+}
+
+static void
+read_csv(hdo_csv_t csv, const char *text)
+{
+    hdo_error_t err;
+    hdo_error_clear(&err);
+    hdo_csv_init(csv);
+    cr_assert_eq(hdo_csv_read_string(csv, text, strlen(text), "c.csv", &err), 0,
+                 "%s", err.message);
+}
+
+Test(compare, events_inferred_from_repeated_rows)
+{
+    hdo_csv_t csv;
+    hdo_evlist_t l;
+    read_csv(csv, "time,h\n0,1\n0.5,0\n0.5,0\n0.75,1\n1,1\n1,2\n1,3\n");
+    hdo_evlist_init(l);
+    cr_assert_eq(hdo_csv_infer_events(l, csv, NULL), 0);
+    cr_assert_eq(l->n, 2);
+    cr_expect_eq(l->ev[0].t_lo, 0.5);
+    cr_expect_eq(l->ev[0].t_hi, 0.5);
+    cr_expect_eq(l->ev[0].from, -1);
+    cr_expect_eq(l->ev[0].line, 4);
+    cr_expect_eq(l->ev[1].t_lo, 1);
+    hdo_evlist_clear(l);
+    hdo_csv_clear(csv);
+}
+
+Test(compare, events_inferred_from_modes)
+{
+    hdo_csv_t csv;
+    hdo_evlist_t l;
+    slong map[3] = {10, 20, 30};
+    /* fly->fly at 0.5 (repeated rows, no mode change), fly->rest between
+       0.8 and 0.9, rest->fly->stop at 1 (two changes in one group). */
+    read_csv(csv, "time,mode,h\n0,fly,1\n0.5,fly,0\n0.5,fly,0\n0.8,fly,1\n"
+                  "0.9,rest,1\n1,rest,2\n1,fly,3\n1,stop,3\n2,stop,3");
+    hdo_evlist_init(l);
+    cr_assert_eq(hdo_csv_infer_events(l, csv, map), 0);
+    cr_assert_eq(l->n, 4);
+    cr_expect(l->ev[0].t_lo == 0.5 && l->ev[0].from == 10 && l->ev[0].to == 10);
+    cr_expect(l->ev[1].t_lo == 0.8 && l->ev[1].t_hi == 0.9 &&
+              l->ev[1].from == 10 && l->ev[1].to == 20);
+    cr_expect(l->ev[2].t_lo == 1 && l->ev[2].from == 20 && l->ev[2].to == 10);
+    cr_expect(l->ev[3].t_lo == 1 && l->ev[3].from == 10 && l->ev[3].to == 30);
+    hdo_evlist_clear(l);
+    hdo_csv_clear(csv);
+}
+
+Test(compare, events_events_file)
+{
+    const char *text = "index,time,from,to,kind,guard\r\n"
+                       "1,0.4515,fly,fly,switch,\"h < 0\"\r\n"
+                       "2,1.17,fly,rest,sliding-start,\"f, g\"\r\n";
+    const char *simple = "time,from,to\n1,,\n2,a,b\n";
+    hdo_evfile_t ef;
+    hdo_error_t err;
+    hdo_evfile_init(ef);
+    hdo_error_clear(&err);
+    cr_assert_eq(hdo_evfile_read_string(ef, text, strlen(text), "e.csv", &err),
+                 0, "%s", err.message);
+    cr_expect_eq(ef->n, 2);
+    cr_expect_eq(ef->time[1], 1.17);
+    cr_expect_str_eq(ef->modes.names[ef->from[1]], "fly");
+    cr_expect_str_eq(ef->modes.names[ef->to[1]], "rest");
+    hdo_evfile_clear(ef);
+    hdo_evfile_init(ef);
+    cr_assert_eq(
+        hdo_evfile_read_string(ef, simple, strlen(simple), "e.csv", &err), 0,
+        "%s", err.message);
+    cr_expect_eq(ef->from[0], -1);
+    cr_expect_eq(ef->to[0], -1);
+    hdo_evfile_clear(ef);
+    /* Errors: no 'to' column; times out of order. */
+    hdo_evfile_init(ef);
+    cr_expect_eq(
+        hdo_evfile_read_string(ef, "time,from\n1,a\n", 14, "e.csv", &err),
+        HDO_ERR_INPUT);
+    hdo_evfile_clear(ef);
+    hdo_evfile_init(ef);
+    cr_expect_eq(hdo_evfile_read_string(ef, "time,from,to\n2,a,b\n1,a,b\n", 25,
+                                        "e.csv", &err),
+                 HDO_ERR_INPUT);
+    cr_expect_eq(err.line, 3);
+    cr_expect_eq(err.col, 1);
+    hdo_evfile_clear(ef);
+}

@@ -1,0 +1,78 @@
+/* tol.c -- unit tests of the tolerance file reader */
+#include <string.h>
+#include <criterion/criterion.h>
+#include "compare.h"
+
+static int
+read_tol(hdo_tol_t tol, const char *text, hdo_error_t *err)
+{
+    hdo_error_clear(err);
+    hdo_tol_init(tol);
+    return hdo_tol_read_string(tol, text, strlen(text), "x.tol", err);
+}
+
+Test(compare, tol_defaults)
+{
+    hdo_tol_t tol;
+    hdo_error_t err;
+    cr_assert_eq(read_tol(tol, "# nothing set\n\n", &err), 0);
+    cr_expect_eq(tol->time_abs, 1e-6);
+    cr_expect_eq(tol->value_abs, 1e-8);
+    cr_expect_eq(tol->value_rel, 1e-6);
+    cr_expect_eq(tol->modes_exact, 1);
+    cr_expect_eq(tol->has_variables, 0);
+    hdo_tol_clear(tol);
+}
+
+Test(compare, tol_all_keys)
+{
+    const char *text = "# ball\n"
+                       "time_abs  = 2e-6      # events\n"
+                       "value_abs=0.5\r\n"
+                       "  value_rel = 0 \n"
+                       "variables = h v,w\n"
+                       "modes     = ignore";
+    hdo_tol_t tol;
+    hdo_error_t err;
+    cr_assert_eq(read_tol(tol, text, &err), 0, "%d:%d %s", err.line, err.col,
+                 err.message);
+    cr_expect_eq(tol->time_abs, 2e-6);
+    cr_expect_eq(tol->value_abs, 0.5);
+    cr_expect_eq(tol->value_rel, 0);
+    cr_expect_eq(tol->modes_exact, 0);
+    cr_assert_eq(tol->nvariables, 3);
+    cr_expect_str_eq(tol->variables[0], "h");
+    cr_expect_str_eq(tol->variables[2], "w");
+    cr_expect_eq(tol->var_line[2], 5);
+    cr_expect_eq(tol->var_col[2], 17);
+    hdo_tol_clear(tol);
+}
+
+static void
+expect_error(const char *text, int line, int col, const char *what)
+{
+    hdo_tol_t tol;
+    hdo_error_t err;
+    cr_expect_eq(read_tol(tol, text, &err), HDO_ERR_INPUT, "%s", text);
+    cr_expect_eq(err.line, line, "%s: %s", text, err.message);
+    cr_expect_eq(err.col, col, "%s: %s", text, err.message);
+    cr_expect(strstr(err.message, what) != NULL, "%s: %s", text, err.message);
+    hdo_tol_clear(tol);
+}
+
+Test(compare, tol_errors)
+{
+    expect_error("time_abs = 1\ntol = 3\n", 2, 1, "unknown key 'tol'");
+    expect_error("timeabs=1\n", 1, 1, "unknown key");
+    expect_error("time_abs = 1\n\ntime_abs = 2\n", 3, 1, "twice");
+    expect_error("value_abs 1e-8\n", 1, 11, "expected '='");
+    expect_error("value_abs =\n", 1, 12, "expected a value");
+    expect_error("value_abs = # none\n", 1, 12, "expected a value");
+    expect_error("value_rel = 1e-6x\n", 1, 13, "expected a number");
+    expect_error("value_rel = 1,5\n", 1, 13, "expected a number");
+    expect_error("time_abs = -1\n", 1, 12, ">= 0");
+    expect_error("time_abs = inf\n", 1, 12, ">= 0");
+    expect_error("modes = strict\n", 1, 9, "'exact' or 'ignore'");
+    expect_error("variables = h h\n", 1, 15, "twice");
+    expect_error("variables = h; v\n", 1, 14, "variable name");
+}

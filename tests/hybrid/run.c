@@ -1,0 +1,323 @@
+/* run.c -- tests of hdo_run on small ODE models: events against closed forms,
+ * simultaneity, infeasible starts, Zeno, chattering, sampling */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+#include "hybrid.h"
+
+/* Expected values come from closed forms evaluated here with MPFR (the
+   ball's impact times, exact event times of linear arcs), never from
+   hdo_run itself. */
+
+static void
+parse(hdo_model_t model, const char *text)
+{
+    hdo_error_t err;
+    hdo_error_clear(&err);
+    hdo_model_init(model);
+    int st =
+        hdo_model_parse_string(model, text, strlen(text), "test.hdae", &err);
+    cr_assert_eq(st, 0, "parse failed: %s", err.message);
+}
+
+/* Runs at D digits; returns the status, err filled. */
+static int
+run(hdo_result_t res, hdo_model_t model, long digits, const char *every,
+    hdo_error_t *err)
+{
+    hdo_run_options opt;
+    hdo_run_options_init(&opt);
+    opt.digits = digits;
+    opt.every = every;
+    hdo_result_init(res);
+    return hdo_run(res, model, &opt, err);
+}
+
+/* |a - b| <= 10^-digits */
+static int
+close_to(mpfr_srcptr a, mpfr_srcptr b, long digits)
+{
+    mpfr_t d, bound;
+    mpfr_inits2(mpfr_get_prec(a), d, bound, (mpfr_ptr)0);
+    mpfr_sub(d, a, b, MPFR_RNDN);
+    mpfr_abs(d, d, MPFR_RNDN);
+    mpfr_set_ui(bound, 10, MPFR_RNDN);
+    mpfr_pow_si(bound, bound, -digits, MPFR_RNDN);
+    int ok = mpfr_cmp(d, bound) <= 0;
+    mpfr_clears(d, bound, (mpfr_ptr)0);
+    return ok;
+}
+
+static int
+close_to_d(mpfr_srcptr a, double b, long digits)
+{
+    mpfr_t x;
+    mpfr_init2(x, mpfr_get_prec(a));
+    mpfr_set_d(x, b, MPFR_RNDN);
+    int ok = close_to(a, x, digits);
+    mpfr_clear(x);
+    return ok;
+}
+
+static const char *ball_text = "model ball\n"
+                               "param g = 9.81\n"
+                               "param e = 0.7\n"
+                               "var h = 1, v = 0\n"
+                               "mode fly\n"
+                               "  der(h) = v\n"
+                               "  der(v) = -g\n"
+                               "  when h < 0 goto fly with v = -e*v\n"
+                               "end\n"
+                               "start fly at 0\n"
+                               "until 2.5\n";
+
+Test(hybrid, run_ball_impacts_closed_form)
+{
+    hdo_model_t model;
+    hdo_result_t res;
+    hdo_error_t err;
+    parse(model, ball_text);
+    int st = run(res, model, 40, NULL, &err);
+    cr_assert_eq(st, 0, "%s", err.message);
+    /* t1 = sqrt(2/g), t_{k+1} = t_k + 2 e^k t1; 2.5 lies between t_11 =
+       2.4936... and t_12 = 2.5191..., so 11 impacts */
+    mpfr_prec_t prec = 300;
+    mpfr_t g, e, t1, t, ek, vl;
+    mpfr_inits2(prec, g, e, t1, t, ek, vl, (mpfr_ptr)0);
+    mpfr_set_str(g, "9.81", 10, MPFR_RNDN);
+    mpfr_set_str(e, "0.7", 10, MPFR_RNDN);
+    mpfr_ui_div(t1, 2, g, MPFR_RNDN);
+    mpfr_sqrt(t1, t1, MPFR_RNDN);
+    mpfr_set(t, t1, MPFR_RNDN);
+    mpfr_set_ui(ek, 1, MPFR_RNDN);
+    cr_assert_eq(res->nevents, 11);
+    slong v = hdo_model_find_var(model, "v");
+    for (slong k = 0; k < res->nevents; k++) {
+        const hdo_event *ev = res->events + k;
+        cr_assert(close_to(ev->time, t, 40), "impact %ld time", (long)k + 1);
+        cr_assert_eq(ev->kind, HDO_EV_SWITCH);
+        /* v just before impact k+1: -g t1 e^k; just after: -e times it */
+        mpfr_mul(vl, g, t1, MPFR_RNDN);
+        mpfr_mul(vl, vl, ek, MPFR_RNDN);
+        mpfr_neg(vl, vl, MPFR_RNDN);
+        cr_assert(close_to(ev->left + v, vl, 39), "impact %ld v-", (long)k + 1);
+        mpfr_mul(vl, vl, e, MPFR_RNDN);
+        mpfr_neg(vl, vl, MPFR_RNDN);
+        cr_assert(close_to(ev->right + v, vl, 39), "impact %ld v+",
+                  (long)k + 1);
+        mpfr_mul(ek, ek, e, MPFR_RNDN);
+        mpfr_mul(vl, ek, t1, MPFR_RNDN);
+        mpfr_mul_2ui(vl, vl, 1, MPFR_RNDN);
+        mpfr_add(t, t, vl, MPFR_RNDN);
+    }
+    /* rows: 1001 grid rows plus 2 per event, in time order */
+    cr_assert_eq(res->nrows, 1001 + 2 * 11);
+    for (slong i = 1; i < res->nrows; i++)
+        cr_assert(mpfr_cmp(res->rows[i - 1].time, res->rows[i].time) <= 0);
+    cr_assert(mpfr_cmp_ui(res->rows[res->nrows - 1].time, 0) > 0);
+    cr_assert(mpfr_cmp_d(res->rows[res->nrows - 1].time, 2.5) == 0);
+    mpfr_clears(g, e, t1, t, ek, vl, (mpfr_ptr)0);
+    hdo_result_clear(res);
+    hdo_model_clear(model);
+}
+
+Test(hybrid, run_simultaneous_first_in_file_order)
+{
+    /* x' = 1 from 0: `t > 1` and `x > 1` both reach zero at t = 1; the
+       first `when` in file order is taken, marked simultaneous */
+    const char *text[2] = {
+        "model sim\nvar x = 0\n"
+        "mode a\n  der(x) = 1\n  when t > 1 goto b\n  when x > 1 goto c\nend\n"
+        "mode b\n  der(x) = 2\nend\nmode c\n  der(x) = 3\nend\n"
+        "start a\nuntil 2\n",
+        "model sim\nvar x = 0\n"
+        "mode a\n  der(x) = 1\n  when x > 1 goto c\n  when t > 1 goto b\nend\n"
+        "mode b\n  der(x) = 2\nend\nmode c\n  der(x) = 3\nend\n"
+        "start a\nuntil 2\n"};
+    const char *target[2] = {"b", "c"};
+    for (int i = 0; i < 2; i++) {
+        hdo_model_t model;
+        hdo_result_t res;
+        hdo_error_t err;
+        parse(model, text[i]);
+        int st = run(res, model, 30, NULL, &err);
+        cr_assert_eq(st, 0, "%s", err.message);
+        cr_assert_eq(res->nevents, 1);
+        cr_assert_eq(res->events[0].kind, HDO_EV_SIMULTANEOUS);
+        cr_assert_str_eq(model->modes[res->events[0].to].name, target[i]);
+        cr_assert(close_to_d(res->events[0].time, 1, 30), "time");
+        hdo_result_clear(res);
+        hdo_model_clear(model);
+    }
+}
+
+Test(hybrid, run_infeasible_start_switches_at_once)
+{
+    /* x(0) = -1 is infeasible for a (x < 0 is its event): switch to b at
+       t0 = 0.5, where x' = 2 gives x(2) = -1 + 2 * 1.5 = 2 */
+    hdo_model_t model;
+    hdo_result_t res;
+    hdo_error_t err;
+    parse(model, "model inf\nvar x = -1\n"
+                 "mode a\n  der(x) = -1\n  when x < 0 goto b\nend\n"
+                 "mode b\n  der(x) = 2\nend\n"
+                 "start a at 0.5\nuntil 2\n");
+    int st = run(res, model, 30, NULL, &err);
+    cr_assert_eq(st, 0, "%s", err.message);
+    cr_assert_eq(res->nevents, 1);
+    cr_assert(mpfr_cmp_d(res->events[0].time, 0.5) == 0);
+    const hdo_row *last = res->rows + res->nrows - 1;
+    cr_assert(close_to_d(last->values + 0, 2, 30), "x(2)");
+    cr_assert_str_eq(model->modes[last->mode].name, "b");
+    hdo_result_clear(res);
+    hdo_model_clear(model);
+}
+
+Test(hybrid, run_zero_at_arc_start_leaving_feasibly_is_no_event)
+{
+    /* after the switch at x = 0, mode b sits on its own surface (it has
+       `when x < 0` too) with x' = 1 > 0: it leaves it feasibly, so there
+       is exactly one event */
+    hdo_model_t model;
+    hdo_result_t res;
+    hdo_error_t err;
+    parse(model, "model leave\nvar x = 1\n"
+                 "mode a\n  der(x) = -1\n  when x < 0 goto b\nend\n"
+                 "mode b\n  der(x) = 1\n  when x < 0 goto a\nend\n"
+                 "start a\nuntil 3\n");
+    int st = run(res, model, 30, NULL, &err);
+    cr_assert_eq(st, 0, "%s", err.message);
+    cr_assert_eq(res->nevents, 1);
+    cr_assert(close_to_d(res->events[0].time, 1, 30), "time");
+    hdo_result_clear(res);
+    hdo_model_clear(model);
+}
+
+Test(hybrid, run_chattering_is_an_error)
+{
+    hdo_model_t model;
+    hdo_result_t res;
+    hdo_error_t err;
+    parse(model, "model ch\nvar x = 1\n"
+                 "mode l\n  der(x) = -1\n  when x < 0 goto r\nend\n"
+                 "mode r\n  der(x) = 1\n  when x > 0 goto l\nend\n"
+                 "start l\nuntil 3\n");
+    int st = run(res, model, 30, NULL, &err);
+    cr_assert_eq(st, HDO_ERR_CHATTERING);
+    cr_assert(strstr(err.message, "not implemented") != NULL, "%s",
+              err.message);
+    cr_assert(err.has_time && err.time > 0.999 && err.time < 1.001);
+    hdo_result_clear(res);
+    hdo_model_clear(model);
+}
+
+Test(hybrid, run_zeno_with_clause)
+{
+    /* the ball with an ODE rest mode: the accumulation point
+       t1 (1 + e) / (1 - e) is where the zeno clause is taken */
+    hdo_model_t model;
+    hdo_result_t res;
+    hdo_error_t err;
+    parse(model, "model bz\nparam g = 9.81\nparam e = 0.7\n"
+                 "var h = 1, v = 0\n"
+                 "mode fly\n  der(h) = v\n  der(v) = -g\n"
+                 "  when h < 0 goto fly with v = -e*v\n"
+                 "  zeno goto rest with v = 0\nend\n"
+                 "mode rest\n  der(h) = 0\n  der(v) = 0\nend\n"
+                 "start fly\nuntil 3\n");
+    int st = run(res, model, 30, NULL, &err);
+    cr_assert_eq(st, 0, "%s", err.message);
+    const hdo_event *z = res->events + res->nevents - 1;
+    cr_assert_eq(z->kind, HDO_EV_ZENO);
+    cr_assert_str_eq(model->modes[z->to].name, "rest");
+    mpfr_t tz, x;
+    mpfr_inits2(200, tz, x, (mpfr_ptr)0);
+    mpfr_set_str(x, "9.81", 10, MPFR_RNDN);
+    mpfr_ui_div(tz, 2, x, MPFR_RNDN);
+    mpfr_sqrt(tz, tz, MPFR_RNDN);
+    mpfr_mul_ui(tz, tz, 17, MPFR_RNDN);
+    mpfr_div_ui(tz, tz, 3, MPFR_RNDN); /* (1 + 0.7) / (1 - 0.7) = 17/3 */
+    cr_assert(close_to(z->time, tz, 30), "zeno time");
+    /* every impact before it is separated by more than the tolerance */
+    cr_assert(res->nevents > 100);
+    mpfr_clears(tz, x, (mpfr_ptr)0);
+    hdo_result_clear(res);
+    hdo_model_clear(model);
+}
+
+Test(hybrid, run_errors)
+{
+    hdo_model_t model;
+    hdo_result_t res;
+    hdo_error_t err;
+    hdo_run_options opt;
+    parse(model, ball_text);
+    cr_assert_eq(run(res, model, 30, "0", &err), HDO_ERR_INPUT);
+    hdo_result_clear(res);
+    cr_assert_eq(run(res, model, 30, "abc", &err), HDO_ERR_INPUT);
+    hdo_result_clear(res);
+    hdo_run_options_init(&opt);
+    opt.max_events = 3;
+    hdo_result_init(res);
+    cr_assert_eq(hdo_run(res, model, &opt, &err), HDO_ERR_TOO_MUCH_WORK);
+    cr_assert_eq(res->nevents, 3);
+    hdo_result_clear(res);
+    hdo_run_options_init(&opt);
+    opt.max_steps = 2;
+    hdo_result_init(res);
+    cr_assert_eq(hdo_run(res, model, &opt, &err), HDO_ERR_TOO_MUCH_WORK);
+    hdo_result_clear(res);
+    hdo_model_clear(model);
+}
+
+Test(hybrid, agreement_of_two_precisions)
+{
+    /* the same ball at 30 and 40 digits agrees to about 30 digits; a
+       slightly different model (g = 9.8, same number of impacts) to a few */
+    hdo_model_t model, other;
+    hdo_result_t a, b;
+    hdo_error_t err;
+    parse(model, ball_text);
+    cr_assert_eq(run(a, model, 30, NULL, &err), 0);
+    cr_assert_eq(run(b, model, 40, NULL, &err), 0);
+    long d = hdo_result_agreement(a, b);
+    cr_assert(d >= 28 && d <= 30, "agreement %ld", d);
+    hdo_result_clear(b);
+    char *t = strdup(ball_text);
+    memcpy(strstr(t, "9.81"), "9.80", 4);
+    parse(other, t);
+    free(t);
+    cr_assert_eq(run(b, other, 40, NULL, &err), 0);
+    d = hdo_result_agreement(a, b);
+    cr_assert(d <= 4, "agreement with another model %ld", d);
+    hdo_result_clear(a);
+    hdo_result_clear(b);
+    hdo_model_clear(model);
+    hdo_model_clear(other);
+}
+
+Test(hybrid, agreement_across_a_zeno_point)
+{
+    /* the tighter run follows more impacts before the accumulation point;
+       the common ones and the zeno events are compared */
+    const char *text = "model bz\nparam g = 9.81\nparam e = 0.7\n"
+                       "var h = 1, v = 0\n"
+                       "mode fly\n  der(h) = v\n  der(v) = -g\n"
+                       "  when h < 0 goto fly with v = -e*v\n"
+                       "  zeno goto rest with v = 0\nend\n"
+                       "mode rest\n  der(h) = 0\n  der(v) = 0\nend\n"
+                       "start fly\nuntil 3\n";
+    hdo_model_t model;
+    hdo_result_t a, b;
+    hdo_error_t err;
+    parse(model, text);
+    cr_assert_eq(run(a, model, 30, NULL, &err), 0);
+    cr_assert_eq(run(b, model, 40, NULL, &err), 0);
+    cr_assert(b->nevents > a->nevents, "%ld vs %ld events", (long)b->nevents,
+              (long)a->nevents);
+    long d = hdo_result_agreement(a, b);
+    cr_assert(d >= 28 && d <= 30, "agreement %ld", d);
+    hdo_result_clear(a);
+    hdo_result_clear(b);
+    hdo_model_clear(model);
+}

@@ -1,0 +1,176 @@
+/* deval.c -- double-precision evaluation of hdo expression graphs */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <mpfr.h>
+#include "deval.h"
+
+void
+deval_init(deval_t p, const hdo_expr_pool_t pool, const hdo_expr *roots,
+           slong nroots, slong nvars)
+{
+    slong top = -1;
+    memset(p, 0, sizeof *p);
+    p->pool = pool;
+    p->nroots = nroots;
+    p->nvars = nvars;
+    p->roots = malloc((nroots > 0 ? nroots : 1) * sizeof *p->roots);
+    for (slong i = 0; i < nroots; i++) {
+        p->roots[i] = roots[i];
+        if (roots[i] > top)
+            top = roots[i];
+    }
+    char *mark = calloc(top + 2, 1);
+    for (slong i = 0; i < nroots; i++)
+        if (roots[i] >= 0)
+            mark[roots[i]] = 1;
+    /* Children have smaller indices than their parents, so one sweep
+       downwards marks everything reachable. */
+    for (slong n = top; n >= 0; n--) {
+        if (!mark[n])
+            continue;
+        const hdo_expr_node *nd = hdo_expr_node_get(pool, n);
+        switch (nd->kind) {
+        case HDO_X_CONST:
+        case HDO_X_PI:
+        case HDO_X_TIME:
+        case HDO_X_VAR:
+            break;
+        case HDO_X_ADD:
+        case HDO_X_SUB:
+        case HDO_X_MUL:
+        case HDO_X_DIV:
+        case HDO_X_POW:
+            mark[nd->a] = mark[nd->b] = 1;
+            break;
+        default:
+            mark[nd->a] = 1;
+        }
+    }
+    p->code = malloc((top + 2) * sizeof *p->code);
+    p->val = calloc(top + 2, sizeof *p->val);
+    for (slong n = 0; n <= top; n++) {
+        if (!mark[n])
+            continue;
+        p->code[p->ncode++] = (int32_t)n;
+        const hdo_expr_node *nd = hdo_expr_node_get(pool, n);
+        if (nd->kind == HDO_X_CONST || nd->kind == HDO_X_PI) {
+            mpfr_t c;
+            mpfr_init2(c, 53);
+            hdo_expr_eval_constant(c, pool, n);
+            p->val[n] = mpfr_get_d(c, MPFR_RNDN);
+            mpfr_clear(c);
+        } else if (nd->kind == HDO_X_VAR && nd->b > p->maxorder) {
+            p->maxorder = nd->b;
+        }
+    }
+    free(mark);
+}
+
+void
+deval_clear(deval_t p)
+{
+    free(p->roots);
+    free(p->code);
+    free(p->val);
+    memset(p, 0, sizeof *p);
+}
+
+void
+deval_eval(double *out, deval_t p, double t, const double *vtab)
+{
+    double *v = p->val;
+    for (slong i = 0; i < p->ncode; i++) {
+        int32_t n = p->code[i];
+        const hdo_expr_node *nd = hdo_expr_node_get(p->pool, n);
+        double a = 0, b = 0;
+        switch (nd->kind) {
+        case HDO_X_CONST:
+        case HDO_X_PI:
+            continue;
+        case HDO_X_TIME:
+            v[n] = t;
+            continue;
+        case HDO_X_VAR:
+            v[n] = vtab[nd->b * p->nvars + nd->a];
+            continue;
+        case HDO_X_ADD:
+        case HDO_X_SUB:
+        case HDO_X_MUL:
+        case HDO_X_DIV:
+        case HDO_X_POW:
+            a = v[nd->a];
+            b = v[nd->b];
+            break;
+        default:
+            a = v[nd->a];
+        }
+        switch (nd->kind) {
+        case HDO_X_ADD:
+            v[n] = a + b;
+            break;
+        case HDO_X_SUB:
+            v[n] = a - b;
+            break;
+        case HDO_X_MUL:
+            v[n] = a * b;
+            break;
+        case HDO_X_DIV:
+            v[n] = a / b;
+            break;
+        case HDO_X_POW:
+            /* Small integer exponents by multiplication, as a user's
+               hand-written residual would have them. */
+            if (b == 2)
+                v[n] = a * a;
+            else if (b == 3)
+                v[n] = a * a * a;
+            else
+                v[n] = pow(a, b);
+            break;
+        case HDO_X_NEG:
+            v[n] = -a;
+            break;
+        case HDO_X_SIN:
+            v[n] = sin(a);
+            break;
+        case HDO_X_COS:
+            v[n] = cos(a);
+            break;
+        case HDO_X_TAN:
+            v[n] = tan(a);
+            break;
+        case HDO_X_ASIN:
+            v[n] = asin(a);
+            break;
+        case HDO_X_ACOS:
+            v[n] = acos(a);
+            break;
+        case HDO_X_ATAN:
+            v[n] = atan(a);
+            break;
+        case HDO_X_EXP:
+            v[n] = exp(a);
+            break;
+        case HDO_X_LOG:
+            v[n] = log(a);
+            break;
+        case HDO_X_SQRT:
+            v[n] = sqrt(a);
+            break;
+        case HDO_X_SINH:
+            v[n] = sinh(a);
+            break;
+        case HDO_X_COSH:
+            v[n] = cosh(a);
+            break;
+        case HDO_X_TANH:
+            v[n] = tanh(a);
+            break;
+        default:
+            v[n] = NAN;
+        }
+    }
+    for (slong i = 0; i < p->nroots; i++)
+        out[i] = p->roots[i] >= 0 ? v[p->roots[i]] : NAN;
+}
