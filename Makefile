@@ -24,6 +24,8 @@ ifeq ($(SAN),1)
   CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer \
             -fno-sanitize-recover=undefined
   LDFLAGS += -fsanitize=address,undefined
+  export LSAN_OPTIONS = suppressions=$(CURDIR)/tests/lsan.supp
+  export UBSAN_OPTIONS = print_stacktrace=1
 endif
 
 LIB_SRC := $(sort $(wildcard ref/*.c ref/*/*.c))

@@ -160,10 +160,17 @@ int hdo_event_locate(mpfr_t root, mpfr_srcptr c, slong len, const mpfr_t H,
    geometrically), and the mode's `zeno goto` clause is taken there
    (kind zeno; the unresolvable last events are not reported).  Without a
    clause: HDO_ERR_ZENO with the estimated accumulation time.
-   Chattering: more than HDO_RUN_MAX_INSTANT instantaneous switches in a
-   row without accumulation is HDO_ERR_CHATTERING, naming the modes, the
-   guard and the time (Filippov sliding and hysteresis are not
-   implemented yet; with `chattering stop` this is the intended end).  Returns
+   Chattering: `chattering hysteresis d` compiles every guard S as S + d
+   (the surfaces moved by d).  Under `chattering filippov` (default) a
+   switch A -> B into a mode that goes back to A at once across the same
+   surface starts the Filippov sliding mode "sliding(a,b)" (a < b in file
+   order; ref/hybrid/sliding.c, decisions.md; events sliding-start,
+   sliding-end where alpha leaves [0, 1]); sliding on an intersection of
+   surfaces is HDO_ERR_UNSUPPORTED.  Otherwise more than
+   HDO_RUN_MAX_INSTANT instantaneous switches in a row without
+   accumulation is HDO_ERR_CHATTERING under `chattering stop`
+   (HDO_ERR_UNSUPPORTED under `filippov`), naming the modes, the guard
+   and the time.  Returns
    0, or a negative status with err filled (the rows and events up to the
    failure stay in res): HDO_ERR_INPUT (bad options, no end time), the statuses
    of reduction, consistent initialisation and expansion, HDO_ERR_CHATTERING,

@@ -63,7 +63,7 @@ int hdo_svd(mpfr_ptr s, hdo_mat_t U, hdo_mat_t V, const hdo_mat_t A);
    values above tol = 2^(-prec * 3/4) * max(1, s_1) (a quarter of the
    working digits as safety for rounding in the derivative array).  gap is
    s_rank / s_{rank+1} (infinity when s_{rank+1} = 0 or rank = min(m,n));
-   clear is 1 when the kept singular values are all above 2^(-prec/4) *
+   clear is 1 when the kept singular values are all above 2^(-prec/2) *
    max(1, s_1) and the dropped ones below tol, i.e. the decision is
    many orders of magnitude from ambiguous.  last_kept and first_dropped
    are the two singular values the decision rests on (0 if none); as

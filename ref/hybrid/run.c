@@ -1,5 +1,6 @@
 /* run.c -- hdo_run: the driver loop over arcs, events, transitions, chattering
  * and Zeno */
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include "hybrid.h"
@@ -29,6 +30,12 @@ typedef struct {
     mpfr_ptr ls, lu; /* left limit scratch */
     mpfr_ptr ts, tu; /* dense output scratch */
     int *fixed;
+    slong nguards; /* guards compiled into tay */
+    /* a sliding mode (index >= nmodes): its pair, the weight of a, and
+       the transitions of a and b behind guards 2.. */
+    slong sa, sb;
+    hdo_expr alpha;
+    slong *other_mode, *other_when;
 } mode_cache;
 
 /* A followed event, for the Zeno extrapolation. */
@@ -150,6 +157,8 @@ mode_cache_clear(mode_cache *mc, hdo_result_struct *res)
     hdo_vec_clear(mc->lu, mc->red->nimplicit);
     hdo_vec_clear(mc->tu, mc->red->nimplicit);
     free(mc->fixed);
+    free(mc->other_mode);
+    free(mc->other_when);
     if (mpfr_cmp(mc->tay->max_residual, res->max_residual) > 0)
         mpfr_set(res->max_residual, mc->tay->max_residual, MPFR_RNDU);
     hdo_taylor_clear(mc->tay);
@@ -192,6 +201,7 @@ mode_cache_get(run_ctx *c, slong m, const mpfr_t t)
         hdo_reduced_clear(mc->red);
         return fail(c, st, m, t);
     }
+    mc->nguards = mode->nwhens;
     mc->ntr = mode->nwhens + (mode->has_zeno ? 1 : 0);
     mc->assign = calloc(mc->ntr ? mc->ntr : 1, sizeof *mc->assign);
     mc->assign_built = calloc(mc->ntr ? mc->ntr : 1, sizeof *mc->assign_built);
@@ -219,12 +229,12 @@ transition_of(const hdo_model_struct *model, slong m, slong k)
 static void
 note_mode_used(run_ctx *c, slong m, const mpfr_t t)
 {
-    hdo_mode_info *mi = c->res->modes + m;
+    hdo_mode_info *mi = c->res->modes + (m < c->model->nmodes ? m : 0);
     mode_cache *mc = c->mc + m;
     const hdo_mode *mode = c->model->modes + m;
     hdo_km_result km;
     hdo_error_t kerr;
-    if (mi->used)
+    if (m >= c->model->nmodes || mi->used)
         return;
     mi->used = 1;
     mi->n = mode->nvars;
@@ -420,16 +430,15 @@ skip_samples_at(run_ctx *c, const mpfr_t t)
    target, the event record and the right row.  The current mode becomes
    the target. */
 static int
-take_transition(run_ctx *c, slong src, slong k, const left_limit *L,
-                const mpfr_t t, hdo_event_kind kind)
+take_transition_tr(run_ctx *c, slong src, const hdo_transition *tr, slong k,
+                   const left_limit *L, const mpfr_t t, hdo_event_kind kind)
 {
-    const hdo_transition *tr = transition_of(c->model, src, k);
     slong tgt = tr->target;
     mpfr_ptr vals = hdo_vec_init(tr->nassigns, c->prec);
     int st, adjusted = 0;
 
     add_row(c, t, src, L->xs, L->xu);
-    st = eval_assigns(c, vals, src, k, L, t);
+    st = tr->nassigns > 0 ? eval_assigns(c, vals, src, k, L, t) : 0;
     if (st == 0)
         st = mode_cache_get(c, tgt, t);
     if (st < 0) {
@@ -494,6 +503,14 @@ take_transition(run_ctx *c, slong src, slong k, const left_limit *L,
         return fail(c, HDO_ERR_TOO_MUCH_WORK, tgt, t);
     }
     return 0;
+}
+
+static int
+take_transition(run_ctx *c, slong src, slong k, const left_limit *L,
+                const mpfr_t t, hdo_event_kind kind)
+{
+    return take_transition_tr(c, src, transition_of(c->model, src, k), k, L,
+                              t, kind);
 }
 
 /* ------------------------------------------------------------------ */
@@ -780,6 +797,344 @@ hist_clear(run_ctx *c)
 }
 
 /* ------------------------------------------------------------------ */
+/* Filippov sliding (KM 2017, section 5.2; decisions.md) */
+
+/* The when of mode m that goes to mode tgt (the first), or -1. */
+static slong
+when_to(const hdo_model_struct *model, slong m, slong tgt)
+{
+    for (slong k = 0; k < model->modes[m].nwhens; k++)
+        if (model->modes[m].whens[k].target == tgt)
+            return k;
+    return -1;
+}
+
+/* Evaluates e[0..n) on the left limit L at t into out: 0, or -1 when L
+   lacks a variable or an expression is undefined there. */
+static int
+eval_on_left(run_ctx *c, mpfr_ptr out, const hdo_expr *e, slong n,
+             const left_limit *L, const mpfr_t t)
+{
+    hdo_program_t prog;
+    hdo_expr bad;
+    int ok = 0;
+    hdo_program_init(prog, c->model->pool, e, n, c->prec);
+    for (slong i = 0; ok == 0 && i < prog->ninputs; i++) {
+        const hdo_program_input *in = prog->inputs + i;
+        if (!left_value(prog->value[in->slot], L, in->var, in->order))
+            ok = -1;
+    }
+    if (ok == 0 && prog->time_slot >= 0)
+        mpfr_set(prog->value[prog->time_slot], t, MPFR_RNDN);
+    if (ok == 0 && hdo_program_eval(prog, &bad) != 0)
+        ok = -1;
+    for (slong i = 0; ok == 0 && i < n; i++)
+        mpfr_set(out + i, prog->value[prog->root_slot[i]], MPFR_RNDN);
+    hdo_program_clear(prog);
+    return ok;
+}
+
+typedef struct {
+    slong var[64];
+    slong n;
+} surf_vars;
+
+static void
+surf_collect(slong var, slong order, void *data)
+{
+    surf_vars *l = data;
+    for (slong i = 0; i < l->n; i++)
+        if (l->var[i] == var)
+            return;
+    if (order == 0 && l->n < 64)
+        l->var[l->n++] = var;
+}
+
+/* 1 if S_b = -k S_a (k > 0) near the point to first order: the gradients
+   (in the variables and t) are opposite and parallel within sqrt(tol).
+   Two surfaces that merely meet at the point (a corner, an accumulation
+   of switches between two surfaces) are not one switching surface. */
+static int
+same_surface(run_ctx *c, hdo_expr Sa, hdo_expr Sb, const left_limit *L,
+             const mpfr_t t)
+{
+    hdo_model_struct *model = c->model;
+    surf_vars l;
+    l.n = 0;
+    hdo_expr_foreach_var(model->pool, Sa, surf_collect, &l);
+    hdo_expr_foreach_var(model->pool, Sb, surf_collect, &l);
+    slong n = l.n + 1;
+    hdo_expr *e = malloc(2 * n * sizeof *e);
+    HDO_ASSERT(e != NULL);
+    for (slong i = 0; i < l.n; i++) {
+        e[i] = hdo_expr_diff(model->pool, Sa, l.var[i], 0);
+        e[n + i] = hdo_expr_diff(model->pool, Sb, l.var[i], 0);
+    }
+    e[l.n] = hdo_expr_diff_time(model->pool, Sa);
+    e[n + l.n] = hdo_expr_diff_time(model->pool, Sb);
+    mpfr_ptr g = hdo_vec_init(2 * n, c->prec);
+    int ok = eval_on_left(c, g, e, 2 * n, L, t) == 0;
+    mpfr_t dot, na, nb, x, y, thr;
+    mpfr_inits2(c->prec, dot, na, nb, x, y, thr, (mpfr_ptr)0);
+    mpfr_sqrt(thr, c->tol, MPFR_RNDN);
+    mpfr_set_ui(dot, 0, MPFR_RNDN);
+    mpfr_set_ui(na, 0, MPFR_RNDN);
+    mpfr_set_ui(nb, 0, MPFR_RNDN);
+    for (slong i = 0; ok && i < n; i++) {
+        mpfr_fma(dot, g + i, g + n + i, dot, MPFR_RNDN);
+        mpfr_fma(na, g + i, g + i, na, MPFR_RNDN);
+        mpfr_fma(nb, g + n + i, g + n + i, nb, MPFR_RNDN);
+    }
+    /* opposite: dot < 0; parallel: dot^2 >= |ga|^2 |gb|^2 (1 - thr) */
+    if (ok)
+        ok = mpfr_sgn(dot) < 0;
+    if (ok) {
+        mpfr_sqr(x, dot, MPFR_RNDN);
+        mpfr_mul(y, na, nb, MPFR_RNDN);
+        mpfr_ui_sub(thr, 1, thr, MPFR_RNDN);
+        mpfr_mul(y, y, thr, MPFR_RNDN);
+        ok = mpfr_cmp(x, y) >= 0;
+    }
+    mpfr_clears(dot, na, nb, x, y, thr, (mpfr_ptr)0);
+    hdo_vec_clear(g, 2 * n);
+    free(e);
+    return ok;
+}
+
+/* Whether the event of when g of mode src (left limit L, time t) starts
+   Filippov sliding: the target b goes back to src across a surface S_b
+   that vanishes here too, b's flow leaves through it at once
+   (L_b S_b < 0), src's flow leaves through S = S_src (L_src S <= 0) and
+   b's flow points back (L_b S > 0).  The thresholds are sqrt(tol).
+   Returns 1, 0, or a negative status (the target cannot be built). */
+static int
+sliding_pair(run_ctx *c, slong src, slong g, const left_limit *L,
+             const mpfr_t t)
+{
+    hdo_model_struct *model = c->model;
+    slong tgt = model->modes[src].whens[g].target, kb;
+    if (model->chattering != HDO_CHATTER_FILIPPOV || tgt == src ||
+        (kb = when_to(model, tgt, src)) < 0)
+        return 0;
+    int st = mode_cache_get(c, tgt, t);
+    if (st < 0)
+        return st;
+    const hdo_reduced_struct *ra = c->mc[src].red, *rb = c->mc[tgt].red;
+    if (!hdo_sliding_same_implicit(ra, rb))
+        return 0; /* the chattering is reported as not covered */
+    hdo_expr S = model->modes[src].whens[g].guard,
+             Sb = model->modes[tgt].whens[kb].guard;
+    hdo_expr e[4];
+    e[0] = Sb;
+    e[1] = hdo_sliding_lie(model, ra, S);
+    e[2] = hdo_sliding_lie(model, rb, S);
+    e[3] = hdo_sliding_lie(model, rb, Sb);
+    if (e[1] == HDO_EXPR_NONE || e[2] == HDO_EXPR_NONE ||
+        e[3] == HDO_EXPR_NONE)
+        return 0;
+    mpfr_ptr v = hdo_vec_init(4, c->prec);
+    mpfr_t thr;
+    mpfr_init2(thr, c->prec);
+    mpfr_sqrt(thr, c->tol, MPFR_RNDN);
+    int ev_ok = eval_on_left(c, v, e, 4, L, t);
+    int yes = ev_ok == 0 &&
+              mpfr_cmpabs(v + 0, thr) <= 0 && mpfr_cmp(v + 1, thr) <= 0 &&
+              mpfr_cmp(v + 2, thr) > 0;
+    if (yes) {
+        mpfr_neg(thr, thr, MPFR_RNDN);
+        yes = mpfr_cmp(v + 3, thr) < 0;
+    }
+    mpfr_clear(thr);
+    hdo_vec_clear(v, 4);
+    if (yes)
+        yes = same_surface(c, S, Sb, L, t);
+    return yes;
+}
+
+/* Builds (once per run) the sliding mode of the pair a < b into the mode
+   cache at nmodes + a * nmodes + b: the surface is a's guard towards b,
+   alpha the weight of a's flow; guards alpha >= 0 (then b), 1 - alpha >=
+   0 (then a), then the other whens of a and b (reaching one of them is
+   sliding on an intersection, not covered). */
+static int
+sliding_get(run_ctx *c, slong a, slong b, const mpfr_t t, slong *idx)
+{
+    hdo_model_struct *model = c->model;
+    slong n = model->nmodes, m = n + a * n + b;
+    mode_cache *mc = c->mc + m;
+    int st;
+    *idx = m;
+    if (mc->built)
+        return 0;
+    if ((st = mode_cache_get(c, a, t)) < 0 ||
+        (st = mode_cache_get(c, b, t)) < 0)
+        return st;
+    slong ka = when_to(model, a, b);
+    const hdo_transition *tra = model->modes[a].whens + ka;
+    char why[512];
+    hdo_reduced_init(mc->red);
+    st = hdo_sliding_build(mc->red, &mc->alpha, model, c->mc[a].red,
+                           c->mc[b].red, tra->guard, why, sizeof why);
+    if (st < 0) {
+        hdo_reduced_clear(mc->red);
+        hdo_error_set(c->err, st, tra->pos.line, tra->pos.col, "%s", why);
+        return fail(c, st, a, t);
+    }
+    slong cap = 2 + model->modes[a].nwhens + model->modes[b].nwhens, ng = 2;
+    hdo_expr *guards = malloc(cap * sizeof *guards);
+    mc->other_mode = calloc(cap, sizeof(slong));
+    mc->other_when = calloc(cap, sizeof(slong));
+    HDO_ASSERT(guards != NULL && mc->other_mode != NULL &&
+               mc->other_when != NULL);
+    guards[0] = mc->alpha;
+    guards[1] =
+        hdo_expr_sub(model->pool, hdo_expr_const_si(model->pool, 1, 1),
+                     mc->alpha);
+    for (int side = 0; side < 2; side++) {
+        slong p = side ? b : a, q = side ? a : b;
+        for (slong k = 0; k < model->modes[p].nwhens; k++)
+            if (model->modes[p].whens[k].target != q) {
+                mc->other_mode[ng] = p;
+                mc->other_when[ng] = k;
+                guards[ng++] = model->modes[p].whens[k].guard;
+            }
+    }
+    st = hdo_taylor_init(mc->tay, model, mc->red, guards, ng, NULL, 0, c->prec,
+                         0);
+    free(guards);
+    if (st < 0) {
+        hdo_error_set(c->err, st, tra->pos.line, tra->pos.col,
+                      "the sliding mode of '%s' and '%s': %s",
+                      model->modes[a].name, model->modes[b].name,
+                      mc->tay->init_message);
+        hdo_taylor_clear(mc->tay);
+        hdo_reduced_clear(mc->red);
+        free(mc->other_mode);
+        free(mc->other_when);
+        mc->other_mode = mc->other_when = NULL;
+        return fail(c, st, a, t);
+    }
+    mc->nguards = ng;
+    mc->sa = a;
+    mc->sb = b;
+    mc->ntr = 0;
+    mc->assign = calloc(1, sizeof *mc->assign);
+    mc->assign_built = calloc(1, sizeof *mc->assign_built);
+    HDO_ASSERT(mc->assign != NULL && mc->assign_built != NULL);
+    mc->xs = hdo_vec_init(mc->red->nstate, c->prec);
+    mc->ls = hdo_vec_init(mc->red->nstate, c->prec);
+    mc->ts = hdo_vec_init(mc->red->nstate, c->prec);
+    mc->xu = hdo_vec_init(mc->red->nimplicit, c->prec);
+    mc->lu = hdo_vec_init(mc->red->nimplicit, c->prec);
+    mc->tu = hdo_vec_init(mc->red->nimplicit, c->prec);
+    mc->fixed = calloc(mc->red->nstate ? mc->red->nstate : 1, sizeof(int));
+    HDO_ASSERT(mc->fixed != NULL);
+    mc->built = 1;
+    return 0;
+}
+
+/* Enters the sliding mode of src and the target of its when g at t from
+   the left limit L (every state kept): a sliding-start event. */
+static int
+sliding_enter(run_ctx *c, slong src, slong g, const left_limit *L,
+              const mpfr_t t)
+{
+    const hdo_transition *tr = c->model->modes[src].whens + g;
+    slong tgt = tr->target, m;
+    int st = sliding_get(c, src < tgt ? src : tgt, src < tgt ? tgt : src, t,
+                         &m);
+    if (st < 0)
+        return st;
+    mode_cache *mc = c->mc + m;
+    const hdo_reduced_struct *r = mc->red;
+    for (slong i = 0; i < r->nstate; i++) {
+        mc->fixed[i] = 1;
+        if (!left_value(mc->xs + i, L, r->state[i].var, r->state[i].order)) {
+            mc->fixed[i] = 0;
+            if (r->state[i].order == 0)
+                start_guess(mc->xs + i, c, r->state[i].var);
+            else
+                mpfr_set_ui(mc->xs + i, 0, MPFR_RNDN);
+        }
+    }
+    for (slong j = 0; j < r->nimplicit; j++)
+        if (!left_value(mc->xu + j, L, r->unknown[j].var, r->unknown[j].order))
+            mpfr_set_ui(mc->xu + j, 0, MPFR_RNDN);
+    if (r->nimplicit > 0 || r->ncons > 0) {
+        int adjusted = 0;
+        st = reinit(c, m, t, &adjusted);
+        if (st < 0)
+            return st;
+    }
+    add_row(c, t, src, L->xs, L->xu);
+    hdo_event *ev = hdo_result_add_event(c->res, t, src, m,
+                                         HDO_EV_SLIDING_START, tr->guard_text);
+    mode_values(ev->left, NULL, c->mc + src, L->xs, L->xu);
+    mode_values(ev->right, NULL, mc, mc->xs, mc->xu);
+    add_row(c, t, m, mc->xs, mc->xu);
+    skip_samples_at(c, t);
+    hist_clear(c);
+    c->mode = m;
+    mpfr_set(c->t, t, MPFR_RNDN);
+    mpfr_set(c->last_event, t, MPFR_RNDN);
+    if (c->res->nevents >= c->max_events) {
+        hdo_error_set(c->err, HDO_ERR_TOO_MUCH_WORK, 0, 0,
+                      "more than %ld events (--max-events)", c->max_events);
+        return fail(c, HDO_ERR_TOO_MUCH_WORK, src, t);
+    }
+    return 0;
+}
+
+/* The event of guard g of the current sliding mode at offset s: alpha
+   leaves [0, 1] (guard 0: alpha = 0, into b; guard 1: alpha = 1, into
+   a; a sliding-end event), or another surface of a or b is reached
+   (HDO_ERR_UNSUPPORTED). */
+static int
+sliding_event(run_ctx *c, slong g, const mpfr_t s)
+{
+    slong m = c->mode;
+    mode_cache *mc = c->mc + m;
+    hdo_model_struct *model = c->model;
+    mpfr_t tstar;
+    int st;
+
+    mpfr_init2(tstar, c->prec);
+    mpfr_add(tstar, c->t, s, MPFR_RNDN);
+    emit_samples(c, tstar, 0);
+    hdo_taylor_eval(mc->ls, mc->lu, NULL, mc->tay, s);
+    left_limit L = {mc->red, mc->ls, mc->lu, mc->tay, s};
+    if (g >= 2) {
+        const hdo_mode *pa = model->modes + mc->sa;
+        const hdo_transition *o =
+            model->modes[mc->other_mode[g]].whens + mc->other_when[g];
+        char *ts;
+        mpfr_asprintf(&ts, "%.*Re", (int)(c->digits - 1), tstar);
+        hdo_error_set(c->err, HDO_ERR_UNSUPPORTED, o->pos.line, o->pos.col,
+                      "while sliding on '%s' between modes '%s' and '%s', "
+                      "the surface '%s' of mode '%s' is reached at t = %s: "
+                      "sliding on an intersection of surfaces (or crossing "
+                      "a second surface while sliding) is not covered",
+                      pa->whens[when_to(model, mc->sa, mc->sb)].guard_text,
+                      pa->name, model->modes[mc->sb].name, o->guard_text,
+                      model->modes[mc->other_mode[g]].name, ts);
+        mpfr_free_str(ts);
+        st = fail(c, HDO_ERR_UNSUPPORTED, mc->other_mode[g], tstar);
+        mpfr_clear(tstar);
+        return st;
+    }
+    hdo_transition tr;
+    memset(&tr, 0, sizeof tr);
+    tr.guard = HDO_EXPR_NONE;
+    tr.target = g == 0 ? mc->sb : mc->sa;
+    tr.guard_text = g == 0 ? "alpha = 0" : "alpha = 1";
+    tr.pos = model->modes[tr.target].pos;
+    hist_clear(c);
+    st = take_transition_tr(c, m, &tr, 0, &L, tstar, HDO_EV_SLIDING_END);
+    mpfr_clear(tstar);
+    return st;
+}
+
+/* ------------------------------------------------------------------ */
 /* The event of a step */
 
 /* Handles the event of guard g at offset s of the current step. */
@@ -802,6 +1157,7 @@ handle_event(run_ctx *c, slong g, const mpfr_t s, int simultaneous)
     time_tol(ttol, c, tstar);
     int instant = mpfr_cmp(gap, ttol) < 0;
 
+
     if (instant && gaps_shrinking(c, ttol)) {
         /* the samples between tstar and the accumulation point come
            from the zeno code; drop the history after it */
@@ -821,8 +1177,9 @@ handle_event(run_ctx *c, slong g, const mpfr_t s, int simultaneous)
                     ? "`chattering stop` ends the run here"
                 : c->model->chattering == HDO_CHATTER_HYSTERESIS
                     ? "`chattering hysteresis` is not implemented yet"
-                    : "the Filippov sliding mode (`chattering filippov`, the "
-                      "default) is not implemented yet";
+                    : "Filippov sliding is not covered here (sliding on an "
+                      "intersection of surfaces, a mode that switches to "
+                      "itself, or modes not in explicit form)";
             char *ts, who[256];
             mpfr_asprintf(&ts, "%.*Re", (int)(c->digits - 1), tstar);
             if (prev == src)
@@ -832,19 +1189,47 @@ handle_event(run_ctx *c, slong g, const mpfr_t s, int simultaneous)
                 snprintf(who, sizeof who,
                          "modes '%s' and '%s' switch back and forth",
                          c->model->modes[prev].name, mode->name);
-            hdo_error_set(c->err, HDO_ERR_CHATTERING, mode->whens[g].pos.line,
+            int cst = c->model->chattering == HDO_CHATTER_FILIPPOV
+                          ? HDO_ERR_UNSUPPORTED
+                          : HDO_ERR_CHATTERING;
+            hdo_error_set(c->err, cst, mode->whens[g].pos.line,
                           mode->whens[g].pos.col,
                           "chattering: %s on '%s' at t = %s (%d "
                           "instantaneous switches in a row); %s",
                           who, mode->whens[g].guard_text, ts,
                           HDO_RUN_MAX_INSTANT, how);
             mpfr_free_str(ts);
-            st = fail(c, HDO_ERR_CHATTERING, src, tstar);
+            st = fail(c, cst, src, tstar);
             mpfr_clears(tstar, gap, ttol, (mpfr_ptr)0);
             return st;
         }
     } else {
         c->ninstant = 0;
+    }
+    /* Filippov: a switch into a mode that at once switches back across
+       the same surface starts sliding */
+    /* (after the chattering count: an enter/leave livelock at one
+       instant ends as chattering) */
+    st = sliding_pair(c, src, g, &L, tstar);
+    int slid = st == 1;
+    if (st == 1 && simultaneous) {
+        char *ts;
+        mpfr_asprintf(&ts, "%.*Re", (int)(c->digits - 1), tstar);
+        hdo_error_set(c->err, HDO_ERR_UNSUPPORTED, mode->whens[g].pos.line,
+                      mode->whens[g].pos.col,
+                      "sliding on an intersection of surfaces is not "
+                      "covered: mode '%s' reaches '%s' together with another "
+                      "of its surfaces at t = %s",
+                      mode->name, mode->whens[g].guard_text, ts);
+        mpfr_free_str(ts);
+        st = HDO_ERR_UNSUPPORTED;
+        fail(c, st, src, tstar);
+    } else if (st == 1) {
+        st = sliding_enter(c, src, g, &L, tstar);
+    }
+    if (st != 0 || slid) {
+        mpfr_clears(tstar, gap, ttol, (mpfr_ptr)0);
+        return st;
     }
     hist_push(c, tstar, src, mc->ls, mc->lu);
     st = take_transition(c, src, g, &L, tstar,
@@ -860,7 +1245,6 @@ step(run_ctx *c, int *done)
 {
     slong m = c->mode;
     mode_cache *mc = c->mc + m;
-    const hdo_mode *mode = c->model->modes + m;
     slong p, best = -1, ncand = 0;
     mpfr_t h, hmax, root, broot, stol;
     int last = 0, st;
@@ -896,7 +1280,7 @@ step(run_ctx *c, int *done)
     /* the first event among the guards; file order among those within
        the time tolerance of the first */
     time_tol(stol, c, c->t);
-    for (slong g = 0; g < mode->nwhens; g++) {
+    for (slong g = 0; g < mc->nguards; g++) {
         mpfr_srcptr coef = mc->tay->guard_coef[g * (p + 1)];
         if (hdo_event_locate(root, coef, p + 1, h, c->tol, c->prec) !=
             HDO_EVENT)
@@ -923,7 +1307,9 @@ step(run_ctx *c, int *done)
         mpfr_clear(d);
     }
 
-    if (best >= 0) {
+    if (best >= 0 && m >= c->model->nmodes) {
+        st = sliding_event(c, best, broot);
+    } else if (best >= 0) {
         st = handle_event(c, best, broot, ncand > 1);
     } else {
         /* no event: samples, then advance with projection */
@@ -1078,7 +1464,10 @@ hdo_run(hdo_result_t res, hdo_model_t model, const hdo_run_options *opt,
     mpfr_init2(c.every, c.prec + 32);
     mpfr_inits2(c.prec, c.t, c.t_end, c.last_event, (mpfr_ptr)0);
     mpfr_set_ui(c.t, 0, MPFR_RNDN);
-    c.mc = calloc(model->nmodes ? model->nmodes : 1, sizeof *c.mc);
+    /* the model's modes, then a slot per ordered pair for the sliding
+       modes (nmodes + a * nmodes + b, a < b used) */
+    slong nall = model->nmodes + model->nmodes * model->nmodes;
+    c.mc = calloc(nall ? nall : 1, sizeof *c.mc);
     HDO_ASSERT(c.mc != NULL);
 
     st = run_setup(&c);
@@ -1097,7 +1486,7 @@ hdo_run(hdo_result_t res, hdo_model_t model, const hdo_run_options *opt,
                            c.t_end, 1);
 
     hist_clear(&c);
-    for (slong m = 0; m < model->nmodes; m++)
+    for (slong m = 0; m < nall; m++)
         mode_cache_clear(c.mc + m, res);
     free(c.mc);
     mpfr_clears(c.tol, c.every, c.t, c.t_end, c.last_event, (mpfr_ptr)0);

@@ -2,6 +2,7 @@
  * switching surface (Kunkel-Mehrmann 2017, section 5.2, (35)) */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "internal.h"
 
 void
@@ -43,6 +44,27 @@ explicit_index(const hdo_reduced_struct *r, slong var)
     return -1;
 }
 
+/* 1 if the implicit parts (variables, offsets, implicit equations and
+   constraints, after substitution) of ra and rb are the same expressions:
+   the modes differ only in their explicit equations. */
+static int
+same_implicit(const hdo_reduced_struct *ra, const hdo_reduced_struct *rb)
+{
+    if (ra->nimplicit != rb->nimplicit || ra->ncons != rb->ncons ||
+        ra->nstate - ra->nexplicit != rb->nstate - rb->nexplicit)
+        return 0;
+    for (slong j = 0; j < ra->nimplicit; j++)
+        if (ra->implicit_var[j] != rb->implicit_var[j] ||
+            ra->d[j] != rb->d[j] || ra->h[j] != rb->h[j] ||
+            ra->unknown[j].var != rb->unknown[j].var ||
+            ra->unknown[j].order != rb->unknown[j].order)
+            return 0;
+    for (slong k = 0; k < ra->ncons; k++)
+        if (ra->cons[k] != rb->cons[k])
+            return 0;
+    return 1;
+}
+
 hdo_expr
 hdo_sliding_lie(hdo_model_struct *model, const hdo_reduced_struct *r,
                 hdo_expr S)
@@ -66,6 +88,21 @@ hdo_sliding_lie(hdo_model_struct *model, const hdo_reduced_struct *r,
     return e;
 }
 
+#define DUP(dst, src, n)                                                     \
+    do {                                                                     \
+        (dst) = malloc(((n) > 0 ? (n) : 1) * sizeof *(src));                  \
+        HDO_ASSERT((dst) != NULL);                                           \
+        if ((n) > 0)                                                         \
+            memcpy((dst), (src), (n) * sizeof *(src));                       \
+    } while (0)
+
+int
+hdo_sliding_same_implicit(const hdo_reduced_struct *ra,
+                          const hdo_reduced_struct *rb)
+{
+    return same_implicit(ra, rb);
+}
+
 int
 hdo_sliding_build(hdo_reduced_struct *out, hdo_expr *alpha,
                   hdo_model_struct *model, const hdo_reduced_struct *ra,
@@ -75,12 +112,13 @@ hdo_sliding_build(hdo_reduced_struct *out, hdo_expr *alpha,
     hdo_expr_pool_struct *pool = model->pool;
     const char *na = model->modes[ra->mode].name,
                *nb = model->modes[rb->mode].name;
-    if (ra->nimplicit > 0 || rb->nimplicit > 0) {
+    if (!same_implicit(ra, rb)) {
         snprintf(why, nwhy,
                  "the Filippov sliding mode of modes '%s' and '%s' is built "
-                 "only for modes in explicit form der(x) = f (mode '%s' has "
-                 "algebraic or implicit variables); not covered yet",
-                 na, nb, ra->nimplicit > 0 ? na : nb);
+                 "for modes that differ only in explicit equations der(x) = "
+                 "f; their algebraic (implicit) parts differ: not covered "
+                 "yet",
+                 na, nb);
         return HDO_ERR_UNSUPPORTED;
     }
     hdo_expr la = hdo_sliding_lie(model, ra, S),
@@ -112,8 +150,9 @@ hdo_sliding_build(hdo_reduced_struct *out, hdo_expr *alpha,
         out->explicit_var[n] = v;
         out->explicit_eq[n] = ra->explicit_eq[i];
         out->rhs[n] =
-            j < 0 ? ra->rhs[i]
-                  : hdo_expr_add(pool, hdo_expr_mul(pool, *alpha, ra->rhs[i]),
+            (j < 0 || rb->rhs[j] == ra->rhs[i])
+                ? ra->rhs[i]
+                : hdo_expr_add(pool, hdo_expr_mul(pool, *alpha, ra->rhs[i]),
                                  hdo_expr_mul(pool, beta, rb->rhs[j]));
         n++;
     }
@@ -127,13 +166,32 @@ hdo_sliding_build(hdo_reduced_struct *out, hdo_expr *alpha,
         n++;
     }
     out->nexplicit = n;
-    out->nstate = n;
-    out->n = n;
+    out->n = n + ra->nimplicit;
+    /* the implicit part: a's (the same as b's) */
+    slong nis = ra->nstate - ra->nexplicit;
+    free(out->state);
+    out->state = calloc(n + nis > 0 ? n + nis : 1, sizeof(hdo_varord));
+    HDO_ASSERT(out->state != NULL);
     for (slong i = 0; i < n; i++) {
         out->state[i].var = out->explicit_var[i];
         out->state[i].order = 0;
     }
-    out->dof = n;
-    out->index = 1;
+    for (slong i = 0; i < nis; i++)
+        out->state[n + i] = ra->state[ra->nexplicit + i];
+    out->nstate = n + nis;
+    out->nimplicit = ra->nimplicit;
+    out->nh = ra->nh;
+    DUP(out->implicit_var, ra->implicit_var, ra->nimplicit);
+    DUP(out->d, ra->d, ra->nimplicit);
+    DUP(out->h_eq, ra->h_eq, ra->nh);
+    DUP(out->c, ra->c, ra->nh);
+    DUP(out->h, ra->h, ra->nh);
+    DUP(out->unknown, ra->unknown, ra->nimplicit);
+    out->ncons = ra->ncons;
+    DUP(out->cons, ra->cons, ra->ncons);
+    DUP(out->cons_eq, ra->cons_eq, ra->ncons);
+    DUP(out->cons_order, ra->cons_order, ra->ncons);
+    out->dof = out->nstate - out->ncons;
+    out->index = ra->index > 1 ? ra->index : 1;
     return 0;
 }

@@ -201,12 +201,58 @@ Test(hybrid, run_chattering_is_an_error)
     parse(model, "model ch\nvar x = 1\n"
                  "mode l\n  der(x) = -1\n  when x < 0 goto r\nend\n"
                  "mode r\n  der(x) = 1\n  when x > 0 goto l\nend\n"
-                 "start l\nuntil 3\n");
+                 "chattering stop\nstart l\nuntil 3\n");
     int st = run(res, model, 30, NULL, &err);
     cr_assert_eq(st, HDO_ERR_CHATTERING);
-    cr_assert(strstr(err.message, "not implemented") != NULL, "%s",
+    cr_assert(strstr(err.message, "chattering stop") != NULL, "%s",
               err.message);
     cr_assert(err.has_time && err.time > 0.999 && err.time < 1.001);
+    hdo_result_clear(res);
+    hdo_model_clear(model);
+}
+
+Test(hybrid, run_filippov_sliding)
+{
+    /* the same pair with the default `chattering filippov`: sliding on
+       x = 0 from t = 1 (alpha = 1/2) to the end, one sliding-start */
+    hdo_model_t model;
+    hdo_result_t res;
+    hdo_error_t err;
+    parse(model, "model ch\nvar x = 1\n"
+                 "mode l\n  der(x) = -1\n  when x < 0 goto r\nend\n"
+                 "mode r\n  der(x) = 1\n  when x > 0 goto l\nend\n"
+                 "start l\nuntil 3\n");
+    int st = run(res, model, 30, NULL, &err);
+    cr_assert_eq(st, 0, "%s", err.message);
+    cr_assert_eq(res->nevents, 1);
+    cr_assert_eq(res->events[0].kind, HDO_EV_SLIDING_START);
+    cr_assert(close_to_d(res->events[0].time, 1, 30), "time");
+    cr_assert_eq(res->events[0].to, model->nmodes + 0 * model->nmodes + 1);
+    const hdo_row *last = res->rows + res->nrows - 1;
+    cr_assert(mpfr_cmpabs_ui(last->values + 0, 0) == 0 ||
+                  mpfr_get_exp(last->values + 0) < -90,
+              "x at the end");
+    hdo_result_clear(res);
+    hdo_model_clear(model);
+}
+
+Test(hybrid, run_hysteresis_moves_the_surfaces)
+{
+    /* `chattering hysteresis 1/10`: l leaves at x = -1/10 (t = 1.1), r at
+       x = +1/10 (t = 1.3), l again at t = 1.5 ... */
+    hdo_model_t model;
+    hdo_result_t res;
+    hdo_error_t err;
+    parse(model, "model ch\nvar x = 1\n"
+                 "mode l\n  der(x) = -1\n  when x < 0 goto r\nend\n"
+                 "mode r\n  der(x) = 1\n  when x > 0 goto l\nend\n"
+                 "chattering hysteresis 1/10\nstart l\nuntil 2\n");
+    int st = run(res, model, 30, NULL, &err);
+    cr_assert_eq(st, 0, "%s", err.message);
+    cr_assert_eq(res->nevents, 5);
+    cr_assert(close_to_d(res->events[0].time, 1.1, 15), "t1");
+    cr_assert(close_to_d(res->events[1].time, 1.3, 15), "t2");
+    cr_assert(close_to_d(res->events[4].time, 1.9, 15), "t5");
     hdo_result_clear(res);
     hdo_model_clear(model);
 }
