@@ -87,7 +87,15 @@ typedef struct {
 static const char *
 mode_name(const check_state *s, slong m)
 {
-    return m >= 0 && m < s->model->nmodes ? s->model->modes[m].name : "?";
+    /* sliding modes (hybrid.h) have composed names: two rotating
+       buffers, as a message names at most two modes */
+    static char buf[2][512];
+    static int k;
+    if (m >= 0 && m < s->model->nmodes)
+        return s->model->modes[m].name;
+    k = !k;
+    hdo_mode_name(buf[k], sizeof buf[k], s->model, m);
+    return buf[k];
 }
 
 /* ------------------------------------------------------------------ */
@@ -287,7 +295,7 @@ map_modes(slong **map, const hdo_strtab *tab, const check_state *s,
         return 2;
     }
     for (slong i = 0; i < tab->n; i++) {
-        (*map)[i] = hdo_model_find_mode(s->model, tab->names[i]);
+        (*map)[i] = hdo_find_mode_name(s->model, tab->names[i]);
         if ((*map)[i] < 0) {
             fprintf(stderr, "%s:%d:%d: error: '%s' is not a mode of model %s\n",
                     file, tab->line[i], tab->col[i], tab->names[i],

@@ -176,6 +176,14 @@ int hdo_event_locate(mpfr_t root, mpfr_srcptr c, slong len, const mpfr_t H,
    of reduction, consistent initialisation and expansion, HDO_ERR_CHATTERING,
    HDO_ERR_ZENO (accumulating events without a `zeno goto`),
    HDO_ERR_TOO_MUCH_WORK (max_steps or max_events reached). */
+/* Mode indices in results: the model's modes, then the Filippov sliding
+   modes of ordered pairs, nmodes + a * nmodes + b, named "sliding(A,B)"
+   (decisions.md).  hdo_mode_name writes the name of index m ("?" when
+   out of range); hdo_find_mode_name is its inverse (-1 if unknown). */
+void hdo_mode_name(char *buf, size_t size, const hdo_model_struct *model,
+                   slong m);
+slong hdo_find_mode_name(const hdo_model_struct *model, const char *name);
+
 int hdo_run(hdo_result_t res, hdo_model_t model, const hdo_run_options *opt,
             hdo_error_t *err);
 

@@ -15,12 +15,6 @@ hdo_event *hdo_result_add_event(hdo_result_t res, const mpfr_t t, slong from,
                                 slong to, hdo_event_kind kind,
                                 const char *guard);
 
-/* The name of mode index m: a model mode, or for m >= model->nmodes the
-   sliding mode of the pair (A, B) with m = nmodes + A * nmodes + B,
-   written "sliding(A,B)". */
-void hdo_mode_name(char *buf, size_t size, const hdo_model_struct *model,
-                   slong m);
-
 /* The Filippov sliding mode of modes a and b (reduced forms ra, rb, both
    explicit ODEs) on the surface S = 0 (S = a's guard, a feasible while
    S >= 0): a reduced form (out->mode = a) with

@@ -188,8 +188,8 @@ mode_cache_get(run_ctx *c, slong m, const mpfr_t t)
         /* `chattering hysteresis d`: every switching surface moved by d
            (feasible while S + d >= 0), from the start (decisions.md) */
         if (c->model->chattering == HDO_CHATTER_HYSTERESIS)
-            guards[k] = hdo_expr_add(c->model->pool, guards[k],
-                                     c->model->hysteresis);
+            guards[k] =
+                hdo_expr_add(c->model->pool, guards[k], c->model->hysteresis);
     }
     st = hdo_taylor_init(mc->tay, c->model, mc->red, guards, mode->nwhens, NULL,
                          0, c->prec, 0);
@@ -509,8 +509,8 @@ static int
 take_transition(run_ctx *c, slong src, slong k, const left_limit *L,
                 const mpfr_t t, hdo_event_kind kind)
 {
-    return take_transition_tr(c, src, transition_of(c->model, src, k), k, L,
-                              t, kind);
+    return take_transition_tr(c, src, transition_of(c->model, src, k), k, L, t,
+                              kind);
 }
 
 /* ------------------------------------------------------------------ */
@@ -929,17 +929,15 @@ sliding_pair(run_ctx *c, slong src, slong g, const left_limit *L,
     e[1] = hdo_sliding_lie(model, ra, S);
     e[2] = hdo_sliding_lie(model, rb, S);
     e[3] = hdo_sliding_lie(model, rb, Sb);
-    if (e[1] == HDO_EXPR_NONE || e[2] == HDO_EXPR_NONE ||
-        e[3] == HDO_EXPR_NONE)
+    if (e[1] == HDO_EXPR_NONE || e[2] == HDO_EXPR_NONE || e[3] == HDO_EXPR_NONE)
         return 0;
     mpfr_ptr v = hdo_vec_init(4, c->prec);
     mpfr_t thr;
     mpfr_init2(thr, c->prec);
     mpfr_sqrt(thr, c->tol, MPFR_RNDN);
     int ev_ok = eval_on_left(c, v, e, 4, L, t);
-    int yes = ev_ok == 0 &&
-              mpfr_cmpabs(v + 0, thr) <= 0 && mpfr_cmp(v + 1, thr) <= 0 &&
-              mpfr_cmp(v + 2, thr) > 0;
+    int yes = ev_ok == 0 && mpfr_cmpabs(v + 0, thr) <= 0 &&
+              mpfr_cmp(v + 1, thr) <= 0 && mpfr_cmp(v + 2, thr) > 0;
     if (yes) {
         mpfr_neg(thr, thr, MPFR_RNDN);
         yes = mpfr_cmp(v + 3, thr) < 0;
@@ -987,9 +985,8 @@ sliding_get(run_ctx *c, slong a, slong b, const mpfr_t t, slong *idx)
     HDO_ASSERT(guards != NULL && mc->other_mode != NULL &&
                mc->other_when != NULL);
     guards[0] = mc->alpha;
-    guards[1] =
-        hdo_expr_sub(model->pool, hdo_expr_const_si(model->pool, 1, 1),
-                     mc->alpha);
+    guards[1] = hdo_expr_sub(model->pool, hdo_expr_const_si(model->pool, 1, 1),
+                             mc->alpha);
     for (int side = 0; side < 2; side++) {
         slong p = side ? b : a, q = side ? a : b;
         for (slong k = 0; k < model->modes[p].nwhens; k++)
@@ -1041,8 +1038,8 @@ sliding_enter(run_ctx *c, slong src, slong g, const left_limit *L,
 {
     const hdo_transition *tr = c->model->modes[src].whens + g;
     slong tgt = tr->target, m;
-    int st = sliding_get(c, src < tgt ? src : tgt, src < tgt ? tgt : src, t,
-                         &m);
+    int st =
+        sliding_get(c, src < tgt ? src : tgt, src < tgt ? tgt : src, t, &m);
     if (st < 0)
         return st;
     mode_cache *mc = c->mc + m;
@@ -1157,7 +1154,6 @@ handle_event(run_ctx *c, slong g, const mpfr_t s, int simultaneous)
     time_tol(ttol, c, tstar);
     int instant = mpfr_cmp(gap, ttol) < 0;
 
-
     if (instant && gaps_shrinking(c, ttol)) {
         /* the samples between tstar and the accumulation point come
            from the zeno code; drop the history after it */
@@ -1192,12 +1188,11 @@ handle_event(run_ctx *c, slong g, const mpfr_t s, int simultaneous)
             int cst = c->model->chattering == HDO_CHATTER_FILIPPOV
                           ? HDO_ERR_UNSUPPORTED
                           : HDO_ERR_CHATTERING;
-            hdo_error_set(c->err, cst, mode->whens[g].pos.line,
-                          mode->whens[g].pos.col,
-                          "chattering: %s on '%s' at t = %s (%d "
-                          "instantaneous switches in a row); %s",
-                          who, mode->whens[g].guard_text, ts,
-                          HDO_RUN_MAX_INSTANT, how);
+            hdo_error_set(
+                c->err, cst, mode->whens[g].pos.line, mode->whens[g].pos.col,
+                "chattering: %s on '%s' at t = %s (%d "
+                "instantaneous switches in a row); %s",
+                who, mode->whens[g].guard_text, ts, HDO_RUN_MAX_INSTANT, how);
             mpfr_free_str(ts);
             st = fail(c, cst, src, tstar);
             mpfr_clears(tstar, gap, ttol, (mpfr_ptr)0);
@@ -1207,9 +1202,8 @@ handle_event(run_ctx *c, slong g, const mpfr_t s, int simultaneous)
         c->ninstant = 0;
     }
     /* Filippov: a switch into a mode that at once switches back across
-       the same surface starts sliding */
-    /* (after the chattering count: an enter/leave livelock at one
-       instant ends as chattering) */
+       the same surface starts sliding (tested after the chattering
+       count, so an enter/leave livelock at one instant ends there) */
     st = sliding_pair(c, src, g, &L, tstar);
     int slid = st == 1;
     if (st == 1 && simultaneous) {

@@ -4,6 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "internal.h"
+/* the symbolic Jacobians of a reduced form (private to ref/reduce/):
+   a sliding mode with an algebraic part reuses a's */
+#include "reduce/cache.h"
 
 void
 hdo_mode_name(char *buf, size_t size, const hdo_model_struct *model, slong m)
@@ -16,6 +19,26 @@ hdo_mode_name(char *buf, size_t size, const hdo_model_struct *model, slong m)
                  model->modes[(m - n) % n].name);
     else
         snprintf(buf, size, "?");
+}
+
+slong
+hdo_find_mode_name(const hdo_model_struct *model, const char *name)
+{
+    slong m = hdo_model_find_mode(model, name);
+    if (m >= 0 || strncmp(name, "sliding(", 8) != 0)
+        return m;
+    const char *comma = strchr(name + 8, ',');
+    size_t len = strlen(name);
+    if (comma == NULL || len < 11 || name[len - 1] != ')')
+        return -1;
+    char *buf = strdup(name);
+    HDO_ASSERT(buf != NULL);
+    buf[comma - name] = '\0';
+    buf[len - 1] = '\0';
+    slong a = hdo_model_find_mode(model, buf + 8),
+          b = hdo_model_find_mode(model, buf + (comma - name) + 1);
+    free(buf);
+    return a < 0 || b < 0 ? -1 : model->nmodes + a * model->nmodes + b;
 }
 
 typedef struct {
@@ -80,20 +103,21 @@ hdo_sliding_lie(hdo_model_struct *model, const hdo_reduced_struct *r,
         slong i = explicit_index(r, l.var[k]);
         if (i < 0)
             return HDO_EXPR_NONE;
-        e = hdo_expr_add(model->pool, e,
-                         hdo_expr_mul(model->pool,
-                                      hdo_expr_diff(model->pool, S, l.var[k], 0),
-                                      r->rhs[i]));
+        e = hdo_expr_add(
+            model->pool, e,
+            hdo_expr_mul(model->pool,
+                         hdo_expr_diff(model->pool, S, l.var[k], 0),
+                         r->rhs[i]));
     }
     return e;
 }
 
-#define DUP(dst, src, n)                                                     \
-    do {                                                                     \
-        (dst) = malloc(((n) > 0 ? (n) : 1) * sizeof *(src));                  \
-        HDO_ASSERT((dst) != NULL);                                           \
-        if ((n) > 0)                                                         \
-            memcpy((dst), (src), (n) * sizeof *(src));                       \
+#define DUP(dst, src, n)                                                       \
+    do {                                                                       \
+        (dst) = malloc(((n) > 0 ? (n) : 1) * sizeof *(src));                   \
+        HDO_ASSERT((dst) != NULL);                                             \
+        if ((n) > 0)                                                           \
+            memcpy((dst), (src), (n) * sizeof *(src));                         \
     } while (0)
 
 int
@@ -153,7 +177,7 @@ hdo_sliding_build(hdo_reduced_struct *out, hdo_expr *alpha,
             (j < 0 || rb->rhs[j] == ra->rhs[i])
                 ? ra->rhs[i]
                 : hdo_expr_add(pool, hdo_expr_mul(pool, *alpha, ra->rhs[i]),
-                                 hdo_expr_mul(pool, beta, rb->rhs[j]));
+                               hdo_expr_mul(pool, beta, rb->rhs[j]));
         n++;
     }
     for (slong j = 0; j < rb->nexplicit; j++) {
@@ -191,6 +215,34 @@ hdo_sliding_build(hdo_reduced_struct *out, hdo_expr *alpha,
     DUP(out->cons, ra->cons, ra->ncons);
     DUP(out->cons_eq, ra->cons_eq, ra->ncons);
     DUP(out->cons_order, ra->cons_order, ra->ncons);
+    if (ra->nimplicit > 0 || ra->ncons > 0) {
+        /* the projection and the unknowns' Newton use a's symbolic
+           Jacobians: valid when the state layout is a's */
+        int same = n == ra->nexplicit && ra->cache != NULL;
+        for (slong i = 0; same && i < n; i++)
+            same = out->explicit_var[i] == ra->explicit_var[i];
+        if (!same) {
+            snprintf(why, nwhy,
+                     "the Filippov sliding mode of modes '%s' and '%s': mode "
+                     "'%s' has explicit variables that '%s' lacks, next to "
+                     "an algebraic part; not covered yet",
+                     na, nb, nb, na);
+            hdo_reduced_clear(out);
+            return HDO_ERR_UNSUPPORTED;
+        }
+        struct hdo_reduce_cache *k = calloc(1, sizeof *k);
+        HDO_ASSERT(k != NULL);
+        const struct hdo_reduce_cache *src = ra->cache;
+        k->jc.len = src->jc.len;
+        DUP(k->jc.e, src->jc.e, src->jc.len);
+        DUP(k->jc.row, src->jc.row, src->jc.len);
+        DUP(k->jc.col, src->jc.col, src->jc.len);
+        k->jh.len = src->jh.len;
+        DUP(k->jh.e, src->jh.e, src->jh.len);
+        DUP(k->jh.row, src->jh.row, src->jh.len);
+        DUP(k->jh.col, src->jh.col, src->jh.len);
+        out->cache = k;
+    }
     out->dof = out->nstate - out->ncons;
     out->index = ra->index > 1 ? ra->index : 1;
     return 0;

@@ -236,6 +236,57 @@ Test(hybrid, run_filippov_sliding)
     hdo_model_clear(model);
 }
 
+Test(hybrid, run_filippov_sliding_with_algebraic_part)
+{
+    /* the modes share the algebraic equation y = 2 t: the sliding mode
+       keeps it (y = 6 at t = 3), x = 0 from t = 1 */
+    hdo_model_t model;
+    hdo_result_t res;
+    hdo_error_t err;
+    parse(model, "model ch\nvar x = 1, y = 0\n"
+                 "mode l\n  der(x) = -1\n  y = 2*t\n"
+                 "  when x < 0 goto r\nend\n"
+                 "mode r\n  der(x) = 1\n  y = 2*t\n"
+                 "  when x > 0 goto l\nend\n"
+                 "start l\nuntil 3\n");
+    int st = run(res, model, 30, NULL, &err);
+    cr_assert_eq(st, 0, "%s", err.message);
+    cr_assert_eq(res->nevents, 1);
+    cr_assert_eq(res->events[0].kind, HDO_EV_SLIDING_START);
+    cr_assert(close_to_d(res->events[0].time, 1, 30), "time");
+    const hdo_row *last = res->rows + res->nrows - 1;
+    cr_assert(close_to_d(last->values + 1, 6, 30), "y at the end");
+    cr_assert(mpfr_cmpabs_ui(last->values + 0, 0) == 0 ||
+                  mpfr_get_exp(last->values + 0) < -90,
+              "x at the end");
+    hdo_result_clear(res);
+    hdo_model_clear(model);
+}
+
+Test(hybrid, run_sliding_meets_a_second_surface)
+{
+    /* sliding on x = 0 from t = 1; a's other surface y = 0 is reached at
+       t = 2 while sliding: not covered, a clear error */
+    hdo_model_t model;
+    hdo_result_t res;
+    hdo_error_t err;
+    parse(model, "model ch\nvar x = 1, y = 2\n"
+                 "mode a\n  der(x) = -1\n  der(y) = -1\n"
+                 "  when x < 0 goto b\n  when y < 0 goto c\nend\n"
+                 "mode b\n  der(x) = 1\n  der(y) = -1\n"
+                 "  when x > 0 goto a\nend\n"
+                 "mode c\n  der(x) = 0\n  der(y) = 0\nend\n"
+                 "start a\nuntil 3\n");
+    int st = run(res, model, 30, NULL, &err);
+    cr_assert_eq(st, HDO_ERR_UNSUPPORTED, "%d %s", st, err.message);
+    cr_assert(strstr(err.message, "intersection of surfaces") != NULL, "%s",
+              err.message);
+    cr_assert(strstr(err.message, "y < 0") != NULL, "%s", err.message);
+    cr_assert(err.has_time && err.time > 1.999 && err.time < 2.001);
+    hdo_result_clear(res);
+    hdo_model_clear(model);
+}
+
 Test(hybrid, run_hysteresis_moves_the_surfaces)
 {
     /* `chattering hysteresis 1/10`: l leaves at x = -1/10 (t = 1.1), r at
