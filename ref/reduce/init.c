@@ -394,10 +394,15 @@ project(mpfr_ptr xs, hdo_model_t model, const hdo_reduced_t r,
     return status;
 }
 
-/* Describes a singular dh/dunknowns for the error message. */
+/* Describes a singular dh/dunknowns for the error message.  At the
+   first iterate (iter = 0) the mode itself is singular at the given
+   point; later, Newton's iteration has run into a singular point on its
+   way, which says more about the start values (often: the algebraic
+   equations have no real solution near them) than about the mode, so
+   the message names the iterate (values of xu). */
 static int
 singular_fail(hdo_error_t *err, hdo_model_t model, const hdo_reduced_t r,
-              const mpfr_t t)
+              const mpfr_t t, slong iter, mpfr_srcptr xu)
 {
     const hdo_mode *mode = model->modes + r->mode;
     char msg[1000], eqs[500] = "", vars[300] = "";
@@ -420,11 +425,26 @@ singular_fail(hdo_error_t *err, hdo_model_t model, const hdo_reduced_t r,
             snprintf(vars + len, sizeof vars - len, "%sderivative %ld of %s",
                      j ? ", " : "", (long)r->unknown[j].order, name);
     }
+    if (iter == 0) {
+        snprintf(msg, sizeof msg,
+                 "mode %s is singular here: the Jacobian of %s with respect "
+                 "to %s is singular",
+                 mode->name, eqs, vars);
+        return fail(err, HDO_ERR_SINGULAR, model, r, t, msg);
+    }
+    char at[300] = "";
+    for (slong j = 0; j < r->nimplicit && j < 4; j++) {
+        size_t len = strlen(at);
+        mpfr_snprintf(at + len, sizeof at - len, "%s%s = %.10Rg",
+                      j ? ", " : "", model->vars[r->unknown[j].var].name,
+                      xu + j);
+    }
     snprintf(msg, sizeof msg,
-             "mode %s is singular here: the Jacobian of %s with respect to "
-             "%s is singular",
-             mode->name, eqs, vars);
-    return fail(err, HDO_ERR_SINGULAR, model, r, t, msg);
+             "no consistent value of %s found: Newton's iteration on %s "
+             "reached a singular Jacobian at %s%s (iteration %ld); the "
+             "equations may have no real solution near the given values",
+             vars, eqs, at, r->nimplicit > 4 ? ", ..." : "", (long)iter);
+    return fail(err, HDO_ERR_INCONSISTENT, model, r, t, msg);
 }
 
 /* Solves h(t, xs, xu) = 0 for xu by Newton's method. */
@@ -454,7 +474,7 @@ solve_unknowns(mpfr_ptr xu, hdo_model_t model, const hdo_reduced_t r,
         }
         extract(f, J, cache->prog_h, nu, &cache->jh);
         if (hdo_lu_factor(J, perm) != 0) {
-            status = singular_fail(err, model, r, t);
+            status = singular_fail(err, model, r, t, iter, xu);
             break;
         }
         hdo_lu_solve(f, J, perm);

@@ -2,7 +2,10 @@
 # run.sh -- the hostile-input corpus: every NAME.hdae here, and a few
 # generated at run time (deep nesting, 10 MB expressions, 100000 modes,
 # a missing file), must make `hdo analyze` exit with 2 and print, as the
-# first line on stderr, exactly the line in NAME.expect.
+# first line on stderr, exactly the line in NAME.expect.  The numerical
+# failures in run/ (domain errors, singular modes, inconsistent starts,
+# chattering, Zeno, a collapsing step, too much work) are run with
+# `hdo run` and matched against a regular expression (see below).
 #
 #   HDO=build/hdo tests/hostile/run.sh
 #
@@ -99,6 +102,38 @@ check "$gen" modes-100k.hdae \
     "modes-100k.hdae:400003:7: error: unknown mode 'm100000' after 'start'"
 check "$gen" no-such-file.hdae \
     "no-such-file.hdae: error: cannot open: No such file or directory"
+
+# Run-time failures (run/NAME.hdae): `hdo run --digits 30` must exit 2,
+# its first stderr line must match the extended regular expression in
+# run/NAME.expect, and the output folder must hold no trajectory.csv
+# (nothing passed off as complete).  A line "# options: ..." in the model
+# adds command-line options.
+for f in "$here"/run/*.hdae; do
+    name=$(basename "$f" .hdae)
+    want=$(head -n 1 "$here/run/$name.expect" 2>/dev/null)
+    opts=$(sed -n 's/^# options: //p' "$f")
+    out="$gen/out-$name"
+    err=$(mktemp)
+    # shellcheck disable=SC2086
+    (cd "$here/run" && timeout "$TIME_LIMIT" "$HDO" run "$name.hdae" \
+        --digits 30 $opts -o "$out" >/dev/null 2>"$err")
+    rc=$?
+    got=$(head -n 1 "$err")
+    rm -f "$err"
+    if [ -z "$want" ]; then
+        failed=$((failed + 1))
+        echo "FAIL run/$name: no run/$name.expect"
+    elif [ "$rc" -eq 2 ] && grep -Eq -- "$want" <<<"$got" &&
+        [ ! -e "$out/trajectory.csv" ]; then
+        passed=$((passed + 1))
+    else
+        failed=$((failed + 1))
+        echo "FAIL run/$name (exit $rc$([ -e "$out/trajectory.csv" ] &&
+            echo ', trajectory.csv left behind'))"
+        echo "  want: $want"
+        echo "  got:  $got"
+    fi
+done
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
