@@ -16,8 +16,9 @@
    guards, the `with` programs) is built the first time the mode is
    entered and kept in a mode_cache for the whole run. */
 
-/* How many past events the Zeno detection looks at. */
-#define HIST 8
+/* How many past events the Zeno detection looks at: enough for
+   LIVELOCK_SAMPLES states of a cascade of period LIVELOCK_MAX_PERIOD. */
+#define HIST 24
 
 typedef struct {
     int built;
@@ -41,7 +42,7 @@ typedef struct {
 /* A followed event, for the Zeno extrapolation. */
 typedef struct {
     mpfr_t t;
-    slong src;
+    slong src, g;    /* the mode left and its `when` */
     mpfr_ptr ls, lu; /* left limit (sizes of src's state) */
     slong ns, nu;
 } hist_entry;
@@ -630,7 +631,8 @@ setup_samples(run_ctx *c)
 /* Zeno */
 
 static void
-hist_push(run_ctx *c, const mpfr_t t, slong src, mpfr_srcptr ls, mpfr_srcptr lu)
+hist_push(run_ctx *c, const mpfr_t t, slong src, slong g, mpfr_srcptr ls,
+          mpfr_srcptr lu)
 {
     const hdo_reduced_struct *r = c->mc[src].red;
     if (c->nhist == HIST) {
@@ -645,6 +647,7 @@ hist_push(run_ctx *c, const mpfr_t t, slong src, mpfr_srcptr ls, mpfr_srcptr lu)
     mpfr_init2(h->t, c->prec);
     mpfr_set(h->t, t, MPFR_RNDN);
     h->src = src;
+    h->g = g;
     h->ns = r->nstate;
     h->nu = r->nimplicit;
     h->ls = hdo_vec_init(h->ns, c->prec);
@@ -683,29 +686,6 @@ gaps_shrinking(const run_ctx *c, const mpfr_t ttol)
     return ok;
 }
 
-/* Aitken's delta-squared limit of x0, x1, x2 into out; x2 itself when the
-   differences are at the noise level (below eps) or do not shrink. */
-static void
-aitken(mpfr_t out, mpfr_srcptr x0, mpfr_srcptr x1, mpfr_srcptr x2,
-       const mpfr_t eps)
-{
-    mpfr_t d1, d2, den;
-    mpfr_inits2(mpfr_get_prec(out), d1, d2, den, (mpfr_ptr)0);
-    mpfr_sub(d1, x1, x0, MPFR_RNDN);
-    mpfr_sub(d2, x2, x1, MPFR_RNDN);
-    mpfr_sub(den, d1, d2, MPFR_RNDN);
-    if (mpfr_cmpabs(d2, eps) <= 0 || mpfr_cmpabs(d2, d1) >= 0 ||
-        mpfr_zero_p(den) || mpfr_sgn(d1) * mpfr_sgn(d2) <= 0) {
-        mpfr_set(out, x2, MPFR_RNDN);
-    } else {
-        /* x2 + d2^2 / (d1 - d2) */
-        mpfr_sqr(d2, d2, MPFR_RNDN);
-        mpfr_div(d2, d2, den, MPFR_RNDN);
-        mpfr_add(out, x2, d2, MPFR_RNDN);
-    }
-    mpfr_clears(d1, d2, den, (mpfr_ptr)0);
-}
-
 /* The event times accumulate: the event just located at tn (in mode src,
    left limit L) follows the last one by less than the time tolerance,
    after shrinking gaps.  Takes the zeno clause at the extrapolated
@@ -720,7 +700,7 @@ zeno(run_ctx *c, slong src, const left_limit *L, const mpfr_t tn)
 
     mpfr_inits2(c->prec, tinf, eps, (mpfr_ptr)0);
     mpfr_set_ui(eps, 0, MPFR_RNDN);
-    aitken(tinf, h[0].t, h[1].t, h[2].t, eps);
+    hdo_zeno_aitken(tinf, h[0].t, h[1].t, h[2].t, eps);
     if (mpfr_cmp(tinf, tn) < 0)
         mpfr_set(tinf, tn, MPFR_RNDN);
     /* whose clause: the mode of the accumulating events (the current
@@ -769,11 +749,11 @@ zeno(run_ctx *c, slong src, const left_limit *L, const mpfr_t tn)
                          *e = c->hist + idx[0];
         for (slong i = 0; i < r->nstate; i++) {
             time_tol(eps, c, e->ls + i);
-            aitken(mz->ls + i, a->ls + i, b->ls + i, e->ls + i, eps);
+            hdo_zeno_aitken(mz->ls + i, a->ls + i, b->ls + i, e->ls + i, eps);
         }
         for (slong j = 0; j < r->nimplicit; j++) {
             time_tol(eps, c, e->lu + j);
-            aitken(mz->lu + j, a->lu + j, b->lu + j, e->lu + j, eps);
+            hdo_zeno_aitken(mz->lu + j, a->lu + j, b->lu + j, e->lu + j, eps);
         }
     }
     /* samples up to the accumulation point from the limit state */
@@ -782,6 +762,156 @@ zeno(run_ctx *c, slong src, const left_limit *L, const mpfr_t tn)
     st = take_transition(c, zm, c->model->modes[zm].nwhens, &Z, tinf,
                          HDO_EV_ZENO);
     mpfr_clears(tinf, eps, (mpfr_ptr)0);
+    return st;
+}
+
+/* Zeno at one instant (livelock: Camlibel et al. 2002, section 5.3 and
+   Example 5.1; decisions.md).  A cascade of instantaneous events whose
+   (mode, when) pattern repeats with a period p, and whose states at the
+   same place of the period converge geometrically, is the limit of
+   infinitely many events at this instant: the zeno clause is taken there
+   with the extrapolated limit state.  The test looks at
+   LIVELOCK_SAMPLES states (the 6 events of the time test, one per
+   period), so a cycle is followed (LIVELOCK_SAMPLES - 1) p times before
+   its limit is taken. */
+#define LIVELOCK_SAMPLES ZENO_MIN_EVENTS
+#define LIVELOCK_MAX_PERIOD 4
+
+/* Whether the switching function of when g of mode m, expanded at the
+   state (xs, xu) at t, leaves into its feasible side there
+   (hdo_zeno_guard_leaves over the step the driver would take).  Uses m's
+   Taylor object; an expansion that fails counts as leaving (no limit is
+   taken from a state the mode cannot continue from). */
+static int
+guard_leaves_at(run_ctx *c, slong m, slong g, mpfr_srcptr xs, mpfr_srcptr xu,
+                const mpfr_t t)
+{
+    mode_cache *mc = c->mc + m;
+    hdo_error_t e;
+    hdo_error_clear(&e);
+    if (hdo_taylor_expand(mc->tay, t, xs, xu, &e) < 0)
+        return 1;
+    slong p = mc->tay->order;
+    mpfr_t h, hmax;
+    mpfr_inits2(c->prec, h, hmax, (mpfr_ptr)0);
+    hdo_taylor_step_size(h, mc->tay, c->tol);
+    mpfr_sub(hmax, c->t_end, t, MPFR_RNDN);
+    if (!mpfr_number_p(h) || mpfr_cmp(h, hmax) > 0)
+        mpfr_set(h, hmax, MPFR_RNDN);
+    int leaves = hdo_zeno_guard_leaves(mc->tay->guard_coef[g * (p + 1)], p + 1,
+                                       h, c->tol);
+    mpfr_clears(h, hmax, (mpfr_ptr)0);
+    return leaves;
+}
+
+/* The event of when g of mode src (left limit L) at tn is instantaneous.
+   When it and the events before it form a cascade at tn of period p whose
+   states converge, at every place of the period, to a limit at which
+   that place's switching function does not leave into its feasible side
+   (else the cascade ends by itself after finitely many events: it is
+   followed), takes the zeno clause of the latest mode of the period that
+   has one at tn, from that place's limit state (*taken = 1), or fails
+   with HDO_ERR_ZENO when no mode of the period has one.  Otherwise
+   *taken = 0 and the run goes on as before (the Taylor expansion of the
+   current step is restored). */
+static int
+livelock(run_ctx *c, slong src, slong g, const left_limit *L, const mpfr_t tn,
+         const mpfr_t ttol, int *taken)
+{
+    slong n = c->nhist + 1, srcs[HIST + 1], gs[HIST + 1];
+    *taken = 0;
+    for (slong i = 0; i < c->nhist; i++) {
+        srcs[i] = c->hist[i].src;
+        gs[i] = c->hist[i].g;
+    }
+    srcs[n - 1] = src;
+    gs[n - 1] = g;
+    slong p =
+        hdo_zeno_period(srcs, gs, n, LIVELOCK_SAMPLES, LIVELOCK_MAX_PERIOD);
+    if (p == 0)
+        return 0;
+    slong first = n - 1 - (LIVELOCK_SAMPLES - 1) * p;
+    int ok = 1;
+    mpfr_t d;
+    mpfr_init2(d, c->prec);
+    for (slong i = first; ok && i < n - 1; i++) {
+        mpfr_sub(d, c->hist[i].t, tn, MPFR_RNDN);
+        ok = mpfr_cmpabs(d, ttol) < 0;
+    }
+    mpfr_clear(d);
+    if (!ok)
+        return 0;
+
+    /* each place of the last period, newest first: its limit, and
+       whether its switching function still acts there */
+    slong zm = -1, zdim = 0, cnt = 0;
+    mpfr_ptr zlim = NULL;
+    int expanded = 0;
+    for (slong j = n - 1; ok && j > n - 1 - p; j--) {
+        slong m = srcs[j];
+        const hdo_reduced_struct *r = c->mc[m].red;
+        slong ns = r->nstate, nu = r->nimplicit, dim = ns + nu;
+        mpfr_ptr ys[LIVELOCK_SAMPLES];
+        cnt = 0;
+        for (slong i = j - ((j - first) / p) * p; i <= j; i += p) {
+            mpfr_srcptr xs = i == n - 1 ? L->xs : c->hist[i].ls;
+            mpfr_srcptr xu = i == n - 1 ? L->xu : c->hist[i].lu;
+            ys[cnt] = hdo_vec_init(dim, c->prec);
+            hdo_vec_set(ys[cnt], xs, ns);
+            hdo_vec_set(ys[cnt] + ns, xu, nu);
+            cnt++;
+        }
+        mpfr_ptr lim = hdo_vec_init(dim, c->prec);
+        ok = hdo_zeno_state_limit(lim, (mpfr_srcptr const *)ys, cnt, dim,
+                                  c->tol, c->prec);
+        if (ok) {
+            expanded |= m == src;
+            ok = !guard_leaves_at(c, m, gs[j], lim, lim + ns, tn);
+        }
+        if (ok && zm < 0 && c->model->modes[m].has_zeno) {
+            zm = m;
+            zlim = lim;
+            zdim = dim;
+        } else {
+            hdo_vec_clear(lim, dim);
+        }
+        for (slong k = 0; k < cnt; k++)
+            hdo_vec_clear(ys[k], dim);
+    }
+    int st = 0;
+    if (!ok) {
+        if (expanded)
+            st = hdo_taylor_expand(c->mc[src].tay, c->t, c->mc[src].xs,
+                                   c->mc[src].xu, c->err);
+        if (st < 0)
+            st = fail(c, st, src, c->t);
+    } else if (zm < 0) {
+        const hdo_mode *mode = c->model->modes + src;
+        char *ts;
+        mpfr_asprintf(&ts, "%.*Re", (int)(c->digits - 1), tn);
+        hdo_error_set(c->err, HDO_ERR_ZENO, mode->whens[g].pos.line,
+                      mode->whens[g].pos.col,
+                      "Zeno behaviour at one instant (livelock): at t = %s "
+                      "mode '%s' takes '%s' again and again without time "
+                      "advancing (%ld periods of %ld event%s followed) while "
+                      "the state converges; no mode of the cycle has a "
+                      "`zeno goto` clause",
+                      ts, mode->name, mode->whens[g].guard_text,
+                      (long)(LIVELOCK_SAMPLES - 1), (long)p, p > 1 ? "s" : "");
+        mpfr_free_str(ts);
+        st = fail(c, HDO_ERR_ZENO, src, tn);
+    } else {
+        mode_cache *mz = c->mc + zm;
+        const hdo_reduced_struct *r = mz->red;
+        hdo_vec_set(mz->ls, zlim, r->nstate);
+        hdo_vec_set(mz->lu, zlim + r->nstate, r->nimplicit);
+        left_limit Z = {r, mz->ls, mz->lu, NULL, NULL};
+        *taken = 1;
+        st = take_transition(c, zm, c->model->modes[zm].nwhens, &Z, tn,
+                             HDO_EV_ZENO);
+    }
+    if (zlim != NULL)
+        hdo_vec_clear(zlim, zdim);
     return st;
 }
 
@@ -1164,6 +1294,16 @@ handle_event(run_ctx *c, slong g, const mpfr_t s, int simultaneous)
         return st;
     }
     if (instant) {
+        int taken = 0;
+        st = livelock(c, src, g, &L, tstar, ttol, &taken);
+        if (taken || st < 0) {
+            hist_clear(c);
+            c->ninstant = 0;
+            mpfr_clears(tstar, gap, ttol, (mpfr_ptr)0);
+            return st;
+        }
+    }
+    if (instant) {
         if (++c->ninstant > HDO_RUN_MAX_INSTANT) {
             slong prev = c->res->nevents > 0
                              ? c->res->events[c->res->nevents - 1].from
@@ -1225,7 +1365,7 @@ handle_event(run_ctx *c, slong g, const mpfr_t s, int simultaneous)
         mpfr_clears(tstar, gap, ttol, (mpfr_ptr)0);
         return st;
     }
-    hist_push(c, tstar, src, mc->ls, mc->lu);
+    hist_push(c, tstar, src, g, mc->ls, mc->lu);
     st = take_transition(c, src, g, &L, tstar,
                          simultaneous ? HDO_EV_SIMULTANEOUS : HDO_EV_SWITCH);
     mpfr_clears(tstar, gap, ttol, (mpfr_ptr)0);

@@ -418,3 +418,166 @@ Test(hybrid, agreement_across_a_zeno_point)
     hdo_result_clear(b);
     hdo_model_clear(model);
 }
+
+/* Time events with geometrically shrinking gaps (t_k = 2 - 2^-k, k = 1..8)
+   that end in a cascade of instantaneous switches: the pattern of the
+   boost converter's PWM edges (gaps 0.1, 0.06, then the diode switching
+   at once), which a Zeno test on shrinking gaps alone took for an
+   accumulation at the Aitken point 2 (boost_converter: "Zeno at 0.41").
+   The gaps are macroscopic, so these are ordinary events. */
+static const char *cascade_text =
+    "model cascade\nvar x = 0, k = 1\n"
+    "mode m\n  der(x) = 1\n  der(k) = 0\n"
+    "  when t > 2 - 1/2^k goto m with k = k + 1\n"
+    "  when k > 8 goto n with x = -1\nend\n"
+    "mode n\n  der(x) = 1\n  der(k) = 0\n  when x < 0 goto p\nend\n"
+    "mode p\n  der(x) = 1\n  der(k) = 0\nend\n"
+    "start m at 0\nuntil 3\n";
+
+Test(hybrid, run_shrinking_gaps_then_cascade_is_not_zeno)
+{
+    hdo_model_t model;
+    hdo_result_t res;
+    hdo_error_t err;
+    parse(model, cascade_text);
+    int st = run(res, model, 30, NULL, &err);
+    cr_assert_eq(st, 0, "%s", err.message);
+    /* 8 time events at 2 - 2^-k, then m -> n -> p at once at 2 - 2^-8 */
+    cr_assert_eq(res->nevents, 10);
+    for (slong k = 0; k < 10; k++) {
+        double tk = 2 - 1.0 / (double)(1L << (k < 8 ? k + 1 : 8));
+        cr_assert(mpfr_cmp_d(res->events[k].time, tk) == 0, "event %ld",
+                  (long)k + 1);
+        cr_assert_neq(res->events[k].kind, HDO_EV_ZENO);
+    }
+    /* x = -1 at 2 - 2^-8, then x' = 1: x(3) = 2^-8 */
+    const hdo_row *last = res->rows + res->nrows - 1;
+    cr_assert_str_eq(model->modes[last->mode].name, "p");
+    cr_assert(mpfr_cmp_d(last->values + 0, 1.0 / 256) == 0 ||
+                  close_to_d(last->values + 0, 1.0 / 256, 30),
+              "x(3)");
+    hdo_result_clear(res);
+    hdo_model_clear(model);
+}
+
+/* Zeno at one instant: at t = 1 the reset v -> v/2, w -> w + v keeps
+   x = 0 infeasible (x' = v < 0) forever; v = -2^-k -> 0, w -> -2. */
+static const char *livelock_text =
+    "model live\nvar x = 0, v = -1, w = 0\n"
+    "mode a\n  der(x) = v\n  der(v) = 0\n  der(w) = 0\n"
+    "  when x < 0 goto a with v = v/2, w = w + v\n"
+    "  zeno goto b\nend\n"
+    "mode b\n  der(x) = 1\n  der(v) = 0\n  der(w) = 0\nend\n"
+    "start a at 1\nuntil 3\n";
+
+Test(hybrid, run_livelock_takes_the_zeno_clause)
+{
+    hdo_model_t model;
+    hdo_result_t res;
+    hdo_error_t err;
+    parse(model, livelock_text);
+    int st = run(res, model, 30, NULL, &err);
+    cr_assert_eq(st, 0, "%s", err.message);
+    slong x = hdo_model_find_var(model, "x"),
+          v = hdo_model_find_var(model, "v"),
+          w = hdo_model_find_var(model, "w");
+    cr_assert(res->nevents >= 2);
+    const hdo_event *z = res->events + res->nevents - 1;
+    cr_assert_eq(z->kind, HDO_EV_ZENO);
+    cr_assert_str_eq(model->modes[z->to].name, "b");
+    for (slong k = 0; k < res->nevents; k++) {
+        const hdo_event *ev = res->events + k;
+        cr_assert(mpfr_cmp_ui(ev->time, 1) == 0, "event %ld time", (long)k);
+        if (k + 1 < res->nevents) {
+            /* left limit before switch k+1: v = -2^-k, w = -2 + 2^(1-k) */
+            cr_assert(mpfr_cmp_d(ev->left + v, -1.0 / (double)(1L << k)) == 0);
+            cr_assert(mpfr_cmp_d(ev->left + w, -2 + 2.0 / (double)(1L << k)) ==
+                      0);
+        }
+    }
+    /* the limit: v = 0, w = -2, x = 0, on both sides of the zeno event */
+    cr_assert(close_to_d(z->left + v, 0, 30) &&
+              close_to_d(z->right + v, 0, 30));
+    cr_assert(close_to_d(z->left + w, -2, 30) &&
+              close_to_d(z->right + w, -2, 30));
+    cr_assert(close_to_d(z->right + x, 0, 30));
+    const hdo_row *last = res->rows + res->nrows - 1;
+    cr_assert(close_to_d(last->values + x, 2, 30), "x(3)");
+    cr_assert(close_to_d(last->values + w, -2, 30), "w(3)");
+    hdo_result_clear(res);
+    hdo_model_clear(model);
+}
+
+Test(hybrid, run_livelock_without_clause_is_an_error)
+{
+    hdo_model_t model;
+    hdo_result_t res;
+    hdo_error_t err;
+    char *text = strdup(livelock_text);
+    char *zc = strstr(text, "  zeno goto b\n");
+    memmove(zc, zc + strlen("  zeno goto b\n"),
+            strlen(zc + strlen("  zeno goto b\n")) + 1);
+    parse(model, text);
+    free(text);
+    int st = run(res, model, 30, NULL, &err);
+    cr_assert_eq(st, HDO_ERR_ZENO, "%d %s", st, err.message);
+    cr_assert(strstr(err.message, "livelock") != NULL, "%s", err.message);
+    cr_assert(err.has_time && err.time == 1);
+    hdo_result_clear(res);
+    hdo_model_clear(model);
+}
+
+Test(hybrid, run_finite_cascades_are_followed)
+{
+    /* converging resets whose limit is feasible end by themselves: ten
+       halvings bring x below 1/1000 (x = 2^-10); v_k = 1/1000 - 1001/1000
+       2^-k turns positive after ten resets.  Neither is a livelock,
+       whatever the zeno clause says. */
+    const char *texts[2] = {
+        "model halve\nvar x = 1, y = 0\n"
+        "mode a\n  der(x) = 0\n  der(y) = 1\n"
+        "  when x > 1/1000 goto a with x = x/2\n  zeno goto b\nend\n"
+        "mode b\n  der(x) = 0\n  der(y) = 0\nend\nstart a\nuntil 1\n",
+        "model vstar\nvar x = 0, v = -1\n"
+        "mode a\n  der(x) = v\n  der(v) = 0\n"
+        "  when x < 0 goto a with v = 1/1000 + (v - 1/1000)/2\n"
+        "  zeno goto b\nend\n"
+        "mode b\n  der(x) = 0\n  der(v) = 0\nend\nstart a\nuntil 1\n"};
+    for (int i = 0; i < 2; i++) {
+        hdo_model_t model;
+        hdo_result_t res;
+        hdo_error_t err;
+        parse(model, texts[i]);
+        int st = run(res, model, 30, NULL, &err);
+        cr_assert_eq(st, 0, "%s", err.message);
+        cr_assert_eq(res->nevents, 10, "model %d: %ld events", i,
+                     (long)res->nevents);
+        for (slong k = 0; k < res->nevents; k++)
+            cr_assert_eq(res->events[k].kind, HDO_EV_SWITCH);
+        const hdo_row *last = res->rows + res->nrows - 1;
+        cr_assert_str_eq(model->modes[last->mode].name, "a");
+        /* x(1) = 2^-10; and x(1) = v = (1/1000)(1 - 1001/1024) */
+        double want = i == 0 ? 1.0 / 1024 : 23.0 / 1024000;
+        cr_assert(close_to_d(last->values + 0, want, 15), "model %d", i);
+        hdo_result_clear(res);
+        hdo_model_clear(model);
+    }
+}
+
+Test(hybrid, run_cascade_without_convergence_is_chattering)
+{
+    /* the reset keeps v = -1: no convergence, no limit to take */
+    hdo_model_t model;
+    hdo_result_t res;
+    hdo_error_t err;
+    char *text = strdup(livelock_text);
+    char *with = strstr(text, "v = v/2, w = w + v");
+    memcpy(with, "v = v, w = w + 1  ", strlen("v = v, w = w + 1  "));
+    parse(model, text);
+    free(text);
+    int st = run(res, model, 30, NULL, &err);
+    cr_assert_eq(st, HDO_ERR_UNSUPPORTED, "%d %s", st, err.message);
+    cr_assert(strstr(err.message, "chattering") != NULL, "%s", err.message);
+    hdo_result_clear(res);
+    hdo_model_clear(model);
+}

@@ -1,0 +1,143 @@
+/* zeno.c -- the numerics of Zeno limits: Aitken extrapolation, the period of
+ * a cascade of events, geometric convergence of event states */
+#include "internal.h"
+
+/* The driver (run.c) decides when events accumulate and takes the `zeno`
+   clause; this file holds the parts that only look at numbers, so that
+   they can be read (and changed) without the driver's bookkeeping. */
+
+void
+hdo_zeno_aitken(mpfr_t out, mpfr_srcptr x0, mpfr_srcptr x1, mpfr_srcptr x2,
+                const mpfr_t eps)
+{
+    mpfr_t d1, d2, den;
+    mpfr_inits2(mpfr_get_prec(out), d1, d2, den, (mpfr_ptr)0);
+    mpfr_sub(d1, x1, x0, MPFR_RNDN);
+    mpfr_sub(d2, x2, x1, MPFR_RNDN);
+    mpfr_sub(den, d1, d2, MPFR_RNDN);
+    if (mpfr_cmpabs(d2, eps) <= 0 || mpfr_cmpabs(d2, d1) >= 0 ||
+        mpfr_zero_p(den) || mpfr_sgn(d1) * mpfr_sgn(d2) <= 0) {
+        mpfr_set(out, x2, MPFR_RNDN);
+    } else {
+        /* x2 + d2^2 / (d1 - d2) */
+        mpfr_sqr(d2, d2, MPFR_RNDN);
+        mpfr_div(d2, d2, den, MPFR_RNDN);
+        mpfr_add(out, x2, d2, MPFR_RNDN);
+    }
+    mpfr_clears(d1, d2, den, (mpfr_ptr)0);
+}
+
+slong
+hdo_zeno_period(const slong *src, const slong *g, slong n, slong nsamples,
+                slong pmax)
+{
+    for (slong p = 1; p <= pmax; p++) {
+        slong first = n - 1 - (nsamples - 1) * p; /* oldest in the window */
+        if (first < 0)
+            break;
+        int ok = 1;
+        for (slong i = first + p; ok && i < n; i++)
+            ok = src[i] == src[i - p] && g[i] == g[i - p];
+        if (ok)
+            return p;
+    }
+    return 0;
+}
+
+/* max(1, |x|) * tol into r. */
+static void
+rel_tol(mpfr_t r, mpfr_srcptr x, const mpfr_t tol)
+{
+    mpfr_abs(r, x, MPFR_RNDN);
+    if (mpfr_cmp_ui(r, 1) < 0)
+        mpfr_set_ui(r, 1, MPFR_RNDN);
+    mpfr_mul(r, r, tol, MPFR_RNDN);
+}
+
+int
+hdo_zeno_state_limit(mpfr_ptr lim, mpfr_srcptr const *y, slong n, slong dim,
+                     const mpfr_t tol, mpfr_prec_t prec)
+{
+    if (n < 4 || dim <= 0)
+        return 0;
+    mpfr_t d, s, prev, eps;
+    mpfr_inits2(prec, d, s, prev, eps, (mpfr_ptr)0);
+    mpfr_ptr a = hdo_vec_init(dim, prec), b = hdo_vec_init(dim, prec);
+    int ok = 1;
+
+    /* the relative differences strictly shrink and never vanish */
+    mpfr_set_inf(prev, 1);
+    for (slong k = 1; ok && k < n; k++) {
+        mpfr_set_ui(s, 0, MPFR_RNDN);
+        for (slong i = 0; i < dim; i++) {
+            mpfr_sub(d, y[k] + i, y[k - 1] + i, MPFR_RNDN);
+            mpfr_abs(d, d, MPFR_RNDN);
+            mpfr_abs(eps, y[k] + i, MPFR_RNDN);
+            if (mpfr_cmp_ui(eps, 1) > 0)
+                mpfr_div(d, d, eps, MPFR_RNDN);
+            if (mpfr_cmp(d, s) > 0)
+                mpfr_set(s, d, MPFR_RNDN);
+        }
+        ok = mpfr_sgn(s) > 0 && mpfr_cmp(s, prev) < 0;
+        mpfr_set(prev, s, MPFR_RNDN);
+    }
+    /* the Aitken limits of all consecutive triples agree within tol */
+    for (slong k = 2; ok && k < n; k++) {
+        for (slong i = 0; i < dim; i++) {
+            rel_tol(eps, y[k] + i, tol);
+            hdo_zeno_aitken(b + i, y[k - 2] + i, y[k - 1] + i, y[k] + i, eps);
+        }
+        if (k > 2)
+            for (slong i = 0; ok && i < dim; i++) {
+                mpfr_sub(d, b + i, a + i, MPFR_RNDN);
+                rel_tol(eps, b + i, tol);
+                ok = mpfr_cmpabs(d, eps) <= 0;
+            }
+        mpfr_ptr t = a;
+        a = b;
+        b = t;
+    }
+    if (ok)
+        hdo_vec_set(lim, a, dim);
+    hdo_vec_clear(a, dim);
+    hdo_vec_clear(b, dim);
+    mpfr_clears(d, s, prev, eps, (mpfr_ptr)0);
+    return ok;
+}
+
+int
+hdo_zeno_guard_leaves(mpfr_srcptr c, slong len, const mpfr_t H,
+                      const mpfr_t tol)
+{
+    /* the zero rule of hdo_event_locate (KM Remark 12): S(0) and every
+       coefficient whose contribution |c_k| H^k is within tol (1 + scale)
+       count as zero; the first one beyond it decides */
+    mpfr_t scale, ztol, term, p;
+    int leaves = 0;
+    mpfr_inits2(64, scale, ztol, term, p, (mpfr_ptr)0);
+    mpfr_set_ui(scale, 0, MPFR_RNDN);
+    mpfr_set_ui(p, 1, MPFR_RNDN);
+    for (slong k = 0; k < len; k++) {
+        mpfr_abs(term, c + k, MPFR_RNDU);
+        mpfr_mul(term, term, p, MPFR_RNDU);
+        if (mpfr_cmp(term, scale) > 0)
+            mpfr_set(scale, term, MPFR_RNDU);
+        mpfr_mul(p, p, H, MPFR_RNDU);
+    }
+    mpfr_add_ui(ztol, scale, 1, MPFR_RNDU);
+    mpfr_mul(ztol, ztol, tol, MPFR_RNDU);
+    mpfr_set_ui(p, 1, MPFR_RNDN);
+    for (slong k = 0; k < len; k++) {
+        mpfr_abs(term, c + k, MPFR_RNDN);
+        mpfr_mul(term, term, p, MPFR_RNDN);
+        if (mpfr_cmp(term, ztol) > 0) {
+            leaves = mpfr_sgn(c + k) > 0;
+            break;
+        }
+        mpfr_mul(p, p, H, MPFR_RNDN);
+        if (mpfr_zero_p(p))
+            break; /* H = 0: only S(0) is seen */
+    }
+    mpfr_clears(scale, ztol, term, p, (mpfr_ptr)0);
+    return leaves;
+}
