@@ -71,5 +71,5 @@ done
 [[ $(row 1e-10) == "PASS "* ]] && ok || bad "scipy 1e-10 should pass: $(row 1e-10)"
 [[ $(row 1e-3) == "FAIL "* ]] && ok || bad "scipy 1e-3 should fail: $(row 1e-3)"
 grep -qE '^crosscheck: 1 FAIL, 1 PASS$' <<<"$table" && ok || bad "tally: $(tail -n 1 <<<"$table")"
-echo "crosscheck_table: $passed passed, $failed failed"
+echo "table: $passed passed, $failed failed"
 ((failed == 0))
