@@ -35,7 +35,10 @@ usage(FILE *out)
             "time_abs];\n"
             "events must match in number, order, mode change (modes = "
             "exact)\n"
-            "and time (within time_abs).\n"
+            "and time (within time_abs).  The last line of the report is a\n"
+            "machine-readable summary: 'summary: verdict=PASS|FAIL "
+            "value_err=...'\n"
+            "(fields in docs/decisions.md).\n"
             "\n"
             "  -t, --tol FILE   tolerance file (default "
             "tolerances/<model>.tol)\n"
@@ -736,6 +739,82 @@ print_report(const check_state *s, FILE *out)
     }
 }
 
+/* The machine-readable last line of the report (docs/decisions.md,
+   "hdo check summary line"):
+     summary: verdict=PASS|FAIL value_err=E value_where=VAR@T value_ratio=R
+              event_time_err=D events_ref=N events_cand=N events_missing=N
+              events_extra=N events_wrong=N vars_failed=K/N
+   value_err is the largest distance of a candidate value from the range
+   the reference takes over [t - time_abs, t + time_abs] (the tube before
+   the tolerance band), in the variable's units, and value_where where it
+   occurs (VAR@- and value_err=0 when every value is inside the range);
+   value_ratio is the largest such distance divided by the band allowed
+   there (the verdict's measure: above 1 fails); event_time_err is the
+   largest |candidate - reference| event time over the paired events;
+   events_wrong counts pairs early, late or with the wrong mode change.
+   Reference events outside the candidate's time span are not counted.
+   Numbers are printed with %.3e (inf for a NaN candidate value). */
+static void
+print_summary(const check_state *s, FILE *out)
+{
+    const hdo_csv_struct *c = s->cand;
+    double verr = 0, vt = 0, ratio = 0, eerr = 0;
+    slong vj = -1, nref = 0, ncand = 0, miss = 0, extra = 0, wrong = 0;
+    slong vfail = 0;
+
+    for (slong j = 0; j < s->nvar; j++) {
+        const hdo_tube_struct *tb = s->tube + j;
+        vfail += variable_failed(s, j);
+        for (slong i = 0; i < c->nrows; i++) {
+            slong k = i * c->ncols + s->col[j];
+            double v = c->values[k], e;
+            if (!c->present[k] || isnan(tb->lo[i]))
+                continue;
+            e = isnan(v)        ? INFINITY
+                : v < tb->lo[i] ? tb->lo[i] - v
+                : v > tb->hi[i] ? v - tb->hi[i]
+                                : 0;
+            if (e > verr) {
+                verr = e;
+                vt = c->time[i];
+                vj = j;
+            }
+        }
+        if (tb->worst >= 0 && tb->worst_err > 0) {
+            double r = tb->worst_allowed > 0 ? tb->worst_err / tb->worst_allowed
+                                             : INFINITY;
+            ratio = r > ratio ? r : ratio;
+        }
+    }
+    for (slong k = 0; k < s->match->n; k++) {
+        const hdo_match *m = s->match->m + k;
+        if (m->verdict == HDO_MATCH_OUTSIDE)
+            continue;
+        nref += m->ref >= 0;
+        ncand += m->cand >= 0;
+        if (m->verdict == HDO_MATCH_MISSING)
+            miss++;
+        else if (m->verdict == HDO_MATCH_EXTRA)
+            extra++;
+        else if (m->verdict != HDO_MATCH_OK)
+            wrong++;
+        if (!isnan(m->diff) && fabs(m->diff) > eerr)
+            eerr = fabs(m->diff);
+    }
+    fprintf(out, "\nsummary: verdict=%s value_err=%.3e value_where=",
+            check_failed(s) ? "FAIL" : "PASS", verr);
+    if (vj >= 0)
+        fprintf(out, "%s@%.17g", c->names[s->col[vj]], vt);
+    else
+        fprintf(out, "-");
+    fprintf(out,
+            " value_ratio=%.3e event_time_err=%.3e events_ref=%ld "
+            "events_cand=%ld events_missing=%ld events_extra=%ld "
+            "events_wrong=%ld vars_failed=%ld/%ld\n",
+            ratio, eerr, (long)nref, (long)ncand, (long)miss, (long)extra,
+            (long)wrong, (long)vfail, (long)s->nvar);
+}
+
 /* ------------------------------------------------------------------ */
 /* JUnit XML */
 
@@ -1137,6 +1216,7 @@ hdo_cmd_check(int argc, char **argv)
     }
     if (rc == 0) {
         print_report(&s, stdout);
+        print_summary(&s, stdout);
         if (s.junit_path != NULL && write_junit(&s) != 0)
             rc = 2;
         if (rc == 0 && s.plot_path != NULL && write_plots(&s) != 0)

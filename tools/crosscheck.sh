@@ -120,45 +120,20 @@ def first_error(log):
 
 def parse_check(text):
     """Largest value error, largest event-time difference, missed and
-    extra events, from hdo check's report."""
-    # The tube error: the distance of a candidate value from the range
-    # the reference takes over [t - time_abs, t + time_abs], the measure
-    # the verdict rests on (|candidate - reference(t)| would count the
-    # jump at every event).
-    verr = None
-    for line in text.splitlines():
-        if not re.match(r"  \S+\s+(pass|FAIL)\s", line):
-            continue
-        m = re.search(r"largest error (\S+)", line)
-        v = float(m.group(1)) if m else (0.0 if "all inside" in line else None)
-        if v is not None:
-            verr = v if verr is None else max(verr, v)
-    eerr, missed, extra, other = None, 0, 0, 0
-    in_ev = False
-    for line in text.splitlines():
-        if line.startswith("events:"):
-            in_ev = True
-            continue
-        if in_ev:
-            if not line.strip() or line.startswith("first failure"):
-                in_ev = False
-                continue
-            parts = line.split()
-            if not parts or parts[0] == "#":
-                continue
-            verdict = parts[-1]
-            if verdict == "missing":
-                missed += 1
-            elif verdict == "extra":
-                extra += 1
-            elif verdict != "ok":
-                other += 1
-            try:
-                d = float(parts[-2])
-                eerr = d if eerr is None else max(eerr, abs(d))
-            except ValueError:
-                pass
-    return verr, eerr, missed, extra
+    extra events, from the last line of hdo check's report
+    (`summary: verdict=... value_err=...`, docs/decisions.md).  The value
+    error is the tube error: the distance of a candidate value from the
+    range the reference takes over [t - time_abs, t + time_abs], the
+    measure the verdict rests on (|candidate - reference(t)| would count
+    the jump at every event)."""
+    lines = [l for l in text.splitlines() if l.startswith("summary: ")]
+    if not lines:
+        return None, None, "?", "?"
+    d = summary(lines[-1])
+    num = lambda k: float(d[k]) if k in d else None
+    paired = d.get("events_ref", "0") != "0" and d.get("events_cand", "0") != "0"
+    return (num("value_err"), num("event_time_err") if paired else None,
+            d.get("events_missing", "?"), d.get("events_extra", "?"))
 
 fmt = "{:<24} {:<6} {:<6} {:<9} {:>9} {:>9} {:>9} {:>9} {:>6} {:>6}  {}"
 print(fmt.format("case", "solver", "tol", "verdict", "value_err", "event_err",

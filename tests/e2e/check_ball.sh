@@ -124,6 +124,42 @@ head -n 60 "$dir/exact.csv" >"$dir/short.csv"   # one bounce, t <= 0.58
 expect events-file 0 '^PASS' -- "$m" "$dir/short.csv" -t "$dir/tight.tol" --events "$dir/ev.csv"
 expect events-file-extra 1 'extra' -- "$m" "$dir/short.csv" -t "$dir/tight.tol" --events "$dir/ev-wrong.csv"
 
+# The machine-readable last line (docs/decisions.md, "hdo check summary
+# line"): present, last, and its figures those of the candidate.
+# summary_field NAME OUT: the value of NAME= on the last line of OUT.
+summary_field() { tail -n 1 <<<"$2" | grep -oE "(^| )$1=[^ ]*" | sed 's/^ //; s/^[^=]*=//'; }
+# expect_summary NAME AWK-CONDITION -- ARGS: runs hdo check; the last line of
+# stdout must start with "summary: " and the awk condition, over the
+# fields as variables (verdict, value_err, ...), must hold.
+expect_summary() {
+    local name=$1 cond=$2 out last vars
+    shift 3
+    out=$("$HDO" check "$@" 2>/dev/null)
+    last=$(tail -n 1 <<<"$out")
+    if [[ $last != "summary: verdict="* ]]; then
+        bad "$name: the last line is not the summary: $last"
+        return
+    fi
+    vars=$(sed 's/^summary: //' <<<"$last" | tr ' ' '\n' | grep -E '^[a-z_]+=' |
+        sed -E 's/^([a-z_]+)=(.*)$/-v \1=\2/' | tr '\n' ' ')
+    # shellcheck disable=SC2086
+    if awk $vars "BEGIN { exit !($cond) }"; then ok
+    else bad "$name: '$cond' does not hold for: $last"; fi
+}
+expect_summary summary-pass 'verdict == "PASS" && value_err + 0 < 1e-9 && events_ref == 5 && events_cand == 5 && events_missing == 0 && events_extra == 0 && events_wrong == 0 && event_time_err + 0 < 1e-9 && vars_failed == "0/2"' \
+    -- "$m" "$dir/exact.csv" -t "$dir/tight.tol"
+expect_summary summary-bump 'verdict == "FAIL" && value_err + 0 > 0.9e-5 && value_err + 0 < 1.1e-5 && value_where ~ /^h@0\.8/ && value_ratio + 0 > 1 && vars_failed == "1/2" && events_missing == 0' \
+    -- "$m" "$dir/bump.csv" -t "$dir/tight.tol"
+expect_summary summary-missed 'verdict == "FAIL" && events_missing == 5 && events_cand == 0 && events_extra == 0' \
+    -- "$m" "$dir/missed.csv" -t "$dir/tight.tol"
+expect_summary summary-late 'verdict == "FAIL" && events_wrong >= 1 && event_time_err + 0 > 2.9e-3 && event_time_err + 0 < 3.1e-3' \
+    -- "$m" "$dir/late_beyond.csv" -t "$dir/loose.tol"
+expect_summary summary-within 'verdict == "PASS" && event_time_err + 0 > 3.9e-4 && event_time_err + 0 < 4.1e-4 && value_ratio + 0 <= 1' \
+    -- "$m" "$dir/shift_within.csv" -t "$dir/loose.tol"
+out=$("$HDO" check "$m" "$dir/short.csv" -t "$dir/tight.tol" --events "$dir/ev-wrong.csv" 2>/dev/null)
+if [[ $(summary_field events_extra "$out") == 1 && $(summary_field verdict "$out") == FAIL ]]; then ok
+else bad "summary-extra: $(tail -n 1 <<<"$out")"; fi
+
 # Bad input: exit 2 with the place.
 printf 'time,h,v\n0,1,0\n0.1,0.95,abc\n' >"$dir/nonnum.csv"
 expect non-number 2 'nonnum.csv:3:10: error' -- "$m" "$dir/nonnum.csv" -t "$dir/tight.tol"
