@@ -241,7 +241,7 @@ def main():
 
     fails.flush()
     if fails.total:
-        print("FAIL %s: %d differences beyond %d digits or in structure "
+        print("FAIL %s: %d difference(s) beyond %d digits or in structure "
               "(smallest agreement %s digits)"
               % (case, fails.total, need,
                  "-" if worst is None else "%.1f" % worst))

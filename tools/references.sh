@@ -23,10 +23,12 @@
 # SKIP with the reason.  The last line is "references: N passed, N failed,
 # N skipped" (the e2e runner adds the counts); exit 0 when nothing failed.
 #
-# environment: HDO (default build/hdo), JOBS (default nproc),
-#              REF_FORCE=1 (write only), HDO_PYTHON (default /usr/bin/python3)
+# environment: HDO (default build/hdo), JOBS (default nproc), REF_TIMEOUT
+#              seconds per case (default 600: car_axis, the slowest, takes
+#              10-40 s), REF_FORCE=1 (write only), HDO_PYTHON (default
+#              /usr/bin/python3)
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 2
 mode=${1:-}
 shift || true
 if [[ $mode != write && $mode != check ]]; then
@@ -36,6 +38,7 @@ fi
 HDO=${HDO:-build/hdo}
 PY=${HDO_PYTHON:-/usr/bin/python3}
 JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
+REF_TIMEOUT=${REF_TIMEOUT:-600}
 DIGITS=40
 NEED=35
 if [[ ! -x $HDO ]]; then
@@ -92,13 +95,13 @@ done | sort -rg | cut -d' ' -f2)
 run_case() {
     local name=$1 dt=$2 start rc
     start=$(date +%s.%N)
-    "$HDO" run "cases/$name.hdae" --digits "$DIGITS" --verify --every "$dt" \
-        -o "$tmp/$name" >"$tmp/$name.log" 2>&1
+    timeout "$REF_TIMEOUT" "$HDO" run "cases/$name.hdae" --digits "$DIGITS" \
+        --verify --every "$dt" -o "$tmp/$name" >"$tmp/$name.log" 2>&1
     rc=$?
     echo "$rc $(echo "$(date +%s.%N) - $start" | bc)" >"$tmp/$name.status"
 }
 export -f run_case
-export HDO DIGITS tmp
+export HDO DIGITS tmp REF_TIMEOUT
 t_start=$(date +%s.%N)
 for name in $order; do echo "$name ${every[$name]}"; done |
     xargs -r -P "$JOBS" -L 1 bash -c 'run_case "$0" "$1"'
@@ -108,7 +111,11 @@ for name in "${jobs[@]}"; do
     ref=cases/$name.ref
     read -r rc secs <"$tmp/$name.status" 2>/dev/null || { rc=-1; secs=0; }
     secs=$(printf '%.1f' "$secs")
-    if ((rc != 0)); then
+    if ((rc == 124)); then
+        echo "FAIL $name: hdo run gave no result within $REF_TIMEOUT s (REF_TIMEOUT)"
+        failed=$((failed + 1))
+        continue
+    elif ((rc != 0)); then
         echo "FAIL $name: hdo run exited $rc after $secs s: $(grep -v '^==' "$tmp/$name.log" | tail -n 1)"
         failed=$((failed + 1))
         continue
@@ -146,12 +153,12 @@ for name in "${jobs[@]}"; do
         cmp -s "$ref/events.csv" "$tmp/$name/events.csv" &&
         cmp -s <(grep -v '"seconds"' "$ref/summary.json") \
             <(grep -v '"seconds"' "$tmp/$name/summary.json"); then
-        echo "SAME $name: ${verdict#PASS $name: } [$secs s]$warn"
+        echo "SAME $name: ${verdict#PASS "$name": } [$secs s]$warn"
     else
         rm -rf "$ref"
         cp -r "$tmp/$name" "$ref"
         if ((crc == 0)); then
-            echo "UPD  $name: ${verdict#PASS $name: } [$secs s]$warn"
+            echo "UPD  $name: ${verdict#PASS "$name": } [$secs s]$warn"
         else
             printf '%s\n' "$verdict"
             echo "FORCED $name: $ref replaced (REF_FORCE=1)$warn"

@@ -66,7 +66,7 @@ trap 'rm -rf "$STATUS"' EXIT
 export HDO_BIN=$hdo RUN_TIMEOUT OUT STATUS
 echo "corpus: ${#names[@]} cases at 30 digits with --verify, $JOBS jobs (logs in $OUT/<case>.log)"
 t_start=$(date +%s.%N)
-printf '%s\n' $order | xargs -r -P "$JOBS" -I{} bash -c 'run_case "$1"' _ {}
+printf '%s\n' "$order" | xargs -r -P "$JOBS" -I{} bash -c 'run_case "$1"' _ {}
 t_all=$(echo "$(date +%s.%N) - $t_start" | bc)
 
 "$PY" - "$OUT" "$STATUS" "$RUN_TIMEOUT" "$t_all" "${names[@]}" <<'PYEOF'

@@ -17,7 +17,7 @@
 # the time goes to MPFR/FLINT, which are not instrumented, so the sanitized
 # binary is barely slower (README, "Golden references").
 set -u
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 2
 export HDO=${HDO:-build/hdo}
 PY=${HDO_PYTHON:-/usr/bin/python3}
 export HDO_PYTHON=$PY
