@@ -1440,6 +1440,19 @@ step(run_ctx *c, int *done)
         }
         mpfr_clear(d);
     }
+    /* An event within the time tolerance of t_end is not taken: whether a
+       zero at t_end itself (a PWM edge at the end time, a sliding that
+       ends exactly there) is found at all depends on rounding, so the
+       run ends at t_end in the current mode at every precision
+       (decisions.md). */
+    if (best >= 0 && last) {
+        mpfr_t d;
+        mpfr_init2(d, c->prec);
+        mpfr_sub(d, h, broot, MPFR_RNDN);
+        if (mpfr_cmp(d, stol) <= 0)
+            best = -1;
+        mpfr_clear(d);
+    }
 
     if (best >= 0 && m >= c->model->nmodes) {
         st = sliding_event(c, best, broot);

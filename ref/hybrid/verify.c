@@ -129,8 +129,11 @@ hdo_result_agreement(const hdo_result_t a, const hdo_result_t b)
                 worst = d;
         }
         if (same && ends_a) {
+            /* the mode left at the accumulation point is the one the
+               last followed event entered, which depends on how many
+               were followed: only the target must agree */
             const hdo_event *ea = a->events + za, *eb = b->events + zb;
-            if (ea->from != eb->from || ea->to != eb->to)
+            if (ea->to != eb->to)
                 same = 0;
             double d = event_agreement(ea, eb, a->nvars, sc, tscale, cap);
             if (d < worst)
