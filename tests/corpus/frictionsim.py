@@ -8,7 +8,8 @@ which equals the Filippov sliding field here: the paper's closed forms (56)-(60)
 for the three-block system, the decoupled stick condition for the belt).
 Stuck j is left where |F_j| reaches Fc_j (into slip with s_j = sign F_j); a slip
 arc ends where r_j = 0, then stuck if all stick forces stay within their limits,
-else the sign flips.  The augmented state z = (x, v, 1, sin, cos) makes every
+else the interfaces whose stick forces would exceed their limits slip in the
+direction of those forces (checked consistent).  The augmented state z = (x, v, 1, sin, cos) makes every
 configuration linear: z' = A z, arcs by mpmath.expm (pwlin)."""
 from mpmath import mp, mpf, matrix, lu_solve, expm, fabs
 import pwlin as W
@@ -32,7 +33,7 @@ class System:
         stuck = [j for j, s in enumerate(conf) if s == 0]
         for j, s in enumerate(conf):
             if s != 0:
-                F[j] = s * self.ifaces[j][2]
+                F[j] = s * self.ifaces[j][2] * z[2 * n]   # affine: times the constant state 1
         if stuck:
             # a_j . M^-1 (base + sum n F) = 0 for stuck j
             acc0 = [(base[i] + sum(self.ifaces[j][1][i] * F[j] for j in range(len(F)) if conf[j] != 0)) / self.m[i] for i in range(n)]
@@ -112,11 +113,25 @@ class System:
             new = list(conf)
             j = key[1]
             if key[0] == "slip-end":
+                # j sticks; every stuck interface whose stick force would
+                # exceed its limit slips instead, in the direction of that
+                # force; the result must be consistent (the remaining stick
+                # forces within their limits, each new slip accelerating
+                # into its own side), else the event is ambiguous here
                 new[j] = 0
-                a, nv, Fc, vd = self.ifaces[j]
                 F, _ = self.forces(tuple(new), zh)
-                if any(new[l] == 0 and fabs(F[l]) > self.ifaces[l][2] for l in range(len(new))):
-                    new[j] = -conf[j]
+                viol = [l for l in range(len(new)) if new[l] == 0 and fabs(F[l]) > self.ifaces[l][2]]
+                for l in viol:
+                    new[l] = 1 if F[l] > 0 else -1
+                if viol:
+                    F2, _ = self.forces(tuple(new), zh)
+                    d = self.deriv(tuple(new), zh)
+                    ok = all(fabs(F2[l]) < self.ifaces[l][2] for l in range(len(new)) if new[l] == 0)
+                    for l in viol:
+                        acc = sum(self.ifaces[l][0][i] * d[self.n + i] for i in range(self.n))
+                        ok = ok and acc * new[l] > 0
+                    if not ok:
+                        raise RuntimeError("ambiguous slip-end at t = %s" % th)
             else:
                 new[j] = key[2]
             evs.append((th, conf, tuple(new), zh))
