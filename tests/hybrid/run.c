@@ -547,3 +547,68 @@ Test(hybrid, run_intersection_not_covered_names_surfaces)
     hdo_result_clear(res);
     hdo_model_clear(model);
 }
+
+Test(hybrid, run_sliding_on_three_relays_intersection)
+{
+    /* three decoupled relays x_j' = c_j - sgn(x_j), c = (1/4, -1/2, 0),
+       x(0) = (1, 3, 5/2): x1 sticks at 4/3, x2 at 2, x3 at 5/2 (sliding
+       on 1, 2, then 3 surfaces, the last named by its eight modes) */
+    static const char *sgn[8][3] = {
+        {"p", "p", "p"}, {"p", "p", "m"}, {"p", "m", "p"}, {"p", "m", "m"},
+        {"m", "p", "p"}, {"m", "p", "m"}, {"m", "m", "p"}, {"m", "m", "m"}};
+    static const char *c[3] = {"1/4", "-1/2", "0"};
+    char text[8192];
+    size_t len = (size_t)snprintf(text, sizeof text,
+                                  "model relays3\nvar x1 = 1, x2 = 3, "
+                                  "x3 = 5/2\n");
+    for (int q = 0; q < 8; q++) {
+        len += (size_t)snprintf(text + len, sizeof text - len,
+                                "mode %s%s%s\n", sgn[q][0], sgn[q][1],
+                                sgn[q][2]);
+        for (int j = 0; j < 3; j++)
+            len += (size_t)snprintf(text + len, sizeof text - len,
+                                    "  der(x%d) = %s %s 1\n", j + 1, c[j],
+                                    sgn[q][j][0] == 'p' ? "-" : "+");
+        for (int j = 0; j < 3; j++) {
+            char to[4];
+            memcpy(to, (const char[]){sgn[q][0][0], sgn[q][1][0],
+                                      sgn[q][2][0], '\0'},
+                   4);
+            to[j] = to[j] == 'p' ? 'm' : 'p';
+            len += (size_t)snprintf(text + len, sizeof text - len,
+                                    "  when x%d %c 0 goto %s\n", j + 1,
+                                    sgn[q][j][0] == 'p' ? '<' : '>', to);
+        }
+        len += (size_t)snprintf(text + len, sizeof text - len, "end\n");
+    }
+    snprintf(text + len, sizeof text - len, "start ppp\nuntil 3\n");
+    hdo_model_t model;
+    hdo_result_t res;
+    hdo_error_t err;
+    parse(model, text);
+    int st = run(res, model, 30, NULL, &err);
+    cr_assert_eq(st, 0, "%s", err.message);
+    cr_assert_eq(res->nevents, 3);
+    mpfr_t q;
+    mpfr_init2(q, 200);
+    mpfr_set_ui(q, 4, MPFR_RNDN);
+    mpfr_div_ui(q, q, 3, MPFR_RNDN);
+    cr_assert(close_to(res->events[0].time, q, 30), "x1 sticks");
+    cr_assert(close_to_d(res->events[1].time, 2, 30), "x2 sticks");
+    cr_assert(close_to_d(res->events[2].time, 2.5, 30), "x3 sticks");
+    char name[256];
+    hdo_mode_name(name, sizeof name, model, res->events[1].to);
+    cr_assert_str_eq(name, "sliding(ppp,pmp,mpp,mmp)");
+    hdo_mode_name(name, sizeof name, model, res->events[2].to);
+    cr_assert_str_eq(name, "sliding(ppp,ppm,pmp,pmm,mpp,mpm,mmp,mmm)");
+    cr_assert_eq(hdo_find_mode_name(model, name), res->events[2].to);
+    cr_assert_eq(res->events[2].kind, HDO_EV_SLIDING_START);
+    const hdo_row *last = res->rows + res->nrows - 1;
+    for (int v = 0; v < 3; v++)
+        cr_assert(mpfr_zero_p(last->values + v) ||
+                      mpfr_get_exp(last->values + v) < -90,
+                  "x%d at the end", v + 1);
+    mpfr_clear(q);
+    hdo_result_clear(res);
+    hdo_model_clear(model);
+}
