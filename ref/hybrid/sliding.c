@@ -310,8 +310,8 @@ when_across(hdo_model_struct *model, slong q, hdo_expr S, int same,
         hdo_expr G = mode->whens[w].guard;
         if (t < 0 || t >= 64 || !((mask >> t) & 1) || t == q)
             continue;
-        int match = same ? G == S
-                         : (G == negS || hdo_expr_neg(model->pool, G) == S);
+        int match =
+            same ? G == S : (G == negS || hdo_expr_neg(model->pool, G) == S);
         if (match)
             return w;
     }
@@ -379,8 +379,8 @@ hdo_sliding_cube(hdo_sliding_set *set, hdo_model_struct *model, uint64_t mask,
         slong q = set->corner[s];
         got |= (uint64_t)1 << q;
         for (int i = 0; i < k; i++) {
-            slong w = when_across(model, q, set->surf[i], !((s >> i) & 1),
-                                  mask);
+            slong w =
+                when_across(model, q, set->surf[i], !((s >> i) & 1), mask);
             if (w < 0 ||
                 model->modes[q].whens[w].target != set->corner[s ^ (1 << i)])
                 goto not_cube;
@@ -497,8 +497,7 @@ lc_flatten(lincomb *l, const hdo_expr_pool_struct *pool, hdo_expr e,
         lc_flatten(l, pool, nd->a, c2);
     } else if (nd->kind == HDO_X_DIV &&
                pool->nodes[nd->b].kind == HDO_X_CONST &&
-               hdo_expr_get_fmpq(q, (hdo_expr_pool_struct *)pool, nd->b) ==
-                   0 &&
+               hdo_expr_get_fmpq(q, (hdo_expr_pool_struct *)pool, nd->b) == 0 &&
                !fmpq_is_zero(q)) {
         fmpq_div(c2, c, q);
         lc_flatten(l, pool, nd->a, c2);
@@ -526,10 +525,10 @@ lc_expr(hdo_expr_pool_struct *pool, const lincomb *l)
     hdo_expr e = hdo_expr_const_fmpq(pool, l->cst);
     for (slong i = 0; i < l->len; i++)
         if (!fmpq_is_zero(l->coef + i))
-            e = hdo_expr_add(pool, e,
-                             hdo_expr_mul(pool,
-                                          hdo_expr_const_fmpq(pool, l->coef + i),
-                                          l->term[i]));
+            e = hdo_expr_add(
+                pool, e,
+                hdo_expr_mul(pool, hdo_expr_const_fmpq(pool, l->coef + i),
+                             l->term[i]));
     return e;
 }
 
@@ -567,7 +566,7 @@ is_zero_const(hdo_expr_pool_struct *pool, hdo_expr e)
 static hdo_expr
 det_expr(hdo_expr_pool_struct *pool, const hdo_expr *a, int k)
 {
-#define M(i, j) a[(i) * k + (j)]
+#define M(i, j) a[(i)*k + (j)]
 #define MUL hdo_expr_mul
 #define SUB hdo_expr_sub
 #define ADD hdo_expr_add
@@ -582,8 +581,7 @@ det_expr(hdo_expr_pool_struct *pool, const hdo_expr *a, int k)
                       MUL(pool, M(1, 2), M(2, 0))),
              c2 = SUB(pool, MUL(pool, M(1, 0), M(2, 1)),
                       MUL(pool, M(1, 1), M(2, 0)));
-    return ADD(pool,
-               SUB(pool, MUL(pool, M(0, 0), c0), MUL(pool, M(0, 1), c1)),
+    return ADD(pool, SUB(pool, MUL(pool, M(0, 0), c0), MUL(pool, M(0, 1), c1)),
                MUL(pool, M(0, 2), c2));
 #undef M
 #undef MUL
@@ -605,8 +603,8 @@ hdo_sliding_build_set(hdo_reduced_struct *out, hdo_sliding_set *set,
     const char *n0 = model->modes[set->corner[0]].name;
     for (slong s = 0; s < nc; s++) {
         const hdo_reduced_struct *r = cr[s] = red[set->corner[s]];
-        int ok = r->nimplicit == 0 && r->ncons == 0 &&
-                 r->nexplicit == r0->nexplicit;
+        int ok =
+            r->nimplicit == 0 && r->ncons == 0 && r->nexplicit == r0->nexplicit;
         for (slong i = 0; ok && i < r0->nexplicit; i++)
             ok = explicit_index(r, r0->explicit_var[i]) >= 0;
         if (!ok) {
@@ -657,7 +655,8 @@ hdo_sliding_build_set(hdo_reduced_struct *out, hdo_sliding_set *set,
         }
     }
     /* tangency: L_f0 surf_j + sum_l beta_l (grad surf_j . g_l) = 0 */
-    hdo_expr a[HDO_SLIDING_MAXK] = {0}, G[HDO_SLIDING_MAXK * HDO_SLIDING_MAXK] = {0};
+    hdo_expr a[HDO_SLIDING_MAXK] = {0},
+             G[HDO_SLIDING_MAXK * HDO_SLIDING_MAXK] = {0};
     for (int j = 0; j < k; j++) {
         var_list l;
         l.n = 0;
@@ -675,9 +674,8 @@ hdo_sliding_build_set(hdo_reduced_struct *out, hdo_sliding_set *set,
             hdo_expr d = hdo_expr_diff(pool, set->surf[j], l.var[v], 0);
             a[j] = hdo_expr_add(pool, a[j], hdo_expr_mul(pool, d, f0[i]));
             for (int c = 0; c < k; c++)
-                G[j * k + c] =
-                    hdo_expr_add(pool, G[j * k + c],
-                                 hdo_expr_mul(pool, d, g[c * nx + i]));
+                G[j * k + c] = hdo_expr_add(
+                    pool, G[j * k + c], hdo_expr_mul(pool, d, g[c * nx + i]));
         }
         if (l.bad) {
             free(f0);
@@ -690,6 +688,15 @@ hdo_sliding_build_set(hdo_reduced_struct *out, hdo_sliding_set *set,
         }
     }
     set->det = det_expr(pool, G, k);
+    if (is_zero_const(pool, set->det)) {
+        free(f0);
+        snprintf(why, nwhy,
+                 "sliding on an intersection of %d surfaces at mode '%s': "
+                 "the Filippov weights are not unique (the tangency "
+                 "conditions are singular, det = 0): not covered",
+                 k, n0);
+        return HDO_ERR_UNSUPPORTED;
+    }
     for (int c = 0; c < k; c++) {
         hdo_expr Gc[HDO_SLIDING_MAXK * HDO_SLIDING_MAXK];
         memcpy(Gc, G, (size_t)(k * k) * sizeof *G);
@@ -709,9 +716,8 @@ hdo_sliding_build_set(hdo_reduced_struct *out, hdo_sliding_set *set,
         hdo_expr e = f0[i];
         for (int j = 0; j < k; j++)
             if (!is_zero_const(pool, g[j * nx + i]))
-                e = hdo_expr_add(pool, e,
-                                 hdo_expr_mul(pool, set->beta[j],
-                                              g[j * nx + i]));
+                e = hdo_expr_add(
+                    pool, e, hdo_expr_mul(pool, set->beta[j], g[j * nx + i]));
         out->explicit_var[i] = r0->explicit_var[i];
         out->explicit_eq[i] = r0->explicit_eq[i];
         out->rhs[i] = e;

@@ -481,17 +481,16 @@ Test(hybrid, run_intersection_weight_reaches_its_bound)
     hdo_model_t model;
     hdo_result_t res;
     hdo_error_t err;
-    parse(model,
-          "model unstick\nvar x1 = 1/2, x2 = 1/2\n"
-          "mode pp\n  der(x1) = t/2 - 1\n  der(x2) = -1\n"
-          "  when x1 < 0 goto mp\n  when x2 < 0 goto pm\nend\n"
-          "mode mp\n  der(x1) = t/2 + 1\n  der(x2) = -1\n"
-          "  when x1 > 0 goto pp\n  when x2 < 0 goto mm\nend\n"
-          "mode pm\n  der(x1) = t/2 - 1\n  der(x2) = 1\n"
-          "  when x1 < 0 goto mm\n  when x2 > 0 goto pp\nend\n"
-          "mode mm\n  der(x1) = t/2 + 1\n  der(x2) = 1\n"
-          "  when x1 > 0 goto pm\n  when x2 > 0 goto mp\nend\n"
-          "start pp\nuntil 3\n");
+    parse(model, "model unstick\nvar x1 = 1/2, x2 = 1/2\n"
+                 "mode pp\n  der(x1) = t/2 - 1\n  der(x2) = -1\n"
+                 "  when x1 < 0 goto mp\n  when x2 < 0 goto pm\nend\n"
+                 "mode mp\n  der(x1) = t/2 + 1\n  der(x2) = -1\n"
+                 "  when x1 > 0 goto pp\n  when x2 < 0 goto mm\nend\n"
+                 "mode pm\n  der(x1) = t/2 - 1\n  der(x2) = 1\n"
+                 "  when x1 < 0 goto mm\n  when x2 > 0 goto pp\nend\n"
+                 "mode mm\n  der(x1) = t/2 + 1\n  der(x2) = 1\n"
+                 "  when x1 > 0 goto pm\n  when x2 > 0 goto mp\nend\n"
+                 "start pp\nuntil 3\n");
     int st = run(res, model, 30, NULL, &err);
     cr_assert_eq(st, 0, "%s", err.message);
     cr_assert_eq(res->nevents, 3);
@@ -528,17 +527,16 @@ Test(hybrid, run_intersection_not_covered_names_surfaces)
     hdo_model_t model;
     hdo_result_t res;
     hdo_error_t err;
-    parse(model,
-          "model na\nvar x1 = 1, x2 = 2\n"
-          "mode pp\n  der(x1) = -1\n  der(x2) = -1\n"
-          "  when x1 < 0 goto mp\n  when x2 < 0 goto pm\nend\n"
-          "mode mp\n  der(x1) = 1\n  der(x2) = -2\n"
-          "  when x1 > 0 goto pp\n  when x2 < 0 goto mm\nend\n"
-          "mode pm\n  der(x1) = -1\n  der(x2) = 1\n"
-          "  when x1 < 0 goto mm\n  when x2 > 0 goto pp\nend\n"
-          "mode mm\n  der(x1) = 1\n  der(x2) = 1\n"
-          "  when x1 > 0 goto pm\n  when x2 > 0 goto mp\nend\n"
-          "start pp\nuntil 3\n");
+    parse(model, "model na\nvar x1 = 1, x2 = 2\n"
+                 "mode pp\n  der(x1) = -1\n  der(x2) = -1\n"
+                 "  when x1 < 0 goto mp\n  when x2 < 0 goto pm\nend\n"
+                 "mode mp\n  der(x1) = 1\n  der(x2) = -2\n"
+                 "  when x1 > 0 goto pp\n  when x2 < 0 goto mm\nend\n"
+                 "mode pm\n  der(x1) = -1\n  der(x2) = 1\n"
+                 "  when x1 < 0 goto mm\n  when x2 > 0 goto pp\nend\n"
+                 "mode mm\n  der(x1) = 1\n  der(x2) = 1\n"
+                 "  when x1 > 0 goto pm\n  when x2 > 0 goto mp\nend\n"
+                 "start pp\nuntil 3\n");
     int st = run(res, model, 30, NULL, &err);
     cr_assert_eq(st, HDO_ERR_UNSUPPORTED, "%d %s", st, err.message);
     cr_assert(strstr(err.message, "not affine") != NULL, "%s", err.message);
@@ -562,18 +560,18 @@ Test(hybrid, run_sliding_on_three_relays_intersection)
                                   "model relays3\nvar x1 = 1, x2 = 3, "
                                   "x3 = 5/2\n");
     for (int q = 0; q < 8; q++) {
-        len += (size_t)snprintf(text + len, sizeof text - len,
-                                "mode %s%s%s\n", sgn[q][0], sgn[q][1],
-                                sgn[q][2]);
+        len += (size_t)snprintf(text + len, sizeof text - len, "mode %s%s%s\n",
+                                sgn[q][0], sgn[q][1], sgn[q][2]);
         for (int j = 0; j < 3; j++)
             len += (size_t)snprintf(text + len, sizeof text - len,
                                     "  der(x%d) = %s %s 1\n", j + 1, c[j],
                                     sgn[q][j][0] == 'p' ? "-" : "+");
         for (int j = 0; j < 3; j++) {
             char to[4];
-            memcpy(to, (const char[]){sgn[q][0][0], sgn[q][1][0],
-                                      sgn[q][2][0], '\0'},
-                   4);
+            memcpy(
+                to,
+                (const char[]){sgn[q][0][0], sgn[q][1][0], sgn[q][2][0], '\0'},
+                4);
             to[j] = to[j] == 'p' ? 'm' : 'p';
             len += (size_t)snprintf(text + len, sizeof text - len,
                                     "  when x%d %c 0 goto %s\n", j + 1,
@@ -609,6 +607,36 @@ Test(hybrid, run_sliding_on_three_relays_intersection)
                       mpfr_get_exp(last->values + v) < -90,
                   "x%d at the end", v + 1);
     mpfr_clear(q);
+    hdo_result_clear(res);
+    hdo_model_clear(model);
+}
+
+Test(hybrid, run_intersection_weights_not_unique)
+{
+    /* x1' = -2 s1 - s2, x2' = -s1 - s2/2 - 1 (s_j = sgn(x_j)): sliding
+       on x1 = 0 from t = 1/3 (x2' = -1 there), x2 reaches 0 at t = 3/2,
+       where the tangency conditions are singular (G = [-2 -1; -1 -1/2]):
+       a clear HDO_ERR_UNSUPPORTED at that time */
+    hdo_model_t model;
+    hdo_result_t res;
+    hdo_error_t err;
+    parse(model, "model nu\nvar x1 = 1, x2 = 2\n"
+                 "mode pp\n  der(x1) = -2 - 1\n  der(x2) = -1 - 1/2 - 1\n"
+                 "  when x1 < 0 goto mp\n  when x2 < 0 goto pm\nend\n"
+                 "mode mp\n  der(x1) = 2 - 1\n  der(x2) = 1 - 1/2 - 1\n"
+                 "  when x1 > 0 goto pp\n  when x2 < 0 goto mm\nend\n"
+                 "mode pm\n  der(x1) = -2 + 1\n  der(x2) = -1 + 1/2 - 1\n"
+                 "  when x1 < 0 goto mm\n  when x2 > 0 goto pp\nend\n"
+                 "mode mm\n  der(x1) = 2 + 1\n  der(x2) = 1 + 1/2 - 1\n"
+                 "  when x1 > 0 goto pm\n  when x2 > 0 goto mp\nend\n"
+                 "start pp\nuntil 3\n");
+    int st = run(res, model, 30, NULL, &err);
+    cr_assert_eq(st, HDO_ERR_UNSUPPORTED, "%d %s", st, err.message);
+    cr_assert(strstr(err.message, "not unique") != NULL, "%s", err.message);
+    cr_assert(strstr(err.message, "x2 < 0") != NULL, "%s", err.message);
+    cr_assert(err.has_time && err.time > 1.4999 && err.time < 1.5001, "%s",
+              err.message);
+    cr_assert_eq(res->nevents, 1);
     hdo_result_clear(res);
     hdo_model_clear(model);
 }
