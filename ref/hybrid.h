@@ -165,8 +165,10 @@ int hdo_event_locate(mpfr_t root, mpfr_srcptr c, slong len, const mpfr_t H,
    switch A -> B into a mode that goes back to A at once across the same
    surface starts the Filippov sliding mode "sliding(a,b)" (a < b in file
    order; ref/hybrid/sliding.c, decisions.md; events sliding-start,
-   sliding-end where alpha leaves [0, 1]); sliding on an intersection of
-   surfaces is HDO_ERR_UNSUPPORTED.  Otherwise more than
+   sliding-end where alpha leaves [0, 1]); reaching a further surface
+   while sliding slides on the intersection of 2 or 3 surfaces,
+   "sliding(A,B,C,D)" (ref/hybrid/intersect.inc), where its weights are
+   unique, else HDO_ERR_UNSUPPORTED.  Otherwise more than
    HDO_RUN_MAX_INSTANT instantaneous switches in a row without
    accumulation is HDO_ERR_CHATTERING under `chattering stop`
    (HDO_ERR_UNSUPPORTED under `filippov`), naming the modes, the guard
@@ -177,8 +179,9 @@ int hdo_event_locate(mpfr_t root, mpfr_srcptr c, slong len, const mpfr_t H,
    HDO_ERR_ZENO (accumulating events without a `zeno goto`),
    HDO_ERR_TOO_MUCH_WORK (max_steps or max_events reached). */
 /* Mode indices in results: the model's modes, then the Filippov sliding
-   modes of ordered pairs, nmodes + a * nmodes + b, named "sliding(A,B)"
-   (decisions.md).  hdo_mode_name writes the name of index m ("?" when
+   modes of ordered pairs, nmodes + a * nmodes + b, named "sliding(A,B)",
+   then those on intersections, nmodes + nmodes^2 + mask (bit q: mode q),
+   named "sliding(A,B,C,D)" in file order (decisions.md).  hdo_mode_name writes the name of index m ("?" when
    out of range); hdo_find_mode_name is its inverse (-1 if unknown). */
 void hdo_mode_name(char *buf, size_t size, const hdo_model_struct *model,
                    slong m);

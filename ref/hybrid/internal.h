@@ -3,6 +3,7 @@
 #define HDO_HYBRID_INTERNAL_H
 
 #include <stdio.h>
+#include <stdint.h>
 #include "hybrid.h"
 #include "reduce.h"
 
@@ -66,5 +67,45 @@ int hdo_zeno_state_limit(mpfr_ptr lim, mpfr_srcptr const *y, slong n, slong dim,
    the tolerance over the step. */
 int hdo_zeno_guard_leaves(mpfr_srcptr c, slong len, const mpfr_t H,
                           const mpfr_t tol);
+/* Filippov sliding on the intersection of k switching surfaces
+   (Aljarbouh-Caillaud (30), (39); decisions.md).  The 2^k adjacent modes
+   are the corners of a cube: corner[sigma], bit j of sigma set when the
+   corner lies across surface j from corner[0] (the corner first in file
+   order); surf[j] is corner[0]'s guard across surface j (corner[0]
+   feasible while surf[j] >= 0).  beta[j] = 2 alpha_j - 1, alpha_j the
+   weight of corner[0]'s side of surface j in the multilinear convex
+   combination; det is the determinant whose non-vanishing makes the
+   weights unique (HDO_EXPR_NONE when not built). */
+#define HDO_SLIDING_MAXK 3
+/* Intersection sliding modes are numbered nmodes + nmodes^2 + mask (bit
+   q of mask: mode q adjacent), for models of at most this many modes. */
+#define HDO_SLIDING_MAXMODES 62
+slong hdo_sliding_index(const hdo_model_struct *model, uint64_t mask);
+typedef struct {
+    slong k;
+    slong corner[1 << HDO_SLIDING_MAXK];
+    hdo_expr surf[HDO_SLIDING_MAXK];
+    hdo_expr beta[HDO_SLIDING_MAXK];
+    hdo_expr det;
+} hdo_sliding_set;
+
+/* The cube of the modes in mask (bit q: mode q; 2^k of them, 1 <= k <=
+   HDO_SLIDING_MAXK) into set (corners and surfaces; beta and det
+   HDO_EXPR_NONE): the surfaces are matched structurally (a guard of the
+   other side is the negated expression).  Returns 0, or
+   HDO_ERR_UNSUPPORTED with the reason in why. */
+int hdo_sliding_cube(hdo_sliding_set *set, hdo_model_struct *model,
+                     uint64_t mask, char *why, size_t nwhy);
+/* The sliding mode of the cube set (red[q]: the reduced form of mode q,
+   for every corner; explicit ODEs with the same variables whose
+   right-hand sides are affine in the signs of the k surfaces, checked
+   symbolically): der(x) = f0 + sum_j beta_j g_j with f0, g_j the
+   mean and the half-differences of the corner fields, beta solving the
+   k tangency conditions d/dt surf_j = 0 (Cramer).  Sets set->beta and
+   set->det.  Returns 0, or HDO_ERR_UNSUPPORTED with the reason. */
+int hdo_sliding_build_set(hdo_reduced_struct *out, hdo_sliding_set *set,
+                          hdo_model_struct *model,
+                          const hdo_reduced_struct *const *red, char *why,
+                          size_t nwhy);
 
 #endif

@@ -19,6 +19,8 @@
 /* How many past events the Zeno detection looks at: enough for
    LIVELOCK_SAMPLES states of a cascade of period LIVELOCK_MAX_PERIOD. */
 #define HIST 24
+/* How many intersection sliding modes a run may build. */
+#define HDO_RUN_XSLOTS 64
 
 typedef struct {
     int built;
@@ -37,6 +39,9 @@ typedef struct {
     slong sa, sb;
     hdo_expr alpha;
     slong *other_mode, *other_when;
+    /* sliding on an intersection of surfaces (slot >= nmodes + nmodes^2):
+       the cube of adjacent modes, surfaces and weights (sliding.c) */
+    hdo_sliding_set *set;
 } mode_cache;
 
 /* A followed event, for the Zeno extrapolation. */
@@ -69,6 +74,10 @@ typedef struct {
     mpfr_t last_event; /* time of the last event (or -inf) */
     slong max_steps, max_events;
     struct timespec start;
+    /* the intersection sliding modes built so far: cache slot
+       nmodes + nmodes^2 + i holds the modes of xmask[i] */
+    slong nx;
+    uint64_t xmask[HDO_RUN_XSLOTS];
 } run_ctx;
 
 /* ------------------------------------------------------------------ */
@@ -90,7 +99,7 @@ fail(run_ctx *c, int status, slong mode, const mpfr_t t)
     if (c->err != NULL) {
         c->err->status = status;
         c->err->file = c->model->file;
-        if (mode >= 0 && c->err->mode == NULL)
+        if (mode >= 0 && mode < c->model->nmodes && c->err->mode == NULL)
             c->err->mode = c->model->modes[mode].name;
         if (t != NULL && !c->err->has_time) {
             c->err->has_time = 1;
@@ -131,10 +140,21 @@ mode_values(mpfr_ptr values, int *present, const mode_cache *mc, mpfr_srcptr xs,
         }
 }
 
+/* The mode index in results of cache slot m: an intersection sliding
+   slot is named by its modes (sliding.c). */
+static slong
+res_mode(const run_ctx *c, slong m)
+{
+    slong n = c->model->nmodes;
+    if (m < n + n * n)
+        return m;
+    return hdo_sliding_index(c->model, c->xmask[m - n - n * n]);
+}
+
 static void
 add_row(run_ctx *c, const mpfr_t t, slong mode, mpfr_srcptr xs, mpfr_srcptr xu)
 {
-    hdo_row *row = hdo_result_add_row(c->res, t, mode);
+    hdo_row *row = hdo_result_add_row(c->res, t, res_mode(c, mode));
     mode_values(row->values, row->present, c->mc + mode, xs, xu);
 }
 
@@ -160,6 +180,7 @@ mode_cache_clear(mode_cache *mc, hdo_result_struct *res)
     free(mc->fixed);
     free(mc->other_mode);
     free(mc->other_when);
+    free(mc->set);
     if (mpfr_cmp(mc->tay->max_residual, res->max_residual) > 0)
         mpfr_set(res->max_residual, mc->tay->max_residual, MPFR_RNDU);
     hdo_taylor_clear(mc->tay);
@@ -489,8 +510,9 @@ take_transition_tr(run_ctx *c, slong src, const hdo_transition *tr, slong k,
     if (adjusted && kind == HDO_EV_SWITCH)
         kind = HDO_EV_REINIT_ADJUSTED;
 
-    hdo_event *ev =
-        hdo_result_add_event(c->res, t, src, tgt, kind, tr->guard_text);
+    hdo_event *ev = hdo_result_add_event(c->res, t, res_mode(c, src),
+                                         res_mode(c, tgt), kind,
+                                         tr->guard_text);
     mode_values(ev->left, NULL, c->mc + src, L->xs, L->xu);
     mode_values(ev->right, NULL, mt, mt->xs, mt->xu);
     add_row(c, t, tgt, mt->xs, mt->xu);
@@ -1160,6 +1182,9 @@ sliding_get(run_ctx *c, slong a, slong b, const mpfr_t t, slong *idx)
     return 0;
 }
 
+static int enter_slot(run_ctx *c, slong src, slong m, const left_limit *L,
+                      const mpfr_t t, hdo_event_kind kind, const char *text);
+
 /* Enters the sliding mode of src and the target of its when g at t from
    the left limit L (every state kept): a sliding-start event. */
 static int
@@ -1172,6 +1197,16 @@ sliding_enter(run_ctx *c, slong src, slong g, const left_limit *L,
         sliding_get(c, src < tgt ? src : tgt, src < tgt ? tgt : src, t, &m);
     if (st < 0)
         return st;
+    return enter_slot(c, src, m, L, t, HDO_EV_SLIDING_START, tr->guard_text);
+}
+
+/* Enters the sliding mode in cache slot m (built) from slot src at t,
+   every state kept from the left limit L: an event of the given kind. */
+static int
+enter_slot(run_ctx *c, slong src, slong m, const left_limit *L, const mpfr_t t,
+           hdo_event_kind kind, const char *text)
+{
+    int st;
     mode_cache *mc = c->mc + m;
     const hdo_reduced_struct *r = mc->red;
     for (slong i = 0; i < r->nstate; i++) {
@@ -1194,8 +1229,8 @@ sliding_enter(run_ctx *c, slong src, slong g, const left_limit *L,
             return st;
     }
     add_row(c, t, src, L->xs, L->xu);
-    hdo_event *ev = hdo_result_add_event(c->res, t, src, m,
-                                         HDO_EV_SLIDING_START, tr->guard_text);
+    hdo_event *ev = hdo_result_add_event(c->res, t, res_mode(c, src),
+                                         res_mode(c, m), kind, text);
     mode_values(ev->left, NULL, c->mc + src, L->xs, L->xu);
     mode_values(ev->right, NULL, mc, mc->xs, mc->xu);
     add_row(c, t, m, mc->xs, mc->xu);
@@ -1211,6 +1246,8 @@ sliding_enter(run_ctx *c, slong src, slong g, const left_limit *L,
     }
     return 0;
 }
+
+#include "intersect.inc"
 
 /* The event of guard g of the current sliding mode at offset s: alpha
    leaves [0, 1] (guard 0: alpha = 0, into b; guard 1: alpha = 1, into
@@ -1230,22 +1267,12 @@ sliding_event(run_ctx *c, slong g, const mpfr_t s)
     emit_samples(c, tstar, 0);
     hdo_taylor_eval(mc->ls, mc->lu, NULL, mc->tay, s);
     left_limit L = {mc->red, mc->ls, mc->lu, mc->tay, s};
-    if (g >= 2) {
-        const hdo_mode *pa = model->modes + mc->sa;
-        const hdo_transition *o =
-            model->modes[mc->other_mode[g]].whens + mc->other_when[g];
-        char *ts;
-        mpfr_asprintf(&ts, "%.*Re", (int)(c->digits - 1), tstar);
-        hdo_error_set(c->err, HDO_ERR_UNSUPPORTED, o->pos.line, o->pos.col,
-                      "while sliding on '%s' between modes '%s' and '%s', "
-                      "the surface '%s' of mode '%s' is reached at t = %s: "
-                      "sliding on an intersection of surfaces (or crossing "
-                      "a second surface while sliding) is not covered",
-                      pa->whens[when_to(model, mc->sa, mc->sb)].guard_text,
-                      pa->name, model->modes[mc->sb].name, o->guard_text,
-                      model->modes[mc->other_mode[g]].name, ts);
-        mpfr_free_str(ts);
-        st = fail(c, HDO_ERR_UNSUPPORTED, mc->other_mode[g], tstar);
+    if (mc->set != NULL || g >= 2) {
+        /* an intersection: a weight reaches its bound, or a further
+           surface is reached (intersect.inc) */
+        st = mc->set != NULL && g < 2 * mc->set->k
+                 ? intersect_leave(c, m, g / 2, g % 2 == 0, &L, tstar)
+                 : intersect_reach(c, m, g, &L, tstar);
         mpfr_clear(tstar);
         return st;
     }
@@ -1613,7 +1640,8 @@ hdo_run(hdo_result_t res, hdo_model_t model, const hdo_run_options *opt,
     mpfr_set_ui(c.t, 0, MPFR_RNDN);
     /* the model's modes, then a slot per ordered pair for the sliding
        modes (nmodes + a * nmodes + b, a < b used) */
-    slong nall = model->nmodes + model->nmodes * model->nmodes;
+    slong nall =
+        model->nmodes + model->nmodes * model->nmodes + HDO_RUN_XSLOTS;
     c.mc = calloc(nall ? nall : 1, sizeof *c.mc);
     HDO_ASSERT(c.mc != NULL);
 

@@ -8,10 +8,68 @@ which equals the Filippov sliding field here: the paper's closed forms (56)-(60)
 for the three-block system, the decoupled stick condition for the belt).
 Stuck j is left where |F_j| reaches Fc_j (into slip with s_j = sign F_j); a slip
 arc ends where r_j = 0, then stuck if all stick forces stay within their limits,
-else the sign flips.  The augmented state z = (x, v, 1, sin, cos) makes every
+else the interfaces whose stick forces would exceed their limits slip in the
+direction of those forces (checked consistent).  The augmented state z = (x, v, 1, sin, cos) makes every
 configuration linear: z' = A z, arcs by mpmath.expm (pwlin)."""
 from mpmath import mp, mpf, matrix, lu_solve, expm, fabs
 import pwlin as W
+
+
+def first_root(A, z0, t0, t1, guards, n=64):
+    """pwlin.first_root with the root refined by a few bisection steps and
+    then Newton's method on c . expm(A (t - t0)) z0 (derivative c . A z),
+    kept inside the bracket (far fewer matrix exponentials than 40
+    bisections; the roots here are simple: a guard that starts at 0 and
+    leaves feasibly is not an event, as in pwlin)."""
+    eps = mpf(10) ** (-mp.dps + 8)
+    h = (t1 - t0) / n
+    P = expm(A * h)
+    z = z0
+    prev = [W.dot(c, z) for _, c in guards]
+    for k in range(1, n + 1):
+        zn = P * z
+        cur = [W.dot(c, zn) for _, c in guards]
+        hits = []
+        for gi, (key, c) in enumerate(guards):
+            a, b = prev[gi], cur[gi]
+            if not (b < 0 and a >= 0):
+                continue
+            ta, tb = t0 + (k - 1) * h, t0 + k * h
+            if fabs(a) <= eps:
+                hits.append((ta, gi))
+                continue
+            lo, hi = ta, tb
+            zl = z
+            for _ in range(6):
+                mid = (lo + hi) / 2
+                zm = expm(A * (mid - ta)) * zl
+                if W.dot(c, zm) >= 0:
+                    lo, zl, ta = mid, zm, mid
+                else:
+                    hi = mid
+            r = (lo + hi) / 2
+            for _ in range(60):
+                zr = expm(A * (r - lo)) * zl
+                f = W.dot(c, zr)
+                d = W.dot(c, A * zr)
+                rn = r - f / d if d != 0 else (lo + hi) / 2
+                if f >= 0:
+                    lo, zl = r, zr
+                else:
+                    hi = r
+                if not (lo <= rn <= hi):
+                    rn = (lo + hi) / 2
+                if fabs(rn - r) <= fabs(r) * mpf(10) ** (-mp.dps + 3):
+                    r = rn
+                    break
+                r = rn
+            hits.append((r, gi))
+        if hits:
+            r, gi = min(hits)
+            return r, guards[gi][0], expm(A * (r - t0)) * z0
+        prev = cur
+        z = zn
+    return None
 
 
 class System:
@@ -32,7 +90,7 @@ class System:
         stuck = [j for j, s in enumerate(conf) if s == 0]
         for j, s in enumerate(conf):
             if s != 0:
-                F[j] = s * self.ifaces[j][2]
+                F[j] = s * self.ifaces[j][2] * z[2 * n]   # affine: times the constant state 1
         if stuck:
             # a_j . M^-1 (base + sum n F) = 0 for stuck j
             acc0 = [(base[i] + sum(self.ifaces[j][1][i] * F[j] for j in range(len(F)) if conf[j] != 0)) / self.m[i] for i in range(n)]
@@ -103,7 +161,7 @@ class System:
         while len(evs) < max_events:
             A = self.matrix(conf)
             G = self.guards(conf)
-            hit = W.first_root(A, z, t, tend, G, n=n_scan)
+            hit = first_root(A, z, t, tend, G, n=n_scan)
             if hit is None:
                 arcs.append((conf, t, z, tend, A))
                 return evs, arcs
@@ -112,11 +170,25 @@ class System:
             new = list(conf)
             j = key[1]
             if key[0] == "slip-end":
+                # j sticks; every stuck interface whose stick force would
+                # exceed its limit slips instead, in the direction of that
+                # force; the result must be consistent (the remaining stick
+                # forces within their limits, each new slip accelerating
+                # into its own side), else the event is ambiguous here
                 new[j] = 0
-                a, nv, Fc, vd = self.ifaces[j]
                 F, _ = self.forces(tuple(new), zh)
-                if any(new[l] == 0 and fabs(F[l]) > self.ifaces[l][2] for l in range(len(new))):
-                    new[j] = -conf[j]
+                viol = [l for l in range(len(new)) if new[l] == 0 and fabs(F[l]) > self.ifaces[l][2]]
+                for l in viol:
+                    new[l] = 1 if F[l] > 0 else -1
+                if viol:
+                    F2, _ = self.forces(tuple(new), zh)
+                    d = self.deriv(tuple(new), zh)
+                    ok = all(fabs(F2[l]) < self.ifaces[l][2] for l in range(len(new)) if new[l] == 0)
+                    for l in viol:
+                        acc = sum(self.ifaces[l][0][i] * d[self.n + i] for i in range(self.n))
+                        ok = ok and acc * new[l] > 0
+                    if not ok:
+                        raise RuntimeError("ambiguous slip-end at t = %s" % th)
             else:
                 new[j] = key[2]
             evs.append((th, conf, tuple(new), zh))
