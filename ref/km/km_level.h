@@ -40,7 +40,7 @@ int hdo_km_level_eval(mpfr_ptr F, hdo_mat_t J, hdo_km_level *lev,
 typedef struct {
     slong L, n, l, mu;
     slong ne0, ne, ng, nc, nq;
-    slong *match;  /* per equation: its one derivative's variable, or -1 */
+    slong *match; /* per equation: its one derivative's variable, or -1 */
     slong *erow, *ecol, *grow, *ccol;
     slong *pivrow; /* per column of J: its row in E, or -1 */
     hdo_mat_t W, S;

@@ -58,8 +58,8 @@ km_schur_clear(km_schur *s)
 }
 
 int
-km_schur_build(km_schur *s, const hdo_mat_t J, mpfr_srcptr F, slong l,
-               slong n, slong mu, mpfr_prec_t prec)
+km_schur_build(km_schur *s, const hdo_mat_t J, mpfr_srcptr F, slong l, slong n,
+               slong mu, mpfr_prec_t prec)
 {
     slong L = J->rows, ncols = J->cols, i, j, k, e, g, c, p;
     mpfr_prec_t wp = prec + KM_SCHUR_GUARD;
@@ -186,8 +186,7 @@ km_schur_build(km_schur *s, const hdo_mat_t J, mpfr_srcptr F, slong l,
             }
         }
         for (j = 0; j <= s->nc; j++)
-            mpfr_div(w + j, w + j, hdo_mat_entry(J, r, s->ecol[e]),
-                     MPFR_RNDN);
+            mpfr_div(w + j, w + j, hdo_mat_entry(J, r, s->ecol[e]), MPFR_RNDN);
     }
     /* S = [J_GC F_G] - J_GP W, accumulated at wp, stored at prec. */
     hdo_mat_init(s->S, s->ng, s->nc + 1, prec);
@@ -432,8 +431,7 @@ km_schur_hypothesis(hdo_km_level_info *info, const km_schur *s,
                 if (s->match[i] < 0) {
                     for (j = 0; j < nfree; j++)
                         mpfr_set(hdo_mat_entry(K, rr, j),
-                                 hdo_mat_entry(J, i, n + freev[j]),
-                                 MPFR_RNDN);
+                                 hdo_mat_entry(J, i, n + freev[j]), MPFR_RNDN);
                     rr++;
                 }
             status = hdo_rank(&info->rank_D, K);
