@@ -214,5 +214,16 @@ hdo_program_coef(hdo_program_t prog, slong slot, slong k)
    Calling it again for the same k after changing inputs of order k
    recomputes order k.  Returns 0, or HDO_ERR_DOMAIN with *bad set. */
 int hdo_program_taylor_step(hdo_program_t prog, slong k, hdo_expr *bad);
+/* The same for the slots i with active[i] != 0 only: after changing
+   inputs of order k, recomputing the slots that depend on them (active
+   closed under "an operand is active") gives the same coefficients as
+   hdo_program_taylor_step, since every other slot's operands are
+   unchanged. */
+int hdo_program_taylor_step_some(hdo_program_t prog, slong k,
+                                 const char *active, hdo_expr *bad);
+/* Sets active[i] (nslots entries) to 1 for the slots that depend on an
+   input slot marked in active on entry (inputs marked by the caller),
+   0 for the others that are not inputs. */
+void hdo_program_dependents(char *active, const hdo_program_t prog);
 
 #endif

@@ -58,9 +58,19 @@ typedef struct {
    HDO_ERR_INCONSISTENT (F_mu(t, x, y) = 0 has no solution y: x is not
    consistent), HDO_ERR_UNSUPPORTED (an equation with second or higher
    derivatives), HDO_ERR_DOMAIN (an evaluation failed) or
-   HDO_ERR_NO_CONVERGENCE. */
+   HDO_ERR_NO_CONVERGENCE.
+   Where the mode has explicit equations (one derivative each, nonzero
+   coefficient), their rows are eliminated exactly first and the rank
+   decisions are taken on the Schur complement (ref/km/schur.c): the
+   same ranks, and the singular values reported are those of the
+   complement. */
 int hdo_km_analyze(hdo_km_result *res, hdo_model_t model, slong mode,
                    const mpfr_t t, mpfr_srcptr x, mpfr_prec_t prec,
                    hdo_error_t *err);
+/* The same analysis with every decision on the whole derivative array
+   (the straightforward method, for tests that compare the two). */
+int hdo_km_analyze_dense(hdo_km_result *res, hdo_model_t model, slong mode,
+                         const mpfr_t t, mpfr_srcptr x, mpfr_prec_t prec,
+                         hdo_error_t *err);
 
 #endif

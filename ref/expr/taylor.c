@@ -90,6 +90,14 @@ deriv_div(mpfr_t out, mpfr_t acc, mpfr_t tmp, mpfr_t *a, mpfr_t *w,
     mpfr_div_si(out, acc, k, MPFR_RNDN);
 }
 
+/* Slot s holds a constant (folded constant sub-expressions included,
+   program.c): its coefficients of order >= 1 are zero. */
+static int
+is_constant(const hdo_program_struct *prog, slong s)
+{
+    return prog->code[s].kind == HDO_X_CONST || prog->code[s].kind == HDO_X_PI;
+}
+
 /* Order k of one instruction at slot i. */
 static int
 taylor_op(hdo_program_t prog, slong i, slong k)
@@ -158,10 +166,29 @@ taylor_op(hdo_program_t prog, slong i, slong k)
     case HDO_X_SUB: mpfr_sub(r[k], u[k], v[k], MPFR_RNDN); break;
     case HDO_X_NEG: mpfr_neg(r[k], u[k], MPFR_RNDN); break;
     case HDO_X_MUL:
-        conv(acc, tmp, u, v, k, 0, k, 0);
+        /* A constant factor has zero coefficients from order 1 on, so the
+           convolution has one nonzero term: one product instead of k + 1
+           (the linear models, such as the bowed string's k (u_{i-1} -
+           2 u_i + u_{i+1}), are all of this kind).  The sum of the
+           convolution turns a zero product into +0, so does this. */
+        if (is_constant(prog, c->a) || is_constant(prog, c->b)) {
+            if (is_constant(prog, c->a))
+                mpfr_mul(acc, u[0], v[k], MPFR_RNDN);
+            else
+                mpfr_mul(acc, u[k], v[0], MPFR_RNDN);
+            if (mpfr_zero_p(acc))
+                mpfr_set_zero(acc, 1);
+        } else {
+            conv(acc, tmp, u, v, k, 0, k, 0);
+        }
         mpfr_set(r[k], acc, MPFR_RNDN);
         break;
     case HDO_X_DIV: /* q_k = (a_k - sum_{j=1}^k b_j q_{k-j}) / b_0 */
+        /* By a constant: the sum is +0 and a_k - (+0) is a_k exactly. */
+        if (is_constant(prog, c->b)) {
+            mpfr_div(r[k], u[k], v[0], MPFR_RNDN);
+            break;
+        }
         conv(acc, tmp, v, r, k, 1, k, 0);
         mpfr_sub(acc, u[k], acc, MPFR_RNDN);
         mpfr_div(r[k], acc, v[0], MPFR_RNDN);
@@ -266,6 +293,40 @@ taylor_op(hdo_program_t prog, slong i, slong k)
         break;
     }
     return mpfr_number_p(r[k]) ? 0 : HDO_ERR_DOMAIN;
+}
+
+void
+hdo_program_dependents(char *active, const hdo_program_t prog)
+{
+    /* Operands come before their instruction (program.c), so one pass in
+       slot order closes the set. */
+    for (slong i = 0; i < prog->nslots; i++) {
+        const hdo_program_instr *c = prog->code + i;
+        if (c->kind < HDO_X_ADD)
+            continue;
+        active[i] = active[c->a] || (c->b >= 0 && active[c->b]);
+    }
+}
+
+int
+hdo_program_taylor_step_some(hdo_program_t prog, slong k, const char *active,
+                             hdo_expr *bad)
+{
+    HDO_ASSERT(prog->coef != NULL && k >= 0 && k <= prog->taylor_order);
+    slong per = prog->taylor_order + 1;
+    if (prog->time_slot >= 0 && k >= 1)
+        mpfr_set_si(C(prog->time_slot, k), k == 1 ? 1 : 0, MPFR_RNDN);
+    for (slong i = 0; i < prog->nslots; i++) {
+        if (prog->code[i].kind < HDO_X_ADD || !active[i])
+            continue;
+        int status = taylor_op(prog, i, k);
+        if (status != 0) {
+            if (bad != NULL)
+                *bad = prog->code[i].node;
+            return status;
+        }
+    }
+    return 0;
 }
 
 int

@@ -42,7 +42,7 @@ static int
 solve_derivatives(mpfr_ptr y, mpfr_ptr F, hdo_mat_t J, double *resid,
                   hdo_km_level *lev, hdo_model_t model, slong mode,
                   const mpfr_t t, mpfr_srcptr x, mpfr_prec_t prec,
-                  hdo_error_t *err)
+                  int structured, hdo_error_t *err)
 {
     slong n = lev->n, ny = (lev->mu + 1) * n, it, i;
     hdo_mat_t Fy;
@@ -57,8 +57,22 @@ solve_derivatives(mpfr_ptr y, mpfr_ptr F, hdo_mat_t J, double *resid,
         status = hdo_km_level_eval(F, J, lev, model, mode, t, x, y, &bad);
         if (status != 0)
             break;
-        submatrix(Fy, J, 0, lev->L, n, ny);
-        status = hdo_lstsq(dy, Fy, F, -1);
+        /* The structured step (schur.c) where the explicit equations
+           allow it: the same minimum-norm step without an SVD of the
+           whole array. */
+        if (structured) {
+            km_schur sc;
+            km_schur_init(&sc);
+            if (km_schur_build(&sc, J, F, lev->l, n, lev->mu, prec))
+                status = km_schur_step(dy, &sc, prec);
+            else
+                structured = 0;
+            km_schur_clear(&sc);
+        }
+        if (!structured) {
+            submatrix(Fy, J, 0, lev->L, n, ny);
+            status = hdo_lstsq(dy, Fy, F, -1);
+        }
         if (status != 0)
             break;
         for (i = 0; i < ny; i++)
@@ -219,10 +233,12 @@ not_clear(hdo_error_t *err, hdo_model_t model, slong mode, const mpfr_t t,
     return fail_at(err, model, mode, t, HDO_ERR_SINGULAR);
 }
 
-int
-hdo_km_analyze(hdo_km_result *res, hdo_model_t model, slong mode,
-               const mpfr_t t, mpfr_srcptr x, mpfr_prec_t prec,
-               hdo_error_t *err)
+/* The analysis; structured = 1 takes the rank decisions on the Schur
+   complement of the explicit equations (schur.c) wherever the
+   derivative array has that structure, 0 always on the whole array. */
+static int
+km_analyze(hdo_km_result *res, hdo_model_t model, slong mode, const mpfr_t t,
+           mpfr_srcptr x, mpfr_prec_t prec, int structured, hdo_error_t *err)
 {
     const hdo_mode *m = model->modes + mode;
     slong n = m->nvars, l = m->neqs, maxlev = HDO_KM_MAX_MU + 1;
@@ -261,9 +277,16 @@ hdo_km_analyze(hdo_km_result *res, hdo_model_t model, slong mode,
         /* y keeps the derivatives of the previous level as the first
            guess; the new order starts at zero. */
         status = solve_derivatives(y, F, J, &info->residual, &lev, model, mode,
-                                   t, x, prec, err);
-        if (status == 0)
-            status = hypothesis(info, J, l, n, mu, prec);
+                                   t, x, prec, structured, err);
+        if (status == 0) {
+            km_schur sc;
+            km_schur_init(&sc);
+            if (structured && km_schur_build(&sc, J, F, l, n, mu, prec))
+                status = km_schur_hypothesis(info, &sc, J, prec);
+            else
+                status = hypothesis(info, J, l, n, mu, prec);
+            km_schur_clear(&sc);
+        }
         hdo_km_level_clear(&lev);
         if (status != 0)
             break;
@@ -337,4 +360,20 @@ hdo_km_analyze(hdo_km_result *res, hdo_model_t model, slong mode,
     hdo_vec_clear(y, (maxlev + 2) * n);
     flint_free(D);
     return status;
+}
+
+int
+hdo_km_analyze(hdo_km_result *res, hdo_model_t model, slong mode,
+               const mpfr_t t, mpfr_srcptr x, mpfr_prec_t prec,
+               hdo_error_t *err)
+{
+    return km_analyze(res, model, mode, t, x, prec, 1, err);
+}
+
+int
+hdo_km_analyze_dense(hdo_km_result *res, hdo_model_t model, slong mode,
+                     const mpfr_t t, mpfr_srcptr x, mpfr_prec_t prec,
+                     hdo_error_t *err)
+{
+    return km_analyze(res, model, mode, t, x, prec, 0, err);
 }

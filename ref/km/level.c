@@ -1,5 +1,6 @@
 /* level.c -- the derivative array F_mu of a mode and its Jacobians,
    built symbolically and compiled into one flat program */
+#include <string.h>
 #include <flint/fmpq.h>
 #include "km_level.h"
 
@@ -13,6 +14,21 @@ is_zero_const(hdo_expr_pool_t pool, hdo_expr e)
     z = hdo_expr_get_fmpq(q, pool, e) == 0 && fmpq_is_zero(q);
     fmpq_clear(q);
     return z;
+}
+
+/* Marks (order, local variable) of each variable node of a row. */
+typedef struct {
+    const slong *local; /* model variable -> local index, or -1 */
+    char *mark;         /* (mu + 2) n entries, order-major */
+    slong n, maxo;
+} occ_data;
+
+static void
+mark_occurrence(slong var, slong order, void *data)
+{
+    occ_data *d = data;
+    if (d->local[var] >= 0 && order <= d->maxo)
+        d->mark[order * d->n + d->local[var]] = 1;
 }
 
 void
@@ -44,15 +60,31 @@ hdo_km_level_init(hdo_km_level *lev, hdo_model_t model, slong mode, hdo_expr *D,
     nroots = 0;
     for (r = 0; r < L; r++)
         roots[nroots++] = D[r];
+    /* A row is differentiated only with respect to the (variable,
+       order) pairs that occur in it: the derivative with respect to any
+       other is the constant 0 (jroot -1) without asking the symbolic
+       differentiation, whose memo lookups cost seconds for the bowed
+       string's 824 x 1030 array. */
+    occ_data occ;
+    occ.local = flint_malloc((model->nvars + 1) * sizeof(slong));
+    for (j = 0; j < model->nvars; j++)
+        ((slong *)occ.local)[j] = -1;
+    for (j = 0; j < n; j++)
+        ((slong *)occ.local)[m->vars[j]] = j;
+    occ.mark = flint_malloc(ncols + 1);
+    occ.n = n;
+    occ.maxo = mu + 1;
     for (r = 0; r < L; r++) {
         k = r / l;
+        memset(occ.mark, 0, ncols + 1);
+        hdo_expr_foreach_var(model->pool, D[r], mark_occurrence, &occ);
         for (o = 0; o < mu + 2; o++)
             for (j = 0; j < n; j++) {
                 hdo_expr e;
                 slong c = o * n + j;
                 /* The k-th derivative of a first-order equation has
                    derivatives of order k + 1 at most. */
-                if (o > k + 1) {
+                if (o > k + 1 || !occ.mark[c]) {
                     lev->jroot[r * ncols + c] = -1;
                     continue;
                 }
@@ -65,6 +97,8 @@ hdo_km_level_init(hdo_km_level *lev, hdo_model_t model, slong mode, hdo_expr *D,
                 }
             }
     }
+    flint_free((slong *)occ.local);
+    flint_free(occ.mark);
     hdo_program_init(lev->prog, model->pool, roots, nroots, prec);
     flint_free(roots);
     lev->out = hdo_vec_init(nroots, prec);

@@ -1,5 +1,6 @@
 /* control.c -- the control layer: Jorba-Zou step size from the last Taylor
  * coefficients */
+#include <math.h>
 #include "internal.h"
 
 /* The step size is an estimate: 64 bits are plenty, and computing the
@@ -21,24 +22,56 @@ first_order(slong p)
 
 /* h := min(h, (max(1, |c_0|) / |c_j|)^(1/j) tol^(1/p)) over the
    components of one coefficient table and j in [first_order(p), p]. */
+/* log2 |x| of a nonzero x, in double: exact exponent plus the log of a
+   mantissa in [1/2, 1). */
+static double
+log2_abs(const mpfr_t x)
+{
+    long e;
+    double d = mpfr_get_d_2exp(&e, x, MPFR_RNDN);
+    return (double)e + log2(fabs(d));
+}
+
+/* The roots cost more than the whole rest of the step-size test (a GMP
+   root per coefficient).  A candidate is therefore first estimated in
+   double from the logarithms, and its root is only taken when it may
+   come below the current h: a candidate whose estimate exceeds log2 h by
+   more than a margin far above the double rounding (1e-6 plus 1e-9 of
+   the magnitudes) cannot win, so the minimum, and hence h, are exactly
+   those of taking every root. */
+static int
+cannot_win(double lnum, const mpfr_t cj, slong j, double ltolp, double lh)
+{
+    double lc = log2_abs(cj), est = (lnum - lc) / (double)j + ltolp;
+    double margin = 1e-6 + 1e-9 * (fabs(lnum) + fabs(lc) + fabs(ltolp));
+    return isfinite(lh) && isfinite(est) && est > lh + margin;
+}
+
 static void
 bound(mpfr_t h, const mpfr_t *c, slong n, slong p, const mpfr_t tolp,
       mpfr_t num, mpfr_t cand)
 {
+    double ltolp = log2_abs(tolp);
+    double lh = mpfr_inf_p(h) ? INFINITY : log2_abs(h);
     for (slong i = 0; i < n; i++) {
         const mpfr_t *ci = c + i * (p + 1);
         mpfr_abs(num, ci[0], MPFR_RNDU);
         if (mpfr_cmp_ui(num, 1) < 0)
             mpfr_set_ui(num, 1, MPFR_RNDN);
+        double lnum = log2_abs(num);
         for (slong j = first_order(p); j <= p; j++) {
             if (mpfr_zero_p(ci[j]))
+                continue;
+            if (cannot_win(lnum, ci[j], j, ltolp, lh))
                 continue;
             mpfr_abs(cand, ci[j], MPFR_RNDU);
             mpfr_div(cand, num, cand, MPFR_RNDD);
             mpfr_rootn_ui(cand, cand, (unsigned long)j, MPFR_RNDD);
             mpfr_mul(cand, cand, tolp, MPFR_RNDD);
-            if (mpfr_cmp(cand, h) < 0)
+            if (mpfr_cmp(cand, h) < 0) {
                 mpfr_set(h, cand, MPFR_RNDN);
+                lh = mpfr_zero_p(h) ? -INFINITY : log2_abs(h);
+            }
         }
     }
 }

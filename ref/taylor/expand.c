@@ -202,9 +202,17 @@ hdo_taylor_expand(hdo_taylor_t tay, const mpfr_t t0, mpfr_srcptr xs,
                     mpfr_neg(tay->unknown_coef[j * per + r], tay->work + j,
                              MPFR_RNDN);
                 set_inputs(prog, tay->in_src, tay, HDO_TAYLOR_SRC_UNKNOWN, r);
-            }
-            if (hdo_program_taylor_step(prog, r, &bad) != 0)
+                /* Only the slots that depend on the unknowns change:
+                   the others were computed by the first pass with the
+                   same operands (half the work for a DAE mode whose
+                   unknowns enter few equations, as the bowed string's
+                   two multipliers). */
+                if (hdo_program_taylor_step_some(prog, r, tay->dep_unknown,
+                                                 &bad) != 0)
+                    return domain_fail(err, tay, bad, r);
+            } else if (hdo_program_taylor_step(prog, r, &bad) != 0) {
                 return domain_fail(err, tay, bad, r);
+            }
         }
         if (r == p)
             break;

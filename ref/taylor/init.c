@@ -237,6 +237,14 @@ hdo_taylor_init(hdo_taylor_t tay, hdo_model_t model, const hdo_reduced_t red,
     hdo_program_taylor_alloc(tay->prog, tay->order);
     tay->in_src = map_inputs(tay->prog, r);
     free(roots);
+    /* The slots that see the unknowns: the only ones expand.c must
+       recompute once the unknowns' coefficients of an order are solved. */
+    tay->dep_unknown = xmalloc(tay->prog->nslots + 1, 1);
+    memset(tay->dep_unknown, 0, tay->prog->nslots + 1);
+    for (slong q = 0; q < tay->prog->ninputs; q++)
+        if (tay->in_src[q].kind == HDO_TAYLOR_SRC_UNKNOWN)
+            tay->dep_unknown[tay->prog->inputs[q].slot] = 1;
+    hdo_program_dependents(tay->dep_unknown, tay->prog);
 
     /* The derivative of each state: an rhs, or the next member of an
        implicit variable's chain (a state, or at the top its unknown). */
@@ -301,6 +309,7 @@ hdo_taylor_clear(hdo_taylor_t tay)
     slong per = tay->order + 1;
     hdo_program_clear(tay->prog);
     free(tay->in_src);
+    free(tay->dep_unknown);
     free(tay->der_src);
     if (tay->njac > 0) {
         hdo_program_clear(tay->jac);

@@ -1,7 +1,9 @@
 /* locate.c -- tests of hdo_event_locate on polynomials with known roots:
  * simple, close pairs, tangencies, zeros at the start */
 #include <criterion/criterion.h>
+#include <math.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include "hybrid.h"
 
 #define PREC 232 /* 60 digits + guard */
@@ -346,4 +348,59 @@ Test(hybrid, high_degree_series_with_late_crossing)
     assert_root(root, e, 60);
     mpfr_clears(root, e, f, (mpfr_ptr)0);
     poly_free(&p);
+}
+
+/* The quick exclusion (Q(0) > 2 sum |Q_k| H^k: no event) against the
+   roots: products (s - r_1) ... (s - r_d) with random roots, some in the
+   step [0, H], some outside; an event is reported exactly when a root of
+   odd multiplicity lies in (0, H], at the smallest such root.  Roots are
+   drawn well apart (>= 1/64) so that no cluster rule applies. */
+Test(hybrid, random_products_fast_exclusion_agrees)
+{
+    flint_rand_t st;
+    flint_randinit(st);
+    for (int trial = 0; trial < 200; trial++) {
+        slong d = 1 + (slong)n_randint(st, 5), k;
+        poly p = poly_from(1, n_randint(st, 2) ? "1" : "-1");
+        double first = 1e9, rs[8];
+        char buf[64];
+        for (k = 0; k < d; k++) {
+            /* roots in [-2, 6] on a 1/64 grid, distinct */
+            double r;
+            int again;
+            do {
+                r = -2 + (double)n_randint(st, 8 * 64) / 64;
+                again = 0;
+                for (slong j = 0; j < k; j++)
+                    if (rs[j] == r)
+                        again = 1;
+            } while (again || r == 0);
+            rs[k] = r;
+            snprintf(buf, sizeof buf, "%.17g", r);
+            poly_mul_root(&p, buf);
+        }
+        /* S(0) > 0 is what a step starts from: flip the sign if needed */
+        if (mpfr_sgn(p.c + 0) < 0)
+            for (k = 0; k < p.len; k++)
+                mpfr_neg(p.c + k, p.c + k, MPFR_RNDN);
+        const char *H = n_randint(st, 2) ? "1" : "0.125";
+        double h = H[1] == '\0' ? 1 : 0.125;
+        for (k = 0; k < d; k++)
+            if (rs[k] > 0 && rs[k] <= h && rs[k] < first)
+                first = rs[k];
+        mpfr_t root;
+        mpfr_init2(root, PREC);
+        int ev = locate(root, &p, H);
+        if (first > h) {
+            cr_assert_eq(ev, 0, "trial %d: no root in (0, %s]", trial, H);
+        } else {
+            cr_assert_eq(ev, HDO_EVENT, "trial %d: root %g", trial, first);
+            cr_assert(fabs(mpfr_get_d(root, MPFR_RNDN) - first) < 1e-30,
+                      "trial %d: %g vs %g", trial, mpfr_get_d(root, MPFR_RNDN),
+                      first);
+        }
+        mpfr_clear(root);
+        poly_free(&p);
+    }
+    flint_randclear(st);
 }
