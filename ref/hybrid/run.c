@@ -71,6 +71,7 @@ typedef struct {
     hist_entry hist[HIST];
     slong nhist;       /* entries used, newest last */
     slong ninstant;    /* instantaneous switches in a row */
+    int spurious;      /* one of them starts from a state that leaves */
     mpfr_t last_event; /* time of the last event (or -inf) */
     slong max_steps, max_events;
     struct timespec start;
@@ -117,6 +118,26 @@ time_tol(mpfr_t r, const run_ctx *c, const mpfr_t t)
     if (mpfr_cmp_ui(r, 1) < 0)
         mpfr_set_ui(r, 1, MPFR_RNDN);
     mpfr_mul(r, r, c->tol, MPFR_RNDN);
+}
+
+/* The horizon of the event search of a step from t (and of the zero rule
+   for a zero at the start of an arc, KM Remark 12): on input the natural
+   step of the expansion at t (hdo_taylor_step_size), replaced by one time
+   unit max(1, |t|) when it is not finite (a polynomial series).  It is
+   never clipped to the end time: hdo_event_locate judges a coefficient
+   c_k by its contribution |c_k| H^k over the horizon H, so a step
+   shortened by the end time would drop a significant c_k (the ball's
+   velocity after an impact) and place the event at the start of the arc;
+   events beyond the step actually taken are ignored instead
+   (decisions.md). */
+static void
+event_horizon(mpfr_t H, const mpfr_t t)
+{
+    if (mpfr_number_p(H))
+        return;
+    mpfr_abs(H, t, MPFR_RNDN);
+    if (mpfr_cmp_ui(H, 1) < 0)
+        mpfr_set_ui(H, 1, MPFR_RNDN);
 }
 
 /* The values of the model variables of mode m at (xs, xu) into a row
@@ -801,7 +822,7 @@ zeno(run_ctx *c, slong src, const left_limit *L, const mpfr_t tn)
 
 /* Whether the switching function of when g of mode m, expanded at the
    state (xs, xu) at t, leaves into its feasible side there
-   (hdo_zeno_guard_leaves over the step the driver would take).  Uses m's
+   (hdo_zeno_guard_leaves over the horizon of a step, event_horizon).  Uses m's
    Taylor object; an expansion that fails counts as leaving (no limit is
    taken from a state the mode cannot continue from). */
 static int
@@ -814,15 +835,13 @@ guard_leaves_at(run_ctx *c, slong m, slong g, mpfr_srcptr xs, mpfr_srcptr xu,
     if (hdo_taylor_expand(mc->tay, t, xs, xu, &e) < 0)
         return 1;
     slong p = mc->tay->order;
-    mpfr_t h, hmax;
-    mpfr_inits2(c->prec, h, hmax, (mpfr_ptr)0);
+    mpfr_t h;
+    mpfr_init2(h, c->prec);
     hdo_taylor_step_size(h, mc->tay, c->tol);
-    mpfr_sub(hmax, c->t_end, t, MPFR_RNDN);
-    if (!mpfr_number_p(h) || mpfr_cmp(h, hmax) > 0)
-        mpfr_set(h, hmax, MPFR_RNDN);
+    event_horizon(h, t);
     int leaves = hdo_zeno_guard_leaves(mc->tay->guard_coef[g * (p + 1)], p + 1,
                                        h, c->tol);
-    mpfr_clears(h, hmax, (mpfr_ptr)0);
+    mpfr_clear(h);
     return leaves;
 }
 
@@ -842,6 +861,8 @@ livelock(run_ctx *c, slong src, slong g, const left_limit *L, const mpfr_t tn,
 {
     slong n = c->nhist + 1, srcs[HIST + 1], gs[HIST + 1];
     *taken = 0;
+    if (c->spurious)
+        return 0;
     for (slong i = 0; i < c->nhist; i++) {
         srcs[i] = c->hist[i].src;
         gs[i] = c->hist[i].g;
@@ -1317,8 +1338,26 @@ handle_event(run_ctx *c, slong g, const mpfr_t s, int simultaneous)
         st = zeno(c, src, &L, tstar);
         hist_clear(c);
         c->ninstant = 0;
+        c->spurious = 0;
         mpfr_clears(tstar, gap, ttol, (mpfr_ptr)0);
         return st;
+    }
+    /* An event at the instant of the previous one must start from a state
+       (the one that event left behind) whose switching function does not
+       leave into its feasible side (KM Remark 12; the ball at h = 0 with
+       v > 0 goes up, its next impact is later).  One that does was
+       located in error: the cascade it belongs to is no livelock (no
+       limit is taken from it) and ends at the chattering count. */
+    if (!instant) {
+        c->spurious = 0;
+    } else if (!c->spurious) {
+        c->spurious = guard_leaves_at(c, src, g, L.xs, L.xu, tstar);
+        st = hdo_taylor_expand(mc->tay, c->t, mc->xs, mc->xu, c->err);
+        if (st < 0) {
+            st = fail(c, st, src, c->t);
+            mpfr_clears(tstar, gap, ttol, (mpfr_ptr)0);
+            return st;
+        }
     }
     if (instant) {
         int taken = 0;
@@ -1326,6 +1365,7 @@ handle_event(run_ctx *c, slong g, const mpfr_t s, int simultaneous)
         if (taken || st < 0) {
             hist_clear(c);
             c->ninstant = 0;
+            c->spurious = 0;
             mpfr_clears(tstar, gap, ttol, (mpfr_ptr)0);
             return st;
         }
@@ -1367,6 +1407,7 @@ handle_event(run_ctx *c, slong g, const mpfr_t s, int simultaneous)
         }
     } else {
         c->ninstant = 0;
+        c->spurious = 0;
     }
     /* Filippov: a switch into a mode that at once switches back across
        the same surface starts sliding (tested after the chattering
@@ -1407,7 +1448,7 @@ step(run_ctx *c, int *done)
     slong m = c->mode;
     mode_cache *mc = c->mc + m;
     slong p, best = -1, ncand = 0;
-    mpfr_t h, hmax, root, broot, stol;
+    mpfr_t h, hmax, hloc, root, broot, stol;
     int last = 0, st;
 
     if (++c->res->steps > c->max_steps) {
@@ -1419,7 +1460,7 @@ step(run_ctx *c, int *done)
     if (st < 0)
         return fail(c, st, m, c->t);
     p = mc->tay->order;
-    mpfr_inits2(c->prec, h, hmax, root, broot, stol, (mpfr_ptr)0);
+    mpfr_inits2(c->prec, h, hmax, hloc, root, broot, stol, (mpfr_ptr)0);
     if (hdo_taylor_step_size(h, mc->tay, c->tol) == HDO_ERR_STEP_COLLAPSE) {
         char *hs;
         mpfr_asprintf(&hs, "%.3Re", h);
@@ -1429,11 +1470,15 @@ step(run_ctx *c, int *done)
                       hs);
         mpfr_free_str(hs);
         st = fail(c, HDO_ERR_STEP_COLLAPSE, m, c->t);
-        mpfr_clears(h, hmax, root, broot, stol, (mpfr_ptr)0);
+        mpfr_clears(h, hmax, hloc, root, broot, stol, (mpfr_ptr)0);
         return st;
     }
+    /* the events are searched over the natural step hloc; the step taken
+       (h) stops at the end time */
+    event_horizon(h, c->t);
+    mpfr_set(hloc, h, MPFR_RNDN);
     mpfr_sub(hmax, c->t_end, c->t, MPFR_RNDN);
-    if (!mpfr_number_p(h) || mpfr_cmp(h, hmax) >= 0) {
+    if (mpfr_cmp(h, hmax) >= 0) {
         mpfr_set(h, hmax, MPFR_RNDN);
         last = 1;
     }
@@ -1443,8 +1488,9 @@ step(run_ctx *c, int *done)
     time_tol(stol, c, c->t);
     for (slong g = 0; g < mc->nguards; g++) {
         mpfr_srcptr coef = mc->tay->guard_coef[g * (p + 1)];
-        if (hdo_event_locate(root, coef, p + 1, h, c->tol, c->prec) !=
-            HDO_EVENT)
+        if (hdo_event_locate(root, coef, p + 1, hloc, c->tol, c->prec) !=
+                HDO_EVENT ||
+            mpfr_cmp(root, h) > 0)
             continue;
         if (best < 0) {
             best = g;
@@ -1500,11 +1546,12 @@ step(run_ctx *c, int *done)
             st = fail(c, st, m, tnew);
         mpfr_set(c->t, tnew, MPFR_RNDN);
         c->ninstant = 0;
+        c->spurious = 0;
         mpfr_clear(tnew);
         if (last)
             *done = 1;
     }
-    mpfr_clears(h, hmax, root, broot, stol, (mpfr_ptr)0);
+    mpfr_clears(h, hmax, hloc, root, broot, stol, (mpfr_ptr)0);
     return st;
 }
 

@@ -155,3 +155,28 @@ Test(zeno, guard_leaves_at_a_limit)
     hdo_vec_clear(c, 3);
     mpfr_clears(H, tol, (mpfr_ptr)0);
 }
+
+Test(zeno, zero_rule_needs_the_natural_horizon)
+{
+    /* The ball just after impact 72 at 16 digits (tol 1e-21): h = S =
+       -1.3e-27 (noise), S' = v = 3.1e-11, S''/2 = -g/2.  It goes up for
+       2v/g = 6.4e-12: over the natural horizon (one time unit, the series
+       is a polynomial) S' is far above the tolerance and the arc leaves
+       into the feasible side.  Over the 1.5e-11 left to an end time of
+       2.55863396558 the whole arc is within the tolerance (its height is
+       5e-23) and the zero rule cannot tell S' from noise: the horizon of
+       the rule must not be the step clipped to the end time. */
+    mpfr_ptr c = hdo_vec_init(3, PREC);
+    mpfr_t H, tol;
+    mpfr_inits2(PREC, H, tol, (mpfr_ptr)0);
+    mpfr_set_d(tol, 1e-21, MPFR_RNDN);
+    mpfr_set_d(c + 0, -1.3e-27, MPFR_RNDN);
+    mpfr_set_d(c + 1, 3.1e-11, MPFR_RNDN);
+    mpfr_set_d(c + 2, -4.905, MPFR_RNDN);
+    mpfr_set_d(H, 2.56, MPFR_RNDN);
+    cr_assert(hdo_zeno_guard_leaves(c, 3, H, tol));
+    mpfr_set_d(H, 1.5e-11, MPFR_RNDN);
+    cr_assert(!hdo_zeno_guard_leaves(c, 3, H, tol));
+    hdo_vec_clear(c, 3);
+    mpfr_clears(H, tol, (mpfr_ptr)0);
+}
