@@ -67,8 +67,12 @@ typedef struct {
     /* constraints on the state: g_k^(m), m < c_k */
     slong ncons;
     hdo_expr *cons;
-    slong *cons_eq;        /* source equation */
+    slong *cons_eq;        /* source equation; -1 for a constraint added
+                              by hdo_reduced_add_constraint */
     slong *cons_order;     /* m */
+    /* NULL: every constraint is cons[i] = 0; else ncons values (set by
+       the user of hdo_reduced_add_constraint): cons[i] = cons_rhs[i] */
+    mpfr_ptr cons_rhs;
     /* the state vector (order used by the integrator):
        explicit variables (order 0) first, then for each implicit
        variable j its orders 0..d[j]-1. */
@@ -106,6 +110,20 @@ int hdo_pryce_offsets(slong *c, slong *d, slong *match, const slong *sigma,
 
 void hdo_reduced_init(hdo_reduced_t r);
 void hdo_reduced_clear(hdo_reduced_t r);
+
+/* A deep copy of r (arrays and the symbolic Jacobians; the compiled
+   programs are rebuilt on first use).  out is initialised here. */
+void hdo_reduced_copy(hdo_reduced_t out, const hdo_reduced_t r);
+
+/* Appends the constraint e = value (a first integral kept as a
+   constraint, KM 2017 (23)): e is an expression of order-0 state
+   variables of r and t; its row is returned.  Its value starts at 0;
+   the caller sets r->cons_rhs[row] (created here at precision prec,
+   zero for the other rows).  cons_eq is -1, cons_order 0, dof one less;
+   the projection of hdo_consistent_init and hdo_reduced_residual use it
+   from then on. */
+slong hdo_reduced_add_constraint(hdo_reduced_t r, hdo_model_t model,
+                                 hdo_expr e, mpfr_prec_t prec);
 
 /* Builds the reduced form of a mode.  Returns 0, or HDO_ERR_SINGULAR
    when the structure is singular (no transversal: e.g. a variable that

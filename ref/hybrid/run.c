@@ -42,6 +42,9 @@ typedef struct {
     /* sliding on an intersection of surfaces (slot >= nmodes + nmodes^2):
        the cube of adjacent modes, surfaces and weights (sliding.c) */
     hdo_sliding_set *set;
+    /* guards that are first integrals of the mode (invariant.c), NULL
+       when none: then tay integrates the regularised form */
+    hdo_invariant *inv;
 } mode_cache;
 
 /* A followed event, for the Zeno extrapolation. */
@@ -205,6 +208,7 @@ mode_cache_clear(mode_cache *mc, hdo_result_struct *res)
     if (mpfr_cmp(mc->tay->max_residual, res->max_residual) > 0)
         mpfr_set(res->max_residual, mc->tay->max_residual, MPFR_RNDU);
     hdo_taylor_clear(mc->tay);
+    hdo_invariant_free(mc->inv);
     hdo_reduced_clear(mc->red);
 }
 
@@ -234,13 +238,19 @@ mode_cache_get(run_ctx *c, slong m, const mpfr_t t)
             guards[k] =
                 hdo_expr_add(c->model->pool, guards[k], c->model->hysteresis);
     }
-    st = hdo_taylor_init(mc->tay, c->model, mc->red, guards, mode->nwhens, NULL,
-                         0, c->prec, 0);
+    /* first integrals: no events, kept as constraints (KM (23)) */
+    mc->inv = hdo_invariant_build(c->model, mc->red, guards, mode->nwhens, t,
+                                  c->prec);
+    st = hdo_taylor_init(mc->tay, c->model,
+                         hdo_invariant_reduced(mc->inv, mc->red), guards,
+                         mode->nwhens, NULL, 0, c->prec, 0);
     free(guards);
     if (st < 0) {
         hdo_error_set(c->err, st, mode->pos.line, mode->pos.col, "%s",
                       mc->tay->init_message);
         hdo_taylor_clear(mc->tay);
+        hdo_invariant_free(mc->inv);
+        mc->inv = NULL;
         hdo_reduced_clear(mc->red);
         return fail(c, st, m, t);
     }
@@ -447,6 +457,7 @@ reinit(run_ctx *c, slong m, const mpfr_t t, int *adjusted)
                                  mc->fixed, c->prec, c->err);
     if (st < 0)
         return fail(c, st, m, t);
+    hdo_invariant_enter(mc->inv, t, mc->xs, c->tol);
     note_mode_used(c, m, t);
     return 0;
 }
@@ -1488,6 +1499,8 @@ step(run_ctx *c, int *done)
     time_tol(stol, c, c->t);
     for (slong g = 0; g < mc->nguards; g++) {
         mpfr_srcptr coef = mc->tay->guard_coef[g * (p + 1)];
+        if (hdo_invariant_skips(mc->inv, g))
+            continue; /* a first integral on its feasible side */
         if (hdo_event_locate(root, coef, p + 1, hloc, c->tol, c->prec) !=
                 HDO_EVENT ||
             mpfr_cmp(root, h) > 0)

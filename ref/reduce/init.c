@@ -32,6 +32,21 @@ hdo_reduce_cache_free(struct hdo_reduce_cache *cache)
     free(cache);
 }
 
+void
+hdo_reduce_cache_invalidate(struct hdo_reduce_cache *cache)
+{
+    if (cache == NULL || cache->prec == 0)
+        return;
+    if (cache->in_c != NULL)
+        hdo_program_clear(cache->prog_c);
+    if (cache->in_h != NULL)
+        hdo_program_clear(cache->prog_h);
+    free(cache->in_c);
+    free(cache->in_h);
+    cache->in_c = cache->in_h = NULL;
+    cache->prec = 0;
+}
+
 /* Where the value of (var, order) lives: state i >= 0 or unknown -1 - j. */
 static slong
 locate(const hdo_reduced_t r, slong var, slong order)
@@ -299,6 +314,9 @@ eval_cons(mpfr_ptr f, hdo_mat_t J, mpfr_t res, hdo_model_t model,
     if (eval(cache->prog_c, cache->in_c, t, xs, NULL, &bad) != 0)
         return domain_fail(err, model, r, t, bad);
     extract(f, J, cache->prog_c, r->ncons, &cache->jc);
+    if (r->cons_rhs != NULL)
+        for (slong i = 0; i < r->ncons; i++)
+            mpfr_sub(f + i, f + i, r->cons_rhs + i, MPFR_RNDN);
     hdo_vec_norm_inf(res, f, r->ncons);
     return 0;
 }
@@ -311,14 +329,22 @@ inconsistent_fail(hdo_error_t *err, hdo_model_t model, const hdo_reduced_t r,
     slong w = argmax_abs(f, r->ncons);
     const hdo_mode *mode = model->modes + r->mode;
     char *s = hdo_expr_to_string(model->pool, r->cons[w], model->var_names);
-    mpfr_snprintf(msg, sizeof msg,
-                  "no consistent point near the given values: after %ld "
-                  "Gauss-Newton steps the residual of the constraint %.400s "
-                  "= 0 (from the equation '%.200s'%s) is %.6Rg",
-                  (long)iter, s,
-                  mode->eqs[r->cons_eq[w]].text ? mode->eqs[r->cons_eq[w]].text
-                                                : "?",
-                  r->cons_order[w] > 0 ? ", differentiated" : "", f + w);
+    if (r->cons_eq[w] < 0)
+        mpfr_snprintf(msg, sizeof msg,
+                      "no consistent point near the given values: after %ld "
+                      "Gauss-Newton steps the residual of the first integral "
+                      "%.400s kept as a constraint is %.6Rg",
+                      (long)iter, s, f + w);
+    else
+        mpfr_snprintf(
+            msg, sizeof msg,
+            "no consistent point near the given values: after %ld "
+            "Gauss-Newton steps the residual of the constraint %.400s "
+            "= 0 (from the equation '%.200s'%s) is %.6Rg",
+            (long)iter, s,
+            mode->eqs[r->cons_eq[w]].text ? mode->eqs[r->cons_eq[w]].text
+                                          : "?",
+            r->cons_order[w] > 0 ? ", differentiated" : "", f + w);
     free(s);
     return fail(err, HDO_ERR_INCONSISTENT, model, r, t, msg);
 }
@@ -570,7 +596,14 @@ hdo_reduced_residual(mpfr_t res, hdo_model_t model, const hdo_reduced_t r,
         }
         for (slong i = 0; i < nf; i++) {
             mpfr_srcptr v = prog->value[prog->root_slot[i]];
-            if (mpfr_cmpabs(v, res) > 0)
+            if (!which && r->cons_rhs != NULL) {
+                mpfr_t d;
+                mpfr_init2(d, mpfr_get_prec(res));
+                mpfr_sub(d, v, r->cons_rhs + i, MPFR_RNDN);
+                if (mpfr_cmpabs(d, res) > 0)
+                    mpfr_abs(res, d, MPFR_RNDN);
+                mpfr_clear(d);
+            } else if (mpfr_cmpabs(v, res) > 0)
                 mpfr_abs(res, v, MPFR_RNDN);
         }
     }

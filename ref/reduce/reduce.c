@@ -25,6 +25,8 @@ hdo_reduced_clear(hdo_reduced_t r)
     free(r->cons);
     free(r->cons_eq);
     free(r->cons_order);
+    if (r->cons_rhs != NULL)
+        hdo_vec_clear(r->cons_rhs, r->ncons);
     free(r->state);
     free(r->unknown);
     free(r->var_d);
@@ -650,4 +652,96 @@ cleanup:
     free(match);
     free(var_expl_eq);
     return (int)status;
+}
+
+/* ---- copies and added constraints (first integrals, KM 2017 (23)) ---- */
+
+#define DUPN(dst, src, n)                                                      \
+    do {                                                                       \
+        (dst) = xcalloc((n), sizeof *(src));                                   \
+        if ((n) > 0 && (src) != NULL)                                          \
+            memcpy((dst), (src), (size_t)(n) * sizeof *(src));                 \
+    } while (0)
+
+static void
+sparse_copy(hdo_reduce_sparse *out, const hdo_reduce_sparse *sp)
+{
+    out->len = sp->len;
+    DUPN(out->e, sp->e, sp->len);
+    DUPN(out->row, sp->row, sp->len);
+    DUPN(out->col, sp->col, sp->len);
+}
+
+void
+hdo_reduced_copy(hdo_reduced_t out, const hdo_reduced_t r)
+{
+    *out = *r;
+    DUPN(out->explicit_var, r->explicit_var, r->nexplicit);
+    DUPN(out->rhs, r->rhs, r->nexplicit);
+    DUPN(out->explicit_eq, r->explicit_eq, r->nexplicit);
+    DUPN(out->implicit_var, r->implicit_var, r->nimplicit);
+    DUPN(out->d, r->d, r->nimplicit);
+    DUPN(out->h_eq, r->h_eq, r->nh);
+    DUPN(out->c, r->c, r->nh);
+    DUPN(out->h, r->h, r->nh);
+    DUPN(out->cons, r->cons, r->ncons);
+    DUPN(out->cons_eq, r->cons_eq, r->ncons);
+    DUPN(out->cons_order, r->cons_order, r->ncons);
+    DUPN(out->state, r->state, r->nstate);
+    DUPN(out->unknown, r->unknown, r->nimplicit);
+    DUPN(out->var_d, r->var_d, r->n);
+    DUPN(out->eq_c, r->eq_c, r->n);
+    out->cons_rhs = NULL;
+    if (r->cons_rhs != NULL) {
+        out->cons_rhs = hdo_vec_init(r->ncons, mpfr_get_prec(r->cons_rhs));
+        hdo_vec_set(out->cons_rhs, r->cons_rhs, r->ncons);
+    }
+    out->cache = NULL;
+    if (r->cache != NULL) {
+        out->cache = xcalloc(1, sizeof *out->cache);
+        sparse_copy(&out->cache->jc, &r->cache->jc);
+        sparse_copy(&out->cache->jh, &r->cache->jh);
+    }
+}
+
+slong
+hdo_reduced_add_constraint(hdo_reduced_t r, hdo_model_t model, hdo_expr e,
+                           mpfr_prec_t prec)
+{
+    hdo_expr_pool_struct *pool = model->pool;
+    slong nv = model->nvars, row = r->ncons;
+    mpfr_ptr rhs = hdo_vec_init(row + 1, prec);
+    for (slong i = 0; i <= row; i++)
+        mpfr_set_ui(rhs + i, 0, MPFR_RNDN);
+    if (r->cons_rhs != NULL) {
+        hdo_vec_set(rhs, r->cons_rhs, row);
+        hdo_vec_clear(r->cons_rhs, row);
+    }
+    r->cons_rhs = rhs;
+    r->cons = realloc(r->cons, (row + 1) * sizeof *r->cons);
+    r->cons_eq = realloc(r->cons_eq, (row + 1) * sizeof *r->cons_eq);
+    r->cons_order = realloc(r->cons_order, (row + 1) * sizeof *r->cons_order);
+    HDO_ASSERT(r->cons != NULL && r->cons_eq != NULL && r->cons_order != NULL);
+    r->cons[row] = e;
+    r->cons_eq[row] = -1;
+    r->cons_order[row] = 0;
+    r->ncons = row + 1;
+    r->dof = r->nstate - r->ncons;
+    if (r->cache == NULL)
+        r->cache = xcalloc(1, sizeof *r->cache);
+    hdo_reduce_cache_invalidate(r->cache);
+    /* its row of the Jacobian by the states, as in step 7 */
+    slong *pos = xcalloc(nv, sizeof(slong)), *cnt = xcalloc(nv, sizeof(slong));
+    for (slong i = 0; i < nv; i++)
+        pos[i] = -1;
+    for (slong i = 0; i < r->nstate; i++)
+        if (r->state[i].order == 0)
+            pos[r->state[i].var] = i;
+    for (slong i = 0; i < r->nstate; i++)
+        cnt[r->state[i].var]++;
+    jac_ctx jc = {&r->cache->jc, pool, e, row, pos, cnt, 0};
+    hdo_expr_foreach_var(pool, e, jac_cb, &jc);
+    free(pos);
+    free(cnt);
+    return row;
 }
