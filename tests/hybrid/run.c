@@ -1,6 +1,7 @@
 /* run.c -- tests of hdo_run on small ODE models: events against closed forms,
  * simultaneity, infeasible starts, Zeno, chattering, sampling */
 #include <criterion/criterion.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "hybrid.h"
@@ -261,6 +262,65 @@ Test(hybrid, run_filippov_sliding_with_algebraic_part)
               "x at the end");
     hdo_result_clear(res);
     hdo_model_clear(model);
+}
+
+/* stick-slip with a ramp force sg t and friction limit 1, in modes of
+   strangeness index 2 that share the constraint y = 0 with its multiplier
+   lam (w' = v - lam, so lam = v); sg = 1: v' = t -+ 1 from v = -1 in neg,
+   sg = -1 the mirror image (v' = -t -+ 1 from v = 1 in pos) */
+static void
+ramp_stick(int sg)
+{
+    hdo_model_t model;
+    hdo_result_t res;
+    hdo_error_t err;
+    const char *common = "  der(x) = v\n  der(y) = w\n"
+                         "  der(w) = v - lam\n  y = 0\n";
+    const char *f = sg > 0 ? "t" : "-t";
+    char text[600];
+    snprintf(text, sizeof text,
+             "model ramp_stick\nvar x = 0, v = %d, y = 0, w = 0, lam = 0\n"
+             "mode pos\n  der(v) = %s - 1\n%s  when v < 0 goto neg\nend\n"
+             "mode neg\n  der(v) = %s + 1\n%s  when v > 0 goto pos\nend\n"
+             "start %s at 0\nuntil 2\n",
+             -sg, f, common, f, common, sg > 0 ? "neg" : "pos");
+    parse(model, text);
+    int st = run(res, model, 30, NULL, &err);
+    cr_assert_eq(st, 0, "%s", err.message);
+    cr_assert_eq(res->nevents, 2);
+    mpfr_t ts, x2;
+    mpfr_inits2(200, ts, x2, (mpfr_ptr)0);
+    mpfr_sqrt_ui(ts, 3, MPFR_RNDN);
+    mpfr_ui_sub(x2, 0, ts, MPFR_RNDN);
+    mpfr_add_d(x2, x2, 1.5, MPFR_RNDN); /* 3/2 - sqrt(3) */
+    mpfr_mul_si(x2, x2, sg, MPFR_RNDN);
+    mpfr_sub_ui(ts, ts, 1, MPFR_RNDN);
+    cr_assert_eq(res->events[0].kind, HDO_EV_SLIDING_START);
+    cr_assert(close_to(res->events[0].time, ts, 28), "sliding start");
+    cr_assert_eq(res->events[1].kind, HDO_EV_SLIDING_END);
+    cr_assert(close_to_d(res->events[1].time, 1, 28), "sliding end");
+    /* sg = 1: alpha (pos's weight) = (t + 1)/2 reaches 1, into pos;
+       sg = -1: alpha = (1 - t)/2 reaches 0, into neg */
+    cr_assert_eq(res->events[1].to, sg > 0 ? 0 : 1);
+    cr_assert_str_eq(res->events[1].guard, sg > 0 ? "alpha = 1" : "alpha = 0");
+    const hdo_row *last = res->rows + res->nrows - 1;
+    cr_assert(close_to_d(last->values + 1, 0.5 * sg, 28), "v at the end");
+    cr_assert(close_to_d(last->values + 4, 0.5 * sg, 28), "lam at the end");
+    cr_assert(close_to(last->values + 0, x2, 28), "x at the end");
+    mpfr_clears(ts, x2, (mpfr_ptr)0);
+    hdo_result_clear(res);
+    hdo_model_clear(model);
+}
+
+Test(hybrid, run_filippov_sliding_ends_in_dae_modes)
+{
+    /* v reaches 0 at ts = sqrt(3) - 1 and sticks; the stick force needs
+       |t| > 1 at t = 1: sliding-end (alpha = 1 into pos for sg = 1,
+       alpha = 0 into neg for sg = -1), then v = sg (t - 1)^2/2.  At t = 2:
+       v = lam = sg/2, x = sg (3/2 - sqrt(3)).  The bowed string's stick
+       (sliding of two DAE modes) ends the same way. */
+    ramp_stick(1);
+    ramp_stick(-1);
 }
 
 Test(hybrid, run_sliding_meets_a_second_surface)
