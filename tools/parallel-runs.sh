@@ -39,8 +39,9 @@
 # Exit status: 0 when every job succeeded, else GNU parallel's (the number
 # of failed jobs, up to 100), after printing the failed job lines.
 #
-# Example: 5 restitution coefficients of the bouncing ball, 40 digits:
-#   tools/parallel-runs.sh -o out/sweep -a '-d 40' \
+# Example: 5 restitution coefficients of the bouncing ball, 40 digits, up to
+# t = 10 (the Zeno point of e = 0.9 is 8.58):
+#   tools/parallel-runs.sh -o out/sweep -a '-d 40 --until 10' \
 #       --sweep e cases/bouncing_ball.hdae 0.5 0.6 0.7 0.8 0.9
 # on two machines sharing the filesystem, 8 jobs each:
 #   tools/parallel-runs.sh -S 8/node1,8/node2 -o out/sweep ... (as above)
