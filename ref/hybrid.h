@@ -105,7 +105,10 @@ typedef struct {
        and compiled Taylor programs per mode, Kunkel-Mehrmann analysis)
        and reinit (consistent (re)initialisation).  seconds - their sum
        is setup and the rest.  order_sum: the Taylor orders of all
-       steps (average order = order_sum / steps). */
+       steps (average order = order_sum / steps).  cpu_seconds: CPU time
+       of the process during hdo_run (CLOCK_PROCESS_CPUTIME_ID), steadier
+       than wall time on a loaded machine. */
+    double cpu_seconds;
     double seconds_integration, seconds_events, seconds_reduction,
         seconds_reinit;
     slong order_sum;

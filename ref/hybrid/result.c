@@ -55,6 +55,7 @@ hdo_result_init(hdo_result_t res)
     res->seconds_integration = res->seconds_events = 0;
     res->seconds_reduction = res->seconds_reinit = 0;
     res->order_sum = 0;
+    res->cpu_seconds = 0;
 }
 
 void

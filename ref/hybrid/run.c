@@ -1485,6 +1485,7 @@ hdo_run(hdo_result_t res, hdo_model_t model, const hdo_run_options *opt,
 {
     run_ctx c;
     int st = 0, done = 0;
+    struct timespec cpu0, cpu1;
 
     memset(&c, 0, sizeof c);
     c.model = model;
@@ -1495,6 +1496,7 @@ hdo_run(hdo_result_t res, hdo_model_t model, const hdo_run_options *opt,
     c.prec = hdo_run_prec(c.digits);
     c.max_steps = opt->max_steps > 0 ? opt->max_steps : HDO_RUN_MAX_STEPS;
     c.max_events = opt->max_events > 0 ? opt->max_events : HDO_RUN_MAX_EVENTS;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu0);
     clock_gettime(CLOCK_MONOTONIC, &c.start);
     c.phase_since = c.start;
     if (err != NULL)
@@ -1535,5 +1537,8 @@ hdo_run(hdo_result_t res, hdo_model_t model, const hdo_run_options *opt,
     mpfr_clears(c.tol, c.every, c.t, c.t_end, c.last_event, (mpfr_ptr)0);
     phase_enter(&c, PH_OTHER);
     res->seconds = elapsed(&c);
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu1);
+    res->cpu_seconds = (double)(cpu1.tv_sec - cpu0.tv_sec) +
+                       1e-9 * (double)(cpu1.tv_nsec - cpu0.tv_nsec);
     return st < 0 ? st : 0;
 }

@@ -125,6 +125,7 @@ Test(hybrid, output_summary_json)
     cr_assert(strstr(s, "\"average_order\": ") != NULL, "%s", s);
     cr_assert(strstr(s, "\"timing\": {\"total_s\": ") != NULL, "%s", s);
     cr_assert(strstr(s, "\"reinit_s\": ") != NULL, "%s", s);
+    cr_assert(strstr(s, "\"cpu_s\": ") != NULL, "%s", s);
     free(s);
     hdo_result_clear(res);
     hdo_model_clear(model);

@@ -56,6 +56,7 @@ Test(hybrid, timing_phases_add_up)
     /* two modes were reduced and many steps taken: not all zero */
     cr_assert_gt(res->seconds_reduction, 0.0);
     cr_assert_gt(res->seconds_integration, 0.0);
+    cr_assert_gt(res->cpu_seconds, 0.0);
     /* the order is chosen from the precision: the same at every step */
     slong p = hdo_taylor_default_order(hdo_run_prec(20));
     cr_assert_eq(res->order_sum, p * res->steps, "%ld != %ld * %ld",

@@ -15,9 +15,11 @@ tried (status "skipped", with the reason) -- nothing is left out of the
 table.  Columns:
 
   wall_s     hdo_run's wall time (summary.json timing.total_s)
-  cpu_s      CPU time of the whole `hdo run` process (parsing and writing
-             the outputs included): the figure the fit and the ratio use,
-             since on a loaded machine wall time measures the neighbours
+  cpu_s      hdo_run's CPU time (timing.cpu_s): the figure the fit and the
+             ratio use, since on a loaded machine wall time measures the
+             neighbours
+  proc_s     CPU time of the whole `hdo run` process (start, parsing and
+             writing the outputs included; also for failed runs)
   steps, order, events   summary.json's steps, average_order, events
   integ% events% reduce% reinit%   the phase shares of timing.total_s
              (decisions.md: what each phase covers); the rest is setup
@@ -159,7 +161,7 @@ def bench_case(path, digits, args, work):
         cmd = [args.hdo, 'run', path, '-d', str(d), '-o', out]
         status, rc, cpu, _, err = run_child(cmd, args.timeout)
         row['status'] = status
-        row['cpu_s'] = cpu
+        row['proc_s'] = cpu
         if status == 'timeout':
             timed_out_at = d
             row['note'] = 'killed after %g s' % args.timeout
@@ -171,8 +173,8 @@ def bench_case(path, digits, args, work):
                 s = json.load(f)
             tm = s['timing']
             total = tm['total_s']
-            row.update(wall_s=total, steps=s['steps'], events=s['events'],
-                       order=s['average_order'])
+            row.update(wall_s=total, cpu_s=tm['cpu_s'], steps=s['steps'],
+                       events=s['events'], order=s['average_order'])
             for key in ('integration', 'events', 'reduction', 'reinit'):
                 row[key + '_pct'] = (100 * tm[key + '_s'] / total
                                      if total > 0 else 0.0)
@@ -185,7 +187,7 @@ def bench_case(path, digits, args, work):
             if mst == 'ok':
                 m = json.loads(mout)
                 row['mp_cpu_s'] = m['cpu_s']
-                if row['status'] == 'ok':
+                if row['status'] == 'ok' and row['cpu_s'] > 0:
                     row['ratio'] = m['cpu_s'] / row['cpu_s']
                     hv = final_values(os.path.join(out, 'trajectory.csv'),
                                       MPMATH_CASES[name][0])
@@ -200,7 +202,8 @@ def bench_case(path, digits, args, work):
 COLUMNS = [  # key, header, width, format
     ('case', 'case', 22, '%s'), ('digits', 'D', 4, '%d'),
     ('status', 'status', 8, '%s'), ('wall_s', 'wall_s', 9, '%.3f'),
-    ('cpu_s', 'cpu_s', 9, '%.3f'), ('steps', 'steps', 7, '%d'),
+    ('cpu_s', 'cpu_s', 9, '%.3f'), ('proc_s', 'proc_s', 8, '%.3f'),
+    ('steps', 'steps', 7, '%d'),
     ('order', 'order', 6, '%.1f'), ('events', 'events', 7, '%d'),
     ('integration_pct', 'integ%', 7, '%.1f'),
     ('events_pct', 'event%', 7, '%.1f'),
