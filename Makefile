@@ -5,7 +5,7 @@
 #   make references  regenerate the golden references cases/<case>.ref/
 #   make check      install what is missing, build, run every test
 #   make check SAN=1   the same under AddressSanitizer and UBSan
-#   make bench      performance figures (never part of make check)
+#   make bench      the performance record (never part of make check)
 #   make format-check
 
 SHELL := /bin/bash
@@ -13,7 +13,7 @@ BUILD ?= build
 CC ?= cc
 DEBIAN_PACKAGES := libmpfr-dev libgmp-dev libflint-dev libflint-arb-dev \
                    libcriterion-dev python3-mpmath python3-scipy \
-                   libsundials-dev gnuplot-nox bc pkg-config
+                   libsundials-dev gnuplot-nox bc pkg-config parallel rsync
 
 OPT ?= -O2
 CFLAGS ?= $(OPT) -g
@@ -114,9 +114,19 @@ crosscheck: deps
 $(BUILD)/pendulum-bench: tools/bench/pendulum_bench.c $(BUILD)/libhdo.a
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libhdo.a $(LDLIBS)
 
+# The pendulum at 30/45/60/100 digits against mpmath odefun (CPU time),
+# then every case at BENCH_DIGITS under a per-run time limit, with phase
+# shares, mpmath on the pure-ODE cases and the fitted growth exponents;
+# the table is also written to $(BUILD)/bench/bench.csv (README).
+BENCH_DIGITS ?= 30 60 100
+BENCH_TIMEOUT ?= 120
 bench: deps
-	@$(MAKE) --no-print-directory $(BUILD)/pendulum-bench
+	@$(MAKE) --no-print-directory $(HDO) $(BUILD)/pendulum-bench
 	tools/bench/pendulum.sh $(BUILD)/pendulum-bench
+	@echo
+	/usr/bin/python3 tools/bench/cases.py --hdo $(HDO) \
+	  --digits $(BENCH_DIGITS) --timeout $(BENCH_TIMEOUT) \
+	  --csv $(BUILD)/bench/bench.csv --work $(BUILD)/bench/runs $(CASES)
 
 # ---- fuzzing (tests/fuzz/README.md); never part of make check ----------
 FUZZ_SECONDS ?= 60

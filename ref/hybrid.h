@@ -97,6 +97,21 @@ typedef struct {
     int start_adjusted;   /* the start values had to move to be consistent */
     mpfr_t t0, t_end;
     double seconds;
+    /* Wall time (CLOCK_MONOTONIC) of hdo_run by phase, exclusive (a
+       phase nested in another is charged to itself only): integration
+       (Taylor expansion, step size, dense output, advance and
+       projection), events (guard root search, transitions and their
+       resets, Zeno and sliding bookkeeping), reduction (reduced forms
+       and compiled Taylor programs per mode, Kunkel-Mehrmann analysis)
+       and reinit (consistent (re)initialisation).  seconds - their sum
+       is setup and the rest.  order_sum: the Taylor orders of all
+       steps (average order = order_sum / steps).  cpu_seconds: CPU time
+       of the process during hdo_run (CLOCK_PROCESS_CPUTIME_ID), steadier
+       than wall time on a loaded machine. */
+    double cpu_seconds;
+    double seconds_integration, seconds_events, seconds_reduction,
+        seconds_reinit;
+    slong order_sum;
 } hdo_result_struct;
 typedef hdo_result_struct hdo_result_t[1];
 

@@ -173,6 +173,16 @@ hdo_write_summary(FILE *f, const hdo_result_t res, const hdo_model_t model,
     fprintf(f, ",\n  \"start_adjusted\": %s,\n",
             res->start_adjusted ? "true" : "false");
     fprintf(f, "  \"seconds\": %.3f", res->seconds);
+    /* timing differs from run to run: comparisons of summaries skip
+       "seconds" and "timing" (decisions.md) */
+    fprintf(f, ",\n  \"average_order\": %.2f",
+            res->steps > 0 ? (double)res->order_sum / (double)res->steps : 0.0);
+    fprintf(f,
+            ",\n  \"timing\": {\"total_s\": %.6f, \"cpu_s\": %.6f, "
+            "\"integration_s\": %.6f, \"events_s\": %.6f, "
+            "\"reduction_s\": %.6f, \"reinit_s\": %.6f}",
+            res->seconds, res->cpu_seconds, res->seconds_integration,
+            res->seconds_events, res->seconds_reduction, res->seconds_reinit);
     if (verified_digits >= 0)
         fprintf(f, ",\n  \"verified_digits\": %ld", verified_digits);
     fputs("\n}\n", f);

@@ -52,6 +52,10 @@ hdo_result_init(hdo_result_t res)
     mpfr_set_ui(res->t0, 0, MPFR_RNDN);
     mpfr_set_ui(res->t_end, 0, MPFR_RNDN);
     res->seconds = 0;
+    res->seconds_integration = res->seconds_events = 0;
+    res->seconds_reduction = res->seconds_reinit = 0;
+    res->order_sum = 0;
+    res->cpu_seconds = 0;
 }
 
 void

@@ -82,6 +82,8 @@ typedef struct {
        nmodes + nmodes^2 + i holds the modes of xmask[i] */
     slong nx;
     uint64_t xmask[HDO_RUN_XSLOTS];
+    int phase; /* the phase timer in force, and since when */
+    struct timespec phase_since;
 } run_ctx;
 
 /* ------------------------------------------------------------------ */
@@ -94,6 +96,29 @@ elapsed(const run_ctx *c)
     clock_gettime(CLOCK_MONOTONIC, &now);
     return (double)(now.tv_sec - c->start.tv_sec) +
            1e-9 * (double)(now.tv_nsec - c->start.tv_nsec);
+}
+
+/* Phase timers (hdo_result_struct): the time since the last switch is
+   charged to the phase in force; phase_enter switches and returns the
+   previous phase, which the caller restores, so a nested phase is
+   charged to itself only. */
+enum { PH_OTHER, PH_INTEGRATION, PH_EVENTS, PH_REDUCTION, PH_REINIT };
+
+static int
+phase_enter(run_ctx *c, int phase)
+{
+    double *acc[] = {NULL, &c->res->seconds_integration,
+                     &c->res->seconds_events, &c->res->seconds_reduction,
+                     &c->res->seconds_reinit};
+    struct timespec now;
+    int old = c->phase;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    if (acc[old] != NULL)
+        *acc[old] += (double)(now.tv_sec - c->phase_since.tv_sec) +
+                     1e-9 * (double)(now.tv_nsec - c->phase_since.tv_nsec);
+    c->phase_since = now;
+    c->phase = phase;
+    return old;
 }
 
 /* Fills the error's place: the model file, the mode, the time. */
@@ -213,9 +238,9 @@ mode_cache_clear(mode_cache *mc, hdo_result_struct *res)
 }
 
 /* Builds the reduced form and the Taylor program (with the mode's
-   guards) of mode m, once per run. */
+   guards) of mode m, once per run (mode_cache_get). */
 static int
-mode_cache_get(run_ctx *c, slong m, const mpfr_t t)
+mode_cache_build(run_ctx *c, slong m, const mpfr_t t)
 {
     mode_cache *mc = c->mc + m;
     const hdo_mode *mode = c->model->modes + m;
@@ -269,6 +294,17 @@ mode_cache_get(run_ctx *c, slong m, const mpfr_t t)
     HDO_ASSERT(mc->fixed != NULL);
     mc->built = 1;
     return 0;
+}
+
+static int
+mode_cache_get(run_ctx *c, slong m, const mpfr_t t)
+{
+    if (c->mc[m].built)
+        return 0;
+    int ph = phase_enter(c, PH_REDUCTION);
+    int st = mode_cache_build(c, m, t);
+    phase_enter(c, ph);
+    return st;
 }
 
 static const hdo_transition *
@@ -453,12 +489,16 @@ static int
 reinit(run_ctx *c, slong m, const mpfr_t t, int *adjusted)
 {
     mode_cache *mc = c->mc + m;
+    int ph = phase_enter(c, PH_REINIT);
     int st = hdo_consistent_init(mc->xs, mc->xu, adjusted, c->model, mc->red, t,
                                  mc->fixed, c->prec, c->err);
+    phase_enter(c, ph);
     if (st < 0)
         return fail(c, st, m, t);
     hdo_invariant_enter(mc->inv, t, mc->xs, c->tol);
+    ph = phase_enter(c, PH_REDUCTION); /* the KM analysis, once per mode */
     note_mode_used(c, m, t);
+    phase_enter(c, ph);
     return 0;
 }
 
@@ -1471,6 +1511,7 @@ step(run_ctx *c, int *done)
     if (st < 0)
         return fail(c, st, m, c->t);
     p = mc->tay->order;
+    c->res->order_sum += p;
     mpfr_inits2(c->prec, h, hmax, hloc, root, broot, stol, (mpfr_ptr)0);
     if (hdo_taylor_step_size(h, mc->tay, c->tol) == HDO_ERR_STEP_COLLAPSE) {
         char *hs;
@@ -1496,6 +1537,7 @@ step(run_ctx *c, int *done)
 
     /* the first event among the guards; file order among those within
        the time tolerance of the first */
+    int ph = phase_enter(c, PH_EVENTS);
     time_tol(stol, c, c->t);
     for (slong g = 0; g < mc->nguards; g++) {
         mpfr_srcptr coef = mc->tay->guard_coef[g * (p + 1)];
@@ -1540,6 +1582,8 @@ step(run_ctx *c, int *done)
         mpfr_clear(d);
     }
 
+    if (best < 0)
+        phase_enter(c, ph); /* back to integration */
     if (best >= 0 && m >= c->model->nmodes) {
         st = sliding_event(c, best, broot);
     } else if (best >= 0) {
@@ -1564,6 +1608,8 @@ step(run_ctx *c, int *done)
         if (last)
             *done = 1;
     }
+    if (best >= 0)
+        phase_enter(c, ph);
     mpfr_clears(h, hmax, hloc, root, broot, stol, (mpfr_ptr)0);
     return st;
 }
@@ -1679,6 +1725,7 @@ hdo_run(hdo_result_t res, hdo_model_t model, const hdo_run_options *opt,
 {
     run_ctx c;
     int st = 0, done = 0;
+    struct timespec cpu0, cpu1;
 
     memset(&c, 0, sizeof c);
     c.model = model;
@@ -1689,7 +1736,9 @@ hdo_run(hdo_result_t res, hdo_model_t model, const hdo_run_options *opt,
     c.prec = hdo_run_prec(c.digits);
     c.max_steps = opt->max_steps > 0 ? opt->max_steps : HDO_RUN_MAX_STEPS;
     c.max_events = opt->max_events > 0 ? opt->max_events : HDO_RUN_MAX_EVENTS;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu0);
     clock_gettime(CLOCK_MONOTONIC, &c.start);
+    c.phase_since = c.start;
     if (err != NULL)
         hdo_error_clear(err);
     hdo_result_setup(res, model, c.digits, c.prec);
@@ -1711,7 +1760,9 @@ hdo_run(hdo_result_t res, hdo_model_t model, const hdo_run_options *opt,
     while (st == 0 && !done) {
         if (mpfr_cmp(c.t, c.t_end) >= 0)
             break;
+        int ph = phase_enter(&c, PH_INTEGRATION);
         st = step(&c, &done);
+        phase_enter(&c, ph);
         if (opt->progress != NULL)
             opt->progress(opt->progress_data, mpfr_get_d(c.t, MPFR_RNDN),
                           (long)res->nevents);
@@ -1725,6 +1776,10 @@ hdo_run(hdo_result_t res, hdo_model_t model, const hdo_run_options *opt,
         mode_cache_clear(c.mc + m, res);
     free(c.mc);
     mpfr_clears(c.tol, c.every, c.t, c.t_end, c.last_event, (mpfr_ptr)0);
+    phase_enter(&c, PH_OTHER);
     res->seconds = elapsed(&c);
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu1);
+    res->cpu_seconds = (double)(cpu1.tv_sec - cpu0.tv_sec) +
+                       1e-9 * (double)(cpu1.tv_nsec - cpu0.tv_nsec);
     return st < 0 ? st : 0;
 }

@@ -121,6 +121,11 @@ Test(hybrid, output_summary_json)
                         "\"kunkel-mehrmann\"}") != NULL,
               "%s", s);
     cr_assert(strstr(s, "\"verified_digits\": 17") != NULL, "%s", s);
+    /* the timing record (decisions.md), whatever its figures */
+    cr_assert(strstr(s, "\"average_order\": ") != NULL, "%s", s);
+    cr_assert(strstr(s, "\"timing\": {\"total_s\": ") != NULL, "%s", s);
+    cr_assert(strstr(s, "\"reinit_s\": ") != NULL, "%s", s);
+    cr_assert(strstr(s, "\"cpu_s\": ") != NULL, "%s", s);
     free(s);
     hdo_result_clear(res);
     hdo_model_clear(model);
