@@ -1,4 +1,5 @@
-/* cmd_analyze.c -- hdo analyze: structure, strangeness index, hidden constraints and consistent start of every mode */
+/* cmd_analyze.c -- hdo analyze: structure, strangeness index, hidden
+ * constraints and consistent start of every mode */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,12 +26,12 @@ usage(FILE *out)
 /* What is known about one mode. */
 typedef struct {
     hdo_reduced_t red;
-    int reduced;           /* hdo_reduce_mode succeeded */
-    int consistent;        /* a consistent point was found */
+    int reduced;    /* hdo_reduce_mode succeeded */
+    int consistent; /* a consistent point was found */
     int km_ok;
     hdo_km_result km;
-    hdo_error_t err;       /* the first failure */
-    mpfr_ptr xs, xu;       /* the consistent point */
+    hdo_error_t err; /* the first failure */
+    mpfr_ptr xs, xu; /* the consistent point */
 } mode_info;
 
 /* Start values of every model variable (0 where none is given). */
@@ -41,9 +42,8 @@ start_values(mpfr_ptr val, int *given, const hdo_model_t model,
     for (slong i = 0; i < model->nvars; i++) {
         given[i] = model->vars[i].start != HDO_EXPR_NONE;
         mpfr_set_ui(val + i, 0, MPFR_RNDN);
-        if (given[i]
-            && hdo_expr_eval_constant(val + i, model->pool, model->vars[i].start)
-                   != 0)
+        if (given[i] && hdo_expr_eval_constant(val + i, model->pool,
+                                               model->vars[i].start) != 0)
             return hdo_error_set(err, HDO_ERR_DOMAIN, model->vars[i].pos.line,
                                  model->vars[i].pos.col,
                                  "the start value of %s is undefined",
@@ -55,8 +55,8 @@ start_values(mpfr_ptr val, int *given, const hdo_model_t model,
 /* Consistent point of a reduced mode from the start values: given values
    of order 0 are kept where possible, everything else is a free guess. */
 static int
-init_mode(mode_info *mi, hdo_model_t model, const mpfr_t t,
-          mpfr_srcptr val, const int *given, mpfr_prec_t prec)
+init_mode(mode_info *mi, hdo_model_t model, const mpfr_t t, mpfr_srcptr val,
+          const int *given, mpfr_prec_t prec)
 {
     const hdo_reduced_struct *r = mi->red;
     int *fixed = calloc(r->nstate + 1, sizeof(int));
@@ -125,7 +125,8 @@ static void
 json_rank(FILE *out, const char *name, const hdo_rank_info *ri, int comma)
 {
     fprintf(out, "%s\"%s\": {\"rank\": %ld, \"clear\": %s, \"log10_gap\": ",
-            comma ? ", " : "", name, (long)ri->rank, ri->clear ? "true" : "false");
+            comma ? ", " : "", name, (long)ri->rank,
+            ri->clear ? "true" : "false");
     json_double(out, ri->log10_gap);
     fputs(", \"last_kept\": ", out);
     json_double(out, ri->last_kept);
@@ -177,7 +178,8 @@ text_mode(FILE *out, hdo_model_t model, slong m, const mode_info *mi)
     }
     fputs("  explicit (der(x) = rhs):", out);
     for (slong i = 0; i < r->nexplicit; i++)
-        fprintf(out, "%s %s", i ? "," : "", var_name(model, r->explicit_var[i]));
+        fprintf(out, "%s %s", i ? "," : "",
+                var_name(model, r->explicit_var[i]));
     if (r->nexplicit == 0)
         fputs(" none", out);
     fputs("\n  implicit (offset d):", out);
@@ -191,17 +193,19 @@ text_mode(FILE *out, hdo_model_t model, slong m, const mode_info *mi)
         fprintf(out, " %ld", (long)r->eq_c[k]);
     fputs(" (equations in order), d =", out);
     for (slong j = 0; j < mode->nvars; j++)
-        fprintf(out, " %s:%ld", var_name(model, mode->vars[j]), (long)r->var_d[j]);
-    fprintf(out,
-            "\n  structural index %ld, %ld states, %ld constraints, %ld degrees "
-            "of freedom\n",
-            (long)r->index, (long)r->nstate, (long)r->ncons, (long)r->dof);
+        fprintf(out, " %s:%ld", var_name(model, mode->vars[j]),
+                (long)r->var_d[j]);
+    fprintf(
+        out,
+        "\n  structural index %ld, %ld states, %ld constraints, %ld degrees "
+        "of freedom\n",
+        (long)r->index, (long)r->nstate, (long)r->ncons, (long)r->dof);
     if (mi->km_ok) {
         fprintf(out,
                 "  strangeness index mu = %ld: d = %ld differential, a = %ld "
                 "algebraic, v = %ld redundant%s\n",
-                (long)mi->km.mu, (long)mi->km.d, (long)mi->km.a,
-                (long)mi->km.v, mi->km.clear ? "" : " (a rank decision is not clear-cut)");
+                (long)mi->km.mu, (long)mi->km.d, (long)mi->km.a, (long)mi->km.v,
+                mi->km.clear ? "" : " (a rank decision is not clear-cut)");
         fputs("  rank decisions:", out);
         text_rank(out, " M", &mi->km.rank_M);
         text_rank(out, ", A", &mi->km.rank_A);
@@ -266,7 +270,8 @@ json_mode(FILE *out, hdo_model_t model, slong m, const mode_info *mi)
     }
     if (mi->km_ok) {
         fprintf(out, ", \"mu\": %ld, \"d\": %ld, \"a\": %ld, \"v\": %ld",
-                (long)mi->km.mu, (long)mi->km.d, (long)mi->km.a, (long)mi->km.v);
+                (long)mi->km.mu, (long)mi->km.d, (long)mi->km.a,
+                (long)mi->km.v);
         fputs(", \"gaps\": {", out);
         json_rank(out, "M", &mi->km.rank_M, 0);
         json_rank(out, "A", &mi->km.rank_A, 1);
@@ -286,7 +291,8 @@ json_mode(FILE *out, hdo_model_t model, slong m, const mode_info *mi)
         for (slong i = 0; i < r->ncons; i++) {
             if (r->cons_order[i] == 0)
                 continue;
-            char *s = hdo_expr_to_string(model->pool, r->cons[i], model->var_names);
+            char *s =
+                hdo_expr_to_string(model->pool, r->cons[i], model->var_names);
             size_t len = strlen(s);
             char *t = malloc(len + 5);
             memcpy(t, s, len);
@@ -320,16 +326,20 @@ hdo_cmd_analyze(int argc, char **argv)
             return 0;
         } else if (strcmp(argv[i], "--json") == 0) {
             json = 1;
-        } else if (strcmp(argv[i], "--digits") == 0 || strcmp(argv[i], "-d") == 0) {
+        } else if (strcmp(argv[i], "--digits") == 0 ||
+                   strcmp(argv[i], "-d") == 0) {
             char *end;
             if (i + 1 >= argc) {
-                fprintf(stderr, "hdo analyze: %s needs a number of digits\n", argv[i]);
+                fprintf(stderr, "hdo analyze: %s needs a number of digits\n",
+                        argv[i]);
                 return 2;
             }
             long d = strtol(argv[++i], &end, 10);
             if (*end != '\0' || d < 1 || d > 100000) {
-                fprintf(stderr, "hdo analyze: bad number of digits '%s' "
-                                "(expected an integer from 1 to 100000)\n", argv[i]);
+                fprintf(stderr,
+                        "hdo analyze: bad number of digits '%s' "
+                        "(expected an integer from 1 to 100000)\n",
+                        argv[i]);
                 return 2;
             }
             digits = (int)d;
@@ -340,7 +350,8 @@ hdo_cmd_analyze(int argc, char **argv)
         } else if (path == NULL) {
             path = argv[i];
         } else {
-            fprintf(stderr, "hdo analyze: more than one model given ('%s')\n", argv[i]);
+            fprintf(stderr, "hdo analyze: more than one model given ('%s')\n",
+                    argv[i]);
             return 2;
         }
     }
@@ -363,8 +374,8 @@ hdo_cmd_analyze(int argc, char **argv)
     val = hdo_vec_init(model->nvars, prec);
     given = calloc(model->nvars + 1, sizeof(int));
     mi = calloc(model->nmodes, sizeof(mode_info));
-    if (hdo_expr_eval_constant(t0, model->pool, model->t0) != 0
-        || start_values(val, given, model, &err) != 0) {
+    if (hdo_expr_eval_constant(t0, model->pool, model->t0) != 0 ||
+        start_values(val, given, model, &err) != 0) {
         if (err.status == 0)
             hdo_error_set(&err, HDO_ERR_DOMAIN, model->start_pos.line,
                           model->start_pos.col, "the start time is undefined");
@@ -414,7 +425,9 @@ hdo_cmd_analyze(int argc, char **argv)
         if (json) {
             fputs("{\n  \"model\": ", out);
             json_string(out, model->name);
-            fprintf(out, ",\n  \"digits\": %d,\n  \"precision_bits\": %ld,\n  \"modes\": [\n",
+            fprintf(out,
+                    ",\n  \"digits\": %d,\n  \"precision_bits\": %ld,\n  "
+                    "\"modes\": [\n",
                     digits, (long)prec);
             for (slong m = 0; m < model->nmodes; m++) {
                 json_mode(out, model, m, mi + m);
@@ -460,24 +473,27 @@ hdo_cmd_analyze(int argc, char **argv)
             if (sm->consistent) {
                 mpfr_t dlt;
                 mpfr_init2(dlt, prec);
-                mpfr_fprintf(out, "consistent initial point of mode %s at t = %.*Rg:\n",
-                             smode->name, digits, t0);
+                mpfr_fprintf(
+                    out, "consistent initial point of mode %s at t = %.*Rg:\n",
+                    smode->name, digits, t0);
                 for (slong j = 0; j < smode->nvars; j++) {
                     slong v = smode->vars[j];
-                    mpfr_fprintf(out, "  %s = %.*Rg", var_name(model, v), digits,
-                                 value_of(sm, v));
+                    mpfr_fprintf(out, "  %s = %.*Rg", var_name(model, v),
+                                 digits, value_of(sm, v));
                     if (!given[v]) {
                         fputs("  (computed)", out);
                     } else {
                         mpfr_sub(dlt, value_of(sm, v), val + v, MPFR_RNDN);
                         if (!mpfr_zero_p(dlt))
-                            mpfr_fprintf(out, "  (start value changed by %.6Rg)", dlt);
+                            mpfr_fprintf(
+                                out, "  (start value changed by %.6Rg)", dlt);
                     }
                     fputc('\n', out);
                 }
                 mpfr_clear(dlt);
             } else {
-                fprintf(out, "no consistent initial point of mode %s\n", smode->name);
+                fprintf(out, "no consistent initial point of mode %s\n",
+                        smode->name);
             }
         }
     }

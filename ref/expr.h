@@ -19,15 +19,28 @@ typedef int32_t hdo_expr;
 #define HDO_EXPR_NONE ((hdo_expr)-1)
 
 typedef enum {
-    HDO_X_CONST,  /* exact rational, pool->consts[a] */
+    HDO_X_CONST, /* exact rational, pool->consts[a] */
     HDO_X_PI,
     HDO_X_TIME,
-    HDO_X_VAR,    /* a-th model variable, b-th time derivative (b = 0: value) */
-    HDO_X_ADD, HDO_X_SUB, HDO_X_MUL, HDO_X_DIV,
-    HDO_X_POW,    /* a ^ b */
+    HDO_X_VAR, /* a-th model variable, b-th time derivative (b = 0: value) */
+    HDO_X_ADD,
+    HDO_X_SUB,
+    HDO_X_MUL,
+    HDO_X_DIV,
+    HDO_X_POW, /* a ^ b */
     HDO_X_NEG,
-    HDO_X_SIN, HDO_X_COS, HDO_X_TAN, HDO_X_ASIN, HDO_X_ACOS, HDO_X_ATAN,
-    HDO_X_EXP, HDO_X_LOG, HDO_X_SQRT, HDO_X_SINH, HDO_X_COSH, HDO_X_TANH,
+    HDO_X_SIN,
+    HDO_X_COS,
+    HDO_X_TAN,
+    HDO_X_ASIN,
+    HDO_X_ACOS,
+    HDO_X_ATAN,
+    HDO_X_EXP,
+    HDO_X_LOG,
+    HDO_X_SQRT,
+    HDO_X_SINH,
+    HDO_X_COSH,
+    HDO_X_TANH,
     HDO_X_NKINDS
 } hdo_expr_kind;
 
@@ -43,7 +56,7 @@ typedef struct {
     slong nconsts, consts_alloc;
     int32_t *table; /* open-addressing hash table of node indices */
     slong table_size;
-    void *memo;     /* derivative caches, owned by the pool ... */
+    void *memo; /* derivative caches, owned by the pool ... */
     void (*memo_free)(void *memo); /* ... and freed by this at clear */
 } hdo_expr_pool_struct;
 typedef hdo_expr_pool_struct hdo_expr_pool_t[1];
@@ -64,8 +77,8 @@ hdo_expr hdo_expr_pi(hdo_expr_pool_t pool);
 hdo_expr hdo_expr_time(hdo_expr_pool_t pool);
 hdo_expr hdo_expr_var(hdo_expr_pool_t pool, slong var, slong order);
 hdo_expr hdo_expr_unary(hdo_expr_pool_t pool, hdo_expr_kind kind, hdo_expr a);
-hdo_expr hdo_expr_binary(hdo_expr_pool_t pool, hdo_expr_kind kind,
-                         hdo_expr a, hdo_expr b);
+hdo_expr hdo_expr_binary(hdo_expr_pool_t pool, hdo_expr_kind kind, hdo_expr a,
+                         hdo_expr b);
 hdo_expr hdo_expr_add(hdo_expr_pool_t pool, hdo_expr a, hdo_expr b);
 hdo_expr hdo_expr_sub(hdo_expr_pool_t pool, hdo_expr a, hdo_expr b);
 hdo_expr hdo_expr_mul(hdo_expr_pool_t pool, hdo_expr a, hdo_expr b);
@@ -100,8 +113,7 @@ void hdo_expr_foreach_var(const hdo_expr_pool_t pool, hdo_expr e,
    where the operands are rational and with interval arithmetic otherwise.
    Returns 0 if the expression is well defined, else -1 and sets *bad to
    the offending node. */
-int hdo_expr_const_check(const hdo_expr_pool_t pool, hdo_expr e,
-                         hdo_expr *bad);
+int hdo_expr_const_check(const hdo_expr_pool_t pool, hdo_expr e, hdo_expr *bad);
 
 /* Sets r to the value of the constant expression e, correctly rounded
    for rational constants and pi, and faithfully (within one ulp) for
@@ -116,7 +128,8 @@ int hdo_expr_eval_constant(mpfr_t r, const hdo_expr_pool_t pool, hdo_expr e);
    hdo_expr_total_derivative: d/dt along a trajectory:
      de/dt = de/dt|explicit + sum over (v,k) in e of de/dx_v^(k) * x_v^(k+1),
    so higher derivatives appear as new VAR nodes of order k+1. */
-hdo_expr hdo_expr_diff(hdo_expr_pool_t pool, hdo_expr e, slong var, slong order);
+hdo_expr hdo_expr_diff(hdo_expr_pool_t pool, hdo_expr e, slong var,
+                       slong order);
 hdo_expr hdo_expr_diff_time(hdo_expr_pool_t pool, hdo_expr e);
 hdo_expr hdo_expr_total_derivative(hdo_expr_pool_t pool, hdo_expr e);
 
@@ -155,13 +168,13 @@ typedef struct {
 
 typedef struct {
     hdo_expr_kind kind;
-    slong a, b;   /* operand slots (or constant slot) */
-    slong aux;    /* first auxiliary series (e.g. cos for sin in Taylor
-                     mode), an index into the aux coefficients, or -1 */
+    slong a, b; /* operand slots (or constant slot) */
+    slong aux;  /* first auxiliary series (e.g. cos for sin in Taylor
+                   mode), an index into the aux coefficients, or -1 */
     slong naux;
-    int int_pow;  /* POW with a small integer exponent ipow */
+    int int_pow; /* POW with a small integer exponent ipow */
     slong ipow;
-    hdo_expr node;/* pool node, for error messages */
+    hdo_expr node; /* pool node, for error messages */
 } hdo_program_instr;
 
 typedef struct {
@@ -172,14 +185,14 @@ typedef struct {
     hdo_program_input *inputs;
     slong nroots;
     slong *root_slot;
-    slong time_slot;         /* -1 if time does not occur */
-    mpfr_t *value;           /* nslots point values */
+    slong time_slot; /* -1 if time does not occur */
+    mpfr_t *value;   /* nslots point values */
     /* Taylor mode: nslots x (order+1) coefficients, allocated on demand */
     slong taylor_order;
-    mpfr_t *coef;            /* coef[slot * (taylor_order + 1) + k] */
+    mpfr_t *coef; /* coef[slot * (taylor_order + 1) + k] */
     slong naux;
-    mpfr_t *auxcoef;         /* auxiliary series, same layout */
-    mpfr_t tmp[3];           /* scratch */
+    mpfr_t *auxcoef; /* auxiliary series, same layout */
+    mpfr_t tmp[3];   /* scratch */
 } hdo_program_struct;
 typedef hdo_program_struct hdo_program_t[1];
 

@@ -196,8 +196,9 @@ int hdo_event_locate(mpfr_t root, mpfr_srcptr c, slong len, const mpfr_t H,
 /* Mode indices in results: the model's modes, then the Filippov sliding
    modes of ordered pairs, nmodes + a * nmodes + b, named "sliding(A,B)",
    then those on intersections, nmodes + nmodes^2 + mask (bit q: mode q),
-   named "sliding(A,B,C,D)" in file order (decisions.md).  hdo_mode_name writes the name of index m ("?" when
-   out of range); hdo_find_mode_name is its inverse (-1 if unknown). */
+   named "sliding(A,B,C,D)" in file order (decisions.md).  hdo_mode_name writes
+   the name of index m ("?" when out of range); hdo_find_mode_name is its
+   inverse (-1 if unknown). */
 void hdo_mode_name(char *buf, size_t size, const hdo_model_struct *model,
                    slong m);
 slong hdo_find_mode_name(const hdo_model_struct *model, const char *name);

@@ -49,27 +49,27 @@ typedef struct {
 
 typedef struct {
     slong mode;
-    slong n;               /* mode->nvars */
+    slong n; /* mode->nvars */
     /* explicit variables */
     slong nexplicit;
-    slong *explicit_var;   /* model var indices */
-    hdo_expr *rhs;         /* der(explicit_var[i]) = rhs[i] */
-    slong *explicit_eq;    /* the equation index it came from */
+    slong *explicit_var; /* model var indices */
+    hdo_expr *rhs;       /* der(explicit_var[i]) = rhs[i] */
+    slong *explicit_eq;  /* the equation index it came from */
     /* implicit variables and their offsets */
     slong nimplicit;
-    slong *implicit_var;   /* model var indices */
-    slong *d;              /* offsets, per implicit variable */
+    slong *implicit_var; /* model var indices */
+    slong *d;            /* offsets, per implicit variable */
     /* implicit equations */
-    slong nh;              /* == nimplicit */
-    slong *h_eq;           /* source equation index of h[k] */
-    slong *c;              /* offsets, per implicit equation */
-    hdo_expr *h;           /* g_k^(c_k), substituted */
+    slong nh;    /* == nimplicit */
+    slong *h_eq; /* source equation index of h[k] */
+    slong *c;    /* offsets, per implicit equation */
+    hdo_expr *h; /* g_k^(c_k), substituted */
     /* constraints on the state: g_k^(m), m < c_k */
     slong ncons;
     hdo_expr *cons;
-    slong *cons_eq;        /* source equation; -1 for a constraint added
-                              by hdo_reduced_add_constraint */
-    slong *cons_order;     /* m */
+    slong *cons_eq;    /* source equation; -1 for a constraint added
+                          by hdo_reduced_add_constraint */
+    slong *cons_order; /* m */
     /* NULL: every constraint is cons[i] = 0; else ncons values (set by
        the user of hdo_reduced_add_constraint): cons[i] = cons_rhs[i] */
     mpfr_ptr cons_rhs;
@@ -79,9 +79,9 @@ typedef struct {
     slong nstate;
     hdo_varord *state;
     /* the unknowns: implicit_var[j] at order d[j] */
-    hdo_varord *unknown;   /* nimplicit entries */
-    slong dof;             /* nstate - ncons: degrees of freedom */
-    slong index;           /* differentiation index: max c + (any d == 0) */
+    hdo_varord *unknown; /* nimplicit entries */
+    slong dof;           /* nstate - ncons: degrees of freedom */
+    slong index;         /* differentiation index: max c + (any d == 0) */
     /* Pryce's offsets of the full system (explicit equations included),
        for reporting: var_d[i] for mode->vars[i], eq_c[k] for
        mode->eqs[k]; d[] and c[] above are their implicit entries. */
@@ -122,8 +122,8 @@ void hdo_reduced_copy(hdo_reduced_t out, const hdo_reduced_t r);
    zero for the other rows).  cons_eq is -1, cons_order 0, dof one less;
    the projection of hdo_consistent_init and hdo_reduced_residual use it
    from then on. */
-slong hdo_reduced_add_constraint(hdo_reduced_t r, hdo_model_t model,
-                                 hdo_expr e, mpfr_prec_t prec);
+slong hdo_reduced_add_constraint(hdo_reduced_t r, hdo_model_t model, hdo_expr e,
+                                 mpfr_prec_t prec);
 
 /* Builds the reduced form of a mode.  Returns 0, or HDO_ERR_SINGULAR
    when the structure is singular (no transversal: e.g. a variable that
@@ -164,14 +164,13 @@ int hdo_reduce_mode(hdo_reduced_t r, hdo_model_t model, slong mode,
    thread-safe. */
 int hdo_consistent_init(mpfr_ptr xs, mpfr_ptr xu, int *adjusted,
                         hdo_model_t model, const hdo_reduced_t r,
-                        const mpfr_t t, const int *fixed,
-                        mpfr_prec_t prec, hdo_error_t *err);
+                        const mpfr_t t, const int *fixed, mpfr_prec_t prec,
+                        hdo_error_t *err);
 
 /* Largest absolute residual of the constraints and h equations at
    (t, xs, xu), evaluated at the precision of res: a measure of
    consistency (reported in summary.json).  NaN on a domain error. */
-void hdo_reduced_residual(mpfr_t res, hdo_model_t model,
-                          const hdo_reduced_t r, const mpfr_t t,
-                          mpfr_srcptr xs, mpfr_srcptr xu);
+void hdo_reduced_residual(mpfr_t res, hdo_model_t model, const hdo_reduced_t r,
+                          const mpfr_t t, mpfr_srcptr xs, mpfr_srcptr xu);
 
 #endif

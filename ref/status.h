@@ -8,13 +8,13 @@
    (SUNDIALS' convention).  hdo_status_name() names every code. */
 enum {
     HDO_OK = 0,
-    HDO_EVENT = 1,          /* a switching function crossed zero */
-    HDO_END = 2,            /* the end time was reached */
+    HDO_EVENT = 1, /* a switching function crossed zero */
+    HDO_END = 2,   /* the end time was reached */
 
-    HDO_ERR_SYNTAX = -1,    /* bad model text (file:line:col) */
-    HDO_ERR_SEMANTIC = -2,  /* well-formed but meaningless model */
-    HDO_ERR_DOMAIN = -3,    /* log of a negative, division by zero, ... */
-    HDO_ERR_SINGULAR = -4,  /* singular mode / rank decision impossible */
+    HDO_ERR_SYNTAX = -1,       /* bad model text (file:line:col) */
+    HDO_ERR_SEMANTIC = -2,     /* well-formed but meaningless model */
+    HDO_ERR_DOMAIN = -3,       /* log of a negative, division by zero, ... */
+    HDO_ERR_SINGULAR = -4,     /* singular mode / rank decision impossible */
     HDO_ERR_INCONSISTENT = -5, /* no consistent point near the start */
     HDO_ERR_NO_CONVERGENCE = -6,
     HDO_ERR_STEP_COLLAPSE = -7,
@@ -24,7 +24,7 @@ enum {
     HDO_ERR_UNSUPPORTED = -11,
     HDO_ERR_IO = -12,
     HDO_ERR_MEMORY = -13,
-    HDO_ERR_INPUT = -14     /* bad CSV or option */
+    HDO_ERR_INPUT = -14 /* bad CSV or option */
 };
 
 const char *hdo_status_name(int status);
@@ -47,16 +47,18 @@ void hdo_error_clear(hdo_error_t *err);
 
 /* Sets err (if not NULL) and returns status.  The message is printf-style. */
 int hdo_error_set(hdo_error_t *err, int status, int line, int col,
-                  const char *fmt, ...)
-    __attribute__((format(printf, 5, 6)));
+                  const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
 /* Writes "file:line:col: error: message" (omitting what is unknown, and
    adding "in mode M at t = T" when known) to a string of size n. */
 void hdo_error_format(char *out, int n, const hdo_error_t *err);
 
 /* One assertion catches bugs (MPFR style): never for user errors. */
-#define HDO_ASSERT(c) \
-    do { if (!(c)) hdo_assert_fail(#c, __FILE__, __LINE__); } while (0)
+#define HDO_ASSERT(c)                                                          \
+    do {                                                                       \
+        if (!(c))                                                              \
+            hdo_assert_fail(#c, __FILE__, __LINE__);                           \
+    } while (0)
 void hdo_assert_fail(const char *cond, const char *file, int line)
     __attribute__((noreturn));
 

@@ -9,8 +9,8 @@
    first node whose value is undefined or cannot be decided (a divisor
    or log argument whose ball contains zero, say). */
 static int
-eval_ball(arb_t r, hdo_expr *bad, const hdo_expr_pool_struct *pool,
-          hdo_expr e, slong prec)
+eval_ball(arb_t r, hdo_expr *bad, const hdo_expr_pool_struct *pool, hdo_expr e,
+          slong prec)
 {
     int32_t *nodes;
     slong len = hdo_expr_reachable(&nodes, pool, &e, 1);
@@ -27,15 +27,27 @@ eval_ball(arb_t r, hdo_expr *bad, const hdo_expr_pool_struct *pool,
             slong lo = 0, hi = i - 1;
             while (lo <= hi) {
                 slong mid = (lo + hi) / 2;
-                if (nodes[mid] == n->a) { a = v + mid; break; }
-                if (nodes[mid] < n->a) lo = mid + 1; else hi = mid - 1;
+                if (nodes[mid] == n->a) {
+                    a = v + mid;
+                    break;
+                }
+                if (nodes[mid] < n->a)
+                    lo = mid + 1;
+                else
+                    hi = mid - 1;
             }
             if (n->kind <= HDO_X_POW) {
                 lo = 0, hi = i - 1;
                 while (lo <= hi) {
                     slong mid = (lo + hi) / 2;
-                    if (nodes[mid] == n->b) { b = v + mid; break; }
-                    if (nodes[mid] < n->b) lo = mid + 1; else hi = mid - 1;
+                    if (nodes[mid] == n->b) {
+                        b = v + mid;
+                        break;
+                    }
+                    if (nodes[mid] < n->b)
+                        lo = mid + 1;
+                    else
+                        hi = mid - 1;
                 }
             }
         }
@@ -43,14 +55,22 @@ eval_ball(arb_t r, hdo_expr *bad, const hdo_expr_pool_struct *pool,
         case HDO_X_CONST:
             arb_set_fmpq(x, pool->consts + n->a, prec);
             break;
-        case HDO_X_PI: arb_const_pi(x, prec); break;
+        case HDO_X_PI:
+            arb_const_pi(x, prec);
+            break;
         case HDO_X_TIME:
         case HDO_X_VAR:
             status = -1;
             break;
-        case HDO_X_ADD: arb_add(x, a, b, prec); break;
-        case HDO_X_SUB: arb_sub(x, a, b, prec); break;
-        case HDO_X_MUL: arb_mul(x, a, b, prec); break;
+        case HDO_X_ADD:
+            arb_add(x, a, b, prec);
+            break;
+        case HDO_X_SUB:
+            arb_sub(x, a, b, prec);
+            break;
+        case HDO_X_MUL:
+            arb_mul(x, a, b, prec);
+            break;
         case HDO_X_DIV:
             if (arb_contains_zero(b))
                 status = -1;
@@ -75,14 +95,30 @@ eval_ball(arb_t r, hdo_expr *bad, const hdo_expr_pool_struct *pool,
                 arb_pow(x, a, b, prec);
             }
             break;
-        case HDO_X_NEG: arb_neg(x, a); break;
-        case HDO_X_SIN: arb_sin(x, a, prec); break;
-        case HDO_X_COS: arb_cos(x, a, prec); break;
-        case HDO_X_TAN: arb_tan(x, a, prec); break;
-        case HDO_X_ASIN: arb_asin(x, a, prec); break;
-        case HDO_X_ACOS: arb_acos(x, a, prec); break;
-        case HDO_X_ATAN: arb_atan(x, a, prec); break;
-        case HDO_X_EXP: arb_exp(x, a, prec); break;
+        case HDO_X_NEG:
+            arb_neg(x, a);
+            break;
+        case HDO_X_SIN:
+            arb_sin(x, a, prec);
+            break;
+        case HDO_X_COS:
+            arb_cos(x, a, prec);
+            break;
+        case HDO_X_TAN:
+            arb_tan(x, a, prec);
+            break;
+        case HDO_X_ASIN:
+            arb_asin(x, a, prec);
+            break;
+        case HDO_X_ACOS:
+            arb_acos(x, a, prec);
+            break;
+        case HDO_X_ATAN:
+            arb_atan(x, a, prec);
+            break;
+        case HDO_X_EXP:
+            arb_exp(x, a, prec);
+            break;
         case HDO_X_LOG:
             if (!arb_is_positive(a))
                 status = -1;
@@ -95,10 +131,17 @@ eval_ball(arb_t r, hdo_expr *bad, const hdo_expr_pool_struct *pool,
             else
                 arb_sqrt(x, a, prec);
             break;
-        case HDO_X_SINH: arb_sinh(x, a, prec); break;
-        case HDO_X_COSH: arb_cosh(x, a, prec); break;
-        case HDO_X_TANH: arb_tanh(x, a, prec); break;
-        default: status = -1;
+        case HDO_X_SINH:
+            arb_sinh(x, a, prec);
+            break;
+        case HDO_X_COSH:
+            arb_cosh(x, a, prec);
+            break;
+        case HDO_X_TANH:
+            arb_tanh(x, a, prec);
+            break;
+        default:
+            status = -1;
         }
         if (status == 0 && !arb_is_finite(x))
             status = -1;
@@ -121,8 +164,8 @@ max_const_bits(const hdo_expr_pool_struct *pool, hdo_expr e)
     for (slong i = 0; i < len; i++) {
         const hdo_expr_node *n = pool->nodes + nodes[i];
         if (n->kind == HDO_X_CONST) {
-            slong b = fmpz_bits(fmpq_numref(pool->consts + n->a))
-                      + fmpz_bits(fmpq_denref(pool->consts + n->a));
+            slong b = fmpz_bits(fmpq_numref(pool->consts + n->a)) +
+                      fmpz_bits(fmpq_denref(pool->consts + n->a));
             bits = b > bits ? b : bits;
         }
     }

@@ -11,7 +11,8 @@ is_rat(const hdo_expr_pool_struct *pool, hdo_expr e)
 static int
 is_rat_si(const hdo_expr_pool_struct *pool, hdo_expr e, slong v)
 {
-    return is_rat(pool, e) && fmpq_equal_si((fmpq *)hdo_expr_const_ref(pool, e), v);
+    return is_rat(pool, e) &&
+           fmpq_equal_si((fmpq *)hdo_expr_const_ref(pool, e), v);
 }
 
 static hdo_expr
@@ -22,11 +23,20 @@ fold(hdo_expr_pool_t pool, hdo_expr_kind kind, hdo_expr a, hdo_expr b)
     const fmpq *x = hdo_expr_const_ref(pool, a);
     const fmpq *y = hdo_expr_const_ref(pool, b);
     switch (kind) {
-    case HDO_X_ADD: fmpq_add(r, x, y); break;
-    case HDO_X_SUB: fmpq_sub(r, x, y); break;
-    case HDO_X_MUL: fmpq_mul(r, x, y); break;
-    case HDO_X_DIV: fmpq_div(r, x, y); break;
-    default: HDO_ASSERT(0);
+    case HDO_X_ADD:
+        fmpq_add(r, x, y);
+        break;
+    case HDO_X_SUB:
+        fmpq_sub(r, x, y);
+        break;
+    case HDO_X_MUL:
+        fmpq_mul(r, x, y);
+        break;
+    case HDO_X_DIV:
+        fmpq_div(r, x, y);
+        break;
+    default:
+        HDO_ASSERT(0);
     }
     hdo_expr e = hdo_expr_const_fmpq(pool, r);
     fmpq_clear(r);
@@ -186,8 +196,8 @@ static int
 fold_sqrt(hdo_expr *out, hdo_expr_pool_t pool, hdo_expr a)
 {
     const fmpq *x = hdo_expr_const_ref(pool, a);
-    if (fmpq_sgn(x) < 0 || !fmpz_is_square(fmpq_numref(x))
-        || !fmpz_is_square(fmpq_denref(x)))
+    if (fmpq_sgn(x) < 0 || !fmpz_is_square(fmpq_numref(x)) ||
+        !fmpz_is_square(fmpq_denref(x)))
         return 0;
     fmpq_t r;
     fmpq_init(r);
@@ -206,10 +216,17 @@ hdo_expr_unary(hdo_expr_pool_t pool, hdo_expr_kind kind, hdo_expr a)
         return hdo_expr_neg(pool, a);
     if (is_rat_si(pool, a, 0)) {
         switch (kind) {
-        case HDO_X_SIN: case HDO_X_TAN: case HDO_X_ASIN: case HDO_X_ATAN:
-        case HDO_X_SQRT: case HDO_X_SINH: case HDO_X_TANH:
+        case HDO_X_SIN:
+        case HDO_X_TAN:
+        case HDO_X_ASIN:
+        case HDO_X_ATAN:
+        case HDO_X_SQRT:
+        case HDO_X_SINH:
+        case HDO_X_TANH:
             return a;
-        case HDO_X_COS: case HDO_X_EXP: case HDO_X_COSH:
+        case HDO_X_COS:
+        case HDO_X_EXP:
+        case HDO_X_COSH:
             return hdo_expr_const_si(pool, 1, 1);
         default:
             break;
@@ -228,12 +245,18 @@ hdo_expr_binary(hdo_expr_pool_t pool, hdo_expr_kind kind, hdo_expr a,
                 hdo_expr b)
 {
     switch (kind) {
-    case HDO_X_ADD: return hdo_expr_add(pool, a, b);
-    case HDO_X_SUB: return hdo_expr_sub(pool, a, b);
-    case HDO_X_MUL: return hdo_expr_mul(pool, a, b);
-    case HDO_X_DIV: return hdo_expr_div(pool, a, b);
-    case HDO_X_POW: return hdo_expr_pow(pool, a, b);
-    default: HDO_ASSERT(0);
+    case HDO_X_ADD:
+        return hdo_expr_add(pool, a, b);
+    case HDO_X_SUB:
+        return hdo_expr_sub(pool, a, b);
+    case HDO_X_MUL:
+        return hdo_expr_mul(pool, a, b);
+    case HDO_X_DIV:
+        return hdo_expr_div(pool, a, b);
+    case HDO_X_POW:
+        return hdo_expr_pow(pool, a, b);
+    default:
+        HDO_ASSERT(0);
     }
     return HDO_EXPR_NONE;
 }

@@ -42,8 +42,10 @@ node_derivative(hdo_expr_pool_t pool, hdo_expr e, hdo_expr da, hdo_expr db)
     if (n.kind >= HDO_X_NEG && da == zero)
         return zero;
     switch (n.kind) {
-    case HDO_X_ADD: return hdo_expr_add(pool, da, db);
-    case HDO_X_SUB: return hdo_expr_sub(pool, da, db);
+    case HDO_X_ADD:
+        return hdo_expr_add(pool, da, db);
+    case HDO_X_SUB:
+        return hdo_expr_sub(pool, da, db);
     case HDO_X_MUL:
         return hdo_expr_add(pool, hdo_expr_mul(pool, da, b),
                             hdo_expr_mul(pool, a, db));
@@ -53,45 +55,57 @@ node_derivative(hdo_expr_pool_t pool, hdo_expr e, hdo_expr da, hdo_expr db)
         if (db == zero)
             return hdo_expr_div(pool, da, b);
         if (da == zero)
-            return hdo_expr_neg(pool, hdo_expr_div(pool, hdo_expr_mul(pool, a, db),
-                                                   hdo_expr_pow(pool, b, cst(pool, 2))));
+            return hdo_expr_neg(
+                pool, hdo_expr_div(pool, hdo_expr_mul(pool, a, db),
+                                   hdo_expr_pow(pool, b, cst(pool, 2))));
         return hdo_expr_sub(pool, hdo_expr_div(pool, da, b),
                             hdo_expr_div(pool, hdo_expr_mul(pool, a, db),
                                          hdo_expr_pow(pool, b, cst(pool, 2))));
     case HDO_X_POW:
         if (db == zero) /* b * a^(b-1) * a' */
-            return hdo_expr_mul(pool,
-                                hdo_expr_mul(pool, b,
-                                             hdo_expr_pow(pool, a, hdo_expr_sub(pool, b, cst(pool, 1)))),
-                                da);
+            return hdo_expr_mul(
+                pool,
+                hdo_expr_mul(
+                    pool, b,
+                    hdo_expr_pow(pool, a, hdo_expr_sub(pool, b, cst(pool, 1)))),
+                da);
         /* a^b (b' log a + b a'/a) */
         if (da == zero)
-            return hdo_expr_mul(pool, e, hdo_expr_mul(pool, db, hdo_expr_unary(pool, HDO_X_LOG, a)));
-        t = hdo_expr_add(pool,
-                         hdo_expr_mul(pool, db, hdo_expr_unary(pool, HDO_X_LOG, a)),
-                         hdo_expr_div(pool, hdo_expr_mul(pool, b, da), a));
+            return hdo_expr_mul(
+                pool, e,
+                hdo_expr_mul(pool, db, hdo_expr_unary(pool, HDO_X_LOG, a)));
+        t = hdo_expr_add(
+            pool, hdo_expr_mul(pool, db, hdo_expr_unary(pool, HDO_X_LOG, a)),
+            hdo_expr_div(pool, hdo_expr_mul(pool, b, da), a));
         return hdo_expr_mul(pool, e, t);
-    case HDO_X_NEG: return hdo_expr_neg(pool, da);
+    case HDO_X_NEG:
+        return hdo_expr_neg(pool, da);
     case HDO_X_SIN:
         return hdo_expr_mul(pool, hdo_expr_unary(pool, HDO_X_COS, a), da);
     case HDO_X_COS:
-        return hdo_expr_neg(pool, hdo_expr_mul(pool, hdo_expr_unary(pool, HDO_X_SIN, a), da));
+        return hdo_expr_neg(
+            pool, hdo_expr_mul(pool, hdo_expr_unary(pool, HDO_X_SIN, a), da));
     case HDO_X_TAN: /* (1 + tan^2) a' */
         return hdo_expr_mul(pool,
-                            hdo_expr_add(pool, cst(pool, 1), hdo_expr_pow(pool, e, cst(pool, 2))),
+                            hdo_expr_add(pool, cst(pool, 1),
+                                         hdo_expr_pow(pool, e, cst(pool, 2))),
                             da);
     case HDO_X_ASIN:
     case HDO_X_ACOS:
-        t = hdo_expr_div(pool, da,
-                         hdo_expr_unary(pool, HDO_X_SQRT,
-                                        hdo_expr_sub(pool, cst(pool, 1),
-                                                     hdo_expr_pow(pool, a, cst(pool, 2)))));
+        t = hdo_expr_div(
+            pool, da,
+            hdo_expr_unary(pool, HDO_X_SQRT,
+                           hdo_expr_sub(pool, cst(pool, 1),
+                                        hdo_expr_pow(pool, a, cst(pool, 2)))));
         return n.kind == HDO_X_ASIN ? t : hdo_expr_neg(pool, t);
     case HDO_X_ATAN:
         return hdo_expr_div(pool, da,
-                            hdo_expr_add(pool, cst(pool, 1), hdo_expr_pow(pool, a, cst(pool, 2))));
-    case HDO_X_EXP: return hdo_expr_mul(pool, e, da);
-    case HDO_X_LOG: return hdo_expr_div(pool, da, a);
+                            hdo_expr_add(pool, cst(pool, 1),
+                                         hdo_expr_pow(pool, a, cst(pool, 2))));
+    case HDO_X_EXP:
+        return hdo_expr_mul(pool, e, da);
+    case HDO_X_LOG:
+        return hdo_expr_div(pool, da, a);
     case HDO_X_SQRT:
         return hdo_expr_div(pool, da, hdo_expr_mul(pool, cst(pool, 2), e));
     case HDO_X_SINH:
@@ -100,7 +114,8 @@ node_derivative(hdo_expr_pool_t pool, hdo_expr e, hdo_expr da, hdo_expr db)
         return hdo_expr_mul(pool, hdo_expr_unary(pool, HDO_X_SINH, a), da);
     case HDO_X_TANH: /* (1 - tanh^2) a' */
         return hdo_expr_mul(pool,
-                            hdo_expr_sub(pool, cst(pool, 1), hdo_expr_pow(pool, e, cst(pool, 2))),
+                            hdo_expr_sub(pool, cst(pool, 1),
+                                         hdo_expr_pow(pool, e, cst(pool, 2))),
                             da);
     default:
         HDO_ASSERT(0);

@@ -61,16 +61,16 @@ find(memo_table *t, int32_t op, int32_t node, int32_t a, int32_t b)
 }
 
 hdo_expr
-hdo_memo_get(hdo_expr_pool_struct *pool, int32_t op, hdo_expr node,
-             int32_t a, int32_t b)
+hdo_memo_get(hdo_expr_pool_struct *pool, int32_t op, hdo_expr node, int32_t a,
+             int32_t b)
 {
     memo_entry *s = find(table(pool), op, node, a, b);
     return s->op >= 0 ? s->result : HDO_EXPR_NONE;
 }
 
 void
-hdo_memo_put(hdo_expr_pool_struct *pool, int32_t op, hdo_expr node,
-             int32_t a, int32_t b, hdo_expr result)
+hdo_memo_put(hdo_expr_pool_struct *pool, int32_t op, hdo_expr node, int32_t a,
+             int32_t b, hdo_expr result)
 {
     memo_table *t = table(pool);
     if (2 * (t->count + 1) > t->size) {

@@ -111,8 +111,8 @@ hdo_expr_intern(hdo_expr_pool_struct *pool, hdo_expr_kind kind, int32_t a,
     HDO_ASSERT(pool->len < INT32_MAX);
     if (pool->len == pool->alloc) {
         pool->alloc = pool->alloc ? 2 * pool->alloc : 256;
-        pool->nodes = flint_realloc(pool->nodes,
-                                    pool->alloc * sizeof *pool->nodes);
+        pool->nodes =
+            flint_realloc(pool->nodes, pool->alloc * sizeof *pool->nodes);
     }
     hdo_expr e = (hdo_expr)pool->len++;
     pool->nodes[e].kind = kind;

@@ -24,9 +24,9 @@ put(strbuf *b, const char *t)
 }
 
 static const char *kind_names[HDO_X_NKINDS] = {
-    "const", "pi", "t", "var", "+", "-", "*", "/", "^", "neg",
-    "sin", "cos", "tan", "asin", "acos", "atan", "exp", "log", "sqrt",
-    "sinh", "cosh", "tanh"};
+    "const", "pi",  "t",    "var",  "+",    "-",    "*",    "/",
+    "^",     "neg", "sin",  "cos",  "tan",  "asin", "acos", "atan",
+    "exp",   "log", "sqrt", "sinh", "cosh", "tanh"};
 
 const char *
 hdo_expr_kind_name(hdo_expr_kind kind)
@@ -117,12 +117,20 @@ prec_of(const hdo_expr_pool_struct *pool, hdo_expr e)
 {
     const hdo_expr_node *n = pool->nodes + e;
     switch (n->kind) {
-    case HDO_X_CONST: return const_prec(pool->consts + n->a);
-    case HDO_X_ADD: case HDO_X_SUB: return P_SUM;
-    case HDO_X_MUL: case HDO_X_DIV: return P_PROD;
-    case HDO_X_NEG: return P_NEG;
-    case HDO_X_POW: return P_POW;
-    default: return P_ATOM;
+    case HDO_X_CONST:
+        return const_prec(pool->consts + n->a);
+    case HDO_X_ADD:
+    case HDO_X_SUB:
+        return P_SUM;
+    case HDO_X_MUL:
+    case HDO_X_DIV:
+        return P_PROD;
+    case HDO_X_NEG:
+        return P_NEG;
+    case HDO_X_POW:
+        return P_POW;
+    default:
+        return P_ATOM;
     }
 }
 
@@ -156,9 +164,15 @@ print_node(strbuf *b, const hdo_expr_pool_struct *pool, hdo_expr e,
         return;
     }
     switch (n->kind) {
-    case HDO_X_CONST: put_const(b, pool->consts + n->a); return;
-    case HDO_X_PI: put(b, "pi"); return;
-    case HDO_X_TIME: put(b, "t"); return;
+    case HDO_X_CONST:
+        put_const(b, pool->consts + n->a);
+        return;
+    case HDO_X_PI:
+        put(b, "pi");
+        return;
+    case HDO_X_TIME:
+        put(b, "t");
+        return;
     case HDO_X_VAR:
         for (int i = 0; i < n->b; i++)
             put(b, "der(");
@@ -171,11 +185,16 @@ print_node(strbuf *b, const hdo_expr_pool_struct *pool, hdo_expr e,
         for (int i = 0; i < n->b; i++)
             put(b, ")");
         return;
-    case HDO_X_ADD: case HDO_X_SUB: case HDO_X_MUL: case HDO_X_DIV: {
+    case HDO_X_ADD:
+    case HDO_X_SUB:
+    case HDO_X_MUL:
+    case HDO_X_DIV: {
         int p = prec_of(pool, e);
         print_child(b, pool, n->a, names, p, depth);
-        put(b, n->kind == HDO_X_ADD ? " + " : n->kind == HDO_X_SUB ? " - "
-               : n->kind == HDO_X_MUL ? "*" : "/");
+        put(b, n->kind == HDO_X_ADD   ? " + "
+               : n->kind == HDO_X_SUB ? " - "
+               : n->kind == HDO_X_MUL ? "*"
+                                      : "/");
         /* the right operand of - and / binds tighter than the operator */
         int right = (n->kind == HDO_X_SUB || n->kind == HDO_X_DIV) ? p + 1 : p;
         if (n->kind == HDO_X_ADD || n->kind == HDO_X_MUL)

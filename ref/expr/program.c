@@ -35,8 +35,9 @@ compile_pow(hdo_program_instr *c, const hdo_expr_pool_struct *pool,
     const hdo_expr_node *b = pool->nodes + n->b;
     if (b->kind == HDO_X_CONST) {
         const fmpq *q = pool->consts + b->a;
-        if (fmpz_is_one(fmpq_denref(q)) && fmpz_cmp_si(fmpq_numref(q), MAX_INT_POW) <= 0
-            && fmpz_cmp_si(fmpq_numref(q), -MAX_INT_POW) >= 0) {
+        if (fmpz_is_one(fmpq_denref(q)) &&
+            fmpz_cmp_si(fmpq_numref(q), MAX_INT_POW) <= 0 &&
+            fmpz_cmp_si(fmpq_numref(q), -MAX_INT_POW) >= 0) {
             c->int_pow = 1;
             c->ipow = fmpz_get_si(fmpq_numref(q));
         }
@@ -97,9 +98,9 @@ hdo_program_init(hdo_program_t prog, const hdo_expr_pool_t pool,
                 compile_pow(c, pool, n);
             break;
         }
-        is_const[i] = n->kind == HDO_X_CONST || n->kind == HDO_X_PI
-                      || (n->kind >= HDO_X_ADD && is_const[c->a]
-                          && (c->b < 0 || is_const[c->b]));
+        is_const[i] = n->kind == HDO_X_CONST || n->kind == HDO_X_PI ||
+                      (n->kind >= HDO_X_ADD && is_const[c->a] &&
+                       (c->b < 0 || is_const[c->b]));
         /* A constant sub-expression (sin(10^40), sqrt(2)/3) is evaluated
            once, faithfully, by Ziv's loop: rounding its leaves first and
            applying the functions at the working precision could lose
@@ -113,7 +114,8 @@ hdo_program_init(hdo_program_t prog, const hdo_expr_pool_t pool,
     }
     flint_free(is_const);
     prog->nroots = nroots;
-    prog->root_slot = flint_malloc((nroots ? nroots : 1) * sizeof *prog->root_slot);
+    prog->root_slot =
+        flint_malloc((nroots ? nroots : 1) * sizeof *prog->root_slot);
     for (slong r = 0; r < nroots; r++)
         prog->root_slot[r] = slot_of(nodes, len, roots[r]);
     flint_free(nodes);
@@ -146,9 +148,15 @@ static void
 eval_op(mpfr_ptr r, const hdo_program_instr *c, mpfr_srcptr a, mpfr_srcptr b)
 {
     switch (c->kind) {
-    case HDO_X_ADD: mpfr_add(r, a, b, MPFR_RNDN); break;
-    case HDO_X_SUB: mpfr_sub(r, a, b, MPFR_RNDN); break;
-    case HDO_X_MUL: mpfr_mul(r, a, b, MPFR_RNDN); break;
+    case HDO_X_ADD:
+        mpfr_add(r, a, b, MPFR_RNDN);
+        break;
+    case HDO_X_SUB:
+        mpfr_sub(r, a, b, MPFR_RNDN);
+        break;
+    case HDO_X_MUL:
+        mpfr_mul(r, a, b, MPFR_RNDN);
+        break;
     case HDO_X_DIV:
         if (mpfr_zero_p(b))
             mpfr_set_nan(r);
@@ -165,30 +173,55 @@ eval_op(mpfr_ptr r, const hdo_program_instr *c, mpfr_srcptr a, mpfr_srcptr b)
             mpfr_pow(r, a, b, MPFR_RNDN);
         }
         break;
-    case HDO_X_NEG: mpfr_neg(r, a, MPFR_RNDN); break;
-    case HDO_X_SIN: mpfr_sin(r, a, MPFR_RNDN); break;
-    case HDO_X_COS: mpfr_cos(r, a, MPFR_RNDN); break;
-    case HDO_X_TAN: mpfr_tan(r, a, MPFR_RNDN); break;
-    case HDO_X_ASIN: mpfr_asin(r, a, MPFR_RNDN); break;
-    case HDO_X_ACOS: mpfr_acos(r, a, MPFR_RNDN); break;
-    case HDO_X_ATAN: mpfr_atan(r, a, MPFR_RNDN); break;
-    case HDO_X_EXP: mpfr_exp(r, a, MPFR_RNDN); break;
+    case HDO_X_NEG:
+        mpfr_neg(r, a, MPFR_RNDN);
+        break;
+    case HDO_X_SIN:
+        mpfr_sin(r, a, MPFR_RNDN);
+        break;
+    case HDO_X_COS:
+        mpfr_cos(r, a, MPFR_RNDN);
+        break;
+    case HDO_X_TAN:
+        mpfr_tan(r, a, MPFR_RNDN);
+        break;
+    case HDO_X_ASIN:
+        mpfr_asin(r, a, MPFR_RNDN);
+        break;
+    case HDO_X_ACOS:
+        mpfr_acos(r, a, MPFR_RNDN);
+        break;
+    case HDO_X_ATAN:
+        mpfr_atan(r, a, MPFR_RNDN);
+        break;
+    case HDO_X_EXP:
+        mpfr_exp(r, a, MPFR_RNDN);
+        break;
     case HDO_X_LOG:
         if (mpfr_sgn(a) <= 0)
             mpfr_set_nan(r);
         else
             mpfr_log(r, a, MPFR_RNDN);
         break;
-    case HDO_X_SQRT: mpfr_sqrt(r, a, MPFR_RNDN); break;
-    case HDO_X_SINH: mpfr_sinh(r, a, MPFR_RNDN); break;
-    case HDO_X_COSH: mpfr_cosh(r, a, MPFR_RNDN); break;
-    case HDO_X_TANH: mpfr_tanh(r, a, MPFR_RNDN); break;
-    default: break;
+    case HDO_X_SQRT:
+        mpfr_sqrt(r, a, MPFR_RNDN);
+        break;
+    case HDO_X_SINH:
+        mpfr_sinh(r, a, MPFR_RNDN);
+        break;
+    case HDO_X_COSH:
+        mpfr_cosh(r, a, MPFR_RNDN);
+        break;
+    case HDO_X_TANH:
+        mpfr_tanh(r, a, MPFR_RNDN);
+        break;
+    default:
+        break;
     }
 }
 
-void hdo_program_eval_op(mpfr_ptr r, const hdo_program_instr *c,
-                         mpfr_srcptr a, mpfr_srcptr b);
+void hdo_program_eval_op(mpfr_ptr r, const hdo_program_instr *c, mpfr_srcptr a,
+                         mpfr_srcptr b);
 void
 hdo_program_eval_op(mpfr_ptr r, const hdo_program_instr *c, mpfr_srcptr a,
                     mpfr_srcptr b)

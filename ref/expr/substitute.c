@@ -31,8 +31,8 @@ rebuild(hdo_expr_pool_t pool, hdo_expr_node n, hdo_expr a, hdo_expr b)
 }
 
 hdo_expr
-hdo_expr_substitute_many(hdo_expr_pool_t pool, hdo_expr e,
-                         const hdo_expr *from, const hdo_expr *to, slong n)
+hdo_expr_substitute_many(hdo_expr_pool_t pool, hdo_expr e, const hdo_expr *from,
+                         const hdo_expr *to, slong n)
 {
     int32_t *nodes;
     slong len = hdo_expr_reachable(&nodes, pool, &e, 1);

@@ -4,17 +4,23 @@
 #include "expr.h"
 #include "status.h"
 
-void hdo_program_eval_op(mpfr_ptr r, const hdo_program_instr *c,
-                         mpfr_srcptr a, mpfr_srcptr b);
+void hdo_program_eval_op(mpfr_ptr r, const hdo_program_instr *c, mpfr_srcptr a,
+                         mpfr_srcptr b);
 
 /* How many auxiliary series an instruction needs in Taylor mode. */
 static slong
 aux_needed(const hdo_program_instr *c)
 {
     switch (c->kind) {
-    case HDO_X_SIN: case HDO_X_COS: case HDO_X_SINH: case HDO_X_COSH:
-    case HDO_X_TAN: case HDO_X_TANH: case HDO_X_ATAN:
-    case HDO_X_ASIN: case HDO_X_ACOS:
+    case HDO_X_SIN:
+    case HDO_X_COS:
+    case HDO_X_SINH:
+    case HDO_X_COSH:
+    case HDO_X_TAN:
+    case HDO_X_TANH:
+    case HDO_X_ATAN:
+    case HDO_X_ASIN:
+    case HDO_X_ACOS:
         return 1;
     case HDO_X_POW:
         if (c->int_pow)
@@ -39,7 +45,8 @@ hdo_program_taylor_alloc(hdo_program_t prog, slong order)
         prog->naux += c->naux;
     }
     prog->coef = flint_malloc(prog->nslots * per * sizeof *prog->coef);
-    prog->auxcoef = flint_malloc((prog->naux * per + 1) * sizeof *prog->auxcoef);
+    prog->auxcoef =
+        flint_malloc((prog->naux * per + 1) * sizeof *prog->auxcoef);
     for (slong i = 0; i < prog->nslots * per; i++) {
         mpfr_init2(prog->coef[i], prog->prec);
         mpfr_set_zero(prog->coef[i], 1);
@@ -54,14 +61,14 @@ hdo_program_taylor_alloc(hdo_program_t prog, slong order)
             mpfr_set(prog->coef[i * per], prog->value[i], MPFR_RNDN);
 }
 
-#define C(s, k) (prog->coef[(s) * per + (k)])
-#define A(j, k) (prog->auxcoef[(j) * per + (k)])
+#define C(s, k) (prog->coef[(s)*per + (k)])
+#define A(j, k) (prog->auxcoef[(j)*per + (k)])
 
 /* acc := sum_{j=lo..hi} u[j] * v[k - j] with weights w(j) = j (weighted)
    or 1; u, v given as base pointers into coefficient arrays. */
 static void
-conv(mpfr_t acc, mpfr_t tmp, mpfr_t *u, mpfr_t *v, slong k, slong lo,
-     slong hi, int weighted)
+conv(mpfr_t acc, mpfr_t tmp, mpfr_t *u, mpfr_t *v, slong k, slong lo, slong hi,
+     int weighted)
 {
     mpfr_set_zero(acc, 1);
     for (slong j = lo; j <= hi; j++) {
@@ -75,8 +82,8 @@ conv(mpfr_t acc, mpfr_t tmp, mpfr_t *u, mpfr_t *v, slong k, slong lo,
 /* Solves w * a' = s * u' for coefficient k >= 1 of a (sign s = +-1):
    sum_{j=0}^{k-1} w_j (k-j) a_{k-j} = s k u_k. */
 static void
-deriv_div(mpfr_t out, mpfr_t acc, mpfr_t tmp, mpfr_t *a, mpfr_t *w,
-          mpfr_t *u, slong k, int s)
+deriv_div(mpfr_t out, mpfr_t acc, mpfr_t tmp, mpfr_t *a, mpfr_t *w, mpfr_t *u,
+          slong k, int s)
 {
     mpfr_set_zero(acc, 1);
     for (slong j = 1; j <= k - 1; j++) {
@@ -115,11 +122,20 @@ taylor_op(hdo_program_t prog, slong i, slong k)
         if (!mpfr_number_p(r[0]))
             return HDO_ERR_DOMAIN;
         switch (c->kind) { /* the companions' order-0 values */
-        case HDO_X_SIN: mpfr_cos(x[0], u[0], MPFR_RNDN); break;
-        case HDO_X_COS: mpfr_sin(x[0], u[0], MPFR_RNDN); break;
-        case HDO_X_SINH: mpfr_cosh(x[0], u[0], MPFR_RNDN); break;
-        case HDO_X_COSH: mpfr_sinh(x[0], u[0], MPFR_RNDN); break;
-        case HDO_X_TAN: case HDO_X_TANH:
+        case HDO_X_SIN:
+            mpfr_cos(x[0], u[0], MPFR_RNDN);
+            break;
+        case HDO_X_COS:
+            mpfr_sin(x[0], u[0], MPFR_RNDN);
+            break;
+        case HDO_X_SINH:
+            mpfr_cosh(x[0], u[0], MPFR_RNDN);
+            break;
+        case HDO_X_COSH:
+            mpfr_sinh(x[0], u[0], MPFR_RNDN);
+            break;
+        case HDO_X_TAN:
+        case HDO_X_TANH:
             mpfr_sqr(x[0], r[0], MPFR_RNDN);
             if (c->kind == HDO_X_TAN)
                 mpfr_add_si(x[0], x[0], 1, MPFR_RNDN);
@@ -130,7 +146,8 @@ taylor_op(hdo_program_t prog, slong i, slong k)
             mpfr_sqr(x[0], u[0], MPFR_RNDN);
             mpfr_add_si(x[0], x[0], 1, MPFR_RNDN);
             break;
-        case HDO_X_ASIN: case HDO_X_ACOS:
+        case HDO_X_ASIN:
+        case HDO_X_ACOS:
             mpfr_sqr(x[0], u[0], MPFR_RNDN);
             mpfr_si_sub(x[0], 1, x[0], MPFR_RNDN);
             mpfr_sqrt(x[0], x[0], MPFR_RNDN);
@@ -156,15 +173,22 @@ taylor_op(hdo_program_t prog, slong i, slong k)
                 mpfr_mul(x[per], v[0], x[0], MPFR_RNDN);
             }
             break;
-        default: break;
+        default:
+            break;
         }
         return 0;
     }
 
     switch (c->kind) {
-    case HDO_X_ADD: mpfr_add(r[k], u[k], v[k], MPFR_RNDN); break;
-    case HDO_X_SUB: mpfr_sub(r[k], u[k], v[k], MPFR_RNDN); break;
-    case HDO_X_NEG: mpfr_neg(r[k], u[k], MPFR_RNDN); break;
+    case HDO_X_ADD:
+        mpfr_add(r[k], u[k], v[k], MPFR_RNDN);
+        break;
+    case HDO_X_SUB:
+        mpfr_sub(r[k], u[k], v[k], MPFR_RNDN);
+        break;
+    case HDO_X_NEG:
+        mpfr_neg(r[k], u[k], MPFR_RNDN);
+        break;
     case HDO_X_MUL:
         /* A constant factor has zero coefficients from order 1 on, so the
            convolution has one nonzero term: one product instead of k + 1
@@ -208,7 +232,10 @@ taylor_op(hdo_program_t prog, slong i, slong k)
         mpfr_div(acc, acc, r[0], MPFR_RNDN);
         mpfr_div_2ui(r[k], acc, 1, MPFR_RNDN);
         break;
-    case HDO_X_SIN: case HDO_X_COS: case HDO_X_SINH: case HDO_X_COSH: {
+    case HDO_X_SIN:
+    case HDO_X_COS:
+    case HDO_X_SINH:
+    case HDO_X_COSH: {
         /* s' = c u', c' = -+ s u' */
         mpfr_t *s = c->kind == HDO_X_SIN || c->kind == HDO_X_SINH ? r : x;
         mpfr_t *co = s == r ? x : r;
@@ -223,7 +250,8 @@ taylor_op(hdo_program_t prog, slong i, slong k)
             mpfr_set(co[k], tmp, MPFR_RNDN);
         break;
     }
-    case HDO_X_TAN: case HDO_X_TANH: /* t' = w u', w = 1 +- t^2 */
+    case HDO_X_TAN:
+    case HDO_X_TANH: /* t' = w u', w = 1 +- t^2 */
         conv(acc, tmp, u, x, k, 1, k, 1);
         mpfr_div_si(r[k], acc, k, MPFR_RNDN);
         conv(acc, tmp, r, r, k, 0, k, 0);
@@ -237,7 +265,8 @@ taylor_op(hdo_program_t prog, slong i, slong k)
         mpfr_set(x[k], acc, MPFR_RNDN);
         deriv_div(r[k], acc, tmp, r, x, u, k, 1);
         break;
-    case HDO_X_ASIN: case HDO_X_ACOS: /* w a' = +- u', w = sqrt(1 - u^2) */
+    case HDO_X_ASIN:
+    case HDO_X_ACOS: /* w a' = +- u', w = sqrt(1 - u^2) */
         conv(acc, tmp, u, u, k, 0, k, 0);
         conv(tmp, prog->tmp[2], x, x, k, 1, k - 1, 0);
         mpfr_add(acc, acc, tmp, MPFR_RNDN);

@@ -582,9 +582,8 @@ take_transition_tr(run_ctx *c, slong src, const hdo_transition *tr, slong k,
     if (adjusted && kind == HDO_EV_SWITCH)
         kind = HDO_EV_REINIT_ADJUSTED;
 
-    hdo_event *ev = hdo_result_add_event(c->res, t, res_mode(c, src),
-                                         res_mode(c, tgt), kind,
-                                         tr->guard_text);
+    hdo_event *ev = hdo_result_add_event(
+        c->res, t, res_mode(c, src), res_mode(c, tgt), kind, tr->guard_text);
     mode_values(ev->left, NULL, c->mc + src, L->xs, L->xu);
     mode_values(ev->right, NULL, mt, mt->xs, mt->xu);
     add_row(c, t, tgt, mt->xs, mt->xu);
@@ -1749,8 +1748,7 @@ hdo_run(hdo_result_t res, hdo_model_t model, const hdo_run_options *opt,
     mpfr_set_ui(c.t, 0, MPFR_RNDN);
     /* the model's modes, then a slot per ordered pair for the sliding
        modes (nmodes + a * nmodes + b, a < b used) */
-    slong nall =
-        model->nmodes + model->nmodes * model->nmodes + HDO_RUN_XSLOTS;
+    slong nall = model->nmodes + model->nmodes * model->nmodes + HDO_RUN_XSLOTS;
     c.mc = calloc(nall ? nall : 1, sizeof *c.mc);
     HDO_ASSERT(c.mc != NULL);
 

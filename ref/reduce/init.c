@@ -1,4 +1,5 @@
-/* hdo_consistent_init -- Gauss-Newton projection onto a mode's constraints, then Newton for its unknowns */
+/* hdo_consistent_init -- Gauss-Newton projection onto a mode's constraints,
+ * then Newton for its unknowns */
 #include <stdlib.h>
 #include <string.h>
 #include "reduce.h"
@@ -103,8 +104,8 @@ hdo_reduce_cache_compile(hdo_model_t model, const hdo_reduced_t r,
         cache->in_c = compile(cache->prog_c, model, r, r->cons, r->ncons,
                               &cache->jc, prec);
     if (r->nh > 0)
-        cache->in_h = compile(cache->prog_h, model, r, r->h, r->nh,
-                              &cache->jh, prec);
+        cache->in_h =
+            compile(cache->prog_h, model, r, r->h, r->nh, &cache->jh, prec);
     cache->prec = prec;
 }
 
@@ -179,7 +180,8 @@ gn_step(mpfr_ptr dx, const hdo_mat_t J, mpfr_srcptr b, const int *fixed,
         slong ns, mpfr_prec_t prec)
 {
     slong nc = J->rows, nF = 0, nX = 0, i, j, k;
-    slong *F = malloc((ns + 1) * sizeof(slong)), *X = malloc((ns + 1) * sizeof(slong));
+    slong *F = malloc((ns + 1) * sizeof(slong)),
+          *X = malloc((ns + 1) * sizeof(slong));
     mpfr_ptr dX = hdo_vec_init(ns + 1, prec), dF = hdo_vec_init(ns + 1, prec);
     mpfr_ptr b2 = hdo_vec_init(nc, prec), tmp = hdo_vec_init(nc, prec);
     int status = 0;
@@ -220,8 +222,7 @@ gn_step(mpfr_ptr dx, const hdo_mat_t J, mpfr_srcptr b, const int *fixed,
                             mpfr_set_ui(a, 0, MPFR_RNDN);
                             for (i = 0; i < nc; i++)
                                 mpfr_fma(a, hdo_mat_entry(Z, i, k),
-                                         hdo_mat_entry(JX, i, j), a,
-                                         MPFR_RNDN);
+                                         hdo_mat_entry(JX, i, j), a, MPFR_RNDN);
                         }
                     }
                     status = hdo_lstsq(dX, A, bz, -1);
@@ -342,8 +343,7 @@ inconsistent_fail(hdo_error_t *err, hdo_model_t model, const hdo_reduced_t r,
             "Gauss-Newton steps the residual of the constraint %.400s "
             "= 0 (from the equation '%.200s'%s) is %.6Rg",
             (long)iter, s,
-            mode->eqs[r->cons_eq[w]].text ? mode->eqs[r->cons_eq[w]].text
-                                          : "?",
+            mode->eqs[r->cons_eq[w]].text ? mode->eqs[r->cons_eq[w]].text : "?",
             r->cons_order[w] > 0 ? ", differentiated" : "", f + w);
     free(s);
     return fail(err, HDO_ERR_INCONSISTENT, model, r, t, msg);
@@ -357,8 +357,8 @@ inconsistent_fail(hdo_error_t *err, hdo_model_t model, const hdo_reduced_t r,
    decreases the residual (down to 2^-40), there is no consistent point
    near: HDO_ERR_INCONSISTENT. */
 static int
-project(mpfr_ptr xs, hdo_model_t model, const hdo_reduced_t r,
-        const mpfr_t t, const int *fixed, mpfr_prec_t prec, hdo_error_t *err)
+project(mpfr_ptr xs, hdo_model_t model, const hdo_reduced_t r, const mpfr_t t,
+        const int *fixed, mpfr_prec_t prec, hdo_error_t *err)
 {
     slong nc = r->ncons, ns = r->nstate, iter;
     mpfr_ptr f = hdo_vec_init(nc, prec), dx = hdo_vec_init(ns, prec);
@@ -461,9 +461,8 @@ singular_fail(hdo_error_t *err, hdo_model_t model, const hdo_reduced_t r,
     char at[300] = "";
     for (slong j = 0; j < r->nimplicit && j < 4; j++) {
         size_t len = strlen(at);
-        mpfr_snprintf(at + len, sizeof at - len, "%s%s = %.10Rg",
-                      j ? ", " : "", model->vars[r->unknown[j].var].name,
-                      xu + j);
+        mpfr_snprintf(at + len, sizeof at - len, "%s%s = %.10Rg", j ? ", " : "",
+                      model->vars[r->unknown[j].var].name, xu + j);
     }
     snprintf(msg, sizeof msg,
              "no consistent value of %s found: Newton's iteration on %s "
@@ -535,10 +534,9 @@ solve_unknowns(mpfr_ptr xu, hdo_model_t model, const hdo_reduced_t r,
 }
 
 int
-hdo_consistent_init(mpfr_ptr xs, mpfr_ptr xu, int *adjusted,
-                    hdo_model_t model, const hdo_reduced_t r,
-                    const mpfr_t t, const int *fixed, mpfr_prec_t prec,
-                    hdo_error_t *err)
+hdo_consistent_init(mpfr_ptr xs, mpfr_ptr xu, int *adjusted, hdo_model_t model,
+                    const hdo_reduced_t r, const mpfr_t t, const int *fixed,
+                    mpfr_prec_t prec, hdo_error_t *err)
 {
     slong ns = r->nstate;
     mpfr_ptr x0 = hdo_vec_init(ns, prec);

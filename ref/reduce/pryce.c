@@ -1,4 +1,5 @@
-/* hdo_pryce_offsets -- maximum-value transversal and smallest offsets of a signature matrix */
+/* hdo_pryce_offsets -- maximum-value transversal and smallest offsets of a
+ * signature matrix */
 #include <stdlib.h>
 #include "reduce.h"
 
@@ -68,8 +69,7 @@ assignment(slong *match, const slong *cost, slong n)
 }
 
 int
-hdo_pryce_offsets(slong *c, slong *d, slong *match, const slong *sigma,
-                  slong n)
+hdo_pryce_offsets(slong *c, slong *d, slong *match, const slong *sigma, slong n)
 {
     slong i, j, maxabs = 0, big, *cost;
     int singular = 0;
@@ -111,8 +111,8 @@ hdo_pryce_offsets(slong *c, slong *d, slong *match, const slong *sigma,
             d[j] = HDO_SIGMA_NONE;
         for (i = 0; i < n; i++)
             for (j = 0; j < n; j++)
-                if (sigma[i * n + j] != HDO_SIGMA_NONE
-                    && sigma[i * n + j] + c[i] > d[j])
+                if (sigma[i * n + j] != HDO_SIGMA_NONE &&
+                    sigma[i * n + j] + c[i] > d[j])
                     d[j] = sigma[i * n + j] + c[i];
         for (i = 0; i < n; i++) {
             slong ci = d[match[i]] - sigma[i * n + match[i]];

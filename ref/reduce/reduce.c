@@ -1,4 +1,5 @@
-/* hdo_reduce_mode -- explicit/implicit split, Pryce offsets and the substituted index-1 form of a mode */
+/* hdo_reduce_mode -- explicit/implicit split, Pryce offsets and the substituted
+ * index-1 form of a mode */
 #include <stdlib.h>
 #include <string.h>
 #include "reduce.h"
@@ -203,8 +204,8 @@ structural_error(hdo_error_t *err, const hdo_model_t model, slong m,
 
 typedef struct {
     hdo_expr_pool_struct *pool;
-    const slong *expl;  /* model var -> explicit index, or -1 */
-    hdo_expr **R;       /* R[i][k]: k-th total derivative of rhs_i */
+    const slong *expl; /* model var -> explicit index, or -1 */
+    hdo_expr **R;      /* R[i][k]: k-th total derivative of rhs_i */
     slong *Rlen, *Ralloc;
 } subst_ctx;
 
@@ -307,9 +308,9 @@ typedef struct {
     hdo_expr_pool_struct *pool;
     hdo_expr f;
     slong row;
-    const slong *pos;     /* model var -> base column, or -1 */
-    const slong *count;   /* model var -> number of orders, base + order */
-    slong order_offset;   /* column index uses order - order_offset */
+    const slong *pos;   /* model var -> base column, or -1 */
+    const slong *count; /* model var -> number of orders, base + order */
+    slong order_offset; /* column index uses order - order_offset */
 } jac_ctx;
 
 static void
@@ -381,14 +382,14 @@ augment(slong row, const hdo_reduce_sparse *sp, slong *col_match, char *seen)
 /* ---- the reduction ------------------------------------------------------ */
 
 int
-hdo_reduce_mode(hdo_reduced_t r, hdo_model_t model, slong m,
-                hdo_error_t *err)
+hdo_reduce_mode(hdo_reduced_t r, hdo_model_t model, slong m, hdo_error_t *err)
 {
     hdo_expr_pool_struct *pool = model->pool;
     const hdo_mode *mode = model->modes + m;
     slong n = mode->nvars, nv = model->nvars, i, j, k, status = 0;
     slong *local = xcalloc(nv, sizeof(slong));
-    slong *expl = xcalloc(nv, sizeof(slong)), *impl = xcalloc(nv, sizeof(slong));
+    slong *expl = xcalloc(nv, sizeof(slong)),
+          *impl = xcalloc(nv, sizeof(slong));
     slong *eq_expl = xcalloc(n, sizeof(slong)); /* eq -> local var or -1 */
     hdo_expr *eq_rhs = xcalloc(n, sizeof(hdo_expr));
     slong *sigma = xcalloc(n * n, sizeof(slong));
@@ -434,8 +435,8 @@ hdo_reduce_mode(hdo_reduced_t r, hdo_model_t model, slong m,
                 eq_rhs[k] = rest;
             else {
                 fmpq_inv(q, q);
-                eq_rhs[k] = hdo_expr_mul(pool, hdo_expr_const_fmpq(pool, q),
-                                         rest);
+                eq_rhs[k] =
+                    hdo_expr_mul(pool, hdo_expr_const_fmpq(pool, q), rest);
             }
             fmpq_clear(q);
         } else {
@@ -580,7 +581,8 @@ hdo_reduce_mode(hdo_reduced_t r, hdo_model_t model, slong m,
     cache = xcalloc(1, sizeof *cache);
     r->cache = cache;
     {
-        slong *pos = xcalloc(nv, sizeof(slong)), *cnt = xcalloc(nv, sizeof(slong));
+        slong *pos = xcalloc(nv, sizeof(slong)),
+              *cnt = xcalloc(nv, sizeof(slong));
         for (i = 0; i < nv; i++)
             pos[i] = -1;
         for (i = 0; i < r->nstate; i++)

@@ -8,24 +8,42 @@ const char *
 hdo_status_name(int status)
 {
     switch (status) {
-    case HDO_OK: return "HDO_OK";
-    case HDO_EVENT: return "HDO_EVENT";
-    case HDO_END: return "HDO_END";
-    case HDO_ERR_SYNTAX: return "HDO_ERR_SYNTAX";
-    case HDO_ERR_SEMANTIC: return "HDO_ERR_SEMANTIC";
-    case HDO_ERR_DOMAIN: return "HDO_ERR_DOMAIN";
-    case HDO_ERR_SINGULAR: return "HDO_ERR_SINGULAR";
-    case HDO_ERR_INCONSISTENT: return "HDO_ERR_INCONSISTENT";
-    case HDO_ERR_NO_CONVERGENCE: return "HDO_ERR_NO_CONVERGENCE";
-    case HDO_ERR_STEP_COLLAPSE: return "HDO_ERR_STEP_COLLAPSE";
-    case HDO_ERR_TOO_MUCH_WORK: return "HDO_ERR_TOO_MUCH_WORK";
-    case HDO_ERR_CHATTERING: return "HDO_ERR_CHATTERING";
-    case HDO_ERR_ZENO: return "HDO_ERR_ZENO";
-    case HDO_ERR_UNSUPPORTED: return "HDO_ERR_UNSUPPORTED";
-    case HDO_ERR_IO: return "HDO_ERR_IO";
-    case HDO_ERR_MEMORY: return "HDO_ERR_MEMORY";
-    case HDO_ERR_INPUT: return "HDO_ERR_INPUT";
-    default: return "HDO_UNKNOWN_STATUS";
+    case HDO_OK:
+        return "HDO_OK";
+    case HDO_EVENT:
+        return "HDO_EVENT";
+    case HDO_END:
+        return "HDO_END";
+    case HDO_ERR_SYNTAX:
+        return "HDO_ERR_SYNTAX";
+    case HDO_ERR_SEMANTIC:
+        return "HDO_ERR_SEMANTIC";
+    case HDO_ERR_DOMAIN:
+        return "HDO_ERR_DOMAIN";
+    case HDO_ERR_SINGULAR:
+        return "HDO_ERR_SINGULAR";
+    case HDO_ERR_INCONSISTENT:
+        return "HDO_ERR_INCONSISTENT";
+    case HDO_ERR_NO_CONVERGENCE:
+        return "HDO_ERR_NO_CONVERGENCE";
+    case HDO_ERR_STEP_COLLAPSE:
+        return "HDO_ERR_STEP_COLLAPSE";
+    case HDO_ERR_TOO_MUCH_WORK:
+        return "HDO_ERR_TOO_MUCH_WORK";
+    case HDO_ERR_CHATTERING:
+        return "HDO_ERR_CHATTERING";
+    case HDO_ERR_ZENO:
+        return "HDO_ERR_ZENO";
+    case HDO_ERR_UNSUPPORTED:
+        return "HDO_ERR_UNSUPPORTED";
+    case HDO_ERR_IO:
+        return "HDO_ERR_IO";
+    case HDO_ERR_MEMORY:
+        return "HDO_ERR_MEMORY";
+    case HDO_ERR_INPUT:
+        return "HDO_ERR_INPUT";
+    default:
+        return "HDO_UNKNOWN_STATUS";
     }
 }
 
@@ -36,8 +54,8 @@ hdo_error_clear(hdo_error_t *err)
 }
 
 int
-hdo_error_set(hdo_error_t *err, int status, int line, int col,
-              const char *fmt, ...)
+hdo_error_set(hdo_error_t *err, int status, int line, int col, const char *fmt,
+              ...)
 {
     if (err != NULL) {
         va_list ap;
@@ -80,7 +98,7 @@ hdo_error_format(char *out, int n, const hdo_error_t *err)
 void
 hdo_assert_fail(const char *cond, const char *file, int line)
 {
-    fprintf(stderr, "hdo: internal error: assertion %s failed at %s:%d\n",
-            cond, file, line);
+    fprintf(stderr, "hdo: internal error: assertion %s failed at %s:%d\n", cond,
+            file, line);
     abort();
 }

@@ -45,17 +45,21 @@ Test(expr_construct, hash_consing_shares_equal_nodes)
 
 Test(expr_construct, rational_folding_is_exact)
 {
-    hdo_expr a = hdo_expr_const_si(pool, 1, 10), b = hdo_expr_const_si(pool, 2, 10);
+    hdo_expr a = hdo_expr_const_si(pool, 1, 10),
+             b = hdo_expr_const_si(pool, 2, 10);
     cr_assert(equals_rational(hdo_expr_add(pool, a, b), 3, 10));
     cr_assert(equals_rational(hdo_expr_div(pool, a, b), 1, 2));
-    cr_assert(equals_rational(hdo_expr_pow(pool, b, hdo_expr_const_si(pool, -3, 1)), 125, 1));
-    cr_assert(equals_rational(hdo_expr_unary(pool, HDO_X_SQRT, hdo_expr_const_si(pool, 9, 4)), 3, 2));
+    cr_assert(equals_rational(
+        hdo_expr_pow(pool, b, hdo_expr_const_si(pool, -3, 1)), 125, 1));
+    cr_assert(equals_rational(
+        hdo_expr_unary(pool, HDO_X_SQRT, hdo_expr_const_si(pool, 9, 4)), 3, 2));
 }
 
 Test(expr_construct, identities)
 {
     hdo_expr x = hdo_expr_var(pool, 0, 0);
-    hdo_expr zero = hdo_expr_const_si(pool, 0, 1), one = hdo_expr_const_si(pool, 1, 1);
+    hdo_expr zero = hdo_expr_const_si(pool, 0, 1),
+             one = hdo_expr_const_si(pool, 1, 1);
     cr_assert_eq(hdo_expr_add(pool, x, zero), x);
     cr_assert_eq(hdo_expr_mul(pool, one, x), x);
     cr_assert_eq(hdo_expr_mul(pool, x, zero), zero);
@@ -65,9 +69,10 @@ Test(expr_construct, identities)
     cr_assert_eq(hdo_expr_add(pool, x, hdo_expr_neg(pool, x)), zero);
     /* 2 * (3 * x) = 6 * x */
     hdo_expr six_x = hdo_expr_mul(pool, hdo_expr_const_si(pool, 6, 1), x);
-    cr_assert_eq(hdo_expr_mul(pool, hdo_expr_const_si(pool, 2, 1),
-                              hdo_expr_mul(pool, hdo_expr_const_si(pool, 3, 1), x)),
-                 six_x);
+    cr_assert_eq(
+        hdo_expr_mul(pool, hdo_expr_const_si(pool, 2, 1),
+                     hdo_expr_mul(pool, hdo_expr_const_si(pool, 3, 1), x)),
+        six_x);
 }
 
 Test(expr_construct, division_by_zero_and_zero_powers_are_kept)
@@ -88,7 +93,8 @@ Test(expr_construct, queries)
     cr_assert_eq(hdo_expr_max_order(pool, e, 1), -1);
     cr_assert(hdo_expr_has_time(pool, e));
     cr_assert(!hdo_expr_is_constant(pool, e));
-    cr_assert(hdo_expr_is_constant(pool, hdo_expr_unary(pool, HDO_X_SIN, hdo_expr_pi(pool))));
+    cr_assert(hdo_expr_is_constant(
+        pool, hdo_expr_unary(pool, HDO_X_SIN, hdo_expr_pi(pool))));
 }
 
 Test(expr_construct, deep_chains_do_not_overflow_the_stack)

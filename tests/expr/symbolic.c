@@ -6,14 +6,34 @@
 #include "expr.h"
 
 static hdo_expr_pool_t pool;
-static void setup(void) { hdo_expr_pool_init(pool); }
-static void teardown(void) { hdo_expr_pool_clear(pool); }
+static void
+setup(void)
+{
+    hdo_expr_pool_init(pool);
+}
+static void
+teardown(void)
+{
+    hdo_expr_pool_clear(pool);
+}
 TestSuite(expr_symbolic, .init = setup, .fini = teardown);
 
 static const char *names[] = {"x", "y", "z"};
-static hdo_expr X(void) { return hdo_expr_var(pool, 0, 0); }
-static hdo_expr Y(void) { return hdo_expr_var(pool, 1, 0); }
-static hdo_expr K(slong p, ulong q) { return hdo_expr_const_si(pool, p, q); }
+static hdo_expr
+X(void)
+{
+    return hdo_expr_var(pool, 0, 0);
+}
+static hdo_expr
+Y(void)
+{
+    return hdo_expr_var(pool, 1, 0);
+}
+static hdo_expr
+K(slong p, ulong q)
+{
+    return hdo_expr_const_si(pool, p, q);
+}
 
 static void
 assert_prints(hdo_expr e, const char *want)
@@ -34,12 +54,15 @@ Test(expr_symbolic, printing_uses_decimals_and_minimal_parentheses)
     hdo_expr s = hdo_expr_add(pool, X(), Y());
     assert_prints(hdo_expr_mul(pool, s, Y()), "y*(x + y)");
     assert_prints(hdo_expr_sub(pool, X(), s), "x - (x + y)");
-    assert_prints(hdo_expr_pow(pool, X(), hdo_expr_pow(pool, Y(), K(2, 1))), "x^y^2");
-    assert_prints(hdo_expr_pow(pool, hdo_expr_pow(pool, X(), Y()), K(2, 1)), "(x^y)^2");
+    assert_prints(hdo_expr_pow(pool, X(), hdo_expr_pow(pool, Y(), K(2, 1))),
+                  "x^y^2");
+    assert_prints(hdo_expr_pow(pool, hdo_expr_pow(pool, X(), Y()), K(2, 1)),
+                  "(x^y)^2");
     assert_prints(hdo_expr_pow(pool, X(), K(-1, 1)), "x^(-1)");
     assert_prints(hdo_expr_neg(pool, hdo_expr_pow(pool, X(), K(2, 1))), "-x^2");
     assert_prints(hdo_expr_var(pool, 2, 2), "der(der(z))");
-    assert_prints(hdo_expr_div(pool, X(), hdo_expr_mul(pool, X(), Y())), "x/(x*y)");
+    assert_prints(hdo_expr_div(pool, X(), hdo_expr_mul(pool, X(), Y())),
+                  "x/(x*y)");
 }
 
 Test(expr_symbolic, derivatives_match_hand_formulas)
@@ -47,7 +70,8 @@ Test(expr_symbolic, derivatives_match_hand_formulas)
     /* d/dx sin(x*y) = cos(x*y)*y */
     hdo_expr xy = hdo_expr_mul(pool, X(), Y());
     hdo_expr e = hdo_expr_unary(pool, HDO_X_SIN, xy);
-    hdo_expr want = hdo_expr_mul(pool, hdo_expr_unary(pool, HDO_X_COS, xy), Y());
+    hdo_expr want =
+        hdo_expr_mul(pool, hdo_expr_unary(pool, HDO_X_COS, xy), Y());
     cr_assert_eq(hdo_expr_diff(pool, e, 0, 0), want);
     /* d/dx x^3 = 3*x^2 */
     cr_assert_eq(hdo_expr_diff(pool, hdo_expr_pow(pool, X(), K(3, 1)), 0, 0),
@@ -57,8 +81,10 @@ Test(expr_symbolic, derivatives_match_hand_formulas)
                               hdo_expr_pow(pool, Y(), K(2, 1)));
     hdo_expr dg = hdo_expr_total_derivative(pool, g);
     hdo_expr dx = hdo_expr_var(pool, 0, 1), dy = hdo_expr_var(pool, 1, 1);
-    cr_assert_eq(hdo_expr_diff(pool, dg, 0, 1), hdo_expr_mul(pool, K(2, 1), X()));
-    cr_assert_eq(hdo_expr_diff(pool, dg, 1, 1), hdo_expr_mul(pool, K(2, 1), Y()));
+    cr_assert_eq(hdo_expr_diff(pool, dg, 0, 1),
+                 hdo_expr_mul(pool, K(2, 1), X()));
+    cr_assert_eq(hdo_expr_diff(pool, dg, 1, 1),
+                 hdo_expr_mul(pool, K(2, 1), Y()));
     cr_assert_eq(hdo_expr_max_order(pool, dg, 0), 1);
     /* substituting der(x) = y, der(y) = -x makes it vanish: 2xy - 2yx */
     hdo_expr from[2] = {dx, dy}, to[2] = {Y(), hdo_expr_neg(pool, X())};
@@ -67,23 +93,25 @@ Test(expr_symbolic, derivatives_match_hand_formulas)
     /* explicit time: d/dt (t*x) = x + t*der(x) */
     hdo_expr tx = hdo_expr_mul(pool, hdo_expr_time(pool), X());
     cr_assert_eq(hdo_expr_diff_time(pool, tx), X());
-    cr_assert_eq(hdo_expr_total_derivative(pool, tx),
-                 hdo_expr_add(pool, X(), hdo_expr_mul(pool, hdo_expr_time(pool), dx)));
+    cr_assert_eq(
+        hdo_expr_total_derivative(pool, tx),
+        hdo_expr_add(pool, X(), hdo_expr_mul(pool, hdo_expr_time(pool), dx)));
 }
 
 /* Every kind differentiated symbolically and compared with a central
    difference at 400 bits (h = 2^-100: error ~ h^2 ~ 2^-200). */
 Test(expr_symbolic, derivatives_match_finite_differences)
 {
-    hdo_expr_kind kinds[] = {HDO_X_SIN, HDO_X_COS, HDO_X_TAN, HDO_X_ASIN, HDO_X_ACOS,
-                             HDO_X_ATAN, HDO_X_EXP, HDO_X_LOG, HDO_X_SQRT, HDO_X_SINH,
-                             HDO_X_COSH, HDO_X_TANH};
+    hdo_expr_kind kinds[] = {HDO_X_SIN,  HDO_X_COS,  HDO_X_TAN,  HDO_X_ASIN,
+                             HDO_X_ACOS, HDO_X_ATAN, HDO_X_EXP,  HDO_X_LOG,
+                             HDO_X_SQRT, HDO_X_SINH, HDO_X_COSH, HDO_X_TANH};
     mpfr_t x[2], v[2], d, fd, h;
     mpfr_inits2(400, x[0], x[1], v[0], v[1], d, fd, h, (mpfr_ptr)0);
     for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++) {
         /* f = kind(x/3 + y^2/5) * x^y, at x = 0.7, y = 0.4 */
-        hdo_expr arg = hdo_expr_add(pool, hdo_expr_div(pool, X(), K(3, 1)),
-                                    hdo_expr_div(pool, hdo_expr_pow(pool, Y(), K(2, 1)), K(5, 1)));
+        hdo_expr arg = hdo_expr_add(
+            pool, hdo_expr_div(pool, X(), K(3, 1)),
+            hdo_expr_div(pool, hdo_expr_pow(pool, Y(), K(2, 1)), K(5, 1)));
         hdo_expr f = hdo_expr_mul(pool, hdo_expr_unary(pool, kinds[i], arg),
                                   hdo_expr_pow(pool, X(), Y()));
         for (int var = 0; var < 2; var++) {
@@ -100,12 +128,16 @@ Test(expr_symbolic, derivatives_match_finite_differences)
             mpfr_t out[2];
             mpfr_inits2(400, out[0], out[1], (mpfr_ptr)0);
             mpfr_t xs[2];
-            mpfr_init2(xs[0], 400); mpfr_init2(xs[1], 400);
+            mpfr_init2(xs[0], 400);
+            mpfr_init2(xs[1], 400);
             mpfr_ptr tab = flint_malloc(2 * sizeof(__mpfr_struct));
-            mpfr_init2(tab + 0, 400); mpfr_init2(tab + 1, 400);
-            mpfr_set(tab + 0, x[0], MPFR_RNDN); mpfr_set(tab + 1, x[1], MPFR_RNDN);
+            mpfr_init2(tab + 0, 400);
+            mpfr_init2(tab + 1, 400);
+            mpfr_set(tab + 0, x[0], MPFR_RNDN);
+            mpfr_set(tab + 1, x[1], MPFR_RNDN);
             mpfr_ptr res = flint_malloc(2 * sizeof(__mpfr_struct));
-            mpfr_init2(res + 0, 400); mpfr_init2(res + 1, 400);
+            mpfr_init2(res + 0, 400);
+            mpfr_init2(res + 1, 400);
             cr_assert_eq(hdo_program_eval_at(res, p, tt, tab, 2, 0, NULL), 0);
             mpfr_set(v[0], res + 0, MPFR_RNDN);
             mpfr_sub(tab + var, tab + var, h, MPFR_RNDN);
@@ -117,8 +149,15 @@ Test(expr_symbolic, derivatives_match_finite_differences)
             cr_assert_eq(hdo_program_eval_at(res, p, tt, tab, 2, 0, NULL), 0);
             mpfr_sub(d, fd, res + 1, MPFR_RNDN);
             mpfr_abs(d, d, MPFR_RNDN);
-            cr_assert(mpfr_cmp_d(d, 1e-55) < 0, "%s wrt var %d: error %g", hdo_expr_kind_name(kinds[i]), var, mpfr_get_d(d, MPFR_RNDN));
-            for (int k = 0; k < 2; k++) { mpfr_clear(tab + k); mpfr_clear(res + k); mpfr_clear(xs[k]); mpfr_clear(out[k]); }
+            cr_assert(mpfr_cmp_d(d, 1e-55) < 0, "%s wrt var %d: error %g",
+                      hdo_expr_kind_name(kinds[i]), var,
+                      mpfr_get_d(d, MPFR_RNDN));
+            for (int k = 0; k < 2; k++) {
+                mpfr_clear(tab + k);
+                mpfr_clear(res + k);
+                mpfr_clear(xs[k]);
+                mpfr_clear(out[k]);
+            }
             flint_free(tab);
             flint_free(res);
             mpfr_clear(tt);
@@ -129,10 +168,29 @@ Test(expr_symbolic, derivatives_match_finite_differences)
 }
 
 /* pi, sqrt(2) and e to 310 digits from python3-mpmath (mp.dps = 320):
-   /usr/bin/python3 -c "import mpmath as m; m.mp.dps=320; print(m.nstr(m.pi,310))" */
-static const char *PI_STR = "3.141592653589793238462643383279502884197169399375105820974944592307816406286208998628034825342117067982148086513282306647093844609550582231725359408128481117450284102701938521105559644622948954930381964428810975665933446128475648233786783165271201909145648566923460348610454326648213393607260249141273724587007";
-static const char *SQRT2_STR = "1.414213562373095048801688724209698078569671875376948073176679737990732478462107038850387534327641572735013846230912297024924836055850737212644121497099935831413222665927505592755799950501152782060571470109559971605970274534596862014728517418640889198609552329230484308714321450839762603627995251407989687253397";
-static const char *E_STR = "2.718281828459045235360287471352662497757247093699959574966967627724076630353547594571382178525166427427466391932003059921817413596629043572900334295260595630738132328627943490763233829880753195251019011573834187930702154089149934884167509244761460668082264800168477411853742345442437107539077744992069551702762";
+   /usr/bin/python3 -c "import mpmath as m; m.mp.dps=320;
+   print(m.nstr(m.pi,310))" */
+static const char *PI_STR =
+    "3."
+    "14159265358979323846264338327950288419716939937510582097494459230781640628"
+    "62089986280348253421170679821480865132823066470938446095505822317253594081"
+    "28481117450284102701938521105559644622948954930381964428810975665933446128"
+    "47564823378678316527120190914564856692346034861045432664821339360726024914"
+    "1273724587007";
+static const char *SQRT2_STR =
+    "1."
+    "41421356237309504880168872420969807856967187537694807317667973799073247846"
+    "21070388503875343276415727350138462309122970249248360558507372126441214970"
+    "99935831413222665927505592755799950501152782060571470109559971605970274534"
+    "59686201472851741864088919860955232923048430871432145083976260362799525140"
+    "7989687253397";
+static const char *E_STR =
+    "2."
+    "71828182845904523536028747135266249775724709369995957496696762772407663035"
+    "35475945713821785251664274274663919320030599218174135966290435729003342952"
+    "60595630738132328627943490763233829880753195251019011573834187930702154089"
+    "14993488416750924476146066808226480016847741185374234544243710753907774499"
+    "2069551702762";
 
 static void
 assert_correctly_rounded(hdo_expr e, const char *want, mpfr_prec_t prec)
@@ -141,7 +199,8 @@ assert_correctly_rounded(hdo_expr e, const char *want, mpfr_prec_t prec)
     mpfr_init2(r, prec);
     mpfr_init2(w, prec);
     cr_assert_eq(hdo_expr_eval_constant(r, pool, e), 0);
-    mpfr_set_str(w, want, 10, MPFR_RNDN); /* correctly rounded from 310 digits */
+    mpfr_set_str(w, want, 10,
+                 MPFR_RNDN); /* correctly rounded from 310 digits */
     cr_assert(mpfr_equal_p(r, w), "at %ld bits", (long)prec);
     mpfr_clear(r);
     mpfr_clear(w);
@@ -152,10 +211,10 @@ Test(expr_symbolic, constants_are_correctly_rounded)
     mpfr_prec_t precs[] = {53, 200, 1000};
     for (int i = 0; i < 3; i++) {
         assert_correctly_rounded(hdo_expr_pi(pool), PI_STR, precs[i]);
-        assert_correctly_rounded(hdo_expr_unary(pool, HDO_X_SQRT, K(2, 1)), SQRT2_STR,
-                                 precs[i]);
-        assert_correctly_rounded(hdo_expr_unary(pool, HDO_X_EXP, K(1, 1)), E_STR,
-                                 precs[i]);
+        assert_correctly_rounded(hdo_expr_unary(pool, HDO_X_SQRT, K(2, 1)),
+                                 SQRT2_STR, precs[i]);
+        assert_correctly_rounded(hdo_expr_unary(pool, HDO_X_EXP, K(1, 1)),
+                                 E_STR, precs[i]);
     }
     /* 0.1 is exactly 1/10, and rounds correctly at 1000 bits */
     mpfr_t r, w;
@@ -170,11 +229,17 @@ Test(expr_symbolic, constants_are_correctly_rounded)
 Test(expr_symbolic, constant_domain_errors_are_found)
 {
     hdo_expr bad;
-    hdo_expr z = hdo_expr_sub(pool, hdo_expr_unary(pool, HDO_X_SIN, hdo_expr_pi(pool)), K(0, 1));
+    hdo_expr z = hdo_expr_sub(
+        pool, hdo_expr_unary(pool, HDO_X_SIN, hdo_expr_pi(pool)), K(0, 1));
     hdo_expr e = hdo_expr_div(pool, K(1, 1), K(0, 1));
     cr_assert_eq(hdo_expr_const_check(pool, e, &bad), -1);
     cr_assert_eq(bad, e);
-    cr_assert_eq(hdo_expr_const_check(pool, hdo_expr_div(pool, K(1, 1), z), &bad), -1);
-    cr_assert_eq(hdo_expr_const_check(pool, hdo_expr_unary(pool, HDO_X_LOG, K(-1, 1)), &bad), -1);
-    cr_assert_eq(hdo_expr_const_check(pool, hdo_expr_unary(pool, HDO_X_SQRT, K(2, 1)), &bad), 0);
+    cr_assert_eq(
+        hdo_expr_const_check(pool, hdo_expr_div(pool, K(1, 1), z), &bad), -1);
+    cr_assert_eq(hdo_expr_const_check(
+                     pool, hdo_expr_unary(pool, HDO_X_LOG, K(-1, 1)), &bad),
+                 -1);
+    cr_assert_eq(hdo_expr_const_check(
+                     pool, hdo_expr_unary(pool, HDO_X_SQRT, K(2, 1)), &bad),
+                 0);
 }

@@ -1,22 +1,22 @@
-/* init.c -- tests of hdo_consistent_init: pendulum at 30/100/300 digits, ball, nilpotent DAE, error cases */
+/* init.c -- tests of hdo_consistent_init: pendulum at 30/100/300 digits, ball,
+ * nilpotent DAE, error cases */
 #include <math.h>
 #include <stdlib.h>
 #include "util.h"
 
-static const char *pendulum_text =
-    "model pendulum\n"
-    "param g = 9.81\n"
-    "param L = 1\n"
-    "var x = 1, y = 0.1, vx = 0.3, vy = 0\n"
-    "var lambda\n"
-    "mode swing\n"
-    "  der(x) = vx\n"
-    "  der(y) = vy\n"
-    "  der(vx) = -lambda*x\n"
-    "  der(vy) = -lambda*y - g\n"
-    "  x^2 + y^2 = L^2\n"
-    "end\n"
-    "start swing\n";
+static const char *pendulum_text = "model pendulum\n"
+                                   "param g = 9.81\n"
+                                   "param L = 1\n"
+                                   "var x = 1, y = 0.1, vx = 0.3, vy = 0\n"
+                                   "var lambda\n"
+                                   "mode swing\n"
+                                   "  der(x) = vx\n"
+                                   "  der(y) = vy\n"
+                                   "  der(vx) = -lambda*x\n"
+                                   "  der(vy) = -lambda*y - g\n"
+                                   "  x^2 + y^2 = L^2\n"
+                                   "end\n"
+                                   "start swing\n";
 
 static mpfr_prec_t
 prec_for_digits(int digits)
@@ -65,12 +65,14 @@ pendulum_fixed(hdo_model_t model, hdo_reduced_t r, int digits)
     mpfr_inits2(prec, t, a, b, lam, (mpfr_ptr)0);
     mpfr_set_ui(t, 0, MPFR_RNDN);
     for (int i = 0; i < 4; i++) {
-        S[i] = state_of(r, ru_var(model, (const char *[]){"x", "y", "vx", "vy"}[i]), 0);
+        S[i] = state_of(
+            r, ru_var(model, (const char *[]){"x", "y", "vx", "vy"}[i]), 0);
         mpfr_set_str(xs + S[i], start[i], 10, MPFR_RNDN);
     }
     mpfr_set_ui(xu, 0, MPFR_RNDN);
-    cr_assert_eq(hdo_consistent_init(xs, xu, &adjusted, model, r, t, fixed, prec, &err),
-                 0, "%s", err.message);
+    cr_assert_eq(
+        hdo_consistent_init(xs, xu, &adjusted, model, r, t, fixed, prec, &err),
+        0, "%s", err.message);
     cr_expect_eq(adjusted, 1);
     mpfr_ptr x = xs + S[0], y = xs + S[1], vx = xs + S[2], vy = xs + S[3];
     /* on the circle */
@@ -92,7 +94,8 @@ pendulum_fixed(hdo_model_t model, hdo_reduced_t r, int digits)
     mpfr_sub(lam, lam, b, MPFR_RNDN);
     mpfr_div(lam, lam, a, MPFR_RNDN);
     mpfr_sub(b, lam, xu, MPFR_RNDN);
-    cr_expect(below(b, digits - 1), "lambda off by %.3e", mpfr_get_d(b, MPFR_RNDN));
+    cr_expect(below(b, digits - 1), "lambda off by %.3e",
+              mpfr_get_d(b, MPFR_RNDN));
     /* The change is small: within 20% of the distance to the nearest
        consistent point, 0.2984077484 (mpmath, KKT system at 40 digits). */
     mpfr_set_ui(a, 0, MPFR_RNDN);
@@ -150,15 +153,17 @@ Test(reduce, init_pendulum_free_velocity_exact)
     cr_assert_eq(hdo_reduce_mode(r, model, 0, &err), 0);
     mpfr_inits2(prec, t, n, px, py, dot, e, (mpfr_ptr)0);
     for (int i = 0; i < 4; i++) {
-        S[i] = state_of(r, ru_var(model, (const char *[]){"x", "y", "vx", "vy"}[i]), 0);
+        S[i] = state_of(
+            r, ru_var(model, (const char *[]){"x", "y", "vx", "vy"}[i]), 0);
         fixed[S[i]] = i < 2;
         mpfr_set_str(xs + S[i], (const char *[]){"1", "0.1", "0.3", "0"}[i], 10,
                      MPFR_RNDN);
     }
     mpfr_set_ui(t, 0, MPFR_RNDN);
     mpfr_set_ui(xu, 0, MPFR_RNDN);
-    cr_assert_eq(hdo_consistent_init(xs, xu, &adjusted, model, r, t, fixed, prec, &err),
-                 0, "%s", err.message);
+    cr_assert_eq(
+        hdo_consistent_init(xs, xu, &adjusted, model, r, t, fixed, prec, &err),
+        0, "%s", err.message);
     mpfr_set_str(n, "1.01", 10, MPFR_RNDN);
     mpfr_sqrt(n, n, MPFR_RNDN);
     mpfr_ui_div(px, 1, n, MPFR_RNDN);
@@ -214,13 +219,15 @@ Test(reduce, init_pendulum_nearest_to_second_order)
     cr_assert_eq(hdo_reduce_mode(r, model, 0, &err), 0);
     mpfr_inits2(prec, t, e, sum, (mpfr_ptr)0);
     for (int i = 0; i < 4; i++) {
-        S[i] = state_of(r, ru_var(model, (const char *[]){"x", "y", "vx", "vy"}[i]), 0);
+        S[i] = state_of(
+            r, ru_var(model, (const char *[]){"x", "y", "vx", "vy"}[i]), 0);
         mpfr_set_str(xs + S[i], x0[i], 10, MPFR_RNDN);
     }
     mpfr_set_ui(t, 0, MPFR_RNDN);
     mpfr_set_ui(xu, 0, MPFR_RNDN);
-    cr_assert_eq(hdo_consistent_init(xs, xu, NULL, model, r, t, fixed, prec, &err),
-                 0, "%s", err.message);
+    cr_assert_eq(
+        hdo_consistent_init(xs, xu, NULL, model, r, t, fixed, prec, &err), 0,
+        "%s", err.message);
     mpfr_set_ui(sum, 0, MPFR_RNDN);
     for (int i = 0; i < 4; i++) {
         mpfr_set_str(e, near[i], 10, MPFR_RNDN);
@@ -258,8 +265,9 @@ Test(reduce, init_resting_ball)
     mpfr_set_d(xs + 0, 0.1, MPFR_RNDN);
     mpfr_set_d(xs + 1, 0.5, MPFR_RNDN);
     mpfr_set_ui(xu, 0, MPFR_RNDN);
-    cr_assert_eq(hdo_consistent_init(xs, xu, &adjusted, model, r, t, fixed, prec, &err),
-                 0, "%s", err.message);
+    cr_assert_eq(
+        hdo_consistent_init(xs, xu, &adjusted, model, r, t, fixed, prec, &err),
+        0, "%s", err.message);
     cr_expect_eq(adjusted, 1);
     cr_expect(below(xs + 0, 50) && below(xs + 1, 50));
     mpfr_set_str(e, "9.81", 10, MPFR_RNDN);
@@ -295,11 +303,13 @@ Test(reduce, init_nilpotent_unique_point)
     mpfr_set_ui(xs + 0, 0, MPFR_RNDN);
     mpfr_set_ui(xs + 1, 0, MPFR_RNDN);
     mpfr_set_ui(xu, 0, MPFR_RNDN);
-    cr_assert_eq(hdo_consistent_init(xs, xu, &adjusted, model, r, t, fixed, prec, &err),
-                 0, "%s", err.message);
+    cr_assert_eq(
+        hdo_consistent_init(xs, xu, &adjusted, model, r, t, fixed, prec, &err),
+        0, "%s", err.message);
     cr_expect_eq(adjusted, 0, "no fixed values");
     mpfr_exp(ex, t, MPFR_RNDN);
-    slong X2 = state_of(r, ru_var(model, "x2"), 0), X3 = state_of(r, ru_var(model, "x3"), 0);
+    slong X2 = state_of(r, ru_var(model, "x2"), 0),
+          X3 = state_of(r, ru_var(model, "x3"), 0);
     mpfr_sub(e, xs + X3, ex, MPFR_RNDN);
     cr_expect(below(e, digits), "x3");
     mpfr_cos(a, t, MPFR_RNDN);
@@ -339,8 +349,9 @@ Test(reduce, init_inconsistent_constraint)
     mpfr_set_ui(t, 0, MPFR_RNDN);
     mpfr_set_ui(xs, 1, MPFR_RNDN);
     mpfr_set_ui(xu, 0, MPFR_RNDN);
-    cr_expect_eq(hdo_consistent_init(xs, xu, NULL, model, r, t, fixed, prec, &err),
-                 HDO_ERR_INCONSISTENT);
+    cr_expect_eq(
+        hdo_consistent_init(xs, xu, NULL, model, r, t, fixed, prec, &err),
+        HDO_ERR_INCONSISTENT);
     cr_expect(strstr(err.message, "residual") != NULL, "%s", err.message);
     cr_expect(err.mode != NULL && strcmp(err.mode, "m") == 0);
     mpfr_clear(t);
@@ -371,9 +382,11 @@ Test(reduce, init_singular_jacobian)
     mpfr_set_ui(t, 0, MPFR_RNDN);
     mpfr_set_ui(xs, 0, MPFR_RNDN);
     mpfr_set_ui(xu, 0, MPFR_RNDN);
-    cr_expect_eq(hdo_consistent_init(xs, xu, NULL, model, r, t, fixed, prec, &err),
-                 HDO_ERR_SINGULAR);
-    cr_expect(strstr(err.message, "with respect to f") != NULL, "%s", err.message);
+    cr_expect_eq(
+        hdo_consistent_init(xs, xu, NULL, model, r, t, fixed, prec, &err),
+        HDO_ERR_SINGULAR);
+    cr_expect(strstr(err.message, "with respect to f") != NULL, "%s",
+              err.message);
     cr_expect(err.has_time);
     mpfr_clear(t);
     hdo_vec_clear(xs, 1);
@@ -400,7 +413,8 @@ Test(reduce, init_damped_step)
                     "  der(v) = f\n  x^2 = 0.01\nend\nstart m\n");
     hdo_reduced_init(r);
     cr_assert_eq(hdo_reduce_mode(r, model, 0, &err), 0);
-    slong X = state_of(r, ru_var(model, "x"), 0), V = state_of(r, ru_var(model, "v"), 0);
+    slong X = state_of(r, ru_var(model, "x"), 0),
+          V = state_of(r, ru_var(model, "v"), 0);
     mpfr_inits2(prec, t, e, (mpfr_ptr)0);
     mpfr_set_ui(t, 0, MPFR_RNDN);
     mpfr_set_str(xs + X, "0.01", 10, MPFR_RNDN);
@@ -408,8 +422,9 @@ Test(reduce, init_damped_step)
     fixed[X] = 1;
     fixed[V] = 0;
     mpfr_set_ui(xu, 0, MPFR_RNDN);
-    cr_assert_eq(hdo_consistent_init(xs, xu, NULL, model, r, t, fixed, prec, &err),
-                 0, "%s", err.message);
+    cr_assert_eq(
+        hdo_consistent_init(xs, xu, NULL, model, r, t, fixed, prec, &err), 0,
+        "%s", err.message);
     mpfr_set_str(e, "0.1", 10, MPFR_RNDN);
     mpfr_sub(e, xs + X, e, MPFR_RNDN);
     cr_expect(below(e, digits), "x - 0.1 = %.3e", mpfr_get_d(e, MPFR_RNDN));

@@ -1,4 +1,5 @@
-/* pryce.c -- tests of hdo_pryce_offsets against hand-derived offsets and brute force */
+/* pryce.c -- tests of hdo_pryce_offsets against hand-derived offsets and brute
+ * force */
 #include <criterion/criterion.h>
 #include <stdlib.h>
 #include "reduce.h"
@@ -12,11 +13,11 @@
 Test(reduce, pryce_pendulum_first_order)
 {
     const slong s[25] = {
-        1, N_, 0, N_, N_, /* der(x) = vx */
-        N_, 1, N_, 0, N_, /* der(y) = vy */
-        0, N_, 1, N_, 0,  /* der(vx) = -lam x */
-        N_, 0, N_, 1, 0,  /* der(vy) = -lam y - g */
-        0, 0, N_, N_, N_, /* x^2 + y^2 = L^2 */
+        1,  N_, 0,  N_, N_, /* der(x) = vx */
+        N_, 1,  N_, 0,  N_, /* der(y) = vy */
+        0,  N_, 1,  N_, 0,  /* der(vx) = -lam x */
+        N_, 0,  N_, 1,  0,  /* der(vy) = -lam y - g */
+        0,  0,  N_, N_, N_, /* x^2 + y^2 = L^2 */
     };
     slong c[5], d[5], match[5];
     const slong ec[5] = {1, 1, 0, 0, 2}, ed[5] = {2, 2, 1, 1, 0};

@@ -1,23 +1,23 @@
-/* structure.c -- tests of hdo_reduce_mode: explicit/implicit split, offsets, h and constraints of known modes */
+/* structure.c -- tests of hdo_reduce_mode: explicit/implicit split, offsets, h
+ * and constraints of known modes */
 #include <math.h>
 #include <stdlib.h>
 #include "util.h"
 
-static const char *pendulum_text =
-    "model pendulum\n"
-    "param g = 9.81\n"
-    "param L = 1\n"
-    "var x = 1, y = 0.1, vx = 0.3, vy = 0\n"
-    "var lambda\n"
-    "mode swing\n"
-    "  der(x) = vx\n"
-    "  der(y) = vy\n"
-    "  der(vx) = -lambda*x\n"
-    "  der(vy) = -lambda*y - g\n"
-    "  x^2 + y^2 = L^2\n"
-    "end\n"
-    "start swing\n"
-    "until 1\n";
+static const char *pendulum_text = "model pendulum\n"
+                                   "param g = 9.81\n"
+                                   "param L = 1\n"
+                                   "var x = 1, y = 0.1, vx = 0.3, vy = 0\n"
+                                   "var lambda\n"
+                                   "mode swing\n"
+                                   "  der(x) = vx\n"
+                                   "  der(y) = vy\n"
+                                   "  der(vx) = -lambda*x\n"
+                                   "  der(vy) = -lambda*y - g\n"
+                                   "  x^2 + y^2 = L^2\n"
+                                   "end\n"
+                                   "start swing\n"
+                                   "until 1\n";
 
 Test(reduce, pendulum)
 {
@@ -60,26 +60,33 @@ Test(reduce, pendulum)
     p.val[0][VY] = vy;
     p.val[0][LAM] = lam;
     /* h = (x^2 + y^2 - L^2)'' with x' = vx, vx' = -lam x, ... by hand. */
-    double h_ref = 2 * (vx * vx + vy * vy) - 2 * lam * (x * x + y * y)
-                   - 2 * g * y;
+    double h_ref =
+        2 * (vx * vx + vy * vy) - 2 * lam * (x * x + y * y) - 2 * g * y;
     cr_expect(fabs(ru_eval(model, r->h[0], 0, &p) - h_ref) < 1e-13);
     cr_expect(ru_has(model, r->h[0], LAM, 0));
     cr_expect_eq(r->cons_order[0], 0);
     cr_expect_eq(r->cons_order[1], 1);
-    cr_expect(fabs(ru_eval(model, r->cons[0], 0, &p) - (x * x + y * y - 1))
-              < 1e-15);
-    cr_expect(fabs(ru_eval(model, r->cons[1], 0, &p)
-                   - (2 * x * vx + 2 * y * vy)) < 1e-15);
+    cr_expect(fabs(ru_eval(model, r->cons[0], 0, &p) - (x * x + y * y - 1)) <
+              1e-15);
+    cr_expect(fabs(ru_eval(model, r->cons[1], 0, &p) -
+                   (2 * x * vx + 2 * y * vy)) < 1e-15);
     for (slong i = 0; i < r->nexplicit; i++) {
         double ref;
         slong v = r->explicit_var[i];
-        if (v == X) ref = vx;
-        else if (v == Y) ref = vy;
-        else if (v == VX) ref = -lam * x;
-        else ref = -lam * y - g;
+        if (v == X)
+            ref = vx;
+        else if (v == Y)
+            ref = vy;
+        else if (v == VX)
+            ref = -lam * x;
+        else
+            ref = -lam * y - g;
         cr_expect(fabs(ru_eval(model, r->rhs[i], 0, &p) - ref) < 1e-14,
                   "rhs of %s", model->vars[v].name);
-        cr_expect_eq(r->explicit_eq[i], v == X ? 0 : v == Y ? 1 : v == VX ? 2 : 3);
+        cr_expect_eq(r->explicit_eq[i], v == X    ? 0
+                                        : v == Y  ? 1
+                                        : v == VX ? 2
+                                                  : 3);
     }
     hdo_reduced_clear(r);
     hdo_model_clear(model);
@@ -111,8 +118,9 @@ Test(reduce, pendulum_hidden_constraint_printed)
         ru_point p = {{{0}}};
         double v[4];
         for (int i = 0; i < 4; i++)
-            v[i] = p.val[0][ru_var(back, (const char *[]){"x", "y", "vx", "vy"}[i])]
-                = (double)rand() / RAND_MAX - 0.5;
+            v[i] = p.val[0][ru_var(back,
+                                   (const char *[]){"x", "y", "vx", "vy"}[i])] =
+                (double)rand() / RAND_MAX - 0.5;
         /* residual z - cons at z = 0 */
         double c = -ru_eval(back, back->modes[0].eqs[0].residual, 0, &p);
         cr_expect(fabs(c - (2 * v[0] * v[2] + 2 * v[1] * v[3])) < 1e-14);
@@ -234,11 +242,12 @@ Test(reduce, nilpotent_index3)
     p.val[0][X2] = -0.5;
     p.val[0][X3] = 1.25;
     /* h = x3'' - (e^t)'' = x1 - 2 sin t - e^t after substitution. */
-    cr_expect(fabs(ru_eval(model, r->h[0], t, &p) - (0.25 - 2 * sin(t) - exp(t)))
-              < 1e-14);
-    cr_expect(fabs(ru_eval(model, r->cons[0], t, &p) - (1.25 - exp(t))) < 1e-14);
-    cr_expect(fabs(ru_eval(model, r->cons[1], t, &p) - (cos(t) + 0.5 - exp(t)))
-              < 1e-14);
+    cr_expect(fabs(ru_eval(model, r->h[0], t, &p) -
+                   (0.25 - 2 * sin(t) - exp(t))) < 1e-14);
+    cr_expect(fabs(ru_eval(model, r->cons[0], t, &p) - (1.25 - exp(t))) <
+              1e-14);
+    cr_expect(fabs(ru_eval(model, r->cons[1], t, &p) -
+                   (cos(t) + 0.5 - exp(t))) < 1e-14);
     hdo_reduced_clear(r);
     hdo_model_clear(model);
 }
@@ -259,7 +268,8 @@ Test(reduce, classification)
                     "  der(x) = z^2 + 1\nend\nstart m\n");
     hdo_reduced_init(r);
     cr_assert_eq(hdo_reduce_mode(r, model, 0, &err), 0, "%s", err.message);
-    slong X = ru_var(model, "x"), Y = ru_var(model, "y"), Z = ru_var(model, "z");
+    slong X = ru_var(model, "x"), Y = ru_var(model, "y"),
+          Z = ru_var(model, "z");
     cr_assert_eq(r->nexplicit, 1);
     cr_expect_eq(r->explicit_var[0], X);
     cr_expect_eq(r->explicit_eq[0], 1);
@@ -278,8 +288,8 @@ Test(reduce, classification)
     p.val[1][Y] = 3;
     /* h0 = (y + z) y' - 1, h1 = y + z - z^2 - 1 */
     cr_expect(fabs(ru_eval(model, r->h[0], 0, &p) - (0.75 * 3 - 1)) < 1e-14);
-    cr_expect(fabs(ru_eval(model, r->h[1], 0, &p) - (0.75 - 0.0625 - 1))
-              < 1e-14);
+    cr_expect(fabs(ru_eval(model, r->h[1], 0, &p) - (0.75 - 0.0625 - 1)) <
+              1e-14);
     cr_expect(!ru_has(model, r->h[0], X, 1));
     (void)Z;
     hdo_reduced_clear(r);
@@ -303,7 +313,8 @@ Test(reduce, structurally_singular)
     cr_expect(strstr(buf, "structurally singular") != NULL, "%s", buf);
     cr_expect(strstr(buf, "lines 4, 5 (2)") != NULL, "%s", buf);
     cr_expect(strstr(buf, "variables (x) (1)") != NULL, "%s", buf);
-    cr_expect(strstr(buf, "determine y") != NULL || strstr(buf, "determine z") != NULL,
+    cr_expect(strstr(buf, "determine y") != NULL ||
+                  strstr(buf, "determine z") != NULL,
               "%s", buf);
     hdo_reduced_clear(r);
     hdo_model_clear(model);
