@@ -110,7 +110,7 @@ for name in names:
             modes = [m["name"] for m in s.get("modes", [])] + sliding_modes
             row = fmt % (name, s.get("events", "?"),
                          sum(e["kind"] == "sliding-start" for e in ev),
-                         format(Decimal(zeno[0]), ".15g") if zeno else "-",
+                         format(Decimal(zeno[0]).normalize() + 0, ".15g") if zeno else "-",
                          s.get("steps", "?"), s.get("verified_digits", "-"),
                          "%.2f" % secs, " ".join(modes) + note)
         except (OSError, ValueError, KeyError) as e:
