@@ -4,6 +4,43 @@
 #include "pool.h"
 #include "memo.h"
 
+/* MPFR cannot hold a number beyond 2^(2^62) (its exponent range), so a
+   constant whose logarithm is that large cannot be used; and computing it
+   at all can take hours (80^2^10800 is 10800 squarings at every precision
+   of the Ziv loop: a fuzz finding).  Such values are refused up front:
+   exp(y) and sinh/cosh(y) when |y| > 2^62, a^b when |b log a| > 2^62. */
+#define HUGE_LOG_EXP 62
+
+static int
+huge_exp_arg(const arb_t y)
+{
+    mag_t m;
+    mag_init(m);
+    arb_get_mag_lower(m, y);
+    int huge = mag_cmp_2exp_si(m, HUGE_LOG_EXP) > 0;
+    mag_clear(m);
+    return huge;
+}
+
+/* |b log|a|| > 2^62 (b exact or not), at low precision: a lower bound is
+   enough to refuse. */
+static int
+huge_power(const arb_t a, const arb_t b)
+{
+    arb_t y;
+    arb_init(y);
+    arb_abs(y, a);
+    if (arb_is_positive(y)) {
+        arb_log(y, y, 64);
+        arb_mul(y, y, b, 64);
+    } else {
+        arb_zero(y);
+    }
+    int huge = arb_is_finite(y) && huge_exp_arg(y);
+    arb_clear(y);
+    return huge;
+}
+
 /* Evaluates every reachable node of the constant expression e as an Arb
    ball at prec bits.  Returns 0 and sets r, or -1 with *bad set to the
    first node whose value is undefined or cannot be decided (a divisor
@@ -78,7 +115,9 @@ eval_ball(arb_t r, hdo_expr *bad, const hdo_expr_pool_struct *pool, hdo_expr e,
                 arb_div(x, a, b, prec);
             break;
         case HDO_X_POW:
-            if (arb_contains_zero(a) && !arb_is_positive(b)) {
+            if (huge_power(a, b)) {
+                status = -1; /* beyond MPFR's range (see huge_exp_arg) */
+            } else if (arb_contains_zero(a) && !arb_is_positive(b)) {
                 status = -1; /* 0^0 is folded before; 0^negative is bad */
             } else if (arb_is_exact(b) && arf_is_int(arb_midref(b))) {
                 fmpz_t k;
@@ -117,7 +156,10 @@ eval_ball(arb_t r, hdo_expr *bad, const hdo_expr_pool_struct *pool, hdo_expr e,
             arb_atan(x, a, prec);
             break;
         case HDO_X_EXP:
-            arb_exp(x, a, prec);
+            if (huge_exp_arg(a))
+                status = -1; /* beyond MPFR's range */
+            else
+                arb_exp(x, a, prec);
             break;
         case HDO_X_LOG:
             if (!arb_is_positive(a))
@@ -132,10 +174,16 @@ eval_ball(arb_t r, hdo_expr *bad, const hdo_expr_pool_struct *pool, hdo_expr e,
                 arb_sqrt(x, a, prec);
             break;
         case HDO_X_SINH:
-            arb_sinh(x, a, prec);
+            if (huge_exp_arg(a))
+                status = -1; /* beyond MPFR's range */
+            else
+                arb_sinh(x, a, prec);
             break;
         case HDO_X_COSH:
-            arb_cosh(x, a, prec);
+            if (huge_exp_arg(a))
+                status = -1; /* beyond MPFR's range */
+            else
+                arb_cosh(x, a, prec);
             break;
         case HDO_X_TANH:
             arb_tanh(x, a, prec);

@@ -147,3 +147,33 @@ Test(regress_expr_constants, model_param_tiny_nonzero_denominator)
     cr_expect_eq(status, 0, "%s", msg);
     hdo_model_clear(m);
 }
+
+/* Fuzz finding (model harness, 2026-11-23): 80^2^10800 in a mode equation
+   took minutes (10800 squarings at every precision of the Ziv loop) for a
+   value MPFR cannot hold (2^(6.3 2^10800)).  Such constants are refused at
+   once; numbers just inside the range are still evaluated. */
+Test(regress_expr_constants, huge_powers_refused_at_once)
+{
+    hdo_expr two = hdo_expr_const_si(pool, 2, 1),
+             huge = hdo_expr_pow(
+                 pool, hdo_expr_const_si(pool, 80, 1),
+                 hdo_expr_pow(pool, two, hdo_expr_const_si(pool, 10800, 1))),
+             bad = HDO_EXPR_NONE;
+    mpfr_t r;
+    mpfr_init2(r, 128);
+    cr_assert_neq(hdo_expr_eval_constant(r, pool, huge), 0);
+    cr_assert_neq(hdo_expr_const_check(pool, huge, &bad), 0);
+    cr_assert_eq(bad, huge);
+    /* exp(2^70) is beyond the range too; exp(2^20) is not */
+    hdo_expr e70 =
+        hdo_expr_unary(pool, HDO_X_EXP,
+                       hdo_expr_pow(pool, two, hdo_expr_const_si(pool, 70, 1)));
+    cr_assert_neq(hdo_expr_eval_constant(r, pool, e70), 0);
+    hdo_expr e20 =
+        hdo_expr_unary(pool, HDO_X_EXP,
+                       hdo_expr_pow(pool, two, hdo_expr_const_si(pool, 20, 1)));
+    cr_assert_eq(hdo_expr_eval_constant(r, pool, e20), 0);
+    /* log2 exp(2^20) = 2^20 / ln 2 = 1512775.39...: the exponent is right */
+    cr_assert_eq(mpfr_get_exp(r), 1512776);
+    mpfr_clear(r);
+}
