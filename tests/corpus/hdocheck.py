@@ -41,12 +41,16 @@ def _cleanup():
         shutil.rmtree(d, ignore_errors=True)
 
 
-def run(name, digits=30, text=None, args=(), timeout=3600):
-    """Runs hdo on cases/<name>.hdae (or on `text`, a modified copy of the
-    model) and returns the output directory.  Fails the check on any error."""
+def run(name, digits=30, text=None, args=(), timeout=3600, path=None):
+    """Runs hdo on cases/<name>.hdae (or on `path`, a model file outside
+    cases/, relative to the repository root; or on `text`, a modified copy of
+    the model) and returns the output directory.  Fails the check on any
+    error."""
     tmp = tempfile.mkdtemp(prefix="hdocheck-%s-" % name)
     _tmpdirs.append(tmp)
     model = case_path(name)
+    if path is not None:
+        model = path if os.path.isabs(path) else os.path.join(ROOT, path)
     if text is not None:
         model = os.path.join(tmp, name + ".hdae")
         with open(model, "w") as f:
