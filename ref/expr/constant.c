@@ -41,10 +41,19 @@ huge_power(const arb_t a, const arb_t b)
     return huge;
 }
 
+/* eval_ball's failures: UNDECIDED when a ball merely contains a bad
+   value (a divisor around zero: more precision may decide it), UNDEFINED
+   when the value is bad for certain (an exact zero divisor, log of a
+   nonpositive ball, a number beyond MPFR's range): no precision helps, so
+   the precision loops below stop at once instead of climbing to 2^19 bits
+   (a fuzz finding: minutes on 1/0^0.4 next to costly powers). */
+#define UNDECIDED (-1)
+#define UNDEFINED (-2)
+
 /* Evaluates every reachable node of the constant expression e as an Arb
-   ball at prec bits.  Returns 0 and sets r, or -1 with *bad set to the
-   first node whose value is undefined or cannot be decided (a divisor
-   or log argument whose ball contains zero, say). */
+   ball at prec bits.  Returns 0 and sets r, or UNDECIDED / UNDEFINED with
+   *bad set to the first node whose value cannot be decided at this
+   precision (a divisor whose ball contains zero, say) or is undefined. */
 static int
 eval_ball(arb_t r, hdo_expr *bad, const hdo_expr_pool_struct *pool, hdo_expr e,
           slong prec)
@@ -110,26 +119,31 @@ eval_ball(arb_t r, hdo_expr *bad, const hdo_expr_pool_struct *pool, hdo_expr e,
             break;
         case HDO_X_DIV:
             if (arb_contains_zero(b))
-                status = -1;
+                status = arb_is_zero(b) ? UNDEFINED : UNDECIDED;
             else
                 arb_div(x, a, b, prec);
             break;
         case HDO_X_POW:
             if (huge_power(a, b)) {
-                status = -1; /* beyond MPFR's range (see huge_exp_arg) */
+                status = UNDEFINED; /* beyond MPFR's range (huge_exp_arg) */
             } else if (arb_contains_zero(a) && !arb_is_positive(b)) {
-                status = -1; /* 0^0 is folded before; 0^negative is bad */
+                /* 0^0 is folded before; 0^negative is bad */
+                status = arb_is_zero(a) && arb_is_nonpositive(b) ? UNDEFINED
+                                                                 : UNDECIDED;
+            } else if (arb_is_zero(a)) {
+                arb_zero(x); /* 0^b = 0 for b > 0 (b need not be exact) */
             } else if (arb_is_exact(b) && arf_is_int(arb_midref(b))) {
                 fmpz_t k;
                 fmpz_init(k);
                 arf_get_fmpz(k, arb_midref(b), ARF_RND_DOWN);
                 if (fmpz_sgn(k) < 0 && arb_contains_zero(a))
-                    status = -1;
+                    status = arb_is_zero(a) ? UNDEFINED : UNDECIDED;
                 else
                     arb_pow_fmpz(x, a, k, prec);
                 fmpz_clear(k);
             } else if (!arb_is_positive(a)) {
-                status = -1; /* negative base, non-integer exponent */
+                /* negative base, non-integer exponent */
+                status = arb_is_negative(a) ? UNDEFINED : UNDECIDED;
             } else {
                 arb_pow(x, a, b, prec);
             }
@@ -157,31 +171,31 @@ eval_ball(arb_t r, hdo_expr *bad, const hdo_expr_pool_struct *pool, hdo_expr e,
             break;
         case HDO_X_EXP:
             if (huge_exp_arg(a))
-                status = -1; /* beyond MPFR's range */
+                status = UNDEFINED; /* beyond MPFR's range */
             else
                 arb_exp(x, a, prec);
             break;
         case HDO_X_LOG:
             if (!arb_is_positive(a))
-                status = -1;
+                status = arb_is_nonpositive(a) ? UNDEFINED : UNDECIDED;
             else
                 arb_log(x, a, prec);
             break;
         case HDO_X_SQRT:
             if (!arb_is_nonnegative(a))
-                status = -1;
+                status = arb_is_negative(a) ? UNDEFINED : UNDECIDED;
             else
                 arb_sqrt(x, a, prec);
             break;
         case HDO_X_SINH:
             if (huge_exp_arg(a))
-                status = -1; /* beyond MPFR's range */
+                status = UNDEFINED; /* beyond MPFR's range */
             else
                 arb_sinh(x, a, prec);
             break;
         case HDO_X_COSH:
             if (huge_exp_arg(a))
-                status = -1; /* beyond MPFR's range */
+                status = UNDEFINED; /* beyond MPFR's range */
             else
                 arb_cosh(x, a, prec);
             break;
@@ -212,8 +226,13 @@ max_const_bits(const hdo_expr_pool_struct *pool, hdo_expr e)
     for (slong i = 0; i < len; i++) {
         const hdo_expr_node *n = pool->nodes + nodes[i];
         if (n->kind == HDO_X_CONST) {
-            slong b = fmpz_bits(fmpq_numref(pool->consts + n->a)) +
-                      fmpz_bits(fmpq_denref(pool->consts + n->a));
+            /* the binary magnitude: a large argument (sin(10^100000))
+               needs that many bits before its reduction mod 2 pi is
+               right; a tiny one (11e-30088) is exact in Arb's exponent
+               and needs none (it once sent this loop to 6.4 million
+               bits: a fuzz finding) */
+            slong b = fmpz_bits(fmpq_numref(pool->consts + n->a)) -
+                      fmpz_bits(fmpq_denref(pool->consts + n->a)) + 1;
             bits = b > bits ? b : bits;
         }
     }
@@ -230,10 +249,10 @@ hdo_expr_const_check(const hdo_expr_pool_t pool, hdo_expr e, hdo_expr *bad)
     arb_t r;
     arb_init(r);
     int status = -1;
-    for (slong prec = 256; prec <= 16384 && status != 0; prec *= 4)
+    for (slong prec = 256; prec <= 16384 && status == UNDECIDED; prec *= 4)
         status = eval_ball(r, bad, pool, e, prec);
     arb_clear(r);
-    return status;
+    return status == 0 ? 0 : -1;
 }
 
 int
@@ -258,7 +277,10 @@ hdo_expr_eval_constant(mpfr_t r, const hdo_expr_pool_t pool, hdo_expr e)
     slong start = want + 64 + max_const_bits(pool, e);
     slong cap = FLINT_MAX(64 * start + 4096, WORD(1) << 19);
     for (slong prec = start; prec < cap; prec *= 2) {
-        if (eval_ball(x, NULL, pool, e, prec) != 0)
+        int st = eval_ball(x, NULL, pool, e, prec);
+        if (st == UNDEFINED)
+            break;
+        if (st != 0)
             continue; /* undecided at this precision: raise it */
         if (arb_rel_accuracy_bits(x) >= want + 2 || arb_is_zero(x)) {
             arf_get_mpfr(r, arb_midref(x), MPFR_RNDN);

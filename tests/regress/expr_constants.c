@@ -177,3 +177,32 @@ Test(regress_expr_constants, huge_powers_refused_at_once)
     cr_assert_eq(mpfr_get_exp(r), 1512776);
     mpfr_clear(r);
 }
+
+/* Fuzz findings (model harness, 2026-11-23): 0^b with b a tiny positive
+   rational (11e-30088) was "undecided" at every precision, and the
+   denominator's 100,000 bits set the start of the precision loop, which
+   then climbed to 6.4 million bits (minutes).  0^b = 0 for b > 0, tiny
+   constants add no precision, and an exact zero divisor stops the loop at
+   once. */
+Test(regress_expr_constants, zero_to_a_tiny_power_and_exact_zero_divisors)
+{
+    fmpq_t q;
+    fmpq_init(q);
+    fmpz_set_ui(fmpq_numref(q), 11);
+    fmpz_set_ui(fmpq_denref(q), 10);
+    fmpz_pow_ui(fmpq_denref(q), fmpq_denref(q), 30088);
+    hdo_expr tiny = hdo_expr_const_fmpq(pool, q);
+    fmpq_clear(q);
+    hdo_expr zero = hdo_expr_const_si(pool, 0, 1),
+             z = hdo_expr_pow(pool, zero, tiny), bad = HDO_EXPR_NONE;
+    mpfr_t r;
+    mpfr_init2(r, 128);
+    cr_assert_eq(hdo_expr_eval_constant(r, pool, z), 0);
+    cr_assert(mpfr_zero_p(r));
+    /* 1/(0^tiny) is undefined for certain: refused, by both routines */
+    hdo_expr inv = hdo_expr_div(pool, hdo_expr_const_si(pool, 1, 1), z);
+    cr_assert_neq(hdo_expr_eval_constant(r, pool, inv), 0);
+    cr_assert_neq(hdo_expr_const_check(pool, inv, &bad), 0);
+    cr_assert_eq(bad, inv);
+    mpfr_clear(r);
+}
