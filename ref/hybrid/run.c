@@ -237,6 +237,28 @@ mode_cache_clear(mode_cache *mc, hdo_result_struct *res)
     hdo_reduced_clear(mc->red);
 }
 
+/* The part of a mode cache every kind of mode shares once its reduced
+   form is built: ntr transition slots (reset assignments built on first
+   use) and the state vectors (current, left limit, trial) at the run's
+   precision. */
+static void
+mode_cache_alloc(mode_cache *mc, slong ntr, mpfr_prec_t prec)
+{
+    mc->ntr = ntr;
+    mc->assign = calloc(ntr ? ntr : 1, sizeof *mc->assign);
+    mc->assign_built = calloc(ntr ? ntr : 1, sizeof *mc->assign_built);
+    HDO_ASSERT(mc->assign != NULL && mc->assign_built != NULL);
+    mc->xs = hdo_vec_init(mc->red->nstate, prec);
+    mc->ls = hdo_vec_init(mc->red->nstate, prec);
+    mc->ts = hdo_vec_init(mc->red->nstate, prec);
+    mc->xu = hdo_vec_init(mc->red->nimplicit, prec);
+    mc->lu = hdo_vec_init(mc->red->nimplicit, prec);
+    mc->tu = hdo_vec_init(mc->red->nimplicit, prec);
+    mc->fixed = calloc(mc->red->nstate ? mc->red->nstate : 1, sizeof(int));
+    HDO_ASSERT(mc->fixed != NULL);
+    mc->built = 1;
+}
+
 /* Builds the reduced form and the Taylor program (with the mode's
    guards) of mode m, once per run (mode_cache_get). */
 static int
@@ -280,19 +302,7 @@ mode_cache_build(run_ctx *c, slong m, const mpfr_t t)
         return fail(c, st, m, t);
     }
     mc->nguards = mode->nwhens;
-    mc->ntr = mode->nwhens + (mode->has_zeno ? 1 : 0);
-    mc->assign = calloc(mc->ntr ? mc->ntr : 1, sizeof *mc->assign);
-    mc->assign_built = calloc(mc->ntr ? mc->ntr : 1, sizeof *mc->assign_built);
-    HDO_ASSERT(mc->assign != NULL && mc->assign_built != NULL);
-    mc->xs = hdo_vec_init(mc->red->nstate, c->prec);
-    mc->ls = hdo_vec_init(mc->red->nstate, c->prec);
-    mc->ts = hdo_vec_init(mc->red->nstate, c->prec);
-    mc->xu = hdo_vec_init(mc->red->nimplicit, c->prec);
-    mc->lu = hdo_vec_init(mc->red->nimplicit, c->prec);
-    mc->tu = hdo_vec_init(mc->red->nimplicit, c->prec);
-    mc->fixed = calloc(mc->red->nstate ? mc->red->nstate : 1, sizeof(int));
-    HDO_ASSERT(mc->fixed != NULL);
-    mc->built = 1;
+    mode_cache_alloc(mc, mode->nwhens + (mode->has_zeno ? 1 : 0), c->prec);
     return 0;
 }
 
@@ -1237,19 +1247,7 @@ sliding_get(run_ctx *c, slong a, slong b, const mpfr_t t, slong *idx)
     mc->nguards = ng;
     mc->sa = a;
     mc->sb = b;
-    mc->ntr = 0;
-    mc->assign = calloc(1, sizeof *mc->assign);
-    mc->assign_built = calloc(1, sizeof *mc->assign_built);
-    HDO_ASSERT(mc->assign != NULL && mc->assign_built != NULL);
-    mc->xs = hdo_vec_init(mc->red->nstate, c->prec);
-    mc->ls = hdo_vec_init(mc->red->nstate, c->prec);
-    mc->ts = hdo_vec_init(mc->red->nstate, c->prec);
-    mc->xu = hdo_vec_init(mc->red->nimplicit, c->prec);
-    mc->lu = hdo_vec_init(mc->red->nimplicit, c->prec);
-    mc->tu = hdo_vec_init(mc->red->nimplicit, c->prec);
-    mc->fixed = calloc(mc->red->nstate ? mc->red->nstate : 1, sizeof(int));
-    HDO_ASSERT(mc->fixed != NULL);
-    mc->built = 1;
+    mode_cache_alloc(mc, 0, c->prec);
     return 0;
 }
 
