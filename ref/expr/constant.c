@@ -50,6 +50,25 @@ huge_power(const arb_t a, const arb_t b)
 #define UNDECIDED (-1)
 #define UNDEFINED (-2)
 
+/* The position of node id among nodes[0..len), sorted ascending: the
+   children of a node come before it (hdo_expr_reachable's order). */
+static slong
+position(const int32_t *nodes, slong len, int32_t id)
+{
+    slong lo = 0, hi = len - 1;
+    while (lo <= hi) {
+        slong mid = (lo + hi) / 2;
+        if (nodes[mid] == id)
+            return mid;
+        if (nodes[mid] < id)
+            lo = mid + 1;
+        else
+            hi = mid - 1;
+    }
+    HDO_ASSERT(0 && "a child is reachable before its parent");
+    return -1;
+}
+
 /* Evaluates every reachable node of the constant expression e as an Arb
    ball at prec bits.  Returns 0 and sets r, or UNDECIDED / UNDEFINED with
    *bad set to the first node whose value cannot be decided at this
@@ -69,33 +88,9 @@ eval_ball(arb_t r, hdo_expr *bad, const hdo_expr_pool_struct *pool, hdo_expr e,
         const hdo_expr_node *n = pool->nodes + nodes[i];
         arb_ptr x = v + i, a = NULL, b = NULL;
         if (n->kind >= HDO_X_ADD) {
-            /* children have smaller indices: find them by binary search */
-            slong lo = 0, hi = i - 1;
-            while (lo <= hi) {
-                slong mid = (lo + hi) / 2;
-                if (nodes[mid] == n->a) {
-                    a = v + mid;
-                    break;
-                }
-                if (nodes[mid] < n->a)
-                    lo = mid + 1;
-                else
-                    hi = mid - 1;
-            }
-            if (n->kind <= HDO_X_POW) {
-                lo = 0, hi = i - 1;
-                while (lo <= hi) {
-                    slong mid = (lo + hi) / 2;
-                    if (nodes[mid] == n->b) {
-                        b = v + mid;
-                        break;
-                    }
-                    if (nodes[mid] < n->b)
-                        lo = mid + 1;
-                    else
-                        hi = mid - 1;
-                }
-            }
+            a = v + position(nodes, i, n->a);
+            if (n->kind <= HDO_X_POW)
+                b = v + position(nodes, i, n->b);
         }
         switch (n->kind) {
         case HDO_X_CONST:
