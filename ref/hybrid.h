@@ -118,6 +118,14 @@ typedef hdo_result_struct hdo_result_t[1];
 void hdo_result_init(hdo_result_t res);
 void hdo_result_clear(hdo_result_t res);
 
+/* The zero rule of KM Remark 12 used by hdo_event_locate: the index m
+   of the first coefficient of S = sum c_k s^k whose contribution
+   |c_m| H^m over the step exceeds tol (1 + max_k |c_k| H^k) (S is then
+   s^m Q(s) up to the tolerance, and the sign of c_m says where it leaves
+   zero), or len when S stays within the tolerance over the step. */
+slong hdo_event_zero_order(mpfr_srcptr c, slong len, const mpfr_t H,
+                           const mpfr_t tol);
+
 /* Event location on one step (ref/hybrid/locate.c).
 
    S(s) = sum_{k < len} c[k] s^k is the Taylor series of a switching

@@ -319,11 +319,41 @@ search(arf_t ra, arf_t rb, arb_srcptr Q, slong len, const arf_t H,
     return found;
 }
 
+slong
+hdo_event_zero_order(mpfr_srcptr c, slong len, const mpfr_t H, const mpfr_t tol)
+{
+    /* Remark 12 of Kunkel and Mehrmann: right after a transition S(0) is
+       zero up to the errors of the event location and the reset, of
+       either sign.  A value of S(0) within the tolerance is taken as an
+       exact zero, and so is every following coefficient whose
+       contribution |c_k| H^k over the step is within it: S is then
+       s^m Q(s) with Q(0) = c_m, and the sign of c_m says in which
+       direction S leaves the surface.  The tolerance is ztol = tol (1 +
+       scale): S is known to about tol relative to its size over the step
+       plus tol absolute. */
+    mpfr_t ztol, term, p;
+    slong m;
+    mpfr_inits2(64, ztol, term, p, (mpfr_ptr)0);
+    coef_scale(ztol, c, len, H);
+    mpfr_add_ui(ztol, ztol, 1, MPFR_RNDU);
+    mpfr_mul(ztol, ztol, tol, MPFR_RNDU);
+    mpfr_set_ui(p, 1, MPFR_RNDN);
+    for (m = 0; m < len; m++) {
+        mpfr_abs(term, c + m, MPFR_RNDN);
+        mpfr_mul(term, term, p, MPFR_RNDN);
+        if (mpfr_cmp(term, ztol) > 0)
+            break;
+        mpfr_mul(p, p, H, MPFR_RNDN);
+    }
+    mpfr_clears(ztol, term, p, (mpfr_ptr)0);
+    return m;
+}
+
 int
 hdo_event_locate(mpfr_t root, mpfr_srcptr c, slong len, const mpfr_t H,
                  const mpfr_t tol, mpfr_prec_t prec)
 {
-    mpfr_t scale, ztol, term, p;
+    mpfr_t term;
     slong m;
     int result = 0;
 
@@ -335,45 +365,18 @@ hdo_event_locate(mpfr_t root, mpfr_srcptr c, slong len, const mpfr_t H,
         }
         return 0;
     }
-    mpfr_inits2(64, scale, ztol, term, p, (mpfr_ptr)0);
-    coef_scale(scale, c, len, H);
-    /* ztol = tol (1 + scale): S is known to about tol relative to its
-       size over the step plus tol absolute. */
-    mpfr_add_ui(ztol, scale, 1, MPFR_RNDU);
-    mpfr_mul(ztol, ztol, tol, MPFR_RNDU);
-
-    /* Remark 12 of Kunkel and Mehrmann: right after a transition S(0) is
-       zero up to the errors of the event location and the reset, of
-       either sign.  A value of S(0) within the tolerance is taken as an
-       exact zero, and so is every following coefficient whose
-       contribution |c_k| H^k over the step is within it: S is then
-       s^m Q(s) with Q(0) = c_m, and the sign of c_m says in which
-       direction S leaves the surface. */
-    m = 0;
-    mpfr_abs(term, c + 0, MPFR_RNDN);
-    if (mpfr_cmp(term, ztol) <= 0) {
-        m = 1;
-        mpfr_set(p, H, MPFR_RNDN);
-        while (m < len) {
-            mpfr_abs(term, c + m, MPFR_RNDN);
-            mpfr_mul(term, term, p, MPFR_RNDN);
-            if (mpfr_cmp(term, ztol) > 0)
-                break;
-            mpfr_mul(p, p, H, MPFR_RNDN);
-            m++;
-        }
-        if (m == len) {
-            /* |S| <= len * ztol on the whole step: it stays on the
-               surface as far as the tolerance can tell; no crossing. */
-            goto done;
-        }
+    m = hdo_event_zero_order(c, len, H, tol);
+    if (m == len) {
+        /* |S| <= len * ztol on the whole step: it stays on the surface
+           as far as the tolerance can tell; no crossing. */
+        return 0;
     }
     if (mpfr_sgn(c + m) < 0) {
         /* infeasible at once: S(0) < 0, or S leaves zero downwards */
         mpfr_set_ui(root, 0, MPFR_RNDN);
-        result = HDO_EVENT;
-        goto done;
+        return HDO_EVENT;
     }
+    mpfr_init2(term, 64);
 
     {
         slong qlen = len - m;
@@ -424,7 +427,6 @@ hdo_event_locate(mpfr_t root, mpfr_srcptr c, slong len, const mpfr_t H,
         arf_clear(ra);
         arf_clear(rb);
     }
-done:
-    mpfr_clears(scale, ztol, term, p, (mpfr_ptr)0);
+    mpfr_clear(term);
     return result;
 }

@@ -109,35 +109,8 @@ int
 hdo_zeno_guard_leaves(mpfr_srcptr c, slong len, const mpfr_t H,
                       const mpfr_t tol)
 {
-    /* the zero rule of hdo_event_locate (KM Remark 12): S(0) and every
-       coefficient whose contribution |c_k| H^k is within tol (1 + scale)
-       count as zero; the first one beyond it decides */
-    mpfr_t scale, ztol, term, p;
-    int leaves = 0;
-    mpfr_inits2(64, scale, ztol, term, p, (mpfr_ptr)0);
-    mpfr_set_ui(scale, 0, MPFR_RNDN);
-    mpfr_set_ui(p, 1, MPFR_RNDN);
-    for (slong k = 0; k < len; k++) {
-        mpfr_abs(term, c + k, MPFR_RNDU);
-        mpfr_mul(term, term, p, MPFR_RNDU);
-        if (mpfr_cmp(term, scale) > 0)
-            mpfr_set(scale, term, MPFR_RNDU);
-        mpfr_mul(p, p, H, MPFR_RNDU);
-    }
-    mpfr_add_ui(ztol, scale, 1, MPFR_RNDU);
-    mpfr_mul(ztol, ztol, tol, MPFR_RNDU);
-    mpfr_set_ui(p, 1, MPFR_RNDN);
-    for (slong k = 0; k < len; k++) {
-        mpfr_abs(term, c + k, MPFR_RNDN);
-        mpfr_mul(term, term, p, MPFR_RNDN);
-        if (mpfr_cmp(term, ztol) > 0) {
-            leaves = mpfr_sgn(c + k) > 0;
-            break;
-        }
-        mpfr_mul(p, p, H, MPFR_RNDN);
-        if (mpfr_zero_p(p))
-            break; /* H = 0: only S(0) is seen */
-    }
-    mpfr_clears(scale, ztol, term, p, (mpfr_ptr)0);
-    return leaves;
+    /* the zero rule of hdo_event_locate (KM Remark 12): the first
+       coefficient beyond the tolerance decides */
+    slong m = hdo_event_zero_order(c, len, H, tol);
+    return m < len && mpfr_sgn(c + m) > 0;
 }
