@@ -231,7 +231,7 @@ int hdo_program_taylor_step(hdo_program_t prog, slong k, hdo_expr *bad);
    inputs of order k, recomputing the slots that depend on them (active
    closed under "an operand is active") gives the same coefficients as
    hdo_program_taylor_step, since every other slot's operands are
-   unchanged. */
+   unchanged.  active = NULL: every slot (hdo_program_taylor_step). */
 int hdo_program_taylor_step_some(hdo_program_t prog, slong k,
                                  const char *active, hdo_expr *bad);
 /* Sets active[i] (nslots entries) to 1 for the slots that depend on an

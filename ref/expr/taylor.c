@@ -346,7 +346,7 @@ hdo_program_taylor_step_some(hdo_program_t prog, slong k, const char *active,
     if (prog->time_slot >= 0 && k >= 1)
         mpfr_set_si(C(prog->time_slot, k), k == 1 ? 1 : 0, MPFR_RNDN);
     for (slong i = 0; i < prog->nslots; i++) {
-        if (prog->code[i].kind < HDO_X_ADD || !active[i])
+        if (prog->code[i].kind < HDO_X_ADD || (active != NULL && !active[i]))
             continue;
         int status = taylor_op(prog, i, k);
         if (status != 0) {
@@ -361,19 +361,5 @@ hdo_program_taylor_step_some(hdo_program_t prog, slong k, const char *active,
 int
 hdo_program_taylor_step(hdo_program_t prog, slong k, hdo_expr *bad)
 {
-    HDO_ASSERT(prog->coef != NULL && k >= 0 && k <= prog->taylor_order);
-    slong per = prog->taylor_order + 1;
-    if (prog->time_slot >= 0 && k >= 1)
-        mpfr_set_si(C(prog->time_slot, k), k == 1 ? 1 : 0, MPFR_RNDN);
-    for (slong i = 0; i < prog->nslots; i++) {
-        if (prog->code[i].kind < HDO_X_ADD)
-            continue;
-        int status = taylor_op(prog, i, k);
-        if (status != 0) {
-            if (bad != NULL)
-                *bad = prog->code[i].node;
-            return status;
-        }
-    }
-    return 0;
+    return hdo_program_taylor_step_some(prog, k, NULL, bad);
 }
