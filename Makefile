@@ -11,7 +11,7 @@
 SHELL := /bin/bash
 BUILD ?= build
 CC ?= cc
-DEBIAN_PACKAGES := libmpfr-dev libgmp-dev libflint-dev libflint-arb-dev \
+DEBIAN_PACKAGES := gcc libc6-dev libmpfr-dev libgmp-dev libflint-dev libflint-arb-dev \
                    libcriterion-dev python3-mpmath python3-scipy \
                    libsundials-dev gnuplot-nox bc pkg-config parallel rsync
 

@@ -24,14 +24,32 @@ if ! command -v parallel >/dev/null; then
     echo "SKIP parallel_sweep: GNU parallel is not installed (make deps)"
     exit 0
 fi
-tmp=$(mktemp -d)
+# Scratch under build/, not /tmp: the ssh stand-in below is a script that
+# must be executable, and CI machines may mount /tmp noexec.
+mkdir -p build
+tmp=$(mktemp -d "$PWD/build/parallel-sweep.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
+# what a failure needs to be understood from a CI log: the tool's log, GNU
+# parallel's job log, and each job's hdo.log
+explain() { # LOG ROOT
+    echo "--- $1:"
+    tail -n 30 "$1"
+    if [[ -f $2/joblog.tsv ]]; then
+        echo "--- $2/joblog.tsv:"
+        cat "$2/joblog.tsv"
+    fi
+    local l
+    for l in "$2"/*/hdo.log; do
+        [[ -f $l ]] && { echo "--- $l:"; tail -n 5 "$l"; }
+    done
+}
 values=(0.5 0.6 0.7 0.8 0.9)
 
 # 1. the local sweep
 if ! tools/parallel-runs.sh -o "$tmp/local" -a '-d 30 --until 10' --hdo "$HDO" \
     --sweep e cases/bouncing_ball.hdae "${values[@]}" >"$tmp/local.log" 2>&1; then
-    echo "FAIL parallel_sweep: parallel-runs.sh failed: $(tail -n 3 "$tmp/local.log")"
+    echo "FAIL parallel_sweep: parallel-runs.sh failed"
+    explain "$tmp/local.log" "$tmp/local"
     exit 1
 fi
 res=$("$PY" - "$tmp/local" "${values[@]}" <<'PYEOF'
@@ -93,7 +111,8 @@ root=$tmp/ssh_shared
 if ! tools/parallel-runs.sh -S 2/: -o "$root" -a '-d 30 --until 10' --hdo "$HDO" \
     --sweep e cases/bouncing_ball.hdae 0.5 0.9 >"$tmp/shared.log" 2>&1 ||
     ! msg=$(same_events 0.5 0.9); then
-    echo "FAIL parallel_sweep: -S 2/: ${msg:-$(tail -n 3 "$tmp/shared.log")}"
+    echo "FAIL parallel_sweep: -S 2/: ${msg:-parallel-runs.sh failed}"
+    explain "$tmp/shared.log" "$root"
     exit 1
 fi
 figures+="; -S : ok"
@@ -114,15 +133,17 @@ EOF
     chmod +x "$tmp/fakessh"
     root=ssh_transfer # relative: it is recreated under the remote workdir
     if ! (cd "$tmp" && "$OLDPWD/tools/parallel-runs.sh" --transfer \
-        --ssh "$tmp/fakessh" -S 1/nodeA,1/nodeB -o "$root" -a '-d 30 --until 10' \
+        --ssh "bash $tmp/fakessh" -S 1/nodeA,1/nodeB -o "$root" -a '-d 30 --until 10' \
         --hdo "$HDO" --sweep e "$OLDPWD/cases/bouncing_ball.hdae" 0.6 0.8) \
         >"$tmp/transfer.log" 2>&1; then
-        echo "FAIL parallel_sweep: --transfer: $(tail -n 3 "$tmp/transfer.log")"
+        echo "FAIL parallel_sweep: --transfer: parallel-runs.sh failed"
+        explain "$tmp/transfer.log" "$tmp/ssh_transfer"
         exit 1
     fi
     root=$tmp/ssh_transfer
     if ! msg=$(same_events 0.6 0.8); then
         echo "FAIL parallel_sweep: --transfer: $msg"
+        explain "$tmp/transfer.log" "$root"
         exit 1
     fi
     if [[ -n $(find "$tmp/remote" -name '*.csv') ]]; then
@@ -150,7 +171,8 @@ root=$tmp/slurm
 for id in 1 ${#values[@]}; do
     if ! SLURM_ARRAY_TASK_ID=$id HDO=$HDO HDO_RUN_ARGS='-d 30 --until 10' "$sb" "$list" \
         "$root" >"$tmp/slurm$id.log" 2>&1; then
-        echo "FAIL parallel_sweep: $sb task $id: $(tail -n 2 "$tmp/slurm$id.log")"
+        echo "FAIL parallel_sweep: $sb task $id"
+        explain "$tmp/slurm$id.log" "$root"
         exit 1
     fi
 done
