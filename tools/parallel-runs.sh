@@ -37,7 +37,8 @@
 #                valid there); ssh must work without a password.
 #
 # Exit status: 0 when every job succeeded, else GNU parallel's (the number
-# of failed jobs, up to 100), after printing the failed job lines.
+# of failed jobs, up to 100), after printing the failed job lines.  With
+# --transfer, a job whose summary.json did not come back counts as failed.
 #
 # Example: 5 restitution coefficients of the bouncing ball, 40 digits, up to
 # t = 10 (the Zeno point of e = 0.9 is 8.58):
@@ -135,5 +136,16 @@ rc=$?
 if ((rc != 0)); then
     echo "parallel-runs: $rc job(s) failed (exit status in $root/joblog.tsv):" >&2
     awk -F'\t' 'NR > 1 && $7 != 0 { print "  " $9 }' "$root/joblog.tsv" >&2
+elif ((transfer)); then
+    # A remote job can end with status 0 and still bring nothing back (a
+    # remote shell that did not run it, an rsync that failed): a folder
+    # without its summary.json is a failed job, not a finished one.
+    lost=0
+    while read -r model; do
+        [[ -s $(dirname "$model")/summary.json ]] && continue
+        echo "parallel-runs: no summary.json came back for $model" >&2
+        lost=$((lost + 1))
+    done <"$vlist"
+    rc=$((lost > 100 ? 100 : lost))
 fi
 exit $rc

@@ -14,7 +14,9 @@
 # record, hdo.log), GNU parallel's job log has every job with exit 0, and
 # the Zeno time of each ball agrees with the closed form t1 (1 + e)/(1 - e),
 # t1 = sqrt(2 h0/g) (h0 = 1, g = 9.81; mpmath at 50 digits) to 25 digits;
-# the other forms' events.csv are identical to the local sweep's.
+# the other forms' events.csv are identical to the local sweep's; a
+# --transfer remote that runs nothing makes parallel-runs.sh fail and name
+# the job whose outputs did not come back.
 set -u
 cd "$(dirname "$0")/../.."
 HDO=${HDO:-build/hdo}
@@ -128,6 +130,9 @@ while [[ \${1:-} == -* ]]; do case \$1 in -l|-p|-o) shift 2;; *) shift;; esac; d
 shift
 [[ \${1:-} == -- ]] && shift
 cd "$tmp/remote" || exit 255
+# sshd gives the command a login environment with SHELL set; GNU parallel's
+# remote wrapper runs the job with \$SHELL, and CI may run us without it
+export SHELL=/bin/bash
 exec bash -c "\$*"
 EOF
     chmod +x "$tmp/fakessh"
@@ -152,6 +157,24 @@ EOF
     fi
     hosts=$(awk -F'\t' 'NR > 1 { print $2 }' "$root/joblog.tsv" | sort -u | tr '\n' ' ')
     figures+="; --transfer ok (hosts ${hosts% })"
+    # a remote whose shell runs nothing (GNU parallel's wrapper without
+    # SHELL): every job ends with status 0 and brings nothing back, which
+    # parallel-runs.sh must report as failed, not as a finished sweep
+    sed 's/^export SHELL=.*/unset SHELL/' "$tmp/fakessh" >"$tmp/deadssh"
+    if (cd "$tmp" && "$OLDPWD/tools/parallel-runs.sh" --transfer \
+        --ssh "bash $tmp/deadssh" -S 1/nodeA -o lost -a '-d 30 --until 10' \
+        --hdo "$HDO" --sweep e "$OLDPWD/cases/bouncing_ball.hdae" 0.6) \
+        >"$tmp/lost.log" 2>&1; then
+        echo "FAIL parallel_sweep: --transfer with a remote that runs nothing exits 0"
+        explain "$tmp/lost.log" "$tmp/lost"
+        exit 1
+    fi
+    if ! grep -q "no summary.json came back for lost/bouncing_ball_e=0.6" "$tmp/lost.log"; then
+        echo "FAIL parallel_sweep: --transfer with a remote that runs nothing: no message"
+        explain "$tmp/lost.log" "$tmp/lost"
+        exit 1
+    fi
+    figures+=", lost outputs reported"
 else
     figures+="; --transfer skipped (no rsync)"
 fi
