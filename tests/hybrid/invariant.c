@@ -5,42 +5,12 @@
 #include <string.h>
 #include "hybrid.h"
 #include "hybrid/internal.h"
+#include "../model_util.h"
 
 /* Expected values come from closed forms evaluated here with MPFR: the
    energy H0 = -m g L cos(1) of the start, and the time K(k^2) / w at
    which the pendulum released at q = 1 passes q = 0 (k = sin(1/2),
    w = sqrt(g / L)), computed by the arithmetic-geometric mean. */
-
-static void
-parse(hdo_model_t model, const char *text)
-{
-    hdo_error_t err;
-    hdo_error_clear(&err);
-    hdo_model_init(model);
-    int st =
-        hdo_model_parse_string(model, text, strlen(text), "test.hdae", &err);
-    cr_assert_eq(st, 0, "parse failed: %s", err.message);
-}
-
-static int
-run(hdo_result_t res, hdo_model_t model, long digits, hdo_error_t *err)
-{
-    hdo_run_options opt;
-    hdo_run_options_init(&opt);
-    opt.digits = digits;
-    hdo_result_init(res);
-    return hdo_run(res, model, &opt, err);
-}
-
-static slong
-var_index(const hdo_model_t model, const char *name)
-{
-    for (slong i = 0; i < model->nvars; i++)
-        if (strcmp(model->vars[i].name, name) == 0)
-            return i;
-    cr_assert_fail("no variable %s", name);
-    return -1;
-}
 
 /* cases/km_energy.hdae, with the guard's left side replaceable */
 #define KM_ENERGY(GUARD)                                                       \
@@ -99,12 +69,12 @@ Test(hybrid, invariant_km_energy_no_events_energy_kept)
         hdo_model_t model;
         hdo_result_t res;
         hdo_error_t err;
-        parse(model, km_text);
-        int st = run(res, model, D, &err);
+        tm_parse(model, km_text);
+        int st = tm_run(res, model, D, NULL, &err);
         cr_assert_eq(st, 0, "%ld digits: %s", D, err.message);
         cr_expect_eq(res->nevents, 0, "%ld digits: %ld events", D,
                      (long)res->nevents);
-        slong iq = var_index(model, "q"), ip = var_index(model, "p");
+        slong iq = tm_var(model, "q"), ip = tm_var(model, "p");
         const hdo_row *last = res->rows + res->nrows - 1;
         cr_assert_eq(mpfr_cmp_ui(last->time, 10), 0);
         mpfr_t e, worst, bound;
@@ -168,9 +138,9 @@ Test(hybrid, invariant_tiny_lie_derivative_still_switches)
         hdo_model_t model;
         hdo_result_t res;
         hdo_error_t err;
-        parse(model, KM_ENERGY("p^2/(2*m) - m*g*L*cos(q) + 1e-20*q < "
-                               "-m*g*L*cos(1)"));
-        int st = run(res, model, D, &err);
+        tm_parse(model, KM_ENERGY("p^2/(2*m) - m*g*L*cos(q) + 1e-20*q < "
+                                  "-m*g*L*cos(1)"));
+        int st = tm_run(res, model, D, NULL, &err);
         cr_assert_eq(st, 0, "%ld digits: %s", D, err.message);
         cr_assert_eq(res->nevents, 1, "%ld digits: %ld events", D,
                      (long)res->nevents);
@@ -204,8 +174,8 @@ Test(hybrid, invariant_infeasible_entry_switches_at_once)
     hdo_model_t model;
     hdo_result_t res;
     hdo_error_t err;
-    parse(model, KM_ENERGY("p^2/(2*m) - m*g*L*cos(q) < -m*g*L*cos(1) + 1"));
-    int st = run(res, model, 30, &err);
+    tm_parse(model, KM_ENERGY("p^2/(2*m) - m*g*L*cos(q) < -m*g*L*cos(1) + 1"));
+    int st = tm_run(res, model, 30, NULL, &err);
     cr_assert_eq(st, 0, "%s", err.message);
     cr_assert_eq(res->nevents, 1);
     cr_expect_eq(mpfr_cmp_ui(res->events[0].time, 0), 0);
@@ -220,12 +190,12 @@ Test(hybrid, invariant_first_integral_test)
     hdo_model_t model;
     hdo_error_t err;
     hdo_reduced_t red;
-    parse(model, km_text);
+    tm_parse(model, km_text);
     hdo_error_clear(&err);
     hdo_reduced_init(red);
     cr_assert_eq(hdo_reduce_mode(red, model, 0, &err), 0);
     hdo_expr_pool_struct *pool = model->pool;
-    slong iq = var_index(model, "q"), ip = var_index(model, "p");
+    slong iq = tm_var(model, "q"), ip = tm_var(model, "p");
     hdo_expr q = hdo_expr_var(pool, iq, 0), p = hdo_expr_var(pool, ip, 0);
     hdo_expr S = model->modes[0].whens[0].guard;
     mpfr_t t;

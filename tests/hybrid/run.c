@@ -5,34 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include "hybrid.h"
+#include "../model_util.h"
 
 /* Expected values come from closed forms evaluated here with MPFR (the
    ball's impact times, exact event times of linear arcs), never from
    hdo_run itself. */
-
-static void
-parse(hdo_model_t model, const char *text)
-{
-    hdo_error_t err;
-    hdo_error_clear(&err);
-    hdo_model_init(model);
-    int st =
-        hdo_model_parse_string(model, text, strlen(text), "test.hdae", &err);
-    cr_assert_eq(st, 0, "parse failed: %s", err.message);
-}
-
-/* Runs at D digits; returns the status, err filled. */
-static int
-run(hdo_result_t res, hdo_model_t model, long digits, const char *every,
-    hdo_error_t *err)
-{
-    hdo_run_options opt;
-    hdo_run_options_init(&opt);
-    opt.digits = digits;
-    opt.every = every;
-    hdo_result_init(res);
-    return hdo_run(res, model, &opt, err);
-}
 
 /* |a - b| <= 10^-digits */
 static int
@@ -77,8 +54,8 @@ Test(hybrid, run_ball_impacts_closed_form)
     hdo_model_t model;
     hdo_result_t res;
     hdo_error_t err;
-    parse(model, ball_text);
-    int st = run(res, model, 40, NULL, &err);
+    tm_parse(model, ball_text);
+    int st = tm_run(res, model, 40, NULL, &err);
     cr_assert_eq(st, 0, "%s", err.message);
     /* t1 = sqrt(2/g), t_{k+1} = t_k + 2 e^k t1; 2.5 lies between t_11 =
        2.4936... and t_12 = 2.5191..., so 11 impacts */
@@ -140,8 +117,8 @@ Test(hybrid, run_simultaneous_first_in_file_order)
         hdo_model_t model;
         hdo_result_t res;
         hdo_error_t err;
-        parse(model, text[i]);
-        int st = run(res, model, 30, NULL, &err);
+        tm_parse(model, text[i]);
+        int st = tm_run(res, model, 30, NULL, &err);
         cr_assert_eq(st, 0, "%s", err.message);
         cr_assert_eq(res->nevents, 1);
         cr_assert_eq(res->events[0].kind, HDO_EV_SIMULTANEOUS);
@@ -159,11 +136,11 @@ Test(hybrid, run_infeasible_start_switches_at_once)
     hdo_model_t model;
     hdo_result_t res;
     hdo_error_t err;
-    parse(model, "model inf\nvar x = -1\n"
-                 "mode a\n  der(x) = -1\n  when x < 0 goto b\nend\n"
-                 "mode b\n  der(x) = 2\nend\n"
-                 "start a at 0.5\nuntil 2\n");
-    int st = run(res, model, 30, NULL, &err);
+    tm_parse(model, "model inf\nvar x = -1\n"
+                    "mode a\n  der(x) = -1\n  when x < 0 goto b\nend\n"
+                    "mode b\n  der(x) = 2\nend\n"
+                    "start a at 0.5\nuntil 2\n");
+    int st = tm_run(res, model, 30, NULL, &err);
     cr_assert_eq(st, 0, "%s", err.message);
     cr_assert_eq(res->nevents, 1);
     cr_assert(mpfr_cmp_d(res->events[0].time, 0.5) == 0);
@@ -182,11 +159,11 @@ Test(hybrid, run_zero_at_arc_start_leaving_feasibly_is_no_event)
     hdo_model_t model;
     hdo_result_t res;
     hdo_error_t err;
-    parse(model, "model leave\nvar x = 1\n"
-                 "mode a\n  der(x) = -1\n  when x < 0 goto b\nend\n"
-                 "mode b\n  der(x) = 1\n  when x < 0 goto a\nend\n"
-                 "start a\nuntil 3\n");
-    int st = run(res, model, 30, NULL, &err);
+    tm_parse(model, "model leave\nvar x = 1\n"
+                    "mode a\n  der(x) = -1\n  when x < 0 goto b\nend\n"
+                    "mode b\n  der(x) = 1\n  when x < 0 goto a\nend\n"
+                    "start a\nuntil 3\n");
+    int st = tm_run(res, model, 30, NULL, &err);
     cr_assert_eq(st, 0, "%s", err.message);
     cr_assert_eq(res->nevents, 1);
     cr_assert(close_to_d(res->events[0].time, 1, 30), "time");
@@ -199,11 +176,11 @@ Test(hybrid, run_chattering_is_an_error)
     hdo_model_t model;
     hdo_result_t res;
     hdo_error_t err;
-    parse(model, "model ch\nvar x = 1\n"
-                 "mode l\n  der(x) = -1\n  when x < 0 goto r\nend\n"
-                 "mode r\n  der(x) = 1\n  when x > 0 goto l\nend\n"
-                 "chattering stop\nstart l\nuntil 3\n");
-    int st = run(res, model, 30, NULL, &err);
+    tm_parse(model, "model ch\nvar x = 1\n"
+                    "mode l\n  der(x) = -1\n  when x < 0 goto r\nend\n"
+                    "mode r\n  der(x) = 1\n  when x > 0 goto l\nend\n"
+                    "chattering stop\nstart l\nuntil 3\n");
+    int st = tm_run(res, model, 30, NULL, &err);
     cr_assert_eq(st, HDO_ERR_CHATTERING);
     cr_assert(strstr(err.message, "chattering stop") != NULL, "%s",
               err.message);
@@ -219,11 +196,11 @@ Test(hybrid, run_filippov_sliding)
     hdo_model_t model;
     hdo_result_t res;
     hdo_error_t err;
-    parse(model, "model ch\nvar x = 1\n"
-                 "mode l\n  der(x) = -1\n  when x < 0 goto r\nend\n"
-                 "mode r\n  der(x) = 1\n  when x > 0 goto l\nend\n"
-                 "start l\nuntil 3\n");
-    int st = run(res, model, 30, NULL, &err);
+    tm_parse(model, "model ch\nvar x = 1\n"
+                    "mode l\n  der(x) = -1\n  when x < 0 goto r\nend\n"
+                    "mode r\n  der(x) = 1\n  when x > 0 goto l\nend\n"
+                    "start l\nuntil 3\n");
+    int st = tm_run(res, model, 30, NULL, &err);
     cr_assert_eq(st, 0, "%s", err.message);
     cr_assert_eq(res->nevents, 1);
     cr_assert_eq(res->events[0].kind, HDO_EV_SLIDING_START);
@@ -244,13 +221,13 @@ Test(hybrid, run_filippov_sliding_with_algebraic_part)
     hdo_model_t model;
     hdo_result_t res;
     hdo_error_t err;
-    parse(model, "model ch\nvar x = 1, y = 0\n"
-                 "mode l\n  der(x) = -1\n  y = 2*t\n"
-                 "  when x < 0 goto r\nend\n"
-                 "mode r\n  der(x) = 1\n  y = 2*t\n"
-                 "  when x > 0 goto l\nend\n"
-                 "start l\nuntil 3\n");
-    int st = run(res, model, 30, NULL, &err);
+    tm_parse(model, "model ch\nvar x = 1, y = 0\n"
+                    "mode l\n  der(x) = -1\n  y = 2*t\n"
+                    "  when x < 0 goto r\nend\n"
+                    "mode r\n  der(x) = 1\n  y = 2*t\n"
+                    "  when x > 0 goto l\nend\n"
+                    "start l\nuntil 3\n");
+    int st = tm_run(res, model, 30, NULL, &err);
     cr_assert_eq(st, 0, "%s", err.message);
     cr_assert_eq(res->nevents, 1);
     cr_assert_eq(res->events[0].kind, HDO_EV_SLIDING_START);
@@ -284,8 +261,8 @@ ramp_stick(int sg)
              "mode neg\n  der(v) = %s + 1\n%s  when v > 0 goto pos\nend\n"
              "start %s at 0\nuntil 2\n",
              -sg, f, common, f, common, sg > 0 ? "neg" : "pos");
-    parse(model, text);
-    int st = run(res, model, 30, NULL, &err);
+    tm_parse(model, text);
+    int st = tm_run(res, model, 30, NULL, &err);
     cr_assert_eq(st, 0, "%s", err.message);
     cr_assert_eq(res->nevents, 2);
     mpfr_t ts, x2;
@@ -330,14 +307,14 @@ Test(hybrid, run_sliding_meets_a_second_surface)
     hdo_model_t model;
     hdo_result_t res;
     hdo_error_t err;
-    parse(model, "model ch\nvar x = 1, y = 2\n"
-                 "mode a\n  der(x) = -1\n  der(y) = -1\n"
-                 "  when x < 0 goto b\n  when y < 0 goto c\nend\n"
-                 "mode b\n  der(x) = 1\n  der(y) = -1\n"
-                 "  when x > 0 goto a\nend\n"
-                 "mode c\n  der(x) = 0\n  der(y) = 0\nend\n"
-                 "start a\nuntil 3\n");
-    int st = run(res, model, 30, NULL, &err);
+    tm_parse(model, "model ch\nvar x = 1, y = 2\n"
+                    "mode a\n  der(x) = -1\n  der(y) = -1\n"
+                    "  when x < 0 goto b\n  when y < 0 goto c\nend\n"
+                    "mode b\n  der(x) = 1\n  der(y) = -1\n"
+                    "  when x > 0 goto a\nend\n"
+                    "mode c\n  der(x) = 0\n  der(y) = 0\nend\n"
+                    "start a\nuntil 3\n");
+    int st = tm_run(res, model, 30, NULL, &err);
     cr_assert_eq(st, HDO_ERR_UNSUPPORTED, "%d %s", st, err.message);
     cr_assert(strstr(err.message, "intersection of surfaces") != NULL, "%s",
               err.message);
@@ -354,11 +331,11 @@ Test(hybrid, run_hysteresis_moves_the_surfaces)
     hdo_model_t model;
     hdo_result_t res;
     hdo_error_t err;
-    parse(model, "model ch\nvar x = 1\n"
-                 "mode l\n  der(x) = -1\n  when x < 0 goto r\nend\n"
-                 "mode r\n  der(x) = 1\n  when x > 0 goto l\nend\n"
-                 "chattering hysteresis 1/10\nstart l\nuntil 2\n");
-    int st = run(res, model, 30, NULL, &err);
+    tm_parse(model, "model ch\nvar x = 1\n"
+                    "mode l\n  der(x) = -1\n  when x < 0 goto r\nend\n"
+                    "mode r\n  der(x) = 1\n  when x > 0 goto l\nend\n"
+                    "chattering hysteresis 1/10\nstart l\nuntil 2\n");
+    int st = tm_run(res, model, 30, NULL, &err);
     cr_assert_eq(st, 0, "%s", err.message);
     cr_assert_eq(res->nevents, 5);
     cr_assert(close_to_d(res->events[0].time, 1.1, 15), "t1");
@@ -375,14 +352,14 @@ Test(hybrid, run_zeno_with_clause)
     hdo_model_t model;
     hdo_result_t res;
     hdo_error_t err;
-    parse(model, "model bz\nparam g = 9.81\nparam e = 0.7\n"
-                 "var h = 1, v = 0\n"
-                 "mode fly\n  der(h) = v\n  der(v) = -g\n"
-                 "  when h < 0 goto fly with v = -e*v\n"
-                 "  zeno goto rest with v = 0\nend\n"
-                 "mode rest\n  der(h) = 0\n  der(v) = 0\nend\n"
-                 "start fly\nuntil 3\n");
-    int st = run(res, model, 30, NULL, &err);
+    tm_parse(model, "model bz\nparam g = 9.81\nparam e = 0.7\n"
+                    "var h = 1, v = 0\n"
+                    "mode fly\n  der(h) = v\n  der(v) = -g\n"
+                    "  when h < 0 goto fly with v = -e*v\n"
+                    "  zeno goto rest with v = 0\nend\n"
+                    "mode rest\n  der(h) = 0\n  der(v) = 0\nend\n"
+                    "start fly\nuntil 3\n");
+    int st = tm_run(res, model, 30, NULL, &err);
     cr_assert_eq(st, 0, "%s", err.message);
     const hdo_event *z = res->events + res->nevents - 1;
     cr_assert_eq(z->kind, HDO_EV_ZENO);
@@ -408,10 +385,10 @@ Test(hybrid, run_errors)
     hdo_result_t res;
     hdo_error_t err;
     hdo_run_options opt;
-    parse(model, ball_text);
-    cr_assert_eq(run(res, model, 30, "0", &err), HDO_ERR_INPUT);
+    tm_parse(model, ball_text);
+    cr_assert_eq(tm_run(res, model, 30, "0", &err), HDO_ERR_INPUT);
     hdo_result_clear(res);
-    cr_assert_eq(run(res, model, 30, "abc", &err), HDO_ERR_INPUT);
+    cr_assert_eq(tm_run(res, model, 30, "abc", &err), HDO_ERR_INPUT);
     hdo_result_clear(res);
     hdo_run_options_init(&opt);
     opt.max_events = 3;
@@ -434,17 +411,17 @@ Test(hybrid, agreement_of_two_precisions)
     hdo_model_t model, other;
     hdo_result_t a, b;
     hdo_error_t err;
-    parse(model, ball_text);
-    cr_assert_eq(run(a, model, 30, NULL, &err), 0);
-    cr_assert_eq(run(b, model, 40, NULL, &err), 0);
+    tm_parse(model, ball_text);
+    cr_assert_eq(tm_run(a, model, 30, NULL, &err), 0);
+    cr_assert_eq(tm_run(b, model, 40, NULL, &err), 0);
     long d = hdo_result_agreement(a, b);
     cr_assert(d >= 28 && d <= 30, "agreement %ld", d);
     hdo_result_clear(b);
     char *t = strdup(ball_text);
     memcpy(strstr(t, "9.81"), "9.80", 4);
-    parse(other, t);
+    tm_parse(other, t);
     free(t);
-    cr_assert_eq(run(b, other, 40, NULL, &err), 0);
+    cr_assert_eq(tm_run(b, other, 40, NULL, &err), 0);
     d = hdo_result_agreement(a, b);
     cr_assert(d <= 4, "agreement with another model %ld", d);
     hdo_result_clear(a);
@@ -467,9 +444,9 @@ Test(hybrid, agreement_across_a_zeno_point)
     hdo_model_t model;
     hdo_result_t a, b;
     hdo_error_t err;
-    parse(model, text);
-    cr_assert_eq(run(a, model, 30, NULL, &err), 0);
-    cr_assert_eq(run(b, model, 40, NULL, &err), 0);
+    tm_parse(model, text);
+    cr_assert_eq(tm_run(a, model, 30, NULL, &err), 0);
+    cr_assert_eq(tm_run(b, model, 40, NULL, &err), 0);
     cr_assert(b->nevents > a->nevents, "%ld vs %ld events", (long)b->nevents,
               (long)a->nevents);
     long d = hdo_result_agreement(a, b);
@@ -499,8 +476,8 @@ Test(hybrid, run_shrinking_gaps_then_cascade_is_not_zeno)
     hdo_model_t model;
     hdo_result_t res;
     hdo_error_t err;
-    parse(model, cascade_text);
-    int st = run(res, model, 30, NULL, &err);
+    tm_parse(model, cascade_text);
+    int st = tm_run(res, model, 30, NULL, &err);
     cr_assert_eq(st, 0, "%s", err.message);
     /* 8 time events at 2 - 2^-k, then m -> n -> p at once at 2 - 2^-8 */
     cr_assert_eq(res->nevents, 10);
@@ -535,8 +512,8 @@ Test(hybrid, run_livelock_takes_the_zeno_clause)
     hdo_model_t model;
     hdo_result_t res;
     hdo_error_t err;
-    parse(model, livelock_text);
-    int st = run(res, model, 30, NULL, &err);
+    tm_parse(model, livelock_text);
+    int st = tm_run(res, model, 30, NULL, &err);
     cr_assert_eq(st, 0, "%s", err.message);
     slong x = hdo_model_find_var(model, "x"),
           v = hdo_model_find_var(model, "v"),
@@ -577,9 +554,9 @@ Test(hybrid, run_livelock_without_clause_is_an_error)
     char *zc = strstr(text, "  zeno goto b\n");
     memmove(zc, zc + strlen("  zeno goto b\n"),
             strlen(zc + strlen("  zeno goto b\n")) + 1);
-    parse(model, text);
+    tm_parse(model, text);
     free(text);
-    int st = run(res, model, 30, NULL, &err);
+    int st = tm_run(res, model, 30, NULL, &err);
     cr_assert_eq(st, HDO_ERR_ZENO, "%d %s", st, err.message);
     cr_assert(strstr(err.message, "livelock") != NULL, "%s", err.message);
     cr_assert(err.has_time && err.time == 1);
@@ -607,8 +584,8 @@ Test(hybrid, run_finite_cascades_are_followed)
         hdo_model_t model;
         hdo_result_t res;
         hdo_error_t err;
-        parse(model, texts[i]);
-        int st = run(res, model, 30, NULL, &err);
+        tm_parse(model, texts[i]);
+        int st = tm_run(res, model, 30, NULL, &err);
         cr_assert_eq(st, 0, "%s", err.message);
         cr_assert_eq(res->nevents, 10, "model %d: %ld events", i,
                      (long)res->nevents);
@@ -633,9 +610,9 @@ Test(hybrid, run_cascade_without_convergence_is_chattering)
     char *text = strdup(livelock_text);
     char *with = strstr(text, "v = v/2, w = w + v");
     memcpy(with, "v = v, w = w + 1  ", strlen("v = v, w = w + 1  "));
-    parse(model, text);
+    tm_parse(model, text);
     free(text);
-    int st = run(res, model, 30, NULL, &err);
+    int st = tm_run(res, model, 30, NULL, &err);
     cr_assert_eq(st, HDO_ERR_UNSUPPORTED, "%d %s", st, err.message);
     cr_assert(strstr(err.message, "chattering") != NULL, "%s", err.message);
     hdo_result_clear(res);
@@ -664,8 +641,8 @@ Test(hybrid, run_sliding_on_two_relays_intersection)
     hdo_model_t model;
     hdo_result_t res;
     hdo_error_t err;
-    parse(model, relays_text);
-    int st = run(res, model, 30, NULL, &err);
+    tm_parse(model, relays_text);
+    int st = tm_run(res, model, 30, NULL, &err);
     cr_assert_eq(st, 0, "%s", err.message);
     cr_assert_eq(res->nevents, 2);
     mpfr_t q;
@@ -704,17 +681,17 @@ Test(hybrid, run_intersection_weight_reaches_its_bound)
     hdo_model_t model;
     hdo_result_t res;
     hdo_error_t err;
-    parse(model, "model unstick\nvar x1 = 1/2, x2 = 1/2\n"
-                 "mode pp\n  der(x1) = t/2 - 1\n  der(x2) = -1\n"
-                 "  when x1 < 0 goto mp\n  when x2 < 0 goto pm\nend\n"
-                 "mode mp\n  der(x1) = t/2 + 1\n  der(x2) = -1\n"
-                 "  when x1 > 0 goto pp\n  when x2 < 0 goto mm\nend\n"
-                 "mode pm\n  der(x1) = t/2 - 1\n  der(x2) = 1\n"
-                 "  when x1 < 0 goto mm\n  when x2 > 0 goto pp\nend\n"
-                 "mode mm\n  der(x1) = t/2 + 1\n  der(x2) = 1\n"
-                 "  when x1 > 0 goto pm\n  when x2 > 0 goto mp\nend\n"
-                 "start pp\nuntil 3\n");
-    int st = run(res, model, 30, NULL, &err);
+    tm_parse(model, "model unstick\nvar x1 = 1/2, x2 = 1/2\n"
+                    "mode pp\n  der(x1) = t/2 - 1\n  der(x2) = -1\n"
+                    "  when x1 < 0 goto mp\n  when x2 < 0 goto pm\nend\n"
+                    "mode mp\n  der(x1) = t/2 + 1\n  der(x2) = -1\n"
+                    "  when x1 > 0 goto pp\n  when x2 < 0 goto mm\nend\n"
+                    "mode pm\n  der(x1) = t/2 - 1\n  der(x2) = 1\n"
+                    "  when x1 < 0 goto mm\n  when x2 > 0 goto pp\nend\n"
+                    "mode mm\n  der(x1) = t/2 + 1\n  der(x2) = 1\n"
+                    "  when x1 > 0 goto pm\n  when x2 > 0 goto mp\nend\n"
+                    "start pp\nuntil 3\n");
+    int st = tm_run(res, model, 30, NULL, &err);
     cr_assert_eq(st, 0, "%s", err.message);
     cr_assert_eq(res->nevents, 3);
     char name[128];
@@ -750,17 +727,17 @@ Test(hybrid, run_intersection_not_covered_names_surfaces)
     hdo_model_t model;
     hdo_result_t res;
     hdo_error_t err;
-    parse(model, "model na\nvar x1 = 1, x2 = 2\n"
-                 "mode pp\n  der(x1) = -1\n  der(x2) = -1\n"
-                 "  when x1 < 0 goto mp\n  when x2 < 0 goto pm\nend\n"
-                 "mode mp\n  der(x1) = 1\n  der(x2) = -2\n"
-                 "  when x1 > 0 goto pp\n  when x2 < 0 goto mm\nend\n"
-                 "mode pm\n  der(x1) = -1\n  der(x2) = 1\n"
-                 "  when x1 < 0 goto mm\n  when x2 > 0 goto pp\nend\n"
-                 "mode mm\n  der(x1) = 1\n  der(x2) = 1\n"
-                 "  when x1 > 0 goto pm\n  when x2 > 0 goto mp\nend\n"
-                 "start pp\nuntil 3\n");
-    int st = run(res, model, 30, NULL, &err);
+    tm_parse(model, "model na\nvar x1 = 1, x2 = 2\n"
+                    "mode pp\n  der(x1) = -1\n  der(x2) = -1\n"
+                    "  when x1 < 0 goto mp\n  when x2 < 0 goto pm\nend\n"
+                    "mode mp\n  der(x1) = 1\n  der(x2) = -2\n"
+                    "  when x1 > 0 goto pp\n  when x2 < 0 goto mm\nend\n"
+                    "mode pm\n  der(x1) = -1\n  der(x2) = 1\n"
+                    "  when x1 < 0 goto mm\n  when x2 > 0 goto pp\nend\n"
+                    "mode mm\n  der(x1) = 1\n  der(x2) = 1\n"
+                    "  when x1 > 0 goto pm\n  when x2 > 0 goto mp\nend\n"
+                    "start pp\nuntil 3\n");
+    int st = tm_run(res, model, 30, NULL, &err);
     cr_assert_eq(st, HDO_ERR_UNSUPPORTED, "%d %s", st, err.message);
     cr_assert(strstr(err.message, "not affine") != NULL, "%s", err.message);
     cr_assert(err.has_time && err.time > 1 && err.time < 2.6, "%s",
@@ -806,8 +783,8 @@ Test(hybrid, run_sliding_on_three_relays_intersection)
     hdo_model_t model;
     hdo_result_t res;
     hdo_error_t err;
-    parse(model, text);
-    int st = run(res, model, 30, NULL, &err);
+    tm_parse(model, text);
+    int st = tm_run(res, model, 30, NULL, &err);
     cr_assert_eq(st, 0, "%s", err.message);
     cr_assert_eq(res->nevents, 3);
     mpfr_t q;
@@ -843,17 +820,17 @@ Test(hybrid, run_intersection_weights_not_unique)
     hdo_model_t model;
     hdo_result_t res;
     hdo_error_t err;
-    parse(model, "model nu\nvar x1 = 1, x2 = 2\n"
-                 "mode pp\n  der(x1) = -2 - 1\n  der(x2) = -1 - 1/2 - 1\n"
-                 "  when x1 < 0 goto mp\n  when x2 < 0 goto pm\nend\n"
-                 "mode mp\n  der(x1) = 2 - 1\n  der(x2) = 1 - 1/2 - 1\n"
-                 "  when x1 > 0 goto pp\n  when x2 < 0 goto mm\nend\n"
-                 "mode pm\n  der(x1) = -2 + 1\n  der(x2) = -1 + 1/2 - 1\n"
-                 "  when x1 < 0 goto mm\n  when x2 > 0 goto pp\nend\n"
-                 "mode mm\n  der(x1) = 2 + 1\n  der(x2) = 1 + 1/2 - 1\n"
-                 "  when x1 > 0 goto pm\n  when x2 > 0 goto mp\nend\n"
-                 "start pp\nuntil 3\n");
-    int st = run(res, model, 30, NULL, &err);
+    tm_parse(model, "model nu\nvar x1 = 1, x2 = 2\n"
+                    "mode pp\n  der(x1) = -2 - 1\n  der(x2) = -1 - 1/2 - 1\n"
+                    "  when x1 < 0 goto mp\n  when x2 < 0 goto pm\nend\n"
+                    "mode mp\n  der(x1) = 2 - 1\n  der(x2) = 1 - 1/2 - 1\n"
+                    "  when x1 > 0 goto pp\n  when x2 < 0 goto mm\nend\n"
+                    "mode pm\n  der(x1) = -2 + 1\n  der(x2) = -1 + 1/2 - 1\n"
+                    "  when x1 < 0 goto mm\n  when x2 > 0 goto pp\nend\n"
+                    "mode mm\n  der(x1) = 2 + 1\n  der(x2) = 1 + 1/2 - 1\n"
+                    "  when x1 > 0 goto pm\n  when x2 > 0 goto mp\nend\n"
+                    "start pp\nuntil 3\n");
+    int st = tm_run(res, model, 30, NULL, &err);
     cr_assert_eq(st, HDO_ERR_UNSUPPORTED, "%d %s", st, err.message);
     cr_assert(strstr(err.message, "not unique") != NULL, "%s", err.message);
     cr_assert(strstr(err.message, "x2 < 0") != NULL, "%s", err.message);
@@ -957,7 +934,7 @@ check_ball_before_tstar(long digits, const char *until)
     hdo_model_t model;
     hdo_result_t res;
     hdo_error_t err;
-    parse(model, ball_zeno_text);
+    tm_parse(model, ball_zeno_text);
     int st = run_until(res, model, digits, until, NULL, &err);
     cr_assert_eq(st, 0, "%s", err.message);
     cr_assert_eq(res->nevents, expect,
@@ -1034,7 +1011,7 @@ Test(hybrid, run_ball_zeno_time_independent_of_until_and_every)
                 hdo_model_t model;
                 hdo_result_t res;
                 hdo_error_t err;
-                parse(model, ball_zeno_text);
+                tm_parse(model, ball_zeno_text);
                 int st = run_until(res, model, digits[id], until[iu], every[ie],
                                    &err);
                 cr_assert_eq(st, 0, "%s", err.message);

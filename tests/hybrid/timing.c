@@ -4,6 +4,7 @@
 #include <criterion/criterion.h>
 #include <string.h>
 #include "hybrid.h"
+#include "../model_util.h"
 
 /* A ball with a resting DAE mode after its Zeno point: every phase
    (integration, events, reduction of two modes, reinitialisation after
@@ -32,16 +33,8 @@ Test(hybrid, timing_phases_add_up)
     hdo_model_t model;
     hdo_result_t res;
     hdo_error_t err;
-    hdo_run_options opt;
-    hdo_error_clear(&err);
-    hdo_model_init(model);
-    cr_assert_eq(
-        hdo_model_parse_string(model, text, strlen(text), "t.hdae", &err), 0,
-        "%s", err.message);
-    hdo_run_options_init(&opt);
-    opt.digits = 20;
-    hdo_result_init(res);
-    cr_assert_eq(hdo_run(res, model, &opt, &err), 0, "%s", err.message);
+    tm_parse(model, text);
+    cr_assert_eq(tm_run(res, model, 20, NULL, &err), 0, "%s", err.message);
     cr_assert_gt(res->nevents, 10);
     double phases[4] = {res->seconds_integration, res->seconds_events,
                         res->seconds_reduction, res->seconds_reinit};

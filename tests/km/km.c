@@ -5,6 +5,7 @@
 #include <string.h>
 #include "km.h"
 #include "status.h"
+#include "../model_util.h"
 
 static void
 free_caches(void)
@@ -25,16 +26,7 @@ typedef struct {
 static void
 case_init(km_case *c, const char *text, const char *mode, mpfr_prec_t prec)
 {
-    hdo_error_t err;
-    char msg[1200];
-    int status;
-
-    hdo_model_init(c->model);
-    hdo_error_clear(&err);
-    status =
-        hdo_model_parse_string(c->model, text, strlen(text), "test.hdae", &err);
-    hdo_error_format(msg, sizeof msg, &err);
-    cr_assert_eq(status, 0, "parse: %s", msg);
+    tm_parse(c->model, text);
     c->mode = hdo_model_find_mode(c->model, mode);
     cr_assert(c->mode >= 0);
     c->prec = prec;

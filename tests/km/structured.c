@@ -10,6 +10,7 @@
 #include <string.h>
 #include "km.h"
 #include "status.h"
+#include "../model_util.h"
 
 static void
 free_caches(void)
@@ -34,17 +35,12 @@ compare(const char *text, const char *mode, const char **names,
     slong m, i, k;
     int sa, sb;
 
-    hdo_model_init(model);
-    hdo_error_clear(&err);
-    sa = hdo_model_parse_string(model, text, strlen(text), "t.hdae", &err);
-    hdo_error_format(msg, sizeof msg, &err);
-    cr_assert_eq(sa, 0, "parse: %s", msg);
+    tm_parse(model, text);
     m = hdo_model_find_mode(model, mode);
     cr_assert(m >= 0);
     x = hdo_vec_init(model->modes[m].nvars, prec);
     for (k = 0; k < nvals; k++) {
-        slong v = hdo_model_find_var(model, names[k]);
-        cr_assert(v >= 0, "%s", names[k]);
+        slong v = tm_var(model, names[k]);
         for (i = 0; i < model->modes[m].nvars; i++)
             if (model->modes[m].vars[i] == v)
                 fmpq_get_mpfr(x + i, vals + k, MPFR_RNDN);

@@ -66,7 +66,7 @@ pendulum_fixed(hdo_model_t model, hdo_reduced_t r, int digits)
     mpfr_set_ui(t, 0, MPFR_RNDN);
     for (int i = 0; i < 4; i++) {
         S[i] = state_of(
-            r, ru_var(model, (const char *[]){"x", "y", "vx", "vy"}[i]), 0);
+            r, tm_var(model, (const char *[]){"x", "y", "vx", "vy"}[i]), 0);
         mpfr_set_str(xs + S[i], start[i], 10, MPFR_RNDN);
     }
     mpfr_set_ui(xu, 0, MPFR_RNDN);
@@ -121,7 +121,7 @@ Test(reduce, init_pendulum_30_100_300_digits)
     hdo_model_t model;
     hdo_reduced_t r;
     hdo_error_t err;
-    ru_parse(model, pendulum_text);
+    tm_parse(model, pendulum_text);
     hdo_reduced_init(r);
     cr_assert_eq(hdo_reduce_mode(r, model, 0, &err), 0);
     /* One reduced form at three precisions: the cache recompiles. */
@@ -148,13 +148,13 @@ Test(reduce, init_pendulum_free_velocity_exact)
     int fixed[4], adjusted;
     slong S[4];
 
-    ru_parse(model, pendulum_text);
+    tm_parse(model, pendulum_text);
     hdo_reduced_init(r);
     cr_assert_eq(hdo_reduce_mode(r, model, 0, &err), 0);
     mpfr_inits2(prec, t, n, px, py, dot, e, (mpfr_ptr)0);
     for (int i = 0; i < 4; i++) {
         S[i] = state_of(
-            r, ru_var(model, (const char *[]){"x", "y", "vx", "vy"}[i]), 0);
+            r, tm_var(model, (const char *[]){"x", "y", "vx", "vy"}[i]), 0);
         fixed[S[i]] = i < 2;
         mpfr_set_str(xs + S[i], (const char *[]){"1", "0.1", "0.3", "0"}[i], 10,
                      MPFR_RNDN);
@@ -214,13 +214,13 @@ Test(reduce, init_pendulum_nearest_to_second_order)
                            "0.6691528191790675557512958736668821276209"};
     const double dist = 0.0001563092085;
 
-    ru_parse(model, pendulum_text);
+    tm_parse(model, pendulum_text);
     hdo_reduced_init(r);
     cr_assert_eq(hdo_reduce_mode(r, model, 0, &err), 0);
     mpfr_inits2(prec, t, e, sum, (mpfr_ptr)0);
     for (int i = 0; i < 4; i++) {
         S[i] = state_of(
-            r, ru_var(model, (const char *[]){"x", "y", "vx", "vy"}[i]), 0);
+            r, tm_var(model, (const char *[]){"x", "y", "vx", "vy"}[i]), 0);
         mpfr_set_str(xs + S[i], x0[i], 10, MPFR_RNDN);
     }
     mpfr_set_ui(t, 0, MPFR_RNDN);
@@ -255,7 +255,7 @@ Test(reduce, init_resting_ball)
     mpfr_t t, e;
     int fixed[2] = {1, 1}, adjusted = 0;
 
-    ru_parse(model, "model ball\nparam g = 9.81\nvar h = 0, v = 0, f\n"
+    tm_parse(model, "model ball\nparam g = 9.81\nvar h = 0, v = 0, f\n"
                     "mode rest\n  der(h) = v\n  der(v) = -g + f\n  h = 0\nend\n"
                     "start rest\n");
     hdo_reduced_init(r);
@@ -293,7 +293,7 @@ Test(reduce, init_nilpotent_unique_point)
     mpfr_t t, e, ex, a;
     int fixed[2] = {0, 0}, adjusted = 0;
 
-    ru_parse(model, "model nil\nvar x1, x2, x3\nmode m\n"
+    tm_parse(model, "model nil\nvar x1, x2, x3\nmode m\n"
                     "  der(x2) + x1 = sin(t)\n  der(x3) + x2 = cos(t)\n"
                     "  x3 = exp(t)\nend\nstart m at 0.3\n");
     hdo_reduced_init(r);
@@ -308,8 +308,8 @@ Test(reduce, init_nilpotent_unique_point)
         0, "%s", err.message);
     cr_expect_eq(adjusted, 0, "no fixed values");
     mpfr_exp(ex, t, MPFR_RNDN);
-    slong X2 = state_of(r, ru_var(model, "x2"), 0),
-          X3 = state_of(r, ru_var(model, "x3"), 0);
+    slong X2 = state_of(r, tm_var(model, "x2"), 0),
+          X3 = state_of(r, tm_var(model, "x3"), 0);
     mpfr_sub(e, xs + X3, ex, MPFR_RNDN);
     cr_expect(below(e, digits), "x3");
     mpfr_cos(a, t, MPFR_RNDN);
@@ -340,7 +340,7 @@ Test(reduce, init_inconsistent_constraint)
 
     hdo_error_clear(&err);
     /* x^2 + 1 = 0 has no real solution: Gauss-Newton stalls. */
-    ru_parse(model, "model bad\nvar x = 1, y = 0\nmode m\n  der(x) = y\n"
+    tm_parse(model, "model bad\nvar x = 1, y = 0\nmode m\n  der(x) = y\n"
                     "  x^2 + 1 = 0\nend\nstart m\n");
     hdo_reduced_init(r);
     cr_assert_eq(hdo_reduce_mode(r, model, 0, &err), 0);
@@ -374,7 +374,7 @@ Test(reduce, init_singular_jacobian)
     hdo_error_clear(&err);
     /* x = t forces x = 0 at t = 0, where h = f x - 1 cannot be solved
        for f. */
-    ru_parse(model, "model sj\nvar x = 0, f = 0\nmode m\n  der(x) = f*x\n"
+    tm_parse(model, "model sj\nvar x = 0, f = 0\nmode m\n  der(x) = f*x\n"
                     "  x = t\nend\nstart m\n");
     hdo_reduced_init(r);
     cr_assert_eq(hdo_reduce_mode(r, model, 0, &err), 0, "%s", err.message);
@@ -409,12 +409,12 @@ Test(reduce, init_damped_step)
     mpfr_t t, e;
     int fixed[2];
 
-    ru_parse(model, "model d\nvar x = 0.01, v = 0, f\nmode m\n  der(x) = v\n"
+    tm_parse(model, "model d\nvar x = 0.01, v = 0, f\nmode m\n  der(x) = v\n"
                     "  der(v) = f\n  x^2 = 0.01\nend\nstart m\n");
     hdo_reduced_init(r);
     cr_assert_eq(hdo_reduce_mode(r, model, 0, &err), 0);
-    slong X = state_of(r, ru_var(model, "x"), 0),
-          V = state_of(r, ru_var(model, "v"), 0);
+    slong X = state_of(r, tm_var(model, "x"), 0),
+          V = state_of(r, tm_var(model, "v"), 0);
     mpfr_inits2(prec, t, e, (mpfr_ptr)0);
     mpfr_set_ui(t, 0, MPFR_RNDN);
     mpfr_set_str(xs + X, "0.01", 10, MPFR_RNDN);

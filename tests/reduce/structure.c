@@ -27,12 +27,12 @@ Test(reduce, pendulum)
     ru_point p = {{{0}}};
     const double g = 9.81, x = 0.6, y = -0.8, vx = 0.3, vy = 0.2, lam = 1.7;
 
-    ru_parse(model, pendulum_text);
+    tm_parse(model, pendulum_text);
     hdo_reduced_init(r);
     cr_assert_eq(hdo_reduce_mode(r, model, 0, &err), 0, "%s", err.message);
-    slong X = ru_var(model, "x"), Y = ru_var(model, "y"),
-          VX = ru_var(model, "vx"), VY = ru_var(model, "vy"),
-          LAM = ru_var(model, "lambda");
+    slong X = tm_var(model, "x"), Y = tm_var(model, "y"),
+          VX = tm_var(model, "vx"), VY = tm_var(model, "vy"),
+          LAM = tm_var(model, "lambda");
 
     cr_assert_eq(r->nexplicit, 4);
     cr_assert_eq(r->nimplicit, 1);
@@ -101,7 +101,7 @@ Test(reduce, pendulum_hidden_constraint_printed)
     hdo_error_t err;
     char text[2048];
 
-    ru_parse(model, pendulum_text);
+    tm_parse(model, pendulum_text);
     hdo_reduced_init(r);
     cr_assert_eq(hdo_reduce_mode(r, model, 0, &err), 0);
     char *s = hdo_expr_to_string(model->pool, r->cons[1], model->var_names);
@@ -112,13 +112,13 @@ Test(reduce, pendulum_hidden_constraint_printed)
              "  der(vy) = 0\nend\nstart m\n",
              s);
     free(s);
-    ru_parse(back, text);
+    tm_parse(back, text);
     srand(7);
     for (int k = 0; k < 20; k++) {
         ru_point p = {{{0}}};
         double v[4];
         for (int i = 0; i < 4; i++)
-            v[i] = p.val[0][ru_var(back,
+            v[i] = p.val[0][tm_var(back,
                                    (const char *[]){"x", "y", "vx", "vy"}[i])] =
                 (double)rand() / RAND_MAX - 0.5;
         /* residual z - cons at z = 0 */
@@ -137,12 +137,12 @@ Test(reduce, resting_ball)
     hdo_error_t err;
     ru_point p = {{{0}}};
 
-    ru_parse(model, "model ball\nparam g = 9.81\nvar h = 0, v = 0, f\n"
+    tm_parse(model, "model ball\nparam g = 9.81\nvar h = 0, v = 0, f\n"
                     "mode rest\n  der(h) = v\n  der(v) = -g + f\n  h = 0\nend\n"
                     "start rest\n");
     hdo_reduced_init(r);
     cr_assert_eq(hdo_reduce_mode(r, model, 0, &err), 0, "%s", err.message);
-    slong F = ru_var(model, "f");
+    slong F = tm_var(model, "f");
     cr_assert_eq(r->nexplicit, 2);
     cr_assert_eq(r->nimplicit, 1);
     cr_expect_eq(r->implicit_var[0], F);
@@ -165,7 +165,7 @@ Test(reduce, stick)
     hdo_error_t err;
     ru_point p = {{{0}}};
 
-    ru_parse(model, "model stick\nparam m1 = 1.5\nparam m2 = 2\nparam k = 3\n"
+    tm_parse(model, "model stick\nparam m1 = 1.5\nparam m2 = 2\nparam k = 3\n"
                     "var x1 = 0, v1 = 0, x2 = 0, v2 = 0, f\n"
                     "mode stick\n  der(x1) = v1\n  m1*der(v1) = -k*x1 - f\n"
                     "  der(x2) = v2\n  m2*der(v2) = f\n  v1 - v2 = 0\nend\n"
@@ -180,8 +180,8 @@ Test(reduce, stick)
     cr_expect_eq(r->nstate, 4);
     cr_expect_eq(r->dof, 3);
     cr_expect_eq(r->index, 2);
-    p.val[0][ru_var(model, "x1")] = 0.7;
-    p.val[0][ru_var(model, "f")] = -0.4;
+    p.val[0][tm_var(model, "x1")] = 0.7;
+    p.val[0][tm_var(model, "f")] = -0.4;
     /* h = v1' - v2' = (-k x1 - f)/m1 - f/m2 */
     double ref = (-3 * 0.7 + 0.4) / 1.5 + 0.4 / 2;
     cr_expect(fabs(ru_eval(model, r->h[0], 0, &p) - ref) < 1e-14);
@@ -195,7 +195,7 @@ Test(reduce, ode)
     hdo_reduced_t r;
     hdo_error_t err;
 
-    ru_parse(model, "model osc\nvar x = 1, y = 0\nmode m\n  der(x) = y\n"
+    tm_parse(model, "model osc\nvar x = 1, y = 0\nmode m\n  der(x) = y\n"
                     "  der(y) = -x + sin(t)\nend\nstart m\n");
     hdo_reduced_init(r);
     cr_assert_eq(hdo_reduce_mode(r, model, 0, &err), 0, "%s", err.message);
@@ -226,11 +226,11 @@ Test(reduce, nilpotent_index3)
     ru_point p = {{{0}}};
     const double t = 0.3;
 
-    ru_parse(model, nilpotent_text);
+    tm_parse(model, nilpotent_text);
     hdo_reduced_init(r);
     cr_assert_eq(hdo_reduce_mode(r, model, 0, &err), 0, "%s", err.message);
-    slong X1 = ru_var(model, "x1"), X2 = ru_var(model, "x2"),
-          X3 = ru_var(model, "x3");
+    slong X1 = tm_var(model, "x1"), X2 = tm_var(model, "x2"),
+          X3 = tm_var(model, "x3");
     cr_assert_eq(r->nexplicit, 2);
     cr_assert_eq(r->nimplicit, 1);
     cr_expect_eq(r->implicit_var[0], X1);
@@ -263,13 +263,13 @@ Test(reduce, classification)
     hdo_error_t err;
     ru_point p = {{{0}}};
 
-    ru_parse(model, "model cls\nvar x = 0, y = 1, z = 0\nmode m\n"
+    tm_parse(model, "model cls\nvar x = 0, y = 1, z = 0\nmode m\n"
                     "  der(x)*der(y) = 1\n  der(x) = y + z\n"
                     "  der(x) = z^2 + 1\nend\nstart m\n");
     hdo_reduced_init(r);
     cr_assert_eq(hdo_reduce_mode(r, model, 0, &err), 0, "%s", err.message);
-    slong X = ru_var(model, "x"), Y = ru_var(model, "y"),
-          Z = ru_var(model, "z");
+    slong X = tm_var(model, "x"), Y = tm_var(model, "y"),
+          Z = tm_var(model, "z");
     cr_assert_eq(r->nexplicit, 1);
     cr_expect_eq(r->explicit_var[0], X);
     cr_expect_eq(r->explicit_eq[0], 1);
@@ -304,7 +304,7 @@ Test(reduce, structurally_singular)
     char buf[1200];
 
     hdo_error_clear(&err);
-    ru_parse(model, "model sing\nvar x, y, z\nmode broken\n"
+    tm_parse(model, "model sing\nvar x, y, z\nmode broken\n"
                     "  x = 1\n  x = 2\n  y + z = 0\nend\nstart broken\n");
     hdo_reduced_init(r);
     cr_assert_eq(hdo_reduce_mode(r, model, 0, &err), HDO_ERR_SINGULAR);

@@ -1,28 +1,12 @@
-/* util.h -- helpers shared by the tests of ref/reduce: parsing a model from text and evaluating an expression */
+/* util.h -- helpers shared by the tests of ref/reduce: evaluating an
+ * expression, finding a variable in one (parsing: ../model_util.h) */
 #ifndef HDO_TESTS_REDUCE_UTIL_H
 #define HDO_TESTS_REDUCE_UTIL_H
 
 #include <criterion/criterion.h>
 #include <string.h>
 #include "reduce.h"
-
-static inline void
-ru_parse(hdo_model_t model, const char *text)
-{
-    hdo_error_t err;
-    hdo_error_clear(&err);
-    hdo_model_init(model);
-    int st = hdo_model_parse_string(model, text, strlen(text), "test.hdae", &err);
-    cr_assert_eq(st, 0, "parse failed: %s", err.message);
-}
-
-static inline slong
-ru_var(const hdo_model_t model, const char *name)
-{
-    slong v = hdo_model_find_var(model, name);
-    cr_assert(v >= 0, "no variable %s", name);
-    return v;
-}
+#include "../model_util.h"
 
 /* Values for the inputs of an expression: val[order][var], orders 0..3. */
 typedef struct {

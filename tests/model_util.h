@@ -1,0 +1,46 @@
+/* model_util.h -- helpers shared by the unit tests that start from model
+ * text: parse it or fail the test, find a variable or fail, run it */
+#ifndef HDO_TESTS_MODEL_UTIL_H
+#define HDO_TESTS_MODEL_UTIL_H
+
+#include <criterion/criterion.h>
+#include <string.h>
+#include "hybrid.h"
+
+/* Parses text as "test.hdae" into model (initialised here); a parse error
+   fails the test with its message. */
+static inline void
+tm_parse(hdo_model_t model, const char *text)
+{
+    hdo_error_t err;
+    hdo_error_clear(&err);
+    hdo_model_init(model);
+    int st =
+        hdo_model_parse_string(model, text, strlen(text), "test.hdae", &err);
+    cr_assert_eq(st, 0, "parse failed: %s", err.message);
+}
+
+/* The index of variable name; its absence fails the test. */
+static inline slong
+tm_var(const hdo_model_t model, const char *name)
+{
+    slong v = hdo_model_find_var(model, name);
+    cr_assert(v >= 0, "no variable %s", name);
+    return v;
+}
+
+/* Runs model at digits (sampling every `every`, NULL for the default) into
+   res (initialised here); returns hdo_run's status, err filled. */
+static inline int
+tm_run(hdo_result_t res, hdo_model_t model, long digits, const char *every,
+       hdo_error_t *err)
+{
+    hdo_run_options opt;
+    hdo_run_options_init(&opt);
+    opt.digits = digits;
+    opt.every = every;
+    hdo_result_init(res);
+    return hdo_run(res, model, &opt, err);
+}
+
+#endif
