@@ -233,6 +233,23 @@ not_clear(hdo_error_t *err, hdo_model_t model, slong mode, const mpfr_t t,
     return fail_at(err, model, mode, t, HDO_ERR_SINGULAR);
 }
 
+/* The result is the level chosen: its index mu and its counts and ranks. */
+static void
+take_level(hdo_km_result *res, const hdo_km_level_info *info)
+{
+    res->mu = info->mu;
+    res->a = info->a;
+    res->d = info->d;
+    res->v = info->v;
+    res->u = info->u;
+    res->rank_J = info->rank_J;
+    res->rank_M = info->rank_M;
+    res->rank_A = info->rank_A;
+    res->rank_D = info->rank_D;
+    res->residual = info->residual;
+    res->clear = 1;
+}
+
 /* The analysis; structured = 1 takes the rank decisions on the Schur
    complement of the explicit equations (schur.c) wherever the
    derivative array has that structure, 0 always on the whole array. */
@@ -312,31 +329,11 @@ km_analyze(hdo_km_result *res, hdo_model_t model, slong mode, const mpfr_t t,
 
     if (status == 0 && cand >= 0 && mu <= maxlev) {
         const hdo_km_level_info *info = res->levels + cand;
-        res->mu = cand;
-        res->a = info->a;
-        res->d = info->d;
-        res->v = info->v;
-        res->u = info->u;
-        res->rank_J = info->rank_J;
-        res->rank_M = info->rank_M;
-        res->rank_A = info->rank_A;
-        res->rank_D = info->rank_D;
-        res->residual = info->residual;
-        res->clear = 1;
+        take_level(res, info);
     } else if (status == 0) {
         const hdo_km_level_info *info =
             res->levels + (stable_bad >= 0 ? stable_bad : res->nlevels - 1);
-        res->mu = info->mu;
-        res->a = info->a;
-        res->d = info->d;
-        res->v = info->v;
-        res->u = info->u;
-        res->rank_J = info->rank_J;
-        res->rank_M = info->rank_M;
-        res->rank_A = info->rank_A;
-        res->rank_D = info->rank_D;
-        res->residual = info->residual;
-        res->clear = 1;
+        take_level(res, info);
         if (stable_bad >= 0)
             hdo_error_set(err, HDO_ERR_SINGULAR, m->pos.line, m->pos.col,
                           "the mode is not uniquely solvable: from level "
