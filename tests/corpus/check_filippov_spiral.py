@@ -18,9 +18,6 @@ VEL = {"q1": (1, -3), "q4": (-3, -1), "q3": (-1, 3), "q2": (3, 1)}
 NEXT = {"q1": "q4", "q4": "q3", "q3": "q2", "q2": "q1"}
 
 
-def q(fr):
-    return mpf(fr.numerator) / fr.denominator
-
 
 def main():
     H.NAME = "filippov_spiral"
@@ -30,10 +27,7 @@ def main():
     ev = H.events(out)
     tr = H.Traj(out)
     w_ = H.Worst()
-    sw = [x for x in ev if x["kind"] != "zeno"]
-    zeno = [x for x in ev if x["kind"] == "zeno"]
-    if len(zeno) != 1 or ev[-1]["kind"] != "zeno" or ev[-1]["to"] != "origin":
-        H.fail("no single zeno event into origin at the end")
+    sw, zeno = H.zeno_split(ev, "origin")
     if len(sw) < 15:
         H.fail("only %d switches before the Zeno point" % len(sw))
     t, x, mode = Fr(0), [Fr(1), Fr(2)], "q1"
@@ -54,19 +48,19 @@ def main():
         nxt = NEXT[mode]
         if e["from"] != mode or e["to"] != nxt:
             H.fail("switch %d is %s -> %s, expected %s -> %s" % (k, e["from"], e["to"], mode, nxt))
-        w_.add(H.digits(e["t"], q(t), 1), "switch %d time" % k)
+        w_.add(H.digits(e["t"], H.q(t), 1), "switch %d time" % k)
         pr = [p for p in pairs if p[0][0] == e["time"]]
         if pr and k <= 25:
             for i, v in enumerate(("x1", "x2")):
-                w_.add(H.digits(tr.val(pr[0][1], v), q(x[i]), 1), "%s at switch %d" % (v, k))
+                w_.add(H.digits(tr.val(pr[0][1], v), H.q(x[i]), 1), "%s at switch %d" % (v, k))
         mode = nxt
-    w_.add(H.digits(zeno[0]["t"], mpf(3) / 2, 1), "zeno time")
+    w_.add(H.digits(zeno["t"], mpf(3) / 2, 1), "zeno time")
     last = tr.last()
     if tr.mode(last) != "origin":
         H.fail("last row not in mode origin")
     for v in ("x1", "x2"):
         w_.add(H.digits(tr.val(last, v), 0, 1), "%s at the end" % v)
-    H.finish(w_, need, "%d switches, zeno at %s" % (len(sw), mp.nstr(zeno[0]["t"], 20)))
+    H.finish(w_, need, "%d switches, zeno at %s" % (len(sw), mp.nstr(zeno["t"], 20)))
 
 
 if __name__ == "__main__":

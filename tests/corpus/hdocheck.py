@@ -93,6 +93,21 @@ def events(out, skip_t0=None):
     return evs
 
 
+
+def zeno_split(evs, into, last=True):
+    """(the events before the Zeno point, the zeno event): fails the check
+    unless there is exactly one zeno event, into mode `into`, and (with
+    last) it is the last event."""
+    zeno = [e for e in evs if e["kind"] == "zeno"]
+    if len(zeno) != 1 or zeno[0]["to"] != into or (last and evs[-1] is not zeno[0]):
+        fail("no single zeno event into %s%s" % (into, " at the end" if last else ""))
+    return [e for e in evs if e["kind"] != "zeno"], zeno[0]
+
+
+def q(fr):
+    """A Fraction as an mpf at the working precision."""
+    return mpf(fr.numerator) / fr.denominator
+
 class Traj:
     def __init__(self, out):
         with open(os.path.join(out, "trajectory.csv")) as f:

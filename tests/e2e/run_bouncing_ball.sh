@@ -10,11 +10,7 @@
 # agrees with the closed form to at least D - 5 significant digits
 # (relative to the variable's scale: 1 for h and t, g t1 for v).
 set -u
-cd "$(dirname "$0")/../.."
-HDO=${HDO:-build/hdo}
-PY=${HDO_PYTHON:-/usr/bin/python3}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/common.bash" # cd to the top, HDO, PY, scratch $tmp
 
 cat >"$tmp/ball.hdae" <<'MODEL'
 model ball

@@ -10,11 +10,7 @@
 # Independent check: the exact zeros 1 -+ 10^-10 (decimal arithmetic in
 # Python's fractions), at D = 30 and 60; pass at >= D - 2 digits.
 set -u
-cd "$(dirname "$0")/../.."
-HDO=${HDO:-build/hdo}
-PY=${HDO_PYTHON:-/usr/bin/python3}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/common.bash" # cd to the top, HDO, PY, scratch $tmp
 
 cat >"$tmp/close.hdae" <<'MODEL'
 model close_zeros

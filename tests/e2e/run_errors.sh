@@ -8,11 +8,7 @@
 # in the message is checked against the closed form
 # t1 (1 + e) / (1 - e) = 2.5586339655858... (mpmath).
 set -u
-cd "$(dirname "$0")/../.."
-HDO=${HDO:-build/hdo}
-PY=${HDO_PYTHON:-/usr/bin/python3}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/common.bash" # cd to the top, HDO, PY, scratch $tmp
 
 cat >"$tmp/chatter.hdae" <<'MODEL'
 model chatter

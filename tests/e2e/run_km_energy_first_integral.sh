@@ -8,11 +8,7 @@
 # read): events.csv has no event row, summary.json says "events": 0, and
 # "verified_digits": 40 for the --verify run.
 set -u
-cd "$(dirname "$0")/../.."
-HDO=${HDO:-build/hdo}
-PY=${HDO_PYTHON:-/usr/bin/python3}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/common.bash" # cd to the top, HDO, PY, scratch $tmp
 
 for D in 30 40 50 60 80; do
     out="$tmp/out$D"

@@ -11,11 +11,7 @@
 # `x < 0`) and both models must match x and y at t = 5, each to at least
 # D - 5 digits, at D = 30 and 50.
 set -u
-cd "$(dirname "$0")/../.."
-HDO=${HDO:-build/hdo}
-PY=${HDO_PYTHON:-/usr/bin/python3}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/common.bash" # cd to the top, HDO, PY, scratch $tmp
 
 cat >"$tmp/cart.hdae" <<'MODEL'
 model pendulum_cartesian

@@ -15,11 +15,7 @@
 # 3.87132... (into neg), 6.4647..., 7.0129..., 9.6063...; kinds, modes and
 # times compared, x = 0 on the sliding arcs; pass at >= D - 3 digits, D = 30.
 set -u
-cd "$(dirname "$0")/../.."
-HDO=${HDO:-build/hdo}
-PY=${HDO_PYTHON:-/usr/bin/python3}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/common.bash" # cd to the top, HDO, PY, scratch $tmp
 
 cat >"$tmp/relay.hdae" <<'MODEL'
 model relay

@@ -8,11 +8,7 @@
 # the exact values to at least D - 1 significant digits (all printed
 # digits up to the last one's rounding), at D = 30 and 50.
 set -u
-cd "$(dirname "$0")/../.."
-HDO=${HDO:-build/hdo}
-PY=${HDO_PYTHON:-/usr/bin/python3}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/common.bash" # cd to the top, HDO, PY, scratch $tmp
 
 cat >"$tmp/timed.hdae" <<'MODEL'
 model timed
