@@ -72,14 +72,7 @@ def first_event():
     t = mpf(0)
     while g(t + h) > 0:
         t += h
-    lo, hi = t, t + h
-    for _ in range(20):
-        mid = (lo + hi) / 2
-        if g(mid) > 0:
-            lo = mid
-        else:
-            hi = mid
-    return findroot(g, (lo, hi), solver="anderson")
+    return H.refine_root(g, t, t + h, 20)
 
 
 # ---------------------------------------------------------------------------

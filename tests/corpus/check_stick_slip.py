@@ -55,14 +55,7 @@ def slip_end(mode, t0, s0, tend, h=mpf("0.01")):
     t = t0 + h
     while t <= tend + h:
         if sgn * vrel(mode, t0, s0, t) < 0:
-            lo, hi = t - h, t
-            for _ in range(30):
-                mid = (lo + hi) / 2
-                if sgn * vrel(mode, t0, s0, mid) > 0:
-                    lo = mid
-                else:
-                    hi = mid
-            r = findroot(lambda u: vrel(mode, t0, s0, u), (lo, hi), solver="anderson")
+            r = H.refine_root(lambda u: sgn * vrel(mode, t0, s0, u), t - h, t)
             with mp.workdps(70):
                 r2 = findroot(lambda u: vrel(mode, t0, s0, u), r + mpf(10) ** -12)
             assert fabs(r - r2) < mpf(10) ** -45

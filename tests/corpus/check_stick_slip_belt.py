@@ -38,14 +38,7 @@ def slip_arc(mode, t0, x0, v0, tend):
         if gv > 0:
             seen_pos = True
         elif gv < 0 and (seen_pos or g(t) > 0):
-            lo, hi = t, tn
-            for _ in range(20):
-                mid = (lo + hi) / 2
-                if g(mid) >= 0:
-                    lo = mid
-                else:
-                    hi = mid
-            return f, findroot(g, (lo, hi), solver="anderson")
+            return f, H.refine_root(g, t, tn, 20)
         t = tn
     return f, None
 

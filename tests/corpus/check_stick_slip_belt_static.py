@@ -52,14 +52,7 @@ def simulate(tend):
             u, te = t, None
             while u < tend:
                 if f(u + h) < 0:
-                    lo, hi = u, u + h
-                    for _ in range(30):
-                        mid = (lo + hi) / 2
-                        if f(mid) >= 0:
-                            lo = mid
-                        else:
-                            hi = mid
-                    te = findroot(f, (lo, hi), solver="anderson")
+                    te = H.refine_root(f, u, u + h)
                     break
                 u += h
             nxt = "stick"

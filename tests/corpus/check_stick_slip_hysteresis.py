@@ -34,14 +34,7 @@ def simulate(tend):
         while u < tend:
             un = min(u + h, tend)
             if g(un) < 0:
-                lo, hi = u, un
-                for _ in range(25):
-                    mid = (lo + hi) / 2
-                    if g(mid) >= 0:
-                        lo = mid
-                    else:
-                        hi = mid
-                te = findroot(g, (lo, hi), solver="anderson")
+                te = H.refine_root(g, u, un, 25)
                 break
             u = un
         if te is None:

@@ -15,7 +15,7 @@ import sys
 import tempfile
 import shutil
 
-from mpmath import mp, mpf, log10, fabs
+from mpmath import mp, mpf, log10, fabs, findroot
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 HDO = os.environ.get("HDO", os.path.join(ROOT, "build", "hdo"))
@@ -103,6 +103,18 @@ def zeno_split(evs, into, last=True):
         fail("no single zeno event into %s%s" % (into, " at the end" if last else ""))
     return [e for e in evs if e["kind"] != "zeno"], zeno[0]
 
+
+def refine_root(g, lo, hi, bisections=30):
+    """The root of g in [lo, hi], g(lo) >= 0 > g(hi): bisection down to a
+    bracket 2^-bisections as wide, then mpmath's Anderson (bracketing
+    secant) to the working precision."""
+    for _ in range(bisections):
+        mid = (lo + hi) / 2
+        if g(mid) >= 0:
+            lo = mid
+        else:
+            hi = mid
+    return findroot(g, (lo, hi), solver="anderson")
 
 def q(fr):
     """A Fraction as an mpf at the working precision."""

@@ -41,6 +41,8 @@ if ! "$HDO" run "$tmp/relay.hdae" -d "$D" -o "$tmp/out" >"$tmp/log" 2>&1; then
 fi
 res=$("$PY" - "$tmp/out" "$D" <<'PYEOF'
 import csv, sys
+sys.path.insert(0, "tests/corpus")
+import hdocheck as H
 from mpmath import mp, mpf, sin, cos, asin, pi, findroot, fabs, log10
 out, D = sys.argv[1], int(sys.argv[2])
 mp.dps = 50
@@ -60,14 +62,7 @@ def simulate():
             while u < TEND:
                 un = min(u + h, TEND)
                 if g(un) < 0:
-                    lo, hi = u, un
-                    for _ in range(30):
-                        mid = (lo + hi) / 2
-                        if g(mid) >= 0:
-                            lo = mid
-                        else:
-                            hi = mid
-                    te = findroot(g, (lo, hi), solver="anderson")
+                    te = H.refine_root(g, u, un)
                     break
                 u = un
             if te is None:
