@@ -16,14 +16,7 @@ hdo_reduce_cache_free(struct hdo_reduce_cache *cache)
 {
     if (cache == NULL)
         return;
-    if (cache->prec != 0) {
-        if (cache->in_c != NULL)
-            hdo_program_clear(cache->prog_c);
-        if (cache->in_h != NULL)
-            hdo_program_clear(cache->prog_h);
-    }
-    free(cache->in_c);
-    free(cache->in_h);
+    hdo_reduce_cache_invalidate(cache); /* the programs and in_c, in_h */
     free(cache->jc.e);
     free(cache->jc.row);
     free(cache->jc.col);
@@ -89,15 +82,7 @@ hdo_reduce_cache_compile(hdo_model_t model, const hdo_reduced_t r,
     HDO_ASSERT(cache != NULL);
     if (cache->prec == prec)
         return;
-    if (cache->prec != 0) {
-        if (cache->in_c != NULL)
-            hdo_program_clear(cache->prog_c);
-        if (cache->in_h != NULL)
-            hdo_program_clear(cache->prog_h);
-        free(cache->in_c);
-        free(cache->in_h);
-        cache->in_c = cache->in_h = NULL;
-    }
+    hdo_reduce_cache_invalidate(cache);
     /* A program is only built when it has roots; in_c/in_h == NULL marks
        an absent one. */
     if (r->ncons > 0)
