@@ -73,13 +73,21 @@ typedef struct {
 /* What is reported per mode used: the Kunkel-Mehrmann counts at the
    first point the mode was used (from_km = 1), or, when that analysis
    fails, the reduced form's (mu = index - 1 clipped at 0, d = dof,
-   a = n - d, v = 0; from_km = 0). */
+   a = n - d, v = 0; from_km = 0).  For a Filippov sliding mode on k
+   surfaces (surfaces = k > 0), the counts of the DAE it stands for:
+   the weighted flows with the k weights as algebraic unknowns and the
+   k surfaces S_j = 0 as equations, the weights fixed by S_j' = 0 (one
+   differentiation): index max(index of the reduced form, 2),
+   d = dof - k, a = (n - dof) + 2 k, v = 0, n counting the weights
+   (decisions.md). */
 typedef struct {
     int used;
     int from_km;
     slong mu, d, a, v;
-    slong index; /* structural (Pryce) index of the reduced form */
-    slong n;     /* variables of the mode */
+    slong index;    /* structural (Pryce) index of the reduced form */
+    slong n;        /* variables of the mode */
+    slong mode;     /* the mode's index in rows and events */
+    slong surfaces; /* sliding modes: the switching surfaces; else 0 */
 } hdo_mode_info;
 
 typedef struct {
@@ -92,9 +100,12 @@ typedef struct {
     hdo_event *events;
     slong steps;
     hdo_mode_info *modes; /* nmodes entries */
-    mpfr_t max_residual;  /* largest constraint residual of the dense
-                             output at the step ends, over all arcs */
-    int start_adjusted;   /* the start values had to move to be consistent */
+    /* the Filippov sliding modes used, in the order of first use */
+    slong nsliding;
+    hdo_mode_info *sliding;
+    mpfr_t max_residual; /* largest constraint residual of the dense
+                            output at the step ends, over all arcs */
+    int start_adjusted;  /* the start values had to move to be consistent */
     mpfr_t t0, t_end;
     double seconds;
     /* Wall time (CLOCK_MONOTONIC) of hdo_run by phase, exclusive (a

@@ -16,8 +16,8 @@
 #   steps     integration steps (summary.json)
 #   verified  verified_digits (summary.json, --verify)
 #   seconds   wall time of the job (both runs of --verify)
-#   modes used  the modes of summary.json, then the sliding modes entered
-#             (`sliding(A,B)`, from events.csv)
+#   modes used  the modes of summary.json: the model's modes used, then
+#             the sliding modes entered (`sliding(A,B)`)
 #
 # A case that fails or times out is a row marked FAILED (and "[pending]" when
 # tests/corpus/pending.txt lists it), never hidden, followed by an indented
@@ -102,12 +102,8 @@ for name in names:
             s = json.load(open(os.path.join(d, "summary.json")))
             ev = list(csv.DictReader(open(os.path.join(d, "events.csv"),
                                           newline="")))
-            sliding_modes = []
-            for e in ev:
-                if e["kind"] == "sliding-start" and e["to"] not in sliding_modes:
-                    sliding_modes.append(e["to"])
             zeno = [e["time"] for e in ev if e["kind"] == "zeno"]
-            modes = [m["name"] for m in s.get("modes", [])] + sliding_modes
+            modes = [m["name"] for m in s.get("modes", [])]  # sliding ones too
             row = fmt % (name, s.get("events", "?"),
                          sum(e["kind"] == "sliding-start" for e in ev),
                          format(Decimal(zeno[0]).normalize() + 0, ".15g") if zeno else "-",

@@ -152,20 +152,31 @@ hdo_write_summary(FILE *f, const hdo_result_t res, const hdo_model_t model,
     mpfr_fprintf(f, "%.*Re", (int)(res->digits - 1), res->t_end);
     fprintf(f, ",\n  \"steps\": %ld,\n  \"events\": %ld,\n", (long)res->steps,
             (long)res->nevents);
+    /* the model's modes in file order, then the sliding modes in the
+       order they were first used */
     fputs("  \"modes\": [", f);
-    for (slong m = 0; m < res->nmodes; m++) {
-        const hdo_mode_info *mi = res->modes + m;
+    for (slong k = 0; k < res->nmodes + res->nsliding; k++) {
+        const hdo_mode_info *mi =
+            k < res->nmodes ? res->modes + k : res->sliding + (k - res->nmodes);
+        char name[512];
         if (!mi->used)
             continue;
         fputs(first ? "\n    {" : ",\n    {", f);
         first = 0;
         fputs("\"name\": ", f);
-        put_json_string(f, model->modes[m].name);
+        hdo_mode_name(name, sizeof name, model, mi->mode);
+        put_json_string(f, name);
         fprintf(f,
                 ", \"mu\": %ld, \"d\": %ld, \"a\": %ld, \"v\": %ld, "
-                "\"index\": %ld, \"analysis\": \"%s\"}",
+                "\"index\": %ld, \"analysis\": \"%s\"",
                 (long)mi->mu, (long)mi->d, (long)mi->a, (long)mi->v,
-                (long)mi->index, mi->from_km ? "kunkel-mehrmann" : "reduced");
+                (long)mi->index,
+                mi->surfaces > 0 ? "filippov"
+                : mi->from_km    ? "kunkel-mehrmann"
+                                 : "reduced");
+        if (mi->surfaces > 0)
+            fprintf(f, ", \"surfaces\": %ld", (long)mi->surfaces);
+        fputs("}", f);
     }
     fputs(first ? "],\n" : "\n  ],\n", f);
     fputs("  \"max_residual\": ", f);

@@ -44,6 +44,8 @@ hdo_result_init(hdo_result_t res)
     res->events = NULL;
     res->steps = 0;
     res->modes = NULL;
+    res->nsliding = 0;
+    res->sliding = NULL;
     mpfr_init2(res->max_residual, 64);
     mpfr_set_ui(res->max_residual, 0, MPFR_RNDN);
     res->start_adjusted = 0;
@@ -76,6 +78,7 @@ hdo_result_clear(hdo_result_t res)
     }
     free(res->events);
     free(res->modes);
+    free(res->sliding);
     mpfr_clear(res->max_residual);
     mpfr_clear(res->t0);
     mpfr_clear(res->t_end);
@@ -92,6 +95,8 @@ hdo_result_setup(hdo_result_t res, const hdo_model_t model, long digits,
     res->nmodes = model->nmodes;
     res->modes = calloc(model->nmodes ? model->nmodes : 1, sizeof *res->modes);
     HDO_ASSERT(res->modes != NULL);
+    for (slong m = 0; m < model->nmodes; m++)
+        res->modes[m].mode = m;
     mpfr_set_prec(res->t0, prec);
     mpfr_set_prec(res->t_end, prec);
 }

@@ -324,16 +324,48 @@ transition_of(const hdo_model_struct *model, slong m, slong k)
     return k < mode->nwhens ? mode->whens + k : &mode->zeno;
 }
 
+/* Records the sliding mode in slot m (nmodes <= m) on first use, with
+   the counts of the Filippov DAE it stands for (hdo_mode_info). */
+static void
+note_sliding_used(run_ctx *c, slong m)
+{
+    slong n = c->model->nmodes, id = res_mode(c, m);
+    hdo_result_struct *res = c->res;
+    const hdo_reduced_struct *r = c->mc[m].red;
+    for (slong i = 0; i < res->nsliding; i++)
+        if (res->sliding[i].mode == id)
+            return;
+    res->sliding =
+        realloc(res->sliding, (res->nsliding + 1) * sizeof *res->sliding);
+    HDO_ASSERT(res->sliding != NULL);
+    hdo_mode_info *mi = res->sliding + res->nsliding++;
+    slong k = m < n + n * n ? 1 : c->mc[m].set->k;
+    memset(mi, 0, sizeof *mi);
+    mi->used = 1;
+    mi->mode = id;
+    mi->surfaces = k;
+    mi->n = r->n + k;
+    mi->index = r->index > 2 ? r->index : 2;
+    mi->mu = mi->index - 1;
+    mi->d = r->dof - k;
+    mi->a = (r->n - r->dof) + 2 * k;
+    mi->v = 0;
+}
+
 /* Reports mu, d, a, v of mode m at its first consistent point. */
 static void
 note_mode_used(run_ctx *c, slong m, const mpfr_t t)
 {
-    hdo_mode_info *mi = c->res->modes + (m < c->model->nmodes ? m : 0);
+    if (m >= c->model->nmodes) {
+        note_sliding_used(c, m);
+        return;
+    }
+    hdo_mode_info *mi = c->res->modes + m;
     mode_cache *mc = c->mc + m;
     const hdo_mode *mode = c->model->modes + m;
     hdo_km_result km;
     hdo_error_t kerr;
-    if (m >= c->model->nmodes || mi->used)
+    if (mi->used)
         return;
     mi->used = 1;
     mi->n = mode->nvars;
@@ -1297,6 +1329,10 @@ enter_slot(run_ctx *c, slong src, slong m, const left_limit *L, const mpfr_t t,
         if (st < 0)
             return st;
     }
+    /* what reinit notes, for a mode that needed none */
+    int ph = phase_enter(c, PH_REDUCTION);
+    note_mode_used(c, m, t);
+    phase_enter(c, ph);
     add_row(c, t, src, L->xs, L->xu);
     hdo_event *ev = hdo_result_add_event(c->res, t, res_mode(c, src),
                                          res_mode(c, m), kind, text);

@@ -49,6 +49,24 @@ static const char *ball_text = "model ball\n"
                                "start fly at 0\n"
                                "until 2.5\n";
 
+/* The summary record of the i-th sliding mode used: its mode index and
+   the counts of the Filippov DAE (n unknowns with the weights). */
+static void
+expect_sliding_info(const hdo_result_t res, slong i, slong mode, slong k,
+                    slong mu, slong d, slong a, slong n)
+{
+    cr_assert(i < res->nsliding, "%ld sliding modes recorded",
+              (long)res->nsliding);
+    const hdo_mode_info *mi = res->sliding + i;
+    cr_expect_eq(mi->mode, mode);
+    cr_expect_eq(mi->surfaces, k);
+    cr_expect(mi->mu == mu && mi->d == d && mi->a == a && mi->v == 0 &&
+                  mi->n == n,
+              "mu %ld d %ld a %ld v %ld n %ld, want %ld %ld %ld 0 %ld",
+              (long)mi->mu, (long)mi->d, (long)mi->a, (long)mi->v, (long)mi->n,
+              (long)mu, (long)d, (long)a, (long)n);
+}
+
 Test(hybrid, run_ball_impacts_closed_form)
 {
     hdo_model_t model;
@@ -206,6 +224,10 @@ Test(hybrid, run_filippov_sliding)
     cr_assert_eq(res->events[0].kind, HDO_EV_SLIDING_START);
     cr_assert(close_to_d(res->events[0].time, 1, 30), "time");
     cr_assert_eq(res->events[0].to, model->nmodes + 0 * model->nmodes + 1);
+    /* x' = -alpha + (1 - alpha), 0 = x: alpha from x' = 0 (index 2),
+       d = 0, a = 2 (x = 0 and x' = 0) */
+    cr_assert_eq(res->nsliding, 1);
+    expect_sliding_info(res, 0, res->events[0].to, 1, 1, 0, 2, 2);
     const hdo_row *last = res->rows + res->nrows - 1;
     cr_assert(mpfr_cmpabs_ui(last->values + 0, 0) == 0 ||
                   mpfr_get_exp(last->values + 0) < -90,
@@ -232,6 +254,8 @@ Test(hybrid, run_filippov_sliding_with_algebraic_part)
     cr_assert_eq(res->nevents, 1);
     cr_assert_eq(res->events[0].kind, HDO_EV_SLIDING_START);
     cr_assert(close_to_d(res->events[0].time, 1, 30), "time");
+    /* unknowns x, y, alpha: y = 2 t, x = 0, x' = 0; no freedom left */
+    expect_sliding_info(res, 0, res->events[0].to, 1, 1, 0, 3, 3);
     const hdo_row *last = res->rows + res->nrows - 1;
     cr_assert(close_to_d(last->values + 1, 6, 30), "y at the end");
     cr_assert(mpfr_cmpabs_ui(last->values + 0, 0) == 0 ||
@@ -660,6 +684,10 @@ Test(hybrid, run_sliding_on_two_relays_intersection)
     cr_assert_eq(hdo_find_mode_name(model, name), res->events[1].to);
     cr_assert_eq(hdo_find_mode_name(model, "sliding(pp,mp)"),
                  res->events[0].to);
+    /* x1, x2 and one weight, then two: d = 1 then 0, a = 2 then 4 */
+    cr_assert_eq(res->nsliding, 2);
+    expect_sliding_info(res, 0, res->events[0].to, 1, 1, 1, 2, 3);
+    expect_sliding_info(res, 1, res->events[1].to, 2, 1, 0, 4, 4);
     const hdo_row *last = res->rows + res->nrows - 1;
     for (int v = 0; v < 2; v++)
         cr_assert(mpfr_zero_p(last->values + v) ||
