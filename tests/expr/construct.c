@@ -1,22 +1,9 @@
 /* construct.c -- tests of the pool, hash-consing and exact simplification */
 #include <criterion/criterion.h>
 #include "expr.h"
+#include "../pool_fixture.h"
 
-static hdo_expr_pool_t pool;
-
-static void
-setup(void)
-{
-    hdo_expr_pool_init(pool);
-}
-
-static void
-teardown(void)
-{
-    hdo_expr_pool_clear(pool);
-}
-
-TestSuite(expr_construct, .init = setup, .fini = teardown);
+TestSuite(expr_construct, .init = pool_setup, .fini = pool_teardown);
 
 static int
 equals_rational(hdo_expr e, slong num, ulong den)

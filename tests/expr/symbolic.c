@@ -4,19 +4,9 @@
 #include <string.h>
 #include <criterion/criterion.h>
 #include "expr.h"
+#include "../pool_fixture.h"
 
-static hdo_expr_pool_t pool;
-static void
-setup(void)
-{
-    hdo_expr_pool_init(pool);
-}
-static void
-teardown(void)
-{
-    hdo_expr_pool_clear(pool);
-}
-TestSuite(expr_symbolic, .init = setup, .fini = teardown);
+TestSuite(expr_symbolic, .init = pool_setup, .fini = pool_teardown);
 
 static const char *names[] = {"x", "y", "z"};
 static hdo_expr

@@ -6,19 +6,9 @@
    (mpmath differentiates numerically at 50 digits; compared at 1e-25). */
 #include <criterion/criterion.h>
 #include "expr.h"
+#include "../pool_fixture.h"
 
-static hdo_expr_pool_t pool;
-static void
-setup(void)
-{
-    hdo_expr_pool_init(pool);
-}
-static void
-teardown(void)
-{
-    hdo_expr_pool_clear(pool);
-}
-TestSuite(expr_taylor, .init = setup, .fini = teardown);
+TestSuite(expr_taylor, .init = pool_setup, .fini = pool_teardown);
 
 #define ORDER 8
 #define PREC 200

@@ -4,20 +4,6 @@
 #include <stdlib.h>
 #include "util.h"
 
-static const char *pendulum_text = "model pendulum\n"
-                                   "param g = 9.81\n"
-                                   "param L = 1\n"
-                                   "var x = 1, y = 0.1, vx = 0.3, vy = 0\n"
-                                   "var lambda\n"
-                                   "mode swing\n"
-                                   "  der(x) = vx\n"
-                                   "  der(y) = vy\n"
-                                   "  der(vx) = -lambda*x\n"
-                                   "  der(vy) = -lambda*y - g\n"
-                                   "  x^2 + y^2 = L^2\n"
-                                   "end\n"
-                                   "start swing\n";
-
 static mpfr_prec_t
 prec_for_digits(int digits)
 {
@@ -121,7 +107,7 @@ Test(reduce, init_pendulum_30_100_300_digits)
     hdo_model_t model;
     hdo_reduced_t r;
     hdo_error_t err;
-    tm_parse(model, pendulum_text);
+    tm_parse(model, ru_pendulum_text);
     hdo_reduced_init(r);
     cr_assert_eq(hdo_reduce_mode(r, model, 0, &err), 0);
     /* One reduced form at three precisions: the cache recompiles. */
@@ -148,7 +134,7 @@ Test(reduce, init_pendulum_free_velocity_exact)
     int fixed[4], adjusted;
     slong S[4];
 
-    tm_parse(model, pendulum_text);
+    tm_parse(model, ru_pendulum_text);
     hdo_reduced_init(r);
     cr_assert_eq(hdo_reduce_mode(r, model, 0, &err), 0);
     mpfr_inits2(prec, t, n, px, py, dot, e, (mpfr_ptr)0);
@@ -214,7 +200,7 @@ Test(reduce, init_pendulum_nearest_to_second_order)
                            "0.6691528191790675557512958736668821276209"};
     const double dist = 0.0001563092085;
 
-    tm_parse(model, pendulum_text);
+    tm_parse(model, ru_pendulum_text);
     hdo_reduced_init(r);
     cr_assert_eq(hdo_reduce_mode(r, model, 0, &err), 0);
     mpfr_inits2(prec, t, e, sum, (mpfr_ptr)0);

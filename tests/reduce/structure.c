@@ -4,21 +4,6 @@
 #include <stdlib.h>
 #include "util.h"
 
-static const char *pendulum_text = "model pendulum\n"
-                                   "param g = 9.81\n"
-                                   "param L = 1\n"
-                                   "var x = 1, y = 0.1, vx = 0.3, vy = 0\n"
-                                   "var lambda\n"
-                                   "mode swing\n"
-                                   "  der(x) = vx\n"
-                                   "  der(y) = vy\n"
-                                   "  der(vx) = -lambda*x\n"
-                                   "  der(vy) = -lambda*y - g\n"
-                                   "  x^2 + y^2 = L^2\n"
-                                   "end\n"
-                                   "start swing\n"
-                                   "until 1\n";
-
 Test(reduce, pendulum)
 {
     hdo_model_t model;
@@ -27,7 +12,7 @@ Test(reduce, pendulum)
     ru_point p = {{{0}}};
     const double g = 9.81, x = 0.6, y = -0.8, vx = 0.3, vy = 0.2, lam = 1.7;
 
-    tm_parse(model, pendulum_text);
+    tm_parse(model, ru_pendulum_text);
     hdo_reduced_init(r);
     cr_assert_eq(hdo_reduce_mode(r, model, 0, &err), 0, "%s", err.message);
     slong X = tm_var(model, "x"), Y = tm_var(model, "y"),
@@ -101,7 +86,7 @@ Test(reduce, pendulum_hidden_constraint_printed)
     hdo_error_t err;
     char text[2048];
 
-    tm_parse(model, pendulum_text);
+    tm_parse(model, ru_pendulum_text);
     hdo_reduced_init(r);
     cr_assert_eq(hdo_reduce_mode(r, model, 0, &err), 0);
     char *s = hdo_expr_to_string(model->pool, r->cons[1], model->var_names);

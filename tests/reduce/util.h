@@ -8,6 +8,24 @@
 #include "reduce.h"
 #include "../model_util.h"
 
+/* The Cartesian pendulum (index 3; x, y, vx, vy, lambda), inconsistent
+   start values: the tests of the reduction and of consistent
+   initialisation start from it. */
+static const char *ru_pendulum_text = "model pendulum\n"
+                                      "param g = 9.81\n"
+                                      "param L = 1\n"
+                                      "var x = 1, y = 0.1, vx = 0.3, vy = 0\n"
+                                      "var lambda\n"
+                                      "mode swing\n"
+                                      "  der(x) = vx\n"
+                                      "  der(y) = vy\n"
+                                      "  der(vx) = -lambda*x\n"
+                                      "  der(vy) = -lambda*y - g\n"
+                                      "  x^2 + y^2 = L^2\n"
+                                      "end\n"
+                                      "start swing\n"
+                                      "until 1\n";
+
 /* Values for the inputs of an expression: val[order][var], orders 0..3. */
 typedef struct {
     double val[4][16];

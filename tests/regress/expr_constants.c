@@ -14,19 +14,9 @@
 #include <string.h>
 #include "expr.h"
 #include "model.h"
+#include "../pool_fixture.h"
 
-static hdo_expr_pool_t pool;
-static void
-setup(void)
-{
-    hdo_expr_pool_init(pool);
-}
-static void
-teardown(void)
-{
-    hdo_expr_pool_clear(pool);
-}
-TestSuite(regress_expr_constants, .init = setup, .fini = teardown);
+TestSuite(regress_expr_constants, .init = pool_setup, .fini = pool_teardown);
 
 #define BIG "123456789012345678901234567890123456789012345"
 #define SIN_BIG "-0.74693330985520452654695338812835789987930006894905"

@@ -10,19 +10,9 @@
    `make check SAN=1`. */
 #include <criterion/criterion.h>
 #include "expr.h"
+#include "../pool_fixture.h"
 
-static hdo_expr_pool_t pool;
-static void
-setup(void)
-{
-    hdo_expr_pool_init(pool);
-}
-static void
-teardown(void)
-{
-    hdo_expr_pool_clear(pool);
-}
-TestSuite(regress_expr_foreach_grow, .init = setup, .fini = teardown);
+TestSuite(regress_expr_foreach_grow, .init = pool_setup, .fini = pool_teardown);
 
 typedef struct {
     hdo_expr_pool_struct *pool;

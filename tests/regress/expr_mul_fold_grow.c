@@ -15,19 +15,10 @@
    passes either way. */
 #include <criterion/criterion.h>
 #include "expr.h"
+#include "../pool_fixture.h"
 
-static hdo_expr_pool_t pool;
-static void
-setup(void)
-{
-    hdo_expr_pool_init(pool);
-}
-static void
-teardown(void)
-{
-    hdo_expr_pool_clear(pool);
-}
-TestSuite(regress_expr_mul_fold_grow, .init = setup, .fini = teardown);
+TestSuite(regress_expr_mul_fold_grow, .init = pool_setup,
+          .fini = pool_teardown);
 
 Test(regress_expr_mul_fold_grow, fold_reallocates_the_node_array)
 {

@@ -12,19 +12,10 @@
 #include <string.h>
 #include "expr.h"
 #include "model.h"
+#include "../pool_fixture.h"
 
-static hdo_expr_pool_t pool;
-static void
-setup(void)
-{
-    hdo_expr_pool_init(pool);
-}
-static void
-teardown(void)
-{
-    hdo_expr_pool_clear(pool);
-}
-TestSuite(regress_expr_print_long_decimal, .init = setup, .fini = teardown);
+TestSuite(regress_expr_print_long_decimal, .init = pool_setup,
+          .fini = pool_teardown);
 
 Test(regress_expr_print_long_decimal, ten_to_minus_300000, .timeout = 10.0)
 {
