@@ -454,21 +454,25 @@ Test(hybrid, agreement_of_two_precisions)
     hdo_model_clear(other);
 }
 
+/* the ball (h0 = 1, e = 0.7) with `zeno goto rest`, until 3 (after the
+   accumulation point t* = 2.5586...) */
+static const char *ball_zeno_text =
+    "model bz\nparam g = 9.81\nparam e = 0.7\n"
+    "var h = 1, v = 0\n"
+    "mode fly\n  der(h) = v\n  der(v) = -g\n"
+    "  when h < 0 goto fly with v = -e*v\n"
+    "  zeno goto rest with v = 0\nend\n"
+    "mode rest\n  der(h) = 0\n  der(v) = 0\nend\n"
+    "start fly\nuntil 3\n";
+
 Test(hybrid, agreement_across_a_zeno_point)
 {
     /* the tighter run follows more impacts before the accumulation point;
        the common ones and the zeno events are compared */
-    const char *text = "model bz\nparam g = 9.81\nparam e = 0.7\n"
-                       "var h = 1, v = 0\n"
-                       "mode fly\n  der(h) = v\n  der(v) = -g\n"
-                       "  when h < 0 goto fly with v = -e*v\n"
-                       "  zeno goto rest with v = 0\nend\n"
-                       "mode rest\n  der(h) = 0\n  der(v) = 0\nend\n"
-                       "start fly\nuntil 3\n";
     hdo_model_t model;
     hdo_result_t a, b;
     hdo_error_t err;
-    tm_parse(model, text);
+    tm_parse(model, ball_zeno_text);
     cr_assert_eq(tm_run(a, model, 30, NULL, &err), 0);
     cr_assert_eq(tm_run(b, model, 40, NULL, &err), 0);
     cr_assert(b->nevents > a->nevents, "%ld vs %ld events", (long)b->nevents,
@@ -880,15 +884,6 @@ Test(hybrid, run_intersection_weights_not_unique)
    took the cascade for Zeno at one instant: at 16 digits and until
    2.55863396558 (before t*), 72 impacts, 73 false ones at t_72, then a
    zeno event at t_72. */
-
-static const char *ball_zeno_text =
-    "model bz\nparam g = 9.81\nparam e = 0.7\n"
-    "var h = 1, v = 0\n"
-    "mode fly\n  der(h) = v\n  der(v) = -g\n"
-    "  when h < 0 goto fly with v = -e*v\n"
-    "  zeno goto rest with v = 0\nend\n"
-    "mode rest\n  der(h) = 0\n  der(v) = 0\nend\n"
-    "start fly\nuntil 3\n";
 
 static int
 run_until(hdo_result_t res, hdo_model_t model, long digits, const char *until,

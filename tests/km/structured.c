@@ -239,22 +239,17 @@ Test(km_structured, random_strings)
                       "  u0 = 0\n  u%ld = 0\nend\nstart m\n", (long)N);
         cr_assert(p < sizeof text);
 
-        for (i = 0; i <= N; i++) {
-            fmpq_init(vals + nv);
-            if (i > 0 && i < N)
-                fmpq_set_si(vals + nv, (slong)n_randint(st, 9) - 4,
-                            1 + n_randint(st, 4));
-            snprintf(namebuf[nv], sizeof namebuf[nv], "u%ld", (long)i);
-            names[nv] = namebuf[nv];
-            nv++;
-            fmpq_init(vals + nv);
-            if (i > 0 && i < N)
-                fmpq_set_si(vals + nv, (slong)n_randint(st, 9) - 4,
-                            1 + n_randint(st, 4));
-            snprintf(namebuf[nv], sizeof namebuf[nv], "w%ld", (long)i);
-            names[nv] = namebuf[nv];
-            nv++;
-        }
+        for (i = 0; i <= N; i++)
+            for (int uw = 0; uw < 2; uw++) {
+                fmpq_init(vals + nv);
+                if (i > 0 && i < N)
+                    fmpq_set_si(vals + nv, (slong)n_randint(st, 9) - 4,
+                                1 + n_randint(st, 4));
+                snprintf(namebuf[nv], sizeof namebuf[nv], "%c%ld",
+                         uw ? 'w' : 'u', (long)i);
+                names[nv] = namebuf[nv];
+                nv++;
+            }
         /* l1 = sum_j a_0j u_j, l2 = sum_j a_Nj u_j (sin(0) = 0). */
         for (j = 0; j <= N; j++) {
             fmpq_t term;
