@@ -335,10 +335,10 @@ hdo_cmd_analyze(int argc, char **argv)
                 return 2;
             }
             long d = strtol(argv[++i], &end, 10);
-            if (*end != '\0' || d < 1 || d > 100000) {
+            if (*end != '\0' || d < 1 || d > 10000) {
                 fprintf(stderr,
                         "hdo analyze: bad number of digits '%s' "
-                        "(expected an integer from 1 to 100000)\n",
+                        "(expected an integer from 1 to 10000)\n",
                         argv[i]);
                 return 2;
             }

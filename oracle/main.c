@@ -4,6 +4,7 @@
 #include <mpfr.h>
 #include <flint/flint.h>
 #include "commands.h"
+#include "process.h"
 
 #define HDO_VERSION "0.1"
 
@@ -53,7 +54,11 @@ dispatch(int argc, char **argv)
 int
 main(int argc, char **argv)
 {
+    hdo_process_init();
     int code = dispatch(argc, argv);
+    /* a report that did not reach its reader is no success (cli.md) */
+    if (hdo_stdout_finish() != 0)
+        code = 2;
     /* Release the libraries' caches so that valgrind sees no leak. */
     flint_cleanup_master();
     mpfr_free_cache();

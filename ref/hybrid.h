@@ -211,7 +211,7 @@ int hdo_event_locate(mpfr_t root, mpfr_srcptr c, slong len, const mpfr_t H,
    failure stay in res): HDO_ERR_INPUT (bad options, no end time), the statuses
    of reduction, consistent initialisation and expansion, HDO_ERR_CHATTERING,
    HDO_ERR_ZENO (accumulating events without a `zeno goto`),
-   HDO_ERR_TOO_MUCH_WORK (max_steps or max_events reached). */
+   HDO_ERR_TOO_MUCH_WORK (more than max_steps steps or max_events events). */
 /* Mode indices in results: the model's modes, then the Filippov sliding
    modes of ordered pairs, nmodes + a * nmodes + b, named "sliding(A,B)",
    then those on intersections, nmodes + nmodes^2 + mask (bit q: mode q),
@@ -224,6 +224,15 @@ slong hdo_find_mode_name(const hdo_model_struct *model, const char *name);
 
 int hdo_run(hdo_result_t res, hdo_model_t model, const hdo_run_options *opt,
             hdo_error_t *err);
+
+/* Checks the options of a run before it starts (start and end time,
+   --until, --every; the checks hdo_run makes first) and sets *nrows to
+   the number of sample rows the grid will have (events add two rows
+   each).  Returns 0 or HDO_ERR_INPUT / a domain status with err filled;
+   an error about an option (--until, --every) leaves err->file NULL, so
+   that it names the option, not the model. */
+int hdo_run_rows(slong *nrows, hdo_model_t model, const hdo_run_options *opt,
+                 hdo_error_t *err);
 
 /* Output tables (ref/hybrid/output.c), as cli.md specifies: values with
    `digits` significant digits, empty cells where a mode lacks a
@@ -250,5 +259,14 @@ int hdo_write_summary(FILE *f, const hdo_result_t res, const hdo_model_t model,
    when the event structure differs; with no events, the final rows are
    compared. */
 long hdo_result_agreement(const hdo_result_t a, const hdo_result_t b);
+
+/* The same number; when it is below a's digits and msg is not NULL,
+   also writes into msg (size bytes) the first place in time order where
+   the runs agree to fewer digits than a's: the event (its time, a state
+   before or after it, or a different switch) or the last row, the
+   variable and both values (model names the modes and variables). */
+long hdo_result_agreement_where(char *msg, size_t size,
+                                const hdo_model_struct *model,
+                                const hdo_result_t a, const hdo_result_t b);
 
 #endif

@@ -20,6 +20,7 @@
 #define HDO_MODEL_MAX_DIGITS 100000      /* significant digits of a literal */
 #define HDO_MODEL_MAX_EXPONENT 100000    /* |e| in a literal 1e... */
 #define HDO_MODEL_MAX_CONST_BITS 1048576 /* of an exact constant's num/den */
+#define HDO_MODEL_MAX_FILE_MIB 64        /* a model file's size, MiB */
 
 typedef struct {
     int line, col;

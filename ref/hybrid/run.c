@@ -138,6 +138,16 @@ fail(run_ctx *c, int status, slong mode, const mpfr_t t)
     return status;
 }
 
+/* A command-line option is wrong: the error names the option, not the
+   model file (err->file stays NULL). */
+static int
+option_fail(run_ctx *c)
+{
+    if (c->err != NULL)
+        c->err->status = HDO_ERR_INPUT;
+    return HDO_ERR_INPUT;
+}
+
 /* Time tolerance at t: tol * max(1, |t|). */
 static void
 time_tol(mpfr_t r, const run_ctx *c, const mpfr_t t)
@@ -633,7 +643,7 @@ take_transition_tr(run_ctx *c, slong src, const hdo_transition *tr, slong k,
     c->mode = tgt;
     mpfr_set(c->t, t, MPFR_RNDN);
     mpfr_set(c->last_event, t, MPFR_RNDN);
-    if (c->res->nevents >= c->max_events) {
+    if (c->res->nevents > c->max_events) { /* N events allowed, not N+1 */
         hdo_error_set(c->err, HDO_ERR_TOO_MUCH_WORK, 0, 0,
                       "more than %ld events (--max-events)", c->max_events);
         return fail(c, HDO_ERR_TOO_MUCH_WORK, tgt, t);
@@ -727,11 +737,19 @@ setup_samples(run_ctx *c)
             st = HDO_ERR_INPUT;
         if (st != 0) {
             fmpq_clear(q);
-            hdo_error_set(c->err, HDO_ERR_INPUT, 0, 0,
-                          "--every: expected a positive decimal number, got "
-                          "'%s'",
-                          c->opt->every);
-            return fail(c, HDO_ERR_INPUT, -1, NULL);
+            if (st == HDO_ERR_UNSUPPORTED)
+                hdo_error_set(c->err, HDO_ERR_INPUT, 0, 0,
+                              "--every: '%s' is out of range (at most %d "
+                              "significant digits and an exponent within "
+                              "+-%d)",
+                              c->opt->every, HDO_MODEL_MAX_DIGITS,
+                              HDO_MODEL_MAX_EXPONENT);
+            else
+                hdo_error_set(c->err, HDO_ERR_INPUT, 0, 0,
+                              "--every: expected a positive decimal number, "
+                              "got '%s'",
+                              c->opt->every);
+            return option_fail(c);
         }
         fmpq_get_mpfr(c->every, q, MPFR_RNDN);
         fmpq_clear(q);
@@ -747,7 +765,7 @@ setup_samples(run_ctx *c)
         mpfr_clears(n, frac, (mpfr_ptr)0);
         hdo_error_set(c->err, HDO_ERR_INPUT, 0, 0,
                       "--every: more than 10^8 sample rows");
-        return fail(c, HDO_ERR_INPUT, -1, NULL);
+        return option_fail(c);
     }
     /* grid points 0..N with N = round down, t_end closing the grid */
     mpfr_add_d(n, n, 1e-9, MPFR_RNDN);
@@ -1344,7 +1362,7 @@ enter_slot(run_ctx *c, slong src, slong m, const left_limit *L, const mpfr_t t,
     c->mode = m;
     mpfr_set(c->t, t, MPFR_RNDN);
     mpfr_set(c->last_event, t, MPFR_RNDN);
-    if (c->res->nevents >= c->max_events) {
+    if (c->res->nevents > c->max_events) { /* N events allowed, not N+1 */
         hdo_error_set(c->err, HDO_ERR_TOO_MUCH_WORK, 0, 0,
                       "more than %ld events (--max-events)", c->max_events);
         return fail(c, HDO_ERR_TOO_MUCH_WORK, src, t);
@@ -1682,11 +1700,18 @@ run_setup(run_ctx *c)
         if (st == 0)
             fmpq_get_mpfr(c->t_end, q, MPFR_RNDN);
         fmpq_clear(q);
-        if (st != 0) {
+        if (st == HDO_ERR_UNSUPPORTED) {
+            hdo_error_set(c->err, HDO_ERR_INPUT, 0, 0,
+                          "--until: '%s' is out of range (at most %d "
+                          "significant digits and an exponent within +-%d)",
+                          c->opt->until, HDO_MODEL_MAX_DIGITS,
+                          HDO_MODEL_MAX_EXPONENT);
+            return option_fail(c);
+        } else if (st != 0) {
             hdo_error_set(c->err, HDO_ERR_INPUT, 0, 0,
                           "--until: expected a decimal number, got '%s'",
                           c->opt->until);
-            return fail(c, HDO_ERR_INPUT, -1, NULL);
+            return option_fail(c);
         }
     } else if (model->t_end == HDO_EXPR_NONE) {
         hdo_error_set(c->err, HDO_ERR_INPUT, 0, 0,
@@ -1702,6 +1727,16 @@ run_setup(run_ctx *c)
         char *a, *b;
         mpfr_asprintf(&a, "%.*Rg", 20, c->t_end);
         mpfr_asprintf(&b, "%.*Rg", 20, c->res->t0);
+        if (c->opt->until != NULL) {
+            /* the command line is wrong, not the model */
+            hdo_error_set(c->err, HDO_ERR_INPUT, 0, 0,
+                          "--until %s: the end time %s is not after the "
+                          "model's start time %s",
+                          c->opt->until, a, b);
+            mpfr_free_str(a);
+            mpfr_free_str(b);
+            return option_fail(c);
+        }
         hdo_error_set(c->err, HDO_ERR_INPUT, model->until_pos.line,
                       model->until_pos.col,
                       "the end time %s is not after the start time %s", a, b);
@@ -1750,6 +1785,34 @@ run_start(run_ctx *c)
        0); last_event = t0 makes such a switch count as instantaneous */
     mpfr_set(c->last_event, c->t, MPFR_RNDN);
     return 0;
+}
+
+int
+hdo_run_rows(slong *nrows, hdo_model_t model, const hdo_run_options *opt,
+             hdo_error_t *err)
+{
+    run_ctx c;
+    hdo_result_t res;
+    memset(&c, 0, sizeof c);
+    c.model = model;
+    c.opt = opt;
+    c.res = res;
+    c.err = err;
+    c.digits = opt->digits > 0 ? opt->digits : 30;
+    c.prec = hdo_run_prec(c.digits);
+    if (err != NULL)
+        hdo_error_clear(err);
+    hdo_result_init(res);
+    hdo_result_setup(res, model, c.digits, c.prec);
+    mpfr_init2(c.tol, c.prec);
+    hdo_run_tol(c.tol, c.digits);
+    mpfr_init2(c.every, c.prec + 32);
+    mpfr_inits2(c.prec, c.t, c.t_end, c.last_event, (mpfr_ptr)0);
+    int st = run_setup(&c);
+    *nrows = st == 0 ? c.nsamples : 0;
+    mpfr_clears(c.tol, c.every, c.t, c.t_end, c.last_event, (mpfr_ptr)0);
+    hdo_result_clear(res);
+    return st < 0 ? st : 0;
 }
 
 int

@@ -1,6 +1,7 @@
 /* verify.c -- the number of significant digits on which two runs agree (hdo run
  * --verify) */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include "hybrid.h"
 
@@ -70,31 +71,116 @@ next_zeno(const hdo_result_t r, slong i)
     return i;
 }
 
+/* Where the comparison stands: the first value that agrees to fewer
+   than `want` digits is described in msg (when msg is not NULL). */
+typedef struct {
+    long want;
+    char *msg;
+    size_t size;
+    int found;
+    const hdo_model_struct *model;
+} place_t;
+
+/* Records (once) that x (run a) and y (run b) agree to only d digits:
+   what, the event's index (0: the last row) and time, both values. */
+static void
+note(place_t *pl, double d, const char *what, slong index, mpfr_srcptr t,
+     mpfr_srcptr x, mpfr_srcptr y)
+{
+    if (pl == NULL || pl->msg == NULL || pl->found || d >= (double)pl->want)
+        return;
+    pl->found = 1;
+    char where[64];
+    if (index > 0)
+        snprintf(where, sizeof where, "event %ld", (long)index);
+    else
+        snprintf(where, sizeof where, "the last row");
+    mpfr_snprintf(pl->msg, pl->size,
+                  "%s at t = %.17Rg, %s: %.*Re against %.*Re (%ld digits)",
+                  where, t, what, (int)pl->want + 4, x, (int)pl->want + 4, y,
+                  d <= 0 ? 0L : (long)floor(d));
+}
+
 static double
 event_agreement(const hdo_event *ea, const hdo_event *eb, slong nvars,
-                mpfr_srcptr sc, mpfr_srcptr tscale, long cap)
+                mpfr_srcptr sc, mpfr_srcptr tscale, long cap, place_t *pl)
 {
     double worst = agree(ea->time, eb->time, tscale, cap);
+    note(pl, worst, "its time", ea->index, ea->time, ea->time, eb->time);
     for (slong v = 0; v < nvars; v++) {
+        const char *name = pl != NULL && pl->model != NULL
+                               ? pl->model->vars[v].name
+                               : "a variable";
+        char what[300];
         double d = agree(ea->left + v, eb->left + v, sc + v, cap);
+        snprintf(what, sizeof what, "%s before it", name);
+        note(pl, d, what, ea->index, ea->time, ea->left + v, eb->left + v);
         if (d < worst)
             worst = d;
         d = agree(ea->right + v, eb->right + v, sc + v, cap);
+        snprintf(what, sizeof what, "%s after it", name);
+        note(pl, d, what, ea->index, ea->time, ea->right + v, eb->right + v);
         if (d < worst)
             worst = d;
     }
     return worst;
 }
 
+/* The sequences of events differ at event k of a (or b has more). */
+static void
+note_structure(place_t *pl, const hdo_result_struct *a, slong ia,
+               const hdo_result_struct *b, slong ib)
+{
+    if (pl == NULL || pl->msg == NULL || pl->found)
+        return;
+    pl->found = 1;
+    if (ia < a->nevents && ib < b->nevents) {
+        char fa[256], ta[256], fb[256], tb[256];
+        const hdo_event *ea = a->events + ia, *eb = b->events + ib;
+        hdo_mode_name(fa, sizeof fa, pl->model, ea->from);
+        hdo_mode_name(ta, sizeof ta, pl->model, ea->to);
+        hdo_mode_name(fb, sizeof fb, pl->model, eb->from);
+        hdo_mode_name(tb, sizeof tb, pl->model, eb->to);
+        mpfr_snprintf(pl->msg, pl->size,
+                      "event %ld: %s -> %s at t = %.17Rg against %s -> %s "
+                      "at t = %.17Rg (the runs switch differently)",
+                      (long)ea->index, fa, ta, ea->time, fb, tb, eb->time);
+    } else if (ia < a->nevents) {
+        mpfr_snprintf(pl->msg, pl->size,
+                      "event %ld at t = %.17Rg, which the second run does not "
+                      "have (%ld events against %ld)",
+                      (long)a->events[ia].index, a->events[ia].time,
+                      (long)a->nevents, (long)b->nevents);
+    } else if (ib < b->nevents) {
+        mpfr_snprintf(pl->msg, pl->size,
+                      "event %ld of the second run at t = %.17Rg, which the "
+                      "first does not have (%ld events against %ld)",
+                      (long)b->events[ib].index, b->events[ib].time,
+                      (long)a->nevents, (long)b->nevents);
+    }
+}
+
 long
 hdo_result_agreement(const hdo_result_t a, const hdo_result_t b)
+{
+    return hdo_result_agreement_where(NULL, 0, NULL, a, b);
+}
+
+long
+hdo_result_agreement_where(char *msg, size_t size,
+                           const hdo_model_struct *model, const hdo_result_t a,
+                           const hdo_result_t b)
 {
     long cap = a->digits;
     double worst = (double)cap;
     int same = 1;
     mpfr_ptr sc;
     mpfr_t tscale;
+    place_t place = {a->digits, msg, size, 0, model};
+    place_t *pl = msg != NULL && size > 0 && model != NULL ? &place : NULL;
 
+    if (pl != NULL)
+        msg[0] = '\0';
     if (a->nvars != b->nvars)
         return 0;
     sc = scales(b);
@@ -114,28 +200,36 @@ hdo_result_agreement(const hdo_result_t a, const hdo_result_t b)
         slong za = next_zeno(a, ia), zb = next_zeno(b, ib);
         int ends_a = za < a->nevents, ends_b = zb < b->nevents;
         slong na = za - ia, nb = zb - ib, n = na < nb ? na : nb;
-        if (ends_a != ends_b || (!ends_a && na != nb)) {
-            same = 0;
-            break;
-        }
+        /* a different number of events fails the comparison, but the
+           common ones are compared first: the first place where the
+           runs part may be a value before the extra event */
+        int mismatch = ends_a != ends_b || (!ends_a && na != nb);
         for (slong k = 0; k < n && same; k++) {
             const hdo_event *ea = a->events + ia + k, *eb = b->events + ib + k;
             if (ea->from != eb->from || ea->to != eb->to) {
+                note_structure(pl, a, ia + k, b, ib + k);
                 same = 0;
                 break;
             }
-            double d = event_agreement(ea, eb, a->nvars, sc, tscale, cap);
+            double d = event_agreement(ea, eb, a->nvars, sc, tscale, cap, pl);
             if (d < worst)
                 worst = d;
+        }
+        if (same && mismatch) {
+            note_structure(pl, a, ia + n, b, ib + n);
+            same = 0;
+            break;
         }
         if (same && ends_a) {
             /* the mode left at the accumulation point is the one the
                last followed event entered, which depends on how many
                were followed: only the target must agree */
             const hdo_event *ea = a->events + za, *eb = b->events + zb;
-            if (ea->to != eb->to)
+            if (ea->to != eb->to) {
+                note_structure(pl, a, za, b, zb);
                 same = 0;
-            double d = event_agreement(ea, eb, a->nvars, sc, tscale, cap);
+            }
+            double d = event_agreement(ea, eb, a->nvars, sc, tscale, cap, pl);
             if (d < worst)
                 worst = d;
         }
@@ -148,6 +242,8 @@ hdo_result_agreement(const hdo_result_t a, const hdo_result_t b)
         for (slong v = 0; v < a->nvars; v++)
             if (ra->present[v] && rb->present[v]) {
                 double d = agree(ra->values + v, rb->values + v, sc + v, cap);
+                note(pl, d, model != NULL ? model->vars[v].name : "", 0,
+                     ra->time, ra->values + v, rb->values + v);
                 if (d < worst)
                     worst = d;
             }

@@ -147,17 +147,29 @@ hdo_model_parse_file(hdo_model_t model, const char *path, hdo_error_t *err)
         return status;
     }
     /* Read in growing chunks: the size of a pipe or /proc file is not
-       known in advance. */
+       known in advance.  The reading stops at the cap (/dev/zero, a
+       mistaken disk image) and at the first NUL byte: the text up to it
+       goes to the lexer, which reports the NUL with its line and
+       column, so a binary file is refused after its first chunk. */
+    const size_t cap = (size_t)HDO_MODEL_MAX_FILE_MIB << 20;
+    int nul = 0;
     for (;;) {
         if (len == alloc) {
             size_t m = alloc ? 2 * alloc : 65536;
-            char *p = realloc(buf, m);
+            if (m > cap + 1)
+                m = cap + 1;
+            char *p = m > alloc ? realloc(buf, m) : NULL;
             if (p == NULL) {
                 free(buf);
                 fclose(f);
                 model->file = strdup(path);
-                status = hdo_error_set(err, HDO_ERR_MEMORY, 0, 0,
-                                       "out of memory while reading");
+                status = m > alloc
+                             ? hdo_error_set(err, HDO_ERR_MEMORY, 0, 0,
+                                             "out of memory while reading")
+                             : hdo_error_set(err, HDO_ERR_IO, 0, 0,
+                                             "model file larger than %d MiB, "
+                                             "the most hdo reads",
+                                             HDO_MODEL_MAX_FILE_MIB);
                 if (err != NULL)
                     err->file = model->file;
                 return status;
@@ -166,17 +178,40 @@ hdo_model_parse_file(hdo_model_t model, const char *path, hdo_error_t *err)
             alloc = m;
         }
         n = fread(buf + len, 1, alloc - len, f);
+        char *z = n > 0 ? memchr(buf + len, '\0', n) : NULL;
         len += n;
+        if (z != NULL) {
+            len = (size_t)(z - buf) + 1;
+            nul = 1;
+            break;
+        }
         if (n == 0)
             break;
     }
-    if (ferror(f)) {
+    if (!nul && ferror(f)) {
         saved = errno;
         free(buf);
         fclose(f);
         model->file = strdup(path);
         status = hdo_error_set(err, HDO_ERR_IO, 0, 0, "cannot read: %s",
                                strerror(saved));
+        if (err != NULL)
+            err->file = model->file;
+        return status;
+    }
+    /* Lines that end with a carriage return alone (classic Mac OS) would
+       read as one long line: say so instead of a puzzling syntax error
+       at the second line's first word. */
+    const char *cr = memchr(buf, '\r', len);
+    if (cr != NULL && memchr(buf, '\n', len) == NULL) {
+        int col = (int)(cr - buf) + 1;
+        fclose(f);
+        free(buf);
+        model->file = strdup(path);
+        status = hdo_error_set(
+            err, HDO_ERR_SYNTAX, 1, col,
+            "the lines end with a carriage return alone (classic Mac OS "
+            "line ends): convert the file to LF (or CRLF) line ends");
         if (err != NULL)
             err->file = model->file;
         return status;

@@ -2,7 +2,8 @@
 # run.sh -- the hostile-input corpus: every NAME.hdae here, and a few
 # generated at run time (deep nesting, 10 MB expressions, 100000 modes,
 # a missing file), must make `hdo analyze` exit with 2 and print, as the
-# first line on stderr, exactly the line in NAME.expect.  The numerical
+# first line on stderr, exactly the line in NAME.expect (also /dev/zero
+# and a file over the 64 MiB cap).  The numerical
 # failures in run/ (domain errors, singular modes, inconsistent starts,
 # chattering, Zeno, a collapsing step, too much work) are run with
 # `hdo run` and matched against a regular expression (see below).
@@ -102,6 +103,17 @@ check "$gen" modes-100k.hdae \
     "modes-100k.hdae:400003:7: error: unknown mode 'm100000' after 'start'"
 check "$gen" no-such-file.hdae \
     "no-such-file.hdae: error: cannot open: No such file or directory"
+# /dev/zero and a file over the 64 MiB cap stop at once (they ate 8-16 GB)
+check /dev zero "zero:1:1: error: NUL byte in the model file (is it a binary file?)"
+$PY -c "
+import sys
+with open(sys.argv[1], 'w') as f:
+    line = '# ' + 'x' * 61 + '\\n'
+    f.write(line * (65 * 2**20 // 64 + 1))
+" "$gen/over-64-mib.hdae"
+check "$gen" over-64-mib.hdae \
+    "over-64-mib.hdae: error: model file larger than 64 MiB, the most hdo reads"
+rm -f "$gen/over-64-mib.hdae"
 
 # Run-time failures (run/NAME.hdae): `hdo run --digits 30` must exit 2,
 # its first stderr line must match the extended regular expression in

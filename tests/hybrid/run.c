@@ -418,7 +418,20 @@ Test(hybrid, run_errors)
     opt.max_events = 3;
     hdo_result_init(res);
     cr_assert_eq(hdo_run(res, model, &opt, &err), HDO_ERR_TOO_MUCH_WORK);
-    cr_assert_eq(res->nevents, 3);
+    cr_assert_eq(res->nevents, 4); /* the 4th is the one refused */
+    hdo_result_clear(res);
+    /* --max-events N allows exactly N events: the ball has 11 impacts
+       before t = 2.5 (closed form, see run_ball_impacts) */
+    hdo_run_options_init(&opt);
+    opt.max_events = 11;
+    hdo_result_init(res);
+    cr_assert_eq(hdo_run(res, model, &opt, &err), 0, "%s", err.message);
+    cr_assert_eq(res->nevents, 11);
+    hdo_result_clear(res);
+    hdo_run_options_init(&opt);
+    opt.max_events = 10;
+    hdo_result_init(res);
+    cr_assert_eq(hdo_run(res, model, &opt, &err), HDO_ERR_TOO_MUCH_WORK);
     hdo_result_clear(res);
     hdo_run_options_init(&opt);
     opt.max_steps = 2;
@@ -431,7 +444,7 @@ Test(hybrid, run_errors)
 Test(hybrid, agreement_of_two_precisions)
 {
     /* the same ball at 30 and 40 digits agrees to about 30 digits; a
-       slightly different model (g = 9.8, same number of impacts) to a few */
+       slightly different model (g = 9.8, one impact fewer) to none */
     hdo_model_t model, other;
     hdo_result_t a, b;
     hdo_error_t err;
@@ -448,6 +461,17 @@ Test(hybrid, agreement_of_two_precisions)
     cr_assert_eq(tm_run(b, other, 40, NULL, &err), 0);
     d = hdo_result_agreement(a, b);
     cr_assert(d <= 4, "agreement with another model %ld", d);
+    /* the first place they disagree is the first impact's time,
+       sqrt(2/9.81) = 0.45152364098573... against sqrt(2/9.8) =
+       0.45175395145262... (closed form), although g = 9.8 also has one
+       impact fewer before t = 2.5 */
+    char where[1024];
+    long d2 = hdo_result_agreement_where(where, sizeof where, model, a, b);
+    cr_assert_eq(d2, d);
+    cr_assert(strstr(where, "event 1 at t = 0.451523640985") == where &&
+                  strstr(where, "its time: 4.5152364098573") != NULL &&
+                  strstr(where, "against 4.5175395145262") != NULL,
+              "%s", where);
     hdo_result_clear(a);
     hdo_result_clear(b);
     hdo_model_clear(model);
