@@ -42,10 +42,15 @@ usage(FILE *f)
         "  --until T         end time, overriding the model's `until`\n"
         "  --verify          solve again with D + 10 digits and report the\n"
         "                    agreeing digits (verified_digits)\n"
-        "  --max-steps N     give up after N steps (default 1000000)\n"
-        "  --max-events N    give up after N events (default 100000)\n"
+        "  --max-steps N     give up after more than N steps\n"
+        "                    (default 1000000)\n"
+        "  --max-events N    allow N events, give up at the next one\n"
+        "                    (default 100000)\n"
         "\n"
-        "Exit status: 0 success, 2 bad input or a run that cannot go on.\n");
+        "Exit status: 0 success, 1 --verify confirmed fewer than D digits\n"
+        "(the files are written, stderr names the first disagreement), 2 bad\n"
+        "input, an output folder hdo may not write, or a run that cannot go\n"
+        "on (an earlier result in DIR is then gone: docs/cli.md).\n");
 }
 
 static void
