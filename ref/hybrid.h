@@ -7,6 +7,10 @@
 #include <stdio.h>
 #include "taylor.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum {
     HDO_EV_SWITCH,
     HDO_EV_SIMULTANEOUS,
@@ -250,5 +254,9 @@ int hdo_write_summary(FILE *f, const hdo_result_t res, const hdo_model_t model,
    when the event structure differs; with no events, the final rows are
    compared. */
 long hdo_result_agreement(const hdo_result_t a, const hdo_result_t b);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif
