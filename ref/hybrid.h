@@ -127,6 +127,10 @@ typedef struct {
     double seconds_integration, seconds_events, seconds_reduction,
         seconds_reinit;
     slong order_sum;
+    /* The command line of the run, borrowed from the caller, who sets it
+       after hdo_result_init (NULL: none); hdo_write_summary records it. */
+    const char *const *command_argv;
+    int command_argc;
 } hdo_result_struct;
 typedef hdo_result_struct hdo_result_t[1];
 
