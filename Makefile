@@ -176,8 +176,8 @@ uninstall:
 	  $(DESTDIR)$(LIBDIR)/pkgconfig/hdo.pc $(DESTDIR)$(MANDIR)/man1/hdo.1 \
 	  $(DESTDIR)$(DOCDIR)/examples/run_case.c \
 	  $(addprefix $(DESTDIR)$(INCLUDEDIR)/hdo/,$(notdir $(PUBLIC_H)))
-	-rmdir $(DESTDIR)$(INCLUDEDIR)/hdo $(DESTDIR)$(DOCDIR)/examples \
-	  $(DESTDIR)$(DOCDIR) 2>/dev/null
+	rmdir $(DESTDIR)$(INCLUDEDIR)/hdo $(DESTDIR)$(DOCDIR)/examples \
+	  $(DESTDIR)$(DOCDIR) 2>/dev/null || true
 
 # ---- tools/ida: the SUNDIALS IDA adapter, and make crosscheck ----------
 IDA_SRC := $(sort $(wildcard tools/ida/*.c))
