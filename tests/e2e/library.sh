@@ -44,12 +44,15 @@ done
     fail "links: libhdo.so -> $(readlink "$P/lib/libhdo.so"), libhdo.so.$major -> $(readlink "$P/lib/libhdo.so.$major")"
 soname=$(readelf -d "$P/lib/libhdo.so.$version" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
 [[ $soname == libhdo.so.$major ]] || fail "soname '$soname', expected libhdo.so.$major"
-# every installed header compiles alone: their "name.h" includes find
-# each other in include/hdo/
+# every installed header compiles alone, as C and as C++: their "name.h"
+# includes find each other in include/hdo/
 for h in "$P"/include/hdo/*.h; do
     echo "#include <hdo/$(basename "$h")>" >"$tmp/one.c"
     cc -std=c99 -Wall -Werror -fsyntax-only -I"$P/include" "$tmp/one.c" 2>"$tmp/cc.log" ||
         fail "<hdo/$(basename "$h")> alone: $(head -n 3 "$tmp/cc.log")"
+    cp "$tmp/one.c" "$tmp/one.cc"
+    g++ -std=c++11 -Wall -Werror -pedantic -fsyntax-only -I"$P/include" "$tmp/one.cc" 2>"$tmp/cc.log" ||
+        fail "<hdo/$(basename "$h")> alone in C++: $(head -n 3 "$tmp/cc.log")"
 done
 
 export PKG_CONFIG_PATH=$P/lib/pkgconfig PKG_CONFIG_SYSROOT_DIR=$root
