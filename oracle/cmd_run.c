@@ -345,6 +345,8 @@ hdo_cmd_run(int argc, char **argv)
         opt.progress_data = &ps;
     }
     hdo_result_init(res);
+    res->command_argv = (const char *const *)argv; /* for summary.json */
+    res->command_argc = argc;
     int st = hdo_run(res, model, &opt, &err);
     long verified = -1;
     char where[1024] = "";

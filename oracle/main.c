@@ -6,7 +6,7 @@
 #include "commands.h"
 #include "process.h"
 
-#define HDO_VERSION "0.1"
+#include "version.h"
 
 static void
 usage(FILE *out)
@@ -37,7 +37,7 @@ dispatch(int argc, char **argv)
         return 0;
     }
     if (strcmp(argv[1], "--version") == 0) {
-        printf("hdo %s\n", HDO_VERSION);
+        printf("hdo %s\n", hdo_version());
         return 0;
     }
     if (strcmp(argv[1], "run") == 0)

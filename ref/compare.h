@@ -13,6 +13,10 @@
 #include <flint/flint.h>
 #include "status.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Distinct strings (mode names as written in a file), each with the place
    where it first occurs, for error messages. */
 typedef struct {
@@ -263,5 +267,9 @@ int hdo_events_match(hdo_matching_t mt, const hdo_evlist_t ref,
                      const hdo_evlist_t cand, double time_abs, int modes_exact,
                      double span_lo, double span_hi);
 const char *hdo_match_verdict_name(hdo_match_verdict v);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -10,6 +10,10 @@
 #include <flint/flint.h>
 #include <flint/fmpq.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* A node of a pool is named by its index.  Nodes are appended after their
    children, so increasing index is a topological order; equal
    sub-expressions are the same node (hash-consing), which keeps
@@ -238,5 +242,9 @@ int hdo_program_taylor_step_some(hdo_program_t prog, slong k,
    input slot marked in active on entry (inputs marked by the caller),
    0 for the others that are not inputs. */
 void hdo_program_dependents(char *active, const hdo_program_t prog);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -7,6 +7,10 @@
 #include <stdio.h>
 #include "taylor.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum {
     HDO_EV_SWITCH,
     HDO_EV_SIMULTANEOUS,
@@ -123,6 +127,10 @@ typedef struct {
     double seconds_integration, seconds_events, seconds_reduction,
         seconds_reinit;
     slong order_sum;
+    /* The command line of the run, borrowed from the caller, who sets it
+       after hdo_result_init (NULL: none); hdo_write_summary records it. */
+    const char *const *command_argv;
+    int command_argc;
 } hdo_result_struct;
 typedef hdo_result_struct hdo_result_t[1];
 
@@ -268,5 +276,9 @@ long hdo_result_agreement(const hdo_result_t a, const hdo_result_t b);
 long hdo_result_agreement_where(char *msg, size_t size,
                                 const hdo_model_struct *model,
                                 const hdo_result_t a, const hdo_result_t b);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -7,6 +7,10 @@
 #include "model.h"
 #include "linalg.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define HDO_KM_MAX_MU 8
 
 /* The characteristic values at one level mu of the derivative array
@@ -72,5 +76,9 @@ int hdo_km_analyze(hdo_km_result *res, hdo_model_t model, slong mode,
 int hdo_km_analyze_dense(hdo_km_result *res, hdo_model_t model, slong mode,
                          const mpfr_t t, mpfr_srcptr x, mpfr_prec_t prec,
                          hdo_error_t *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -7,6 +7,10 @@
 #include <mpfr.h>
 #include <flint/flint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* A dense matrix; every entry is initialised at A->prec.  A matrix may
    have zero rows or columns (entries is then NULL). */
 typedef struct {
@@ -109,5 +113,9 @@ void hdo_vec_zero(mpfr_ptr v, slong n);
 void hdo_vec_dot(mpfr_t r, mpfr_srcptr x, mpfr_srcptr y, slong n);
 void hdo_vec_norm2(mpfr_t r, mpfr_srcptr v, slong n);
 void hdo_vec_norm_inf(mpfr_t r, mpfr_srcptr v, slong n);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

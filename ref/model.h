@@ -6,6 +6,10 @@
 #include "expr.h"
 #include "status.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Limits that keep hostile input from crashing the parser or the
    recursive algorithms after it (symbolic derivatives, printing).
    HDO_MODEL_MAX_NESTING bounds the nesting of parentheses, function
@@ -139,5 +143,9 @@ slong hdo_model_find_mode(const hdo_model_t model, const char *name);
    beyond HDO_MODEL_MAX_EXPONENT.  Usable for any exact decimal text
    (tolerances, --every). */
 int hdo_parse_decimal(fmpq_t q, const char *s, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -8,6 +8,10 @@
 #include "model.h"
 #include "linalg.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* The reduced form of mode j (all indices "local" are into mode->vars).
 
    Variables split into
@@ -172,5 +176,9 @@ int hdo_consistent_init(mpfr_ptr xs, mpfr_ptr xu, int *adjusted,
    consistency (reported in summary.json).  NaN on a domain error. */
 void hdo_reduced_residual(mpfr_t res, hdo_model_t model, const hdo_reduced_t r,
                           const mpfr_t t, mpfr_srcptr xs, mpfr_srcptr xu);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -4,6 +4,10 @@
 
 #include <stdarg.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Functions return int: 0 success, > 0 a normal stop, < 0 a failure
    (SUNDIALS' convention).  hdo_status_name() names every code. */
 enum {
@@ -61,5 +65,9 @@ void hdo_error_format(char *out, int n, const hdo_error_t *err);
     } while (0)
 void hdo_assert_fail(const char *cond, const char *file, int line)
     __attribute__((noreturn));
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -19,6 +19,10 @@
 
 #include "reduce.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Where the series of a program input, or of a state's derivative, comes
    from. */
 typedef enum {
@@ -156,5 +160,9 @@ int hdo_taylor_evolve(mpfr_ptr xs, mpfr_ptr xu, hdo_taylor_t tay,
 int hdo_taylor_integrate(mpfr_ptr xs, mpfr_ptr xu, hdo_taylor_t tay,
                          const mpfr_t t0, const mpfr_t t1, slong *steps,
                          hdo_error_t *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

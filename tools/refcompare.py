@@ -34,7 +34,8 @@ sequence, another summation order) may move.  An all-zero column has S = 1.
 
 Events must have the same count, index, from, to, kind and guard text; rows
 the same count, mode and empty cells.  summary.json: "seconds" and "timing"
-(wall and CPU times) are not compared; "steps", "average_order" and
+(wall and CPU times), "hdo_version" and
+"command_line" are not compared; "steps", "average_order" and
 "max_residual" describe the computation, not the
 result, and are reported as notes when they change; "verified_digits" fails
 only when the fresh run no longer verifies the N digits the stored one did;
@@ -51,7 +52,9 @@ from decimal import Decimal
 decimal.getcontext().prec = 80
 FLOOR_DECADES = 5
 MAX_REPORTS = 5          # failures printed per file before "... and K more"
-NOT_COMPARED = {"seconds", "timing"}   # wall and CPU times of the run
+# wall and CPU times of the run; hdo's version and the command line (with
+# its output folder) say what produced the result, not what it is
+NOT_COMPARED = {"seconds", "timing", "hdo_version", "command_line"}
 NOTED = {"steps", "max_residual", "average_order"}
 
 

@@ -73,10 +73,10 @@ const hdo_reduced_struct *hdo_invariant_reduced(const hdo_invariant *inv,
    first integral's constraint value becomes S(t, xs), and its guard is
    skipped on this arc when S(t, xs) >= -tol (feasible, or on the surface
    within the tolerance); otherwise (infeasible at once) the locator
-   keeps it and reports the event at the start.  Returns 0, or -1 when a
-   first integral is undefined there (then no guard is skipped, and the
-   step's expansion, which evaluates the guards, reports the domain
-   error).  A NULL inv is a no-op. */
+   keeps it and reports the event at the start.  Returns 0, or
+   HDO_ERR_DOMAIN when a first integral is undefined there (then no guard
+   is skipped, and the step's expansion, which evaluates the guards,
+   reports the domain error).  A NULL inv is a no-op. */
 int hdo_invariant_enter(hdo_invariant *inv, const mpfr_t t, mpfr_srcptr xs,
                         const mpfr_t tol);
 /* 1 when guard g reports no events on the current arc. */

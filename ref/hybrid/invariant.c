@@ -285,7 +285,7 @@ hdo_invariant_enter(hdo_invariant *inv, const mpfr_t t, mpfr_srcptr xs,
         if (mpfr_sgn(v) >= 0 || mpfr_cmpabs(v, tol) <= 0)
             inv->skip[g] = 1;
     }
-    return defined ? 0 : -1;
+    return defined ? 0 : HDO_ERR_DOMAIN;
 }
 
 int

@@ -4,6 +4,7 @@
 #include <string.h>
 #include "hybrid.h"
 #include "internal.h"
+#include "version.h"
 
 static const char *
 kind_name(hdo_event_kind k)
@@ -194,6 +195,33 @@ hdo_write_summary(FILE *f, const hdo_result_t res, const hdo_model_t model,
             "\"reduction_s\": %.6f, \"reinit_s\": %.6f}",
             res->seconds, res->cpu_seconds, res->seconds_integration,
             res->seconds_events, res->seconds_reduction, res->seconds_reinit);
+    /* What produced the result: hdo's version, the command line (when the
+       caller recorded it) and every parameter's value, with the digits of
+       the run.  The version and the command line (its output folder) are
+       not compared between summaries (tools/refcompare.py). */
+    fputs(",\n  \"hdo_version\": ", f);
+    put_json_string(f, hdo_version());
+    if (res->command_argv != NULL) {
+        fputs(",\n  \"command_line\": [", f);
+        for (int k = 0; k < res->command_argc; k++) {
+            fputs(k > 0 ? ", " : "", f);
+            put_json_string(f, res->command_argv[k]);
+        }
+        fputs("]", f);
+    }
+    fputs(",\n  \"parameters\": {", f);
+    for (slong k = 0; k < model->nparams; k++) {
+        mpfr_t x;
+        mpfr_init2(x, res->prec > 0 ? res->prec : 64);
+        fputs(k > 0 ? ", " : "", f);
+        put_json_string(f, model->params[k].name);
+        if (hdo_expr_eval_constant(x, model->pool, model->params[k].value) == 0)
+            mpfr_fprintf(f, ": %.*Re", (int)(res->digits - 1), x);
+        else
+            fputs(": null", f);
+        mpfr_clear(x);
+    }
+    fputs("}", f);
     if (verified_digits >= 0)
         fprintf(f, ",\n  \"verified_digits\": %ld", verified_digits);
     fputs("\n}\n", f);

@@ -58,6 +58,8 @@ hdo_result_init(hdo_result_t res)
     res->seconds_reduction = res->seconds_reinit = 0;
     res->order_sum = 0;
     res->cpu_seconds = 0;
+    res->command_argv = NULL;
+    res->command_argc = 0;
 }
 
 void

@@ -1,6 +1,7 @@
 /* svd.c -- singular value decomposition by one-sided Jacobi (Hestenes) */
 #include "linalg.h"
 #include "status.h"
+#include "internal.h"
 
 /* Sweeps are quadratically convergent once the off-diagonal mass is
    small; this bound is far above what any matrix needs at any precision
@@ -18,26 +19,32 @@ block_init(slong k, slong len, mpfr_prec_t prec)
    applied to pairs, accumulating the same rotations in the k vectors R[j]
    (length k) if R is not NULL, until every pair satisfies
    |g_i . g_j| <= 2^-target * |g_i| |g_j| or lies at the rounding level
-   |g_i . g_j| <= 2^-(wp - 8 - log2 len) * ||G||_F^2.  Then G = G0 R (as
-   columns).  The second test is needed because a column that is
-   rounding noise (the small singular values of a rank-deficient matrix)
-   picks up errors of size 2^-wp ||G|| at every rotation and can never
-   be orthogonalised relative to its own tiny norm; it costs nothing in
-   accuracy beyond the 2^-wp ||G|| that rounding already costs. */
+   |g_i . g_j| <= 2^-(wp - 8 - log2 len) ||G||_F max(|g_i|, |g_j|).
+   Then G = G0 R (as columns).  The second test is needed because a
+   column that is rounding noise (the small singular values of a
+   rank-deficient matrix) picks up errors of size 2^-wp ||G|| at every
+   rotation and can never be orthogonalised relative to its own tiny
+   norm.  Skipping such a pair moves the smaller column's norm by at most
+   |g_i . g_j| / max(|g_i|, |g_j|), the 2^-wp ||G|| that rounding already
+   costs.  (A floor of 2^-(wp - 8 - log2 len) ||G||_F^2, without the
+   max, left two columns below the square root of it unrotated: singular
+   values near the rank threshold 2^(-3p/4) ||G|| came out as mixtures of
+   each other, s = 4t, t/2 as 3.7t, 1.6t, and the rank was wrong;
+   tests/linalg/thresholds.c.) */
 static int
 hestenes(mpfr_ptr G, mpfr_ptr R, slong k, slong len, mpfr_prec_t wp,
-         mpfr_prec_t target)
+         mpfr_prec_t target, slong max_sweeps)
 {
     slong sweep, i, j, l;
-    mpfr_t alpha, beta, gamma, zeta, t, c, s, x, y, lim, floor;
+    mpfr_t alpha, beta, gamma, zeta, t, c, s, x, y, lim, floor, fnorm;
     int status = HDO_ERR_NO_CONVERGENCE;
 
-    mpfr_inits2(wp, alpha, beta, gamma, zeta, t, c, s, x, y, lim, floor,
+    mpfr_inits2(wp, alpha, beta, gamma, zeta, t, c, s, x, y, lim, floor, fnorm,
                 (mpfr_ptr)0);
-    hdo_vec_dot(floor, G, G, k * len);
-    mpfr_mul_2si(floor, floor, -(long)(wp - 8 - FLINT_BIT_COUNT(len)),
+    hdo_vec_norm2(fnorm, G, k * len);
+    mpfr_mul_2si(fnorm, fnorm, -(long)(wp - 8 - FLINT_BIT_COUNT(len)),
                  MPFR_RNDN);
-    for (sweep = 0; sweep < HDO_SVD_MAX_SWEEPS; sweep++) {
+    for (sweep = 0; sweep < max_sweeps; sweep++) {
         int rotated = 0;
         for (i = 0; i < k; i++)
             for (j = i + 1; j < k; j++) {
@@ -45,6 +52,9 @@ hestenes(mpfr_ptr G, mpfr_ptr R, slong k, slong len, mpfr_prec_t wp,
                 hdo_vec_dot(alpha, gi, gi, len);
                 hdo_vec_dot(beta, gj, gj, len);
                 hdo_vec_dot(gamma, gi, gj, len);
+                mpfr_max(floor, alpha, beta, MPFR_RNDN);
+                mpfr_sqrt(floor, floor, MPFR_RNDN);
+                mpfr_mul(floor, floor, fnorm, MPFR_RNDN);
                 if (mpfr_cmpabs(gamma, floor) <= 0)
                     continue;
                 mpfr_mul(lim, alpha, beta, MPFR_RNDN);
@@ -95,7 +105,7 @@ hestenes(mpfr_ptr G, mpfr_ptr R, slong k, slong len, mpfr_prec_t wp,
             break;
         }
     }
-    mpfr_clears(alpha, beta, gamma, zeta, t, c, s, x, y, lim, floor,
+    mpfr_clears(alpha, beta, gamma, zeta, t, c, s, x, y, lim, floor, fnorm,
                 (mpfr_ptr)0);
     return status;
 }
@@ -147,6 +157,13 @@ complete_orthonormal(mpfr_ptr Q, slong first, slong k, slong len,
 int
 hdo_svd(mpfr_ptr s, hdo_mat_t U, hdo_mat_t V, const hdo_mat_t A)
 {
+    return hdo_svd_sweeps(s, U, V, A, HDO_SVD_MAX_SWEEPS);
+}
+
+int
+hdo_svd_sweeps(mpfr_ptr s, hdo_mat_t U, hdo_mat_t V, const hdo_mat_t A,
+               slong max_sweeps)
+{
     slong m = A->rows, n = A->cols, k, len, i, j, l;
     int wide = m < n, status;
     mpfr_prec_t wp;
@@ -172,7 +189,7 @@ hdo_svd(mpfr_ptr s, hdo_mat_t U, hdo_mat_t V, const hdo_mat_t A)
         for (j = 0; j < k; j++)
             mpfr_set_ui(R + j * k + j, 1, MPFR_RNDN);
     }
-    status = hestenes(G, R, k, len, wp, A->prec + 4);
+    status = hestenes(G, R, k, len, wp, A->prec + 4, max_sweeps);
 
     sv = hdo_vec_init(k, wp);
     order = flint_malloc((k + 1) * sizeof(slong));

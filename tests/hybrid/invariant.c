@@ -234,3 +234,47 @@ Test(hybrid, invariant_first_integral_test)
     hdo_reduced_clear(red);
     hdo_model_clear(model);
 }
+
+/* hdo_invariant_enter on a first integral that is undefined at the entry
+   point: log(1 - S^2), a function of the energy S = H - H0, is defined
+   at the start (S = 0) and not at p = 10 (|S| > 1): HDO_ERR_DOMAIN (not
+   a bare -1, which is HDO_ERR_SYNTAX), and the guard is not skipped. */
+Test(hybrid, invariant_enter_undefined_is_domain_error)
+{
+    hdo_model_t model;
+    hdo_error_t err;
+    hdo_reduced_t red;
+    tm_parse(model, km_text);
+    hdo_error_clear(&err);
+    hdo_reduced_init(red);
+    cr_assert_eq(hdo_reduce_mode(red, model, 0, &err), 0);
+    hdo_expr_pool_struct *pool = model->pool;
+    hdo_expr S = model->modes[0].whens[0].guard;
+    hdo_expr one = hdo_expr_const_si(pool, 1, 1);
+    hdo_expr G = hdo_expr_unary(
+        pool, HDO_X_LOG,
+        hdo_expr_sub(pool, one,
+                     hdo_expr_pow(pool, S, hdo_expr_const_si(pool, 2, 1))));
+    mpfr_t t, tol;
+    mpfr_inits2(200, t, tol, (mpfr_ptr)0);
+    mpfr_set_ui(t, 0, MPFR_RNDN);
+    mpfr_set_ui_2exp(tol, 1, -150, MPFR_RNDN);
+    hdo_invariant *inv = hdo_invariant_build(model, red, &G, 1, t, 200);
+    cr_assert_not_null(inv, "log(1 - S^2) is a first integral");
+    mpfr_ptr xs = hdo_vec_init(red->nstate, 200);
+    slong iq = tm_var(model, "q");
+    for (slong i = 0; i < red->nstate; i++)
+        mpfr_set_ui(xs + i, red->state[i].var == iq ? 1 : 0, MPFR_RNDN);
+    cr_assert_eq(hdo_invariant_enter(inv, t, xs, tol), 0);
+    cr_assert(hdo_invariant_skips(inv, 0));
+    for (slong i = 0; i < red->nstate; i++)
+        if (red->state[i].var != iq)
+            mpfr_set_ui(xs + i, 10, MPFR_RNDN);
+    cr_assert_eq(hdo_invariant_enter(inv, t, xs, tol), HDO_ERR_DOMAIN);
+    cr_assert(!hdo_invariant_skips(inv, 0));
+    hdo_vec_clear(xs, red->nstate);
+    hdo_invariant_free(inv);
+    mpfr_clears(t, tol, (mpfr_ptr)0);
+    hdo_reduced_clear(red);
+    hdo_model_clear(model);
+}
