@@ -293,6 +293,8 @@ hdo_cmd_run(int argc, char **argv)
         hdo_model_clear(model);
         return 2;
     }
+    if (model->warnings != NULL)
+        fputs(model->warnings, stderr);
     if (out == NULL) {
         size_t n = strlen(model->name) + 8;
         out_alloc = malloc(n);
