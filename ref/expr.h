@@ -246,7 +246,10 @@ void hdo_program_clear(hdo_program_t prog);
 /* Point evaluation.  Set prog->value[prog->inputs[i].slot] for every
    input and t (if prog->time_slot >= 0), then call this.  Root i's value
    is prog->value[prog->root_slot[i]].  Returns 0, or HDO_ERR_DOMAIN with
-   *bad set to the failing pool node (NaN or infinity produced). */
+   *bad set to the failing pool node (NaN or infinity produced).  Both
+   this and hdo_program_taylor_step_some clear MPFR's overflow flag
+   first, so that after a failure mpfr_overflow_p() says whether a value
+   overflowed MPFR's exponent range ("overflow", not "domain error"). */
 int hdo_program_eval(hdo_program_t prog, hdo_expr *bad);
 /* Convenience: looks up input values in x[order * nvars + var] (order-major
    table of all variables and derivatives, max_order + 1 blocks), sets t, and

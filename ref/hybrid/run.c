@@ -502,11 +502,15 @@ eval_assigns(run_ctx *c, mpfr_ptr vals, slong src, slong k, const left_limit *L,
         mpfr_set(prog->value[prog->time_slot], t, MPFR_RNDN);
     hdo_expr bad;
     if (hdo_program_eval(prog, &bad) != 0) {
+        int over = mpfr_overflow_p(); /* cleared by hdo_program_eval */
         char *s = hdo_expr_to_string(c->model->pool, bad, c->model->var_names);
         hdo_error_set(c->err, HDO_ERR_DOMAIN, tr->pos.line, tr->pos.col,
-                      "the reset of the transition to mode '%s' is undefined "
+                      "the reset of the transition to mode '%s' %s "
                       "at the event: %s",
-                      c->model->modes[tr->target].name, s ? s : "?");
+                      c->model->modes[tr->target].name,
+                      over ? "overflows (beyond MPFR's exponent range)"
+                           : "is undefined",
+                      s ? s : "?");
         free(s);
         return fail(c, HDO_ERR_DOMAIN, src, t);
     }
