@@ -349,6 +349,14 @@ hdo_cmd_run(int argc, char **argv)
             if (verified >= 0)
                 printf(", %ld verified digits", verified);
             printf(" -> %s\n", out);
+            if (res->event_digits >= 0)
+                fprintf(stderr,
+                        "%s: warning: the time of event %ld is determined to "
+                        "only %ld of the %ld digits (a multiple root of its "
+                        "switching function: a state known to 10^-%ld fixes "
+                        "it no better); summary.json \"event_digits\"\n",
+                        model->file, (long)res->event_digits_index,
+                        res->event_digits, opt.digits, opt.digits + 5);
         } else {
             remove_outputs(out);
         }

@@ -80,6 +80,13 @@ typedef struct {
     hdo_const_cache_struct *cache; /* or NULL */
     int mini;      /* only e and its cached children (no Calcium) ... */
     int need_full; /* ... until a question needs the whole expression */
+    /* hdo_expr_enclose: balls for the variables (VAR nodes inputs[i]) and
+       t; NULL for a constant expression.  Calcium is then never asked
+       (the expression is not constant). */
+    const hdo_program_input *inputs;
+    slong ninputs;
+    arb_srcptr in_ball;
+    arb_srcptr t_ball;
 } walk;
 
 /* The cache holds, per pool node, its ball at CACHE_PREC bits (valid 1)
@@ -138,6 +145,10 @@ walk_init(walk *w, const hdo_expr_pool_struct *pool, hdo_expr e,
     w->cache = NULL;
     w->mini = 0;
     w->need_full = 0;
+    w->inputs = NULL;
+    w->ninputs = 0;
+    w->in_ball = NULL;
+    w->t_ball = NULL;
 }
 
 /* A walk over e and its children only, all of them in the cache: a
@@ -169,6 +180,10 @@ walk_init_mini(walk *w, const hdo_expr_pool_struct *pool, hdo_expr e,
     w->cache = cache;
     w->mini = 1;
     w->need_full = 0;
+    w->inputs = NULL;
+    w->ninputs = 0;
+    w->in_ball = NULL;
+    w->t_ball = NULL;
     return 0;
 }
 
@@ -310,8 +325,19 @@ eval_ball(arb_t r, hdo_expr *bad, walk *w, slong prec)
             arb_const_pi(x, prec);
             break;
         case HDO_X_TIME:
+            if (w->t_ball != NULL)
+                arb_set(x, w->t_ball);
+            else
+                status = UNDEFINED;
+            break;
         case HDO_X_VAR:
             status = UNDEFINED;
+            for (slong q = 0; q < w->ninputs; q++)
+                if (w->inputs[q].var == n->a && w->inputs[q].order == n->b) {
+                    arb_set(x, w->in_ball + q);
+                    status = 0;
+                    break;
+                }
             break;
         case HDO_X_ADD:
             arb_add(x, a, b, prec);
@@ -437,8 +463,8 @@ eval_ball(arb_t r, hdo_expr *bad, walk *w, slong prec)
         }
         if (status == 0 && !arb_is_finite(x))
             status = UNDECIDED;
-        if (status == 0 && n->kind >= HDO_X_ADD && arb_contains_zero(x) &&
-            !arb_is_zero(x))
+        if (status == 0 && n->kind >= HDO_X_ADD && w->inputs == NULL &&
+            arb_contains_zero(x) && !arb_is_zero(x))
             settle_zero(x, w, i);
         if (w->need_full)
             status = UNDECIDED;
@@ -608,4 +634,58 @@ hdo_expr_eval_constant(mpfr_t r, const hdo_expr_pool_t pool, hdo_expr e)
     walk_clear(&w);
     arb_clear(x);
     return status;
+}
+
+/* The ball mid +- rel max(1, |mid|) at prec bits. */
+static void
+ball_around(arb_t b, const mpfr_t mid, const mpfr_t rel, slong prec)
+{
+    mag_t r, rl;
+    mag_init(r);
+    mag_init(rl);
+    arf_set_mpfr(arb_midref(b), mid);
+    mag_zero(arb_radref(b));
+    arb_set_round(b, b, prec);
+    arb_get_mag(r, b);
+    if (mag_cmp_2exp_si(r, 0) < 0)
+        mag_one(r);
+    mag_set_d(rl, mpfr_get_d(rel, MPFR_RNDU)); /* rounds up: an enclosure */
+    mag_mul(r, r, rl);
+    arb_add_error_mag(b, r);
+    mag_clear(rl);
+    mag_clear(r);
+}
+
+int
+hdo_expr_enclose(mpfr_t mid, mpfr_t rad, const hdo_expr_pool_t pool, hdo_expr e,
+                 const hdo_program_input *inputs, mpfr_srcptr in_mid,
+                 slong ninputs, const mpfr_t t, const mpfr_t rel, slong prec)
+{
+    walk w;
+    arb_ptr in = _arb_vec_init(ninputs > 0 ? ninputs : 1);
+    arb_t tb, r;
+    arb_init(tb);
+    arb_init(r);
+    for (slong q = 0; q < ninputs; q++)
+        ball_around(in + q, in_mid + q, rel, prec);
+    ball_around(tb, t, rel, prec);
+    walk_init(&w, pool, e, 0);
+    w.inputs = inputs;
+    w.ninputs = ninputs;
+    w.in_ball = in;
+    w.t_ball = tb;
+    int st = eval_ball(r, NULL, &w, prec);
+    if (st == 0) {
+        arf_t rr;
+        arf_init(rr);
+        arf_get_mpfr(mid, arb_midref(r), MPFR_RNDN);
+        arf_set_mag(rr, arb_radref(r));
+        arf_get_mpfr(rad, rr, MPFR_RNDU);
+        arf_clear(rr);
+    }
+    walk_clear(&w);
+    arb_clear(r);
+    arb_clear(tb);
+    _arb_vec_clear(in, ninputs > 0 ? ninputs : 1);
+    return st == 0 ? 0 : -1;
 }
