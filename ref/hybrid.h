@@ -168,9 +168,9 @@ int hdo_event_locate(mpfr_t root, mpfr_srcptr c, slong len, const mpfr_t H,
                      const mpfr_t tol, mpfr_prec_t prec);
 
 /* How well the root s = root of S found by hdo_event_locate is
-   determined when S is known to the zero rule's tolerance tol (1 +
-   max_k |c_k| H^k): sets delta to min_k (ztol / |T_k|)^(1/k), T_k the
-   Taylor coefficients of S at the root, i.e. ztol / |S'| at a simple
+   determined when S is known to ztol = tol max_k |c_k| root^k (tol
+   relative to its size on [0, root]): sets delta to min_k (ztol / |T_k|)^(1/k),
+   T_k the Taylor coefficients of S at the root, i.e. ztol / |S'| at a simple
    root and (ztol m! / |S^(m)|)^(1/m) at a root of multiplicity m (the
    event of der(x) = -5 (t - 1)^4, when x < 0, at t = 1, is known to
    about tol^(1/5)).  No precision of the root finder can do better:

@@ -435,8 +435,13 @@ void
 hdo_event_time_error(mpfr_t delta, mpfr_srcptr c, slong len, const mpfr_t H,
                      const mpfr_t tol, const mpfr_t root, mpfr_prec_t prec)
 {
-    /* S is known to ztol = tol (1 + scale) (the zero rule's tolerance),
-       so its root r is only known to the smallest delta with
+    /* S is known to ztol = tol scale, scale = max_k |c_k| r^k: relative
+       to its size on [0, r], the arc up to the root (the zero rule's
+       absolute term, or the size over the whole natural step H, would
+       call the late bounces of a ball approaching its Zeno point
+       undetermined, while they are computed, and checked against their
+       closed form, to D digits), so its root r is only known to the
+       smallest delta with
        sum_{k >= 1} |T_k| delta^k >= ztol, T_k the Taylor coefficients of
        S at r: ztol / |T_1| at a simple root, (ztol / |T_m|)^(1/m) at a
        root of multiplicity m, whatever the precision of the root
@@ -447,8 +452,7 @@ hdo_event_time_error(mpfr_t delta, mpfr_srcptr c, slong len, const mpfr_t H,
     mpfr_t ztol, d, lg;
     mpfr_ptr T = flint_malloc(len * sizeof *T);
     mpfr_inits2(64, ztol, d, lg, (mpfr_ptr)0);
-    coef_scale(ztol, c, len, H);
-    mpfr_add_ui(ztol, ztol, 1, MPFR_RNDU);
+    coef_scale(ztol, c, len, root);
     mpfr_mul(ztol, ztol, tol, MPFR_RNDU);
     for (slong k = 0; k < len; k++) {
         mpfr_init2(T + k, prec);
