@@ -12,7 +12,7 @@
 SHELL := /bin/bash
 BUILD ?= build
 CC ?= cc
-DEBIAN_PACKAGES := gcc g++ libc6-dev libmpfr-dev libgmp-dev libflint-dev libflint-arb-dev \
+DEBIAN_PACKAGES := gcc g++ libc6-dev libmpfr-dev libgmp-dev libflint-dev libflint-arb-dev libcalcium-dev libantic-dev \
                    libcriterion-dev python3-mpmath python3-scipy \
                    libsundials-dev gnuplot-nox bc pkg-config parallel rsync
 
@@ -20,7 +20,7 @@ OPT ?= -O2
 CFLAGS ?= $(OPT) -g
 CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wno-unused-parameter \
           -Wshadow -Wstrict-prototypes -Iref -I/usr/include/flint
-LDLIBS := -lflint-arb -lflint -lmpfr -lgmp -lm
+LDLIBS := -lcalcium -lflint-arb -lflint -lmpfr -lgmp -lm
 ifeq ($(SAN),1)
   BUILD := build/san
   CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer \

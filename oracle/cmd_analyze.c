@@ -367,6 +367,8 @@ hdo_cmd_analyze(int argc, char **argv)
         hdo_model_clear(model);
         return 2;
     }
+    if (model->warnings != NULL)
+        fputs(model->warnings, stderr);
     /* Ten guard digits: the rank decisions and the consistent point are
        computed with more than the digits shown. */
     prec = (mpfr_prec_t)ceil((digits + 10) * 3.3219280948873623);
@@ -412,7 +414,11 @@ hdo_cmd_analyze(int argc, char **argv)
             p->km_ok = 1;
         } else {
             print_error(&p->err);
-            if (p->err.status == HDO_ERR_SINGULAR)
+            /* An analysis that failed is never a success: at the start
+               mode it is always exit 2 (a domain error there is as bad
+               as a singular mode); another mode is only evaluated at
+               the start values, which need not lie in its domain. */
+            if (p->err.status == HDO_ERR_SINGULAR || m == model->start_mode)
                 code = 2;
         }
         hdo_vec_clear(x, model->modes[m].nvars);

@@ -223,6 +223,8 @@ read_inputs(check_state *s)
         print_error(&err);
         return 2;
     }
+    if (s->model->warnings != NULL)
+        fputs(s->model->warnings, stderr);
     hdo_error_clear(&err);
     if (hdo_csv_read_file(s->cand, s->cand_path, &err)) {
         print_error(&err);

@@ -311,6 +311,8 @@ hdo_cmd_run(int argc, char **argv)
         hdo_model_clear(model);
         return 2;
     }
+    if (model->warnings != NULL)
+        fputs(model->warnings, stderr);
     /* everything that can be refused is refused before the output
        folder is touched and before any computing */
     slong nrows = 0;
@@ -387,6 +389,14 @@ hdo_cmd_run(int argc, char **argv)
             if (verified >= 0)
                 printf(", %ld verified digits", verified);
             printf(" -> %s\n", out);
+            if (res->event_digits >= 0)
+                fprintf(stderr,
+                        "%s: warning: the time of event %ld is determined to "
+                        "only %ld of the %ld digits (a multiple root of its "
+                        "switching function: a state known to 10^-%ld fixes "
+                        "it no better); summary.json \"event_digits\"\n",
+                        model->file, (long)res->event_digits_index,
+                        res->event_digits, opt.digits, opt.digits + 5);
         }
         if (rc == 0 && verified >= 0 && verified < opt.digits) {
             /* a reference that could not be confirmed must not pass for

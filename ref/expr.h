@@ -111,18 +111,61 @@ void hdo_expr_foreach_var(const hdo_expr_pool_t pool, hdo_expr e,
                           void (*f)(slong var, slong order, void *data),
                           void *data);
 
-/* Checks a constant expression (no variables, no time) for a division by
+/* Why a constant expression is refused (hdo_expr_const_examine). */
+enum {
+    HDO_CONST_OK = 0,
+    HDO_CONST_UNDEFINED, /* division by zero, log(0), sqrt(-1), tan(pi/2) */
+    HDO_CONST_OVERFLOW,  /* beyond MPFR's exponent range: would be inf */
+    HDO_CONST_UNDERFLOW, /* nonzero but below MPFR's range: would be 0 */
+    HDO_CONST_UNDECIDED  /* a ball that stays around a bad value */
+};
+
+typedef struct {
+    int reason;            /* HDO_CONST_* */
+    hdo_expr bad;          /* the offending node when reason != OK */
+    hdo_expr assumed_zero; /* a node taken as zero without a proof, or
+                              HDO_EXPR_NONE */
+} hdo_const_report;
+
+/* Examines a constant expression (no variables, no time): a division by
    zero or a domain error (log of a non-positive, sqrt of a negative,
-   asin outside [-1, 1], 0^negative ...), deciding with exact rationals
-   where the operands are rational and with interval arithmetic otherwise.
-   Returns 0 if the expression is well defined, else -1 and sets *bad to
-   the offending node. */
+   asin outside [-1, 1], 0^negative, a pole of tan ...), decided with
+   Arb balls up to 16384 bits, and exactly with Calcium where a ball
+   contains zero (sin(pi), sqrt(2)^2 - 2 and exp(log(2)) - 2 are exactly
+   zero, so 1/sin(pi) is a division by zero).  A value Calcium cannot
+   decide is taken as zero when its ball lies within 2^-16000 of zero;
+   rep->assumed_zero then names it, for a warning.  With range != 0 the
+   value must also fit MPFR's exponent range (exp(10^10) overflows).
+   Returns 0 if the expression is well defined, else -1 with rep->reason
+   and rep->bad set. */
+int hdo_expr_const_examine(hdo_const_report *rep, const hdo_expr_pool_t pool,
+                           hdo_expr e, int range);
+/* A cache for callers that examine many nested constants (the parser
+   examines each node as it is built): every node's ball at the first
+   precision, and Calcium's zero decisions, are kept, so that a chain of
+   n constants costs O(n) evaluations, not O(n^2).  Valid for one pool,
+   whose nodes never change. */
+typedef struct {
+    void *balls; /* arb_ptr, indexed by node */
+    char *valid;
+    signed char *zero;
+    slong alloc;
+} hdo_const_cache_struct;
+typedef hdo_const_cache_struct hdo_const_cache_t[1];
+void hdo_const_cache_init(hdo_const_cache_t c);
+void hdo_const_cache_clear(hdo_const_cache_t c);
+int hdo_expr_const_examine_cached(hdo_const_report *rep,
+                                  const hdo_expr_pool_t pool, hdo_expr e,
+                                  int range, hdo_const_cache_t cache);
+/* The same without the range check; returns 0, or -1 and sets *bad. */
 int hdo_expr_const_check(const hdo_expr_pool_t pool, hdo_expr e, hdo_expr *bad);
 
 /* Sets r to the value of the constant expression e, correctly rounded
    for rational constants and pi, and faithfully (within one ulp) for
-   anything else, at the precision of r.  Returns 0, or -1 on a domain
-   error. */
+   anything else, at the precision of r; an exact zero (decided as in
+   hdo_expr_const_examine, the fallback's threshold being the larger of
+   2^-16000 and 2^(-4 prec)) is 0.  Returns 0, or -1 on a domain error
+   or a value beyond MPFR's exponent range. */
 int hdo_expr_eval_constant(mpfr_t r, const hdo_expr_pool_t pool, hdo_expr e);
 
 /* Symbolic differentiation.  Results are memoized in the pool.
@@ -204,10 +247,26 @@ void hdo_program_init(hdo_program_t prog, const hdo_expr_pool_t pool,
                       const hdo_expr *roots, slong nroots, mpfr_prec_t prec);
 void hdo_program_clear(hdo_program_t prog);
 
+/* Encloses the value of e, an expression of the variables and derivatives
+   listed in inputs (as in a program) and of t, when input q lies in
+   in_mid[q] +- rel max(1, |in_mid[q]|) and t in t +- rel max(1, |t|):
+   Arb balls at prec bits.  Sets mid and rad (rounded up) and returns 0,
+   or returns -1 when the enclosure meets a pole or leaves a domain (1/x
+   with x within rel of 0), or an input is missing.  It measures how the
+   value of a reset depends on the error of the state it is evaluated
+   on (ill-conditioning). */
+int hdo_expr_enclose(mpfr_t mid, mpfr_t rad, const hdo_expr_pool_t pool,
+                     hdo_expr e, const hdo_program_input *inputs,
+                     mpfr_srcptr in_mid, slong ninputs, const mpfr_t t,
+                     const mpfr_t rel, slong prec);
+
 /* Point evaluation.  Set prog->value[prog->inputs[i].slot] for every
    input and t (if prog->time_slot >= 0), then call this.  Root i's value
    is prog->value[prog->root_slot[i]].  Returns 0, or HDO_ERR_DOMAIN with
-   *bad set to the failing pool node (NaN or infinity produced). */
+   *bad set to the failing pool node (NaN or infinity produced).  Both
+   this and hdo_program_taylor_step_some clear MPFR's overflow flag
+   first, so that after a failure mpfr_overflow_p() says whether a value
+   overflowed MPFR's exponent range ("overflow", not "domain error"). */
 int hdo_program_eval(hdo_program_t prog, hdo_expr *bad);
 /* Convenience: looks up input values in x[order * nvars + var] (order-major
    table of all variables and derivatives, max_order + 1 blocks), sets t, and

@@ -131,6 +131,13 @@ typedef struct {
        after hdo_result_init (NULL: none); hdo_write_summary records it. */
     const char *const *command_argv;
     int command_argc;
+    /* The fewest significant digits to which an event time is determined
+       (hdo_event_time_error, relative to max(1, |t|)) when that is fewer
+       than the digits asked (a multiple root of a switching function),
+       with the event's index; -1 when every event time is known to all
+       the digits asked. */
+    long event_digits;
+    slong event_digits_index;
 } hdo_result_struct;
 typedef hdo_result_struct hdo_result_t[1];
 
@@ -167,6 +174,18 @@ slong hdo_event_zero_order(mpfr_srcptr c, slong len, const mpfr_t H,
    step.  root is rounded to its own precision. */
 int hdo_event_locate(mpfr_t root, mpfr_srcptr c, slong len, const mpfr_t H,
                      const mpfr_t tol, mpfr_prec_t prec);
+
+/* How well the root s = root of S found by hdo_event_locate is
+   determined when S is known to ztol = tol max_k |c_k| root^k (tol
+   relative to its size on [0, root]): sets delta to min_k (ztol / |T_k|)^(1/k),
+   T_k the Taylor coefficients of S at the root, i.e. ztol / |S'| at a simple
+   root and (ztol m! / |S^(m)|)^(1/m) at a root of multiplicity m (the
+   event of der(x) = -5 (t - 1)^4, when x < 0, at t = 1, is known to
+   about tol^(1/5)).  No precision of the root finder can do better:
+   only a run at more digits can.  delta: 64 bits, +inf if S is flat. */
+void hdo_event_time_error(mpfr_t delta, mpfr_srcptr c, slong len,
+                          const mpfr_t H, const mpfr_t tol, const mpfr_t root,
+                          mpfr_prec_t prec);
 
 /* Runs the model from its start to t_end, into res (freshly
    initialised).

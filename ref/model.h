@@ -100,6 +100,10 @@ typedef struct {
     hdo_srcpos start_pos, until_pos, chattering_pos;
     const char **var_names; /* var_names[i] = vars[i].name, for printing */
     hdo_srcpos model_pos;
+    /* "FILE:LINE:COL: warning: ..." lines (each ending in a newline) for
+       the commands to print, or NULL: a constant taken as exactly zero
+       without a proof (see hdo_expr_const_examine). */
+    char *warnings;
     void *names; /* private: hash table of all declared names */
 } hdo_model_struct;
 typedef hdo_model_struct hdo_model_t[1];

@@ -232,6 +232,7 @@ hdo_program_eval_op(mpfr_ptr r, const hdo_program_instr *c, mpfr_srcptr a,
 int
 hdo_program_eval(hdo_program_t prog, hdo_expr *bad)
 {
+    mpfr_clear_overflow(); /* read by callers on failure (expr.h) */
     for (slong i = 0; i < prog->nslots; i++) {
         const hdo_program_instr *c = prog->code + i;
         if (c->kind < HDO_X_ADD)

@@ -343,6 +343,7 @@ hdo_program_taylor_step_some(hdo_program_t prog, slong k, const char *active,
 {
     HDO_ASSERT(prog->coef != NULL && k >= 0 && k <= prog->taylor_order);
     slong per = prog->taylor_order + 1;
+    mpfr_clear_overflow(); /* read by callers on failure (expr.h) */
     if (prog->time_slot >= 0 && k >= 1)
         mpfr_set_si(C(prog->time_slot, k), k == 1 ? 1 : 0, MPFR_RNDN);
     for (slong i = 0; i < prog->nslots; i++) {

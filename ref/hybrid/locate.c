@@ -430,3 +430,53 @@ hdo_event_locate(mpfr_t root, mpfr_srcptr c, slong len, const mpfr_t H,
     mpfr_clear(term);
     return result;
 }
+
+void
+hdo_event_time_error(mpfr_t delta, mpfr_srcptr c, slong len, const mpfr_t H,
+                     const mpfr_t tol, const mpfr_t root, mpfr_prec_t prec)
+{
+    /* S is known to ztol = tol scale, scale = max_k |c_k| r^k: relative
+       to its size on [0, r], the arc up to the root (the zero rule's
+       absolute term, or the size over the whole natural step H, would
+       call the late bounces of a ball approaching its Zeno point
+       undetermined, while they are computed, and checked against their
+       closed form, to D digits), so its root r is only known to the
+       smallest delta with
+       sum_{k >= 1} |T_k| delta^k >= ztol, T_k the Taylor coefficients of
+       S at r: ztol / |T_1| at a simple root, (ztol / |T_m|)^(1/m) at a
+       root of multiplicity m, whatever the precision of the root
+       finder.  min_k (ztol / |T_k|)^(1/k) estimates it to a factor of
+       about len.  The Taylor shift is at the working precision: T_1
+       cancels at a multiple root, and its rounding error (2^-prec times
+       the coefficients) stays far below ztol. */
+    mpfr_t ztol, d, lg;
+    mpfr_ptr T = flint_malloc(len * sizeof *T);
+    mpfr_inits2(64, ztol, d, lg, (mpfr_ptr)0);
+    coef_scale(ztol, c, len, root);
+    mpfr_mul(ztol, ztol, tol, MPFR_RNDU);
+    for (slong k = 0; k < len; k++) {
+        mpfr_init2(T + k, prec);
+        mpfr_set(T + k, c + k, MPFR_RNDN);
+    }
+    /* Taylor shift: T(u) = S(r + u) */
+    for (slong i = 0; i < len - 1; i++)
+        for (slong j = len - 2; j >= i; j--)
+            mpfr_fma(T + j, root, T + j + 1, T + j, MPFR_RNDN);
+    mpfr_set_inf(delta, 1);
+    for (slong k = 1; k < len; k++) {
+        if (mpfr_zero_p(T + k))
+            continue;
+        /* d = (ztol / |T_k|)^(1/k) */
+        mpfr_abs(d, T + k, MPFR_RNDN);
+        mpfr_div(d, ztol, d, MPFR_RNDN);
+        mpfr_log(lg, d, MPFR_RNDN);
+        mpfr_div_si(lg, lg, k, MPFR_RNDN);
+        mpfr_exp(d, lg, MPFR_RNDN);
+        if (mpfr_cmp(d, delta) < 0)
+            mpfr_set(delta, d, MPFR_RNDN);
+    }
+    for (slong k = 0; k < len; k++)
+        mpfr_clear(T + k);
+    flint_free(T);
+    mpfr_clears(ztol, d, lg, (mpfr_ptr)0);
+}

@@ -224,6 +224,11 @@ hdo_write_summary(FILE *f, const hdo_result_t res, const hdo_model_t model,
     fputs("}", f);
     if (verified_digits >= 0)
         fprintf(f, ",\n  \"verified_digits\": %ld", verified_digits);
+    /* only when an event time is known to fewer digits than asked (a
+       multiple root): the field's absence means all of them */
+    if (res->event_digits >= 0)
+        fprintf(f, ",\n  \"event_digits\": %ld, \"event_digits_index\": %ld",
+                res->event_digits, (long)res->event_digits_index);
     fputs("\n}\n", f);
     return io_status(f, err, "summary.json");
 }

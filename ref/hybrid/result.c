@@ -46,6 +46,8 @@ hdo_result_init(hdo_result_t res)
     res->modes = NULL;
     res->nsliding = 0;
     res->sliding = NULL;
+    res->event_digits = -1;
+    res->event_digits_index = 0;
     mpfr_init2(res->max_residual, 64);
     mpfr_set_ui(res->max_residual, 0, MPFR_RNDN);
     res->start_adjusted = 0;

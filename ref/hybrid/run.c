@@ -475,6 +475,107 @@ left_value(mpfr_t out, const left_limit *L, slong var, slong order)
     return 1;
 }
 
+/* A reset is only as good as the state it is evaluated on, which is
+   known to about the local tolerance: `with v = 1/x` at an event on
+   x < 0 divides by rounding noise and would print a number like 5e39 to
+   every digit.  Each value is enclosed (Arb) with every input and t
+   widened by tol max(1, |value|); a value whose enclosure meets a pole
+   or a domain's edge, or is wider than 10^5 tol max(1, |value|) (the
+   10^-D the run promises), is refused with the reset, mode and time. */
+static int
+reset_conditioning(run_ctx *c, hdo_program_struct *prog, slong src, slong k,
+                   const mpfr_t t)
+{
+    const hdo_transition *tr = transition_of(c->model, src, k);
+    mpfr_ptr in = malloc((prog->ninputs + 1) * sizeof *in);
+    HDO_ASSERT(in != NULL);
+    mpfr_t mid, rad, lim;
+    mpfr_inits2(c->prec, mid, rad, lim, (mpfr_ptr)0);
+    for (slong q = 0; q < prog->ninputs; q++) {
+        mpfr_init2(in + q, c->prec);
+        mpfr_set(in + q, prog->value[prog->inputs[q].slot], MPFR_RNDN);
+    }
+    int st = 0;
+    for (slong a = 0; a < tr->nassigns && st == 0; a++) {
+        const hdo_assign *as = tr->assigns + a;
+        int pole =
+            hdo_expr_enclose(mid, rad, c->model->pool, as->value, prog->inputs,
+                             in, prog->ninputs, t, c->tol, c->prec + 32) != 0;
+        if (!pole) {
+            mpfr_abs(lim, prog->value[prog->root_slot[a]], MPFR_RNDN);
+            if (mpfr_cmp_ui(lim, 1) < 0)
+                mpfr_set_ui(lim, 1, MPFR_RNDN);
+            mpfr_mul(lim, lim, c->tol, MPFR_RNDN);
+            mpfr_mul_ui(lim, lim, 100000, MPFR_RNDN);
+            if (mpfr_lessequal_p(rad, lim))
+                continue;
+        }
+        char *s =
+            hdo_expr_to_string(c->model->pool, as->value, c->model->var_names);
+        char inputs[300] = "";
+        for (slong q = 0; q < prog->ninputs && q < 4; q++) {
+            size_t len = strlen(inputs);
+            mpfr_snprintf(inputs + len, sizeof inputs - len, "%s%s%s%s = %.6Rg",
+                          q ? ", " : "", prog->inputs[q].order ? "der(" : "",
+                          c->model->vars[prog->inputs[q].var].name,
+                          prog->inputs[q].order ? ")" : "", in + q);
+        }
+        mpfr_exp_t e10 = 0;
+        mpfr_t rel10;
+        mpfr_init2(rel10, 53);
+        mpfr_log10(rel10, c->tol, MPFR_RNDN);
+        e10 = (mpfr_exp_t)mpfr_get_si(rel10, MPFR_RNDN);
+        mpfr_clear(rel10);
+        hdo_error_set(c->err, HDO_ERR_DOMAIN, as->pos.line, as->pos.col,
+                      "the reset %s = %.300s of the transition to mode '%s' "
+                      "is ill-conditioned at the event: with the state "
+                      "known to 10^%ld it %s (%s)",
+                      c->model->vars[as->var].name, s ? s : "?",
+                      c->model->modes[tr->target].name, (long)e10,
+                      pole ? "meets a pole or leaves its domain"
+                           : "is not determined to the digits asked",
+                      inputs);
+        free(s);
+        st = fail(c, HDO_ERR_DOMAIN, src, t);
+    }
+    for (slong q = 0; q < prog->ninputs; q++)
+        mpfr_clear(in + q);
+    free(in);
+    mpfr_clears(mid, rad, lim, (mpfr_ptr)0);
+    return st;
+}
+
+/* The digits to which the event at c->t + s (of the guard series coef
+   over the natural step H) is determined (hdo_event_time_error): when
+   fewer than the digits asked, the fewest so far go into the result
+   (summary.json "event_digits") with the index the event will get, so a
+   multiple root is never presented as known to D digits. */
+static void
+event_digits(run_ctx *c, mpfr_srcptr coef, slong len, const mpfr_t H,
+             const mpfr_t s)
+{
+    mpfr_t delta, at;
+    mpfr_inits2(64, delta, at, (mpfr_ptr)0);
+    hdo_event_time_error(delta, coef, len, H, c->tol, s, c->prec);
+    mpfr_add(at, c->t, s, MPFR_RNDN);
+    mpfr_abs(at, at, MPFR_RNDN);
+    if (mpfr_cmp_ui(at, 1) < 0)
+        mpfr_set_ui(at, 1, MPFR_RNDN);
+    mpfr_div(delta, delta, at, MPFR_RNDN); /* relative */
+    if (mpfr_number_p(delta) && mpfr_sgn(delta) > 0) {
+        mpfr_log10(delta, delta, MPFR_RNDN);
+        long dig = -mpfr_get_si(delta, MPFR_RNDU);
+        if (dig < 0)
+            dig = 0;
+        if (dig < c->digits &&
+            (c->res->event_digits < 0 || dig < c->res->event_digits)) {
+            c->res->event_digits = dig;
+            c->res->event_digits_index = c->res->nevents + 1;
+        }
+    }
+    mpfr_clears(delta, at, (mpfr_ptr)0);
+}
+
 /* Evaluates the `with` right-hand sides of transition k of mode src on
    the left limit L at time t, into vals (one per assignment). */
 static int
@@ -512,17 +613,21 @@ eval_assigns(run_ctx *c, mpfr_ptr vals, slong src, slong k, const left_limit *L,
         mpfr_set(prog->value[prog->time_slot], t, MPFR_RNDN);
     hdo_expr bad;
     if (hdo_program_eval(prog, &bad) != 0) {
+        int over = mpfr_overflow_p(); /* cleared by hdo_program_eval */
         char *s = hdo_expr_to_string(c->model->pool, bad, c->model->var_names);
         hdo_error_set(c->err, HDO_ERR_DOMAIN, tr->pos.line, tr->pos.col,
-                      "the reset of the transition to mode '%s' is undefined "
+                      "the reset of the transition to mode '%s' %s "
                       "at the event: %s",
-                      c->model->modes[tr->target].name, s ? s : "?");
+                      c->model->modes[tr->target].name,
+                      over ? "overflows (beyond MPFR's exponent range)"
+                           : "is undefined",
+                      s ? s : "?");
         free(s);
         return fail(c, HDO_ERR_DOMAIN, src, t);
     }
     for (slong a = 0; a < tr->nassigns; a++)
         mpfr_set(vals + a, prog->value[prog->root_slot[a]], MPFR_RNDN);
-    return 0;
+    return reset_conditioning(c, prog, src, k, t);
 }
 
 /* The start value of variable v as a guess (0 when it has none). */
@@ -1635,6 +1740,9 @@ step(run_ctx *c, int *done)
 
     if (best < 0)
         phase_enter(c, ph); /* back to integration */
+    if (best >= 0)
+        event_digits(c, mc->tay->guard_coef[best * (p + 1)], p + 1, hloc,
+                     broot);
     if (best >= 0 && m >= c->model->nmodes) {
         st = sliding_event(c, best, broot);
     } else if (best >= 0) {

@@ -54,6 +54,7 @@ hdo_model_clear(hdo_model_t model)
     free((void *)model->var_names);
     free(model->name);
     free(model->file);
+    free(model->warnings);
     hdo_names_free(model->names);
     hdo_expr_pool_clear(model->pool);
     memset(model, 0, sizeof *model);

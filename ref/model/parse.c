@@ -27,6 +27,11 @@
    Statements are lines (or ';'-separated pieces of lines) in every
    sweep, so each sweep can find statement starts without the others. */
 
+/* What the parser knows of a pool node (parser.cflag): constant (no
+   variable, no time), checked for a domain error, checked for MPFR's
+   exponent range. */
+enum { CF_CONST = 1, CF_DEFINED = 2, CF_RANGE = 4, CF_WARNED = 8 };
+
 /* Where a recorded variable reference was used. */
 enum { REF_GUARD = 1, REF_RESET = 2 };
 
@@ -47,6 +52,8 @@ typedef struct {
     int depth;       /* nesting of (, unary signs and ^ */
     int32_t *height; /* height of every pool node seen so far */
     slong nheight, height_alloc;
+    unsigned char *cflag;     /* per pool node: CF_* (allocated with height) */
+    hdo_const_cache_t ccache; /* balls of the constants examined */
 
     /* What an expression may contain.  ctx != NULL: constant (numbers,
        pi, parameters) and ctx says what is being parsed, for messages;
@@ -292,19 +299,34 @@ track(parser *P, hdo_expr e, slong tok)
 {
     slong len = P->pool->len, i;
     const fmpq *q;
+    slong old_alloc = P->height_alloc;
     if (grow((void **)&P->height, &P->height_alloc, len, sizeof *P->height))
         return nomem(P);
+    if (P->height_alloc != old_alloc || P->cflag == NULL) {
+        unsigned char *c = realloc(P->cflag, (size_t)P->height_alloc);
+        if (c == NULL)
+            return nomem(P);
+        P->cflag = c;
+    }
     /* Nodes are appended after their children, so one pass in index
        order sees every child's height before its parent. */
     for (i = P->nheight; i < len; i++) {
         const hdo_expr_node *n = hdo_expr_node_get(P->pool, (hdo_expr)i);
         int32_t h = 0;
         int ar = node_arity(n->kind);
-        if (ar >= 1)
+        unsigned char c = n->kind == HDO_X_CONST || n->kind == HDO_X_PI;
+        if (ar >= 1) {
             h = P->height[n->a];
+            c = P->cflag[n->a] & CF_CONST;
+        }
         if (ar == 2 && P->height[n->b] > h)
             h = P->height[n->b];
+        if (ar == 2)
+            c &= P->cflag[n->b];
         P->height[i] = h + 1;
+        /* a rational is exact, defined and in range once it is built */
+        P->cflag[i] = n->kind == HDO_X_CONST ? CF_CONST | CF_DEFINED | CF_RANGE
+                                             : (c & CF_CONST);
     }
     P->nheight = len;
     if (P->height[e] > HDO_MODEL_MAX_DEPTH)
@@ -328,10 +350,139 @@ is_zero_const(const parser *P, hdo_expr e)
     return q != NULL && fmpq_is_zero(q);
 }
 
+/* Appends "FILE:LINE:COL: warning: MSG" (and a newline) to the model's
+   warnings. */
+static int pwarn(parser *P, slong tok, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static int
+pwarn(parser *P, slong tok, const char *fmt, ...)
+{
+    char msg[700];
+    hdo_srcpos pos = tok_pos(P, tok);
+    size_t old = P->m->warnings ? strlen(P->m->warnings) : 0;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    const char *file = P->m->file ? P->m->file : "model";
+    size_t add = strlen(file) + strlen(msg) + 64;
+    char *w = realloc(P->m->warnings, old + add);
+    if (w == NULL)
+        return nomem(P);
+    snprintf(w + old, add, "%s:%d:%d: warning: %s\n", file, pos.line, pos.col,
+             msg);
+    P->m->warnings = w;
+    return 0;
+}
+
+/* Checks the constant node e, which starts at token tok: defined (no
+   division by zero, no argument outside a function's domain), and with
+   range != 0 a value MPFR can hold.  Exact zeros are decided by Calcium
+   (hdo_expr_const_examine); a zero taken from an enclosure instead of a
+   proof is reported as a warning. */
+static int
+check_constant(parser *P, hdo_expr e, slong tok, int range)
+{
+    unsigned char want = range ? CF_RANGE : CF_DEFINED;
+    if (!(P->cflag[e] & CF_CONST) || (P->cflag[e] & want))
+        return 0;
+    hdo_const_report rep;
+    int st = hdo_expr_const_examine_cached(&rep, P->pool, e, range, P->ccache);
+    if (rep.assumed_zero != HDO_EXPR_NONE && st == 0 &&
+        !(P->cflag[e] & CF_WARNED)) {
+        P->cflag[e] |= CF_WARNED;
+        char *z = hdo_expr_to_string(P->pool, rep.assumed_zero, NULL);
+        int ws = pwarn(P, tok,
+                       "%.300s is taken as exactly 0: Calcium cannot decide "
+                       "it, and its enclosure at 16384 bits lies within "
+                       "2^-16000 (about 10^-4816) of 0",
+                       z ? z : "a sub-expression");
+        free(z);
+        if (ws != 0)
+            return ws;
+    }
+    if (st == 0) {
+        P->cflag[e] |= CF_DEFINED | want;
+        return 0;
+    }
+    char *bad = hdo_expr_to_string(P->pool, rep.bad, NULL);
+    char *zero = rep.assumed_zero == HDO_EXPR_NONE
+                     ? NULL
+                     : hdo_expr_to_string(P->pool, rep.assumed_zero, NULL);
+    hdo_expr_kind k = hdo_expr_node_get(P->pool, rep.bad)->kind;
+    const char *text = bad ? bad : "a constant";
+    char what[200], note[200] = "";
+    int undefined = 1;
+    if (rep.reason == HDO_CONST_OVERFLOW) {
+        snprintf(what, sizeof what,
+                 "overflow (its magnitude is beyond 2^%ld, the largest "
+                 "MPFR number)",
+                 (long)mpfr_get_emax());
+        undefined = 0;
+    } else if (rep.reason == HDO_CONST_UNDERFLOW) {
+        snprintf(what, sizeof what,
+                 "underflow (it is not 0 but below 2^%ld, the smallest "
+                 "MPFR number)",
+                 (long)mpfr_get_emin() - 1);
+        undefined = 0;
+    } else if (rep.reason == HDO_CONST_UNDECIDED) {
+        snprintf(what, sizeof what,
+                 "undecided at 16384 bits (an argument too close to a pole "
+                 "or to the edge of a domain)");
+        undefined = 0;
+    } else if (k == HDO_X_DIV) {
+        snprintf(what, sizeof what, "division by zero");
+    } else if (k == HDO_X_POW) {
+        snprintf(what, sizeof what, "a power outside its domain");
+    } else if (k == HDO_X_TAN) {
+        snprintf(what, sizeof what, "a pole of tan");
+    } else {
+        snprintf(what, sizeof what, "%s of an argument outside its domain",
+                 hdo_expr_kind_name(k));
+    }
+    if (zero != NULL)
+        snprintf(note, sizeof note,
+                 " (%.80s%s is taken as 0: Calcium cannot decide it, and it "
+                 "is within 2^-16000 of 0)",
+                 zero, strlen(zero) > 80 ? "..." : "");
+    int status;
+    if (P->ctx != NULL)
+        status = perr(P, HDO_ERR_SEMANTIC, tok, "%s is %s: %s in %.200s%s%s",
+                      P->ctx, undefined ? "undefined" : "refused", what, text,
+                      strlen(text) > 200 ? "..." : "", note);
+    else
+        status = perr(P, HDO_ERR_SEMANTIC, tok, "%.200s%s is %s: %s%s", text,
+                      strlen(text) > 200 ? "..." : "",
+                      undefined ? "undefined" : "refused", what, note);
+    free(zero);
+    free(bad);
+    return status;
+}
+
+/* A constant node that becomes an operand of a non-constant one is a
+   value the run holds in MPFR: its range is checked there. */
+static int
+check_operand(parser *P, hdo_expr out, hdo_expr child, slong tok)
+{
+    if ((P->cflag[out] & CF_CONST) || !(P->cflag[child] & CF_CONST))
+        return 0;
+    return check_constant(P, child, tok, 1);
+}
+
+/* The root of an expression (an equation, a guard, a reset value, a
+   constant statement) starting at token tok. */
+static int
+check_root(parser *P, hdo_expr e, slong tok)
+{
+    return check_constant(P, e, tok, 1);
+}
+
 static int
 build_binary(hdo_expr *out, parser *P, hdo_expr_kind k, hdo_expr a, hdo_expr b,
-             slong tok)
+             slong tok, slong atok, slong btok)
 {
+    int status;
     const fmpq *qa = node_fmpq(P, a), *qb = node_fmpq(P, b);
     if (k == HDO_X_DIV && is_zero_const(P, b))
         return perr(P, HDO_ERR_SEMANTIC, tok, "division by zero");
@@ -356,15 +507,26 @@ build_binary(hdo_expr *out, parser *P, hdo_expr_kind k, hdo_expr a, hdo_expr b,
         }
     }
     *out = hdo_expr_binary(P->pool, k, a, b);
-    return track(P, *out, tok);
+    if ((status = track(P, *out, tok)) != 0 ||
+        (status = check_constant(P, *out, atok, 0)) != 0 ||
+        (status = check_operand(P, *out, a, atok)) != 0)
+        return status;
+    return check_operand(P, *out, b, btok);
 }
 
+/* tok: the start of the expression (a function's name, the sign); atok:
+   the start of the operand. */
 static int
-build_unary(hdo_expr *out, parser *P, hdo_expr_kind k, hdo_expr a, slong tok)
+build_unary(hdo_expr *out, parser *P, hdo_expr_kind k, hdo_expr a, slong tok,
+            slong atok)
 {
+    int status;
     *out = k == HDO_X_NEG ? hdo_expr_neg(P->pool, a)
                           : hdo_expr_unary(P->pool, k, a);
-    return track(P, *out, tok);
+    if ((status = track(P, *out, tok)) != 0 ||
+        (status = check_constant(P, *out, tok, 0)) != 0)
+        return status;
+    return check_operand(P, *out, a, atok);
 }
 
 static int
@@ -487,6 +649,7 @@ parse_call(hdo_expr *out, parser *P)
     slong ftok = P->p;
     int fk = kind(P), nargs = 0, status;
     hdo_expr arg = HDO_EXPR_NONE, a;
+    slong argtok = ftok + 2;
     const char *fname = hdo_token_kind_name(fk);
     P->p++;
     if (kind(P) != HDO_TK_LPAREN)
@@ -516,7 +679,7 @@ parse_call(hdo_expr *out, parser *P)
         return perr(P, HDO_ERR_SEMANTIC, ftok, "%s takes 1 argument, found %d",
                     fname, nargs);
     return build_unary(out, P, (hdo_expr_kind)(HDO_X_SIN + (fk - HDO_TK_SIN)),
-                       arg, ftok);
+                       arg, ftok, argtok);
 }
 
 static int
@@ -633,6 +796,7 @@ parse_unary(hdo_expr *out, parser *P)
             return status;
         P->p++;
     }
+    slong base_tok = P->p;
     if ((status = parse_primary(&base, P)) != 0)
         return status;
     if (kind(P) == HDO_TK_CARET) {
@@ -641,12 +805,14 @@ parse_unary(hdo_expr *out, parser *P)
             (status = parse_unary(&expo, P)) != 0)
             return status;
         P->depth--;
-        if ((status = build_binary(&base, P, HDO_X_POW, base, expo, optok)))
+        if ((status = build_binary(&base, P, HDO_X_POW, base, expo, optok,
+                                   base_tok, optok + 1)))
             return status;
     }
     P->depth -= nsigns;
     for (; nneg > 0; nneg--)
-        if ((status = build_unary(&base, P, HDO_X_NEG, base, sign_tok)) != 0)
+        if ((status = build_unary(&base, P, HDO_X_NEG, base, sign_tok,
+                                  base_tok)) != 0)
             return status;
     *out = base;
     return 0;
@@ -657,6 +823,7 @@ parse_product(hdo_expr *out, parser *P)
 {
     hdo_expr a, b;
     int status;
+    slong atok = P->p;
     if ((status = parse_unary(&a, P)) != 0)
         return status;
     while (kind(P) == HDO_TK_STAR || kind(P) == HDO_TK_SLASH) {
@@ -664,7 +831,8 @@ parse_product(hdo_expr *out, parser *P)
         hdo_expr_kind k =
             P->tk[optok].kind == HDO_TK_STAR ? HDO_X_MUL : HDO_X_DIV;
         if ((status = parse_unary(&b, P)) != 0 ||
-            (status = build_binary(&a, P, k, a, b, optok)) != 0)
+            (status = build_binary(&a, P, k, a, b, optok, atok, optok + 1)) !=
+                0)
             return status;
     }
     *out = a;
@@ -676,6 +844,7 @@ parse_sum(hdo_expr *out, parser *P)
 {
     hdo_expr a, b;
     int status;
+    slong atok = P->p;
     if ((status = parse_product(&a, P)) != 0)
         return status;
     while (kind(P) == HDO_TK_PLUS || kind(P) == HDO_TK_MINUS) {
@@ -683,7 +852,8 @@ parse_sum(hdo_expr *out, parser *P)
         hdo_expr_kind k =
             P->tk[optok].kind == HDO_TK_PLUS ? HDO_X_ADD : HDO_X_SUB;
         if ((status = parse_product(&b, P)) != 0 ||
-            (status = build_binary(&a, P, k, a, b, optok)) != 0)
+            (status = build_binary(&a, P, k, a, b, optok, atok, optok + 1)) !=
+                0)
             return status;
     }
     *out = a;
@@ -696,26 +866,16 @@ static int
 parse_constant(hdo_expr *out, parser *P, const char *what)
 {
     slong tok = P->p;
-    hdo_expr bad;
     int status;
     P->ctx = what;
     status = parse_sum(out, P);
     P->ctx = NULL;
     if (status != 0)
         return status;
-    if (hdo_expr_const_check(P->pool, *out, &bad) != 0) {
-        hdo_expr_kind k = hdo_expr_node_get(P->pool, bad)->kind;
-        if (k == HDO_X_DIV)
-            return perr(P, HDO_ERR_SEMANTIC, tok,
-                        "%s is undefined: division by zero", what);
-        if (k == HDO_X_POW)
-            return perr(P, HDO_ERR_SEMANTIC, tok,
-                        "%s is undefined: a power outside its domain", what);
-        return perr(P, HDO_ERR_SEMANTIC, tok,
-                    "%s is undefined: %s of an argument outside its domain",
-                    what, hdo_expr_kind_name(k));
-    }
-    return 0;
+    P->ctx = what;
+    status = check_root(P, *out, tok);
+    P->ctx = NULL;
+    return status;
 }
 
 /* Sets *sign to the sign of the constant e: exactly for rationals,
@@ -1009,10 +1169,11 @@ parse_assigns(parser *P, hdo_transition *tr)
         as->value = HDO_EXPR_NONE;
         P->record = REF_RESET;
         P->no_der = "a reset";
+        slong vtok = P->p;
         status = parse_sum(&as->value, P);
         P->record = 0;
         P->no_der = NULL;
-        if (status != 0)
+        if (status != 0 || (status = check_root(P, as->value, vtok)) != 0)
             return status;
         if (kind(P) != HDO_TK_COMMA)
             break;
@@ -1067,10 +1228,12 @@ parse_when(parser *P, hdo_mode *mode, slong *whens_alloc)
         return nomem(P);
     /* a < b: S = a - b >= 0 while feasible; a > b: S = b - a. */
     if (P->tk[op].kind == HDO_TK_LT)
-        status = build_binary(&tr->guard, P, HDO_X_SUB, a, b, op);
+        status =
+            build_binary(&tr->guard, P, HDO_X_SUB, a, b, op, first, op + 1);
     else
-        status = build_binary(&tr->guard, P, HDO_X_SUB, b, a, op);
-    if (status != 0)
+        status =
+            build_binary(&tr->guard, P, HDO_X_SUB, b, a, op, op + 1, first);
+    if (status != 0 || (status = check_root(P, tr->guard, first)) != 0)
         return status;
     if (kind(P) != HDO_TK_GOTO)
         return perr(P, HDO_ERR_SYNTAX, P->p,
@@ -1123,7 +1286,7 @@ parse_zeno(parser *P, hdo_mode *mode)
 static int
 parse_equation(parser *P, hdo_mode *mode, slong *eqs_alloc)
 {
-    slong first = P->p;
+    slong first = P->p, rtok;
     hdo_expr l, r;
     hdo_equation *eq;
     int status;
@@ -1139,6 +1302,7 @@ parse_equation(parser *P, hdo_mode *mode, slong *eqs_alloc)
         return perr(P, HDO_ERR_SYNTAX, P->p,
                     "expected '=' in the equation, found %s", found(P));
     P->p++;
+    rtok = P->p;
     if ((status = parse_sum(&r, P)) != 0)
         return status;
     if (!is_eos(kind(P)))
@@ -1152,7 +1316,9 @@ parse_equation(parser *P, hdo_mode *mode, slong *eqs_alloc)
     eq->residual = HDO_EXPR_NONE;
     if ((eq->text = slice_strdup(P, first, P->p - 1)) == NULL)
         return nomem(P);
-    if ((status = build_binary(&eq->residual, P, HDO_X_SUB, l, r, first)))
+    if ((status = build_binary(&eq->residual, P, HDO_X_SUB, l, r, first, first,
+                               rtok)) != 0 ||
+        (status = check_root(P, eq->residual, first)) != 0)
         return status;
     return expect_eos(P, "the equation");
 }
@@ -1518,6 +1684,8 @@ static void
 parser_clear(parser *P)
 {
     free(P->height);
+    free(P->cflag);
+    hdo_const_cache_clear(P->ccache);
     free(P->refs);
     free(P->stamp);
     free(P->var_mark);
@@ -1538,6 +1706,7 @@ hdo_model_parse_tokens(hdo_model_t model, hdo_lexed_struct *lx,
     P.tk = lx->toks;
     P.err = err;
     P.param_tok = -1;
+    hdo_const_cache_init(P.ccache);
     P.names = model->names;
 
     model->t0 = hdo_expr_const_si(model->pool, 0, 1);

@@ -271,8 +271,12 @@ domain_fail(hdo_error_t *err, const hdo_model_t model, const hdo_reduced_t r,
             const mpfr_t t, hdo_expr bad)
 {
     char msg[600];
+    /* hdo_program_eval cleared the flag before evaluating (expr.h) */
+    int over = mpfr_overflow_p();
     char *s = hdo_expr_to_string(model->pool, bad, model->var_names);
-    snprintf(msg, sizeof msg, "domain error evaluating %.500s", s);
+    snprintf(msg, sizeof msg, "%s evaluating %.500s",
+             over ? "overflow (beyond MPFR's exponent range)" : "domain error",
+             s);
     free(s);
     return fail(err, HDO_ERR_DOMAIN, model, r, t, msg);
 }

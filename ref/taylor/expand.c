@@ -16,14 +16,21 @@ static int
 domain_fail(hdo_error_t *err, const hdo_taylor_t tay, hdo_expr bad, slong r)
 {
     char msg[700];
+    /* hdo_program_* cleared the flag before evaluating (expr.h) */
+    int over = mpfr_overflow_p();
     char *s = hdo_expr_to_string(tay->model->pool, bad, tay->model->var_names);
     if (r == 0)
-        snprintf(msg, sizeof msg, "domain error evaluating %.500s", s);
+        snprintf(msg, sizeof msg, "%s evaluating %.500s",
+                 over ? "overflow (beyond MPFR's exponent range)"
+                      : "domain error",
+                 s);
     else
         snprintf(msg, sizeof msg,
-                 "domain error in the Taylor coefficient of order %ld of "
-                 "%.500s (a derivative is undefined here)",
-                 (long)r, s);
+                 "%s in the Taylor coefficient of order %ld of "
+                 "%.500s (%s)",
+                 over ? "overflow" : "domain error", (long)r, s,
+                 over ? "it is beyond MPFR's exponent range"
+                      : "a derivative is undefined here");
     free(s);
     return hdo_taylor_fail(err, tay, HDO_ERR_DOMAIN, tay->t0, msg);
 }

@@ -404,3 +404,44 @@ Test(hybrid, random_products_fast_exclusion_agrees)
     }
     flint_randclear(st);
 }
+
+/* hdo_event_time_error (issue 14): with S known to ztol = tol
+   max_k |c_k| r^k (r the root), a simple root is known to ztol / |S'|
+   and a root of multiplicity 5 with leading coefficient -1 to
+   ztol^(1/5).  With r = 0.5: S = 1 - 2 s has |c_k| r^k = 1, 1, scale 1
+   (ztol = tol, S' = -2, delta = tol / 2); S = -(s - 0.5)^5 has |c_k| =
+   C(5, k) 0.5^(5-k), so |c_k| r^k = C(5, k) / 32, the largest 10/32
+   (ztol = 0.3125 tol), and its Taylor coefficients at 0.5 are 0 except
+   T_5 = -1. */
+Test(hybrid, time_error_simple_and_fivefold_roots)
+{
+    mpfr_t tol, H, root, delta, want;
+    mpfr_inits2(PREC, tol, H, root, want, (mpfr_ptr)0);
+    mpfr_init2(delta, 64);
+    mpfr_set_str(tol, "1e-35", 10, MPFR_RNDN);
+    mpfr_set_ui(H, 1, MPFR_RNDN);
+    mpfr_set_str(root, "0.5", 10, MPFR_RNDN);
+
+    poly p = poly_from(2, "1", "-2"); /* 1 - 2 s: ztol = tol */
+    hdo_event_time_error(delta, p.c, p.len, H, tol, root, PREC);
+    mpfr_div_ui(want, tol, 2, MPFR_RNDN); /* ztol / |S'| = tol / 2 */
+    mpfr_div(want, delta, want, MPFR_RNDN);
+    cr_assert(mpfr_cmp_d(want, 0.99) > 0 && mpfr_cmp_d(want, 1.01) < 0,
+              "simple root: delta / (ztol/2) = %g",
+              mpfr_get_d(want, MPFR_RNDN));
+    poly_free(&p);
+
+    p = poly_from(1, "-1");
+    for (int i = 0; i < 5; i++)
+        poly_mul_root(&p, "0.5");
+    /* delta = (0.3125 tol)^(1/5) */
+    hdo_event_time_error(delta, p.c, p.len, H, tol, root, PREC);
+    mpfr_mul_d(want, tol, 0.3125, MPFR_RNDN);
+    mpfr_rootn_ui(want, want, 5, MPFR_RNDN);
+    mpfr_div(want, delta, want, MPFR_RNDN);
+    cr_assert(mpfr_cmp_d(want, 0.99) > 0 && mpfr_cmp_d(want, 1.01) < 0,
+              "fivefold root: delta / ztol^(1/5) = %g",
+              mpfr_get_d(want, MPFR_RNDN));
+    poly_free(&p);
+    mpfr_clears(tol, H, root, delta, want, (mpfr_ptr)0);
+}

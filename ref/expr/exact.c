@@ -1,0 +1,220 @@
+/* exact.c -- exact zero and pole decisions on constant expressions with
+   Calcium */
+#include "exact.h"
+#include "memo.h"
+#include "status.h"
+
+/* Calcium is handed only rationals of moderate size: sin(10^100000) is
+   decided by Arb at enough precision, while Calcium would try to reduce
+   it symbolically. */
+#define EXACT_MAX_BITS 20000
+/* Calcium's numerical separation goes up to this precision (its default
+   is 4096 bits): beyond the 16000 bits of hdo's fallback, so that what
+   Calcium leaves undecided (exp(10^-5000) - 1 is not zero) is never
+   above that threshold. */
+#define EXACT_PREC_LIMIT 20000
+
+void
+hdo_exact_init(hdo_exact_t x, const hdo_expr_pool_struct *pool,
+               const int32_t *nodes, slong len)
+{
+    x->pool = pool;
+    x->nodes = nodes;
+    x->len = len;
+    x->ready = 0;
+    x->v = NULL;
+    x->have = NULL;
+}
+
+void
+hdo_exact_clear(hdo_exact_t x)
+{
+    if (x->ready) {
+        _ca_vec_clear(x->v, x->len, x->ctx);
+        ca_ctx_clear(x->ctx);
+        flint_free(x->have);
+    }
+}
+
+static slong
+find(const int32_t *nodes, slong len, int32_t id)
+{
+    slong lo = 0, hi = len - 1;
+    while (lo <= hi) {
+        slong mid = (lo + hi) / 2;
+        if (nodes[mid] == id)
+            return mid;
+        if (nodes[mid] < id)
+            lo = mid + 1;
+        else
+            hi = mid - 1;
+    }
+    HDO_ASSERT(0 && "a child is reachable before its parent");
+    return -1;
+}
+
+/* Sets x->v[i] from its children; returns 0, or -1 if Calcium cannot
+   represent it (a huge rational, an unknown result). */
+static int
+build_one(hdo_exact_t x, slong i)
+{
+    const hdo_expr_node *n = x->pool->nodes + x->nodes[i];
+    ca_ptr r = x->v + i, a = NULL, b = NULL;
+    ca_ctx_struct *ctx = x->ctx;
+    if (n->kind >= HDO_X_ADD) {
+        slong pa = find(x->nodes, i, n->a);
+        if (x->have[pa] != 1)
+            return -1;
+        a = x->v + pa;
+        if (n->kind <= HDO_X_POW) {
+            slong pb = find(x->nodes, i, n->b);
+            if (x->have[pb] != 1)
+                return -1;
+            b = x->v + pb;
+        }
+    }
+    switch (n->kind) {
+    case HDO_X_CONST: {
+        const fmpq *q = x->pool->consts + n->a;
+        if (fmpz_bits(fmpq_numref(q)) > EXACT_MAX_BITS ||
+            fmpz_bits(fmpq_denref(q)) > EXACT_MAX_BITS)
+            return -1;
+        ca_set_fmpq(r, q, ctx);
+        break;
+    }
+    case HDO_X_PI:
+        ca_pi(r, ctx);
+        break;
+    case HDO_X_ADD:
+        ca_add(r, a, b, ctx);
+        break;
+    case HDO_X_SUB:
+        ca_sub(r, a, b, ctx);
+        break;
+    case HDO_X_MUL:
+        ca_mul(r, a, b, ctx);
+        break;
+    case HDO_X_DIV:
+        ca_div(r, a, b, ctx);
+        break;
+    case HDO_X_POW:
+        ca_pow(r, a, b, ctx);
+        break;
+    case HDO_X_NEG:
+        ca_neg(r, a, ctx);
+        break;
+    case HDO_X_SIN:
+        ca_sin(r, a, ctx);
+        break;
+    case HDO_X_COS:
+        ca_cos(r, a, ctx);
+        break;
+    case HDO_X_TAN:
+        ca_tan(r, a, ctx);
+        break;
+    case HDO_X_ASIN:
+        ca_asin(r, a, ctx);
+        break;
+    case HDO_X_ACOS:
+        ca_acos(r, a, ctx);
+        break;
+    case HDO_X_ATAN:
+        ca_atan(r, a, ctx);
+        break;
+    case HDO_X_EXP:
+        ca_exp(r, a, ctx);
+        break;
+    case HDO_X_LOG:
+        ca_log(r, a, ctx);
+        break;
+    case HDO_X_SQRT:
+        ca_sqrt(r, a, ctx);
+        break;
+    case HDO_X_SINH:
+    case HDO_X_COSH:
+    case HDO_X_TANH: {
+        /* through e^a and e^-a: sinh = (e^a - e^-a)/2, cosh = (e^a +
+           e^-a)/2, tanh = (e^a - e^-a)/(e^a + e^-a) */
+        ca_t p, m;
+        ca_init(p, ctx);
+        ca_init(m, ctx);
+        ca_exp(p, a, ctx);
+        ca_inv(m, p, ctx);
+        if (n->kind == HDO_X_SINH) {
+            ca_sub(r, p, m, ctx);
+            ca_div_si(r, r, 2, ctx);
+        } else if (n->kind == HDO_X_COSH) {
+            ca_add(r, p, m, ctx);
+            ca_div_si(r, r, 2, ctx);
+        } else {
+            ca_t s;
+            ca_init(s, ctx);
+            ca_sub(s, p, m, ctx);
+            ca_add(r, p, m, ctx);
+            ca_div(r, s, r, ctx);
+            ca_clear(s, ctx);
+        }
+        ca_clear(p, ctx);
+        ca_clear(m, ctx);
+        break;
+    }
+    default: /* time or a variable: not a constant */
+        return -1;
+    }
+    return ca_is_unknown(r, ctx) ? -1 : 0;
+}
+
+/* Makes x->v[pos] available; returns 0, or -1 if it cannot be. */
+static int
+build(hdo_exact_t x, slong pos)
+{
+    if (!x->ready) {
+        ca_ctx_init(x->ctx);
+        ca_ctx_set_option(x->ctx, CA_OPT_PREC_LIMIT, EXACT_PREC_LIMIT);
+        x->v = _ca_vec_init(x->len, x->ctx);
+        x->have = flint_calloc(x->len, 1);
+        x->ready = 1;
+    }
+    if (x->have[pos] != 0)
+        return x->have[pos] == 1 ? 0 : -1;
+    /* Only the sub-expression under pos, children first. */
+    int32_t *sub;
+    hdo_expr root = x->nodes[pos];
+    slong n = hdo_expr_reachable(&sub, x->pool, &root, 1);
+    for (slong k = 0; k < n; k++) {
+        slong i = find(x->nodes, x->len, sub[k]);
+        if (x->have[i] == 0)
+            x->have[i] = build_one(x, i) == 0 ? 1 : -1;
+    }
+    flint_free(sub);
+    return x->have[pos] == 1 ? 0 : -1;
+}
+
+truth_t
+hdo_exact_is_zero(hdo_exact_t x, slong pos)
+{
+    if (build(x, pos) != 0)
+        return T_UNKNOWN;
+    return ca_check_is_zero(x->v + pos, x->ctx);
+}
+
+truth_t
+hdo_exact_equals_si(hdo_exact_t x, slong pos, slong c)
+{
+    if (build(x, pos) != 0)
+        return T_UNKNOWN;
+    ca_t k;
+    ca_init(k, x->ctx);
+    ca_set_si(k, c, x->ctx);
+    truth_t eq = ca_check_equal(x->v + pos, k, x->ctx);
+    ca_clear(k, x->ctx);
+    return eq;
+}
+
+truth_t
+hdo_exact_is_number(hdo_exact_t x, slong pos)
+{
+    if (build(x, pos) != 0)
+        return T_UNKNOWN;
+    return ca_check_is_number(x->v + pos, x->ctx);
+}
