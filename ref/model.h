@@ -20,6 +20,9 @@
 #define HDO_MODEL_MAX_DIGITS 100000      /* significant digits of a literal */
 #define HDO_MODEL_MAX_EXPONENT 100000    /* |e| in a literal 1e... */
 #define HDO_MODEL_MAX_CONST_BITS 1048576 /* of an exact constant's num/den */
+#define HDO_MODEL_MAX_ARRAY                                                    \
+    1000000 /* elements of one array, iterations                               \
+               of one for or sum */
 
 typedef struct {
     int line, col;
@@ -36,6 +39,22 @@ typedef struct {
     hdo_srcpos pos;
     hdo_expr start; /* constant expression, HDO_EXPR_NONE if not given */
 } hdo_var;
+
+/* An array variable u[lo..hi]: expanded at parse time into the scalar
+   variables vars[first .. first + hi - lo], named "u[lo]" .. "u[hi]". */
+typedef struct {
+    char *name; /* "u" */
+    hdo_srcpos pos;
+    slong first, lo, hi;
+} hdo_array;
+
+/* A parameter override (-p NAME=VALUE), set before parsing. */
+typedef struct {
+    char *name;
+    char *text; /* the value as the user wrote it, for summary.json */
+    fmpq_t value;
+    int used;
+} hdo_override;
 
 typedef struct {
     hdo_expr residual; /* lhs - rhs: the equation is residual = 0 */
@@ -94,6 +113,10 @@ typedef struct {
     hdo_expr hysteresis; /* constant, for HDO_CHATTER_HYSTERESIS */
     hdo_srcpos start_pos, until_pos, chattering_pos;
     const char **var_names; /* var_names[i] = vars[i].name, for printing */
+    hdo_array *arrays;      /* the array declarations, in file order */
+    slong narrays;
+    hdo_override *overrides; /* -p NAME=VALUE, in command-line order */
+    slong noverrides;
     hdo_srcpos model_pos;
     void *names; /* private: hash table of all declared names */
 } hdo_model_struct;
@@ -126,7 +149,18 @@ int hdo_model_parse_string(hdo_model_t model, const char *text, size_t len,
    reason (strerror) and line 0. */
 int hdo_model_parse_file(hdo_model_t model, const char *path, hdo_error_t *err);
 
-/* Index of the variable or mode with this name, or -1. */
+/* Records the override arg = "NAME=VALUE" (the option -p) in model, which
+   must be initialised and not yet parsed: the parameter NAME then has the
+   exact value VALUE, an optionally signed decimal (9.81, -1e-3) or a
+   ratio of two decimals (1/3), instead of the value in the file, and
+   later parameters see it.  Returns 0, or HDO_ERR_INPUT with a message
+   naming the option for a malformed argument or a name given twice.  A
+   NAME that is not a parameter of the model is reported by the parse. */
+int hdo_model_add_override(hdo_model_t model, const char *arg,
+                           hdo_error_t *err);
+
+/* Index of the variable or mode with this name, or -1.  An array
+   element is named as in the output columns: "u[3]". */
 slong hdo_model_find_var(const hdo_model_t model, const char *name);
 slong hdo_model_find_mode(const hdo_model_t model, const char *name);
 

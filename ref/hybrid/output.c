@@ -196,6 +196,18 @@ hdo_write_summary(FILE *f, const hdo_result_t res, const hdo_model_t model,
             res->seconds_events, res->seconds_reduction, res->seconds_reinit);
     if (verified_digits >= 0)
         fprintf(f, ",\n  \"verified_digits\": %ld", verified_digits);
+    /* -p NAME=VALUE, as given: only when there are any, so that the
+       summaries of plain runs (golden references) stay as they were */
+    if (model->noverrides > 0) {
+        fputs(",\n  \"parameters\": {", f);
+        for (slong k = 0; k < model->noverrides; k++) {
+            fputs(k ? ", " : "", f);
+            put_json_string(f, model->overrides[k].name);
+            fputs(": ", f);
+            put_json_string(f, model->overrides[k].text);
+        }
+        fputs("}", f);
+    }
     fputs("\n}\n", f);
     return io_status(f, err, "summary.json");
 }

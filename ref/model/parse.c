@@ -67,8 +67,17 @@ typedef struct {
     hdo_expr *stack;
     slong stack_alloc;
 
+    /* The loop variables in scope (for, sum, var u[i in ..]), innermost
+       last: a name token and its current integer value. */
+    struct {
+        slong tok, value;
+    } * loops;
+    slong nloops, loops_alloc;
+    slong *decl_toks; /* name token of every first variable declaration */
+    slong ndecl, decl_alloc;
+
     slong until_tok; /* first token of the until expression */
-    slong params_alloc, vars_alloc, modes_alloc;
+    slong params_alloc, vars_alloc, modes_alloc, arrays_alloc;
 
     char found[4][64]; /* describe() rotates, so two fit in one message */
     int nfound;
@@ -220,9 +229,35 @@ lookup(const parser *P, slong tok)
 static const char *
 name_kind_word(int k)
 {
-    return k == HDO_NAME_PARAM ? "a parameter"
-           : k == HDO_NAME_VAR ? "a variable"
-                               : "a mode";
+    return k == HDO_NAME_PARAM   ? "a parameter"
+           : k == HDO_NAME_VAR   ? "a variable"
+           : k == HDO_NAME_ARRAY ? "an array variable"
+                                 : "a mode";
+}
+
+/* Whether token tok is the name word (the contextual keywords for, in
+   and sum are names to the lexer, so that version-1 models that use
+   them as names keep their meaning). */
+static int
+tok_is(const parser *P, slong tok, const char *word)
+{
+    const hdo_token *t = P->tk + tok;
+    return t->kind == HDO_TK_NAME && t->len == strlen(word) &&
+           memcmp(P->lx->src + t->off, word, t->len) == 0;
+}
+
+/* The innermost loop variable named like token tok, or -1. */
+static slong
+find_loop(const parser *P, slong tok)
+{
+    const hdo_token *t = P->tk + tok;
+    for (slong i = P->nloops - 1; i >= 0; i--) {
+        const hdo_token *u = P->tk + P->loops[i].tok;
+        if (u->len == t->len &&
+            memcmp(P->lx->src + u->off, P->lx->src + t->off, t->len) == 0)
+            return i;
+    }
+    return -1;
 }
 
 /* The declaration at name token tok must be the first one of its name
@@ -377,6 +412,8 @@ build_leaf(parser *P, hdo_expr e, slong tok)
 /* Expressions */
 
 static int parse_sum(hdo_expr *out, parser *P);
+static int parse_var_ref(slong *var, parser *P);
+static int parse_sum_of(hdo_expr *out, parser *P);
 
 /* One more level of nesting, opened by token tok. */
 static int
@@ -432,8 +469,9 @@ parse_number(hdo_expr *out, parser *P)
 static int
 parse_der(hdo_expr *out, parser *P)
 {
-    slong tok = P->p, ntok;
+    slong tok = P->p, ntok, var;
     hdo_name_entry *e;
+    int status;
     if (P->ctx != NULL)
         return perr(P, HDO_ERR_SEMANTIC, tok,
                     "der() cannot appear in %s, which must be constant",
@@ -463,18 +501,19 @@ parse_der(hdo_expr *out, parser *P)
     if (e == NULL)
         return perr(P, HDO_ERR_SEMANTIC, ntok, "unknown variable %s in der()",
                     found(P));
-    if (e->kind != HDO_NAME_VAR)
+    if (e->kind != HDO_NAME_VAR && e->kind != HDO_NAME_ARRAY)
         return perr(P, HDO_ERR_SEMANTIC, ntok,
                     "der() takes a variable, found %s, which is %s", found(P),
                     name_kind_word(e->kind));
-    P->p++;
+    if ((status = parse_var_ref(&var, P)) != 0)
+        return status;
     if (kind(P) != HDO_TK_RPAREN)
         return perr(P, HDO_ERR_SYNTAX, P->p,
                     "expected ')' after the variable in der(), found %s "
                     "(der() takes a variable name, not an expression)",
                     found(P));
     P->p++;
-    *out = hdo_expr_var(P->pool, e->index, 1);
+    *out = hdo_expr_var(P->pool, var, 1);
     return build_leaf(P, *out, ntok);
 }
 
@@ -522,14 +561,24 @@ parse_call(hdo_expr *out, parser *P)
 static int
 parse_name(hdo_expr *out, parser *P)
 {
-    slong tok = P->p;
-    hdo_name_entry *e = lookup(P, tok);
-    int call = P->tk[tok + 1].kind == HDO_TK_LPAREN;
+    slong tok = P->p, loop = find_loop(P, tok), var;
+    hdo_name_entry *e;
+    int call = P->tk[tok + 1].kind == HDO_TK_LPAREN, status;
+    if (loop >= 0) {
+        P->p++;
+        *out = hdo_expr_const_si(P->pool, P->loops[loop].value, 1);
+        return build_leaf(P, *out, tok);
+    }
+    if (call && tok_is(P, tok, "sum") && P->tk[tok + 2].kind == HDO_TK_NAME &&
+        tok_is(P, tok + 3, "in"))
+        return parse_sum_of(out, P);
+    e = lookup(P, tok);
     if (e == NULL) {
         if (call)
             return perr(P, HDO_ERR_SEMANTIC, tok,
                         "unknown function %s (the functions are sin cos tan "
-                        "asin acos atan exp log sqrt sinh cosh tanh)",
+                        "asin acos atan exp log sqrt sinh cosh tanh, and "
+                        "sum(i in A..B, expr))",
                         found(P));
         return perr(P, HDO_ERR_SEMANTIC, tok, "unknown name %s", found(P));
     }
@@ -551,15 +600,18 @@ parse_name(hdo_expr *out, parser *P)
         *out = P->m->params[e->index].value;
         break;
     case HDO_NAME_VAR:
+    case HDO_NAME_ARRAY:
         if (P->ctx != NULL)
             return perr(P, HDO_ERR_SEMANTIC, tok,
                         "%s is a variable, but %s must be constant "
                         "(numbers, pi and parameters)",
                         found(P), P->ctx);
-        if (record_ref(P, e->index, tok) != 0)
+        if ((status = parse_var_ref(&var, P)) != 0)
+            return status;
+        if (record_ref(P, var, tok) != 0)
             return HDO_ERR_MEMORY;
-        *out = hdo_expr_var(P->pool, e->index, 0);
-        break;
+        *out = hdo_expr_var(P->pool, var, 0);
+        return build_leaf(P, *out, tok);
     default:
         return perr(P, HDO_ERR_SEMANTIC, tok, "%s is a mode, not a value",
                     found(P));
@@ -697,10 +749,11 @@ parse_constant(hdo_expr *out, parser *P, const char *what)
 {
     slong tok = P->p;
     hdo_expr bad;
+    const char *outer = P->ctx; /* a range bound inside a start value */
     int status;
     P->ctx = what;
     status = parse_sum(out, P);
-    P->ctx = NULL;
+    P->ctx = outer;
     if (status != 0)
         return status;
     if (hdo_expr_const_check(P->pool, *out, &bad) != 0) {
@@ -715,6 +768,182 @@ parse_constant(hdo_expr *out, parser *P, const char *what)
                     "%s is undefined: %s of an argument outside its domain",
                     what, hdo_expr_kind_name(k));
     }
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Arrays, ranges and loop variables (version 2) */
+
+/* Parses a constant expression that must be an exact integer into *v;
+   what names it for messages. */
+static int
+parse_int(slong *v, parser *P, const char *what)
+{
+    slong tok = P->p;
+    hdo_expr e;
+    const fmpq *q;
+    int status;
+    if ((status = parse_constant(&e, P, what)) != 0)
+        return status;
+    q = node_fmpq(P, e);
+    if (q == NULL || !fmpz_is_one(fmpq_denref(q)) ||
+        !fmpz_fits_si(fmpq_numref(q)) || fmpz_bits(fmpq_numref(q)) > 40) {
+        char *text = slice_strdup(P, tok, P->p - 1);
+        status = perr(P, HDO_ERR_SEMANTIC, tok,
+                      "%s must be an exact integer, found '%s'", what,
+                      text ? text : "?");
+        free(text);
+        return status;
+    }
+    *v = fmpz_get_si(fmpq_numref(q));
+    return 0;
+}
+
+/* A .. B with integer constants A <= B, at most HDO_MODEL_MAX_ARRAY
+   apart; what names the range for messages. */
+static int
+parse_range(slong *lo, slong *hi, parser *P, const char *what)
+{
+    slong tok = P->p;
+    int status;
+    if ((status = parse_int(lo, P, "a range bound")) != 0)
+        return status;
+    if (kind(P) != HDO_TK_DOTDOT)
+        return perr(P, HDO_ERR_SYNTAX, P->p,
+                    "expected '..' in the range of %s, found %s", what,
+                    found(P));
+    P->p++;
+    if ((status = parse_int(hi, P, "a range bound")) != 0)
+        return status;
+    if (*hi < *lo)
+        return perr(P, HDO_ERR_SEMANTIC, tok,
+                    "empty range %ld..%ld in %s (the upper bound must not be "
+                    "below the lower one)",
+                    (long)*lo, (long)*hi, what);
+    if (*hi - *lo >= HDO_MODEL_MAX_ARRAY)
+        return perr(P, HDO_ERR_SEMANTIC, tok,
+                    "range %ld..%ld in %s too long (more than %d elements)",
+                    (long)*lo, (long)*hi, what, HDO_MODEL_MAX_ARRAY);
+    return 0;
+}
+
+/* The loop variable at token tok (then "in"): a name that is neither
+   declared nor the variable of an enclosing loop.  Pushes it. */
+static int
+push_loop(parser *P, slong tok, const char *what)
+{
+    hdo_name_entry *e;
+    int status;
+    if ((status = expect_name(P, what)) != 0)
+        return status;
+    if ((e = lookup(P, tok)) != NULL)
+        return perr(P, HDO_ERR_SEMANTIC, tok,
+                    "the loop variable %s is already declared as %s; choose "
+                    "another name",
+                    describe(P, tok), name_kind_word(e->kind));
+    if (find_loop(P, tok) >= 0)
+        return perr(P, HDO_ERR_SEMANTIC, tok,
+                    "the loop variable %s is already the variable of an "
+                    "enclosing loop",
+                    describe(P, tok));
+    if (!tok_is(P, tok + 1, "in"))
+        return perr(P, HDO_ERR_SYNTAX, tok + 1,
+                    "expected 'in' after the loop variable %s, found %s",
+                    describe(P, tok), describe(P, tok + 1));
+    GROW(P, P->loops, P->loops_alloc, P->nloops + 1);
+    P->loops[P->nloops].tok = tok;
+    P->loops[P->nloops].value = 0;
+    P->nloops++;
+    P->p = tok + 2;
+    return 0;
+}
+
+/* [ index ] after the name of array entry e, at token P->p - 1. */
+static int
+parse_index(slong *var, parser *P, const hdo_array *a, slong ntok)
+{
+    slong itok, k;
+    int status;
+    if (kind(P) != HDO_TK_LBRACKET)
+        return perr(P, HDO_ERR_SEMANTIC, ntok,
+                    "%s is an array: write an element, such as %s[%ld]",
+                    describe(P, ntok), a->name, (long)a->lo);
+    P->p++;
+    itok = P->p;
+    if ((status = parse_int(&k, P, "an array index")) != 0)
+        return status;
+    if (kind(P) != HDO_TK_RBRACKET)
+        return perr(P, HDO_ERR_SYNTAX, P->p,
+                    "expected ']' after the index of %s, found %s",
+                    describe(P, ntok), found(P));
+    P->p++;
+    if (k < a->lo || k > a->hi)
+        return perr(P, HDO_ERR_SEMANTIC, itok,
+                    "index %ld out of range: %s is declared as %s[%ld..%ld]",
+                    (long)k, describe(P, ntok), a->name, (long)a->lo,
+                    (long)a->hi);
+    *var = a->first + (k - a->lo);
+    return 0;
+}
+
+/* A variable at the name token P->p: NAME, or NAME [ index ] for an
+   array.  Sets *var to its index in model->vars. */
+static int
+parse_var_ref(slong *var, parser *P)
+{
+    slong tok = P->p;
+    hdo_name_entry *e = lookup(P, tok);
+    HDO_ASSERT(e != NULL);
+    P->p++;
+    if (e->kind == HDO_NAME_ARRAY)
+        return parse_index(var, P, P->m->arrays + e->index, tok);
+    HDO_ASSERT(e->kind == HDO_NAME_VAR);
+    if (kind(P) == HDO_TK_LBRACKET)
+        return perr(P, HDO_ERR_SEMANTIC, P->p,
+                    "%s is not an array, so it takes no index",
+                    describe(P, tok));
+    *var = e->index;
+    return 0;
+}
+
+/* sum ( i in A .. B , expr ): the terms in index order, added left to
+   right.  The body is parsed once per index value. */
+static int
+parse_sum_of(hdo_expr *out, parser *P)
+{
+    slong stok = P->p, lo, hi, body, v;
+    hdo_expr acc = HDO_EXPR_NONE, term;
+    int status;
+    if ((status = enter(P, stok + 1)) != 0)
+        return status;
+    if ((status = push_loop(P, stok + 2, "a loop variable after 'sum('")))
+        return status;
+    if ((status = parse_range(&lo, &hi, P, "'sum'")) != 0)
+        return status;
+    if (kind(P) != HDO_TK_COMMA)
+        return perr(P, HDO_ERR_SYNTAX, P->p,
+                    "expected ',' and the summand after the range of 'sum', "
+                    "found %s",
+                    found(P));
+    body = ++P->p;
+    for (v = lo; v <= hi; v++) {
+        P->loops[P->nloops - 1].value = v;
+        P->p = body;
+        if ((status = parse_sum(&term, P)) != 0)
+            return status;
+        if (v == lo)
+            acc = term;
+        else if ((status = build_binary(&acc, P, HDO_X_ADD, acc, term, stok)))
+            return status;
+    }
+    P->nloops--;
+    if (kind(P) != HDO_TK_RPAREN)
+        return perr(P, HDO_ERR_SYNTAX, P->p,
+                    "expected ')' to close 'sum(' at %d:%d, found %s",
+                    tok_pos(P, stok).line, tok_pos(P, stok).col, found(P));
+    P->p++;
+    P->depth--;
+    *out = acc;
     return 0;
 }
 
@@ -752,6 +981,17 @@ declare(parser *P, int k, slong tok)
     hdo_srcpos pos = tok_pos(P, tok);
     if (lookup(P, tok) != NULL)
         return 0; /* a duplicate: sweeps 2 and 3 report it in place */
+    if (k == HDO_NAME_VAR || k == HDO_NAME_ARRAY) {
+        /* Variables are allocated after the parameters (sweep_vars), when
+           array bounds are known, in file order; until then the entry
+           borrows the source text. */
+        GROW(P, P->decl_toks, P->decl_alloc, P->ndecl + 1);
+        P->decl_toks[P->ndecl++] = tok;
+        if (hdo_names_add(P->names, P->lx->src + P->tk[tok].off, P->tk[tok].len,
+                          k, -1, tok) == NULL)
+            return nomem(P);
+        return 0;
+    }
     if ((name = tok_strdup(P, tok)) == NULL)
         return nomem(P);
     if (k == HDO_NAME_PARAM) {
@@ -764,16 +1004,6 @@ declare(parser *P, int k, slong tok)
         m->params[index].name = name;
         m->params[index].pos = pos;
         m->params[index].value = HDO_EXPR_NONE;
-    } else if (k == HDO_NAME_VAR) {
-        if (grow((void **)&m->vars, &P->vars_alloc, m->nvars + 1,
-                 sizeof *m->vars)) {
-            free(name);
-            return nomem(P);
-        }
-        index = m->nvars++;
-        m->vars[index].name = name;
-        m->vars[index].pos = pos;
-        m->vars[index].start = HDO_EXPR_NONE;
     } else {
         if (grow((void **)&m->modes, &P->modes_alloc, m->nmodes + 1,
                  sizeof *m->modes)) {
@@ -808,12 +1038,18 @@ sweep_names(parser *P)
             P->p++;
             while (kind(P) == HDO_TK_NAME && status == 0) {
                 int level = 0;
-                status = declare(P, HDO_NAME_VAR, P->p);
+                status = declare(P,
+                                 P->tk[P->p + 1].kind == HDO_TK_LBRACKET
+                                     ? HDO_NAME_ARRAY
+                                     : HDO_NAME_VAR,
+                                 P->p);
                 P->p++;
                 while (!is_eos(kind(P)) &&
                        !(level == 0 && kind(P) == HDO_TK_COMMA)) {
-                    level += kind(P) == HDO_TK_LPAREN;
-                    level -= kind(P) == HDO_TK_RPAREN;
+                    level +=
+                        kind(P) == HDO_TK_LPAREN || kind(P) == HDO_TK_LBRACKET;
+                    level -=
+                        kind(P) == HDO_TK_RPAREN || kind(P) == HDO_TK_RBRACKET;
                     P->p++;
                 }
                 if (kind(P) != HDO_TK_COMMA)
@@ -878,6 +1114,17 @@ parse_param(parser *P)
     P->param_tok = -1;
     if (status != 0 || (status = expect_eos(P, "the parameter value")) != 0)
         return status;
+    /* -p NAME=VALUE replaces the value (the file's is still checked). */
+    for (slong i = 0; i < P->m->noverrides; i++) {
+        hdo_override *o = P->m->overrides + i;
+        if (strlen(o->name) == P->tk[tok].len &&
+            memcmp(o->name, P->lx->src + P->tk[tok].off, P->tk[tok].len) == 0) {
+            value = hdo_expr_const_fmpq(P->pool, o->value);
+            if ((status = track(P, value, tok)) != 0)
+                return status;
+            o->used = 1;
+        }
+    }
     /* e may have moved if the table grew: look it up again. */
     e = lookup(P, tok);
     P->m->params[e->index].value = value;
@@ -900,6 +1147,114 @@ sweep_params(parser *P)
             skip_statement(P);
         }
     }
+    for (slong i = 0; i < P->m->noverrides; i++) {
+        const hdo_override *o = P->m->overrides + i;
+        hdo_name_entry *e;
+        if (o->used)
+            continue;
+        e = hdo_names_find(P->names, o->name, strlen(o->name));
+        if (e != NULL)
+            return hdo_error_set(P->err, HDO_ERR_SEMANTIC, 0, 0,
+                                 "-p %s=%s: '%s' is %s, not a parameter (only "
+                                 "a 'param' can be overridden)",
+                                 o->name, o->text, o->name,
+                                 name_kind_word(e->kind));
+        return hdo_error_set(P->err, HDO_ERR_SEMANTIC, 0, 0,
+                             "-p %s=%s: the model has no parameter '%s'",
+                             o->name, o->text, o->name);
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Sweep 2b: allocate the variables in file order, arrays expanded into
+   their elements (the bounds need the parameters). */
+
+static int
+add_var(parser *P, char *name, hdo_srcpos pos, slong *index)
+{
+    hdo_model_struct *m = P->m;
+    if (grow((void **)&m->vars, &P->vars_alloc, m->nvars + 1,
+             sizeof *m->vars)) {
+        free(name);
+        return nomem(P);
+    }
+    *index = m->nvars++;
+    m->vars[*index].name = name;
+    m->vars[*index].pos = pos;
+    m->vars[*index].start = HDO_EXPR_NONE;
+    return 0;
+}
+
+/* [ lo .. hi ] or [ i in lo .. hi ] after an array name; *ivar is the
+   loop variable's token or -1.  The loop variable is not pushed. */
+static int
+parse_array_bounds(slong *lo, slong *hi, slong *ivar, parser *P)
+{
+    int status;
+    HDO_ASSERT(kind(P) == HDO_TK_LBRACKET);
+    P->p++;
+    *ivar = -1;
+    if (kind(P) == HDO_TK_NAME && tok_is(P, P->p + 1, "in")) {
+        if ((status = push_loop(P, P->p, "a loop variable")) != 0)
+            return status;
+        *ivar = P->p - 2;
+        P->nloops--;
+    }
+    if ((status = parse_range(lo, hi, P, "an array declaration")) != 0)
+        return status;
+    if (kind(P) != HDO_TK_RBRACKET)
+        return perr(P, HDO_ERR_SYNTAX, P->p,
+                    "expected ']' after the range of the array, found %s",
+                    found(P));
+    P->p++;
+    return 0;
+}
+
+static int
+sweep_vars(parser *P)
+{
+    hdo_model_struct *m = P->m;
+    int status;
+    for (slong d = 0; d < P->ndecl; d++) {
+        slong tok = P->decl_toks[d], index, lo, hi, ivar, k;
+        hdo_name_entry *e = lookup(P, tok);
+        char *name = tok_strdup(P, tok);
+        if (name == NULL)
+            return nomem(P);
+        if (e->kind == HDO_NAME_VAR) {
+            if ((status = add_var(P, name, tok_pos(P, tok), &index)) != 0)
+                return status;
+            e->name = m->vars[index].name;
+            e->index = index;
+            continue;
+        }
+        P->p = tok + 1;
+        if ((status = parse_array_bounds(&lo, &hi, &ivar, P)) != 0) {
+            free(name);
+            return status;
+        }
+        GROW(P, m->arrays, P->arrays_alloc, m->narrays + 1);
+        m->arrays[m->narrays].name = name;
+        m->arrays[m->narrays].pos = tok_pos(P, tok);
+        m->arrays[m->narrays].first = m->nvars;
+        m->arrays[m->narrays].lo = lo;
+        m->arrays[m->narrays].hi = hi;
+        e->name = name;
+        e->index = m->narrays++;
+        for (k = lo; k <= hi; k++) {
+            size_t n = strlen(name) + 24;
+            char *el = malloc(n);
+            if (el == NULL)
+                return nomem(P);
+            snprintf(el, n, "%s[%ld]", name, (long)k);
+            if ((status = add_var(P, el, tok_pos(P, tok), &index)) != 0)
+                return status;
+            if (hdo_names_add(P->names, el, strlen(el), HDO_NAME_VAR, index,
+                              tok) == NULL)
+                return nomem(P);
+        }
+    }
     return 0;
 }
 
@@ -920,7 +1275,32 @@ parse_var(parser *P)
         if ((status = check_first_declaration(P, tok, &e)) != 0)
             return status;
         P->p++;
-        if (kind(P) == HDO_TK_EQ) {
+        if (e->kind == HDO_NAME_ARRAY) {
+            const hdo_array *a = P->m->arrays + e->index;
+            slong lo, hi, ivar, body, k;
+            if ((status = parse_array_bounds(&lo, &hi, &ivar, P)) != 0)
+                return status;
+            if (kind(P) == HDO_TK_EQ) {
+                /* u[i in 1..N] = f(i): the value parsed once per index */
+                body = ++P->p;
+                if (ivar >= 0) {
+                    P->p = ivar;
+                    if ((status = push_loop(P, ivar, "a loop variable")))
+                        return status;
+                }
+                for (k = lo; k <= hi; k++) {
+                    hdo_expr value;
+                    if (ivar >= 0)
+                        P->loops[P->nloops - 1].value = k;
+                    P->p = body;
+                    if ((status = parse_constant(&value, P, "a start value")))
+                        return status;
+                    P->m->vars[a->first + (k - lo)].start = value;
+                }
+                if (ivar >= 0)
+                    P->nloops--;
+            }
+        } else if (kind(P) == HDO_TK_EQ) {
             slong index = e->index;
             hdo_expr value;
             P->p++;
@@ -973,7 +1353,7 @@ parse_assigns(parser *P, hdo_transition *tr)
     P->serial++; /* a fresh mark for "assigned twice in this reset" */
     P->p++;
     for (;;) {
-        slong tok;
+        slong tok, var;
         hdo_name_entry *e;
         hdo_assign *as;
         if ((status = expect_name(P, "a variable name after 'with'")) != 0)
@@ -983,20 +1363,21 @@ parse_assigns(parser *P, hdo_transition *tr)
         if (e == NULL)
             return perr(P, HDO_ERR_SEMANTIC, tok,
                         "unknown variable %s in the reset", found(P));
-        if (e->kind != HDO_NAME_VAR)
+        if (e->kind != HDO_NAME_VAR && e->kind != HDO_NAME_ARRAY)
             return perr(P, HDO_ERR_SEMANTIC, tok,
                         "%s is %s; only variables can be reset", found(P),
                         name_kind_word(e->kind));
-        if (P->var_mark[e->index] == P->serial) {
-            hdo_srcpos first = tok_pos(P, P->var_tok[e->index]);
+        if ((status = parse_var_ref(&var, P)) != 0)
+            return status;
+        if (P->var_mark[var] == P->serial) {
+            hdo_srcpos first = tok_pos(P, P->var_tok[var]);
             return perr(P, HDO_ERR_SEMANTIC, tok,
-                        "variable %s is assigned twice in one reset (first "
+                        "variable '%s' is assigned twice in one reset (first "
                         "at %d:%d)",
-                        found(P), first.line, first.col);
+                        P->m->vars[var].name, first.line, first.col);
         }
-        P->var_mark[e->index] = P->serial;
-        P->var_tok[e->index] = tok;
-        P->p++;
+        P->var_mark[var] = P->serial;
+        P->var_tok[var] = tok;
         if (kind(P) != HDO_TK_EQ)
             return perr(P, HDO_ERR_SYNTAX, P->p,
                         "expected '=' after %s in the reset, found %s",
@@ -1004,7 +1385,7 @@ parse_assigns(parser *P, hdo_transition *tr)
         P->p++;
         GROW(P, tr->assigns, alloc, tr->nassigns + 1);
         as = tr->assigns + tr->nassigns++;
-        as->var = e->index;
+        as->var = var;
         as->pos = tok_pos(P, tok);
         as->value = HDO_EXPR_NONE;
         P->record = REF_RESET;
@@ -1120,6 +1501,26 @@ parse_zeno(parser *P, hdo_mode *mode)
     return expect_eos(P, "the zeno clause");
 }
 
+/* An equation inside for loops says which iteration it is: "der(u[i])
+   = ... (i = 3)", since its messages may name it. */
+static int
+append_loop_values(parser *P, char **text)
+{
+    size_t n = strlen(*text), cap = n + 8 + (size_t)P->nloops * 64;
+    char *s = realloc(*text, cap);
+    if (s == NULL)
+        return nomem(P);
+    *text = s;
+    for (slong i = 0; i < P->nloops; i++) {
+        const hdo_token *t = P->tk + P->loops[i].tok;
+        n += (size_t)snprintf(s + n, cap - n, "%s%.*s = %ld", i ? ", " : " (",
+                              (int)FLINT_MIN(t->len, 40), P->lx->src + t->off,
+                              (long)P->loops[i].value);
+    }
+    snprintf(s + n, cap - n, ")");
+    return 0;
+}
+
 static int
 parse_equation(parser *P, hdo_mode *mode, slong *eqs_alloc)
 {
@@ -1152,6 +1553,8 @@ parse_equation(parser *P, hdo_mode *mode, slong *eqs_alloc)
     eq->residual = HDO_EXPR_NONE;
     if ((eq->text = slice_strdup(P, first, P->p - 1)) == NULL)
         return nomem(P);
+    if (P->nloops > 0 && (status = append_loop_values(P, &eq->text)) != 0)
+        return status;
     if ((status = build_binary(&eq->residual, P, HDO_X_SUB, l, r, first)))
         return status;
     return expect_eos(P, "the equation");
@@ -1258,6 +1661,57 @@ finish_mode(parser *P, hdo_mode *mode, slong mtok, slong refs_from)
     return 0;
 }
 
+/* for i in A .. B  { equation | for } end: the body is parsed once per
+   value of i, so the loop expands into scalar equations. */
+static int
+parse_for(parser *P, hdo_mode *mode, slong *eqs_alloc)
+{
+    slong ftok = P->p, lo, hi, body, v;
+    int status;
+    if ((status = push_loop(P, ftok + 1, "a loop variable after 'for'")))
+        return status;
+    if ((status = parse_range(&lo, &hi, P, "'for'")) != 0 ||
+        (status = expect_eos(P, "the range of 'for'")) != 0)
+        return status;
+    body = P->p;
+    for (v = lo; v <= hi; v++) {
+        P->loops[P->nloops - 1].value = v;
+        P->p = body;
+        for (;;) {
+            int k;
+            skip_terminators(P);
+            k = kind(P);
+            if (k == HDO_TK_END) {
+                P->p++;
+                if ((status = expect_eos(P, "'end'")) != 0)
+                    return status;
+                break;
+            }
+            if (k == HDO_TK_EOF || k == HDO_TK_MODEL || k == HDO_TK_PARAM ||
+                k == HDO_TK_VAR || k == HDO_TK_MODE || k == HDO_TK_START ||
+                k == HDO_TK_UNTIL || k == HDO_TK_CHATTERING)
+                return perr(P, HDO_ERR_SYNTAX, P->p,
+                            "expected 'end' to close the 'for' at line %d, "
+                            "found %s",
+                            tok_pos(P, ftok).line, found(P));
+            if (k == HDO_TK_WHEN || k == HDO_TK_ZENO)
+                return perr(P, HDO_ERR_SYNTAX, P->p,
+                            "%s inside a 'for' loop: a loop holds equations "
+                            "only; transitions stand directly in the mode",
+                            found(P));
+            if (tok_is(P, P->p, "for") && P->tk[P->p + 1].kind == HDO_TK_NAME &&
+                tok_is(P, P->p + 2, "in"))
+                status = parse_for(P, mode, eqs_alloc);
+            else
+                status = parse_equation(P, mode, eqs_alloc);
+            if (status != 0)
+                return status;
+        }
+    }
+    P->nloops--;
+    return 0;
+}
+
 static int
 parse_mode(parser *P)
 {
@@ -1299,6 +1753,10 @@ parse_mode(parser *P)
             status = parse_when(P, mode, &whens_alloc);
         else if (k == HDO_TK_ZENO)
             status = parse_zeno(P, mode);
+        else if (tok_is(P, P->p, "for") &&
+                 P->tk[P->p + 1].kind == HDO_TK_NAME &&
+                 tok_is(P, P->p + 2, "in"))
+            status = parse_for(P, mode, &eqs_alloc);
         else
             status = parse_equation(P, mode, &eqs_alloc);
         if (status != 0)
@@ -1523,6 +1981,8 @@ parser_clear(parser *P)
     free(P->var_mark);
     free(P->var_tok);
     free(P->stack);
+    free(P->loops);
+    free(P->decl_toks);
 }
 
 int
@@ -1542,6 +2002,10 @@ hdo_model_parse_tokens(hdo_model_t model, hdo_lexed_struct *lx,
 
     model->t0 = hdo_expr_const_si(model->pool, 0, 1);
     status = sweep_names(&P);
+    if (status == 0)
+        status = sweep_params(&P);
+    if (status == 0)
+        status = sweep_vars(&P);
     if (status == 0) {
         /* One mark per variable, for "assigned twice" and mode walks. */
         P.var_mark = calloc((size_t)model->nvars + 1, sizeof *P.var_mark);
@@ -1549,8 +2013,6 @@ hdo_model_parse_tokens(hdo_model_t model, hdo_lexed_struct *lx,
         if (P.var_mark == NULL || P.var_tok == NULL)
             status = nomem(&P);
     }
-    if (status == 0)
-        status = sweep_params(&P);
     if (status == 0)
         status = sweep_rest(&P);
     parser_clear(&P);
