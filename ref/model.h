@@ -138,10 +138,11 @@ void hdo_model_clear(hdo_model_t model);
    Statement order: the model header comes first; after it, top-level
    statements may come in any order (a mode may use a variable, a
    parameter or a mode declared further down), except that a parameter
-   may only use parameters declared before it.  The checks run in three
-   sweeps over the file -- names, then parameters, then everything else
-   in file order -- so of several errors the one reported is the first
-   of the earliest sweep that finds one. */
+   may only use parameters declared before it.  The checks run in four
+   sweeps over the file -- names, then parameters (and the overrides of
+   hdo_model_add_override), then variable declarations (array bounds),
+   then everything else in file order -- so of several errors the one
+   reported is the first of the earliest sweep that finds one. */
 int hdo_model_parse_string(hdo_model_t model, const char *text, size_t len,
                            const char *filename, hdo_error_t *err);
 /* Reads the file at path and parses it as above, with path as the file

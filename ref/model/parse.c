@@ -11,21 +11,29 @@
 #include "model/names.h"
 #include "model/parse.h"
 
-/* Why three sweeps.  The format lets top-level statements come in any
+/* Why four sweeps.  The format lets top-level statements come in any
    order, as a user of Modelica would expect (a mode may use a variable
    declared below it, a `when` may go to a mode defined further down),
-   but a parameter may only use parameters declared before it.  So:
+   but a parameter may only use parameters declared before it, and an
+   array's size may depend on parameters.  So:
 
      sweep 1 collects the names of all parameters, variables and modes
              (leniently: a malformed statement is skipped and reported
              by a later sweep);
      sweep 2 parses the parameters in file order, each seeing only the
-             parameters before it;
+             parameters before it, and applies the -p overrides;
+     sweep 2b allocates the variables in file order, each array expanded
+             into its elements once its bounds are known;
      sweep 3 parses everything else in file order, with every parameter
              value known.
 
    Statements are lines (or ';'-separated pieces of lines) in every
-   sweep, so each sweep can find statement starts without the others. */
+   sweep, so each sweep can find statement starts without the others.
+
+   Version 2 (docs/model-format.md, decisions.md): arrays, `for` and
+   `sum` are expanded here, by parsing a loop's body once per index value
+   with the loop variable bound to an integer constant, so that nothing
+   after the parser knows about them. */
 
 /* Where a recorded variable reference was used. */
 enum { REF_GUARD = 1, REF_RESET = 2 };
