@@ -20,7 +20,9 @@
 #  4. hdo check -p: the ball's own trajectory passes with the same -p and
 #     fails (exit 1) without it;
 #  5. -p errors: an unknown name and a malformed value exit 2 naming it,
-#     and leave no output.
+#     and leave no output;
+#  6. the SciPy adapter (its own parser) on the chain and on the sum with
+#     -p K=5: its candidates pass hdo check (skipped without SciPy).
 # Each value must agree with the closed form to D - 1 = 29 significant
 # digits (relative to max(|value|, 1e-3) for values near zero).
 set -u
@@ -162,6 +164,28 @@ TOL
 rc=$?
 [[ $rc -eq 1 ]] || fail "hdo check without -p: exit $rc, expected 1 (g = 9.81 differs)"
 
+# 6. the SciPy adapter's own parser expands the same constructs: its
+#    candidates for the chain and for the sum with -p K=5 pass hdo check
+scipy_note="SciPy skipped (not installed)"
+if "$PY" -c 'import scipy' 2>/dev/null; then
+    cat >"$tmp/tight.tol" <<'TOL'
+time_abs  = 1e-9
+value_abs = 1e-7
+value_rel = 1e-7
+TOL
+    for job in "chain" "fourier -p K=5"; do
+        read -r name popt <<<"$job"
+        # shellcheck disable=SC2086
+        "$PY" tools/scipy/hdo_scipy.py "$tmp/$name.hdae" $popt --rtol 1e-10 --atol 1e-12 \
+            --out "$tmp/$name.scipy.csv" --events "$tmp/$name.scipy.ev" 2>"$tmp/scipy.log" ||
+            fail "hdo_scipy.py $name $popt: $(tail -n 1 "$tmp/scipy.log")"
+        # shellcheck disable=SC2086
+        "$HDO" check "$tmp/$name.hdae" "$tmp/$name.scipy.csv" -t "$tmp/tight.tol" $popt \
+            >"$tmp/check.log" 2>&1 || fail "hdo check of SciPy's $name: $(tail -n 1 "$tmp/check.log")"
+    done
+    scipy_note="SciPy candidates (chain, sum with -p) PASS"
+fi
+
 # 5. -p errors
 "$HDO" run "$tmp/ball.hdae" -o "$tmp/bad1" -p gravity=10 >/dev/null 2>"$tmp/err1"
 rc=$?
@@ -172,4 +196,4 @@ rc=$?
 grep -q "'ten' is not a number" "$tmp/err2" && [[ $rc -eq 2 ]] && [[ ! -e $tmp/bad2/trajectory.csv ]] ||
     fail "-p g=ten: exit $rc, $(head -n 1 "$tmp/err2")"
 
-echo "PASS language_v2: digits agreeing with the closed forms: $res; check -p PASS, without -p FAIL; -p errors exit 2"
+echo "PASS language_v2: digits agreeing with the closed forms: $res; check -p PASS, without -p FAIL; -p errors exit 2; $scipy_note"
