@@ -20,9 +20,11 @@
 #define HDO_MODEL_MAX_DIGITS 100000      /* significant digits of a literal */
 #define HDO_MODEL_MAX_EXPONENT 100000    /* |e| in a literal 1e... */
 #define HDO_MODEL_MAX_CONST_BITS 1048576 /* of an exact constant's num/den */
-#define HDO_MODEL_MAX_ARRAY                                                    \
-    1000000 /* elements of one array, iterations                               \
-               of one for or sum */
+/* elements of one array or range */
+#define HDO_MODEL_MAX_ARRAY 1000000
+/* loop bodies parsed in all (for, sum, u[i in ..] start values, nested
+   loops multiplying): bounds the parse time of hostile loops */
+#define HDO_MODEL_MAX_ITERATIONS 1000000
 
 typedef struct {
     int line, col;

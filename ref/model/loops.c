@@ -169,13 +169,29 @@ parse_var_ref(slong *var, parser *P)
     return 0;
 }
 
-/* sum ( i in A .. B , expr ): the terms in index order, added left to
-   right.  The body is parsed once per index value. */
+/* One more parse of a loop body (for, sum, or an array's start value);
+   the total over the file is bounded, so that nested loops cannot make
+   the parser run for hours (two loops of a million each). */
+int
+count_iteration(parser *P, slong tok)
+{
+    if (++P->iterations > HDO_MODEL_MAX_ITERATIONS)
+        return perr(P, HDO_ERR_SEMANTIC, tok,
+                    "the loops of the model expand to more than %d "
+                    "iterations in all",
+                    HDO_MODEL_MAX_ITERATIONS);
+    return 0;
+}
+
+/* sum ( i in A .. B , expr ): the terms in index order, added as a
+   balanced tree ((t1 + t2) + (t3 + t4)) ..., so that a sum of many terms
+   stays within the height limit of expressions.  The body is parsed once
+   per index value. */
 int
 parse_sum_of(hdo_expr *out, parser *P)
 {
-    slong stok = P->p, lo, hi, body, v;
-    hdo_expr acc = HDO_EXPR_NONE, term;
+    slong stok = P->p, lo, hi, body, v, n = 0, i;
+    hdo_expr *terms = NULL;
     int status;
     if ((status = enter(P, stok + 1)) != 0)
         return status;
@@ -189,16 +205,28 @@ parse_sum_of(hdo_expr *out, parser *P)
                     "found %s",
                     found(P));
     body = ++P->p;
-    for (v = lo; v <= hi; v++) {
+    if ((terms = malloc((size_t)(hi - lo + 1) * sizeof *terms)) == NULL)
+        return nomem(P);
+    for (v = lo; v <= hi && status == 0; v++) {
         P->loops[P->nloops - 1].value = v;
         P->p = body;
-        if ((status = parse_sum(&term, P)) != 0)
-            return status;
-        if (v == lo)
-            acc = term;
-        else if ((status = build_binary(&acc, P, HDO_X_ADD, acc, term, stok)))
-            return status;
+        if ((status = count_iteration(P, stok)) == 0)
+            status = parse_sum(terms + n++, P);
     }
+    /* pairs of neighbours, until one term is left */
+    while (n > 1 && status == 0) {
+        for (i = 0; 2 * i + 1 < n && status == 0; i++)
+            status = build_binary(terms + i, P, HDO_X_ADD, terms[2 * i],
+                                  terms[2 * i + 1], stok);
+        if (n % 2 == 1)
+            terms[i] = terms[n - 1];
+        n = (n + 1) / 2;
+    }
+    if (status == 0)
+        *out = terms[0];
+    free(terms);
+    if (status != 0)
+        return status;
     P->nloops--;
     if (kind(P) != HDO_TK_RPAREN)
         return perr(P, HDO_ERR_SYNTAX, P->p,
@@ -206,7 +234,6 @@ parse_sum_of(hdo_expr *out, parser *P)
                     tok_pos(P, stok).line, tok_pos(P, stok).col, found(P));
     P->p++;
     P->depth--;
-    *out = acc;
     return 0;
 }
 
@@ -334,6 +361,8 @@ parse_for(parser *P, hdo_mode *mode, slong *eqs_alloc)
     for (v = lo; v <= hi; v++) {
         P->loops[P->nloops - 1].value = v;
         P->p = body;
+        if ((status = count_iteration(P, ftok)) != 0)
+            return status;
         for (;;) {
             int k;
             skip_terminators(P);

@@ -78,6 +78,7 @@ typedef struct {
         slong tok, value;
     } * loops;
     slong nloops, loops_alloc;
+    slong iterations; /* loop bodies parsed so far, for the limit */
     slong *decl_toks; /* name token of every first variable declaration */
     slong ndecl, decl_alloc;
 
@@ -118,6 +119,7 @@ typedef struct {
 #define parse_sum(...) hdo_model_p_parse_sum(__VA_ARGS__)
 #define parse_constant(...) hdo_model_p_parse_constant(__VA_ARGS__)
 #define constant_sign(...) hdo_model_p_constant_sign(__VA_ARGS__)
+#define count_iteration(...) hdo_model_p_count_iteration(__VA_ARGS__)
 #define tok_is(...) hdo_model_p_tok_is(__VA_ARGS__)
 #define find_loop(...) hdo_model_p_find_loop(__VA_ARGS__)
 #define parse_var_ref(...) hdo_model_p_parse_var_ref(__VA_ARGS__)
@@ -160,6 +162,7 @@ int parse_constant(hdo_expr *out, parser *P, const char *what);
 void constant_sign(int *sign, parser *P, hdo_expr e);
 
 /* loops.c: version 2 (arrays, for, sum) */
+int count_iteration(parser *P, slong tok);
 int tok_is(const parser *P, slong tok, const char *word);
 slong find_loop(const parser *P, slong tok);
 int parse_var_ref(slong *var, parser *P);

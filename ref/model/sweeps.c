@@ -239,7 +239,8 @@ parse_var(parser *P)
                     if (ivar >= 0)
                         P->loops[P->nloops - 1].value = k;
                     P->p = body;
-                    if ((status = parse_constant(&value, P, "a start value")))
+                    if ((status = count_iteration(P, tok)) != 0 ||
+                        (status = parse_constant(&value, P, "a start value")))
                         return status;
                     P->m->vars[a->first + (k - lo)].start = value;
                 }
