@@ -211,6 +211,26 @@ Test(model_v2, sum_exact)
     hdo_model_clear(m);
 }
 
+/* A sum of more terms than the height limit of one expression (10000)
+   is accepted: the terms form a balanced tree.  1 + ... + 20000 =
+   20000 * 20001 / 2; the sum over the variable x has 20000 terms. */
+Test(model_v2, sum_long)
+{
+    const char *src = "model m\n"
+                      "param S = sum(k in 1..20000, k)\n"
+                      "var x = 1\n"
+                      "mode q\n"
+                      "  der(x) = sum(k in 1..20000, x/k^2)\n"
+                      "end\n"
+                      "start q\n";
+    hdo_model_t m;
+    hdo_error_t err;
+    hdo_model_init(m);
+    cr_assert_eq(parse(m, src, &err), 0, "%s", err.message);
+    assert_const(m, m->params[0].value, 200010000, 1);
+    hdo_model_clear(m);
+}
+
 typedef struct {
     const char *src;
     int status, line, col;
