@@ -576,14 +576,14 @@ finish_mode(parser *P, hdo_mode *mode, slong mtok, slong refs_from)
             continue;
         if (r->kind == REF_GUARD)
             return perr(P, HDO_ERR_SEMANTIC, r->tok,
-                        "the guard uses %s, which is not a variable of mode "
-                        "'%s' (it occurs in none of its equations)",
-                        describe(P, r->tok), mode->name);
+                        "the guard uses '%.60s', which is not a variable of "
+                        "mode '%s' (it occurs in none of its equations)",
+                        P->m->vars[r->var].name, mode->name);
         return perr(P, HDO_ERR_SEMANTIC, r->tok,
-                    "the reset uses %s, which is not a variable of mode '%s' "
-                    "(right-hand sides are evaluated on the state of the mode "
-                    "being left)",
-                    describe(P, r->tok), mode->name);
+                    "the reset uses '%.60s', which is not a variable of mode "
+                    "'%s' (right-hand sides are evaluated on the state of the "
+                    "mode being left)",
+                    P->m->vars[r->var].name, mode->name);
     }
     return 0;
 }

@@ -259,6 +259,13 @@ static const v2_error v2_errors[] = {
     {"model m\nvar u[i in 1..2] = x\nvar x\n", HDO_ERR_SEMANTIC, 2, 20,
      "'x' is a variable, but a start value must be constant"},
     {"model m\nvar u[1..2000000]\n", HDO_ERR_SEMANTIC, 2, 7, "too long"},
+    /* an element that is not a variable of the mode is named in full */
+    {"model m\nvar u[1..3] = 0\nmode a\n  der(u[1]) = 1\n  when u[3] < 0 "
+     "goto a\nend\nstart a\n",
+     HDO_ERR_SEMANTIC, 5, 8, "the guard uses 'u[3]', which is not"},
+    {"model m\nvar u[1..3] = 0\nmode a\n  der(u[1]) = 1\n  when u[1] < 0 "
+     "goto a with u[1] = u[2]\nend\nstart a\n",
+     HDO_ERR_SEMANTIC, 5, 36, "the reset uses 'u[2]', which is not"},
 };
 
 Test(model_v2, errors)
