@@ -11,16 +11,17 @@
 static void
 usage(FILE *out)
 {
-    fprintf(out,
-            "usage: hdo analyze MODEL [--json] [-d|--digits D]\n"
-            "\n"
-            "For each mode: its variables, the explicit/implicit split and\n"
-            "Pryce offsets of the index reduction, the strangeness index mu\n"
-            "and the counts d, a, v (Kunkel-Mehrmann) with the singular value\n"
-            "gaps the rank decisions rest on, the hidden constraints, and a\n"
-            "consistent initial point of the start mode (start values kept\n"
-            "where possible).  Exit 0, or 2 for a model error, a singular\n"
-            "mode or an inconsistent start.\n");
+    fprintf(
+        out,
+        "usage: hdo analyze MODEL [--json] [-d|--digits D] [-p NAME=VALUE]...\n"
+        "\n"
+        "For each mode: its variables, the explicit/implicit split and\n"
+        "Pryce offsets of the index reduction, the strangeness index mu\n"
+        "and the counts d, a, v (Kunkel-Mehrmann) with the singular value\n"
+        "gaps the rank decisions rest on, the hidden constraints, and a\n"
+        "consistent initial point of the start mode (start values kept\n"
+        "where possible).  Exit 0, or 2 for a model error, a singular\n"
+        "mode or an inconsistent start.\n");
 }
 
 /* What is known about one mode. */
@@ -319,8 +320,16 @@ hdo_cmd_analyze(int argc, char **argv)
     int *given = NULL;
     mode_info *mi = NULL;
     mpfr_t t0;
+    hdo_cli_params params;
 
+    params.n = 0;
     for (int i = 1; i < argc; i++) {
+        int prc = hdo_cli_param_option(&params, "analyze", argc, argv, &i);
+        if (prc >= 0) {
+            if (prc != 0)
+                return prc;
+            continue;
+        }
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
             usage(stdout);
             return 0;
@@ -362,8 +371,10 @@ hdo_cmd_analyze(int argc, char **argv)
 
     hdo_error_clear(&err);
     hdo_model_init(model);
-    if (hdo_model_parse_file(model, path, &err) != 0) {
-        print_error(&err);
+    if (hdo_cli_params_apply(model, &params, "analyze") != 0 ||
+        hdo_model_parse_file(model, path, &err) != 0) {
+        if (err.message[0] != '\0')
+            print_error(&err);
         hdo_model_clear(model);
         return 2;
     }

@@ -22,40 +22,41 @@
 static void
 usage(FILE *out)
 {
-    fprintf(out,
-            "usage: hdo check MODEL CANDIDATE.csv [-t|--tol FILE] "
-            "[--events FILE]\n"
-            "                 [--junit FILE] [--plot FILE.png]\n"
-            "\n"
-            "Compares another solver's result (CSV: time first, an optional\n"
-            "mode column, one column per variable, repeated time rows at\n"
-            "events) with the reference computed over its time span.  A\n"
-            "value passes when it lies within value_abs + value_rel*|ref| of\n"
-            "the range the reference takes over [t - time_abs, t + "
-            "time_abs];\n"
-            "events must match in number, order, mode change (modes = "
-            "exact)\n"
-            "and time (within time_abs).  The last line of the report is a\n"
-            "machine-readable summary: 'summary: verdict=PASS|FAIL "
-            "value_err=...'\n"
-            "(fields in docs/decisions.md).\n"
-            "\n"
-            "  -t, --tol FILE   tolerance file (default "
-            "tolerances/<model>.tol)\n"
-            "  --events FILE    the candidate's events (time,from,to or "
-            "events.csv);\n"
-            "                   default: inferred from repeated time rows and "
-            "the\n"
-            "                   mode column\n"
-            "  --junit FILE     JUnit XML report: one test case per variable "
-            "and one\n"
-            "                   for the events\n"
-            "  --plot FILE.png  reference, band and candidate per variable "
-            "(gnuplot;\n"
-            "                   FILE-<var>.png when there are several)\n"
-            "\n"
-            "Exit 0 pass, 1 fail, 2 bad input or a reference run that cannot "
-            "go on.\n");
+    fprintf(
+        out,
+        "usage: hdo check MODEL CANDIDATE.csv [-t|--tol FILE] "
+        "[--events FILE]\n"
+        "                 [--junit FILE] [--plot FILE.png] [-p NAME=VALUE]...\n"
+        "\n"
+        "Compares another solver's result (CSV: time first, an optional\n"
+        "mode column, one column per variable, repeated time rows at\n"
+        "events) with the reference computed over its time span.  A\n"
+        "value passes when it lies within value_abs + value_rel*|ref| of\n"
+        "the range the reference takes over [t - time_abs, t + "
+        "time_abs];\n"
+        "events must match in number, order, mode change (modes = "
+        "exact)\n"
+        "and time (within time_abs).  The last line of the report is a\n"
+        "machine-readable summary: 'summary: verdict=PASS|FAIL "
+        "value_err=...'\n"
+        "(fields in docs/decisions.md).\n"
+        "\n"
+        "  -t, --tol FILE   tolerance file (default "
+        "tolerances/<model>.tol)\n"
+        "  --events FILE    the candidate's events (time,from,to or "
+        "events.csv);\n"
+        "                   default: inferred from repeated time rows and "
+        "the\n"
+        "                   mode column\n"
+        "  --junit FILE     JUnit XML report: one test case per variable "
+        "and one\n"
+        "                   for the events\n"
+        "  --plot FILE.png  reference, band and candidate per variable "
+        "(gnuplot;\n"
+        "                   FILE-<var>.png when there are several)\n"
+        "\n"
+        "Exit 0 pass, 1 fail, 2 bad input or a reference run that cannot "
+        "go on.\n");
 }
 
 static void
@@ -85,6 +86,7 @@ typedef struct {
     double *ref_t, *ref_v; /* ref_v: nvar x nref, variable-major */
     hdo_tube_struct *tube; /* nvar */
     const char *events_source;
+    hdo_cli_params params; /* -p NAME=VALUE */
 } check_state;
 
 static const char *
@@ -112,6 +114,12 @@ parse_args(check_state *s, int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], **slot = NULL;
         const char *val = NULL;
+        int prc = hdo_cli_param_option(&s->params, "check", argc, argv, &i);
+        if (prc >= 0) {
+            if (prc != 0)
+                return prc;
+            continue;
+        }
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
             usage(stdout);
             return 0;
@@ -218,6 +226,8 @@ read_inputs(check_state *s)
     hdo_error_t err;
     int st;
     hdo_error_clear(&err);
+    if (hdo_cli_params_apply(s->model, &s->params, "check") != 0)
+        return 2;
     st = hdo_model_parse_file(s->model, s->model_path, &err);
     if (st) {
         print_error(&err);

@@ -31,6 +31,7 @@ usage(FILE *f)
         "usage: hdo run MODEL [-d|--digits D] [-o|--out DIR] [--every DT]\n"
         "               [--until T] [--verify] [--max-steps N] "
         "[--max-events N]\n"
+        "               [-p|--param NAME=VALUE]...\n"
         "\n"
         "Computes the reference solution of MODEL (.hdae) and writes\n"
         "DIR/trajectory.csv, DIR/events.csv and DIR/summary.json.\n"
@@ -46,6 +47,8 @@ usage(FILE *f)
         "                    (default 1000000)\n"
         "  --max-events N    allow N events, give up at the next one\n"
         "                    (default 100000)\n"
+        "  -p NAME=VALUE     override the parameter NAME with the exact\n"
+        "                    value VALUE (9.81, -1e-3, 1/3); repeatable\n"
         "\n"
         "Exit status: 0 success, 1 --verify confirmed fewer than D digits\n"
         "(the files are written, stderr names the first disagreement), 2 bad\n"
@@ -227,11 +230,19 @@ hdo_cmd_run(int argc, char **argv)
     hdo_result_t res;
     hdo_error_t err;
     progress_state ps;
+    hdo_cli_params params;
 
     hdo_run_options_init(&opt);
+    params.n = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *val = NULL;
+        int prc = hdo_cli_param_option(&params, "run", argc, argv, &i);
+        if (prc >= 0) {
+            if (prc != 0)
+                return prc;
+            continue;
+        }
         /* options that take a value: "-d D", "--digits D", "--digits=D" */
         static const char *const valued[] = {
             "-d",      "--digits", "-o",          "--out",
@@ -306,6 +317,10 @@ hdo_cmd_run(int argc, char **argv)
 
     hdo_error_clear(&err);
     hdo_model_init(model);
+    if (hdo_cli_params_apply(model, &params, "run") != 0) {
+        hdo_model_clear(model);
+        return 2;
+    }
     if (hdo_model_parse_file(model, model_path, &err) != 0) {
         print_error(&err);
         hdo_model_clear(model);

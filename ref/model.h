@@ -25,6 +25,11 @@ extern "C" {
 #define HDO_MODEL_MAX_EXPONENT 100000    /* |e| in a literal 1e... */
 #define HDO_MODEL_MAX_CONST_BITS 1048576 /* of an exact constant's num/den */
 #define HDO_MODEL_MAX_FILE_MIB 64        /* a model file's size, MiB */
+/* elements of one array or range */
+#define HDO_MODEL_MAX_ARRAY 1000000
+/* loop bodies parsed in all (for, sum, u[i in ..] start values, nested
+   loops multiplying): bounds the parse time of hostile loops */
+#define HDO_MODEL_MAX_ITERATIONS 1000000
 
 typedef struct {
     int line, col;
@@ -41,6 +46,22 @@ typedef struct {
     hdo_srcpos pos;
     hdo_expr start; /* constant expression, HDO_EXPR_NONE if not given */
 } hdo_var;
+
+/* An array variable u[lo..hi]: expanded at parse time into the scalar
+   variables vars[first .. first + hi - lo], named "u[lo]" .. "u[hi]". */
+typedef struct {
+    char *name; /* "u" */
+    hdo_srcpos pos;
+    slong first, lo, hi;
+} hdo_array;
+
+/* A parameter override (-p NAME=VALUE), set before parsing. */
+typedef struct {
+    char *name;
+    char *text; /* the value as the user wrote it, for summary.json */
+    fmpq_t value;
+    int used;
+} hdo_override;
 
 typedef struct {
     hdo_expr residual; /* lhs - rhs: the equation is residual = 0 */
@@ -99,6 +120,10 @@ typedef struct {
     hdo_expr hysteresis; /* constant, for HDO_CHATTER_HYSTERESIS */
     hdo_srcpos start_pos, until_pos, chattering_pos;
     const char **var_names; /* var_names[i] = vars[i].name, for printing */
+    hdo_array *arrays;      /* the array declarations, in file order */
+    slong narrays;
+    hdo_override *overrides; /* -p NAME=VALUE, in command-line order */
+    slong noverrides;
     hdo_srcpos model_pos;
     /* "FILE:LINE:COL: warning: ..." lines (each ending in a newline) for
        the commands to print, or NULL: a constant taken as exactly zero
@@ -124,10 +149,11 @@ void hdo_model_clear(hdo_model_t model);
    Statement order: the model header comes first; after it, top-level
    statements may come in any order (a mode may use a variable, a
    parameter or a mode declared further down), except that a parameter
-   may only use parameters declared before it.  The checks run in three
-   sweeps over the file -- names, then parameters, then everything else
-   in file order -- so of several errors the one reported is the first
-   of the earliest sweep that finds one. */
+   may only use parameters declared before it.  The checks run in four
+   sweeps over the file -- names, then parameters (and the overrides of
+   hdo_model_add_override), then variable declarations (array bounds),
+   then everything else in file order -- so of several errors the one
+   reported is the first of the earliest sweep that finds one. */
 int hdo_model_parse_string(hdo_model_t model, const char *text, size_t len,
                            const char *filename, hdo_error_t *err);
 /* Reads the file at path and parses it as above, with path as the file
@@ -135,7 +161,18 @@ int hdo_model_parse_string(hdo_model_t model, const char *text, size_t len,
    reason (strerror) and line 0. */
 int hdo_model_parse_file(hdo_model_t model, const char *path, hdo_error_t *err);
 
-/* Index of the variable or mode with this name, or -1. */
+/* Records the override arg = "NAME=VALUE" (the option -p) in model, which
+   must be initialised and not yet parsed: the parameter NAME then has the
+   exact value VALUE, an optionally signed decimal (9.81, -1e-3) or a
+   ratio of two decimals (1/3), instead of the value in the file, and
+   later parameters see it.  Returns 0, or HDO_ERR_INPUT with a message
+   naming the option for a malformed argument or a name given twice.  A
+   NAME that is not a parameter of the model is reported by the parse. */
+int hdo_model_add_override(hdo_model_t model, const char *arg,
+                           hdo_error_t *err);
+
+/* Index of the variable or mode with this name, or -1.  An array
+   element is named as in the output columns: "u[3]". */
 slong hdo_model_find_var(const hdo_model_t model, const char *name);
 slong hdo_model_find_mode(const hdo_model_t model, const char *name);
 

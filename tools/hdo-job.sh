@@ -12,20 +12,23 @@
 #
 # Without NAME=VALUE pairs the case runs as it is, into ROOT/<base>, where
 # <base> is the file name without .hdae.  With them the job is a sweep
-# point: a copy of the model with each `param NAME = ...` line replaced by
-# `param NAME = VALUE` (VALUE is model-language text, e.g. 0.7 or 7/10;
-# an unknown NAME is an error) goes to ROOT/<base>_NAME=VALUE.../model.hdae
-# and runs from there.  Either way the folder receives hdo's
-# trajectory.csv, events.csv and summary.json, and hdo.log (hdo's output
-# and messages).  The exit status is hdo's (2 for a failed run, which
-# leaves hdo.log only), or 64 for a bad job line.
+# point: hdo runs the case with `-p NAME=VALUE` for each pair (VALUE an
+# exact decimal such as 0.7; hdo also takes 7/10, but a folder name cannot
+# hold the slash; a NAME that is no parameter of the model is hdo's error,
+# exit 2), into ROOT/<base>_NAME=VALUE..., which also receives a copy of
+# the case (model.hdae, unchanged) and the -p options (hdo.args); hdo's
+# summary.json lists them under "overrides" (and every value under "parameters").  Either way the folder
+# receives hdo's trajectory.csv, events.csv and summary.json, and hdo.log
+# (hdo's output and messages).  The exit status is hdo's (2 for a failed
+# run, which leaves hdo.log only), or 64 for a bad job line.
 #
 # -a gives extra `hdo run` arguments as one word (e.g. -a '-d 40 --verify';
 # default $HDO_RUN_ARGS); -o an output root (default out/jobs); --hdo the
 # binary (default $HDO, else build/hdo).  -n only prepares the folder:
-# it writes the job's model to ROOT/<folder>/model.hdae (the case itself
-# when there are no pairs), prints that path and does not run hdo (for
-# tools/parallel-runs.sh --transfer, which runs hdo remotely).  Blank lines and lines starting
+# it copies the case to ROOT/<folder>/model.hdae and writes the -p options
+# to ROOT/<folder>/hdo.args (empty when there are no pairs), prints the
+# model's path and does not run hdo (for tools/parallel-runs.sh
+# --transfer, which sends both files and runs hdo remotely).  Blank lines and lines starting
 # with # are no-ops (exit 0).
 set -u
 root=out/jobs
@@ -52,38 +55,30 @@ if [[ ! -f $model ]]; then
 fi
 base=$(basename "$model" .hdae)
 dir=$root/$base
+pargs=()
 for kv in "${words[@]:1}"; do
-    if [[ ! $kv =~ ^[A-Za-z_][A-Za-z0-9_]*=[^[:space:]/]+$ ]]; then
+    if [[ ! $kv =~ ^[A-Za-z_][A-Za-z0-9_.]*=[^[:space:]/]+$ ]]; then
         echo "hdo-job: '$kv' is not NAME=VALUE (no spaces or slashes)" >&2
         exit 64
     fi
     dir+="_$kv"
+    pargs+=(-p "$kv")
 done
 mkdir -p "$dir" || exit 64
-if ((${#words[@]} > 1)); then
-    cp "$model" "$dir/model.hdae.tmp"
-    for kv in "${words[@]:1}"; do
-        name=${kv%%=*}
-        value=${kv#*=}
-        if ! grep -qE "^[[:space:]]*param[[:space:]]+$name[[:space:]]*=" "$dir/model.hdae.tmp"; then
-            echo "hdo-job: $model has no 'param $name = ...' line" >&2
-            rm -f "$dir/model.hdae.tmp"
-            exit 64
-        fi
-        sed -i -E "s|^([[:space:]]*param[[:space:]]+$name[[:space:]]*=).*|\\1 $value  # sweep point|" \
-            "$dir/model.hdae.tmp"
-    done
-    mv "$dir/model.hdae.tmp" "$dir/model.hdae"
-    model=$dir/model.hdae
-elif ((prepare)); then
-    cp "$model" "$dir/model.hdae" || exit 64
+if ((${#words[@]} > 1 || prepare)); then
+    # the case itself, for the record (and to send with --transfer); the
+    # sweep values go to hdo as -p options, the file is not rewritten
+    if ! [[ $model -ef $dir/model.hdae ]]; then
+        cp "$model" "$dir/model.hdae" || exit 64
+    fi
+    echo "${pargs[*]}" >"$dir/hdo.args" || exit 64
     model=$dir/model.hdae
 fi
 if ((prepare)); then
     echo "$model"
     exit 0
 fi
-"$hdo" run "$model" -o "$dir" "${extra[@]}" >"$dir/hdo.log" 2>&1
+"$hdo" run "$model" -o "$dir" "${extra[@]}" "${pargs[@]}" >"$dir/hdo.log" 2>&1
 rc=$?
 echo "$(tail -n 1 "$dir/hdo.log")"
 echo "exit status $rc" >>"$dir/hdo.log"

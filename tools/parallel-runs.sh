@@ -8,9 +8,10 @@
 #   tools/parallel-runs.sh [options] --list JOBS.txt
 #   tools/parallel-runs.sh [options] MODEL.hdae...
 #
-# A job line is `MODEL.hdae [NAME=VALUE ...]` (tools/hdo-job.sh); --sweep
-# makes one line per VALUE (`MODEL NAME=VALUE`), written to ROOT/jobs.txt
-# (the same list serves tools/slurm/hdo-array.sbatch).
+# A job line is `MODEL.hdae [NAME=VALUE ...]` (tools/hdo-job.sh: hdo runs
+# the case with `-p NAME=VALUE`); --sweep makes one line per VALUE
+# (`MODEL NAME=VALUE`), written to ROOT/jobs.txt (the same list serves
+# tools/slurm/hdo-array.sbatch).
 #
 # Options:
 #   -o ROOT      output root (default out/parallel); job folders
@@ -30,9 +31,10 @@
 #                (default ssh; e.g. 'ssh -p 2222'; rsync uses it too)
 #   --transfer   with -S, for machines without a shared filesystem: each
 #                job's model file is copied there (--transferfile), the job
-#                runs in ~/.parallel/tmp-like scratch (--workdir ...), its
+#                runs in ~/.parallel/tmp-like scratch (--workdir ...) with
+#                its -p options (the job folder's hdo.args, sent too), its
 #                outputs come back (--return) and are removed there
-#                (--cleanup).  Sweep variants are made here first.  hdo
+#                (--cleanup).  Job folders are prepared here first.  hdo
 #                must be installed on the remote PATH (or --hdo a path
 #                valid there); ssh must work without a password.
 #
@@ -127,10 +129,11 @@ else
         "$here/hdo-job.sh" -n -o "$root" "${w[*]}" >>"$vlist" || exit 2
     done <"$jobfile"
     parallel "${opts[@]}" -S "$logins" --workdir ... --transferfile {} \
+        --transferfile {//}/hdo.args \
         --return {//}/trajectory.csv --return {//}/events.csv \
         --return {//}/summary.json --return {//}/hdo.log --cleanup \
         -a "$vlist" \
-        "'$hdo' run {} -o {//} $hdo_args >{//}/hdo.log 2>&1"
+        "'$hdo' run {} -o {//} $hdo_args \$(cat {//}/hdo.args) >{//}/hdo.log 2>&1"
 fi
 rc=$?
 if ((rc != 0)); then

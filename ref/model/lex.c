@@ -46,7 +46,8 @@ hdo_token_kind_name(int kind)
     static const char *const names[] = {
         "end of file", "end of line", "';'", "a name", "a number", "'+'",
         "'-'",         "'*'",         "'/'", "'^'",    "'('",      "')'",
-        "','",         "'='",         "'<'", "'>'",    "'<='",     "'>='"};
+        "','",         "'='",         "'<'", "'>'",    "'<='",     "'>='",
+        "'['",         "']'",         "'..'"};
     static const char *const quoted[] = {
         "'model'", "'param'", "'var'",        "'mode'",     "'end'",
         "'when'",  "'goto'",  "'with'",       "'zeno'",     "'start'",
@@ -241,7 +242,7 @@ lex_number(size_t *end, hdo_lexed_t lx, size_t i, hdo_error_t *err)
     int bad = 0;
     while (j < n && is_digit(s[j]))
         j++;
-    if (j < n && s[j] == '.') {
+    if (j < n && s[j] == '.' && !(j + 1 < n && s[j + 1] == '.')) {
         j++;
         while (j < n && is_digit(s[j]))
             j++;
@@ -258,7 +259,8 @@ lex_number(size_t *end, hdo_lexed_t lx, size_t i, hdo_error_t *err)
             bad = 1;
         }
     }
-    if (bad || (j < n && (is_name_char(s[j]) || s[j] == '.'))) {
+    if (bad || (j < n && (is_name_char(s[j]) ||
+                          (s[j] == '.' && !(j + 1 < n && s[j + 1] == '.'))))) {
         /* Show the whole run the user typed as one word, cut short. */
         char buf[64];
         size_t m = i;
@@ -361,6 +363,12 @@ hdo_lex(hdo_lexed_t lx, const char *src, size_t len, hdo_error_t *err)
         case ',':
             kind = HDO_TK_COMMA;
             break;
+        case '[':
+            kind = HDO_TK_LBRACKET;
+            break;
+        case ']':
+            kind = HDO_TK_RBRACKET;
+            break;
         case ';':
             kind = HDO_TK_SEMI;
             break;
@@ -379,10 +387,25 @@ hdo_lex(hdo_lexed_t lx, const char *src, size_t len, hdo_error_t *err)
             break;
         default:
             if (is_name_start(c)) {
-                while (i < len && is_name_char(s[i]))
-                    i++;
+                /* A hierarchical name (ball.h, circuit.C1.v, as
+                   flattened Modelica writes them) is one token: a dot
+                   followed by a letter or '_' continues the name. */
+                for (;;) {
+                    while (i < len && is_name_char(s[i]))
+                        i++;
+                    if (i + 1 < len && s[i] == '.' && is_name_start(s[i + 1]))
+                        i++;
+                    else
+                        break;
+                }
                 kind = hdo_token_reserved(src + start, i - start);
                 if (push_token(lx, kind, start, i - start) != 0)
+                    goto nomem;
+                continue;
+            }
+            if (c == '.' && i + 1 < len && s[i + 1] == '.') {
+                i += 2;
+                if (push_token(lx, HDO_TK_DOTDOT, start, 2) != 0)
                     goto nomem;
                 continue;
             }

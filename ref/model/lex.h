@@ -30,6 +30,9 @@ typedef enum {
     HDO_TK_GT,
     HDO_TK_LE,
     HDO_TK_GE, /* not in the language: lexed for a clear error */
+    HDO_TK_LBRACKET,
+    HDO_TK_RBRACKET,
+    HDO_TK_DOTDOT,
     /* keywords */
     HDO_TK_MODEL,
     HDO_TK_PARAM,

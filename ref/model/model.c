@@ -48,6 +48,15 @@ hdo_model_clear(hdo_model_t model)
         free(mode->whens);
         transition_clear(&mode->zeno);
     }
+    for (i = 0; i < model->narrays; i++)
+        free(model->arrays[i].name);
+    free(model->arrays);
+    for (i = 0; i < model->noverrides; i++) {
+        free(model->overrides[i].name);
+        free(model->overrides[i].text);
+        fmpq_clear(model->overrides[i].value);
+    }
+    free(model->overrides);
     free(model->params);
     free(model->vars);
     free(model->modes);
@@ -58,6 +67,79 @@ hdo_model_clear(hdo_model_t model)
     hdo_names_free(model->names);
     hdo_expr_pool_clear(model->pool);
     memset(model, 0, sizeof *model);
+}
+
+/* Sets q to the value of the -p text s: [sign] decimal [/ decimal]. */
+static int
+parse_override_value(fmpq_t q, const char *s)
+{
+    const char *slash = strchr(s, '/');
+    int status;
+    if (slash == NULL)
+        return hdo_parse_decimal(q, s, strlen(s));
+    if (slash == s || slash[1] == '\0' || slash[1] == '-' || slash[1] == '+')
+        return HDO_ERR_SYNTAX;
+    if ((status = hdo_parse_decimal(q, s, (size_t)(slash - s))) == 0) {
+        fmpq_t d;
+        fmpq_init(d);
+        status = hdo_parse_decimal(d, slash + 1, strlen(slash + 1));
+        if (status == 0 && fmpq_is_zero(d))
+            status = HDO_ERR_DOMAIN;
+        if (status == 0)
+            fmpq_div(q, q, d);
+        fmpq_clear(d);
+    }
+    return status;
+}
+
+int
+hdo_model_add_override(hdo_model_t model, const char *arg, hdo_error_t *err)
+{
+    const char *eq = strchr(arg, '=');
+    hdo_override *o, *p;
+    size_t n;
+    slong i;
+    int status;
+    if (eq == NULL || eq == arg)
+        return hdo_error_set(err, HDO_ERR_INPUT, 0, 0,
+                             "-p: expected NAME=VALUE, got '%s'", arg);
+    n = (size_t)(eq - arg);
+    for (i = 0; i < model->noverrides; i++)
+        if (strlen(model->overrides[i].name) == n &&
+            memcmp(model->overrides[i].name, arg, n) == 0)
+            return hdo_error_set(err, HDO_ERR_INPUT, 0, 0,
+                                 "-p: parameter '%.*s' given twice", (int)n,
+                                 arg);
+    p = realloc(model->overrides,
+                (size_t)(model->noverrides + 1) * sizeof *model->overrides);
+    if (p == NULL)
+        return hdo_error_set(err, HDO_ERR_MEMORY, 0, 0, "out of memory");
+    model->overrides = p;
+    o = p + model->noverrides;
+    memset(o, 0, sizeof *o);
+    fmpq_init(o->value);
+    status = parse_override_value(o->value, eq + 1);
+    if (status != 0) {
+        fmpq_clear(o->value);
+        if (status == HDO_ERR_DOMAIN)
+            return hdo_error_set(err, HDO_ERR_INPUT, 0, 0,
+                                 "-p %s: division by zero", arg);
+        return hdo_error_set(err, HDO_ERR_INPUT, 0, 0,
+                             "-p %s: '%s' is not a number (write an exact "
+                             "decimal such as 9.81 or -1e-3, or a ratio such "
+                             "as 1/3)",
+                             arg, eq + 1);
+    }
+    o->name = strndup(arg, n);
+    o->text = strdup(eq + 1);
+    if (o->name == NULL || o->text == NULL) {
+        free(o->name);
+        free(o->text);
+        fmpq_clear(o->value);
+        return hdo_error_set(err, HDO_ERR_MEMORY, 0, 0, "out of memory");
+    }
+    model->noverrides++;
+    return 0;
 }
 
 slong

@@ -6,7 +6,9 @@
 #include <stdint.h>
 #include <flint/flint.h>
 
-enum { HDO_NAME_PARAM = 1, HDO_NAME_VAR, HDO_NAME_MODE };
+/* HDO_NAME_ARRAY: index into model->arrays; HDO_NAME_VAR also names each
+   array element ("u[3]"). */
+enum { HDO_NAME_PARAM = 1, HDO_NAME_VAR, HDO_NAME_MODE, HDO_NAME_ARRAY };
 
 typedef struct {
     const char *name; /* borrowed from the model's param/var/mode */

@@ -1,4 +1,6 @@
-/* parse.c -- the recursive-descent parser and the checks of .hdae models */
+/* parse.c -- the parser's common parts: errors and tokens, building
+   expressions within the limits, and the expressions themselves
+   (the statements are in sweeps.c, the version-2 loops in loops.c) */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -6,88 +8,12 @@
 #include <mpfr.h>
 #include <flint/fmpz.h>
 #include <flint/fmpq.h>
-#include "model.h"
-#include "model/lex.h"
-#include "model/names.h"
-#include "model/parse.h"
-
-/* Why three sweeps.  The format lets top-level statements come in any
-   order, as a user of Modelica would expect (a mode may use a variable
-   declared below it, a `when` may go to a mode defined further down),
-   but a parameter may only use parameters declared before it.  So:
-
-     sweep 1 collects the names of all parameters, variables and modes
-             (leniently: a malformed statement is skipped and reported
-             by a later sweep);
-     sweep 2 parses the parameters in file order, each seeing only the
-             parameters before it;
-     sweep 3 parses everything else in file order, with every parameter
-             value known.
-
-   Statements are lines (or ';'-separated pieces of lines) in every
-   sweep, so each sweep can find statement starts without the others. */
-
-/* What the parser knows of a pool node (parser.cflag): constant (no
-   variable, no time), checked for a domain error, checked for MPFR's
-   exponent range. */
-enum { CF_CONST = 1, CF_DEFINED = 2, CF_RANGE = 4, CF_WARNED = 8 };
-
-/* Where a recorded variable reference was used. */
-enum { REF_GUARD = 1, REF_RESET = 2 };
-
-typedef struct {
-    slong var, tok;
-    int kind;
-} var_ref;
-
-typedef struct {
-    hdo_model_struct *m;
-    hdo_expr_pool_struct *pool;
-    hdo_lexed_struct *lx;
-    const hdo_token *tk;
-    slong p; /* current token */
-    hdo_error_t *err;
-    hdo_names *names;
-
-    int depth;       /* nesting of (, unary signs and ^ */
-    int32_t *height; /* height of every pool node seen so far */
-    slong nheight, height_alloc;
-    unsigned char *cflag;     /* per pool node: CF_* (allocated with height) */
-    hdo_const_cache_t ccache; /* balls of the constants examined */
-
-    /* What an expression may contain.  ctx != NULL: constant (numbers,
-       pi, parameters) and ctx says what is being parsed, for messages;
-       no_der != NULL: no der(), and it says where we are. */
-    const char *ctx;
-    const char *no_der;
-    slong param_tok; /* name token of the parameter being parsed */
-
-    int record; /* REF_* while parsing guards and resets */
-    var_ref *refs;
-    slong nrefs, refs_alloc;
-
-    int32_t *stamp; /* per pool node, for walks over a mode */
-    slong stamp_alloc;
-    slong *var_mark; /* per variable: serial of the last mark */
-    slong *var_tok;  /* per variable: token of that mark */
-    slong serial;
-    hdo_expr *stack;
-    slong stack_alloc;
-
-    slong until_tok; /* first token of the until expression */
-    slong params_alloc, vars_alloc, modes_alloc;
-
-    char found[4][64]; /* describe() rotates, so two fit in one message */
-    int nfound;
-} parser;
+#include "model/parser.h"
 
 /* ------------------------------------------------------------------ */
 /* Errors and tokens */
 
-static int perr(parser *P, int status, slong tok, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-
-static int
+int
 perr(parser *P, int status, slong tok, const char *fmt, ...)
 {
     char msg[sizeof P->err->message];
@@ -100,14 +26,14 @@ perr(parser *P, int status, slong tok, const char *fmt, ...)
     return hdo_error_set(P->err, status, line, col, "%s", msg);
 }
 
-static int
+int
 nomem(parser *P)
 {
     return hdo_error_set(P->err, HDO_ERR_MEMORY, 0, 0,
                          "out of memory while parsing the model");
 }
 
-static hdo_srcpos
+hdo_srcpos
 tok_pos(const parser *P, slong tok)
 {
     hdo_srcpos pos;
@@ -115,13 +41,13 @@ tok_pos(const parser *P, slong tok)
     return pos;
 }
 
-static int
+int
 kind(const parser *P)
 {
     return P->tk[P->p].kind;
 }
 
-static int
+int
 is_eos(int k)
 {
     return k == HDO_TK_NEWLINE || k == HDO_TK_SEMI || k == HDO_TK_EOF;
@@ -129,7 +55,7 @@ is_eos(int k)
 
 /* How token tok is shown in "found ..." (quoted text for names and
    numbers, cut at 40 characters). */
-static const char *
+const char *
 describe(parser *P, slong tok)
 {
     const hdo_token *t = P->tk + tok;
@@ -143,14 +69,14 @@ describe(parser *P, slong tok)
     return hdo_token_kind_name(t->kind);
 }
 
-static const char *
+const char *
 found(parser *P)
 {
     return describe(P, P->p);
 }
 
 /* The name of token tok as a NUL-terminated copy, or NULL. */
-static char *
+char *
 tok_strdup(const parser *P, slong tok)
 {
     const hdo_token *t = P->tk + tok;
@@ -164,7 +90,7 @@ tok_strdup(const parser *P, slong tok)
 
 /* The source text from the start of token first to the end of token
    last, as a NUL-terminated copy, or NULL. */
-static char *
+char *
 slice_strdup(const parser *P, slong first, slong last)
 {
     size_t a = P->tk[first].off, b = P->tk[last].off + P->tk[last].len;
@@ -176,14 +102,14 @@ slice_strdup(const parser *P, slong first, slong last)
     return s;
 }
 
-static void
+void
 skip_statement(parser *P)
 {
     while (!is_eos(kind(P)))
         P->p++;
 }
 
-static void
+void
 skip_terminators(parser *P)
 {
     while (kind(P) == HDO_TK_NEWLINE || kind(P) == HDO_TK_SEMI)
@@ -191,7 +117,7 @@ skip_terminators(parser *P)
 }
 
 /* Consumes the end of a statement; what names the statement. */
-static int
+int
 expect_eos(parser *P, const char *what)
 {
     if (!is_eos(kind(P)))
@@ -203,7 +129,7 @@ expect_eos(parser *P, const char *what)
 }
 
 /* Checks that the current token is a name, for "expected <what>". */
-static int
+int
 expect_name(parser *P, const char *what)
 {
     if (kind(P) == HDO_TK_NAME)
@@ -217,24 +143,25 @@ expect_name(parser *P, const char *what)
                 found(P));
 }
 
-static hdo_name_entry *
+hdo_name_entry *
 lookup(const parser *P, slong tok)
 {
     return hdo_names_find(P->names, P->lx->src + P->tk[tok].off,
                           P->tk[tok].len);
 }
 
-static const char *
+const char *
 name_kind_word(int k)
 {
-    return k == HDO_NAME_PARAM ? "a parameter"
-           : k == HDO_NAME_VAR ? "a variable"
-                               : "a mode";
+    return k == HDO_NAME_PARAM   ? "a parameter"
+           : k == HDO_NAME_VAR   ? "a variable"
+           : k == HDO_NAME_ARRAY ? "an array variable"
+                                 : "a mode";
 }
 
 /* The declaration at name token tok must be the first one of its name
    (sweep 1 recorded the first); otherwise it is a duplicate. */
-static int
+int
 check_first_declaration(parser *P, slong tok, hdo_name_entry **entry)
 {
     hdo_name_entry *e = lookup(P, tok);
@@ -249,7 +176,7 @@ check_first_declaration(parser *P, slong tok, hdo_name_entry **entry)
     return 0;
 }
 
-static int
+int
 grow(void **ptr, slong *alloc, slong need, size_t size)
 {
     if (need > *alloc) {
@@ -266,18 +193,12 @@ grow(void **ptr, slong *alloc, slong need, size_t size)
     return 0;
 }
 
-#define GROW(P, arr, alloc, need)                                              \
-    do {                                                                       \
-        if (grow((void **)&(arr), &(alloc), (need), sizeof *(arr)) != 0)       \
-            return nomem(P);                                                   \
-    } while (0)
-
 /* ------------------------------------------------------------------ */
 /* Building expressions: every node goes through track(), which keeps
    the height of each pool node and the size of exact constants within
    the limits in model.h. */
 
-static int
+int
 node_arity(hdo_expr_kind k)
 {
     if (k == HDO_X_CONST || k == HDO_X_PI || k == HDO_X_TIME || k == HDO_X_VAR)
@@ -287,14 +208,14 @@ node_arity(hdo_expr_kind k)
     return 1;
 }
 
-static const fmpq *
+const fmpq *
 node_fmpq(const parser *P, hdo_expr e)
 {
     const hdo_expr_node *n = hdo_expr_node_get(P->pool, e);
     return n->kind == HDO_X_CONST ? P->pool->consts + n->a : NULL;
 }
 
-static int
+int
 track(parser *P, hdo_expr e, slong tok)
 {
     slong len = P->pool->len, i;
@@ -472,13 +393,13 @@ check_operand(parser *P, hdo_expr out, hdo_expr child, slong tok)
 
 /* The root of an expression (an equation, a guard, a reset value, a
    constant statement) starting at token tok. */
-static int
+int
 check_root(parser *P, hdo_expr e, slong tok)
 {
     return check_constant(P, e, tok, 1);
 }
 
-static int
+int
 build_binary(hdo_expr *out, parser *P, hdo_expr_kind k, hdo_expr a, hdo_expr b,
              slong tok, slong atok, slong btok)
 {
@@ -529,7 +450,7 @@ build_unary(hdo_expr *out, parser *P, hdo_expr_kind k, hdo_expr a, slong tok,
     return check_operand(P, *out, a, atok);
 }
 
-static int
+int
 build_leaf(parser *P, hdo_expr e, slong tok)
 {
     return track(P, e, tok);
@@ -538,10 +459,8 @@ build_leaf(parser *P, hdo_expr e, slong tok)
 /* ------------------------------------------------------------------ */
 /* Expressions */
 
-static int parse_sum(hdo_expr *out, parser *P);
-
 /* One more level of nesting, opened by token tok. */
-static int
+int
 enter(parser *P, slong tok)
 {
     P->depth++;
@@ -594,8 +513,9 @@ parse_number(hdo_expr *out, parser *P)
 static int
 parse_der(hdo_expr *out, parser *P)
 {
-    slong tok = P->p, ntok;
+    slong tok = P->p, ntok, var;
     hdo_name_entry *e;
+    int status;
     if (P->ctx != NULL)
         return perr(P, HDO_ERR_SEMANTIC, tok,
                     "der() cannot appear in %s, which must be constant",
@@ -625,18 +545,19 @@ parse_der(hdo_expr *out, parser *P)
     if (e == NULL)
         return perr(P, HDO_ERR_SEMANTIC, ntok, "unknown variable %s in der()",
                     found(P));
-    if (e->kind != HDO_NAME_VAR)
+    if (e->kind != HDO_NAME_VAR && e->kind != HDO_NAME_ARRAY)
         return perr(P, HDO_ERR_SEMANTIC, ntok,
                     "der() takes a variable, found %s, which is %s", found(P),
                     name_kind_word(e->kind));
-    P->p++;
+    if ((status = parse_var_ref(&var, P)) != 0)
+        return status;
     if (kind(P) != HDO_TK_RPAREN)
         return perr(P, HDO_ERR_SYNTAX, P->p,
                     "expected ')' after the variable in der(), found %s "
                     "(der() takes a variable name, not an expression)",
                     found(P));
     P->p++;
-    *out = hdo_expr_var(P->pool, e->index, 1);
+    *out = hdo_expr_var(P->pool, var, 1);
     return build_leaf(P, *out, ntok);
 }
 
@@ -685,14 +606,24 @@ parse_call(hdo_expr *out, parser *P)
 static int
 parse_name(hdo_expr *out, parser *P)
 {
-    slong tok = P->p;
-    hdo_name_entry *e = lookup(P, tok);
-    int call = P->tk[tok + 1].kind == HDO_TK_LPAREN;
+    slong tok = P->p, loop = find_loop(P, tok), var;
+    hdo_name_entry *e;
+    int call = P->tk[tok + 1].kind == HDO_TK_LPAREN, status;
+    if (loop >= 0) {
+        P->p++;
+        *out = hdo_expr_const_si(P->pool, P->loops[loop].value, 1);
+        return build_leaf(P, *out, tok);
+    }
+    if (call && tok_is(P, tok, "sum") && P->tk[tok + 2].kind == HDO_TK_NAME &&
+        tok_is(P, tok + 3, "in"))
+        return parse_sum_of(out, P);
+    e = lookup(P, tok);
     if (e == NULL) {
         if (call)
             return perr(P, HDO_ERR_SEMANTIC, tok,
                         "unknown function %s (the functions are sin cos tan "
-                        "asin acos atan exp log sqrt sinh cosh tanh)",
+                        "asin acos atan exp log sqrt sinh cosh tanh, and "
+                        "sum(i in A..B, expr))",
                         found(P));
         return perr(P, HDO_ERR_SEMANTIC, tok, "unknown name %s", found(P));
     }
@@ -714,15 +645,18 @@ parse_name(hdo_expr *out, parser *P)
         *out = P->m->params[e->index].value;
         break;
     case HDO_NAME_VAR:
+    case HDO_NAME_ARRAY:
         if (P->ctx != NULL)
             return perr(P, HDO_ERR_SEMANTIC, tok,
                         "%s is a variable, but %s must be constant "
                         "(numbers, pi and parameters)",
                         found(P), P->ctx);
-        if (record_ref(P, e->index, tok) != 0)
+        if ((status = parse_var_ref(&var, P)) != 0)
+            return status;
+        if (record_ref(P, var, tok) != 0)
             return HDO_ERR_MEMORY;
-        *out = hdo_expr_var(P->pool, e->index, 0);
-        break;
+        *out = hdo_expr_var(P->pool, var, 0);
+        return build_leaf(P, *out, tok);
     default:
         return perr(P, HDO_ERR_SEMANTIC, tok, "%s is a mode, not a value",
                     found(P));
@@ -839,7 +773,7 @@ parse_product(hdo_expr *out, parser *P)
     return 0;
 }
 
-static int
+int
 parse_sum(hdo_expr *out, parser *P)
 {
     hdo_expr a, b;
@@ -862,26 +796,27 @@ parse_sum(hdo_expr *out, parser *P)
 
 /* Parses an expression that must be constant (what says what it is, for
    messages) and checks it for division by zero and domain errors. */
-static int
+int
 parse_constant(hdo_expr *out, parser *P, const char *what)
 {
     slong tok = P->p;
+    const char *outer = P->ctx; /* a range bound inside a start value */
     int status;
     P->ctx = what;
     status = parse_sum(out, P);
-    P->ctx = NULL;
+    P->ctx = outer;
     if (status != 0)
         return status;
     P->ctx = what;
     status = check_root(P, *out, tok);
-    P->ctx = NULL;
+    P->ctx = outer;
     return status;
 }
 
 /* Sets *sign to the sign of the constant e: exactly for rationals,
    otherwise from MPFR evaluations at 256 and then 4096 bits (a value
    that is still zero then is taken as zero). */
-static void
+void
 constant_sign(int *sign, parser *P, hdo_expr e)
 {
     const fmpq *q = node_fmpq(P, e);
@@ -898,830 +833,4 @@ constant_sign(int *sign, parser *P, hdo_expr e)
             *sign = mpfr_sgn(r);
         mpfr_clear(r);
     }
-}
-
-/* ------------------------------------------------------------------ */
-/* Sweep 1: names */
-
-static int
-declare(parser *P, int k, slong tok)
-{
-    hdo_model_struct *m = P->m;
-    slong index;
-    char *name;
-    hdo_srcpos pos = tok_pos(P, tok);
-    if (lookup(P, tok) != NULL)
-        return 0; /* a duplicate: sweeps 2 and 3 report it in place */
-    if ((name = tok_strdup(P, tok)) == NULL)
-        return nomem(P);
-    if (k == HDO_NAME_PARAM) {
-        if (grow((void **)&m->params, &P->params_alloc, m->nparams + 1,
-                 sizeof *m->params)) {
-            free(name);
-            return nomem(P);
-        }
-        index = m->nparams++;
-        m->params[index].name = name;
-        m->params[index].pos = pos;
-        m->params[index].value = HDO_EXPR_NONE;
-    } else if (k == HDO_NAME_VAR) {
-        if (grow((void **)&m->vars, &P->vars_alloc, m->nvars + 1,
-                 sizeof *m->vars)) {
-            free(name);
-            return nomem(P);
-        }
-        index = m->nvars++;
-        m->vars[index].name = name;
-        m->vars[index].pos = pos;
-        m->vars[index].start = HDO_EXPR_NONE;
-    } else {
-        if (grow((void **)&m->modes, &P->modes_alloc, m->nmodes + 1,
-                 sizeof *m->modes)) {
-            free(name);
-            return nomem(P);
-        }
-        index = m->nmodes++;
-        memset(m->modes + index, 0, sizeof *m->modes);
-        m->modes[index].name = name;
-        m->modes[index].pos = pos;
-        m->modes[index].zeno.guard = HDO_EXPR_NONE;
-    }
-    if (hdo_names_add(P->names, name, P->tk[tok].len, k, index, tok) == NULL)
-        return nomem(P);
-    return 0;
-}
-
-static int
-sweep_names(parser *P)
-{
-    int status = 0;
-    for (P->p = 0; kind(P) != HDO_TK_EOF && status == 0;) {
-        skip_terminators(P);
-        if (kind(P) == HDO_TK_PARAM && P->tk[P->p + 1].kind == HDO_TK_NAME) {
-            status = declare(P, HDO_NAME_PARAM, P->p + 1);
-        } else if (kind(P) == HDO_TK_MODE &&
-                   P->tk[P->p + 1].kind == HDO_TK_NAME) {
-            status = declare(P, HDO_NAME_MODE, P->p + 1);
-        } else if (kind(P) == HDO_TK_VAR) {
-            /* var a [= expr] {, b [= expr]}: a comma outside parentheses
-               separates declarations. */
-            P->p++;
-            while (kind(P) == HDO_TK_NAME && status == 0) {
-                int level = 0;
-                status = declare(P, HDO_NAME_VAR, P->p);
-                P->p++;
-                while (!is_eos(kind(P)) &&
-                       !(level == 0 && kind(P) == HDO_TK_COMMA)) {
-                    level += kind(P) == HDO_TK_LPAREN;
-                    level -= kind(P) == HDO_TK_RPAREN;
-                    P->p++;
-                }
-                if (kind(P) != HDO_TK_COMMA)
-                    break;
-                P->p++;
-            }
-        }
-        skip_statement(P);
-    }
-    return status;
-}
-
-/* ------------------------------------------------------------------ */
-/* Sweep 2: the header and the parameters */
-
-static int
-parse_header(parser *P)
-{
-    int status;
-    P->p = 0;
-    skip_terminators(P);
-    if (kind(P) == HDO_TK_EOF)
-        return perr(P, HDO_ERR_SYNTAX, P->p,
-                    "expected 'model NAME' at the start of the file, found "
-                    "end of file (the file has no statements)");
-    if (kind(P) != HDO_TK_MODEL)
-        return perr(P, HDO_ERR_SYNTAX, P->p,
-                    "expected 'model NAME' as the first statement, found %s",
-                    found(P));
-    P->m->model_pos = tok_pos(P, P->p);
-    P->p++;
-    if ((status = expect_name(P, "the model name after 'model'")) != 0)
-        return status;
-    if ((P->m->name = tok_strdup(P, P->p)) == NULL)
-        return nomem(P);
-    P->p++;
-    return expect_eos(P, "the model name");
-}
-
-static int
-parse_param(parser *P)
-{
-    slong tok;
-    hdo_name_entry *e;
-    hdo_expr value;
-    int status;
-    P->p++;
-    if ((status = expect_name(P, "a parameter name after 'param'")) != 0)
-        return status;
-    tok = P->p;
-    if ((status = check_first_declaration(P, tok, &e)) != 0)
-        return status;
-    P->p++;
-    if (kind(P) != HDO_TK_EQ)
-        return perr(P, HDO_ERR_SYNTAX, P->p,
-                    "expected '=' and a value after the parameter name %s, "
-                    "found %s",
-                    describe(P, tok), found(P));
-    P->p++;
-    P->param_tok = tok;
-    status = parse_constant(&value, P, "a parameter value");
-    P->param_tok = -1;
-    if (status != 0 || (status = expect_eos(P, "the parameter value")) != 0)
-        return status;
-    /* e may have moved if the table grew: look it up again. */
-    e = lookup(P, tok);
-    P->m->params[e->index].value = value;
-    e->defined = 1;
-    return 0;
-}
-
-static int
-sweep_params(parser *P)
-{
-    int status;
-    if ((status = parse_header(P)) != 0)
-        return status;
-    while (kind(P) != HDO_TK_EOF) {
-        skip_terminators(P);
-        if (kind(P) == HDO_TK_PARAM) {
-            if ((status = parse_param(P)) != 0)
-                return status;
-        } else {
-            skip_statement(P);
-        }
-    }
-    return 0;
-}
-
-/* ------------------------------------------------------------------ */
-/* Sweep 3: variables, modes, start, until, chattering */
-
-static int
-parse_var(parser *P)
-{
-    int status;
-    P->p++;
-    for (;;) {
-        slong tok;
-        hdo_name_entry *e;
-        if ((status = expect_name(P, "a variable name after 'var'")) != 0)
-            return status;
-        tok = P->p;
-        if ((status = check_first_declaration(P, tok, &e)) != 0)
-            return status;
-        P->p++;
-        if (kind(P) == HDO_TK_EQ) {
-            slong index = e->index;
-            hdo_expr value;
-            P->p++;
-            if ((status = parse_constant(&value, P, "a start value")) != 0)
-                return status;
-            P->m->vars[index].start = value;
-        }
-        if (kind(P) == HDO_TK_COMMA) {
-            P->p++;
-            continue;
-        }
-        if (!is_eos(kind(P)))
-            return perr(P, HDO_ERR_SYNTAX, P->p,
-                        "expected %s',' or end of line after the variable %s, "
-                        "found %s",
-                        P->tk[tok + 1].kind == HDO_TK_EQ ? "" : "'=', ",
-                        describe(P, tok), found(P));
-        return expect_eos(P, "the declaration");
-    }
-}
-
-/* NAME that must be a mode; after says where it stands, for messages. */
-static int
-parse_mode_ref(slong *mode, parser *P, const char *after)
-{
-    hdo_name_entry *e;
-    char what[64];
-    int status;
-    snprintf(what, sizeof what, "a mode name after %s", after);
-    if ((status = expect_name(P, what)) != 0)
-        return status;
-    e = lookup(P, P->p);
-    if (e == NULL)
-        return perr(P, HDO_ERR_SEMANTIC, P->p, "unknown mode %s after %s",
-                    found(P), after);
-    if (e->kind != HDO_NAME_MODE)
-        return perr(P, HDO_ERR_SEMANTIC, P->p, "%s is %s, not a mode", found(P),
-                    name_kind_word(e->kind));
-    *mode = e->index;
-    P->p++;
-    return 0;
-}
-
-/* "with" NAME = expr { , NAME = expr } into tr. */
-static int
-parse_assigns(parser *P, hdo_transition *tr)
-{
-    slong alloc = 0;
-    int status;
-    P->serial++; /* a fresh mark for "assigned twice in this reset" */
-    P->p++;
-    for (;;) {
-        slong tok;
-        hdo_name_entry *e;
-        hdo_assign *as;
-        if ((status = expect_name(P, "a variable name after 'with'")) != 0)
-            return status;
-        tok = P->p;
-        e = lookup(P, tok);
-        if (e == NULL)
-            return perr(P, HDO_ERR_SEMANTIC, tok,
-                        "unknown variable %s in the reset", found(P));
-        if (e->kind != HDO_NAME_VAR)
-            return perr(P, HDO_ERR_SEMANTIC, tok,
-                        "%s is %s; only variables can be reset", found(P),
-                        name_kind_word(e->kind));
-        if (P->var_mark[e->index] == P->serial) {
-            hdo_srcpos first = tok_pos(P, P->var_tok[e->index]);
-            return perr(P, HDO_ERR_SEMANTIC, tok,
-                        "variable %s is assigned twice in one reset (first "
-                        "at %d:%d)",
-                        found(P), first.line, first.col);
-        }
-        P->var_mark[e->index] = P->serial;
-        P->var_tok[e->index] = tok;
-        P->p++;
-        if (kind(P) != HDO_TK_EQ)
-            return perr(P, HDO_ERR_SYNTAX, P->p,
-                        "expected '=' after %s in the reset, found %s",
-                        describe(P, tok), found(P));
-        P->p++;
-        GROW(P, tr->assigns, alloc, tr->nassigns + 1);
-        as = tr->assigns + tr->nassigns++;
-        as->var = e->index;
-        as->pos = tok_pos(P, tok);
-        as->value = HDO_EXPR_NONE;
-        P->record = REF_RESET;
-        P->no_der = "a reset";
-        slong vtok = P->p;
-        status = parse_sum(&as->value, P);
-        P->record = 0;
-        P->no_der = NULL;
-        if (status != 0 || (status = check_root(P, as->value, vtok)) != 0)
-            return status;
-        if (kind(P) != HDO_TK_COMMA)
-            break;
-        P->p++;
-    }
-    return 0;
-}
-
-static int
-parse_when(parser *P, hdo_mode *mode, slong *whens_alloc)
-{
-    slong wtok = P->p, first, op = 0;
-    hdo_transition *tr;
-    hdo_expr a, b;
-    int status;
-    P->p++;
-    first = P->p;
-    P->record = REF_GUARD;
-    P->no_der = "a guard";
-    status = parse_sum(&a, P);
-    if (status == 0) {
-        op = P->p;
-        if (kind(P) == HDO_TK_LE || kind(P) == HDO_TK_GE)
-            status = perr(P, HDO_ERR_SYNTAX, op,
-                          "%s is not allowed in a guard: write '%c' (the "
-                          "event is the crossing, where both mean the same)",
-                          found(P), kind(P) == HDO_TK_LE ? '<' : '>');
-        else if (kind(P) == HDO_TK_EQ)
-            status = perr(P, HDO_ERR_SYNTAX, op,
-                          "a guard is a comparison with '<' or '>', found "
-                          "'=' (write 'when a < b goto MODE')");
-        else if (kind(P) != HDO_TK_LT && kind(P) != HDO_TK_GT)
-            status = perr(P, HDO_ERR_SYNTAX, op,
-                          "expected '<' or '>' in the guard after 'when', "
-                          "found %s",
-                          found(P));
-        else {
-            P->p++;
-            status = parse_sum(&b, P);
-        }
-    }
-    P->record = 0;
-    P->no_der = NULL;
-    if (status != 0)
-        return status;
-    GROW(P, mode->whens, *whens_alloc, mode->nwhens + 1);
-    tr = mode->whens + mode->nwhens++;
-    memset(tr, 0, sizeof *tr);
-    tr->guard = HDO_EXPR_NONE;
-    tr->pos = tok_pos(P, wtok);
-    if ((tr->guard_text = slice_strdup(P, first, P->p - 1)) == NULL)
-        return nomem(P);
-    /* a < b: S = a - b >= 0 while feasible; a > b: S = b - a. */
-    if (P->tk[op].kind == HDO_TK_LT)
-        status =
-            build_binary(&tr->guard, P, HDO_X_SUB, a, b, op, first, op + 1);
-    else
-        status =
-            build_binary(&tr->guard, P, HDO_X_SUB, b, a, op, op + 1, first);
-    if (status != 0 || (status = check_root(P, tr->guard, first)) != 0)
-        return status;
-    if (kind(P) != HDO_TK_GOTO)
-        return perr(P, HDO_ERR_SYNTAX, P->p,
-                    "expected 'goto MODE' after the guard, found %s", found(P));
-    P->p++;
-    if ((status = parse_mode_ref(&tr->target, P, "'goto'")) != 0)
-        return status;
-    if (kind(P) == HDO_TK_WITH && (status = parse_assigns(P, tr)) != 0)
-        return status;
-    if (!is_eos(kind(P)))
-        return perr(P, HDO_ERR_SYNTAX, P->p,
-                    "expected %send of line after the transition, found %s",
-                    tr->nassigns > 0 ? "',' or " : "'with' or ", found(P));
-    return expect_eos(P, "the transition");
-}
-
-static int
-parse_zeno(parser *P, hdo_mode *mode)
-{
-    slong ztok = P->p;
-    hdo_transition *tr = &mode->zeno;
-    int status;
-    if (mode->has_zeno)
-        return perr(P, HDO_ERR_SEMANTIC, ztok,
-                    "mode '%s' has a second 'zeno' clause (the first is at "
-                    "line %d)",
-                    mode->name, tr->pos.line);
-    mode->has_zeno = 1;
-    tr->guard = HDO_EXPR_NONE;
-    tr->pos = tok_pos(P, ztok);
-    if ((tr->guard_text = malloc(5)) == NULL)
-        return nomem(P);
-    strcpy(tr->guard_text, "zeno");
-    P->p++;
-    if (kind(P) != HDO_TK_GOTO)
-        return perr(P, HDO_ERR_SYNTAX, P->p,
-                    "expected 'goto MODE' after 'zeno', found %s", found(P));
-    P->p++;
-    if ((status = parse_mode_ref(&tr->target, P, "'goto'")) != 0)
-        return status;
-    if (kind(P) == HDO_TK_WITH && (status = parse_assigns(P, tr)) != 0)
-        return status;
-    if (!is_eos(kind(P)))
-        return perr(P, HDO_ERR_SYNTAX, P->p,
-                    "expected %send of line after the zeno clause, found %s",
-                    tr->nassigns > 0 ? "',' or " : "'with' or ", found(P));
-    return expect_eos(P, "the zeno clause");
-}
-
-static int
-parse_equation(parser *P, hdo_mode *mode, slong *eqs_alloc)
-{
-    slong first = P->p, rtok;
-    hdo_expr l, r;
-    hdo_equation *eq;
-    int status;
-    if ((status = parse_sum(&l, P)) != 0)
-        return status;
-    if (kind(P) == HDO_TK_LT || kind(P) == HDO_TK_GT || kind(P) == HDO_TK_LE ||
-        kind(P) == HDO_TK_GE)
-        return perr(P, HDO_ERR_SYNTAX, P->p,
-                    "expected '=' in the equation, found %s (a condition "
-                    "belongs in 'when ... goto MODE')",
-                    found(P));
-    if (kind(P) != HDO_TK_EQ)
-        return perr(P, HDO_ERR_SYNTAX, P->p,
-                    "expected '=' in the equation, found %s", found(P));
-    P->p++;
-    rtok = P->p;
-    if ((status = parse_sum(&r, P)) != 0)
-        return status;
-    if (!is_eos(kind(P)))
-        return perr(P, HDO_ERR_SYNTAX, P->p,
-                    "expected end of line after the equation, found %s",
-                    found(P));
-    GROW(P, mode->eqs, *eqs_alloc, mode->neqs + 1);
-    eq = mode->eqs + mode->neqs++;
-    eq->pos = tok_pos(P, first);
-    eq->text = NULL;
-    eq->residual = HDO_EXPR_NONE;
-    if ((eq->text = slice_strdup(P, first, P->p - 1)) == NULL)
-        return nomem(P);
-    if ((status = build_binary(&eq->residual, P, HDO_X_SUB, l, r, first, first,
-                               rtok)) != 0 ||
-        (status = check_root(P, eq->residual, first)) != 0)
-        return status;
-    return expect_eos(P, "the equation");
-}
-
-static int
-cmp_slong(const void *a, const void *b)
-{
-    slong x = *(const slong *)a, y = *(const slong *)b;
-    return (x > y) - (x < y);
-}
-
-/* Collects the variables of mode's equations into mode->vars (marking
-   them with P->serial in P->var_mark), by an explicit-stack walk over
-   the DAG that visits each node once per mode. */
-static int
-collect_mode_vars(parser *P, hdo_mode *mode)
-{
-    slong len = P->pool->len, top = 0, i, nvars = 0, alloc = 0;
-    slong old = P->stamp_alloc;
-    if (grow((void **)&P->stamp, &P->stamp_alloc, len, sizeof *P->stamp))
-        return nomem(P);
-    if (P->stamp_alloc > old)
-        memset(P->stamp + old, 0,
-               (size_t)(P->stamp_alloc - old) * sizeof *P->stamp);
-    P->serial++;
-    for (i = 0; i < mode->neqs; i++) {
-        GROW(P, P->stack, P->stack_alloc, top + 1);
-        P->stack[top++] = mode->eqs[i].residual;
-        while (top > 0) {
-            hdo_expr e = P->stack[--top];
-            const hdo_expr_node *n = hdo_expr_node_get(P->pool, e);
-            int ar;
-            if (P->stamp[e] == (int32_t)P->serial)
-                continue;
-            P->stamp[e] = (int32_t)P->serial;
-            if (n->kind == HDO_X_VAR) {
-                if (P->var_mark[n->a] != P->serial) {
-                    P->var_mark[n->a] = P->serial;
-                    GROW(P, mode->vars, alloc, nvars + 1);
-                    mode->vars[nvars++] = n->a;
-                }
-                continue;
-            }
-            ar = node_arity(n->kind);
-            GROW(P, P->stack, P->stack_alloc, top + 2);
-            if (ar >= 1)
-                P->stack[top++] = n->a;
-            if (ar == 2)
-                P->stack[top++] = n->b;
-        }
-    }
-    mode->nvars = nvars;
-    if (nvars > 1)
-        qsort(mode->vars, (size_t)nvars, sizeof *mode->vars, cmp_slong);
-    return 0;
-}
-
-/* The checks that need the whole mode: equation count, and that guards
-   and reset right-hand sides only use the mode's own variables. */
-static int
-finish_mode(parser *P, hdo_mode *mode, slong mtok, slong refs_from)
-{
-    int status;
-    slong i;
-    if (mode->neqs == 0)
-        return perr(P, HDO_ERR_SEMANTIC, mtok, "mode '%s' has no equations",
-                    mode->name);
-    if ((status = collect_mode_vars(P, mode)) != 0)
-        return status;
-    if (mode->neqs != mode->nvars) {
-        char list[512];
-        size_t k = 0;
-        list[0] = 0;
-        for (i = 0; i < mode->nvars && k < sizeof list - 80; i++)
-            k +=
-                (size_t)snprintf(list + k, sizeof list - k, "%s%s",
-                                 i ? ", " : "", P->m->vars[mode->vars[i]].name);
-        if (i < mode->nvars)
-            snprintf(list + k, sizeof list - k, ", ...");
-        return perr(P, HDO_ERR_SEMANTIC, mtok,
-                    "mode '%s' (line %d) has %ld equation%s but %ld "
-                    "variable%s%s%s%s: a mode needs one equation per variable",
-                    mode->name, mode->pos.line, (long)mode->neqs,
-                    mode->neqs == 1 ? "" : "s", (long)mode->nvars,
-                    mode->nvars == 1 ? "" : "s", mode->nvars ? " (" : "", list,
-                    mode->nvars ? ")" : "");
-    }
-    for (i = refs_from; i < P->nrefs; i++) {
-        const var_ref *r = P->refs + i;
-        if (P->var_mark[r->var] == P->serial)
-            continue;
-        if (r->kind == REF_GUARD)
-            return perr(P, HDO_ERR_SEMANTIC, r->tok,
-                        "the guard uses %s, which is not a variable of mode "
-                        "'%s' (it occurs in none of its equations)",
-                        describe(P, r->tok), mode->name);
-        return perr(P, HDO_ERR_SEMANTIC, r->tok,
-                    "the reset uses %s, which is not a variable of mode '%s' "
-                    "(right-hand sides are evaluated on the state of the mode "
-                    "being left)",
-                    describe(P, r->tok), mode->name);
-    }
-    return 0;
-}
-
-static int
-parse_mode(parser *P)
-{
-    slong mtok = P->p, ntok, eqs_alloc = 0, whens_alloc = 0, refs_from;
-    hdo_name_entry *e;
-    hdo_mode *mode;
-    int status;
-    P->p++;
-    if ((status = expect_name(P, "a mode name after 'mode'")) != 0)
-        return status;
-    ntok = P->p;
-    if ((status = check_first_declaration(P, ntok, &e)) != 0)
-        return status;
-    mode = P->m->modes + e->index;
-    mode->pos = tok_pos(P, mtok);
-    P->p++;
-    if ((status = expect_eos(P, "the mode name")) != 0)
-        return status;
-    P->nrefs = 0;
-    refs_from = 0;
-    for (;;) {
-        int k;
-        skip_terminators(P);
-        k = kind(P);
-        if (k == HDO_TK_END) {
-            P->p++;
-            if ((status = expect_eos(P, "'end'")) != 0)
-                return status;
-            break;
-        }
-        if (k == HDO_TK_EOF || k == HDO_TK_MODEL || k == HDO_TK_PARAM ||
-            k == HDO_TK_VAR || k == HDO_TK_MODE || k == HDO_TK_START ||
-            k == HDO_TK_UNTIL || k == HDO_TK_CHATTERING)
-            return perr(P, HDO_ERR_SYNTAX, P->p,
-                        "expected 'end' to close mode '%s' (line %d), found "
-                        "%s",
-                        mode->name, mode->pos.line, found(P));
-        if (k == HDO_TK_WHEN)
-            status = parse_when(P, mode, &whens_alloc);
-        else if (k == HDO_TK_ZENO)
-            status = parse_zeno(P, mode);
-        else
-            status = parse_equation(P, mode, &eqs_alloc);
-        if (status != 0)
-            return status;
-    }
-    return finish_mode(P, mode, mtok, refs_from);
-}
-
-static int
-parse_start(parser *P)
-{
-    hdo_model_struct *m = P->m;
-    int status;
-    if (m->start_mode >= 0)
-        return perr(P, HDO_ERR_SEMANTIC, P->p,
-                    "a second 'start' statement (the first is at line %d)",
-                    m->start_pos.line);
-    m->start_pos = tok_pos(P, P->p);
-    P->p++;
-    if ((status = parse_mode_ref(&m->start_mode, P, "'start'")) != 0)
-        return status;
-    if (kind(P) == HDO_TK_AT) {
-        P->p++;
-        if ((status = parse_constant(&m->t0, P, "the start time")) != 0)
-            return status;
-    }
-    if (!is_eos(kind(P)))
-        return perr(P, HDO_ERR_SYNTAX, P->p,
-                    "expected 'at' or end of line after 'start %s', found %s",
-                    m->modes[m->start_mode].name, found(P));
-    return expect_eos(P, "the start statement");
-}
-
-static int
-parse_until(parser *P)
-{
-    hdo_model_struct *m = P->m;
-    int status;
-    if (m->t_end != HDO_EXPR_NONE)
-        return perr(P, HDO_ERR_SEMANTIC, P->p,
-                    "a second 'until' statement (the first is at line %d)",
-                    m->until_pos.line);
-    m->until_pos = tok_pos(P, P->p);
-    P->p++;
-    P->until_tok = P->p;
-    if ((status = parse_constant(&m->t_end, P, "the end time")) != 0)
-        return status;
-    return expect_eos(P, "the end time");
-}
-
-static int
-parse_chattering(parser *P)
-{
-    hdo_model_struct *m = P->m;
-    slong tok;
-    int status, sign;
-    if (m->chattering_pos.line > 0)
-        return perr(P, HDO_ERR_SEMANTIC, P->p,
-                    "a second 'chattering' statement (the first is at line "
-                    "%d)",
-                    m->chattering_pos.line);
-    m->chattering_pos = tok_pos(P, P->p);
-    P->p++;
-    switch (kind(P)) {
-    case HDO_TK_FILIPPOV:
-        m->chattering = HDO_CHATTER_FILIPPOV;
-        P->p++;
-        break;
-    case HDO_TK_STOP:
-        m->chattering = HDO_CHATTER_STOP;
-        P->p++;
-        break;
-    case HDO_TK_HYSTERESIS:
-        m->chattering = HDO_CHATTER_HYSTERESIS;
-        P->p++;
-        tok = P->p;
-        if ((status = parse_constant(&m->hysteresis, P,
-                                     "the hysteresis width")) != 0)
-            return status;
-        constant_sign(&sign, P, m->hysteresis);
-        if (sign <= 0)
-            return perr(P, HDO_ERR_SEMANTIC, tok,
-                        "the hysteresis width must be positive");
-        break;
-    default:
-        return perr(P, HDO_ERR_SYNTAX, P->p,
-                    "expected 'filippov', 'hysteresis WIDTH' or 'stop' after "
-                    "'chattering', found %s",
-                    found(P));
-    }
-    return expect_eos(P, "the chattering option");
-}
-
-/* Every reset must assign a variable of its target mode. */
-static int
-check_reset_targets(parser *P, const hdo_transition *tr)
-{
-    const hdo_mode *target = P->m->modes + tr->target;
-    slong i;
-    for (i = 0; i < tr->nassigns; i++) {
-        slong v = tr->assigns[i].var;
-        if (bsearch(&v, target->vars, (size_t)target->nvars,
-                    sizeof *target->vars, cmp_slong) == NULL)
-            return hdo_error_set(
-                P->err, HDO_ERR_SEMANTIC, tr->assigns[i].pos.line,
-                tr->assigns[i].pos.col,
-                "the reset assigns '%s', which is not a variable of the "
-                "target mode '%s' (it occurs in none of its equations)",
-                P->m->vars[v].name, target->name);
-    }
-    return 0;
-}
-
-static int
-sweep_rest(parser *P)
-{
-    hdo_model_struct *m = P->m;
-    int status = 0, sign;
-    slong i, j, eof;
-
-    P->p = 0;
-    skip_terminators(P);
-    skip_statement(P); /* the header, checked by sweep 2 */
-    while (kind(P) != HDO_TK_EOF) {
-        int k;
-        skip_terminators(P);
-        k = kind(P);
-        switch (k) {
-        case HDO_TK_EOF:
-            continue;
-        case HDO_TK_PARAM:
-            skip_statement(P);
-            continue;
-        case HDO_TK_VAR:
-            status = parse_var(P);
-            break;
-        case HDO_TK_MODE:
-            status = parse_mode(P);
-            break;
-        case HDO_TK_START:
-            status = parse_start(P);
-            break;
-        case HDO_TK_UNTIL:
-            status = parse_until(P);
-            break;
-        case HDO_TK_CHATTERING:
-            status = parse_chattering(P);
-            break;
-        case HDO_TK_MODEL:
-            status = perr(P, HDO_ERR_SYNTAX, P->p,
-                          "a second 'model' statement (the model is named "
-                          "at line %d)",
-                          m->model_pos.line);
-            break;
-        case HDO_TK_END:
-            status = perr(P, HDO_ERR_SYNTAX, P->p,
-                          "'end' without a 'mode' to close");
-            break;
-        case HDO_TK_WHEN:
-        case HDO_TK_ZENO:
-            status = perr(P, HDO_ERR_SYNTAX, P->p,
-                          "%s outside of a mode: transitions belong inside "
-                          "'mode NAME ... end'",
-                          found(P));
-            break;
-        default:
-            if (k == HDO_TK_NAME || k == HDO_TK_NUMBER || k == HDO_TK_DER ||
-                k == HDO_TK_MINUS || k == HDO_TK_LPAREN || k == HDO_TK_T ||
-                k == HDO_TK_PI || HDO_TK_IS_FUNCTION(k))
-                status = perr(P, HDO_ERR_SYNTAX, P->p,
-                              "expected a statement (param, var, mode, "
-                              "start, until or chattering), found %s; "
-                              "equations belong inside 'mode NAME ... end'",
-                              found(P));
-            else
-                status = perr(P, HDO_ERR_SYNTAX, P->p,
-                              "expected a statement (param, var, mode, "
-                              "start, until or chattering), found %s",
-                              found(P));
-        }
-        if (status != 0)
-            return status;
-    }
-    eof = P->p;
-
-    if (m->nmodes == 0)
-        return perr(P, HDO_ERR_SEMANTIC, eof,
-                    "the model has no modes: expected at least one "
-                    "'mode NAME ... end'");
-    if (m->start_mode < 0)
-        return perr(P, HDO_ERR_SEMANTIC, eof,
-                    "missing 'start MODE [at T0]': the model must name its "
-                    "initial mode");
-    for (i = 0; i < m->nmodes; i++) {
-        for (j = 0; j < m->modes[i].nwhens; j++)
-            if ((status = check_reset_targets(P, m->modes[i].whens + j)))
-                return status;
-        if (m->modes[i].has_zeno &&
-            (status = check_reset_targets(P, &m->modes[i].zeno)))
-            return status;
-    }
-    if (m->t_end != HDO_EXPR_NONE) {
-        hdo_expr d = hdo_expr_sub(P->pool, m->t_end, m->t0);
-        if ((status = track(P, d, P->until_tok)) != 0)
-            return status;
-        constant_sign(&sign, P, d);
-        if (sign <= 0)
-            return perr(P, HDO_ERR_SEMANTIC, P->until_tok,
-                        "the end time (until) must be after the start time");
-    }
-    return 0;
-}
-
-/* ------------------------------------------------------------------ */
-
-static void
-parser_clear(parser *P)
-{
-    free(P->height);
-    free(P->cflag);
-    hdo_const_cache_clear(P->ccache);
-    free(P->refs);
-    free(P->stamp);
-    free(P->var_mark);
-    free(P->var_tok);
-    free(P->stack);
-}
-
-int
-hdo_model_parse_tokens(hdo_model_t model, hdo_lexed_struct *lx,
-                       hdo_error_t *err)
-{
-    parser P;
-    int status;
-    memset(&P, 0, sizeof P);
-    P.m = model;
-    P.pool = model->pool;
-    P.lx = lx;
-    P.tk = lx->toks;
-    P.err = err;
-    P.param_tok = -1;
-    hdo_const_cache_init(P.ccache);
-    P.names = model->names;
-
-    model->t0 = hdo_expr_const_si(model->pool, 0, 1);
-    status = sweep_names(&P);
-    if (status == 0) {
-        /* One mark per variable, for "assigned twice" and mode walks. */
-        P.var_mark = calloc((size_t)model->nvars + 1, sizeof *P.var_mark);
-        P.var_tok = calloc((size_t)model->nvars + 1, sizeof *P.var_tok);
-        if (P.var_mark == NULL || P.var_tok == NULL)
-            status = nomem(&P);
-    }
-    if (status == 0)
-        status = sweep_params(&P);
-    if (status == 0)
-        status = sweep_rest(&P);
-    parser_clear(&P);
-    return status;
 }

@@ -9,8 +9,8 @@
 # really travel by rsync), and the Slurm array script run by hand with
 # SLURM_ARRAY_TASK_ID set (no sbatch here).
 #
-# Checks: every job folder is complete (model.hdae with the sweep value,
-# trajectory.csv, events.csv, a summary.json that parses with the timing
+# Checks: every job folder is complete (model.hdae, the case unchanged,
+# summary.json with "overrides": {"e": VALUE} from -p, trajectory.csv, events.csv, a summary.json that parses with the timing
 # record, hdo.log), GNU parallel's job log has every job with exit 0, and
 # the Zeno time of each ball agrees with the closed form t1 (1 + e)/(1 - e),
 # t1 = sqrt(2 h0/g) (h0 = 1, g = 9.81; mpmath at 50 digits) to 25 digits;
@@ -71,9 +71,13 @@ for v in values:
     for f in ('model.hdae', 'trajectory.csv', 'events.csv', 'summary.json', 'hdo.log'):
         if not os.path.isfile(os.path.join(d, f)) or os.path.getsize(os.path.join(d, f)) == 0:
             print('%s: no %s' % (d, f)); sys.exit(1)
-    if 'param e = %s ' % v not in open(os.path.join(d, 'model.hdae')).read():
-        print('%s/model.hdae does not set e = %s' % (d, v)); sys.exit(1)
+    # the sweep value reaches hdo as -p e=VALUE (the case file is copied
+    # unchanged) and summary.json records it
+    if open(os.path.join(d, 'model.hdae')).read() != open('cases/bouncing_ball.hdae').read():
+        print('%s/model.hdae is not the case' % d); sys.exit(1)
     s = json.load(open(os.path.join(d, 'summary.json')))
+    if s.get('overrides') != {'e': v}:
+        print('%s/summary.json: overrides %s, expected e = %s' % (d, s.get('overrides'), v)); sys.exit(1)
     if s['digits'] != 30 or 'total_s' not in s.get('timing', {}):
         print('%s/summary.json: digits %s, timing %s' % (d, s['digits'], s.get('timing'))); sys.exit(1)
     z = [r for r in csv.DictReader(open(os.path.join(d, 'events.csv'))) if r['kind'] == 'zeno']

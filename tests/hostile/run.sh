@@ -24,11 +24,12 @@ TIME_LIMIT=${TIME_LIMIT:-60}   # seconds per case: a hang is a failure
 passed=0
 failed=0
 
-# check DIR NAME EXPECTED-LINE: runs hdo analyze NAME inside DIR.
+# check DIR NAME EXPECTED-LINE [OPTIONS]: runs hdo analyze NAME inside DIR.
 check() {
-    local dir=$1 name=$2 want=$3 got rc err
+    local dir=$1 name=$2 want=$3 opts=${4:-} got rc err
     err=$(mktemp)
-    (cd "$dir" && timeout "$TIME_LIMIT" "$HDO" analyze "$name" \
+    # shellcheck disable=SC2086
+    (cd "$dir" && timeout "$TIME_LIMIT" "$HDO" analyze "$name" $opts \
         >/dev/null 2>"$err")
     rc=$?
     got=$(head -n 1 "$err")
@@ -51,7 +52,9 @@ for f in "$here"/*.hdae; do
         echo "FAIL $name: no ${name%.hdae}.expect"
         continue
     fi
-    check "$here" "$name" "$(head -n 1 "$exp")"
+    # a line "# options: ..." adds command-line options (-p)
+    check "$here" "$name" "$(head -n 1 "$exp")" \
+        "$(sed -n 's/^# options: //p' "$f")"
 done
 
 # Generated cases, in a scratch directory that is removed at the end.

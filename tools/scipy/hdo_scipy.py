@@ -5,7 +5,10 @@ solve_ivp, the way a careful SciPy user would, and writes a candidate for
 
 A second solver family next to SUNDIALS IDA, and independent of libhdo: the
 .hdae file is read by a small parser of its own (the grammar of
-design/model-format.md), expressions become Python code over math.*, and
+docs/model-format.md, version 2 included: dotted names, arrays, `for` and
+`sum` are expanded into scalar variables u[1], u[2], ... as hdo does, and
+-p NAME=VALUE overrides a parameter), expressions become Python code over
+math.*, and
 each mode must be an ODE: every equation holds exactly one der(x), affinely
 (der(x) = f, or m*der(v) = f), and every variable of the mode is
 differentiated.  A case that can reach a mode with an algebraic variable
@@ -53,11 +56,13 @@ class NotApplicable(Exception):
 # ---- lexer and parser of the .hdae subset ------------------------------
 
 TOKEN = re.compile(r"""
-    (?P<num>(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)
-  | (?P<name>[A-Za-z_][A-Za-z_0-9]*)
-  | (?P<op>[-+*/^(),=<>])
+    (?P<num>(?:\d+(?:\.(?!\.)\d*)?|\.\d+)(?:[eE][+-]?\d+)?)
+  | (?P<name>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)
+  | (?P<op>\.\.|[-+*/^(),=<>\[\]])
   | (?P<ws>[ \t\r]+)
 """, re.VERBOSE)
+# a name after expansion: dotted (ball.h), or an array element (u[3])
+NAME = re.compile(r"[A-Za-z_][\w.]*(?:\[-?\d+\])?")
 
 
 def split_statements(text):
@@ -149,7 +154,7 @@ class Expr:
             return "math.pi"
         if tok == "t":
             return "t"
-        if re.fullmatch(r"[A-Za-z_]\w*", tok):
+        if NAME.fullmatch(tok):
             return self.name_fn(tok)
         raise ModelError(f"{self.lineno}: unexpected {tok!r}")
 
@@ -158,9 +163,200 @@ class Model:
     pass
 
 
-def parse_model(path):
+# ---- version 2: arrays, for and sum, expanded into version-1 tokens ----
+#
+# As in hdo's parser (docs/model-format.md, "Arrays"): `var u[A..B]` and
+# `var u[i in A..B] = f(i)` declare the elements u[A]..u[B] (one token
+# each here, "u[3]"), `u[expr]` is an element with a constant integer
+# index, `for i in A..B ... end` inside a mode repeats its equations and
+# `sum(i in A..B, expr)` is the sum of the terms; ranges must not be
+# empty.  Parameters are evaluated first (in file order, -p applied), so
+# that bounds and indices may use them.
+
+
+def _num_toks(k):
+    return [str(k)] if k >= 0 else ["(", "-", str(-k), ")"]
+
+
+def _close(toks, i, open_tok, close_tok, ln):
+    """Index of the token closing toks[i] == open_tok."""
+    depth = 0
+    for j in range(i, len(toks)):
+        if toks[j] == open_tok:
+            depth += 1
+        elif toks[j] == close_tok:
+            depth -= 1
+            if depth == 0:
+                return j
+    raise ModelError(f"{ln}: unclosed {open_tok!r}")
+
+
+class Expander:
+    def __init__(self, overrides):
+        self.params, self.arrays, self.overrides = {}, {}, overrides
+
+    def value(self, toks, ln, env):
+        """The float value of constant tokens (params, loop variables)."""
+        toks = self.expand(toks, ln, env)
+
+        def name(n):
+            if n in self.params:
+                return repr(self.params[n])
+            raise ModelError(f"{ln}: {n} is not a parameter")
+        e = Expr(toks, ln, name, lambda n: (_ for _ in ()).throw(
+            ModelError(f"{ln}: der in a constant")))
+        s = e.expr()
+        if e.peek() is not None:
+            raise ModelError(f"{ln}: unexpected {e.peek()!r}")
+        return float(eval(s, {"math": math}))
+
+    def integer(self, toks, ln, env):
+        v = self.value(toks, ln, env)
+        if not float(v).is_integer():
+            raise ModelError(f"{ln}: {' '.join(toks)} is not an integer")
+        return int(v)
+
+    def range(self, toks, ln, env):
+        """A..B -> (A, B), refusing an empty range."""
+        if ".." not in toks:
+            raise ModelError(f"{ln}: expected A..B")
+        k = toks.index("..")
+        lo = self.integer(toks[:k], ln, env)
+        hi = self.integer(toks[k + 1:], ln, env)
+        if hi < lo:
+            raise ModelError(f"{ln}: empty range {lo}..{hi}")
+        return lo, hi
+
+    def expand(self, toks, ln, env):
+        """Tokens with loop variables replaced, elements as one token and
+        sums written out."""
+        out, i = [], 0
+        while i < len(toks):
+            tok = toks[i]
+            if tok in env:
+                out += _num_toks(env[tok])
+                i += 1
+            elif (tok == "sum" and toks[i + 1:i + 2] == ["("] and
+                  toks[i + 3:i + 4] == ["in"]):
+                j = _close(toks, i + 1, "(", ")", ln)
+                inner = toks[i + 2:j]
+                c = split_at(inner, (",",))
+                if c is None:
+                    raise ModelError(f"{ln}: expected sum(i in A..B, expr)")
+                head, _, body = c
+                lo, hi = self.range(head[2:], ln, env)
+                terms = []
+                for k in range(lo, hi + 1):
+                    terms += (["+"] if terms else []) + ["("] + self.expand(
+                        body, ln, {**env, head[0]: k}) + [")"]
+                out += ["("] + terms + [")"]
+                i = j + 1
+            elif tok in self.arrays and toks[i + 1:i + 2] == ["["]:
+                j = _close(toks, i + 1, "[", "]", ln)
+                k = self.integer(toks[i + 2:j], ln, env)
+                lo, hi = self.arrays[tok]
+                if not lo <= k <= hi:
+                    raise ModelError(f"{ln}: index {k} out of range: {tok} "
+                                     f"is declared as {tok}[{lo}..{hi}]")
+                out.append(f"{tok}[{k}]")
+                i = j + 1
+            else:
+                out.append(tok)
+                i += 1
+        return out
+
+    def var_decl(self, toks, ln):
+        """var a = 1, u[i in 1..N] = f(i), w[1..N] -> scalar groups."""
+        out = []
+        for grp in split_commas(toks[1:]):
+            if len(grp) > 1 and grp[1] == "[":
+                j = _close(grp, 1, "[", "]", ln)
+                spec, rest = grp[2:j], grp[j + 1:]
+                ivar = None
+                if len(spec) > 2 and spec[1] == "in":
+                    ivar, spec = spec[0], spec[2:]
+                lo, hi = self.arrays[grp[0]]
+                for k in range(lo, hi + 1):
+                    env = {ivar: k} if ivar else {}
+                    el = [f"{grp[0]}[{k}]"]
+                    if rest:
+                        el += [rest[0]] + self.expand(rest[1:], ln, env)
+                    out.append(el)
+            else:
+                out.append(self.expand(grp, ln, {}))
+        toks_out = ["var"]
+        for g in out:
+            toks_out += ([","] if len(toks_out) > 1 else []) + g
+        return toks_out
+
+    def run(self, stmts):
+        """The statements with every version-2 construct expanded."""
+        for ln, toks in stmts:  # parameters first, in file order
+            if toks[0] == "param":
+                if len(toks) < 4 or toks[2] != "=":
+                    raise ModelError(f"{ln}: expected param NAME = expr")
+                if toks[1] in self.overrides:
+                    self.params[toks[1]] = self.overrides.pop(toks[1])
+                else:
+                    self.params[toks[1]] = self.value(toks[3:], ln, {})
+        if self.overrides:
+            raise ModelError(f" error: -p {', '.join(self.overrides)}: no "
+                             "such parameter")
+        for ln, toks in stmts:  # array bounds
+            if toks[0] == "var":
+                for grp in split_commas(toks[1:]):
+                    if len(grp) > 1 and grp[1] == "[":
+                        j = _close(grp, 1, "[", "]", ln)
+                        spec = grp[2:j]
+                        if len(spec) > 2 and spec[1] == "in":
+                            spec = spec[2:]
+                        self.arrays[grp[0]] = self.range(spec, ln, {})
+        out, i = [], 0
+        while i < len(stmts):
+            ln, toks = stmts[i]
+            if toks[0] == "param":
+                out.append((ln, toks[:3] + _num_toks(0)))  # value known
+            elif toks[0] == "var":
+                out.append((ln, self.var_decl(toks, ln)))
+            elif toks[0] == "for":
+                i = self.unroll(stmts, i, {}, out)
+                continue
+            else:
+                out.append((ln, self.expand(toks, ln, {})))
+            i += 1
+        return out
+
+    def unroll(self, stmts, i, env, out):
+        """Expands the for loop at stmts[i] into out; returns the index
+        after its end."""
+        ln, toks = stmts[i]
+        if len(toks) < 5 or toks[2] != "in":
+            raise ModelError(f"{ln}: expected for i in A..B")
+        lo, hi = self.range(toks[3:], ln, env)
+        j, depth = i + 1, 1  # the matching end
+        while j < len(stmts) and depth:
+            depth += stmts[j][1][0] == "for"
+            depth -= stmts[j][1][0] == "end"
+            j += 1
+        if depth:
+            raise ModelError(f"{ln}: for without end")
+        for k in range(lo, hi + 1):
+            e = {**env, toks[1]: k}
+            b = i + 1
+            while b < j - 1:
+                if stmts[b][1][0] == "for":
+                    b = self.unroll(stmts, b, e, out)
+                else:
+                    out.append((stmts[b][0], self.expand(stmts[b][1],
+                                                         stmts[b][0], e)))
+                    b += 1
+        return j
+
+
+def parse_model(path, overrides=None):
     text = open(path).read()
-    stmts = list(split_statements(text))
+    exp = Expander(dict(overrides or {}))
+    stmts = exp.run(list(split_statements(text)))
     m = Model()
     m.name, m.params, m.vars, m.start_vals = None, {}, [], {}
     m.modes, m.mode_order = {}, []
@@ -184,12 +380,8 @@ def parse_model(path):
             raise ModelError(f"{ln}: unexpected {e.peek()!r}")
         return float(eval(s, {"math": math}))
 
-    # params in order first (they may be used anywhere)
-    for ln, toks in stmts:
-        if toks[0] == "param":
-            if len(toks) < 4 or toks[2] != "=":
-                raise ModelError(f"{ln}: expected param NAME = expr")
-            m.params[toks[1]] = const_expr(toks[3:], ln)
+    # params were evaluated in order by the expander (with -p)
+    m.params = exp.params
     cur = None
     for ln, toks in stmts:
         kw = toks[0]
@@ -241,9 +433,9 @@ def split_commas(toks):
     """Splits `a = 1, b, c = f(1, 2)` at top-level commas."""
     out, cur, depth = [], [], 0
     for tok in toks:
-        if tok == "(":
+        if tok in ("(", "["):
             depth += 1
-        elif tok == ")":
+        elif tok in (")", "]"):
             depth -= 1
         if tok == "," and depth == 0:
             out.append(cur)
@@ -411,10 +603,26 @@ def main():
     ap.add_argument("--every", type=float, default=0.0)
     ap.add_argument("--until", type=float)
     ap.add_argument("--max-events-per-unit", type=float, default=1000)
+    ap.add_argument("-p", "--param", action="append", default=[],
+                    metavar="NAME=VALUE",
+                    help="override a parameter (as hdo run -p)")
     args = ap.parse_args()
 
+    overrides = {}
+    for kv in args.param:
+        name, eq, val = kv.partition("=")
+        try:
+            num, _, den = val.partition("/")
+            v = float(num) / (float(den) if den else 1.0)
+        except ValueError:
+            v = None
+        if not eq or not name or v is None or not math.isfinite(v):
+            print(f"{PROG}: -p {kv}: expected NAME=VALUE with a number",
+                  file=sys.stderr)
+            return 2
+        overrides[name] = v
     try:
-        m = parse_model(args.model)
+        m = parse_model(args.model, overrides)
         modes = {}
         for name in reachable_modes(m):
             modes[name] = build_mode(m, name)
