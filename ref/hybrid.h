@@ -27,9 +27,11 @@ mpfr_prec_t hdo_run_prec(long digits);
 void hdo_run_tol(mpfr_t tol, long digits); /* rounded to tol's precision */
 
 /* Progress report: called after every step with the time reached (as a
-   double, for display) and the number of events so far.  The library
-   never prints; the command decides whether to show it. */
-typedef void (*hdo_progress_fn)(void *data, double t, long nevents);
+   double, for display), the steps and events so far and the name of the
+   method that took the step ("taylor").  The library never prints; the
+   command decides whether to show it. */
+typedef void (*hdo_progress_fn)(void *data, double t, long steps, long nevents,
+                                const char *method);
 
 typedef struct {
     long digits;       /* D (> 0) */

@@ -77,6 +77,7 @@ typedef struct {
     int spurious;      /* one of them starts from a state that leaves */
     mpfr_t last_event; /* time of the last event (or -inf) */
     slong max_steps, max_events;
+    hdo_stiff_watch stiff; /* is the current arc stiff (stiff.c) */
     struct timespec start;
     /* the intersection sliding modes built so far: cache slot
        nmodes + nmodes^2 + i holds the modes of xmask[i] */
@@ -1524,6 +1525,17 @@ handle_event(run_ctx *c, slong g, const mpfr_t s, int simultaneous)
     return st;
 }
 
+/* "; <the stiffness diagnosis>" for an error message. */
+static void
+stiff_why(char *buf, size_t n, const run_ctx *c)
+{
+    buf[0] = ';';
+    buf[1] = ' ';
+    hdo_stiff_watch_describe(buf + 2, n - 2, &c->stiff, c->model,
+                             mpfr_get_d(c->t, MPFR_RNDN),
+                             mpfr_get_d(c->t_end, MPFR_RNDN));
+}
+
 /* ------------------------------------------------------------------ */
 /* One step of the current mode; sets *done at the end time. */
 static int
@@ -1536,8 +1548,11 @@ step(run_ctx *c, int *done)
     int last = 0, st;
 
     if (++c->res->steps > c->max_steps) {
+        char why[700] = "";
+        if (c->stiff.steps > 0)
+            stiff_why(why, sizeof why, c);
         hdo_error_set(c->err, HDO_ERR_TOO_MUCH_WORK, 0, 0,
-                      "more than %ld steps (--max-steps)", c->max_steps);
+                      "more than %ld steps (--max-steps)%s", c->max_steps, why);
         return fail(c, HDO_ERR_TOO_MUCH_WORK, m, c->t);
     }
     st = hdo_taylor_expand(mc->tay, c->t, mc->xs, mc->xu, c->err);
@@ -1546,15 +1561,31 @@ step(run_ctx *c, int *done)
     p = mc->tay->order;
     c->res->order_sum += p;
     mpfr_inits2(c->prec, h, hmax, hloc, root, broot, stol, (mpfr_ptr)0);
-    if (hdo_taylor_step_size(h, mc->tay, c->tol) == HDO_ERR_STEP_COLLAPSE) {
-        char *hs;
+    st = hdo_taylor_step_size(h, mc->tay, c->tol);
+    hdo_stiff_watch_step(&c->stiff, mc->tay, m, h);
+    if (st == HDO_ERR_STEP_COLLAPSE) {
+        char *hs, why[700] = "";
         mpfr_asprintf(&hs, "%.3Re", h);
+        if (c->stiff.steps > 0)
+            stiff_why(why, sizeof why, c);
         hdo_error_set(c->err, HDO_ERR_STEP_COLLAPSE, 0, 0,
-                      "the step size collapsed to %s (a singularity of the "
-                      "solution?)",
-                      hs);
+                      "the step size collapsed to %s (%s)", hs,
+                      why[0] ? why + 2 : "a singularity of the solution?");
         mpfr_free_str(hs);
         st = fail(c, HDO_ERR_STEP_COLLAPSE, m, c->t);
+        mpfr_clears(h, hmax, hloc, root, broot, stol, (mpfr_ptr)0);
+        return st;
+    }
+    if (hdo_stiff_watch_hopeless(&c->stiff, mpfr_get_d(c->t, MPFR_RNDN),
+                                 mpfr_get_d(c->t_end, MPFR_RNDN),
+                                 (long)c->res->steps, (long)c->max_steps)) {
+        char why[700];
+        stiff_why(why, sizeof why, c);
+        hdo_error_set(c->err, HDO_ERR_TOO_MUCH_WORK, 0, 0,
+                      "the run would take more than %ld steps "
+                      "(--max-steps)%s",
+                      c->max_steps, why);
+        st = fail(c, HDO_ERR_TOO_MUCH_WORK, m, c->t);
         mpfr_clears(h, hmax, hloc, root, broot, stol, (mpfr_ptr)0);
         return st;
     }
@@ -1769,6 +1800,7 @@ hdo_run(hdo_result_t res, hdo_model_t model, const hdo_run_options *opt,
     c.prec = hdo_run_prec(c.digits);
     c.max_steps = opt->max_steps > 0 ? opt->max_steps : HDO_RUN_MAX_STEPS;
     c.max_events = opt->max_events > 0 ? opt->max_events : HDO_RUN_MAX_EVENTS;
+    hdo_stiff_watch_init(&c.stiff);
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu0);
     clock_gettime(CLOCK_MONOTONIC, &c.start);
     c.phase_since = c.start;
@@ -1797,7 +1829,7 @@ hdo_run(hdo_result_t res, hdo_model_t model, const hdo_run_options *opt,
         phase_enter(&c, ph);
         if (opt->progress != NULL)
             opt->progress(opt->progress_data, mpfr_get_d(c.t, MPFR_RNDN),
-                          (long)res->nevents);
+                          (long)res->steps, (long)res->nevents, "taylor");
     }
     if (st == 0) /* a sample at t_end not yet written (event at t_end) */
         emit_samples_point(&c, c.mode, c.mc[c.mode].xs, c.mc[c.mode].xu,
