@@ -1,11 +1,11 @@
-/* hybrid.h -- the driver of a hybrid run: arcs of the Taylor integrator,
+/* hybrid.h -- the driver of a hybrid run: arcs of a stepper (step.h),
    event location on the dense output, transitions with resets and
    consistent reinitialisation, and the output tables. */
 #ifndef HDO_HYBRID_H
 #define HDO_HYBRID_H
 
 #include <stdio.h>
-#include "taylor.h"
+#include "step.h"
 
 typedef enum {
     HDO_EV_SWITCH,

@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include "hybrid.h"
 #include "reduce.h"
-#include "taylor.h"
+#include "step.h"
 
 void hdo_result_setup(hdo_result_t res, const hdo_model_t model, long digits,
                       mpfr_prec_t prec);
@@ -18,7 +18,7 @@ hdo_event *hdo_result_add_event(hdo_result_t res, const mpfr_t t, slong from,
                                 const char *guard);
 
 /* The stiffness watch (stiff.c).  An arc counts as stiff at a step when
-   hdo_taylor_stiffness of its expansion is at least
+   hdo_stepper_stiffness (hdo_taylor_stiffness) of the step is at least
    hdo_stiff_threshold(order) = log10(order) + HDO_STIFF_MARGIN (3.28 at
    30 digits, 3.70 at 100).  Measured: on a smooth solution the ratio is
    near 1 or below (an exponential: 10^-1.15 at 30 digits); the corpus'
@@ -37,14 +37,15 @@ typedef struct {
     slong mode;   /* the stiff arc's mode */
     slong steps;  /* stiff steps in a row (0: the last was not stiff) */
     double since; /* time of the first of them */
-    double ratio; /* the last hdo_taylor_stiffness */
+    double ratio; /* the last hdo_stepper_stiffness */
+    const char *method; /* the stepper's name */
     double h;     /* the last natural step */
 } hdo_stiff_watch;
 void hdo_stiff_watch_init(hdo_stiff_watch *w);
 double hdo_stiff_threshold(slong order);
 /* Records the expansion of one step of mode and its natural step h. */
-void hdo_stiff_watch_step(hdo_stiff_watch *w, const hdo_taylor_t tay,
-                          slong mode, const mpfr_t h);
+void hdo_stiff_watch_step(hdo_stiff_watch *w, const hdo_stepper_t s,
+                          slong mode, const mpfr_t t, const mpfr_t h);
 /* 1 when the arc has been stiff for HDO_STIFF_STEPS steps and steps +
    (t_end - t) / h exceeds max_steps. */
 int hdo_stiff_watch_hopeless(const hdo_stiff_watch *w, double t, double t_end,

@@ -11,6 +11,7 @@ hdo_stiff_watch_init(hdo_stiff_watch *w)
     w->since = 0;
     w->ratio = 0;
     w->h = 0;
+    w->method = "";
 }
 
 double
@@ -20,18 +21,19 @@ hdo_stiff_threshold(slong order)
 }
 
 void
-hdo_stiff_watch_step(hdo_stiff_watch *w, const hdo_taylor_t tay, slong mode,
-                     const mpfr_t h)
+hdo_stiff_watch_step(hdo_stiff_watch *w, const hdo_stepper_t st, slong mode,
+                     const mpfr_t t, const mpfr_t h)
 {
-    double s = hdo_taylor_stiffness(tay);
-    if (s < hdo_stiff_threshold(tay->order) || !mpfr_number_p(h)) {
+    double s = hdo_stepper_stiffness(st);
+    w->method = st->type->name;
+    if (s < hdo_stiff_threshold(st->dense.order) || !mpfr_number_p(h)) {
         w->steps = 0;
         return;
     }
     if (w->steps == 0 || w->mode != mode) {
         w->mode = mode;
         w->steps = 0;
-        w->since = mpfr_get_d(tay->t0, MPFR_RNDN);
+        w->since = mpfr_get_d(t, MPFR_RNDN);
     }
     w->steps++;
     w->ratio = s;
@@ -57,10 +59,11 @@ hdo_stiff_watch_describe(char *buf, size_t n, const hdo_stiff_watch *w,
                            ? model->modes[w->mode].name
                            : "(a sliding mode)";
     snprintf(buf, n,
-             "mode %s is stiff since t = %.6g: the step of the explicit "
-             "Taylor method (method taylor), %.3g, is limited by stability, "
-             "not accuracy (its series' radius of convergence is 10^%.1f "
-             "times smaller from its last orders than from its first); at "
-             "this step reaching t = %.6g needs about %.3g more steps",
-             name, w->since, w->h, w->ratio, t_end, (t_end - t) / w->h);
+             "mode %s is stiff since t = %.6g: the step of method %s, "
+             "%.3g, is limited by stability, not accuracy (its series' "
+             "radius of convergence is 10^%.1f times smaller from its last "
+             "orders than from its first); at this step reaching t = %.6g "
+             "needs about %.3g more steps",
+             name, w->since, w->method, w->h, w->ratio, t_end,
+             (t_end - t) / w->h);
 }
