@@ -23,7 +23,7 @@ usage(FILE *f)
         "usage: hdo run MODEL [-d|--digits D] [-o|--out DIR] [--every DT]\n"
         "               [--until T] [--verify] [--max-steps N] "
         "[--max-events N]\n"
-        "               [--progress]\n"
+        "               [--method auto|taylor|implicit] [--progress]\n"
         "\n"
         "Computes the reference solution of MODEL (.hdae) and writes\n"
         "DIR/trajectory.csv, DIR/events.csv and DIR/summary.json.\n"
@@ -36,6 +36,9 @@ usage(FILE *f)
         "                    agreeing digits (verified_digits)\n"
         "  --max-steps N     give up after N steps (default 1000000)\n"
         "  --max-events N    give up after N events (default 100000)\n"
+        "  --method M        auto (default: Taylor, Radau IIA on stiff ODE\n"
+        "                    arcs), taylor, or implicit (Radau IIA on ODE\n"
+        "                    modes)\n"
         "  --progress        print the progress on stderr (t, steps, events,\n"
         "                    method) also when stderr is not a terminal\n"
         "\n"
@@ -232,8 +235,8 @@ hdo_cmd_run(int argc, char **argv)
         const char *val = NULL;
         /* options that take a value: "-d D", "--digits D", "--digits=D" */
         static const char *const valued[] = {
-            "-d",      "--digits", "-o",          "--out",
-            "--every", "--until",  "--max-steps", "--max-events"};
+            "-d",      "--digits",    "-o",           "--out",   "--every",
+            "--until", "--max-steps", "--max-events", "--method"};
         char name[32] = "";
         if (a[0] == '-' && a[1] == '-' && strchr(a, '=') != NULL) {
             size_t n = (size_t)(strchr(a, '=') - a);
@@ -283,6 +286,17 @@ hdo_cmd_run(int argc, char **argv)
                                   val);
         } else if (strcmp(a, "--verify") == 0) {
             verify = 1;
+        } else if (strcmp(name, "--method") == 0) {
+            if (strcmp(val, "auto") == 0)
+                opt.method = HDO_METHOD_AUTO;
+            else if (strcmp(val, "taylor") == 0)
+                opt.method = HDO_METHOD_TAYLOR;
+            else if (strcmp(val, "implicit") == 0)
+                opt.method = HDO_METHOD_IMPLICIT;
+            else
+                return fail_usage("--method: expected auto, taylor or "
+                                  "implicit, got '%s'",
+                                  val);
         } else if (strcmp(a, "--progress") == 0) {
             want_progress = 1;
         } else if (a[0] == '-' && a[1] != '\0') {

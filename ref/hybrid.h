@@ -43,11 +43,22 @@ typedef struct {
     const double *sample_times; /* when not NULL: sample exactly here
                                    (ascending), instead of the grid */
     slong nsample_times;
+    int method; /* HDO_METHOD_AUTO (default), _TAYLOR or _IMPLICIT */
     hdo_progress_fn progress; /* may be NULL */
     void *progress_data;
 } hdo_run_options;
 
 void hdo_run_options_init(hdo_run_options *opt); /* D = 30, the rest defaults */
+
+/* The integration method of the arcs (hdo run --method):
+   TAYLOR    the explicit Taylor method (hdo_step_taylor) everywhere;
+   IMPLICIT  Radau IIA (hdo_step_radau) on ODE modes, Taylor on the others;
+   AUTO      Taylor, and Radau IIA from the point where an ODE arc has
+             been stiff for HDO_STIFF_STEPS steps in a row with more than
+             HDO_AUTO_SWITCH_STEPS steps left at its step size
+             (decisions.md). */
+enum { HDO_METHOD_AUTO = 0, HDO_METHOD_TAYLOR, HDO_METHOD_IMPLICIT };
+#define HDO_AUTO_SWITCH_STEPS 10000.0
 
 #define HDO_RUN_MAX_STEPS 1000000L
 #define HDO_RUN_MAX_EVENTS 100000L
@@ -125,6 +136,9 @@ typedef struct {
     double seconds_integration, seconds_events, seconds_reduction,
         seconds_reinit;
     slong order_sum;
+    /* steps taken by the implicit method, and arcs that --method auto
+       switched to it */
+    slong implicit_steps, method_switches;
 } hdo_result_struct;
 typedef hdo_result_struct hdo_result_t[1];
 

@@ -19,7 +19,8 @@
      eval       the dense output at t0 + s, 0 <= s <= h;
      evolve     moves to t0 + s: the dense output, then the projection
                 onto the constraints (the next consistent point).
-   Methods: hdo_step_taylor (ref/step/taylor.c). */
+   Methods: hdo_step_taylor (ref/step/taylor.c), hdo_step_radau
+   (ref/step/radau.c). */
 #ifndef HDO_STEP_H
 #define HDO_STEP_H
 
@@ -42,6 +43,12 @@ typedef struct {
     void *impl;        /* the method's own state */
     hdo_dense dense;   /* read after a successful apply */
     char message[512]; /* why init failed */
+    /* what init was given, for hdo_stepper_switch */
+    hdo_model_struct *model;
+    const hdo_reduced_struct *red;
+    hdo_expr *guards;
+    slong nguards;
+    mpfr_prec_t prec;
 } hdo_stepper_struct;
 typedef hdo_stepper_struct hdo_stepper_t[1];
 
@@ -83,12 +90,30 @@ typedef struct hdo_step_type_struct {
 
 /* The explicit Taylor method of taylor.h at its default order. */
 extern const hdo_step_type hdo_step_taylor;
+/* Radau IIA collocation (ref/step/radau.c), reported as "implicit":
+   s = hdo_radau_stages(prec) stages (order 2s - 1 at step ends, the
+   collocation polynomial of degree s as dense output), Newton with the
+   exact Jacobian of the right-hand sides (symbolic, from the expression
+   graphs) at every stage, the tableau computed in MPFR.  ODE modes
+   without switching functions only (no algebraic unknowns, constraints
+   or guards: see decisions.md): alloc fails with HDO_ERR_UNSUPPORTED
+   otherwise.  It works at prec + 3s + 32 bits and
+   chooses its step in apply, for the tolerance 2^(17 - prec) (the hybrid
+   driver's); step_size returns that step. */
+extern const hdo_step_type hdo_step_radau;
+slong hdo_radau_stages(mpfr_prec_t prec);
 
 /* s gets type's method for red (type->alloc); clear it either way. */
 int hdo_stepper_init(hdo_stepper_t s, const hdo_step_type *type,
                      hdo_model_t model, const hdo_reduced_struct *red,
                      const hdo_expr *guards, slong nguards, mpfr_prec_t prec);
 void hdo_stepper_clear(hdo_stepper_t s);
+/* Replaces s's method by type for the same mode, guards and precision
+   (the dense output is that of the next apply).  Returns 0; or the new
+   method's failure, and then s keeps its old method. */
+int hdo_stepper_switch(hdo_stepper_t s, const hdo_step_type *type);
+/* 1 when red is an ODE mode: no algebraic unknowns, no constraints. */
+int hdo_reduced_is_ode(const hdo_reduced_struct *red);
 
 static inline int
 hdo_stepper_apply(hdo_stepper_t s, const mpfr_t t0, mpfr_srcptr xs,

@@ -78,8 +78,7 @@ typedef struct {
     int spurious;      /* one of them starts from a state that leaves */
     mpfr_t last_event; /* time of the last event (or -inf) */
     slong max_steps, max_events;
-    const hdo_step_type *stepper; /* the method of every arc */
-    hdo_stiff_watch stiff;        /* is the current arc stiff (stiff.c) */
+    hdo_stiff_watch stiff; /* is the current arc stiff (stiff.c) */
     struct timespec start;
     /* the intersection sliding modes built so far: cache slot
        nmodes + nmodes^2 + i holds the modes of xmask[i] */
@@ -139,6 +138,59 @@ fail(run_ctx *c, int status, slong mode, const mpfr_t t)
         }
     }
     return status;
+}
+
+/* The method of a new arc of reduced form red (hdo_run_options.method):
+   Radau IIA for an ODE mode under --method implicit, else Taylor (auto
+   switches later, in step, where an arc is stiff). */
+static const hdo_step_type *
+stepper_for(const run_ctx *c, const hdo_reduced_struct *red)
+{
+    if (c->opt->method == HDO_METHOD_IMPLICIT && hdo_reduced_is_ode(red))
+        return &hdo_step_radau;
+    return &hdo_step_taylor;
+}
+
+/* hdo_stepper_init with the method of stepper_for; an implicit method
+   that cannot take the mode (HDO_ERR_UNSUPPORTED: a switching function
+   that reads a derivative, as in some sliding modes) leaves it to the
+   Taylor method. */
+static int
+stepper_init(const run_ctx *c, hdo_stepper_t s, hdo_model_t model,
+             const hdo_reduced_struct *red, const hdo_expr *guards, slong ng)
+{
+    const hdo_step_type *type = stepper_for(c, red);
+    int st = hdo_stepper_init(s, type, model, red, guards, ng, c->prec);
+    if (st == HDO_ERR_UNSUPPORTED && type != &hdo_step_taylor) {
+        hdo_stepper_clear(s);
+        st = hdo_stepper_init(s, &hdo_step_taylor, model, red, guards, ng,
+                              c->prec);
+    }
+    return st;
+}
+
+/* --method auto: an ODE arc that has been stiff for HDO_STIFF_STEPS steps
+   with more than HDO_AUTO_SWITCH_STEPS steps ahead at its step size goes
+   on with Radau IIA; returns 1 when the stepper of mode m was switched. */
+static int
+auto_switch(run_ctx *c, slong m)
+{
+    mode_cache *mc = c->mc + m;
+    if (c->opt->method != HDO_METHOD_AUTO ||
+        mc->step->type != &hdo_step_taylor ||
+        !hdo_reduced_is_ode(mc->step->red) ||
+        c->stiff.steps < HDO_STIFF_STEPS || !(c->stiff.h > 0))
+        return 0;
+    double left =
+        (mpfr_get_d(c->t_end, MPFR_RNDN) - mpfr_get_d(c->t, MPFR_RNDN)) /
+        c->stiff.h;
+    if (!(left > HDO_AUTO_SWITCH_STEPS))
+        return 0;
+    if (hdo_stepper_switch(mc->step, &hdo_step_radau) != 0)
+        return 0; /* Taylor goes on, and the watch reports */
+    c->res->method_switches++;
+    hdo_stiff_watch_init(&c->stiff);
+    return 1;
 }
 
 /* Time tolerance at t: tol * max(1, |t|). */
@@ -290,9 +342,9 @@ mode_cache_build(run_ctx *c, slong m, const mpfr_t t)
     /* first integrals: no events, kept as constraints (KM (23)) */
     mc->inv = hdo_invariant_build(c->model, mc->red, guards, mode->nwhens, t,
                                   c->prec);
-    st = hdo_stepper_init(mc->step, c->stepper, c->model,
-                          hdo_invariant_reduced(mc->inv, mc->red), guards,
-                          mode->nwhens, c->prec);
+    st = stepper_init(c, mc->step, c->model,
+                      hdo_invariant_reduced(mc->inv, mc->red), guards,
+                      mode->nwhens);
     free(guards);
     if (st < 0) {
         hdo_error_set(c->err, st, mode->pos.line, mode->pos.col, "%s",
@@ -924,17 +976,18 @@ guard_leaves_at(run_ctx *c, slong m, slong g, mpfr_srcptr xs, mpfr_srcptr xu,
                 const mpfr_t t)
 {
     mode_cache *mc = c->mc + m;
+    hdo_stepper_struct *sp = mc->step;
     hdo_error_t e;
     hdo_error_clear(&e);
-    if (hdo_stepper_apply(mc->step, t, xs, xu, &e) < 0)
+    if (hdo_stepper_apply(sp, t, xs, xu, &e) < 0)
         return 1;
-    slong p = mc->step->dense.order;
+    slong p = sp->dense.order;
     mpfr_t h;
     mpfr_init2(h, c->prec);
-    hdo_stepper_step_size(h, mc->step, c->tol);
+    hdo_stepper_step_size(h, sp, c->tol);
     event_horizon(h, t);
-    int leaves = hdo_zeno_guard_leaves(mc->step->dense.guard[g * (p + 1)],
-                                       p + 1, h, c->tol);
+    int leaves =
+        hdo_zeno_guard_leaves(sp->dense.guard[g * (p + 1)], p + 1, h, c->tol);
     mpfr_clear(h);
     return leaves;
 }
@@ -1263,8 +1316,7 @@ sliding_get(run_ctx *c, slong a, slong b, const mpfr_t t, slong *idx)
                 guards[ng++] = model->modes[p].whens[k].guard;
             }
     }
-    st = hdo_stepper_init(mc->step, c->stepper, model, mc->red, guards, ng,
-                          c->prec);
+    st = stepper_init(c, mc->step, model, mc->red, guards, ng);
     free(guards);
     if (st < 0) {
         hdo_error_set(c->err, st, tra->pos.line, tra->pos.col,
@@ -1564,6 +1616,18 @@ step(run_ctx *c, int *done)
     mpfr_inits2(c->prec, h, hmax, hloc, root, broot, stol, (mpfr_ptr)0);
     st = hdo_stepper_step_size(h, mc->step, c->tol);
     hdo_stiff_watch_step(&c->stiff, mc->step, m, c->t, h);
+    if (st == 0 && auto_switch(c, m)) {
+        st = hdo_stepper_apply(mc->step, c->t, mc->xs, mc->xu, c->err);
+        if (st < 0) {
+            st = fail(c, st, m, c->t);
+            mpfr_clears(h, hmax, hloc, root, broot, stol, (mpfr_ptr)0);
+            return st;
+        }
+        p = mc->step->dense.order;
+        st = hdo_stepper_step_size(h, mc->step, c->tol);
+    }
+    if (mc->step->type == &hdo_step_radau)
+        c->res->implicit_steps++;
     if (st == HDO_ERR_STEP_COLLAPSE) {
         char *hs, why[700] = "";
         mpfr_asprintf(&hs, "%.3Re", h);
@@ -1801,7 +1865,6 @@ hdo_run(hdo_result_t res, hdo_model_t model, const hdo_run_options *opt,
     c.prec = hdo_run_prec(c.digits);
     c.max_steps = opt->max_steps > 0 ? opt->max_steps : HDO_RUN_MAX_STEPS;
     c.max_events = opt->max_events > 0 ? opt->max_events : HDO_RUN_MAX_EVENTS;
-    c.stepper = &hdo_step_taylor;
     hdo_stiff_watch_init(&c.stiff);
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu0);
     clock_gettime(CLOCK_MONOTONIC, &c.start);
@@ -1832,7 +1895,7 @@ hdo_run(hdo_result_t res, hdo_model_t model, const hdo_run_options *opt,
         if (opt->progress != NULL)
             opt->progress(opt->progress_data, mpfr_get_d(c.t, MPFR_RNDN),
                           (long)res->steps, (long)res->nevents,
-                          c.stepper->name);
+                          c.mc[c.mode].step->type->name);
     }
     if (st == 0) /* a sample at t_end not yet written (event at t_end) */
         emit_samples_point(&c, c.mode, c.mc[c.mode].xs, c.mc[c.mode].xu,

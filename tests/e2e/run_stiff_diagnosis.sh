@@ -4,9 +4,11 @@
 # steps").
 #
 # The explicit Taylor step on x' = -1e12 x after the transient is about
-# 2e-11 (stability-limited), so [0, 1] needs ~5e10 steps: hdo run must exit
-# 2 within a few hundred steps, naming the mode as stiff and the method
-# (taylor). The same model to t = 1e-9 (about 50 steps) runs, and its x(1e-9)
+# 2e-11 (stability-limited), so [0, 1] needs ~5e10 steps: hdo run
+# --method taylor must exit 2 within a few hundred steps, naming the mode
+# as stiff and the method (taylor). With the default --method auto the
+# arc goes on with the implicit method and the run ends at t = 1 with
+# x = exp(-1e12), 0 within the absolute tolerance 1e-35. The same model to t = 1e-9 (about 50 steps) runs, and its x(1e-9)
 # = exp(-1000) ~ 5e-435 is below the absolute tolerance 1e-35 (closed form).
 # --progress is accepted (the run is shorter than the 2 s before the first
 # progress line, so no line is printed).
@@ -24,7 +26,7 @@ until 1
 MODEL
 
 start=$(date +%s)
-"$HDO" run "$tmp/fast.hdae" --progress -o "$tmp/out" >"$tmp/log" 2>&1
+"$HDO" run "$tmp/fast.hdae" --method taylor --progress -o "$tmp/out" >"$tmp/log" 2>&1
 rc=$?
 secs=$(($(date +%s) - start))
 if [[ $rc -ne 2 ]]; then
@@ -39,7 +41,7 @@ if [[ -e "$tmp/out/summary.json" ]]; then
     echo "FAIL stiff_diagnosis: a failed run left summary.json"
     exit 1
 fi
-if ! "$HDO" run "$tmp/fast.hdae" --until 1e-9 -o "$tmp/short" >"$tmp/log2" 2>&1; then
+if ! "$HDO" run "$tmp/fast.hdae" --method taylor --until 1e-9 -o "$tmp/short" >"$tmp/log2" 2>&1; then
     echo "FAIL stiff_diagnosis: the short run failed: $(tail -n 1 "$tmp/log2")"
     exit 1
 fi
@@ -56,4 +58,20 @@ if [[ $? -ne 0 ]]; then
     echo "FAIL stiff_diagnosis: ${res:-checker crashed}"
     exit 1
 fi
-echo "PASS stiff_diagnosis (diagnosed in ${secs} s; $res)"
+if ! "$HDO" run "$tmp/fast.hdae" -o "$tmp/auto" >"$tmp/log3" 2>&1; then
+    echo "FAIL stiff_diagnosis: --method auto failed: $(tail -n 1 "$tmp/log3")"
+    exit 1
+fi
+res2=$("$PY" - "$tmp/auto" <<'PYEOF'
+import csv, sys
+from mpmath import mpf
+r = list(csv.DictReader(open(sys.argv[1] + '/trajectory.csv')))[-1]
+print('auto: x(1) = %s' % r['x'])
+sys.exit(0 if abs(mpf(r['x'])) <= mpf('1e-35') and mpf(r['time']) == 1 else 1)
+PYEOF
+)
+if [[ $? -ne 0 ]]; then
+    echo "FAIL stiff_diagnosis: ${res2:-checker crashed}"
+    exit 1
+fi
+echo "PASS stiff_diagnosis (taylor: diagnosed in ${secs} s; $res; $res2)"
