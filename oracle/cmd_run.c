@@ -38,7 +38,7 @@ usage(FILE *f)
         "  --max-events N    give up after N events (default 100000)\n"
         "  --method M        auto (default: Taylor, Radau IIA on stiff ODE\n"
         "                    arcs), taylor, or implicit (Radau IIA on ODE\n"
-        "                    modes)\n"
+        "                    modes without `when` clauses)\n"
         "  --progress        print the progress on stderr (t, steps, events,\n"
         "                    method) also when stderr is not a terminal\n"
         "\n"
