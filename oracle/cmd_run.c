@@ -32,6 +32,7 @@ usage(FILE *f)
         "               [--until T] [--verify] [--max-steps N] "
         "[--max-events N]\n"
         "               [-p|--param NAME=VALUE]...\n"
+        "               [--method auto|taylor|implicit] [--progress]\n"
         "\n"
         "Computes the reference solution of MODEL (.hdae) and writes\n"
         "DIR/trajectory.csv, DIR/events.csv and DIR/summary.json.\n"
@@ -49,6 +50,11 @@ usage(FILE *f)
         "                    (default 100000)\n"
         "  -p NAME=VALUE     override the parameter NAME with the exact\n"
         "                    value VALUE (9.81, -1e-3, 1/3); repeatable\n"
+        "  --method M        auto (default: Taylor, Radau IIA on stiff ODE\n"
+        "                    arcs), taylor, or implicit (Radau IIA on ODE\n"
+        "                    modes without `when` clauses)\n"
+        "  --progress        print the progress on stderr (t, steps, events,\n"
+        "                    method) also when stderr is not a terminal\n"
         "\n"
         "Exit status: 0 success, 1 --verify confirmed fewer than D digits\n"
         "(the files are written, stderr names the first disagreement), 2 bad\n"
@@ -87,12 +93,14 @@ parse_count(const char *s, long max)
     return v;
 }
 
-/* Progress on stderr, only for a terminal and a run of more than a
-   second, at most four times a second. */
+/* Progress on stderr for a run of more than two seconds: on a terminal
+   one line rewritten at most four times a second; elsewhere (--progress)
+   a line every five seconds, for a log. */
 typedef struct {
     struct timespec start;
     double last;
     int shown;
+    int tty;
     double t_end;
 } progress_state;
 
@@ -106,23 +114,26 @@ since(const struct timespec *t0)
 }
 
 static void
-progress(void *data, double t, long nevents)
+progress(void *data, double t, long steps, long nevents, const char *method)
 {
     progress_state *ps = data;
     double e = since(&ps->start);
-    if (e < 1.0 || e - ps->last < 0.25)
+    if (e < 2.0 || e - ps->last < (ps->tty ? 0.25 : 5.0))
         return;
     ps->last = e;
     ps->shown = 1;
-    fprintf(stderr, "\rhdo run: t = %-14.8g events %-8ld %6.1f s", t, nevents,
-            e);
+    fprintf(stderr,
+            "%shdo run: t = %-14.8g steps %-9ld events %-8ld method %s "
+            "%6.1f s%s",
+            ps->tty ? "\r" : "", t, steps, nevents, method, e,
+            ps->tty ? "" : "\n");
     fflush(stderr);
 }
 
 static void
 progress_end(progress_state *ps)
 {
-    if (ps->shown)
+    if (ps->shown && ps->tty)
         fprintf(stderr, "\r\033[K");
 }
 
@@ -225,7 +236,7 @@ hdo_cmd_run(int argc, char **argv)
     hdo_run_options opt;
     const char *model_path = NULL, *out = NULL;
     char *out_alloc = NULL;
-    int verify = 0, rc = 0;
+    int verify = 0, want_progress = 0, rc = 0;
     hdo_model_t model;
     hdo_result_t res;
     hdo_error_t err;
@@ -245,8 +256,8 @@ hdo_cmd_run(int argc, char **argv)
         }
         /* options that take a value: "-d D", "--digits D", "--digits=D" */
         static const char *const valued[] = {
-            "-d",      "--digits", "-o",          "--out",
-            "--every", "--until",  "--max-steps", "--max-events"};
+            "-d",      "--digits",    "-o",           "--out",   "--every",
+            "--until", "--max-steps", "--max-events", "--method"};
         char name[32] = "";
         if (a[0] == '-' && a[1] == '-' && strchr(a, '=') != NULL) {
             size_t n = (size_t)(strchr(a, '=') - a);
@@ -304,6 +315,19 @@ hdo_cmd_run(int argc, char **argv)
                                   val);
         } else if (strcmp(a, "--verify") == 0) {
             verify = 1;
+        } else if (strcmp(name, "--method") == 0) {
+            if (strcmp(val, "auto") == 0)
+                opt.method = HDO_METHOD_AUTO;
+            else if (strcmp(val, "taylor") == 0)
+                opt.method = HDO_METHOD_TAYLOR;
+            else if (strcmp(val, "implicit") == 0)
+                opt.method = HDO_METHOD_IMPLICIT;
+            else
+                return fail_usage("--method: expected auto, taylor or "
+                                  "implicit, got '%s'",
+                                  val);
+        } else if (strcmp(a, "--progress") == 0) {
+            want_progress = 1;
         } else if (a[0] == '-' && a[1] != '\0') {
             return fail_usage("unknown option '%s'", a);
         } else if (model_path == NULL) {
@@ -357,7 +381,8 @@ hdo_cmd_run(int argc, char **argv)
 
     memset(&ps, 0, sizeof ps);
     clock_gettime(CLOCK_MONOTONIC, &ps.start);
-    if (isatty(STDERR_FILENO)) {
+    ps.tty = isatty(STDERR_FILENO);
+    if (ps.tty || want_progress) {
         opt.progress = progress;
         opt.progress_data = &ps;
     }

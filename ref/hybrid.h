@@ -1,11 +1,11 @@
-/* hybrid.h -- the driver of a hybrid run: arcs of the Taylor integrator,
+/* hybrid.h -- the driver of a hybrid run: arcs of a stepper (step.h),
    event location on the dense output, transitions with resets and
    consistent reinitialisation, and the output tables. */
 #ifndef HDO_HYBRID_H
 #define HDO_HYBRID_H
 
 #include <stdio.h>
-#include "taylor.h"
+#include "step.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -31,9 +31,11 @@ mpfr_prec_t hdo_run_prec(long digits);
 void hdo_run_tol(mpfr_t tol, long digits); /* rounded to tol's precision */
 
 /* Progress report: called after every step with the time reached (as a
-   double, for display) and the number of events so far.  The library
-   never prints; the command decides whether to show it. */
-typedef void (*hdo_progress_fn)(void *data, double t, long nevents);
+   double, for display), the steps and events so far and the name of the
+   method that took the step ("taylor").  The library never prints; the
+   command decides whether to show it. */
+typedef void (*hdo_progress_fn)(void *data, double t, long steps, long nevents,
+                                const char *method);
 
 typedef struct {
     long digits;       /* D (> 0) */
@@ -45,11 +47,22 @@ typedef struct {
     const double *sample_times; /* when not NULL: sample exactly here
                                    (ascending), instead of the grid */
     slong nsample_times;
+    int method; /* HDO_METHOD_AUTO (default), _TAYLOR or _IMPLICIT */
     hdo_progress_fn progress; /* may be NULL */
     void *progress_data;
 } hdo_run_options;
 
 void hdo_run_options_init(hdo_run_options *opt); /* D = 30, the rest defaults */
+
+/* The integration method of the arcs (hdo run --method):
+   TAYLOR    the explicit Taylor method (hdo_step_taylor) everywhere;
+   IMPLICIT  Radau IIA (hdo_step_radau) on ODE modes, Taylor on the others;
+   AUTO      Taylor, and Radau IIA from the point where an ODE arc has
+             been stiff for HDO_STIFF_STEPS steps in a row with more than
+             HDO_AUTO_SWITCH_STEPS steps left at its step size
+             (decisions.md). */
+enum { HDO_METHOD_AUTO = 0, HDO_METHOD_TAYLOR, HDO_METHOD_IMPLICIT };
+#define HDO_AUTO_SWITCH_STEPS 10000.0
 
 #define HDO_RUN_MAX_STEPS 1000000L
 #define HDO_RUN_MAX_EVENTS 100000L
@@ -138,6 +151,9 @@ typedef struct {
        the digits asked. */
     long event_digits;
     slong event_digits_index;
+    /* steps taken by the implicit method, and arcs that --method auto
+       switched to it */
+    slong implicit_steps, method_switches;
 } hdo_result_struct;
 typedef hdo_result_struct hdo_result_t[1];
 

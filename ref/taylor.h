@@ -140,6 +140,23 @@ void hdo_taylor_eval_extra(mpfr_ptr e, const hdo_taylor_t tay, const mpfr_t h);
    written). */
 int hdo_taylor_step_size(mpfr_t h, const hdo_taylor_t tay, const mpfr_t tol);
 
+/* Stiffness estimate of the last expansion: log10 of rho_low / rho_high,
+   where rho_low is the radius of convergence estimated from the first
+   orders j = 1..min(4, p/8) and rho_high the one hdo_taylor_step_size
+   uses (orders ceil(3p/4)..p), each the minimum over the states and
+   unknowns of (max(1, |c_i0|) / |c_ij|)^(1/j).  On a smooth solution
+   (a non-stiff arc, or the fast transient of a stiff one) the two
+   estimates agree or the first orders see the nearer singularity (an
+   exponential: -log10(3p/(4e)), -1.15 at 30 digits); on a stiff arc after
+   its transient the high orders are those of a fast mode damped to
+   rounding level, invisible in the first orders, and the ratio is the
+   factor by which the stability of the explicit Taylor step, not the
+   solution's smoothness, limits the step: 10^7 and more for
+   der(x) = -1e12*x.  Returns 0 when the series has fewer than 8 orders
+   or its last quarter vanishes, +infinity when the first orders vanish
+   but the last do not.  Doubles only: it is a diagnosis, not a result. */
+double hdo_taylor_stiffness(const hdo_taylor_t tay);
+
 /* Evolve layer: after hdo_taylor_expand, moves to t0 + h: the dense
    output into xs, xu (nstate and nimplicit entries, at tay->prec), then,
    when the mode has constraints or unknowns, records the residual

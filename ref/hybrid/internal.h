@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include "hybrid.h"
 #include "reduce.h"
+#include "step.h"
 
 void hdo_result_setup(hdo_result_t res, const hdo_model_t model, long digits,
                       mpfr_prec_t prec);
@@ -15,6 +16,44 @@ hdo_row *hdo_result_add_row(hdo_result_t res, const mpfr_t t, slong mode);
 hdo_event *hdo_result_add_event(hdo_result_t res, const mpfr_t t, slong from,
                                 slong to, hdo_event_kind kind,
                                 const char *guard);
+
+/* The stiffness watch (stiff.c).  An arc counts as stiff at a step when
+   hdo_stepper_stiffness (hdo_taylor_stiffness) of the step is at least
+   hdo_stiff_threshold(order) = log10(order) + HDO_STIFF_MARGIN (3.28 at
+   30 digits, 3.70 at 100).  Measured: on a smooth solution the ratio is
+   near 1 or below (an exponential: 10^-1.15 at 30 digits); the corpus'
+   non-stiff cases reach at most 10^2.65 (evaporator, 10^2.82 at 100
+   digits); Robertson (10^3.3 from t = 23), Van der Pol with mu = 1000 on
+   its slow arcs (10^4.5) and der(x) = -1e12*x after its transient (10^7
+   and more) are above.  On a stiff arc the ratio grows with the digits
+   (the damped fast mode sits at rounding level), on a smooth one it does
+   not, so a threshold that grows slowly with the order stays between
+   them.  A run stops early (HDO_ERR_TOO_MUCH_WORK) when the arc has been
+   stiff for HDO_STIFF_STEPS steps in a row and the steps at the current
+   size to the end time would exceed --max-steps. */
+#define HDO_STIFF_MARGIN 1.6
+#define HDO_STIFF_STEPS 100
+typedef struct {
+    slong mode;   /* the stiff arc's mode */
+    slong steps;  /* stiff steps in a row (0: the last was not stiff) */
+    double since; /* time of the first of them */
+    double ratio; /* the last hdo_stepper_stiffness */
+    const char *method; /* the stepper's name */
+    double h;     /* the last natural step */
+} hdo_stiff_watch;
+void hdo_stiff_watch_init(hdo_stiff_watch *w);
+double hdo_stiff_threshold(slong order);
+/* Records the expansion of one step of mode and its natural step h. */
+void hdo_stiff_watch_step(hdo_stiff_watch *w, const hdo_stepper_t s,
+                          slong mode, const mpfr_t t, const mpfr_t h);
+/* 1 when the arc has been stiff for HDO_STIFF_STEPS steps and steps +
+   (t_end - t) / h exceeds max_steps. */
+int hdo_stiff_watch_hopeless(const hdo_stiff_watch *w, double t, double t_end,
+                             long steps, long max_steps);
+/* The diagnosis, for an error message. */
+void hdo_stiff_watch_describe(char *buf, size_t n, const hdo_stiff_watch *w,
+                              const hdo_model_struct *model, double t,
+                              double t_end);
 
 /* The Filippov sliding mode of modes a and b (reduced forms ra, rb, both
    explicit ODEs) on the surface S = 0 (S = a's guard, a feasible while

@@ -20,7 +20,7 @@
        side is left to the locator, which reports it at once;
      - the mode is integrated in KM's regularised form (23): the first
        integral is kept as a constraint S(t, x) = S(entry) of a copy of
-       the reduced form, so the projection after every step (ref/taylor's
+       the reduced form, so the projection after every step (the stepper's
        evolve) holds S at its entry value to the working precision.
 
    Recognition.  L = dS/dt + sum_i dS/dx_i rhs_i (hdo_sliding_lie) along

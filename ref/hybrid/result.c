@@ -28,6 +28,7 @@ hdo_run_options_init(hdo_run_options *opt)
     opt->max_events = 0;
     opt->sample_times = NULL;
     opt->nsample_times = 0;
+    opt->method = HDO_METHOD_AUTO;
     opt->progress = NULL;
     opt->progress_data = NULL;
 }
@@ -59,6 +60,8 @@ hdo_result_init(hdo_result_t res)
     res->seconds_integration = res->seconds_events = 0;
     res->seconds_reduction = res->seconds_reinit = 0;
     res->order_sum = 0;
+    res->implicit_steps = 0;
+    res->method_switches = 0;
     res->cpu_seconds = 0;
     res->command_argv = NULL;
     res->command_argc = 0;

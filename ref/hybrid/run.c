@@ -7,12 +7,13 @@
 #include "internal.h"
 #include "km.h"
 
-/* The layering (style.md, GSL odeiv2): ref/taylor is step + control (the
-   expansion at a point, its dense output and step size); this file is the
+/* The layering (style.md, GSL odeiv2): a stepper (ref/step.h: the Taylor
+   method today) is step + control (the dense output at a point and its
+   step size), seen only through its table; this file is the
    driver: it takes the steps, projects onto the constraints after each,
    asks ref/hybrid/locate.c whether a switching function changes sign
    inside the step, and performs the transitions.  Everything that can be
-   built once per mode (reduced form, compiled Taylor program with the
+   built once per mode (reduced form, stepper compiled with the
    guards, the `with` programs) is built the first time the mode is
    entered and kept in a mode_cache for the whole run. */
 
@@ -25,7 +26,7 @@
 typedef struct {
     int built;
     hdo_reduced_t red;
-    hdo_taylor_t tay;
+    hdo_stepper_t step;         /* the integrator of this mode (step.h) */
     slong ntr;                  /* whens, then the zeno clause if any */
     hdo_program_struct *assign; /* per transition, compiled on first use */
     int *assign_built;
@@ -33,7 +34,7 @@ typedef struct {
     mpfr_ptr ls, lu; /* left limit scratch */
     mpfr_ptr ts, tu; /* dense output scratch */
     int *fixed;
-    slong nguards; /* guards compiled into tay */
+    slong nguards; /* guards compiled into the stepper */
     /* a sliding mode (index >= nmodes): its pair, the weight of a, and
        the transitions of a and b behind guards 2.. */
     slong sa, sb;
@@ -43,7 +44,7 @@ typedef struct {
        the cube of adjacent modes, surfaces and weights (sliding.c) */
     hdo_sliding_set *set;
     /* guards that are first integrals of the mode (invariant.c), NULL
-       when none: then tay integrates the regularised form */
+       when none: then the stepper integrates the regularised form */
     hdo_invariant *inv;
 } mode_cache;
 
@@ -77,6 +78,7 @@ typedef struct {
     int spurious;      /* one of them starts from a state that leaves */
     mpfr_t last_event; /* time of the last event (or -inf) */
     slong max_steps, max_events;
+    hdo_stiff_watch stiff; /* is the current arc stiff (stiff.c) */
     struct timespec start;
     /* the intersection sliding modes built so far: cache slot
        nmodes + nmodes^2 + i holds the modes of xmask[i] */
@@ -148,6 +150,59 @@ option_fail(run_ctx *c)
     return HDO_ERR_INPUT;
 }
 
+/* The method of a new arc of reduced form red (hdo_run_options.method):
+   Radau IIA for an ODE mode under --method implicit, else Taylor (auto
+   switches later, in step, where an arc is stiff). */
+static const hdo_step_type *
+stepper_for(const run_ctx *c, const hdo_reduced_struct *red)
+{
+    if (c->opt->method == HDO_METHOD_IMPLICIT && hdo_reduced_is_ode(red))
+        return &hdo_step_radau;
+    return &hdo_step_taylor;
+}
+
+/* hdo_stepper_init with the method of stepper_for; an implicit method
+   that cannot take the mode (HDO_ERR_UNSUPPORTED: a switching function
+   that reads a derivative, as in some sliding modes) leaves it to the
+   Taylor method. */
+static int
+stepper_init(const run_ctx *c, hdo_stepper_t s, hdo_model_t model,
+             const hdo_reduced_struct *red, const hdo_expr *guards, slong ng)
+{
+    const hdo_step_type *type = stepper_for(c, red);
+    int st = hdo_stepper_init(s, type, model, red, guards, ng, c->prec);
+    if (st == HDO_ERR_UNSUPPORTED && type != &hdo_step_taylor) {
+        hdo_stepper_clear(s);
+        st = hdo_stepper_init(s, &hdo_step_taylor, model, red, guards, ng,
+                              c->prec);
+    }
+    return st;
+}
+
+/* --method auto: an ODE arc that has been stiff for HDO_STIFF_STEPS steps
+   with more than HDO_AUTO_SWITCH_STEPS steps ahead at its step size goes
+   on with Radau IIA; returns 1 when the stepper of mode m was switched. */
+static int
+auto_switch(run_ctx *c, slong m)
+{
+    mode_cache *mc = c->mc + m;
+    if (c->opt->method != HDO_METHOD_AUTO ||
+        mc->step->type != &hdo_step_taylor ||
+        !hdo_reduced_is_ode(mc->step->red) ||
+        c->stiff.steps < HDO_STIFF_STEPS || !(c->stiff.h > 0))
+        return 0;
+    double left =
+        (mpfr_get_d(c->t_end, MPFR_RNDN) - mpfr_get_d(c->t, MPFR_RNDN)) /
+        c->stiff.h;
+    if (!(left > HDO_AUTO_SWITCH_STEPS))
+        return 0;
+    if (hdo_stepper_switch(mc->step, &hdo_step_radau) != 0)
+        return 0; /* Taylor goes on, and the watch reports */
+    c->res->method_switches++;
+    hdo_stiff_watch_init(&c->stiff);
+    return 1;
+}
+
 /* Time tolerance at t: tol * max(1, |t|). */
 static void
 time_tol(mpfr_t r, const run_ctx *c, const mpfr_t t)
@@ -160,7 +215,7 @@ time_tol(mpfr_t r, const run_ctx *c, const mpfr_t t)
 
 /* The horizon of the event search of a step from t (and of the zero rule
    for a zero at the start of an arc, KM Remark 12): on input the natural
-   step of the expansion at t (hdo_taylor_step_size), replaced by one time
+   step proposed at t (hdo_stepper_step_size), replaced by one time
    unit max(1, |t|) when it is not finite (a polynomial series).  It is
    never clipped to the end time: hdo_event_locate judges a coefficient
    c_k by its contribution |c_k| H^k over the horizon H, so a step
@@ -240,9 +295,8 @@ mode_cache_clear(mode_cache *mc, hdo_result_struct *res)
     free(mc->other_mode);
     free(mc->other_when);
     free(mc->set);
-    if (mpfr_cmp(mc->tay->max_residual, res->max_residual) > 0)
-        mpfr_set(res->max_residual, mc->tay->max_residual, MPFR_RNDU);
-    hdo_taylor_clear(mc->tay);
+    mc->step->type->max_residual(res->max_residual, mc->step);
+    hdo_stepper_clear(mc->step);
     hdo_invariant_free(mc->inv);
     hdo_reduced_clear(mc->red);
 }
@@ -298,14 +352,14 @@ mode_cache_build(run_ctx *c, slong m, const mpfr_t t)
     /* first integrals: no events, kept as constraints (KM (23)) */
     mc->inv = hdo_invariant_build(c->model, mc->red, guards, mode->nwhens, t,
                                   c->prec);
-    st = hdo_taylor_init(mc->tay, c->model,
-                         hdo_invariant_reduced(mc->inv, mc->red), guards,
-                         mode->nwhens, NULL, 0, c->prec, 0);
+    st = stepper_init(c, mc->step, c->model,
+                      hdo_invariant_reduced(mc->inv, mc->red), guards,
+                      mode->nwhens);
     free(guards);
     if (st < 0) {
         hdo_error_set(c->err, st, mode->pos.line, mode->pos.col, "%s",
-                      mc->tay->init_message);
-        hdo_taylor_clear(mc->tay);
+                      mc->step->message);
+        hdo_stepper_clear(mc->step);
         hdo_invariant_free(mc->inv);
         mc->inv = NULL;
         hdo_reduced_clear(mc->red);
@@ -411,8 +465,8 @@ note_mode_used(run_ctx *c, slong m, const mpfr_t t)
 typedef struct {
     const hdo_reduced_struct *r;
     mpfr_srcptr xs, xu;
-    const hdo_taylor_struct *tay; /* NULL: only the point values */
-    mpfr_srcptr s;                /* offset in the series */
+    const hdo_dense *dense; /* NULL: only the point values */
+    mpfr_srcptr s;          /* offset in the series */
 } left_limit;
 
 /* The m-th derivative at s of the series c[0..p]. */
@@ -466,11 +520,11 @@ left_value(mpfr_t out, const left_limit *L, slong var, slong order)
                 best_is_state = 0;
             }
         }
-    if (best < 0 || L->tay == NULL)
+    if (best < 0 || L->dense == NULL)
         return 0;
-    slong p = L->tay->order;
-    const mpfr_t *coef = best_is_state ? L->tay->state_coef + best * (p + 1)
-                                       : L->tay->unknown_coef + best * (p + 1);
+    slong p = L->dense->order;
+    const mpfr_t *coef = best_is_state ? L->dense->state + best * (p + 1)
+                                       : L->dense->unknown + best * (p + 1);
     series_derivative(out, coef, p, order - best_order, L->s);
     return 1;
 }
@@ -799,7 +853,7 @@ emit_samples(run_ctx *c, const mpfr_t limit, int inclusive)
             break;
         if (mpfr_cmp(tk, c->t) >= 0) {
             mpfr_sub(s, tk, c->t, MPFR_RNDN);
-            hdo_taylor_eval(mc->ts, mc->tu, NULL, mc->tay, s);
+            hdo_stepper_eval(mc->ts, mc->tu, NULL, mc->step, s);
             add_row(c, tk, c->mode, mc->ts, mc->tu);
         }
         c->next_sample++;
@@ -1045,17 +1099,18 @@ guard_leaves_at(run_ctx *c, slong m, slong g, mpfr_srcptr xs, mpfr_srcptr xu,
                 const mpfr_t t)
 {
     mode_cache *mc = c->mc + m;
+    hdo_stepper_struct *sp = mc->step;
     hdo_error_t e;
     hdo_error_clear(&e);
-    if (hdo_taylor_expand(mc->tay, t, xs, xu, &e) < 0)
+    if (hdo_stepper_apply(sp, t, xs, xu, &e) < 0)
         return 1;
-    slong p = mc->tay->order;
+    slong p = sp->dense.order;
     mpfr_t h;
     mpfr_init2(h, c->prec);
-    hdo_taylor_step_size(h, mc->tay, c->tol);
+    hdo_stepper_step_size(h, sp, c->tol);
     event_horizon(h, t);
-    int leaves = hdo_zeno_guard_leaves(mc->tay->guard_coef[g * (p + 1)], p + 1,
-                                       h, c->tol);
+    int leaves =
+        hdo_zeno_guard_leaves(sp->dense.guard[g * (p + 1)], p + 1, h, c->tol);
     mpfr_clear(h);
     return leaves;
 }
@@ -1139,7 +1194,7 @@ livelock(run_ctx *c, slong src, slong g, const left_limit *L, const mpfr_t tn,
     int st = 0;
     if (!ok) {
         if (expanded)
-            st = hdo_taylor_expand(c->mc[src].tay, c->t, c->mc[src].xs,
+            st = hdo_stepper_apply(c->mc[src].step, c->t, c->mc[src].xs,
                                    c->mc[src].xu, c->err);
         if (st < 0)
             st = fail(c, st, src, c->t);
@@ -1384,15 +1439,14 @@ sliding_get(run_ctx *c, slong a, slong b, const mpfr_t t, slong *idx)
                 guards[ng++] = model->modes[p].whens[k].guard;
             }
     }
-    st = hdo_taylor_init(mc->tay, model, mc->red, guards, ng, NULL, 0, c->prec,
-                         0);
+    st = stepper_init(c, mc->step, model, mc->red, guards, ng);
     free(guards);
     if (st < 0) {
         hdo_error_set(c->err, st, tra->pos.line, tra->pos.col,
                       "the sliding mode of '%s' and '%s': %s",
                       model->modes[a].name, model->modes[b].name,
-                      mc->tay->init_message);
-        hdo_taylor_clear(mc->tay);
+                      mc->step->message);
+        hdo_stepper_clear(mc->step);
         hdo_reduced_clear(mc->red);
         free(mc->other_mode);
         free(mc->other_when);
@@ -1493,8 +1547,8 @@ sliding_event(run_ctx *c, slong g, const mpfr_t s)
     mpfr_init2(tstar, c->prec);
     mpfr_add(tstar, c->t, s, MPFR_RNDN);
     emit_samples(c, tstar, 0);
-    hdo_taylor_eval(mc->ls, mc->lu, NULL, mc->tay, s);
-    left_limit L = {mc->red, mc->ls, mc->lu, mc->tay, s};
+    hdo_stepper_eval(mc->ls, mc->lu, NULL, mc->step, s);
+    left_limit L = {mc->red, mc->ls, mc->lu, &mc->step->dense, s};
     if (mc->set != NULL || g >= 2) {
         /* an intersection: a weight reaches its bound, or a further
            surface is reached (intersect.inc) */
@@ -1532,8 +1586,8 @@ handle_event(run_ctx *c, slong g, const mpfr_t s, int simultaneous)
     mpfr_inits2(c->prec, tstar, gap, ttol, (mpfr_ptr)0);
     mpfr_add(tstar, c->t, s, MPFR_RNDN);
     emit_samples(c, tstar, 0);
-    hdo_taylor_eval(mc->ls, mc->lu, NULL, mc->tay, s);
-    left_limit L = {mc->red, mc->ls, mc->lu, mc->tay, s};
+    hdo_stepper_eval(mc->ls, mc->lu, NULL, mc->step, s);
+    left_limit L = {mc->red, mc->ls, mc->lu, &mc->step->dense, s};
 
     mpfr_sub(gap, tstar, c->last_event, MPFR_RNDN);
     time_tol(ttol, c, tstar);
@@ -1559,7 +1613,7 @@ handle_event(run_ctx *c, slong g, const mpfr_t s, int simultaneous)
         c->spurious = 0;
     } else if (!c->spurious) {
         c->spurious = guard_leaves_at(c, src, g, L.xs, L.xu, tstar);
-        st = hdo_taylor_expand(mc->tay, c->t, mc->xs, mc->xu, c->err);
+        st = hdo_stepper_apply(mc->step, c->t, mc->xs, mc->xu, c->err);
         if (st < 0) {
             st = fail(c, st, src, c->t);
             mpfr_clears(tstar, gap, ttol, (mpfr_ptr)0);
@@ -1647,6 +1701,17 @@ handle_event(run_ctx *c, slong g, const mpfr_t s, int simultaneous)
     return st;
 }
 
+/* "; <the stiffness diagnosis>" for an error message. */
+static void
+stiff_why(char *buf, size_t n, const run_ctx *c)
+{
+    buf[0] = ';';
+    buf[1] = ' ';
+    hdo_stiff_watch_describe(buf + 2, n - 2, &c->stiff, c->model,
+                             mpfr_get_d(c->t, MPFR_RNDN),
+                             mpfr_get_d(c->t_end, MPFR_RNDN));
+}
+
 /* ------------------------------------------------------------------ */
 /* One step of the current mode; sets *done at the end time. */
 static int
@@ -1659,25 +1724,56 @@ step(run_ctx *c, int *done)
     int last = 0, st;
 
     if (++c->res->steps > c->max_steps) {
+        char why[700] = "";
+        if (c->stiff.steps > 0)
+            stiff_why(why, sizeof why, c);
         hdo_error_set(c->err, HDO_ERR_TOO_MUCH_WORK, 0, 0,
-                      "more than %ld steps (--max-steps)", c->max_steps);
+                      "more than %ld steps (--max-steps)%s", c->max_steps, why);
         return fail(c, HDO_ERR_TOO_MUCH_WORK, m, c->t);
     }
-    st = hdo_taylor_expand(mc->tay, c->t, mc->xs, mc->xu, c->err);
+    st = hdo_stepper_apply(mc->step, c->t, mc->xs, mc->xu, c->err);
     if (st < 0)
         return fail(c, st, m, c->t);
-    p = mc->tay->order;
+    p = mc->step->dense.order;
     c->res->order_sum += p;
     mpfr_inits2(c->prec, h, hmax, hloc, root, broot, stol, (mpfr_ptr)0);
-    if (hdo_taylor_step_size(h, mc->tay, c->tol) == HDO_ERR_STEP_COLLAPSE) {
-        char *hs;
+    st = hdo_stepper_step_size(h, mc->step, c->tol);
+    hdo_stiff_watch_step(&c->stiff, mc->step, m, c->t, h);
+    if (st == 0 && auto_switch(c, m)) {
+        st = hdo_stepper_apply(mc->step, c->t, mc->xs, mc->xu, c->err);
+        if (st < 0) {
+            st = fail(c, st, m, c->t);
+            mpfr_clears(h, hmax, hloc, root, broot, stol, (mpfr_ptr)0);
+            return st;
+        }
+        p = mc->step->dense.order;
+        st = hdo_stepper_step_size(h, mc->step, c->tol);
+    }
+    if (mc->step->type == &hdo_step_radau)
+        c->res->implicit_steps++;
+    if (st == HDO_ERR_STEP_COLLAPSE) {
+        char *hs, why[700] = "";
         mpfr_asprintf(&hs, "%.3Re", h);
+        if (c->stiff.steps > 0)
+            stiff_why(why, sizeof why, c);
         hdo_error_set(c->err, HDO_ERR_STEP_COLLAPSE, 0, 0,
-                      "the step size collapsed to %s (a singularity of the "
-                      "solution?)",
-                      hs);
+                      "the step size collapsed to %s (%s)", hs,
+                      why[0] ? why + 2 : "a singularity of the solution?");
         mpfr_free_str(hs);
         st = fail(c, HDO_ERR_STEP_COLLAPSE, m, c->t);
+        mpfr_clears(h, hmax, hloc, root, broot, stol, (mpfr_ptr)0);
+        return st;
+    }
+    if (hdo_stiff_watch_hopeless(&c->stiff, mpfr_get_d(c->t, MPFR_RNDN),
+                                 mpfr_get_d(c->t_end, MPFR_RNDN),
+                                 (long)c->res->steps, (long)c->max_steps)) {
+        char why[700];
+        stiff_why(why, sizeof why, c);
+        hdo_error_set(c->err, HDO_ERR_TOO_MUCH_WORK, 0, 0,
+                      "the run would take more than %ld steps "
+                      "(--max-steps)%s",
+                      c->max_steps, why);
+        st = fail(c, HDO_ERR_TOO_MUCH_WORK, m, c->t);
         mpfr_clears(h, hmax, hloc, root, broot, stol, (mpfr_ptr)0);
         return st;
     }
@@ -1696,7 +1792,7 @@ step(run_ctx *c, int *done)
     int ph = phase_enter(c, PH_EVENTS);
     time_tol(stol, c, c->t);
     for (slong g = 0; g < mc->nguards; g++) {
-        mpfr_srcptr coef = mc->tay->guard_coef[g * (p + 1)];
+        mpfr_srcptr coef = mc->step->dense.guard[g * (p + 1)];
         if (hdo_invariant_skips(mc->inv, g))
             continue; /* a first integral on its feasible side */
         if (hdo_event_locate(root, coef, p + 1, hloc, c->tol, c->prec) !=
@@ -1741,7 +1837,7 @@ step(run_ctx *c, int *done)
     if (best < 0)
         phase_enter(c, ph); /* back to integration */
     if (best >= 0)
-        event_digits(c, mc->tay->guard_coef[best * (p + 1)], p + 1, hloc,
+        event_digits(c, mc->step->dense.guard[best * (p + 1)], p + 1, hloc,
                      broot);
     if (best >= 0 && m >= c->model->nmodes) {
         st = sliding_event(c, best, broot);
@@ -1756,8 +1852,8 @@ step(run_ctx *c, int *done)
         else
             mpfr_add(tnew, c->t, h, MPFR_RNDN);
         emit_samples(c, tnew, 1);
-        /* dense output at h, residual, projection (ref/taylor's evolve) */
-        st = hdo_taylor_evolve(mc->xs, mc->xu, mc->tay, h, c->err);
+        /* dense output at h, residual, projection (the stepper's evolve) */
+        st = hdo_stepper_evolve(mc->xs, mc->xu, mc->step, h, c->err);
         if (st < 0)
             st = fail(c, st, m, tnew);
         mpfr_set(c->t, tnew, MPFR_RNDN);
@@ -1940,6 +2036,7 @@ hdo_run(hdo_result_t res, hdo_model_t model, const hdo_run_options *opt,
     c.prec = hdo_run_prec(c.digits);
     c.max_steps = opt->max_steps > 0 ? opt->max_steps : HDO_RUN_MAX_STEPS;
     c.max_events = opt->max_events > 0 ? opt->max_events : HDO_RUN_MAX_EVENTS;
+    hdo_stiff_watch_init(&c.stiff);
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu0);
     clock_gettime(CLOCK_MONOTONIC, &c.start);
     c.phase_since = c.start;
@@ -1968,7 +2065,8 @@ hdo_run(hdo_result_t res, hdo_model_t model, const hdo_run_options *opt,
         phase_enter(&c, ph);
         if (opt->progress != NULL)
             opt->progress(opt->progress_data, mpfr_get_d(c.t, MPFR_RNDN),
-                          (long)res->nevents);
+                          (long)res->steps, (long)res->nevents,
+                          c.mc[c.mode].step->type->name);
     }
     if (st == 0) /* a sample at t_end not yet written (event at t_end) */
         emit_samples_point(&c, c.mode, c.mc[c.mode].xs, c.mc[c.mode].xu,

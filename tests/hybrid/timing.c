@@ -4,6 +4,7 @@
 #include <criterion/criterion.h>
 #include <string.h>
 #include "hybrid.h"
+#include "taylor.h" /* the order the Taylor stepper uses */
 #include "../model_util.h"
 
 /* A ball with a resting DAE mode after its Zeno point: every phase

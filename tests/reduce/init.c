@@ -314,6 +314,54 @@ Test(reduce, init_nilpotent_unique_point)
     hdo_model_clear(model);
 }
 
+/* Newton for the unknowns stops at its rounding floor when that lies
+   above the step test's 2^(8-prec) |z| (issue #18: the transistor
+   amplifier stalled there at 25, 38..42 digits).  In
+   0 = (z + B) - B - x the sum z + B is rounded to a multiple of ulp(B),
+   so h has a floor near ulp(B) = 2^(20-prec) with B = 10^6, 2^12 times
+   the step test: every precision from 20 to 45 digits stalls there.
+   The exact solution is z = x = 1/3 (the start value of x, rounded);
+   the accepted z must be within the floor, 2 ulp(B), of it. */
+Test(reduce, init_newton_rounding_floor_20_to_45_digits)
+{
+    hdo_model_t model;
+    hdo_reduced_t r;
+    hdo_error_t err;
+
+    hdo_error_clear(&err);
+    tm_parse(model, "model floor\nparam B = 1e6\nvar x = 1/3, z = 0\n"
+                    "mode m\n  der(x) = -x\n  0 = (z + B) - B - x\nend\n"
+                    "start m\n");
+    hdo_reduced_init(r);
+    cr_assert_eq(hdo_reduce_mode(r, model, 0, &err), 0);
+    cr_assert_eq(r->nimplicit, 1);
+    for (int digits = 20; digits <= 45; digits++) {
+        mpfr_prec_t prec = prec_for_digits(digits);
+        mpfr_ptr xs = hdo_vec_init(1, prec), xu = hdo_vec_init(1, prec);
+        mpfr_t t, e, lim;
+        int fixed[1] = {1};
+
+        mpfr_inits2(prec, t, e, lim, (mpfr_ptr)0);
+        mpfr_set_ui(t, 0, MPFR_RNDN);
+        mpfr_set_ui(xs, 1, MPFR_RNDN);
+        mpfr_div_ui(xs, xs, 3, MPFR_RNDN);
+        mpfr_set_ui(xu, 0, MPFR_RNDN);
+        cr_assert_eq(
+            hdo_consistent_init(xs, xu, NULL, model, r, t, fixed, prec, &err),
+            0, "%d digits: %s", digits, err.message);
+        mpfr_sub(e, xu, xs, MPFR_RNDN);
+        mpfr_set_ui(lim, 1, MPFR_RNDN);
+        mpfr_mul_2si(lim, lim, 21 - (long)prec, MPFR_RNDN);
+        cr_expect(mpfr_cmpabs(e, lim) <= 0, "%d digits: z - x = %.3e", digits,
+                  mpfr_get_d(e, MPFR_RNDN));
+        mpfr_clears(t, e, lim, (mpfr_ptr)0);
+        hdo_vec_clear(xs, 1);
+        hdo_vec_clear(xu, 1);
+    }
+    hdo_reduced_clear(r);
+    hdo_model_clear(model);
+}
+
 Test(reduce, init_inconsistent_constraint)
 {
     hdo_model_t model;

@@ -1,0 +1,151 @@
+/* step.h -- the stepper interface: one table of functions per integration
+   method, the only way the hybrid driver (hybrid.h) sees an integrator.
+
+   The model is GSL's gsl_odeiv2_step_type (ode-initval2/rk8pd.c ends with
+   one struct of function pointers): a new method is one file and one
+   table, and the driver, which locates events, takes transitions and
+   samples the output, never knows which method runs.  The contract that
+   makes event location method-independent is the dense output: after
+   apply, every state, unknown and switching function is a polynomial in
+   (t - t0) of degree dense.order, valid over the step that step_size
+   proposes (certified root isolation runs on those polynomials, and the
+   derivatives a transition needs on the left limit are theirs).
+
+   A step, as the driver runs it:
+     apply      at a consistent point (t0, xs, xu): computes the dense
+                output (the Taylor method: the expansion);
+     step_size  proposes the step h for a tolerance (the dense output is
+                accurate to it over [t0, t0 + h]);
+     eval       the dense output at t0 + s, 0 <= s <= h;
+     evolve     moves to t0 + s: the dense output, then the projection
+                onto the constraints (the next consistent point).
+   Methods: hdo_step_taylor (ref/step/taylor.c), hdo_step_radau
+   (ref/step/radau.c). */
+#ifndef HDO_STEP_H
+#define HDO_STEP_H
+
+#include "reduce.h"
+
+/* The dense output of the last apply: component i's coefficients c_ik,
+   x_i(t0 + s) = sum_k c_ik s^k, are the contiguous entries
+   coef[i * (order + 1) + k] of state, unknown and guard. */
+typedef struct {
+    slong order;
+    const mpfr_t *state;   /* nstate x (order + 1) */
+    const mpfr_t *unknown; /* nimplicit x (order + 1) */
+    const mpfr_t *guard;   /* nguards x (order + 1) */
+} hdo_dense;
+
+struct hdo_step_type_struct;
+
+typedef struct {
+    const struct hdo_step_type_struct *type;
+    void *impl;        /* the method's own state */
+    hdo_dense dense;   /* read after a successful apply */
+    char message[512]; /* why init failed */
+    /* what init was given, for hdo_stepper_switch */
+    hdo_model_struct *model;
+    const hdo_reduced_struct *red;
+    hdo_expr *guards;
+    slong nguards;
+    mpfr_prec_t prec;
+} hdo_stepper_struct;
+typedef hdo_stepper_struct hdo_stepper_t[1];
+
+typedef struct hdo_step_type_struct {
+    const char *name; /* as reported: "taylor" */
+    /* Compiles the reduced mode red with its switching functions at
+       precision prec (red and model outlive the stepper).  Returns 0, or
+       a negative status with the reason in s->message; free is called
+       either way. */
+    int (*alloc)(hdo_stepper_struct *s, hdo_model_t model,
+                 const hdo_reduced_struct *red, const hdo_expr *guards,
+                 slong nguards, mpfr_prec_t prec);
+    /* The dense output at (t0, xs, xu); xu is a guess refined on h = 0.
+       Returns 0 or a negative status (err filled: mode, time). */
+    int (*apply)(hdo_stepper_struct *s, const mpfr_t t0, mpfr_srcptr xs,
+                 mpfr_srcptr xu, hdo_error_t *err);
+    /* The proposed step for tolerance tol into h; +infinity when the
+       dense output is exact everywhere (a polynomial solution).  Returns
+       0 or HDO_ERR_STEP_COLLAPSE (h written). */
+    int (*step_size)(mpfr_t h, const hdo_stepper_struct *s, const mpfr_t tol);
+    /* The dense output at t0 + h into xs, xu and the guards g (any may be
+       NULL). */
+    void (*eval)(mpfr_ptr xs, mpfr_ptr xu, mpfr_ptr g,
+                 const hdo_stepper_struct *s, const mpfr_t h);
+    /* Moves to t0 + h: the dense output, then the projection onto the
+       constraints and the unknowns solved (every state fixed).  Returns 0
+       or the projection's status (err filled). */
+    int (*evolve)(mpfr_ptr xs, mpfr_ptr xu, hdo_stepper_struct *s,
+                  const mpfr_t h, hdo_error_t *err);
+    /* log10 of the factor by which stability, not accuracy, limits the
+       step at the last apply (<= 0: not at all); see
+       hdo_taylor_stiffness. */
+    double (*stiffness)(const hdo_stepper_struct *s);
+    /* r := max(r, the largest residual of the dense output at step ends
+       before the projection, since alloc). */
+    void (*max_residual)(mpfr_t r, const hdo_stepper_struct *s);
+    void (*free)(hdo_stepper_struct *s);
+} hdo_step_type;
+
+/* The explicit Taylor method of taylor.h at its default order. */
+extern const hdo_step_type hdo_step_taylor;
+/* Radau IIA collocation (ref/step/radau.c), reported as "implicit":
+   s = hdo_radau_stages(prec) stages (order 2s - 1 at step ends, the
+   collocation polynomial of degree s as dense output), Newton with the
+   exact Jacobian of the right-hand sides (symbolic, from the expression
+   graphs) at every stage, the tableau computed in MPFR.  ODE modes
+   without switching functions only (no algebraic unknowns, constraints
+   or guards: see decisions.md): alloc fails with HDO_ERR_UNSUPPORTED
+   otherwise.  It works at prec + 3s + 32 bits and
+   chooses its step in apply, for the tolerance 2^(17 - prec) (the hybrid
+   driver's); step_size returns that step. */
+extern const hdo_step_type hdo_step_radau;
+slong hdo_radau_stages(mpfr_prec_t prec);
+
+/* s gets type's method for red (type->alloc); clear it either way. */
+int hdo_stepper_init(hdo_stepper_t s, const hdo_step_type *type,
+                     hdo_model_t model, const hdo_reduced_struct *red,
+                     const hdo_expr *guards, slong nguards, mpfr_prec_t prec);
+void hdo_stepper_clear(hdo_stepper_t s);
+/* Replaces s's method by type for the same mode, guards and precision
+   (the dense output is that of the next apply).  Returns 0; or the new
+   method's failure, and then s keeps its old method. */
+int hdo_stepper_switch(hdo_stepper_t s, const hdo_step_type *type);
+/* 1 when red is an ODE mode: no algebraic unknowns, no constraints. */
+int hdo_reduced_is_ode(const hdo_reduced_struct *red);
+
+static inline int
+hdo_stepper_apply(hdo_stepper_t s, const mpfr_t t0, mpfr_srcptr xs,
+                  mpfr_srcptr xu, hdo_error_t *err)
+{
+    return s->type->apply(s, t0, xs, xu, err);
+}
+
+static inline int
+hdo_stepper_step_size(mpfr_t h, const hdo_stepper_t s, const mpfr_t tol)
+{
+    return s->type->step_size(h, s, tol);
+}
+
+static inline void
+hdo_stepper_eval(mpfr_ptr xs, mpfr_ptr xu, mpfr_ptr g, const hdo_stepper_t s,
+                 const mpfr_t h)
+{
+    s->type->eval(xs, xu, g, s, h);
+}
+
+static inline int
+hdo_stepper_evolve(mpfr_ptr xs, mpfr_ptr xu, hdo_stepper_t s, const mpfr_t h,
+                   hdo_error_t *err)
+{
+    return s->type->evolve(xs, xu, s, h, err);
+}
+
+static inline double
+hdo_stepper_stiffness(const hdo_stepper_t s)
+{
+    return s->type->stiffness(s);
+}
+
+#endif

@@ -1,0 +1,156 @@
+/* radau_nodes.c -- the Radau IIA tableau with s stages in MPFR: nodes,
+ * collocation matrix A, and the interpolation matrix of the dense output */
+#include <math.h>
+#include <stdlib.h>
+#include "radau.h"
+
+/* q(x) = P_s(x) - P_{s-1}(x) (Legendre) and q'(x), by the three-term
+   recurrence (n + 1) P_{n+1} = (2n + 1) x P_n - n P_{n-1} and
+   (x^2 - 1) P_n' = n (x P_n - P_{n-1}); the Radau IIA nodes are
+   c = (1 + x) / 2 for the s roots x of q, the last x = 1. */
+static void
+radau_q(mpfr_t q, mpfr_t dq, const mpfr_t x, slong s)
+{
+    mpfr_prec_t prec = mpfr_get_prec(q);
+    mpfr_t p0, p1, p2, t, d1, d0;
+    mpfr_inits2(prec, p0, p1, p2, t, d1, d0, (mpfr_ptr)0);
+    mpfr_set_ui(p0, 1, MPFR_RNDN); /* P_0 */
+    mpfr_set(p1, x, MPFR_RNDN);    /* P_1 */
+    for (slong n = 1; n < s; n++) {
+        mpfr_mul(t, x, p1, MPFR_RNDN);
+        mpfr_mul_ui(t, t, 2 * n + 1, MPFR_RNDN);
+        mpfr_mul_ui(p2, p0, n, MPFR_RNDN);
+        mpfr_sub(p2, t, p2, MPFR_RNDN);
+        mpfr_div_ui(p2, p2, n + 1, MPFR_RNDN);
+        mpfr_swap(p0, p1);
+        mpfr_swap(p1, p2);
+    }
+    /* p1 = P_s, p0 = P_{s-1}; P_{s-2} for P_{s-1}' */
+    mpfr_sub(q, p1, p0, MPFR_RNDN);
+    if (dq != NULL) {
+        /* P_{s-2} from the recurrence backwards: s P_s = (2s-1) x P_{s-1}
+           - (s-1) P_{s-2} */
+        mpfr_t pm2, x2;
+        mpfr_inits2(prec, pm2, x2, (mpfr_ptr)0);
+        if (s >= 2) {
+            mpfr_mul(t, x, p0, MPFR_RNDN);
+            mpfr_mul_ui(t, t, 2 * s - 1, MPFR_RNDN);
+            mpfr_mul_ui(pm2, p1, s, MPFR_RNDN);
+            mpfr_sub(pm2, t, pm2, MPFR_RNDN);
+            mpfr_div_ui(pm2, pm2, s - 1, MPFR_RNDN);
+        } else {
+            mpfr_set_ui(pm2, 0, MPFR_RNDN);
+        }
+        mpfr_sqr(x2, x, MPFR_RNDN);
+        mpfr_sub_ui(x2, x2, 1, MPFR_RNDN);
+        /* d1 = P_s' (x^2 - 1), d0 = P_{s-1}' (x^2 - 1) */
+        mpfr_mul(d1, x, p1, MPFR_RNDN);
+        mpfr_sub(d1, d1, p0, MPFR_RNDN);
+        mpfr_mul_ui(d1, d1, s, MPFR_RNDN);
+        mpfr_mul(d0, x, p0, MPFR_RNDN);
+        mpfr_sub(d0, d0, pm2, MPFR_RNDN);
+        mpfr_mul_ui(d0, d0, s - 1, MPFR_RNDN);
+        mpfr_sub(dq, d1, d0, MPFR_RNDN);
+        mpfr_div(dq, dq, x2, MPFR_RNDN);
+        mpfr_clears(pm2, x2, (mpfr_ptr)0);
+    }
+    mpfr_clears(p0, p1, p2, t, d1, d0, (mpfr_ptr)0);
+}
+
+static double
+radau_q_d(double x, slong s)
+{
+    double p0 = 1, p1 = x;
+    for (slong n = 1; n < s; n++) {
+        double p2 = ((2 * n + 1) * x * p1 - n * p0) / (n + 1);
+        p0 = p1;
+        p1 = p2;
+    }
+    return p1 - p0;
+}
+
+int
+hdo_radau_nodes(mpfr_ptr c, slong s)
+{
+    mpfr_prec_t prec = mpfr_get_prec(c);
+    slong found = 0, grid = 400 * s;
+    mpfr_t x, q, dq, dx, tol;
+    mpfr_inits2(prec, x, q, dq, dx, tol, (mpfr_ptr)0);
+    /* brackets of the s - 1 interior roots in double, bisected to
+       1e-14, then Newton in MPFR (quadratic: a few iterations). */
+    double a = -1, fa = radau_q_d(-1, s);
+    for (slong k = 1; k <= grid && found < s - 1; k++) {
+        double b = -1 + 2.0 * (double)k / (double)grid, fb;
+        if (b > 1 - 1e-9)
+            b = 1 - 1e-9;
+        fb = radau_q_d(b, s);
+        if ((fa < 0) != (fb < 0)) {
+            double lo = a, hi = b, flo = fa;
+            for (int it = 0; it < 60 && hi - lo > 1e-15; it++) {
+                double mid = 0.5 * (lo + hi), fm = radau_q_d(mid, s);
+                if ((fm < 0) == (flo < 0)) {
+                    lo = mid;
+                    flo = fm;
+                } else {
+                    hi = mid;
+                }
+            }
+            mpfr_set_d(x, 0.5 * (lo + hi), MPFR_RNDN);
+            for (int it = 0; it < 64; it++) {
+                radau_q(q, dq, x, s);
+                mpfr_div(dx, q, dq, MPFR_RNDN);
+                mpfr_sub(x, x, dx, MPFR_RNDN);
+                mpfr_mul_2si(tol, x, 4 - (long)prec, MPFR_RNDN);
+                if (mpfr_cmpabs(dx, tol) <= 0 || mpfr_zero_p(dx))
+                    break;
+            }
+            /* c = (1 + x) / 2 */
+            mpfr_add_ui(c + found, x, 1, MPFR_RNDN);
+            mpfr_div_2ui(c + found, c + found, 1, MPFR_RNDN);
+            found++;
+        }
+        a = b;
+        fa = fb;
+    }
+    mpfr_set_ui(c + s - 1, 1, MPFR_RNDN);
+    mpfr_clears(x, q, dq, dx, tol, (mpfr_ptr)0);
+    return found == s - 1 ? 0 : -1;
+}
+
+int
+hdo_radau_matrix(hdo_mat_t A, mpfr_srcptr c, slong s)
+{
+    mpfr_prec_t prec = A->prec;
+    hdo_mat_t G;
+    slong *perm = malloc(s * sizeof(slong));
+    mpfr_ptr r = hdo_vec_init(s, prec);
+    int st;
+    HDO_ASSERT(perm != NULL);
+    /* G_kj = c_j^k, k = 0..s-1: a_i solves G a_i = (c_i^(k+1) / (k+1))_k,
+       the exact integrals of the monomials over [0, c_i]. */
+    hdo_mat_init(G, s, s, prec);
+    for (slong j = 0; j < s; j++) {
+        mpfr_set_ui(hdo_mat_entry(G, 0, j), 1, MPFR_RNDN);
+        for (slong k = 1; k < s; k++)
+            mpfr_mul(hdo_mat_entry(G, k, j), hdo_mat_entry(G, k - 1, j), c + j,
+                     MPFR_RNDN);
+    }
+    st = hdo_lu_factor(G, perm);
+    for (slong i = 0; i < s && st == 0; i++) {
+        mpfr_t pw;
+        mpfr_init2(pw, prec);
+        mpfr_set(pw, c + i, MPFR_RNDN);
+        for (slong k = 0; k < s; k++) {
+            mpfr_div_ui(r + k, pw, k + 1, MPFR_RNDN);
+            mpfr_mul(pw, pw, c + i, MPFR_RNDN);
+        }
+        mpfr_clear(pw);
+        hdo_lu_solve(r, G, perm);
+        for (slong j = 0; j < s; j++)
+            mpfr_set(hdo_mat_entry(A, i, j), r + j, MPFR_RNDN);
+    }
+    hdo_mat_clear(G);
+    hdo_vec_clear(r, s);
+    free(perm);
+    return st;
+}

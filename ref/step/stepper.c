@@ -1,0 +1,56 @@
+/* stepper.c -- hdo_stepper_init, _clear and _switch: the method-independent
+ * part of a stepper */
+#include <stdlib.h>
+#include <string.h>
+#include "step.h"
+
+int
+hdo_stepper_init(hdo_stepper_t s, const hdo_step_type *type, hdo_model_t model,
+                 const hdo_reduced_struct *red, const hdo_expr *guards,
+                 slong nguards, mpfr_prec_t prec)
+{
+    memset(s, 0, sizeof *s);
+    s->type = type;
+    s->model = model;
+    s->red = red;
+    s->nguards = nguards;
+    s->prec = prec;
+    s->guards = malloc((nguards + 1) * sizeof(hdo_expr));
+    HDO_ASSERT(s->guards != NULL);
+    if (nguards > 0)
+        memcpy(s->guards, guards, nguards * sizeof(hdo_expr));
+    return type->alloc(s, model, red, guards, nguards, prec);
+}
+
+void
+hdo_stepper_clear(hdo_stepper_t s)
+{
+    if (s->type != NULL)
+        s->type->free(s);
+    free(s->guards);
+    s->guards = NULL;
+    s->impl = NULL;
+    s->type = NULL;
+}
+
+int
+hdo_stepper_switch(hdo_stepper_t s, const hdo_step_type *type)
+{
+    hdo_stepper_t t;
+    int st = hdo_stepper_init(t, type, s->model, s->red, s->guards, s->nguards,
+                              s->prec);
+    if (st != 0) {
+        snprintf(s->message, sizeof s->message, "%s", t->message);
+        hdo_stepper_clear(t);
+        return st;
+    }
+    hdo_stepper_clear(s);
+    *s = *t;
+    return 0;
+}
+
+int
+hdo_reduced_is_ode(const hdo_reduced_struct *red)
+{
+    return red->nimplicit == 0 && red->ncons == 0;
+}

@@ -1,0 +1,157 @@
+/* radau.c -- the implicit method (Radau IIA, ref/step/radau.c): its tableau
+   against the published small cases, and runs of linear stiff systems
+   against their closed forms (exp solutions, MPFR's exp at the same
+   precision) at 30 and 60 digits. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <string.h>
+#include "../../ref/step/radau.h"
+#include "hybrid.h"
+#include "../model_util.h"
+
+/* |a - b| <= 10^-digits max(1, |b|) */
+static int
+close_rel(const mpfr_t a, const mpfr_t b, long digits)
+{
+    mpfr_t d, lim;
+    mpfr_inits2(mpfr_get_prec(b) + 32, d, lim, (mpfr_ptr)0);
+    mpfr_sub(d, a, b, MPFR_RNDN);
+    mpfr_abs(lim, b, MPFR_RNDN);
+    if (mpfr_cmp_ui(lim, 1) < 0)
+        mpfr_set_ui(lim, 1, MPFR_RNDN);
+    mpfr_t p;
+    mpfr_init2(p, 64);
+    mpfr_set_ui(p, 10, MPFR_RNDN);
+    mpfr_pow_si(p, p, -digits, MPFR_RNDN);
+    mpfr_mul(lim, lim, p, MPFR_RNDN);
+    int ok = mpfr_cmpabs(d, lim) <= 0;
+    mpfr_clears(d, lim, p, (mpfr_ptr)0);
+    return ok;
+}
+
+/* Hairer-Wanner II, table 5.5/5.6: s = 2: c = 1/3, 1, A = [5/12 -1/12;
+   3/4 1/4]; s = 3: c = (4 -+ sqrt 6)/10, 1. */
+Test(step, radau_tableau_two_and_three_stages)
+{
+    mpfr_prec_t prec = 200;
+    mpfr_ptr c = hdo_vec_init(3, prec);
+    mpfr_t w;
+    hdo_mat_t A;
+    mpfr_init2(w, prec);
+    cr_assert_eq(hdo_radau_nodes(c, 2), 0);
+    mpfr_set_ui(w, 1, MPFR_RNDN);
+    mpfr_div_ui(w, w, 3, MPFR_RNDN);
+    cr_expect(close_rel(c + 0, w, 58));
+    cr_expect(mpfr_cmp_ui(c + 1, 1) == 0);
+    hdo_mat_init(A, 2, 2, prec);
+    cr_assert_eq(hdo_radau_matrix(A, c, 2), 0);
+    const long num[4] = {5, -1, 3, 1}, den[4] = {12, 12, 4, 4};
+    for (int k = 0; k < 4; k++) {
+        mpfr_set_si(w, num[k], MPFR_RNDN);
+        mpfr_div_ui(w, w, (unsigned long)den[k], MPFR_RNDN);
+        cr_expect(close_rel(hdo_mat_entry(A, k / 2, k % 2), w, 58), "a%d", k);
+    }
+    hdo_mat_clear(A);
+    cr_assert_eq(hdo_radau_nodes(c, 3), 0);
+    for (int k = 0; k < 2; k++) {
+        mpfr_sqrt_ui(w, 6, MPFR_RNDN);
+        if (k == 0)
+            mpfr_neg(w, w, MPFR_RNDN);
+        mpfr_add_ui(w, w, 4, MPFR_RNDN);
+        mpfr_div_ui(w, w, 10, MPFR_RNDN);
+        cr_expect(close_rel(c + k, w, 58), "c%d", k);
+    }
+    /* many stages: s - 1 interior nodes found, increasing, in (0, 1) */
+    mpfr_ptr c40 = hdo_vec_init(40, prec);
+    cr_assert_eq(hdo_radau_nodes(c40, 40), 0);
+    for (int k = 1; k < 40; k++)
+        cr_expect(mpfr_cmp(c40 + k - 1, c40 + k) < 0);
+    cr_expect(mpfr_sgn(c40) > 0);
+    hdo_vec_clear(c40, 40);
+    hdo_vec_clear(c, 3);
+    mpfr_clear(w);
+}
+
+/* x' = -1e6 x + y, y' = -y, x(0) = y(0) = 1 (stiffness ratio 10^6):
+   y = e^-t, x = (1 - k) e^(-1e6 t) + k e^-t with k = 1/(1e6 - 1).  At
+   t = 10 the fast mode is e^(-1e7), far below the tolerance; at
+   t = 2e-6 it is e^-2.  Run with --method implicit at 30 and 60 digits:
+   D - 2 digits at both points, in far fewer steps than the explicit
+   method's 10^6 / 3 (its stability limit). */
+Test(step, radau_linear_stiff_closed_form_30_and_60_digits)
+{
+    for (long D = 30; D <= 60; D += 30) {
+        const char *ends[2] = {"2e-6", "10"};
+        for (int e = 0; e < 2; e++) {
+            hdo_model_t model;
+            hdo_result_t res;
+            hdo_error_t err;
+            hdo_run_options opt;
+            tm_parse(model, "model lin\nvar x = 1, y = 1\nmode m\n"
+                            "  der(x) = -1e6*x + y\n  der(y) = -y\nend\n"
+                            "start m\n");
+            hdo_run_options_init(&opt);
+            opt.digits = D;
+            opt.method = HDO_METHOD_IMPLICIT;
+            opt.until = ends[e];
+            hdo_result_init(res);
+            cr_assert_eq(hdo_run(res, model, &opt, &err), 0, "%s", err.message);
+            cr_expect(res->implicit_steps == res->steps);
+            cr_expect(res->steps < 3000, "%ld steps", (long)res->steps);
+            hdo_row *last = res->rows + res->nrows - 1;
+            mpfr_prec_t p = mpfr_get_prec(last->time) + 64;
+            mpfr_t t, k, ex, ey;
+            mpfr_inits2(p, t, k, ex, ey, (mpfr_ptr)0);
+            mpfr_set_str(t, ends[e], 10, MPFR_RNDN);
+            cr_expect(mpfr_equal_p(last->time, t) ||
+                      close_rel(last->time, t, D + 5));
+            mpfr_set_ui(k, 999999, MPFR_RNDN);
+            mpfr_ui_div(k, 1, k, MPFR_RNDN);
+            mpfr_neg(ey, t, MPFR_RNDN);
+            mpfr_exp(ey, ey, MPFR_RNDN);
+            mpfr_mul_ui(ex, t, 1000000, MPFR_RNDN);
+            mpfr_neg(ex, ex, MPFR_RNDN);
+            mpfr_exp(ex, ex, MPFR_RNDN);
+            mpfr_t a;
+            mpfr_init2(a, p);
+            mpfr_ui_sub(a, 1, k, MPFR_RNDN);
+            mpfr_mul(ex, ex, a, MPFR_RNDN);
+            mpfr_mul(a, k, ey, MPFR_RNDN);
+            mpfr_add(ex, ex, a, MPFR_RNDN);
+            mpfr_srcptr gx = last->values + tm_var(model, "x"),
+                        gy = last->values + tm_var(model, "y");
+            cr_expect(close_rel(gy, ey, D - 2), "y(%s) at %ld digits", ends[e],
+                      D);
+            /* x relative to its own size (k e^-10 ~ 4.5e-11 at t = 10) */
+            mpfr_sub(a, gx, ex, MPFR_RNDN);
+            mpfr_div(a, a, ex, MPFR_RNDN);
+            cr_expect(fabs(mpfr_get_d(a, MPFR_RNDN)) <= pow(10, -(D - 2)),
+                      "x(%s) at %ld digits: rel. error %.3e", ends[e], D,
+                      mpfr_get_d(a, MPFR_RNDN));
+            mpfr_clears(t, k, ex, ey, a, (mpfr_ptr)0);
+            hdo_result_clear(res);
+            hdo_model_clear(model);
+        }
+    }
+}
+
+/* A mode with algebraic unknowns is integrated by the Taylor method under
+   --method implicit (ODE modes only): the run succeeds without an
+   implicit step. */
+Test(step, radau_dae_mode_stays_taylor)
+{
+    hdo_model_t model;
+    hdo_result_t res;
+    hdo_error_t err;
+    hdo_run_options opt;
+    tm_parse(model, "model a\nvar x = 1, z\nmode m\n  der(x) = -z\n"
+                    "  z = 2*x\nend\nstart m\nuntil 1\n");
+    hdo_run_options_init(&opt);
+    opt.digits = 30;
+    opt.method = HDO_METHOD_IMPLICIT;
+    hdo_result_init(res);
+    cr_assert_eq(hdo_run(res, model, &opt, &err), 0, "%s", err.message);
+    cr_expect_eq(res->implicit_steps, 0);
+    hdo_result_clear(res);
+    hdo_model_clear(model);
+}
