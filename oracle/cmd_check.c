@@ -1,23 +1,25 @@
 /* cmd_check.c -- hdo check: compares another solver's CSV result with the
  * reference, value tube and events */
 #include <errno.h>
+#include <getopt.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #include "commands.h"
 #include "compare.h"
 #include "hybrid.h"
 #include "model.h"
 
-/* Digits of the reference run.  The comparison is in doubles, so 20
-   digits are more than the candidate can show, and cheaper than the
-   default 30 of hdo run. */
-#define CHECK_DIGITS 20
+/* Digits of the reference run: those of `hdo run` by default, so that
+   the reference is the one hdo run computes (the report says how many). */
+#define CHECK_DIGITS 30
 
 static void
 usage(FILE *out)
@@ -25,7 +27,8 @@ usage(FILE *out)
     fprintf(out,
             "usage: hdo check MODEL CANDIDATE.csv [-t|--tol FILE] "
             "[--events FILE]\n"
-            "                 [--junit FILE] [--plot FILE.png]\n"
+            "                 [--junit FILE] [--plot FILE.png] [-d D]\n"
+            "                 [--time-abs X] [--value-abs X] [--value-rel X]\n"
             "\n"
             "Compares another solver's result (CSV: time first, an optional\n"
             "mode column, one column per variable, repeated time rows at\n"
@@ -53,17 +56,16 @@ usage(FILE *out)
             "  --plot FILE.png  reference, band and candidate per variable "
             "(gnuplot;\n"
             "                   FILE-<var>.png when there are several)\n"
+            "  --time-abs X, --value-abs X, --value-rel X\n"
+            "                   tolerances, overriding the file's (without "
+            "a file:\n"
+            "                   time_abs 1e-6, value_abs 1e-8, value_rel "
+            "1e-6)\n"
+            "  -d, --digits D   digits of the reference run (default 30, as "
+            "hdo run)\n"
             "\n"
             "Exit 0 pass, 1 fail, 2 bad input or a reference run that cannot "
             "go on.\n");
-}
-
-static void
-print_error(const hdo_error_t *err)
-{
-    char buf[1400];
-    hdo_error_format(buf, sizeof buf, err);
-    fprintf(stderr, "%s\n", buf);
 }
 
 /* Everything one check holds, cleared in one place. */
@@ -81,11 +83,49 @@ typedef struct {
     slong nvar;            /* compared variables */
     slong *col;            /* their candidate columns */
     slong *var;            /* their model variables */
-    slong nref;            /* reference samples */
-    double *ref_t, *ref_v; /* ref_v: nvar x nref, variable-major */
+    hdo_refsamp_t ref;     /* the reference samples */
     hdo_tube_struct *tube; /* nvar */
     const char *events_source;
+    long digits;
+    /* tolerances from the command line (NaN: not given) */
+    double cli_time_abs, cli_value_abs, cli_value_rel;
+    int tol_from_file; /* 0: no file, the defaults */
+    int events_given;  /* 0: no events file, mode column or event rows */
+    slong nignored;    /* candidate columns that are not model variables */
+    slong *ignored;
+    double seconds_start, seconds_ref, seconds_compare;
+    char errmsg[1400]; /* the first error, for the JUnit <error> */
 } check_state;
+
+static double
+now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Prints an error and keeps the first one for the JUnit report. */
+static void
+check_error(check_state *s, const char *fmt, ...)
+{
+    char buf[1400];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "%s\n", buf);
+    if (s->errmsg[0] == '\0')
+        snprintf(s->errmsg, sizeof s->errmsg, "%s", buf);
+}
+
+static void
+print_error(check_state *s, const hdo_error_t *err)
+{
+    char buf[1400];
+    hdo_error_format(buf, sizeof buf, err);
+    check_error(s, "%s", buf);
+}
 
 static const char *
 mode_name(const check_state *s, slong m)
@@ -104,71 +144,120 @@ mode_name(const check_state *s, slong m)
 /* ------------------------------------------------------------------ */
 /* Inputs */
 
+/* A tolerance given on the command line: a finite number >= 0. */
+static int
+parse_tol_option(double *x, const char *name, const char *arg)
+{
+    char *end;
+    errno = 0;
+    *x = strtod(arg, &end);
+    if (*arg == '\0' || *end != '\0' || errno == ERANGE || !isfinite(*x) ||
+        *x < 0) {
+        fprintf(stderr,
+                "hdo check: --%s expects a finite number >= 0, not '%s'\n",
+                name, arg);
+        return 2;
+    }
+    return 0;
+}
+
 static int
 parse_args(check_state *s, int argc, char **argv)
 {
-    const char *pos[2];
-    int npos = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], **slot = NULL;
-        const char *val = NULL;
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+    enum { O_EVENTS = 256, O_JUNIT, O_PLOT, O_TA, O_VA, O_VR };
+    static const struct option opts[] = {
+        {"help", no_argument, NULL, 'h'},
+        {"tol", required_argument, NULL, 't'},
+        {"digits", required_argument, NULL, 'd'},
+        {"events", required_argument, NULL, O_EVENTS},
+        {"junit", required_argument, NULL, O_JUNIT},
+        {"plot", required_argument, NULL, O_PLOT},
+        {"time-abs", required_argument, NULL, O_TA},
+        {"value-abs", required_argument, NULL, O_VA},
+        {"value-rel", required_argument, NULL, O_VR},
+        {NULL, 0, NULL, 0}};
+    int c;
+    s->digits = CHECK_DIGITS;
+    s->cli_time_abs = s->cli_value_abs = s->cli_value_rel = NAN;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "ht:d:", opts, NULL)) != -1) {
+        const char **slot = NULL;
+        const char *name = NULL;
+        switch (c) {
+        case 'h':
             usage(stdout);
             return 0;
-        }
-        if (strcmp(a, "-t") == 0 || strcmp(a, "--tol") == 0)
-            slot = &s->tol_path;
-        else if (strncmp(a, "--tol=", 6) == 0)
-            slot = &s->tol_path, val = a + 6;
-        else if (strcmp(a, "--events") == 0)
-            slot = &s->events_path;
-        else if (strncmp(a, "--events=", 9) == 0)
-            slot = &s->events_path, val = a + 9;
-        else if (strcmp(a, "--junit") == 0)
-            slot = &s->junit_path;
-        else if (strncmp(a, "--junit=", 8) == 0)
-            slot = &s->junit_path, val = a + 8;
-        else if (strcmp(a, "--plot") == 0)
-            slot = &s->plot_path;
-        else if (strncmp(a, "--plot=", 7) == 0)
-            slot = &s->plot_path, val = a + 7;
-        else if (a[0] == '-' && a[1] != '\0') {
-            fprintf(stderr, "hdo check: unknown option '%s'\n", a);
-            usage(stderr);
-            return 2;
-        } else {
-            if (npos == 2) {
-                fprintf(stderr, "hdo check: unexpected argument '%s'\n", a);
-                usage(stderr);
+        case 't':
+            slot = &s->tol_path, name = "--tol";
+            break;
+        case O_EVENTS:
+            slot = &s->events_path, name = "--events";
+            break;
+        case O_JUNIT:
+            slot = &s->junit_path, name = "--junit";
+            break;
+        case O_PLOT:
+            slot = &s->plot_path, name = "--plot";
+            break;
+        case 'd': {
+            char *end;
+            long d;
+            errno = 0;
+            d = strtol(optarg, &end, 10);
+            if (*optarg == '\0' || *end != '\0' || errno || d < 1 ||
+                d > 10000) {
+                fprintf(stderr,
+                        "hdo check: --digits expects an integer in 1..10000, "
+                        "not '%s'\n",
+                        optarg);
                 return 2;
             }
-            pos[npos++] = a;
+            s->digits = d;
             continue;
         }
-        if (val == NULL) {
-            if (i + 1 >= argc) {
-                fprintf(stderr, "hdo check: %s needs a file name\n", a);
+        case O_TA:
+            if (parse_tol_option(&s->cli_time_abs, "time-abs", optarg))
                 return 2;
-            }
-            val = argv[++i];
+            continue;
+        case O_VA:
+            if (parse_tol_option(&s->cli_value_abs, "value-abs", optarg))
+                return 2;
+            continue;
+        case O_VR:
+            if (parse_tol_option(&s->cli_value_rel, "value-rel", optarg))
+                return 2;
+            continue;
+        case ':':
+            fprintf(stderr, "hdo check: %s needs a value\n", argv[optind - 1]);
+            return 2;
+        default:
+            fprintf(stderr, "hdo check: unknown option '%s'\n",
+                    argv[optind - 1]);
+            usage(stderr);
+            return 2;
         }
         if (*slot != NULL) {
-            fprintf(stderr, "hdo check: %s given twice\n", a);
+            fprintf(stderr, "hdo check: %s given twice\n", name);
             return 2;
         }
-        if (*val == '\0') {
-            fprintf(stderr, "hdo check: %s needs a file name\n", a);
+        if (*optarg == '\0') {
+            fprintf(stderr, "hdo check: %s needs a file name\n", name);
             return 2;
         }
-        *slot = val;
+        *slot = optarg;
     }
-    if (npos != 2) {
-        fprintf(stderr, "hdo check: expected MODEL and CANDIDATE.csv\n");
+    if (argc - optind != 2) {
+        fprintf(stderr,
+                argc - optind > 2
+                    ? "hdo check: unexpected argument '%s'\n"
+                    : "hdo check: expected MODEL and CANDIDATE.csv%s\n",
+                argc - optind > 2 ? argv[optind + 2] : "");
         usage(stderr);
         return 2;
     }
-    s->model_path = pos[0];
-    s->cand_path = pos[1];
+    s->model_path = argv[optind];
+    s->cand_path = argv[optind + 1];
     return -1;
 }
 
@@ -193,7 +282,7 @@ find_tolerances(check_state *s)
     s->tol_default = malloc(n);
     if (other == NULL || s->tol_default == NULL) {
         free(other);
-        fprintf(stderr, "hdo check: out of memory\n");
+        check_error(s, "hdo check: out of memory");
         return 2;
     }
     snprintf(s->tol_default, n, "tolerances/%s.tol", name);
@@ -216,72 +305,91 @@ static int
 read_inputs(check_state *s)
 {
     hdo_error_t err;
-    int st;
+    hdo_tol_struct *t = s->tol;
     hdo_error_clear(&err);
-    st = hdo_model_parse_file(s->model, s->model_path, &err);
-    if (st) {
-        print_error(&err);
+    if (hdo_model_parse_file(s->model, s->model_path, &err)) {
+        print_error(s, &err);
         return 2;
     }
     hdo_error_clear(&err);
     if (hdo_csv_read_file(s->cand, s->cand_path, &err)) {
-        print_error(&err);
+        print_error(s, &err);
         return 2;
     }
-    for (slong i = 0; i < s->cand->ncols; i++)
-        if (hdo_model_find_var(s->model, s->cand->names[i]) < 0) {
-            fprintf(stderr,
-                    "%s:%d:%d: error: the column '%s' is not a variable of "
-                    "model %s\n",
-                    s->cand_path, s->cand->header_line, s->cand->name_col[i],
-                    s->cand->names[i], s->model->name);
+    if (s->tol_path == NULL) {
+        if (find_tolerances(s))
+            return 2;
+        /* no tolerance file beside the model: the documented defaults */
+        if (!file_exists(s->tol_path))
+            s->tol_path = NULL;
+    }
+    if (s->tol_path != NULL) {
+        hdo_error_clear(&err);
+        if (hdo_tol_read_file(t, s->tol_path, &err)) {
+            print_error(s, &err);
             return 2;
         }
-    if (s->tol_path == NULL && find_tolerances(s))
-        return 2;
-    hdo_error_clear(&err);
-    if (hdo_tol_read_file(s->tol, s->tol_path, &err)) {
-        print_error(&err);
-        if (s->tol_path == s->tol_default)
-            fprintf(stderr, "hdo check: give a tolerance file with -t FILE\n");
-        return 2;
+        s->tol_from_file = 1;
     }
+    if (!isnan(s->cli_time_abs))
+        t->time_abs = s->cli_time_abs, t->line_time_abs = -1;
+    if (!isnan(s->cli_value_abs))
+        t->value_abs = s->cli_value_abs, t->line_value_abs = -1;
+    if (!isnan(s->cli_value_rel))
+        t->value_rel = s->cli_value_rel, t->line_value_rel = -1;
     return 0;
 }
 
-/* The compared variables: the tolerance file's list, or every value
-   column of the candidate. */
+/* The compared variables: the tolerance file's list (each must be a
+   variable of the model and a column of the candidate), or every value
+   column of the candidate that is a variable of the model; the other
+   columns (der(h), parameters, outputs) are listed as not compared. */
 static int
 select_variables(check_state *s)
 {
     hdo_tol_struct *t = s->tol;
-    slong n = t->has_variables ? t->nvariables : s->cand->ncols;
+    hdo_csv_struct *c = s->cand;
+    slong n = t->has_variables ? t->nvariables : c->ncols;
     s->col = malloc((size_t)(n + 1) * sizeof(slong));
     s->var = malloc((size_t)(n + 1) * sizeof(slong));
-    if (s->col == NULL || s->var == NULL) {
-        fprintf(stderr, "hdo check: out of memory\n");
+    s->ignored = malloc((size_t)(c->ncols + 1) * sizeof(slong));
+    if (s->col == NULL || s->var == NULL || s->ignored == NULL) {
+        check_error(s, "hdo check: out of memory");
         return 2;
     }
+    s->nvar = 0;
     for (slong i = 0; i < n; i++) {
-        const char *name =
-            t->has_variables ? t->variables[i] : s->cand->names[i];
-        s->var[i] = hdo_model_find_var(s->model, name);
-        s->col[i] = hdo_csv_find_column(s->cand, name);
-        if (s->var[i] < 0 || s->col[i] < 0) {
-            fprintf(stderr, "%s:%d:%d: error: '%s' is not %s\n", t->file,
-                    t->var_line[i], t->var_col[i], name,
-                    s->var[i] < 0 ? "a variable of the model"
-                                  : "a column of the candidate");
+        const char *name = t->has_variables ? t->variables[i] : c->names[i];
+        slong v = hdo_model_find_var(s->model, name);
+        slong col = hdo_csv_find_column(c, name);
+        if (t->has_variables && (v < 0 || col < 0)) {
+            check_error(s, "%s:%d:%d: error: '%s' is not %s", t->file,
+                        t->var_line[i], t->var_col[i], name,
+                        v < 0 ? "a variable of the model"
+                              : "a column of the candidate");
             return 2;
         }
+        if (v < 0)
+            continue;
+        s->var[s->nvar] = v;
+        s->col[s->nvar++] = col;
     }
-    s->nvar = n;
-    if (n == 0) {
-        fprintf(stderr,
-                "%s:%d:1: error: no variable to compare (the "
-                "candidate has only time%s)\n",
-                s->cand_path, s->cand->header_line,
-                s->cand->has_mode ? " and mode" : "");
+    for (slong i = 0; i < c->ncols; i++) {
+        int used = 0;
+        for (slong j = 0; j < s->nvar; j++)
+            used |= s->col[j] == i;
+        if (!used)
+            s->ignored[s->nignored++] = i;
+    }
+    if (s->nvar == 0) {
+        check_error(s,
+                    "%s:%d:1: error: no variable to compare (the candidate "
+                    "has %s)",
+                    s->cand_path, c->header_line,
+                    c->ncols > 0  ? "no column named after a variable of the "
+                                    "model"
+                    : c->has_mode ? "only time and mode"
+                                  : "only time");
         return 2;
     }
     return 0;
@@ -289,20 +397,19 @@ select_variables(check_state *s)
 
 /* Maps the candidate's (or events file's) mode names to the model's. */
 static int
-map_modes(slong **map, const hdo_strtab *tab, const check_state *s,
-          const char *file)
+map_modes(slong **map, const hdo_strtab *tab, check_state *s, const char *file)
 {
     *map = malloc((size_t)(tab->n + 1) * sizeof(slong));
     if (*map == NULL) {
-        fprintf(stderr, "hdo check: out of memory\n");
+        check_error(s, "hdo check: out of memory");
         return 2;
     }
     for (slong i = 0; i < tab->n; i++) {
         (*map)[i] = hdo_find_mode_name(s->model, tab->names[i]);
         if ((*map)[i] < 0) {
-            fprintf(stderr, "%s:%d:%d: error: '%s' is not a mode of model %s\n",
-                    file, tab->line[i], tab->col[i], tab->names[i],
-                    s->model->name);
+            check_error(s, "%s:%d:%d: error: '%s' is not a mode of model %s",
+                        file, tab->line[i], tab->col[i], tab->names[i],
+                        s->model->name);
             return 2;
         }
     }
@@ -322,7 +429,7 @@ candidate_events(check_state *s)
                                  "time rows"
                                : "inferred from repeated time rows";
         if (hdo_csv_infer_events(s->cand_ev, s->cand, s->mode_map)) {
-            fprintf(stderr, "hdo check: out of memory\n");
+            check_error(s, "hdo check: out of memory");
             return 2;
         }
         return 0;
@@ -330,7 +437,7 @@ candidate_events(check_state *s)
     s->events_source = s->events_path;
     hdo_error_clear(&err);
     if (hdo_evfile_read_file(s->evfile, s->events_path, &err)) {
-        print_error(&err);
+        print_error(s, &err);
         return 2;
     }
     {
@@ -341,7 +448,7 @@ candidate_events(check_state *s)
             if (hdo_evlist_push(s->cand_ev, s->evfile->time[i],
                                 s->evfile->time[i], f < 0 ? -1 : map[f],
                                 t < 0 ? -1 : map[t], s->evfile->line[i])) {
-                fprintf(stderr, "hdo check: out of memory\n");
+                check_error(s, "hdo check: out of memory");
                 st = 2;
             }
         }
@@ -351,169 +458,35 @@ candidate_events(check_state *s)
 }
 
 /* ------------------------------------------------------------------ */
-/* The reference */
+/* The reference (ref/compare/reference.c) */
 
-static int
-cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* A reference sample: its time and where its values are. */
-typedef struct {
-    double t;
-    slong seq; /* order of creation: left limit before right */
-    mpfr_srcptr values;
-} sample;
-
-static int
-cmp_sample(const void *a, const void *b)
-{
-    const sample *x = a, *y = b;
-    if (x->t != y->t)
-        return (x->t > y->t) - (x->t < y->t);
-    return (x->seq > y->seq) - (x->seq < y->seq);
-}
-
-/* Runs the model up to the candidate's last time + time_abs, sampled at
-   t - time_abs, t - time_abs/2, t, t + time_abs/2, t + time_abs of every
-   candidate time t (the window ends and its middle, so that the window's
-   range is right for a reference that is monotone or has one extremum
-   in each half of the window), and keeps both limits of every event. */
 static int
 reference(check_state *s)
 {
-    hdo_csv_struct *c = s->cand;
-    double ta = s->tol->time_abs, t0, t_end;
-    double *times, *ev_t;
-    slong n = 0, ns;
-    hdo_run_options opt;
-    hdo_result_t res;
     hdo_error_t err;
-    char until[64];
-    mpfr_t x;
-    sample *smp;
     int st;
-
-    mpfr_init2(x, 64);
-    st = hdo_expr_eval_constant(x, s->model->pool, s->model->t0);
-    t0 = mpfr_get_d(x, MPFR_RNDN);
-    mpfr_clear(x);
-    if (st) {
-        fprintf(stderr, "%s: error: the start time is undefined\n",
-                s->model_path);
-        return 2;
-    }
-    if (c->time[0] < t0) {
-        fprintf(stderr,
-                "%s:%d:1: error: the candidate starts at t = %.17g, before "
-                "the model's start t0 = %.17g\n",
-                s->cand_path, c->line[0], c->time[0], t0);
-        return 2;
-    }
-    t_end = c->time[c->nrows - 1] + ta;
-    times = malloc((size_t)c->nrows * 5 * sizeof(double));
-    if (times == NULL) {
-        fprintf(stderr, "hdo check: out of memory\n");
-        return 2;
-    }
-    for (slong i = 0; i < c->nrows; i++) {
-        double t = c->time[i];
-        double pts[5] = {t - ta, t - ta / 2, t, t + ta / 2, t + ta};
-        for (int k = 0; k < 5; k++)
-            if (pts[k] >= t0 && pts[k] <= t_end)
-                times[n++] = pts[k];
-    }
-    qsort(times, (size_t)n, sizeof(double), cmp_double);
-    ns = 0;
-    for (slong i = 0; i < n; i++)
-        if (ns == 0 || times[i] != times[ns - 1])
-            times[ns++] = times[i];
-
-    hdo_run_options_init(&opt);
-    opt.digits = CHECK_DIGITS;
-    snprintf(until, sizeof until, "%.17g", t_end);
-    opt.until = until;
-    opt.sample_times = times;
-    opt.nsample_times = ns;
-    hdo_result_init(res);
+    double t0 = now_seconds();
     hdo_error_clear(&err);
-    st = hdo_run(res, s->model, &opt, &err);
-    free(times);
-    if (st < 0) {
-        print_error(&err);
-        fprintf(stderr, "hdo check: the reference run failed (%s)\n",
-                hdo_status_name(st));
-        hdo_result_clear(res);
+    st = hdo_check_reference(s->ref, s->ref_ev, s->model, s->var, s->nvar,
+                             s->cand->time, s->cand->nrows, s->tol->time_abs,
+                             s->digits, &err);
+    s->seconds_ref = now_seconds() - t0;
+    if (st == HDO_ERR_INPUT && err.file == NULL && err.line == 0) {
+        check_error(s, "%s:%d:1: error: %s", s->cand_path, s->cand->line[0],
+                    err.message);
         return 2;
     }
-
-    /* Rows and both limits of every event, in time order (a left limit
-       before its right limit). */
-    smp = malloc((size_t)(res->nrows + 2 * res->nevents + 1) * sizeof(sample));
-    if (smp == NULL) {
-        hdo_result_clear(res);
-        fprintf(stderr, "hdo check: out of memory\n");
+    if (st == HDO_ERR_MEMORY) {
+        check_error(s, "hdo check: %s (the candidate has %ld rows)",
+                    err.message, (long)s->cand->nrows);
         return 2;
     }
-    /* Rows at an event time are left out: which limit such a row holds is
-       the run's choice, and the tube takes the limits from the events. */
-    ev_t = malloc((size_t)(res->nevents + 1) * sizeof(double));
-    if (ev_t == NULL) {
-        free(smp);
-        hdo_result_clear(res);
-        fprintf(stderr, "hdo check: out of memory\n");
+    if (st) {
+        print_error(s, &err);
+        check_error(s, "hdo check: the reference run at %ld digits failed (%s)",
+                    s->digits, hdo_status_name(st));
         return 2;
     }
-    for (slong i = 0; i < res->nevents; i++)
-        ev_t[i] = mpfr_get_d(res->events[i].time, MPFR_RNDN);
-    qsort(ev_t, (size_t)res->nevents, sizeof(double), cmp_double);
-    n = 0;
-    for (slong i = 0; i < res->nrows; i++) {
-        double tr = mpfr_get_d(res->rows[i].time, MPFR_RNDN);
-        if (bsearch(&tr, ev_t, (size_t)res->nevents, sizeof(double),
-                    cmp_double) != NULL)
-            continue;
-        smp[n].t = tr;
-        smp[n].seq = n;
-        smp[n].values = res->rows[i].values;
-        n++;
-    }
-    for (slong i = 0; i < res->nevents; i++) {
-        hdo_event *e = res->events + i;
-        double te = mpfr_get_d(e->time, MPFR_RNDN);
-        smp[n].t = te;
-        smp[n].seq = n;
-        smp[n++].values = e->left;
-        smp[n].t = te;
-        smp[n].seq = n;
-        smp[n++].values = e->right;
-        if (te >= c->time[0] - ta && te <= t_end &&
-            hdo_evlist_push(s->ref_ev, te, te, e->from, e->to, 0)) {
-            st = HDO_ERR_MEMORY;
-            break;
-        }
-    }
-    free(ev_t);
-    qsort(smp, (size_t)n, sizeof(sample), cmp_sample);
-    s->nref = n;
-    s->ref_t = malloc((size_t)(n + 1) * sizeof(double));
-    s->ref_v = malloc((size_t)(n + 1) * (size_t)s->nvar * sizeof(double));
-    if (st || s->ref_t == NULL || s->ref_v == NULL) {
-        free(smp);
-        hdo_result_clear(res);
-        fprintf(stderr, "hdo check: out of memory\n");
-        return 2;
-    }
-    for (slong k = 0; k < n; k++) {
-        s->ref_t[k] = smp[k].t;
-        for (slong j = 0; j < s->nvar; j++)
-            s->ref_v[j * n + k] =
-                mpfr_get_d(smp[k].values + s->var[j], MPFR_RNDN);
-    }
-    free(smp);
-    hdo_result_clear(res);
     return 0;
 }
 
@@ -530,12 +503,21 @@ compare(check_state *s)
         return 2;
     for (slong j = 0; j < s->nvar; j++) {
         hdo_tube_init(s->tube + j);
-        if (hdo_tube_compare(s->tube + j, s->ref_t, s->ref_v + j * s->nref,
-                             s->nref, c->time, c->values + s->col[j],
+        if (hdo_tube_compare(s->tube + j, s->ref->t, s->ref->v + j * s->ref->n,
+                             s->ref->n, c->time, c->values + s->col[j],
                              c->present + s->col[j], c->ncols, c->nrows,
                              t->time_abs, t->value_abs, t->value_rel))
             return 2;
     }
+    hdo_evlist_merge_cascades(s->ref_ev);
+    hdo_evlist_merge_cascades(s->cand_ev);
+    /* Without an events file, a mode column or repeated time rows (the
+       output of a fixed-step solver or a co-simulation), the candidate
+       does not give its events: it is judged on its values alone. */
+    s->events_given =
+        s->events_path != NULL || c->has_mode || s->cand_ev->n > 0;
+    if (!s->events_given)
+        return 0;
     if (hdo_events_match(s->match, s->ref_ev, s->cand_ev, t->time_abs,
                          t->modes_exact, c->time[0], c->time[c->nrows - 1]))
         return 2;
@@ -545,7 +527,9 @@ compare(check_state *s)
 static int
 variable_failed(const check_state *s, slong j)
 {
-    return s->tube[j].nfailed > 0 || s->tube[j].ncompared == 0;
+    const hdo_tube_struct *tb = s->tube + j;
+    return tb->nfailed > 0 || tb->ncompared == 0 || tb->nnoref > 0 ||
+           tb->nnocand > 0;
 }
 
 static int
@@ -602,9 +586,16 @@ describe_variable(char *buf, size_t n, const check_state *s, slong j)
                      (long)tb->ncompared, (long)tb->nfailed, tb->worst_err,
                      c->time[tb->worst], c->line[tb->worst], tb->worst_allowed);
     if (tb->max_diff_row >= 0 && k > 0 && (size_t)k < n)
+        k += snprintf(buf + k, n - (size_t)k,
+                      "; largest |candidate - reference(t)| %.3g at t = %.15g",
+                      tb->max_diff, c->time[tb->max_diff_row]);
+    if (tb->nnoref + tb->nnocand > 0 && k > 0 && (size_t)k < n)
         snprintf(buf + k, n - (size_t)k,
-                 "; largest |candidate - reference(t)| %.3g at t = %.15g",
-                 tb->max_diff, c->time[tb->max_diff_row]);
+                 "; NOT COMPARED: %ld rows where the reference has no value, "
+                 "%ld where the candidate's cell is empty (first at t = "
+                 "%.15g, line %d)",
+                 (long)tb->nnoref, (long)tb->nnocand,
+                 c->time[tb->first_uncompared], c->line[tb->first_uncompared]);
 }
 
 static void
@@ -613,6 +604,16 @@ describe_row_failure(char *buf, size_t n, const check_state *s, slong j,
 {
     const hdo_tube_struct *tb = s->tube + j;
     const hdo_csv_struct *c = s->cand;
+    if (tb->fail[i] == 2) {
+        snprintf(buf, n,
+                 "t = %.17g (%s line %d), variable %s: not compared: %s",
+                 c->time[i], s->cand_path, c->line[i], c->names[s->col[j]],
+                 isnan(tb->lo[i]) ? "the reference has no value within "
+                                    "time_abs"
+                                  : "the candidate's cell is empty where the "
+                                    "reference has a value");
+        return;
+    }
     snprintf(buf, n,
              "t = %.17g (%s line %d), variable %s: candidate %.17g, "
              "reference range [%.17g, %.17g] over [t - %g, t + %g], "
@@ -652,41 +653,88 @@ describe_event_failure(char *buf, size_t n, const check_state *s,
                  hdo_match_verdict_name(m->verdict), m->diff, s->tol->time_abs);
 }
 
+/* Where a tolerance came from: line > 0 of the file, -1 the command
+   line, 0 the default. */
+static const char *
+tol_source(const check_state *s, int line, char *buf, size_t n)
+{
+    if (line < 0)
+        return "command line";
+    if (line == 0)
+        return "default";
+    snprintf(buf, n, "line %d", line);
+    return buf;
+}
+
 static void
 print_report(const check_state *s, FILE *out)
 {
     const hdo_csv_struct *c = s->cand;
     const hdo_tol_struct *t = s->tol;
     char buf[1024];
+    char lt[64], la[64], lr[64];
     double first_t = INFINITY;
-    slong first_var = -1, first_match = -1;
+    slong first_var = -1, first_match = -1, first_row = -1;
     int failed = check_failed(s);
 
     fprintf(out, "%s\n", failed ? "FAIL" : "PASS");
     fprintf(out, "model %s, candidate %s: %ld rows, t = %.15g .. %.15g\n",
             s->model->name, s->cand_path, (long)c->nrows, c->time[0],
             c->time[c->nrows - 1]);
+    if (!isnan(s->ref->t_end) &&
+        (c->time[0] > s->ref->t0 || c->time[c->nrows - 1] < s->ref->t_end))
+        fprintf(out,
+                "coverage: the candidate covers [%.15g, %.15g] of [%.15g, "
+                "%.15g]: it is compared where it has rows only\n",
+                c->time[0], c->time[c->nrows - 1], s->ref->t0, s->ref->t_end);
     fprintf(out,
-            "tolerances %s: time_abs %g, value_abs %g, value_rel %g, modes "
-            "%s\n",
-            t->file, t->time_abs, t->value_abs, t->value_rel,
+            "reference: hdo run at %ld digits (as `hdo run -d %ld`), %ld "
+            "samples, %ld steps, %ld events, %.2f s\n",
+            s->digits, s->digits, (long)s->ref->n, (long)s->ref->steps,
+            (long)s->ref->nrun_events, s->seconds_ref);
+    fprintf(out,
+            "tolerances (%s): time_abs %g (%s), value_abs %g (%s), "
+            "value_rel %g (%s), modes %s\n",
+            s->tol_from_file ? t->file : "no tolerance file", t->time_abs,
+            tol_source(s, t->line_time_abs, lt, sizeof lt), t->value_abs,
+            tol_source(s, t->line_value_abs, la, sizeof la), t->value_rel,
+            tol_source(s, t->line_value_rel, lr, sizeof lr),
             t->modes_exact ? "exact" : "ignore");
+    if (s->nignored > 0) {
+        fprintf(out, "not compared (%s):",
+                t->has_variables ? "not in the tolerance file's variables"
+                                 : "not variables of the model");
+        for (slong k = 0; k < s->nignored; k++)
+            fprintf(out, " %s", c->names[s->ignored[k]]);
+        fprintf(out, "\n");
+    }
     fprintf(out, "\nvariables:\n");
     for (slong j = 0; j < s->nvar; j++) {
+        const hdo_tube_struct *tb = s->tube + j;
+        slong ff = tb->first_fail;
+        if (tb->first_uncompared >= 0 && (ff < 0 || tb->first_uncompared < ff))
+            ff = tb->first_uncompared;
         describe_variable(buf, sizeof buf, s, j);
         fprintf(out, "  %-12s %s  %s\n", c->names[s->col[j]],
                 variable_failed(s, j) ? "FAIL" : "pass", buf);
-        if (s->tube[j].first_fail >= 0 &&
-            c->time[s->tube[j].first_fail] < first_t) {
-            first_t = c->time[s->tube[j].first_fail];
+        if (ff >= 0 && c->time[ff] < first_t) {
+            first_t = c->time[ff];
             first_var = j;
+            first_row = ff;
         }
     }
-    fprintf(out, "\nevents: %ld reference, %ld candidate (%s)%s\n",
-            (long)s->ref_ev->n, (long)s->cand_ev->n, s->events_source,
-            t->modes_exact && !c->has_mode && s->events_path == NULL
-                ? "; the candidate has no modes: events compared by time"
-                : "");
+    if (!s->events_given)
+        fprintf(out,
+                "\nevents: %ld reference; not given by the candidate (no "
+                "events file, mode column or repeated time rows): judged on "
+                "its values only\n",
+                (long)s->ref_ev->n);
+    else
+        fprintf(out, "\nevents: %ld reference, %ld candidate (%s)%s\n",
+                (long)s->ref_ev->n, (long)s->cand_ev->n, s->events_source,
+                t->modes_exact && !c->has_mode && s->events_path == NULL
+                    ? "; the candidate has no modes: events compared by time"
+                    : "");
     if (s->match->n > 0)
         fprintf(out, "  %4s  %-24s %-24s %-28s %-11s %s\n", "#", "reference",
                 "candidate", "from -> to", "difference", "verdict");
@@ -726,8 +774,7 @@ print_report(const check_state *s, FILE *out)
         describe_event_failure(buf, sizeof buf, s, s->match->m + first_match);
         fprintf(out, "%s\n", buf);
     } else if (first_var >= 0) {
-        describe_row_failure(buf, sizeof buf, s, first_var,
-                             s->tube[first_var].first_fail);
+        describe_row_failure(buf, sizeof buf, s, first_var, first_row);
         fprintf(out, "%s\n", buf);
     } else {
         for (slong j = 0; j < s->nvar; j++)
@@ -744,27 +791,41 @@ print_report(const check_state *s, FILE *out)
      summary: verdict=PASS|FAIL value_err=E value_where=VAR@T value_ratio=R
               event_time_err=D events_ref=N events_cand=N events_missing=N
               events_extra=N events_wrong=N vars_failed=K/N
+              rows_compared=N rows_uncompared=N point_err=E
+              events_given=yes|no cand_span=A..B ref_span=T0..T1
    value_err is the largest distance of a candidate value from the range
    the reference takes over [t - time_abs, t + time_abs] (the tube before
    the tolerance band), in the variable's units, and value_where where it
    occurs (VAR@- and value_err=0 when every value is inside the range);
    value_ratio is the largest such distance divided by the band allowed
    there (the verdict's measure: above 1 fails); event_time_err is the
-   largest |candidate - reference| event time over the paired events;
-   events_wrong counts pairs early, late or with the wrong mode change.
-   Reference events outside the candidate's time span are not counted.
-   Numbers are printed with %.3e (inf for a NaN candidate value). */
+   largest |candidate - reference| event time over the paired events, `-`
+   when no event was paired; events_wrong counts pairs early, late or with
+   the wrong mode change.  Reference events outside the candidate's time
+   span are not counted.  rows_compared / rows_uncompared count
+   (variable, row) cells compared and not compared (the latter fail);
+   point_err is the largest |candidate - reference(t)| at the candidate's
+   own times (- when none), which a wide time_abs cannot hide;
+   events_given no when the candidate has no events file, mode column or
+   repeated time rows (then events_ref counts 0: nothing was matched);
+   cand_span
+   the candidate's first and last time, ref_span the model's t0 and end
+   time.  Numbers are printed with %.3e (inf for a NaN candidate value). */
 static void
 print_summary(const check_state *s, FILE *out)
 {
     const hdo_csv_struct *c = s->cand;
-    double verr = 0, vt = 0, ratio = 0, eerr = 0;
+    double verr = 0, vt = 0, ratio = 0, eerr = 0, perr = -1;
     slong vj = -1, nref = 0, ncand = 0, miss = 0, extra = 0, wrong = 0;
-    slong vfail = 0;
+    slong vfail = 0, npaired = 0, ncomp = 0, nuncomp = 0;
 
     for (slong j = 0; j < s->nvar; j++) {
         const hdo_tube_struct *tb = s->tube + j;
         vfail += variable_failed(s, j);
+        ncomp += tb->ncompared;
+        nuncomp += tb->nnoref + tb->nnocand;
+        if (tb->max_diff_row >= 0 && !(tb->max_diff <= perr))
+            perr = tb->max_diff;
         for (slong i = 0; i < c->nrows; i++) {
             slong k = i * c->ncols + s->col[j];
             double v = c->values[k], e;
@@ -798,8 +859,11 @@ print_summary(const check_state *s, FILE *out)
             extra++;
         else if (m->verdict != HDO_MATCH_OK)
             wrong++;
-        if (!isnan(m->diff) && fabs(m->diff) > eerr)
-            eerr = fabs(m->diff);
+        if (!isnan(m->diff)) {
+            npaired++;
+            if (fabs(m->diff) > eerr)
+                eerr = fabs(m->diff);
+        }
     }
     fprintf(out, "\nsummary: verdict=%s value_err=%.3e value_where=",
             check_failed(s) ? "FAIL" : "PASS", verr);
@@ -807,185 +871,111 @@ print_summary(const check_state *s, FILE *out)
         fprintf(out, "%s@%.17g", c->names[s->col[vj]], vt);
     else
         fprintf(out, "-");
+    fprintf(out, " value_ratio=%.3e event_time_err=", ratio);
+    if (npaired > 0)
+        fprintf(out, "%.3e", eerr);
+    else
+        fprintf(out, "-");
     fprintf(out,
-            " value_ratio=%.3e event_time_err=%.3e events_ref=%ld "
-            "events_cand=%ld events_missing=%ld events_extra=%ld "
-            "events_wrong=%ld vars_failed=%ld/%ld\n",
-            ratio, eerr, (long)nref, (long)ncand, (long)miss, (long)extra,
-            (long)wrong, (long)vfail, (long)s->nvar);
+            " events_ref=%ld events_cand=%ld events_missing=%ld "
+            "events_extra=%ld events_wrong=%ld vars_failed=%ld/%ld "
+            "rows_compared=%ld rows_uncompared=%ld point_err=",
+            (long)nref, (long)ncand, (long)miss, (long)extra, (long)wrong,
+            (long)vfail, (long)s->nvar, (long)ncomp, (long)nuncomp);
+    if (perr >= 0)
+        fprintf(out, "%.3e", perr);
+    else
+        fprintf(out, "-");
+    fprintf(out, " events_given=%s", s->events_given ? "yes" : "no");
+    fprintf(out, " cand_span=%.17g..%.17g ref_span=%.17g..", c->time[0],
+            c->time[c->nrows - 1], s->ref->t0);
+    if (isnan(s->ref->t_end))
+        fprintf(out, "-\n");
+    else
+        fprintf(out, "%.17g\n", s->ref->t_end);
 }
 
 /* ------------------------------------------------------------------ */
-/* JUnit XML */
-
-/* Length of the well-formed UTF-8 sequence at p (at most n bytes) that
-   XML 1.0 allows, or 0. */
-static size_t
-utf8_len(const unsigned char *p, size_t n)
-{
-    size_t len;
-    unsigned cp;
-    if (p[0] < 0x80)
-        return 1;
-    if ((p[0] & 0xE0) == 0xC0)
-        len = 2, cp = p[0] & 0x1F;
-    else if ((p[0] & 0xF0) == 0xE0)
-        len = 3, cp = p[0] & 0x0F;
-    else if ((p[0] & 0xF8) == 0xF0)
-        len = 4, cp = p[0] & 0x07;
-    else
-        return 0;
-    if (len > n)
-        return 0;
-    for (size_t i = 1; i < len; i++) {
-        if ((p[i] & 0xC0) != 0x80)
-            return 0;
-        cp = (cp << 6) | (p[i] & 0x3F);
-    }
-    if ((len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) ||
-        (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)) ||
-        (cp >= 0xD800 && cp <= 0xDFFF) || cp == 0xFFFE || cp == 0xFFFF)
-        return 0;
-    return len;
-}
-
-/* Writes s escaped for XML text and attributes; bytes XML cannot hold
-   (control characters, broken UTF-8) become '?'. */
-static void
-xml_escape(FILE *f, const char *s)
-{
-    const unsigned char *p = (const unsigned char *)s;
-    size_t n = strlen(s);
-    while (n > 0) {
-        size_t l;
-        switch (*p) {
-        case '&':
-            fputs("&amp;", f);
-            l = 1;
-            break;
-        case '<':
-            fputs("&lt;", f);
-            l = 1;
-            break;
-        case '>':
-            fputs("&gt;", f);
-            l = 1;
-            break;
-        case '"':
-            fputs("&quot;", f);
-            l = 1;
-            break;
-        case '\'':
-            fputs("&apos;", f);
-            l = 1;
-            break;
-        case '\n':
-            fputs("&#10;", f);
-            l = 1;
-            break;
-        case '\t':
-            fputs("&#9;", f);
-            l = 1;
-            break;
-        default:
-            l = utf8_len(p, n);
-            if (l == 0 || (*p < 0x20)) {
-                fputc('?', f);
-                l = 1;
-            } else {
-                fwrite(p, 1, l, f);
-            }
-        }
-        p += l;
-        n -= l;
-    }
-}
+/* JUnit XML (ref/compare/junit.c): written on every exit, with an
+   <error> when the check could not be done. */
 
 static int
-write_junit(const check_state *s)
+write_junit(check_state *s, int rc)
 {
-    const char *path = s->junit_path;
-    size_t n = strlen(path) + 8;
-    char *tmp = malloc(n), buf[1024];
-    FILE *f;
-    slong nfail = 0;
-    int ok;
-    if (tmp == NULL)
-        return 2;
-    snprintf(tmp, n, "%s.tmp", path);
-    f = fopen(tmp, "w");
-    if (f == NULL) {
-        fprintf(stderr, "%s: error: cannot write: %s\n", tmp, strerror(errno));
-        free(tmp);
+    slong n = s->tube != NULL ? s->nvar + 1 : 0;
+    hdo_junit_case *tc = calloc((size_t)(n + 1), sizeof *tc);
+    char(*fail)[512] = calloc((size_t)(n + 1), sizeof *fail);
+    char(*text)[1024] = calloc((size_t)(n + 1), sizeof *text);
+    const char *suite = s->model->name != NULL ? s->model->name : s->model_path;
+    hdo_error_t err;
+    int st;
+    if (tc == NULL || fail == NULL || text == NULL) {
+        free(tc);
+        free(fail);
+        free(text);
+        check_error(s, "hdo check: out of memory");
         return 2;
     }
-    for (slong j = 0; j < s->nvar; j++)
-        nfail += variable_failed(s, j);
-    nfail += s->match->nfailed > 0;
-    fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n");
-    fprintf(f, "  <testsuite name=\"hdo check ");
-    xml_escape(f, s->model->name);
-    fprintf(f, "\" tests=\"%ld\" failures=\"%ld\" errors=\"0\">\n",
-            (long)(s->nvar + 1), (long)nfail);
-    for (slong j = 0; j < s->nvar; j++) {
-        fprintf(f, "    <testcase classname=\"hdo.check.");
-        xml_escape(f, s->model->name);
-        fprintf(f, "\" name=\"");
-        xml_escape(f, s->cand->names[s->col[j]]);
-        fprintf(f, "\">\n");
-        describe_variable(buf, sizeof buf, s, j);
+    for (slong j = 0; rc != 2 && j < s->nvar; j++) {
+        tc[j].name = s->cand->names[s->col[j]];
+        tc[j].seconds = s->seconds_compare / (double)(s->nvar + 1);
+        describe_variable(text[j], sizeof text[j], s, j);
         if (variable_failed(s, j)) {
-            fprintf(f, "      <failure message=\"");
-            xml_escape(f, buf);
-            fprintf(f, "\">");
-            if (s->tube[j].first_fail >= 0) {
-                describe_row_failure(buf, sizeof buf, s, j,
-                                     s->tube[j].first_fail);
-                fprintf(f, "first failure: ");
-                xml_escape(f, buf);
+            snprintf(fail[j], sizeof fail[j], "%s", text[j]);
+            tc[j].failure = fail[j];
+            if (s->tube[j].first_fail >= 0 ||
+                s->tube[j].first_uncompared >= 0) {
+                slong i = s->tube[j].first_fail;
+                if (i < 0 || (s->tube[j].first_uncompared >= 0 &&
+                              s->tube[j].first_uncompared < i))
+                    i = s->tube[j].first_uncompared;
+                memcpy(text[j], "first failure: ", 16);
+                describe_row_failure(text[j] + 15, sizeof text[j] - 15, s, j,
+                                     i);
             }
-            fprintf(f, "</failure>\n");
+        }
+        tc[j].text = text[j];
+    }
+    if (rc != 2) {
+        slong k = s->nvar, len = 0;
+        tc[k].name = "events";
+        tc[k].seconds = s->seconds_compare / (double)(s->nvar + 1);
+        if (s->match->nfailed > 0) {
+            snprintf(fail[k], sizeof fail[k],
+                     "%ld of %ld events wrong (%ld reference, %ld candidate)",
+                     (long)s->match->nfailed, (long)s->match->n,
+                     (long)s->ref_ev->n, (long)s->cand_ev->n);
+            tc[k].failure = fail[k];
+            for (slong q = 0; q < s->match->n && len < 900; q++) {
+                const hdo_match *m = s->match->m + q;
+                char b[400];
+                if (m->verdict == HDO_MATCH_OK ||
+                    m->verdict == HDO_MATCH_OUTSIDE)
+                    continue;
+                describe_event_failure(b, sizeof b, s, m);
+                len += snprintf(text[k] + len, sizeof text[k] - (size_t)len,
+                                "%s\n", b);
+            }
         } else {
-            fprintf(f, "      <system-out>");
-            xml_escape(f, buf);
-            fprintf(f, "</system-out>\n");
+            snprintf(text[k], sizeof text[k], "%ld events match",
+                     (long)s->match->n);
         }
-        fprintf(f, "    </testcase>\n");
+        tc[k].text = text[k];
     }
-    fprintf(f, "    <testcase classname=\"hdo.check.");
-    xml_escape(f, s->model->name);
-    fprintf(f, "\" name=\"events\">\n");
-    if (s->match->nfailed > 0) {
-        snprintf(buf, sizeof buf,
-                 "%ld of %ld events wrong (%ld reference, %ld candidate)",
-                 (long)s->match->nfailed, (long)s->match->n, (long)s->ref_ev->n,
-                 (long)s->cand_ev->n);
-        fprintf(f, "      <failure message=\"");
-        xml_escape(f, buf);
-        fprintf(f, "\">");
-        for (slong k = 0; k < s->match->n; k++) {
-            const hdo_match *m = s->match->m + k;
-            if (m->verdict == HDO_MATCH_OK || m->verdict == HDO_MATCH_OUTSIDE)
-                continue;
-            describe_event_failure(buf, sizeof buf, s, m);
-            xml_escape(f, buf);
-            fprintf(f, "\n");
-        }
-        fprintf(f, "</failure>\n");
-    } else {
-        fprintf(f, "      <system-out>%ld events match</system-out>\n",
-                (long)s->match->n);
-    }
-    fprintf(f, "    </testcase>\n  </testsuite>\n</testsuites>\n");
-    ok = !ferror(f);
-    ok = (fclose(f) == 0) && ok;
-    if (!ok || rename(tmp, path) != 0) {
-        fprintf(stderr, "%s: error: cannot write: %s\n", path, strerror(errno));
-        remove(tmp);
-        free(tmp);
+    hdo_error_clear(&err);
+    st = hdo_junit_write(s->junit_path, suite, tc, n,
+                         rc == 2 ? (s->errmsg[0] ? s->errmsg
+                                                 : "hdo check could not be "
+                                                   "done")
+                                 : NULL,
+                         now_seconds() - s->seconds_start, &err);
+    free(tc);
+    free(fail);
+    free(text);
+    if (st) {
+        fprintf(stderr, "%s: error: %s\n", s->junit_path, err.message);
         return 2;
     }
-    free(tmp);
     return 0;
 }
 
@@ -1056,12 +1046,12 @@ plot_variable(const check_state *s, slong j, const char *dir, const char *png)
     snprintf(ref_path, sizeof ref_path, "%s/ref.dat", dir);
     snprintf(cand_path, sizeof cand_path, "%s/cand.dat", dir);
     snprintf(script, sizeof script, "%s/plot.gp", dir);
-    snprintf(tmp_png, sizeof tmp_png, "%s.tmp", png);
+    snprintf(tmp_png, sizeof tmp_png, "%s/plot.png", dir);
     f = fopen(ref_path, "w");
     if (f == NULL)
         return -1;
-    for (slong k = 0; k < s->nref; k++)
-        fprintf(f, "%.17g %.17g\n", s->ref_t[k], s->ref_v[j * s->nref + k]);
+    for (slong k = 0; k < s->ref->n; k++)
+        fprintf(f, "%.17g %.17g\n", s->ref->t[k], s->ref->v[j * s->ref->n + k]);
     st |= fclose(f);
     f = fopen(cand_path, "w");
     if (f == NULL)
@@ -1111,10 +1101,16 @@ plot_variable(const check_state *s, slong j, const char *dir, const char *png)
     st |= fclose(f);
     if (st == 0)
         st = run_gnuplot(script);
-    if (st == 0 && rename(tmp_png, png) != 0)
-        st = -1;
-    if (st != 0)
-        remove(tmp_png);
+    if (st == 0) {
+        /* never renamed over a device, FIFO or symlink (outfile.c) */
+        hdo_error_t err;
+        hdo_error_clear(&err);
+        if (hdo_outfile_copy(png, tmp_png, &err) != 0) {
+            fprintf(stderr, "%s: error: %s\n", png, err.message);
+            st = -2;
+        }
+    }
+    remove(tmp_png);
     remove(ref_path);
     remove(cand_path);
     remove(script);
@@ -1147,11 +1143,11 @@ write_plots(const check_state *s)
             snprintf(png, n, "%s", p);
         else
             snprintf(png, n, "%.*s-%s.png", (int)stem, p, name);
-        if (plot_variable(s, j, dir, png) != 0) {
+        st = plot_variable(s, j, dir, png);
+        if (st == -1)
             fprintf(stderr, "%s: error: gnuplot could not draw the plot\n",
                     png);
-            st = 2;
-        }
+        st = st != 0 ? 2 : 0;
         free(png);
     }
     rmdir(dir);
@@ -1167,8 +1163,8 @@ state_clear(check_state *s)
         for (slong j = 0; j < s->nvar; j++)
             hdo_tube_clear(s->tube + j);
     free(s->tube);
-    free(s->ref_t);
-    free(s->ref_v);
+    hdo_refsamp_clear(s->ref);
+    free(s->ignored);
     free(s->col);
     free(s->var);
     free(s->mode_map);
@@ -1188,13 +1184,18 @@ hdo_cmd_check(int argc, char **argv)
     check_state s;
     int rc;
     memset(&s, 0, sizeof s);
+    s.seconds_start = now_seconds();
     rc = parse_args(&s, argc, argv);
-    if (rc >= 0)
+    if (rc < 0 && s.plot_path != NULL && !on_path("gnuplot")) {
+        check_error(&s, "hdo check: --plot needs the gnuplot command, which "
+                        "is not on PATH (install gnuplot or gnuplot-nox)");
+        rc = 2;
+    }
+    if (rc >= 0) {
+        /* no stale report from an earlier run: an <error> replaces it */
+        if (rc == 2 && s.junit_path != NULL)
+            write_junit(&s, rc);
         return rc;
-    if (s.plot_path != NULL && !on_path("gnuplot")) {
-        fprintf(stderr, "hdo check: --plot needs the gnuplot command, which "
-                        "is not on PATH (install gnuplot or gnuplot-nox)\n");
-        return 2;
     }
     hdo_model_init(s.model);
     hdo_csv_init(s.cand);
@@ -1203,6 +1204,7 @@ hdo_cmd_check(int argc, char **argv)
     hdo_evlist_init(s.cand_ev);
     hdo_evlist_init(s.ref_ev);
     hdo_matching_init(s.match);
+    hdo_refsamp_init(s.ref);
     rc = read_inputs(&s);
     if (rc == 0)
         rc = select_variables(&s);
@@ -1210,20 +1212,33 @@ hdo_cmd_check(int argc, char **argv)
         rc = candidate_events(&s);
     if (rc == 0)
         rc = reference(&s);
-    if (rc == 0 && compare(&s) != 0) {
-        fprintf(stderr, "hdo check: out of memory\n");
-        rc = 2;
+    if (rc == 0) {
+        double t0 = now_seconds();
+        if (compare(&s) != 0) {
+            check_error(&s, "hdo check: out of memory comparing %ld rows",
+                        (long)s.cand->nrows);
+            rc = 2;
+        }
+        s.seconds_compare = now_seconds() - t0;
     }
     if (rc == 0) {
         print_report(&s, stdout);
         print_summary(&s, stdout);
-        if (s.junit_path != NULL && write_junit(&s) != 0)
+        /* a report that did not reach its reader is no verdict */
+        if (fflush(stdout) != 0 || ferror(stdout)) {
+            check_error(&s,
+                        "hdo check: cannot write the report to standard "
+                        "output: %s",
+                        strerror(errno));
             rc = 2;
+        }
         if (rc == 0 && s.plot_path != NULL && write_plots(&s) != 0)
             rc = 2;
         if (rc == 0)
             rc = check_failed(&s) ? 1 : 0;
     }
+    if (s.junit_path != NULL && write_junit(&s, rc) != 0)
+        rc = 2;
     state_clear(&s);
     return rc;
 }

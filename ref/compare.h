@@ -11,6 +11,8 @@
 
 #include <stddef.h>
 #include <flint/flint.h>
+#include "hybrid.h"
+#include "model.h"
 #include "status.h"
 
 /* Distinct strings (mode names as written in a file), each with the place
@@ -92,6 +94,7 @@ typedef struct {
     double t_lo, t_hi;
     slong from, to;
     int line;
+    slong count; /* events merged into this one (a cascade), >= 1 */
 } hdo_cmp_event;
 
 typedef struct {
@@ -106,7 +109,19 @@ void hdo_evlist_clear(hdo_evlist_t list);
 int hdo_evlist_push(hdo_evlist_t list, double t_lo, double t_hi, slong from,
                     slong to, int line);
 
+/* Merges each run of consecutive events at one instant into one event (a
+   cascade: an impact and a stop at the same time, Zeno events that
+   collapse to one double): events whose times differ by at most 8 units
+   in the last place of a double.  The merged event goes from the first
+   event's from to the last one's to, over [first t_lo, last t_hi]; count
+   adds up.  Events known only as an interval (t_lo < t_hi) are never
+   merged.  Applied to both sides, a cascade of the reference matches one
+   candidate event at that instant, and is judged by the state after it. */
+int hdo_evlist_merge_cascades(hdo_evlist_t list);
+
 /* The candidate's events, inferred from its rows and appended to list.
+   A group of rows that are copies of one another (same time, mode and
+   cells) is no event.
    A group of consecutive rows with the same time holds: with a mode
    column, one event per consecutive pair of its rows whose modes differ,
    or one event from the group's first to its last mode when none differ
@@ -154,6 +169,9 @@ typedef struct {
     slong nvariables;
     char **variables;
     int *var_line, *var_col;
+    /* line of the file that set time_abs, value_abs, value_rel; 0: the
+       default (so a report can say where each tolerance came from) */
+    int line_time_abs, line_value_abs, line_value_rel;
 } hdo_tol_struct;
 typedef hdo_tol_struct hdo_tol_t[1];
 
@@ -164,8 +182,12 @@ int hdo_tol_read_string(hdo_tol_t tol, const char *text, size_t len,
 int hdo_tol_read_file(hdo_tol_t tol, const char *path, hdo_error_t *err);
 
 /* Reads a whole file into a malloc'd buffer (*len bytes, NUL added).
-   Returns 0, HDO_ERR_IO (err message: the system's reason) or
-   HDO_ERR_MEMORY. */
+   Returns 0, HDO_ERR_IO (err message: the system's reason),
+   HDO_ERR_MEMORY, or HDO_ERR_INPUT for a file that holds a NUL byte (not
+   text: refused as soon as it is read, so /dev/zero stops at once) or is
+   larger than HDO_INPUT_MAX_BYTES (4 GiB: 10^7 candidate rows of a dozen
+   columns fit, a runaway device does not). */
+#define HDO_INPUT_MAX_BYTES ((size_t)4 << 30)
 int hdo_read_whole_file(char **text, size_t *len, const char *path,
                         hdo_error_t *err);
 
@@ -198,14 +220,22 @@ int hdo_read_whole_file(char **text, size_t *len, const char *path,
 typedef struct {
     slong n; /* candidate rows */
     slong ncompared, nfailed;
-    slong first_fail; /* first failing row, -1 if none */
-    slong worst;      /* row of the largest error/allowed, -1 if none */
+    /* Rows not compared, which fail the variable: nnoref where the
+       candidate has a value and the reference none in the window (its
+       mode lacks the variable, or it has no sample there); nnocand where
+       the candidate's cell is empty and every reference sample of the
+       window has a value.  An empty cell where the reference also lacks
+       the variable somewhere in the window is neither. */
+    slong nnoref, nnocand;
+    slong first_uncompared; /* first such row, -1 if none */
+    slong first_fail;       /* first row outside the tube, -1 if none */
+    slong worst;            /* row of the largest error/allowed, -1 if none */
     double worst_err, worst_allowed; /* distance outside the range, band */
     slong max_diff_row; /* row of the largest |c - ref(t)|, -1 if none */
     double max_diff;
     double *lo, *hi;           /* per row: the reference range (NaN: none) */
     double *band_lo, *band_hi; /* per row: the allowed band (NaN: none) */
-    unsigned char *fail;       /* per row: 1 if it fails */
+    unsigned char *fail;       /* per row: 1 outside the tube, 2 not compared */
 } hdo_tube_struct;
 typedef hdo_tube_struct hdo_tube_t[1];
 
@@ -263,5 +293,81 @@ int hdo_events_match(hdo_matching_t mt, const hdo_evlist_t ref,
                      const hdo_evlist_t cand, double time_abs, int modes_exact,
                      double span_lo, double span_hi);
 const char *hdo_match_verdict_name(hdo_match_verdict v);
+
+/* ------------------------------------------------------------------ */
+/* The reference of hdo check: the model run by hdo_run (as `hdo run -d
+   digits` computes it, to the candidate's last time + time_abs), sampled
+   at t - time_abs, t - time_abs/2, t, t + time_abs/2, t + time_abs of
+   every candidate time t, plus both limits of every event (a group of
+   two samples at the event time, left then right); rows at an event time
+   are left out (which limit such a row holds is the run's choice).
+   Values are the doubles of the compared variables var[0..nvar), NaN
+   where the mode lacks the variable.  Rows go through hdo_run's row sink,
+   so memory is 8 (nvar + 1) bytes a sample, never a row at the run
+   precision. */
+typedef struct {
+    long digits;
+    double t0, t_end; /* the model's start and end (t_end NaN: none) */
+    slong nvar, n;
+    double *t; /* n samples, non-decreasing */
+    double *v; /* nvar x n, variable-major */
+    slong steps, nrun_events;
+} hdo_refsamp_struct;
+typedef hdo_refsamp_struct hdo_refsamp_t[1];
+
+void hdo_refsamp_init(hdo_refsamp_t r);
+void hdo_refsamp_clear(hdo_refsamp_t r);
+
+/* The model's start and end time as doubles (t_end NaN without
+   `until`); HDO_ERR_INPUT when they cannot be evaluated. */
+int hdo_check_model_span(double *t0, double *t_end, hdo_model_t model,
+                         hdo_error_t *err);
+
+/* Fills ref and appends to ref_ev the reference events from time_abs
+   before the candidate's first time on.  Returns 0, the run's negative
+   status, HDO_ERR_INPUT (candidate before t0) or HDO_ERR_MEMORY, with err
+   filled. */
+int hdo_check_reference(hdo_refsamp_t ref, hdo_evlist_t ref_ev,
+                        hdo_model_t model, const slong *var, slong nvar,
+                        const double *cand_t, slong ncand, double time_abs,
+                        long digits, hdo_error_t *err);
+
+/* ------------------------------------------------------------------ */
+/* Output files.  A regular file (or a new one) is written to a temporary
+   file beside it and renamed into place by hdo_outfile_commit; a path
+   that exists and is not a regular file (device, FIFO, symlink) is
+   written through and never replaced.  A folder is refused (HDO_ERR_IO). */
+typedef struct {
+    const char *path;
+    char *tmp; /* NULL when writing through */
+    FILE *f;
+} hdo_outfile;
+
+int hdo_outfile_open(hdo_outfile *o, const char *path, hdo_error_t *err);
+/* Closes, checks every write, renames: 0 or HDO_ERR_IO (the temporary
+   file removed). */
+int hdo_outfile_commit(hdo_outfile *o, hdo_error_t *err);
+void hdo_outfile_abort(hdo_outfile *o);
+/* Copies the file src onto dst as above. */
+int hdo_outfile_copy(const char *dst, const char *src, hdo_error_t *err);
+
+/* ------------------------------------------------------------------ */
+/* JUnit XML.  One test case per entry (failure: NULL when it passed,
+   else the failure's one-line message; text: the details), or, when
+   error is not NULL, one test case `check` holding an <error> element
+   (a check that exits 2).  time attributes in seconds. */
+typedef struct {
+    const char *name;
+    const char *failure;
+    const char *text;
+    double seconds;
+} hdo_junit_case;
+
+/* Writes s escaped for XML text and attributes; bytes XML cannot hold
+   (control characters, broken UTF-8) become '?'. */
+void hdo_xml_escape(FILE *f, const char *s);
+int hdo_junit_write(const char *path, const char *suite,
+                    const hdo_junit_case *tc, slong n, const char *error,
+                    double seconds, hdo_error_t *err);
 
 #endif

@@ -31,6 +31,8 @@ void hdo_run_tol(mpfr_t tol, long digits); /* rounded to tol's precision */
    never prints; the command decides whether to show it. */
 typedef void (*hdo_progress_fn)(void *data, double t, long nevents);
 
+struct hdo_row_struct;
+
 typedef struct {
     long digits;       /* D (> 0) */
     const char *every; /* sampling step as decimal text (exact), NULL: default
@@ -43,6 +45,13 @@ typedef struct {
     slong nsample_times;
     hdo_progress_fn progress; /* may be NULL */
     void *progress_data;
+    /* When not NULL, every output row is handed to row_sink (valid during
+       the call only) instead of being stored in res->rows, so that a
+       caller who keeps less (hdo check: doubles of a few variables) does
+       not hold every row at the run precision.  Events are stored as
+       always. */
+    void (*row_sink)(void *data, const struct hdo_row_struct *row);
+    void *row_sink_data;
 } hdo_run_options;
 
 void hdo_run_options_init(hdo_run_options *opt); /* D = 30, the rest defaults */
@@ -54,7 +63,7 @@ void hdo_run_options_init(hdo_run_options *opt); /* D = 30, the rest defaults */
 
 /* One output row: time, mode index, the value of every model variable
    (NaN where the mode lacks it), at the run precision. */
-typedef struct {
+typedef struct hdo_row_struct {
     mpfr_t time;
     slong mode;
     mpfr_ptr values; /* model->nvars entries */

@@ -274,7 +274,29 @@ hdo_read_whole_file(char **text, size_t *len, const char *path,
             cap = ncap;
         }
         got = fread(buf + n, 1, cap - n - 1, f);
+        /* A text file has no NUL byte: stop at the first one (hdo check
+           m cand /dev/zero must not read forever). */
+        if (got > 0 && memchr(buf + n, '\0', got) != NULL) {
+            int line = 1;
+            char *z = memchr(buf + n, '\0', got);
+            for (char *p = buf; p < z; p++)
+                line += *p == '\n';
+            size_t off = (size_t)(z - buf);
+            free(buf);
+            fclose(f);
+            return hdo_error_set(err, HDO_ERR_INPUT, line, 0,
+                                 "a NUL byte at offset %zu: not a text file",
+                                 off);
+        }
         n += got;
+        if (n > HDO_INPUT_MAX_BYTES) {
+            free(buf);
+            fclose(f);
+            return hdo_error_set(err, HDO_ERR_INPUT, 0, 0,
+                                 "larger than %d MiB, the limit of an input "
+                                 "file",
+                                 (int)(HDO_INPUT_MAX_BYTES >> 20));
+        }
         if (got == 0)
             break;
     }

@@ -5,6 +5,7 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -39,6 +40,7 @@ hdo_evlist_push(hdo_evlist_t list, double t_lo, double t_hi, slong from,
     e->from = from;
     e->to = to;
     e->line = line;
+    e->count = 1;
     return 0;
 }
 
@@ -48,6 +50,49 @@ map_mode(const slong *mode_map, slong m)
     if (m < 0)
         return -1;
     return mode_map != NULL ? mode_map[m] : m;
+}
+
+/* Whether the rows i..j-1 are copies of one another (same mode, same
+   cells): a solver that writes a row twice has no event there. */
+static int
+rows_identical(const hdo_csv_t csv, slong i, slong j)
+{
+    for (slong k = i + 1; k < j; k++) {
+        if (csv->has_mode && csv->mode[k] != csv->mode[i])
+            return 0;
+        for (slong c = 0; c < csv->ncols; c++) {
+            slong a = i * csv->ncols + c, b = k * csv->ncols + c;
+            double x = csv->values[a], y = csv->values[b];
+            if (csv->present[a] != csv->present[b])
+                return 0;
+            if (csv->present[a] && !(x == y || (isnan(x) && isnan(y))))
+                return 0;
+        }
+    }
+    return 1;
+}
+
+int
+hdo_evlist_merge_cascades(hdo_evlist_t list)
+{
+    slong k = 0;
+    for (slong i = 0; i < list->n; i++) {
+        hdo_cmp_event *e = list->ev + i;
+        if (k > 0) {
+            hdo_cmp_event *p = list->ev + k - 1;
+            double tol = 8 * DBL_EPSILON * fabs(p->t_hi);
+            if (e->t_lo == e->t_hi && (p->t_lo == p->t_hi || p->count > 1) &&
+                e->t_lo - p->t_hi <= tol) {
+                p->t_hi = e->t_hi > p->t_hi ? e->t_hi : p->t_hi;
+                p->to = e->to;
+                p->count += e->count;
+                continue;
+            }
+        }
+        list->ev[k++] = *e;
+    }
+    list->n = k;
+    return 0;
 }
 
 int
@@ -61,7 +106,7 @@ hdo_csv_infer_events(hdo_evlist_t list, const hdo_csv_t csv,
         /* The group i..j-1 of rows with the same time. */
         while (j < n && csv->time[j] == csv->time[i])
             j++;
-        if (j - i > 1) {
+        if (j - i > 1 && !rows_identical(csv, i, j)) {
             if (csv->has_mode) {
                 for (k = i + 1; k < j; k++)
                     if (csv->mode[k] != csv->mode[k - 1]) {

@@ -231,6 +231,10 @@ hdo_tol_read_string(hdo_tol_t tol, const char *text, size_t len,
         line++;
     }
     freelocale(loc);
+    /* keys[] order: time_abs, value_abs, value_rel */
+    tol->line_time_abs = seen[0];
+    tol->line_value_abs = seen[1];
+    tol->line_value_rel = seen[2];
     return st;
 }
 

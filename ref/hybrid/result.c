@@ -30,6 +30,8 @@ hdo_run_options_init(hdo_run_options *opt)
     opt->nsample_times = 0;
     opt->progress = NULL;
     opt->progress_data = NULL;
+    opt->row_sink = NULL;
+    opt->row_sink_data = NULL;
 }
 
 void

@@ -170,14 +170,17 @@ Test(compare, events_inferred_from_repeated_rows)
 {
     hdo_csv_t csv;
     hdo_evlist_t l;
-    read_csv(csv, "time,h\n0,1\n0.5,0\n0.5,0\n0.75,1\n1,1\n1,2\n1,3\n");
+    /* 0.25 written twice with the same value is no event (#15); 0.5 is
+       (the value jumps), and so is the group at 1 */
+    read_csv(csv, "time,h\n0,1\n0.25,2\n0.25,2\n0.5,0\n0.5,-1\n0.75,1\n"
+                  "1,1\n1,2\n1,3\n");
     hdo_evlist_init(l);
     cr_assert_eq(hdo_csv_infer_events(l, csv, NULL), 0);
     cr_assert_eq(l->n, 2);
     cr_expect_eq(l->ev[0].t_lo, 0.5);
     cr_expect_eq(l->ev[0].t_hi, 0.5);
     cr_expect_eq(l->ev[0].from, -1);
-    cr_expect_eq(l->ev[0].line, 4);
+    cr_expect_eq(l->ev[0].line, 6);
     cr_expect_eq(l->ev[1].t_lo, 1);
     hdo_evlist_clear(l);
     hdo_csv_clear(csv);
@@ -190,7 +193,7 @@ Test(compare, events_inferred_from_modes)
     slong map[3] = {10, 20, 30};
     /* fly->fly at 0.5 (repeated rows, no mode change), fly->rest between
        0.8 and 0.9, rest->fly->stop at 1 (two changes in one group). */
-    read_csv(csv, "time,mode,h\n0,fly,1\n0.5,fly,0\n0.5,fly,0\n0.8,fly,1\n"
+    read_csv(csv, "time,mode,h\n0,fly,1\n0.5,fly,0\n0.5,fly,-0.5\n0.8,fly,1\n"
                   "0.9,rest,1\n1,rest,2\n1,fly,3\n1,stop,3\n2,stop,3");
     hdo_evlist_init(l);
     cr_assert_eq(hdo_csv_infer_events(l, csv, map), 0);
@@ -241,4 +244,27 @@ Test(compare, events_events_file)
     cr_expect_eq(err.line, 3);
     cr_expect_eq(err.col, 1);
     hdo_evfile_clear(ef);
+}
+
+/* A cascade: events whose times differ by a few units in the last place
+   are one event from the first's from to the last's to; an event known
+   only as an interval is never merged, nor are events further apart. */
+Test(compare, events_cascades_merge)
+{
+    hdo_evlist_t l;
+    double z = 2.5586339655858081, z1 = nextafter(z, 3);
+    hdo_evlist_init(l);
+    hdo_evlist_push(l, 1.0, 1.0, 0, 0, 0);
+    hdo_evlist_push(l, z, z, 0, 0, 0);
+    hdo_evlist_push(l, z, z, 0, 0, 0);
+    hdo_evlist_push(l, z1, z1, 0, 1, 0);
+    hdo_evlist_push(l, z1, 2.6, 1, 0, 0);
+    hdo_evlist_push(l, 2.7, 2.7, 0, 1, 0);
+    cr_assert_eq(hdo_evlist_merge_cascades(l), 0);
+    cr_assert_eq(l->n, 4);
+    cr_expect(l->ev[1].t_lo == z && l->ev[1].t_hi == z1);
+    cr_expect(l->ev[1].from == 0 && l->ev[1].to == 1 && l->ev[1].count == 3);
+    cr_expect(l->ev[2].t_hi == 2.6 && l->ev[2].count == 1);
+    cr_expect(l->ev[3].t_lo == 2.7);
+    hdo_evlist_clear(l);
 }
