@@ -906,7 +906,9 @@ write_junit(check_state *s, int rc)
     hdo_junit_case *tc = calloc((size_t)(n + 1), sizeof *tc);
     char(*fail)[512] = calloc((size_t)(n + 1), sizeof *fail);
     char(*text)[1024] = calloc((size_t)(n + 1), sizeof *text);
-    const char *suite = s->model->name != NULL ? s->model->name : s->model_path;
+    const char *suite = s->model->name != NULL   ? s->model->name
+                        : s->model_path != NULL ? s->model_path
+                                                : "(no model)";
     hdo_error_t err;
     int st;
     if (tc == NULL || fail == NULL || text == NULL) {
@@ -966,7 +968,8 @@ write_junit(check_state *s, int rc)
     st = hdo_junit_write(s->junit_path, suite, tc, n,
                          rc == 2 ? (s->errmsg[0] ? s->errmsg
                                                  : "hdo check could not be "
-                                                   "done")
+                                                   "done: bad command line "
+                                                   "(see standard error)")
                                  : NULL,
                          now_seconds() - s->seconds_start, &err);
     free(tc);
