@@ -63,6 +63,10 @@ usage(FILE *out)
             "1e-6)\n"
             "  -d, --digits D   digits of the reference run (default 30, as "
             "hdo run)\n"
+            "  --map CAND=VAR   the candidate column CAND is the model "
+            "variable VAR\n"
+            "                   (repeatable; also `map = ` in the tolerance "
+            "file)\n"
             "\n"
             "Exit 0 pass, 1 fail, 2 bad input or a reference run that cannot "
             "go on.\n");
@@ -95,6 +99,8 @@ typedef struct {
     slong *ignored;
     double seconds_start, seconds_ref, seconds_compare;
     char errmsg[1400]; /* the first error, for the JUnit <error> */
+    char **maps;       /* --map arguments */
+    slong nmaps;
 } check_state;
 
 static double
@@ -164,7 +170,7 @@ parse_tol_option(double *x, const char *name, const char *arg)
 static int
 parse_args(check_state *s, int argc, char **argv)
 {
-    enum { O_EVENTS = 256, O_JUNIT, O_PLOT, O_TA, O_VA, O_VR };
+    enum { O_EVENTS = 256, O_JUNIT, O_PLOT, O_TA, O_VA, O_VR, O_MAP };
     static const struct option opts[] = {
         {"help", no_argument, NULL, 'h'},
         {"tol", required_argument, NULL, 't'},
@@ -175,6 +181,7 @@ parse_args(check_state *s, int argc, char **argv)
         {"time-abs", required_argument, NULL, O_TA},
         {"value-abs", required_argument, NULL, O_VA},
         {"value-rel", required_argument, NULL, O_VR},
+        {"map", required_argument, NULL, O_MAP},
         {NULL, 0, NULL, 0}};
     int c;
     s->digits = CHECK_DIGITS;
@@ -228,6 +235,23 @@ parse_args(check_state *s, int argc, char **argv)
             if (parse_tol_option(&s->cli_value_rel, "value-rel", optarg))
                 return 2;
             continue;
+        case O_MAP: {
+            const char *eq = strchr(optarg, '=');
+            char **m;
+            if (eq == NULL || eq == optarg || eq[1] == '\0') {
+                fprintf(stderr,
+                        "hdo check: --map expects CANDIDATE_NAME=MODEL_VAR, "
+                        "not '%s'\n",
+                        optarg);
+                return 2;
+            }
+            m = realloc(s->maps, (size_t)(s->nmaps + 1) * sizeof *m);
+            if (m == NULL)
+                return 2;
+            s->maps = m;
+            s->maps[s->nmaps++] = optarg;
+            continue;
+        }
         case ':':
             fprintf(stderr, "hdo check: %s needs a value\n", argv[optind - 1]);
             return 2;
@@ -331,6 +355,15 @@ read_inputs(check_state *s)
         }
         s->tol_from_file = 1;
     }
+    for (slong i = 0; i < s->nmaps; i++) {
+        const char *a = s->maps[i], *eq = strchr(a, '=');
+        hdo_error_clear(&err);
+        if (hdo_tol_add_map(t, a, (size_t)(eq - a), eq + 1, strlen(eq + 1), 0,
+                            0, &err)) {
+            check_error(s, "hdo check: --map %s: %s", a, err.message);
+            return 2;
+        }
+    }
     if (!isnan(s->cli_time_abs))
         t->time_abs = s->cli_time_abs, t->line_time_abs = -1;
     if (!isnan(s->cli_value_abs))
@@ -359,9 +392,14 @@ select_variables(check_state *s)
     }
     s->nvar = 0;
     for (slong i = 0; i < n; i++) {
-        const char *name = t->has_variables ? t->variables[i] : c->names[i];
+        const char *name = t->has_variables ? t->variables[i]
+                                            : hdo_tol_map_name(t, c->names[i]);
         slong v = hdo_model_find_var(s->model, name);
-        slong col = hdo_csv_find_column(c, name);
+        slong col = t->has_variables ? -1 : i;
+        /* the candidate column that stands for the variable */
+        for (slong k = 0; col < 0 && k < c->ncols; k++)
+            if (strcmp(hdo_tol_map_name(t, c->names[k]), name) == 0)
+                col = k;
         if (t->has_variables && (v < 0 || col < 0)) {
             check_error(s, "%s:%d:%d: error: '%s' is not %s", t->file,
                         t->var_line[i], t->var_col[i], name,
@@ -371,6 +409,15 @@ select_variables(check_state *s)
         }
         if (v < 0)
             continue;
+        for (slong k = 0; k < s->nvar; k++)
+            if (s->var[k] == v) {
+                check_error(s,
+                            "%s:%d:%d: error: the columns '%s' and '%s' both "
+                            "stand for the variable '%s' (see --map)",
+                            s->cand_path, c->header_line, c->name_col[col],
+                            c->names[s->col[k]], c->names[col], name);
+                return 2;
+            }
         s->var[s->nvar] = v;
         s->col[s->nvar++] = col;
     }
@@ -906,7 +953,7 @@ write_junit(check_state *s, int rc)
     hdo_junit_case *tc = calloc((size_t)(n + 1), sizeof *tc);
     char(*fail)[512] = calloc((size_t)(n + 1), sizeof *fail);
     char(*text)[1024] = calloc((size_t)(n + 1), sizeof *text);
-    const char *suite = s->model->name != NULL   ? s->model->name
+    const char *suite = s->model->name != NULL  ? s->model->name
                         : s->model_path != NULL ? s->model_path
                                                 : "(no model)";
     hdo_error_t err;
@@ -1168,6 +1215,7 @@ state_clear(check_state *s)
     free(s->tube);
     hdo_refsamp_clear(s->ref);
     free(s->ignored);
+    free(s->maps);
     free(s->col);
     free(s->var);
     free(s->mode_map);

@@ -26,15 +26,21 @@ typedef struct {
 /* ------------------------------------------------------------------ */
 /* Candidate CSV
 
-   The first non-blank line is the header.  Its first column must be
-   `time`; a column named `mode` (anywhere after it) holds mode names; every
-   other column is a value column, its header a variable name (the reader
-   does not know the model: the caller checks the names).  Column names
-   are unique and non-empty.
+   The first line that is neither blank nor a comment (`#` first on its
+   line, anywhere in the file) is the header.  Its first column must be
+   `time`, `Time` or `t`; a column named `mode` (anywhere after it) holds
+   mode names; every other column is a value column, its header a
+   variable name (the reader does not know the model: the caller checks
+   the names).  Column names are unique and non-empty.  A value cell of
+   the first data row that holds several numbers separated by blanks (an
+   FMI 3 array, "1 2 3" under y) makes the columns y[1], y[2], y[3]; that
+   cell holds as many numbers on every row (or is empty).
 
-   Cells are separated by commas; spaces and tabs around a cell are
-   ignored; a cell may be double-quoted ("" inside quotes is one quote;
-   a quoted cell may not span lines).  Lines end with LF, CRLF or CR; the
+   The separator is found from the header: of ',', ';' and tab outside
+   quotes the most frequent, else runs of blanks (whitespace-separated
+   columns).  Blanks around a cell are ignored; a cell may be
+   double-quoted ("" inside quotes is one quote; a quoted cell may not
+   span lines).  Lines end with LF, CRLF or CR; the
    last line needs no line end; blank lines are skipped; a UTF-8 byte order
    mark at the start is skipped.  Every row has exactly as many cells as
    the header.
@@ -64,6 +70,7 @@ typedef struct {
     int *line;              /* source line of each row */
     int *mode_cell_col;     /* 1-based column of each row's mode cell */
     hdo_strtab modes;       /* the distinct mode names */
+    char sep;               /* the separator found: ',', ';', '\t', ' ' */
 } hdo_csv_struct;
 typedef hdo_csv_struct hdo_csv_t[1];
 
@@ -156,11 +163,12 @@ int hdo_evfile_read_file(hdo_evfile_t ef, const char *path, hdo_error_t *err);
 /* ------------------------------------------------------------------ */
 /* Tolerance files: `key = value` lines, `#` comments, blank lines.
    Keys: time_abs, value_abs, value_rel (finite numbers >= 0, C-locale
-   strtod syntax), variables (names separated by spaces or commas),
-   modes (exact | ignore).  Each key at most once; an unknown key, a
-   missing `=` or value, or a bad value is an error with line and column.
-   Keys not given keep the defaults set by hdo_tol_init: time_abs 1e-6,
-   value_abs 1e-8, value_rel 1e-6, every variable, modes exact. */
+   strtod syntax), variables (model variable names separated by spaces
+   or commas), modes (exact | ignore), map (CANDIDATE_NAME=MODEL_VAR
+   pairs separated by spaces or commas).  Each key at most once; an unknown key,
+   a missing `=` or value, or a bad value is an error with line and column. Keys
+   not given keep the defaults set by hdo_tol_init: time_abs 1e-6, value_abs
+   1e-8, value_rel 1e-6, every variable, modes exact. */
 typedef struct {
     char *file;
     double time_abs, value_abs, value_rel;
@@ -172,10 +180,24 @@ typedef struct {
     /* line of the file that set time_abs, value_abs, value_rel; 0: the
        default (so a report can say where each tolerance came from) */
     int line_time_abs, line_value_abs, line_value_rel;
+    /* map: candidate column names -> model variables (`map = ball.h=h
+       ball.v=v`, and --map), with the place of each entry (line 0: the
+       command line) */
+    slong nmap;
+    char **map_from, **map_to;
+    int *map_line, *map_col;
 } hdo_tol_struct;
 typedef hdo_tol_struct hdo_tol_t[1];
 
 void hdo_tol_init(hdo_tol_t tol);
+/* Adds cand -> var to the map (a later entry wins; the same candidate
+   name twice in a file is an error).  0, HDO_ERR_INPUT or HDO_ERR_MEMORY. */
+int hdo_tol_add_map(hdo_tol_t tol, const char *cand, size_t ncand,
+                    const char *var, size_t nvar, int line, int col,
+                    hdo_error_t *err);
+/* The model variable a candidate column stands for: its map entry, or
+   its own name. */
+const char *hdo_tol_map_name(const hdo_tol_t tol, const char *cand);
 void hdo_tol_clear(hdo_tol_t tol);
 int hdo_tol_read_string(hdo_tol_t tol, const char *text, size_t len,
                         const char *filename, hdo_error_t *err);

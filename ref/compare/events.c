@@ -230,6 +230,7 @@ hdo_evfile_read_string(hdo_evfile_t ef, const char *text, size_t len,
         csv_lexer_clear(&lx);
         return hdo_error_set(err, HDO_ERR_MEMORY, 0, 0, "out of memory");
     }
+    csv_detect_separator(&lx);
     st = csv_next_row(&lx, err);
     if (st == 0)
         st = hdo_error_set(err, HDO_ERR_INPUT, 1, 1,
