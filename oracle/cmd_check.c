@@ -812,6 +812,37 @@ print_report(const check_state *s, FILE *out)
             first_match < 0)
             first_match = k;
     }
+    /* Physics that differ, in words: the reference events after the
+       candidate's last one (missed, or past the candidate's end). */
+    if (s->events_given && s->match->n > 0) {
+        slong k = s->match->n, nmore = 0;
+        double tlast_ref = NAN;
+        while (k > 0 && s->match->m[k - 1].cand < 0 &&
+               (s->match->m[k - 1].verdict == HDO_MATCH_MISSING ||
+                s->match->m[k - 1].verdict == HDO_MATCH_OUTSIDE)) {
+            const hdo_cmp_event *e = s->ref_ev->ev + s->match->m[k - 1].ref;
+            if (isnan(tlast_ref))
+                tlast_ref = e->t_hi;
+            nmore += e->count;
+            k--;
+        }
+        if (nmore > 0) {
+            double tc = s->cand_ev->n > 0
+                            ? s->cand_ev->ev[s->cand_ev->n - 1].t_hi
+                            : NAN;
+            if (s->cand_ev->n > 0)
+                fprintf(out, "\nthe candidate stops switching at t = %.17g; ",
+                        tc);
+            else
+                fprintf(out, "\nthe candidate has no event; ");
+            fprintf(out,
+                    "the reference has %ld more event%s up to t = %.17g%s\n",
+                    (long)nmore, nmore == 1 ? "" : "s", tlast_ref,
+                    tlast_ref > c->time[c->nrows - 1]
+                        ? " (past the candidate's end: not counted)"
+                        : "");
+        }
+    }
     if (!failed)
         return;
     fprintf(out, "\nfirst failure: ");
@@ -852,7 +883,7 @@ print_report(const check_state *s, FILE *out)
    span are not counted.  rows_compared / rows_uncompared count
    (variable, row) cells compared and not compared (the latter fail);
    point_err is the largest |candidate - reference(t)| at the candidate's
-   own times (- when none), which a wide time_abs cannot hide;
+   own times away from events (- when none), which a wide time_abs cannot hide;
    events_given no when the candidate has no events file, mode column or
    repeated time rows (then events_ref counts 0: nothing was matched);
    cand_span

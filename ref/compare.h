@@ -253,7 +253,8 @@ typedef struct {
     slong first_fail;       /* first row outside the tube, -1 if none */
     slong worst;            /* row of the largest error/allowed, -1 if none */
     double worst_err, worst_allowed; /* distance outside the range, band */
-    slong max_diff_row; /* row of the largest |c - ref(t)|, -1 if none */
+    slong max_diff_row; /* row of the largest |c - ref(t)| over rows with
+                           no reference event within time_abs, -1 if none */
     double max_diff;
     double *lo, *hi;           /* per row: the reference range (NaN: none) */
     double *band_lo, *band_hi; /* per row: the allowed band (NaN: none) */

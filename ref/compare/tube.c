@@ -131,6 +131,7 @@ hdo_tube_compare(hdo_tube_t tube, const double *ref_t, const double *ref_v,
     slong exact = 0;   /* first reference sample with time >= t */
     slong left = 0;    /* first reference sample with time >= t - time_abs */
     slong nnan = 0;    /* samples without a value in [left, next) */
+    int near_event;    /* a reference event in the window */
     size_t n = (size_t)(ncand > 0 ? ncand : 1);
     double worst_ratio = -1;
     hdo_tube_clear(tube);
@@ -197,8 +198,10 @@ hdo_tube_compare(hdo_tube_t tube, const double *ref_t, const double *ref_v,
            the range. */
         while (e0 < nev && ev[e0].t < a)
             e0++;
+        near_event = 0;
         for (slong k = e0; k < nev && ev[k].t <= b; k++) {
             double x = NAN;
+            near_event = 1;
             if (ev[k].t <= t && ev[k].nl > 1)
                 x = lagrange(ev[k].lt, ev[k].lv, ev[k].nl, t);
             if (!isnan(x)) {
@@ -244,7 +247,9 @@ hdo_tube_compare(hdo_tube_t tube, const double *ref_t, const double *ref_v,
                 if (!isnan(ref_v[k]) && !(d >= dbest))
                     dbest = d;
             }
-            if (!isnan(dbest) &&
+            /* away from events only: within time_abs of one, the
+               difference at the same time is the jump itself */
+            if (!isnan(dbest) && !near_event &&
                 (tube->max_diff_row < 0 || dbest > tube->max_diff)) {
                 tube->max_diff = dbest;
                 tube->max_diff_row = i;

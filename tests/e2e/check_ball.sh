@@ -108,6 +108,9 @@ expect late-beyond-time-abs 1 'late' -- "$m" "$dir/late_beyond.csv" -t "$dir/loo
 expect late-within-time-abs 0 '^PASS' -- "$m" "$dir/shift_within.csv" -t "$dir/loose.tol"
 expect early-within-time-abs 0 '^PASS' -- "$m" "$dir/early_within.csv" -t "$dir/loose.tol"
 expect missed-event 1 'missing' -- "$m" "$dir/missed.csv" -t "$dir/tight.tol"
+# the physics that differ, in words: 5 impacts, the last at
+# t1 + 2 t1 (e + e^2 + e^3 + e^4) = 2.58416...
+expect missed-in-words 1 'the candidate has no event; the reference has 5 more events up to t = 2\.58416' -- "$m" "$dir/missed.csv" -t "$dir/tight.tol"
 expect late-is-first-failure 1 'first failure: event fly -> fly' -- "$m" "$dir/late_beyond.csv" -t "$dir/loose.tol"
 
 # The candidate's own event list, given separately.
