@@ -86,6 +86,16 @@ int hdo_csv_read_string(hdo_csv_t csv, const char *text, size_t len,
 /* Reads the file at path as above; HDO_ERR_IO if it cannot be read. */
 int hdo_csv_read_file(hdo_csv_t csv, const char *path, hdo_error_t *err);
 
+/* MAT v4 result files (`dsres`, OpenModelica and Dymola: Aclass, name,
+   description, dataInfo, data_1, data_2; binNormal or binTrans; double or
+   single), read with libmatio into csv as if it were CSV: the abscissa
+   (Time) first, one column per other name (data_1 columns held constant),
+   repeated time rows at events; line numbers are time-point numbers.
+   hdo_csv_read_file chooses it by content (hdo_is_mat4: Aclass is the
+   first matrix).  Returns 0, HDO_ERR_INPUT or HDO_ERR_MEMORY. */
+int hdo_is_mat4(const char *path);
+int hdo_csv_read_mat(hdo_csv_t csv, const char *path, hdo_error_t *err);
+
 /* Index of the value column with this header, or -1. */
 slong hdo_csv_find_column(const hdo_csv_t csv, const char *name);
 
