@@ -366,6 +366,34 @@ int hdo_check_reference(hdo_refsamp_t ref, hdo_evlist_t ref_ev,
                         long digits, hdo_error_t *err);
 
 /* ------------------------------------------------------------------ */
+/* The verdict and the figures of the summary line (docs/decisions.md,
+   "hdo check summary line").  A variable fails when a row lies outside
+   its tube, a row was not compared, or no row was compared at all; the
+   check fails when a variable or an event pairing fails. */
+typedef struct {
+    int failed;
+    double value_err;      /* largest distance from the reference range */
+    slong value_var;       /* its variable (index into the compared), -1 */
+    double value_t;        /* its candidate time */
+    double value_ratio;    /* largest error / allowed band */
+    double event_time_err; /* NaN when no event was paired */
+    slong events_ref, events_cand, events_missing, events_extra, events_wrong;
+    slong vars_failed, nvar;
+    slong rows_compared, rows_uncompared;
+    double point_err; /* largest |c - ref(t)| away from events, NaN: none */
+    int events_given;
+} hdo_check_summary;
+
+int hdo_tube_failed(const hdo_tube_t tube);
+/* tubes[j] compares candidate column col[j] (values row-major, ncols a
+   row) of nrows rows. */
+void hdo_check_summarize(hdo_check_summary *sm, const hdo_tube_struct *tubes,
+                         slong nvar, const double *cand_t, const double *cand_v,
+                         const unsigned char *cand_present, slong ncols,
+                         const slong *col, slong nrows,
+                         const hdo_matching_t match, int events_given);
+
+/* ------------------------------------------------------------------ */
 /* Output files.  A regular file (or a new one) is written to a temporary
    file beside it and renamed into place by hdo_outfile_commit; a path
    that exists and is not a regular file (device, FIFO, symlink) is
