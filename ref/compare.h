@@ -285,16 +285,17 @@ int hdo_tube_compare(hdo_tube_t tube, const double *ref_t, const double *ref_v,
 
 /* ------------------------------------------------------------------ */
 /* Event matching: reference and candidate events, in time order, paired
-   in order.  A pair agrees when the reference time lies within time_abs of
+   by time.  A pair agrees when the reference time lies within time_abs of
    the candidate's [t_lo, t_hi] and, with modes_exact, from and to are
-   equal (or not known on either side).  Walking both lists: an agreeing
-   pair is matched; otherwise when the next candidate event would agree
-   with this reference event, the candidate's is extra; otherwise when the
-   next reference event would agree with this candidate event, the
-   reference's is missing; otherwise they are paired as a wrong mode
-   change, or as early or late.  Reference events left unmatched whose
-   time is outside [span_lo, span_hi] (the candidate's time span) are
-   reported as outside, not as failures. */
+   equal (or not known on either side).  First the anchors: in order, each
+   reference event with the nearest agreeing candidate event after the
+   last anchor (unless that one is nearer to the next reference event).
+   Then, between two anchors, the events left are paired in order (wrong
+   mode change, early, late) and the rest are missing or extra; so one
+   spurious or missed event does not shift the pairings after it.
+   Reference events whose time is outside [span_lo, span_hi] (the
+   candidate's time span) and have no anchor are reported as outside, not
+   as failures. */
 typedef enum {
     HDO_MATCH_OK = 0,
     HDO_MATCH_MISSING, /* reference event without candidate */

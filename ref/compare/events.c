@@ -408,51 +408,85 @@ push_match(hdo_matching_t mt, slong ref, slong cand, hdo_match_verdict v,
     return 0;
 }
 
-int
-hdo_events_match(hdo_matching_t mt, const hdo_evlist_t ref,
-                 const hdo_evlist_t cand, double time_abs, int modes_exact,
-                 double span_lo, double span_hi)
+/* Pairs the events of one gap between two anchors (or the ends): in
+   order, as many pairs as both sides have, judged early, late, wrong mode
+   change or ok; the rest missing or extra.  Reference events outside the
+   candidate's span are outside, never paired. */
+static int
+match_gap(hdo_matching_t mt, const hdo_cmp_event *R, slong i0, slong i1,
+          const hdo_cmp_event *C, slong j0, slong j1, double time_abs,
+          int modes_exact, double span_lo, double span_hi)
 {
-    slong i = 0, j = 0;
-    const hdo_cmp_event *R = ref->ev, *C = cand->ev;
-    mt->n = 0;
-    mt->nfailed = 0;
-    mt->first_fail = -1;
-    while (i < ref->n || j < cand->n) {
-        hdo_match_verdict v;
+    slong i = i0, j = j0;
+    while (i < i1 || j < j1) {
         int st;
-        if (j >= cand->n ||
-            (i < ref->n && !agree(R + i, C + j, time_abs, modes_exact) &&
-             (j + 1 >= cand->n ||
-              !agree(R + i, C + j + 1, time_abs, modes_exact)) &&
-             i + 1 < ref->n &&
-             agree(R + i + 1, C + j, time_abs, modes_exact))) {
-            v = R[i].t_lo < span_lo || R[i].t_lo > span_hi ? HDO_MATCH_OUTSIDE
-                                                           : HDO_MATCH_MISSING;
-            st = push_match(mt, i, -1, v, NAN);
-            i++;
-        } else if (i >= ref->n ||
-                   (!agree(R + i, C + j, time_abs, modes_exact) &&
-                    j + 1 < cand->n &&
-                    agree(R + i, C + j + 1, time_abs, modes_exact))) {
-            st = push_match(mt, -1, j, HDO_MATCH_EXTRA, NAN);
-            j++;
-        } else {
+        if (i < i1 && (R[i].t_lo < span_lo || R[i].t_lo > span_hi)) {
+            st = push_match(mt, i++, -1, HDO_MATCH_OUTSIDE, NAN);
+        } else if (i < i1 && j < j1) {
             double d = time_diff(R + i, C + j);
-            if (modes_exact && !modes_agree(R + i, C + j))
-                v = HDO_MATCH_MODE;
-            else if (d > time_abs)
-                v = HDO_MATCH_LATE;
-            else if (d < -time_abs)
-                v = HDO_MATCH_EARLY;
-            else
-                v = HDO_MATCH_OK;
-            st = push_match(mt, i, j, v, d);
-            i++;
-            j++;
+            hdo_match_verdict v = modes_exact && !modes_agree(R + i, C + j)
+                                      ? HDO_MATCH_MODE
+                                  : d > time_abs  ? HDO_MATCH_LATE
+                                  : d < -time_abs ? HDO_MATCH_EARLY
+                                                  : HDO_MATCH_OK;
+            st = push_match(mt, i++, j++, v, d);
+        } else if (i < i1) {
+            st = push_match(mt, i++, -1, HDO_MATCH_MISSING, NAN);
+        } else {
+            st = push_match(mt, -1, j++, HDO_MATCH_EXTRA, NAN);
         }
         if (st)
             return st;
     }
     return 0;
+}
+
+int
+hdo_events_match(hdo_matching_t mt, const hdo_evlist_t ref,
+                 const hdo_evlist_t cand, double time_abs, int modes_exact,
+                 double span_lo, double span_hi)
+{
+    const hdo_cmp_event *R = ref->ev, *C = cand->ev;
+    slong i = 0, j0 = 0, ia = 0, ja = 0; /* ia, ja: after the last anchor */
+    mt->n = 0;
+    mt->nfailed = 0;
+    mt->first_fail = -1;
+    /* Anchors: in order, each reference event with the nearest candidate
+       event that agrees with it (within time_abs, the same modes), unless
+       that candidate is nearer to the next reference event.  Between
+       anchors, what is left is paired in order (match_gap): one spurious or
+       missed event never shifts the pairings after it. */
+    for (i = 0; i < ref->n; i++) {
+        slong best = -1;
+        double bd = INFINITY;
+        while (j0 < cand->n && C[j0].t_hi < R[i].t_lo - time_abs)
+            j0++;
+        for (slong j = j0 > ja ? j0 : ja;
+             j < cand->n && C[j].t_lo <= R[i].t_lo + time_abs; j++) {
+            double d = fabs(time_diff(R + i, C + j));
+            if (agree(R + i, C + j, time_abs, modes_exact) && d < bd) {
+                bd = d;
+                best = j;
+            }
+        }
+        if (best < 0)
+            continue;
+        if (i + 1 < ref->n &&
+            agree(R + i + 1, C + best, time_abs, modes_exact) &&
+            fabs(time_diff(R + i + 1, C + best)) < bd)
+            continue;
+        {
+            int st = match_gap(mt, R, ia, i, C, ja, best, time_abs, modes_exact,
+                               span_lo, span_hi);
+            if (st == 0)
+                st = push_match(mt, i, best, HDO_MATCH_OK,
+                                time_diff(R + i, C + best));
+            if (st)
+                return st;
+        }
+        ia = i + 1;
+        ja = best + 1;
+    }
+    return match_gap(mt, R, ia, ref->n, C, ja, cand->n, time_abs, modes_exact,
+                     span_lo, span_hi);
 }

@@ -268,3 +268,38 @@ Test(compare, events_cascades_merge)
     cr_expect(l->ev[3].t_lo == 2.7);
     hdo_evlist_clear(l);
 }
+
+/* Pairing by time (#15): two spurious candidate events and one missed
+   event leave every later pair where it belongs, and a candidate event
+   late beyond time_abs between two anchors is "late", not missing and
+   extra. */
+Test(compare, events_paired_by_time_not_position)
+{
+    hdo_evlist_t r, c;
+    hdo_matching_t mt;
+    const double rt[7] = {1, 2, 3, 4, 5, 6, 7};
+    const double ct[8] = {1, 1.5, 1.6, 2, 3, 5.0004, 6.01, 7};
+    const hdo_match_verdict want[10] = {
+        HDO_MATCH_OK, HDO_MATCH_EXTRA, HDO_MATCH_EXTRA,
+        HDO_MATCH_OK, HDO_MATCH_OK,    HDO_MATCH_MISSING,
+        HDO_MATCH_OK, HDO_MATCH_LATE,  HDO_MATCH_OK};
+    hdo_evlist_init(r);
+    hdo_evlist_init(c);
+    for (int k = 0; k < 7; k++)
+        hdo_evlist_push(r, rt[k], rt[k], 0, 0, 0);
+    for (int k = 0; k < 8; k++)
+        hdo_evlist_push(c, ct[k], ct[k], 0, 0, 0);
+    hdo_matching_init(mt);
+    cr_assert_eq(hdo_events_match(mt, r, c, 1e-3, 1, 0, 8), 0);
+    cr_assert_eq(mt->n, 9);
+    for (int k = 0; k < 9; k++)
+        cr_expect_eq(mt->m[k].verdict, want[k], "pair %d: %s", k,
+                     hdo_match_verdict_name(mt->m[k].verdict));
+    cr_expect_eq(mt->m[6].ref, 4);
+    cr_expect_eq(mt->m[6].cand, 5);
+    cr_expect(fabs(mt->m[7].diff - 0.01) < 1e-12);
+    cr_expect_eq(mt->nfailed, 4);
+    hdo_matching_clear(mt);
+    hdo_evlist_clear(r);
+    hdo_evlist_clear(c);
+}
