@@ -36,7 +36,7 @@ sink_row(void *data, const hdo_row *row)
     if (d->failed)
         return;
     if (d->n == d->alloc) {
-        slong na = d->alloc ? 2 * d->alloc : 4096;
+        slong na = d->alloc ? d->alloc + d->alloc / 2 + 64 : 4096;
         double *t = realloc(d->t, (size_t)na * sizeof(double));
         double *v;
         if (t == NULL) {
@@ -155,6 +155,28 @@ hdo_check_reference(hdo_refsamp_t ref, hdo_evlist_t ref_ev, hdo_model_t model,
     memset(&d, 0, sizeof d);
     d.var = var;
     d.nvar = nvar;
+    /* Room for every sample before the run starts (event rows grow it a
+       little more), and for the merged copy after it: memory that is not
+       there is a clear error now, not an abort half way through a run. */
+    d.alloc = ns + 64;
+    d.t = malloc((size_t)d.alloc * sizeof(double));
+    d.v = malloc((size_t)d.alloc * (size_t)(nvar + 1) * sizeof(double));
+    {
+        void *probe =
+            malloc((size_t)d.alloc * (size_t)(nvar + 2) * sizeof(double));
+        if (d.t == NULL || d.v == NULL || probe == NULL) {
+            free(probe);
+            free(d.t);
+            free(d.v);
+            free(times);
+            return hdo_error_set(err, HDO_ERR_MEMORY, 0, 0,
+                                 "out of memory: %ld reference samples for "
+                                 "%ld candidate rows need %.0f MB",
+                                 (long)ns, (long)ncand,
+                                 2e-6 * (double)ns * (double)(nvar + 2) * 8);
+        }
+        free(probe);
+    }
     hdo_run_options_init(&opt);
     opt.digits = digits;
     /* The run ends where `hdo run` ends it, at the model's own end time
