@@ -489,8 +489,12 @@ reference(check_state *s)
                              s->digits, &err);
     s->seconds_ref = chk_now() - t0;
     if (st == HDO_ERR_INPUT && err.file == NULL && err.line == 0) {
-        chk_error(s, "%s:%d:1: error: %s", s->cand_path, s->cand->line[0],
-                  err.message);
+        /* the candidate starts before t0, or the model's span is undefined */
+        if (strstr(err.message, "candidate") != NULL)
+            chk_error(s, "%s:%d:1: error: %s", s->cand_path, s->cand->line[0],
+                      err.message);
+        else
+            chk_error(s, "%s: error: %s", s->model_path, err.message);
         return 2;
     }
     if (st == HDO_ERR_MEMORY) {
