@@ -14,13 +14,14 @@ BUILD ?= build
 CC ?= cc
 DEBIAN_PACKAGES := gcc g++ libc6-dev libmpfr-dev libgmp-dev libflint-dev libflint-arb-dev libcalcium-dev libantic-dev \
                    libcriterion-dev python3-mpmath python3-scipy \
-                   libsundials-dev gnuplot-nox bc pkg-config parallel rsync
+                   libsundials-dev gnuplot-nox bc pkg-config parallel rsync \
+                   libmatio-dev
 
 OPT ?= -O2
 CFLAGS ?= $(OPT) -g
 CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wno-unused-parameter \
           -Wshadow -Wstrict-prototypes -Iref -I/usr/include/flint
-LDLIBS := -lcalcium -lflint-arb -lflint -lmpfr -lgmp -lm
+LDLIBS := -lmatio -lcalcium -lflint-arb -lflint -lmpfr -lgmp -lm
 ifeq ($(SAN),1)
   BUILD := build/san
   CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer \

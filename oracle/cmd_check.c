@@ -1,96 +1,117 @@
 /* cmd_check.c -- hdo check: compares another solver's CSV result with the
  * reference, value tube and events */
 #include <errno.h>
+#include <getopt.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
+#include <flint/flint.h>
+#include <gmp.h>
+#include "check.h"
 #include "commands.h"
 #include "compare.h"
 #include "hybrid.h"
 #include "model.h"
 
-/* Digits of the reference run.  The comparison is in doubles, so 20
-   digits are more than the candidate can show, and cheaper than the
-   default 30 of hdo run. */
-#define CHECK_DIGITS 20
+/* Digits of the reference run: those of `hdo run` by default, so that
+   the reference is the one hdo run computes (the report says how many). */
+#define CHECK_DIGITS 30
 
 static void
 usage(FILE *out)
 {
-    fprintf(
-        out,
-        "usage: hdo check MODEL CANDIDATE.csv [-t|--tol FILE] "
-        "[--events FILE]\n"
-        "                 [--junit FILE] [--plot FILE.png] [-p NAME=VALUE]...\n"
-        "\n"
-        "Compares another solver's result (CSV: time first, an optional\n"
-        "mode column, one column per variable, repeated time rows at\n"
-        "events) with the reference computed over its time span.  A\n"
-        "value passes when it lies within value_abs + value_rel*|ref| of\n"
-        "the range the reference takes over [t - time_abs, t + "
-        "time_abs];\n"
-        "events must match in number, order, mode change (modes = "
-        "exact)\n"
-        "and time (within time_abs).  The last line of the report is a\n"
-        "machine-readable summary: 'summary: verdict=PASS|FAIL "
-        "value_err=...'\n"
-        "(fields in docs/decisions.md).\n"
-        "\n"
-        "  -t, --tol FILE   tolerance file (default "
-        "tolerances/<model>.tol)\n"
-        "  --events FILE    the candidate's events (time,from,to or "
-        "events.csv);\n"
-        "                   default: inferred from repeated time rows and "
-        "the\n"
-        "                   mode column\n"
-        "  --junit FILE     JUnit XML report: one test case per variable "
-        "and one\n"
-        "                   for the events\n"
-        "  --plot FILE.png  reference, band and candidate per variable "
-        "(gnuplot;\n"
-        "                   FILE-<var>.png when there are several)\n"
-        "\n"
-        "Exit 0 pass, 1 fail, 2 bad input or a reference run that cannot "
-        "go on.\n");
+    fprintf(out,
+            "usage: hdo check MODEL CANDIDATE.csv [-t|--tol FILE] "
+            "[--events FILE]\n"
+            "                 [--junit FILE] [--plot FILE.png] [-d D]\n"
+            "                 [--time-abs X] [--value-abs X] [--value-rel X]\n"
+            "                 [--map CAND=VAR]... [-p NAME=VALUE]...\n"
+            "\n"
+            "Compares another solver's result (CSV: time first, an optional\n"
+            "mode column, one column per variable, repeated time rows at\n"
+            "events) with the reference computed over its time span.  A\n"
+            "value passes when it lies within value_abs + value_rel*|ref| of\n"
+            "the range the reference takes over [t - time_abs, t + "
+            "time_abs];\n"
+            "events must match in number, order, mode change (modes = "
+            "exact)\n"
+            "and time (within time_abs).  The last line of the report is a\n"
+            "machine-readable summary: 'summary: verdict=PASS|FAIL "
+            "value_err=...'\n"
+            "(fields in docs/decisions.md).\n"
+            "\n"
+            "  -t, --tol FILE   tolerance file (default "
+            "tolerances/<model>.tol)\n"
+            "  --events FILE    the candidate's events (time,from,to or "
+            "events.csv);\n"
+            "                   default: inferred from repeated time rows and "
+            "the\n"
+            "                   mode column\n"
+            "  --junit FILE     JUnit XML report: one test case per variable "
+            "and one\n"
+            "                   for the events\n"
+            "  --plot FILE.png  reference, band and candidate per variable "
+            "(gnuplot;\n"
+            "                   FILE-<var>.png when there are several)\n"
+            "  --time-abs X, --value-abs X, --value-rel X\n"
+            "                   tolerances, overriding the file's (without "
+            "a file:\n"
+            "                   time_abs 1e-6, value_abs 1e-8, value_rel "
+            "1e-6)\n"
+            "  -d, --digits D   digits of the reference run (default 30, as "
+            "hdo run)\n"
+            "  --map CAND=VAR   the candidate column CAND is the model "
+            "variable VAR\n"
+            "                   (repeatable; also `map = ` in the tolerance "
+            "file)\n"
+            "  -p, --param NAME=VALUE\n"
+            "                   override the parameter NAME with the exact "
+            "value\n"
+            "                   VALUE (9.81, -1e-3, 1/3); repeatable\n"
+            "\n"
+            "Exit 0 pass, 1 fail, 2 bad input or a reference run that cannot "
+            "go on.\n");
 }
 
-static void
-print_error(const hdo_error_t *err)
+double
+chk_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Prints an error and keeps the first one for the JUnit report. */
+void
+chk_error(check_state *s, const char *fmt, ...)
+{
+    char buf[1400];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "%s\n", buf);
+    if (s->errmsg[0] == '\0')
+        snprintf(s->errmsg, sizeof s->errmsg, "%s", buf);
+}
+
+void
+chk_print_error(check_state *s, const hdo_error_t *err)
 {
     char buf[1400];
     hdo_error_format(buf, sizeof buf, err);
-    fprintf(stderr, "%s\n", buf);
+    chk_error(s, "%s", buf);
 }
 
-/* Everything one check holds, cleared in one place. */
-typedef struct {
-    const char *model_path, *cand_path, *tol_path, *events_path;
-    const char *junit_path, *plot_path;
-    char *tol_default;
-    hdo_model_t model;
-    hdo_csv_t cand;
-    hdo_tol_t tol;
-    hdo_evfile_t evfile;
-    hdo_evlist_t cand_ev, ref_ev;
-    hdo_matching_t match;
-    slong *mode_map;       /* candidate mode names -> model modes */
-    slong nvar;            /* compared variables */
-    slong *col;            /* their candidate columns */
-    slong *var;            /* their model variables */
-    slong nref;            /* reference samples */
-    double *ref_t, *ref_v; /* ref_v: nvar x nref, variable-major */
-    hdo_tube_struct *tube; /* nvar */
-    const char *events_source;
-    hdo_cli_params params; /* -p NAME=VALUE */
-} check_state;
-
-static const char *
-mode_name(const check_state *s, slong m)
+const char *
+chk_mode_name(const check_state *s, slong m)
 {
     /* sliding modes (hybrid.h) have composed names: two rotating
        buffers, as a message names at most two modes */
@@ -106,77 +127,147 @@ mode_name(const check_state *s, slong m)
 /* ------------------------------------------------------------------ */
 /* Inputs */
 
+/* A tolerance given on the command line: a finite number >= 0. */
+static int
+parse_tol_option(double *x, const char *name, const char *arg)
+{
+    char *end;
+    errno = 0;
+    *x = strtod(arg, &end);
+    if (*arg == '\0' || *end != '\0' || errno == ERANGE || !isfinite(*x) ||
+        *x < 0) {
+        fprintf(stderr,
+                "hdo check: --%s expects a finite number >= 0, not '%s'\n",
+                name, arg);
+        return 2;
+    }
+    return 0;
+}
+
 static int
 parse_args(check_state *s, int argc, char **argv)
 {
-    const char *pos[2];
-    int npos = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], **slot = NULL;
-        const char *val = NULL;
-        int prc = hdo_cli_param_option(&s->params, "check", argc, argv, &i);
-        if (prc >= 0) {
-            if (prc != 0)
-                return prc;
-            continue;
-        }
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+    enum { O_EVENTS = 256, O_JUNIT, O_PLOT, O_TA, O_VA, O_VR, O_MAP };
+    static const struct option opts[] = {
+        {"help", no_argument, NULL, 'h'},
+        {"tol", required_argument, NULL, 't'},
+        {"digits", required_argument, NULL, 'd'},
+        {"events", required_argument, NULL, O_EVENTS},
+        {"junit", required_argument, NULL, O_JUNIT},
+        {"plot", required_argument, NULL, O_PLOT},
+        {"time-abs", required_argument, NULL, O_TA},
+        {"value-abs", required_argument, NULL, O_VA},
+        {"value-rel", required_argument, NULL, O_VR},
+        {"map", required_argument, NULL, O_MAP},
+        {"param", required_argument, NULL, 'p'},
+        {NULL, 0, NULL, 0}};
+    int c;
+    s->digits = CHECK_DIGITS;
+    s->cli_time_abs = s->cli_value_abs = s->cli_value_rel = NAN;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "ht:d:p:", opts, NULL)) != -1) {
+        const char **slot = NULL;
+        const char *name = NULL;
+        switch (c) {
+        case 'h':
             usage(stdout);
             return 0;
-        }
-        if (strcmp(a, "-t") == 0 || strcmp(a, "--tol") == 0)
-            slot = &s->tol_path;
-        else if (strncmp(a, "--tol=", 6) == 0)
-            slot = &s->tol_path, val = a + 6;
-        else if (strcmp(a, "--events") == 0)
-            slot = &s->events_path;
-        else if (strncmp(a, "--events=", 9) == 0)
-            slot = &s->events_path, val = a + 9;
-        else if (strcmp(a, "--junit") == 0)
-            slot = &s->junit_path;
-        else if (strncmp(a, "--junit=", 8) == 0)
-            slot = &s->junit_path, val = a + 8;
-        else if (strcmp(a, "--plot") == 0)
-            slot = &s->plot_path;
-        else if (strncmp(a, "--plot=", 7) == 0)
-            slot = &s->plot_path, val = a + 7;
-        else if (a[0] == '-' && a[1] != '\0') {
-            fprintf(stderr, "hdo check: unknown option '%s'\n", a);
-            usage(stderr);
-            return 2;
-        } else {
-            if (npos == 2) {
-                fprintf(stderr, "hdo check: unexpected argument '%s'\n", a);
-                usage(stderr);
+        case 'p': /* -p NAME=VALUE, applied when the model is read */
+            if (s->params.n == HDO_CLI_MAX_PARAMS) {
+                fprintf(stderr, "hdo check: more than %d -p options\n",
+                        HDO_CLI_MAX_PARAMS);
                 return 2;
             }
-            pos[npos++] = a;
+            s->params.v[s->params.n++] = optarg;
+            continue;
+        case 't':
+            slot = &s->tol_path, name = "--tol";
+            break;
+        case O_EVENTS:
+            slot = &s->events_path, name = "--events";
+            break;
+        case O_JUNIT:
+            slot = &s->junit_path, name = "--junit";
+            break;
+        case O_PLOT:
+            slot = &s->plot_path, name = "--plot";
+            break;
+        case 'd': {
+            char *end;
+            long d;
+            errno = 0;
+            d = strtol(optarg, &end, 10);
+            if (*optarg == '\0' || *end != '\0' || errno || d < 1 ||
+                d > 10000) {
+                fprintf(stderr,
+                        "hdo check: --digits expects an integer in 1..10000, "
+                        "not '%s'\n",
+                        optarg);
+                return 2;
+            }
+            s->digits = d;
             continue;
         }
-        if (val == NULL) {
-            if (i + 1 >= argc) {
-                fprintf(stderr, "hdo check: %s needs a file name\n", a);
+        case O_TA:
+            if (parse_tol_option(&s->cli_time_abs, "time-abs", optarg))
+                return 2;
+            continue;
+        case O_VA:
+            if (parse_tol_option(&s->cli_value_abs, "value-abs", optarg))
+                return 2;
+            continue;
+        case O_VR:
+            if (parse_tol_option(&s->cli_value_rel, "value-rel", optarg))
+                return 2;
+            continue;
+        case O_MAP: {
+            const char *eq = strchr(optarg, '=');
+            char **m;
+            if (eq == NULL || eq == optarg || eq[1] == '\0') {
+                fprintf(stderr,
+                        "hdo check: --map expects CANDIDATE_NAME=MODEL_VAR, "
+                        "not '%s'\n",
+                        optarg);
                 return 2;
             }
-            val = argv[++i];
+            m = realloc(s->maps, (size_t)(s->nmaps + 1) * sizeof *m);
+            if (m == NULL)
+                return 2;
+            s->maps = m;
+            s->maps[s->nmaps++] = optarg;
+            continue;
+        }
+        case ':':
+            fprintf(stderr, "hdo check: %s needs a value\n", argv[optind - 1]);
+            return 2;
+        default:
+            fprintf(stderr, "hdo check: unknown option '%s'\n",
+                    argv[optind - 1]);
+            usage(stderr);
+            return 2;
         }
         if (*slot != NULL) {
-            fprintf(stderr, "hdo check: %s given twice\n", a);
+            fprintf(stderr, "hdo check: %s given twice\n", name);
             return 2;
         }
-        if (*val == '\0') {
-            fprintf(stderr, "hdo check: %s needs a file name\n", a);
+        if (*optarg == '\0') {
+            fprintf(stderr, "hdo check: %s needs a file name\n", name);
             return 2;
         }
-        *slot = val;
+        *slot = optarg;
     }
-    if (npos != 2) {
-        fprintf(stderr, "hdo check: expected MODEL and CANDIDATE.csv\n");
+    if (argc - optind != 2) {
+        fprintf(stderr,
+                argc - optind > 2
+                    ? "hdo check: unexpected argument '%s'\n"
+                    : "hdo check: expected MODEL and CANDIDATE.csv%s\n",
+                argc - optind > 2 ? argv[optind + 2] : "");
         usage(stderr);
         return 2;
     }
-    s->model_path = pos[0];
-    s->cand_path = pos[1];
+    s->model_path = argv[optind];
+    s->cand_path = argv[optind + 1];
     return -1;
 }
 
@@ -201,7 +292,7 @@ find_tolerances(check_state *s)
     s->tol_default = malloc(n);
     if (other == NULL || s->tol_default == NULL) {
         free(other);
-        fprintf(stderr, "hdo check: out of memory\n");
+        chk_error(s, "hdo check: out of memory");
         return 2;
     }
     snprintf(s->tol_default, n, "tolerances/%s.tol", name);
@@ -224,76 +315,118 @@ static int
 read_inputs(check_state *s)
 {
     hdo_error_t err;
-    int st;
+    hdo_tol_struct *t = s->tol;
     hdo_error_clear(&err);
     if (hdo_cli_params_apply(s->model, &s->params, "check") != 0)
         return 2;
-    st = hdo_model_parse_file(s->model, s->model_path, &err);
-    if (st) {
-        print_error(&err);
+    if (hdo_model_parse_file(s->model, s->model_path, &err)) {
+        chk_print_error(s, &err);
         return 2;
     }
     if (s->model->warnings != NULL)
         fputs(s->model->warnings, stderr);
     hdo_error_clear(&err);
     if (hdo_csv_read_file(s->cand, s->cand_path, &err)) {
-        print_error(&err);
+        chk_print_error(s, &err);
         return 2;
     }
-    for (slong i = 0; i < s->cand->ncols; i++)
-        if (hdo_model_find_var(s->model, s->cand->names[i]) < 0) {
-            fprintf(stderr,
-                    "%s:%d:%d: error: the column '%s' is not a variable of "
-                    "model %s\n",
-                    s->cand_path, s->cand->header_line, s->cand->name_col[i],
-                    s->cand->names[i], s->model->name);
+    if (s->tol_path == NULL) {
+        if (find_tolerances(s))
+            return 2;
+        /* no tolerance file beside the model: the documented defaults */
+        if (!file_exists(s->tol_path))
+            s->tol_path = NULL;
+    }
+    if (s->tol_path != NULL) {
+        hdo_error_clear(&err);
+        if (hdo_tol_read_file(t, s->tol_path, &err)) {
+            chk_print_error(s, &err);
             return 2;
         }
-    if (s->tol_path == NULL && find_tolerances(s))
-        return 2;
-    hdo_error_clear(&err);
-    if (hdo_tol_read_file(s->tol, s->tol_path, &err)) {
-        print_error(&err);
-        if (s->tol_path == s->tol_default)
-            fprintf(stderr, "hdo check: give a tolerance file with -t FILE\n");
-        return 2;
+        s->tol_from_file = 1;
     }
+    for (slong i = 0; i < s->nmaps; i++) {
+        const char *a = s->maps[i], *eq = strchr(a, '=');
+        hdo_error_clear(&err);
+        if (hdo_tol_add_map(t, a, (size_t)(eq - a), eq + 1, strlen(eq + 1), 0,
+                            0, &err)) {
+            chk_error(s, "hdo check: --map %s: %s", a, err.message);
+            return 2;
+        }
+    }
+    if (!isnan(s->cli_time_abs))
+        t->time_abs = s->cli_time_abs, t->line_time_abs = -1;
+    if (!isnan(s->cli_value_abs))
+        t->value_abs = s->cli_value_abs, t->line_value_abs = -1;
+    if (!isnan(s->cli_value_rel))
+        t->value_rel = s->cli_value_rel, t->line_value_rel = -1;
     return 0;
 }
 
-/* The compared variables: the tolerance file's list, or every value
-   column of the candidate. */
+/* The compared variables: the tolerance file's list (each must be a
+   variable of the model and a column of the candidate), or every value
+   column of the candidate that is a variable of the model; the other
+   columns (der(h), parameters, outputs) are listed as not compared. */
 static int
 select_variables(check_state *s)
 {
     hdo_tol_struct *t = s->tol;
-    slong n = t->has_variables ? t->nvariables : s->cand->ncols;
+    hdo_csv_struct *c = s->cand;
+    slong n = t->has_variables ? t->nvariables : c->ncols;
     s->col = malloc((size_t)(n + 1) * sizeof(slong));
     s->var = malloc((size_t)(n + 1) * sizeof(slong));
-    if (s->col == NULL || s->var == NULL) {
-        fprintf(stderr, "hdo check: out of memory\n");
+    s->ignored = malloc((size_t)(c->ncols + 1) * sizeof(slong));
+    if (s->col == NULL || s->var == NULL || s->ignored == NULL) {
+        chk_error(s, "hdo check: out of memory");
         return 2;
     }
+    s->nvar = 0;
     for (slong i = 0; i < n; i++) {
-        const char *name =
-            t->has_variables ? t->variables[i] : s->cand->names[i];
-        s->var[i] = hdo_model_find_var(s->model, name);
-        s->col[i] = hdo_csv_find_column(s->cand, name);
-        if (s->var[i] < 0 || s->col[i] < 0) {
-            fprintf(stderr, "%s:%d:%d: error: '%s' is not %s\n", t->file,
-                    t->var_line[i], t->var_col[i], name,
-                    s->var[i] < 0 ? "a variable of the model"
-                                  : "a column of the candidate");
+        const char *name = t->has_variables ? t->variables[i]
+                                            : hdo_tol_map_name(t, c->names[i]);
+        slong v = hdo_model_find_var(s->model, name);
+        slong col = t->has_variables ? -1 : i;
+        /* the candidate column that stands for the variable */
+        for (slong k = 0; col < 0 && k < c->ncols; k++)
+            if (strcmp(hdo_tol_map_name(t, c->names[k]), name) == 0)
+                col = k;
+        if (t->has_variables && (v < 0 || col < 0)) {
+            chk_error(s, "%s:%d:%d: error: '%s' is not %s", t->file,
+                      t->var_line[i], t->var_col[i], name,
+                      v < 0 ? "a variable of the model"
+                            : "a column of the candidate");
             return 2;
         }
+        if (v < 0)
+            continue;
+        for (slong k = 0; k < s->nvar; k++)
+            if (s->var[k] == v) {
+                chk_error(s,
+                          "%s:%d:%d: error: the columns '%s' and '%s' both "
+                          "stand for the variable '%s' (see --map)",
+                          s->cand_path, c->header_line, c->name_col[col],
+                          c->names[s->col[k]], c->names[col], name);
+                return 2;
+            }
+        s->var[s->nvar] = v;
+        s->col[s->nvar++] = col;
     }
-    s->nvar = n;
-    if (n == 0) {
-        fprintf(stderr,
-                "%s:%d:1: error: no variable to compare (the "
-                "candidate has only time%s)\n",
-                s->cand_path, s->cand->header_line,
-                s->cand->has_mode ? " and mode" : "");
+    for (slong i = 0; i < c->ncols; i++) {
+        int used = 0;
+        for (slong j = 0; j < s->nvar; j++)
+            used |= s->col[j] == i;
+        if (!used)
+            s->ignored[s->nignored++] = i;
+    }
+    if (s->nvar == 0) {
+        chk_error(s,
+                  "%s:%d:1: error: no variable to compare (the candidate "
+                  "has %s)",
+                  s->cand_path, c->header_line,
+                  c->ncols > 0  ? "no column named after a variable of the "
+                                  "model"
+                  : c->has_mode ? "only time and mode"
+                                : "only time");
         return 2;
     }
     return 0;
@@ -301,20 +434,19 @@ select_variables(check_state *s)
 
 /* Maps the candidate's (or events file's) mode names to the model's. */
 static int
-map_modes(slong **map, const hdo_strtab *tab, const check_state *s,
-          const char *file)
+map_modes(slong **map, const hdo_strtab *tab, check_state *s, const char *file)
 {
     *map = malloc((size_t)(tab->n + 1) * sizeof(slong));
     if (*map == NULL) {
-        fprintf(stderr, "hdo check: out of memory\n");
+        chk_error(s, "hdo check: out of memory");
         return 2;
     }
     for (slong i = 0; i < tab->n; i++) {
         (*map)[i] = hdo_find_mode_name(s->model, tab->names[i]);
         if ((*map)[i] < 0) {
-            fprintf(stderr, "%s:%d:%d: error: '%s' is not a mode of model %s\n",
-                    file, tab->line[i], tab->col[i], tab->names[i],
-                    s->model->name);
+            chk_error(s, "%s:%d:%d: error: '%s' is not a mode of model %s",
+                      file, tab->line[i], tab->col[i], tab->names[i],
+                      s->model->name);
             return 2;
         }
     }
@@ -334,7 +466,7 @@ candidate_events(check_state *s)
                                  "time rows"
                                : "inferred from repeated time rows";
         if (hdo_csv_infer_events(s->cand_ev, s->cand, s->mode_map)) {
-            fprintf(stderr, "hdo check: out of memory\n");
+            chk_error(s, "hdo check: out of memory");
             return 2;
         }
         return 0;
@@ -342,7 +474,7 @@ candidate_events(check_state *s)
     s->events_source = s->events_path;
     hdo_error_clear(&err);
     if (hdo_evfile_read_file(s->evfile, s->events_path, &err)) {
-        print_error(&err);
+        chk_print_error(s, &err);
         return 2;
     }
     {
@@ -353,7 +485,7 @@ candidate_events(check_state *s)
             if (hdo_evlist_push(s->cand_ev, s->evfile->time[i],
                                 s->evfile->time[i], f < 0 ? -1 : map[f],
                                 t < 0 ? -1 : map[t], s->evfile->line[i])) {
-                fprintf(stderr, "hdo check: out of memory\n");
+                chk_error(s, "hdo check: out of memory");
                 st = 2;
             }
         }
@@ -363,169 +495,39 @@ candidate_events(check_state *s)
 }
 
 /* ------------------------------------------------------------------ */
-/* The reference */
+/* The reference (ref/compare/reference.c) */
 
-static int
-cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* A reference sample: its time and where its values are. */
-typedef struct {
-    double t;
-    slong seq; /* order of creation: left limit before right */
-    mpfr_srcptr values;
-} sample;
-
-static int
-cmp_sample(const void *a, const void *b)
-{
-    const sample *x = a, *y = b;
-    if (x->t != y->t)
-        return (x->t > y->t) - (x->t < y->t);
-    return (x->seq > y->seq) - (x->seq < y->seq);
-}
-
-/* Runs the model up to the candidate's last time + time_abs, sampled at
-   t - time_abs, t - time_abs/2, t, t + time_abs/2, t + time_abs of every
-   candidate time t (the window ends and its middle, so that the window's
-   range is right for a reference that is monotone or has one extremum
-   in each half of the window), and keeps both limits of every event. */
 static int
 reference(check_state *s)
 {
-    hdo_csv_struct *c = s->cand;
-    double ta = s->tol->time_abs, t0, t_end;
-    double *times, *ev_t;
-    slong n = 0, ns;
-    hdo_run_options opt;
-    hdo_result_t res;
     hdo_error_t err;
-    char until[64];
-    mpfr_t x;
-    sample *smp;
     int st;
-
-    mpfr_init2(x, 64);
-    st = hdo_expr_eval_constant(x, s->model->pool, s->model->t0);
-    t0 = mpfr_get_d(x, MPFR_RNDN);
-    mpfr_clear(x);
-    if (st) {
-        fprintf(stderr, "%s: error: the start time is undefined\n",
-                s->model_path);
-        return 2;
-    }
-    if (c->time[0] < t0) {
-        fprintf(stderr,
-                "%s:%d:1: error: the candidate starts at t = %.17g, before "
-                "the model's start t0 = %.17g\n",
-                s->cand_path, c->line[0], c->time[0], t0);
-        return 2;
-    }
-    t_end = c->time[c->nrows - 1] + ta;
-    times = malloc((size_t)c->nrows * 5 * sizeof(double));
-    if (times == NULL) {
-        fprintf(stderr, "hdo check: out of memory\n");
-        return 2;
-    }
-    for (slong i = 0; i < c->nrows; i++) {
-        double t = c->time[i];
-        double pts[5] = {t - ta, t - ta / 2, t, t + ta / 2, t + ta};
-        for (int k = 0; k < 5; k++)
-            if (pts[k] >= t0 && pts[k] <= t_end)
-                times[n++] = pts[k];
-    }
-    qsort(times, (size_t)n, sizeof(double), cmp_double);
-    ns = 0;
-    for (slong i = 0; i < n; i++)
-        if (ns == 0 || times[i] != times[ns - 1])
-            times[ns++] = times[i];
-
-    hdo_run_options_init(&opt);
-    opt.digits = CHECK_DIGITS;
-    snprintf(until, sizeof until, "%.17g", t_end);
-    opt.until = until;
-    opt.sample_times = times;
-    opt.nsample_times = ns;
-    hdo_result_init(res);
+    double t0 = chk_now();
     hdo_error_clear(&err);
-    st = hdo_run(res, s->model, &opt, &err);
-    free(times);
-    if (st < 0) {
-        print_error(&err);
-        fprintf(stderr, "hdo check: the reference run failed (%s)\n",
-                hdo_status_name(st));
-        hdo_result_clear(res);
+    st = hdo_check_reference(s->ref, s->ref_ev, s->model, s->var, s->nvar,
+                             s->cand->time, s->cand->nrows, s->tol->time_abs,
+                             s->digits, &err);
+    s->seconds_ref = chk_now() - t0;
+    if (st == HDO_ERR_INPUT && err.file == NULL && err.line == 0) {
+        /* the candidate starts before t0, or the model's span is undefined */
+        if (strstr(err.message, "candidate") != NULL)
+            chk_error(s, "%s:%d:1: error: %s", s->cand_path, s->cand->line[0],
+                      err.message);
+        else
+            chk_error(s, "%s: error: %s", s->model_path, err.message);
         return 2;
     }
-
-    /* Rows and both limits of every event, in time order (a left limit
-       before its right limit). */
-    smp = malloc((size_t)(res->nrows + 2 * res->nevents + 1) * sizeof(sample));
-    if (smp == NULL) {
-        hdo_result_clear(res);
-        fprintf(stderr, "hdo check: out of memory\n");
+    if (st == HDO_ERR_MEMORY) {
+        chk_error(s, "hdo check: %s (the candidate has %ld rows)", err.message,
+                  (long)s->cand->nrows);
         return 2;
     }
-    /* Rows at an event time are left out: which limit such a row holds is
-       the run's choice, and the tube takes the limits from the events. */
-    ev_t = malloc((size_t)(res->nevents + 1) * sizeof(double));
-    if (ev_t == NULL) {
-        free(smp);
-        hdo_result_clear(res);
-        fprintf(stderr, "hdo check: out of memory\n");
+    if (st) {
+        chk_print_error(s, &err);
+        chk_error(s, "hdo check: the reference run at %ld digits failed (%s)",
+                  s->digits, hdo_status_name(st));
         return 2;
     }
-    for (slong i = 0; i < res->nevents; i++)
-        ev_t[i] = mpfr_get_d(res->events[i].time, MPFR_RNDN);
-    qsort(ev_t, (size_t)res->nevents, sizeof(double), cmp_double);
-    n = 0;
-    for (slong i = 0; i < res->nrows; i++) {
-        double tr = mpfr_get_d(res->rows[i].time, MPFR_RNDN);
-        if (bsearch(&tr, ev_t, (size_t)res->nevents, sizeof(double),
-                    cmp_double) != NULL)
-            continue;
-        smp[n].t = tr;
-        smp[n].seq = n;
-        smp[n].values = res->rows[i].values;
-        n++;
-    }
-    for (slong i = 0; i < res->nevents; i++) {
-        hdo_event *e = res->events + i;
-        double te = mpfr_get_d(e->time, MPFR_RNDN);
-        smp[n].t = te;
-        smp[n].seq = n;
-        smp[n++].values = e->left;
-        smp[n].t = te;
-        smp[n].seq = n;
-        smp[n++].values = e->right;
-        if (te >= c->time[0] - ta && te <= t_end &&
-            hdo_evlist_push(s->ref_ev, te, te, e->from, e->to, 0)) {
-            st = HDO_ERR_MEMORY;
-            break;
-        }
-    }
-    free(ev_t);
-    qsort(smp, (size_t)n, sizeof(sample), cmp_sample);
-    s->nref = n;
-    s->ref_t = malloc((size_t)(n + 1) * sizeof(double));
-    s->ref_v = malloc((size_t)(n + 1) * (size_t)s->nvar * sizeof(double));
-    if (st || s->ref_t == NULL || s->ref_v == NULL) {
-        free(smp);
-        hdo_result_clear(res);
-        fprintf(stderr, "hdo check: out of memory\n");
-        return 2;
-    }
-    for (slong k = 0; k < n; k++) {
-        s->ref_t[k] = smp[k].t;
-        for (slong j = 0; j < s->nvar; j++)
-            s->ref_v[j * n + k] =
-                mpfr_get_d(smp[k].values + s->var[j], MPFR_RNDN);
-    }
-    free(smp);
-    hdo_result_clear(res);
     return 0;
 }
 
@@ -542,632 +544,25 @@ compare(check_state *s)
         return 2;
     for (slong j = 0; j < s->nvar; j++) {
         hdo_tube_init(s->tube + j);
-        if (hdo_tube_compare(s->tube + j, s->ref_t, s->ref_v + j * s->nref,
-                             s->nref, c->time, c->values + s->col[j],
+        if (hdo_tube_compare(s->tube + j, s->ref->t, s->ref->v + j * s->ref->n,
+                             s->ref->n, c->time, c->values + s->col[j],
                              c->present + s->col[j], c->ncols, c->nrows,
                              t->time_abs, t->value_abs, t->value_rel))
             return 2;
     }
+    hdo_evlist_merge_cascades(s->ref_ev);
+    hdo_evlist_merge_cascades(s->cand_ev);
+    /* Without an events file, a mode column or repeated time rows (the
+       output of a fixed-step solver or a co-simulation), the candidate
+       does not give its events: it is judged on its values alone. */
+    s->events_given =
+        s->events_path != NULL || c->has_mode || s->cand_ev->n > 0;
+    if (!s->events_given)
+        return 0;
     if (hdo_events_match(s->match, s->ref_ev, s->cand_ev, t->time_abs,
                          t->modes_exact, c->time[0], c->time[c->nrows - 1]))
         return 2;
     return 0;
-}
-
-static int
-variable_failed(const check_state *s, slong j)
-{
-    return s->tube[j].nfailed > 0 || s->tube[j].ncompared == 0;
-}
-
-static int
-check_failed(const check_state *s)
-{
-    for (slong j = 0; j < s->nvar; j++)
-        if (variable_failed(s, j))
-            return 1;
-    return s->match->nfailed > 0;
-}
-
-/* The time of event match k: the reference's, else the candidate's. */
-static double
-match_time(const check_state *s, const hdo_match *m)
-{
-    return m->ref >= 0 ? s->ref_ev->ev[m->ref].t_lo
-                       : s->cand_ev->ev[m->cand].t_lo;
-}
-
-static void
-format_cand_time(char *buf, size_t n, const hdo_cmp_event *e)
-{
-    if (e->t_lo == e->t_hi)
-        snprintf(buf, n, "%.17g", e->t_lo);
-    else
-        snprintf(buf, n, "%.10g..%.10g", e->t_lo, e->t_hi);
-}
-
-static void
-format_modes(char *buf, size_t n, const check_state *s, slong from, slong to)
-{
-    snprintf(buf, n, "%s -> %s", mode_name(s, from), mode_name(s, to));
-}
-
-static void
-describe_variable(char *buf, size_t n, const check_state *s, slong j)
-{
-    const hdo_tube_struct *tb = s->tube + j;
-    const hdo_csv_struct *c = s->cand;
-    int k;
-    if (tb->ncompared == 0) {
-        snprintf(buf, n,
-                 "no value compared (the reference or the candidate "
-                 "has none in every window)");
-        return;
-    }
-    if (tb->worst_err == 0)
-        k = snprintf(buf, n, "%ld compared, all inside the tube",
-                     (long)tb->ncompared);
-    else
-        k = snprintf(buf, n,
-                     "%ld compared, %ld outside the tube; largest error %.3g "
-                     "at t = %.17g (line %d, allowed %.3g)",
-                     (long)tb->ncompared, (long)tb->nfailed, tb->worst_err,
-                     c->time[tb->worst], c->line[tb->worst], tb->worst_allowed);
-    if (tb->max_diff_row >= 0 && k > 0 && (size_t)k < n)
-        snprintf(buf + k, n - (size_t)k,
-                 "; largest |candidate - reference(t)| %.3g at t = %.15g",
-                 tb->max_diff, c->time[tb->max_diff_row]);
-}
-
-static void
-describe_row_failure(char *buf, size_t n, const check_state *s, slong j,
-                     slong i)
-{
-    const hdo_tube_struct *tb = s->tube + j;
-    const hdo_csv_struct *c = s->cand;
-    snprintf(buf, n,
-             "t = %.17g (%s line %d), variable %s: candidate %.17g, "
-             "reference range [%.17g, %.17g] over [t - %g, t + %g], "
-             "allowed [%.17g, %.17g]",
-             c->time[i], s->cand_path, c->line[i], c->names[s->col[j]],
-             c->values[i * c->ncols + s->col[j]], tb->lo[i], tb->hi[i],
-             s->tol->time_abs, s->tol->time_abs, tb->band_lo[i],
-             tb->band_hi[i]);
-}
-
-static void
-describe_event_failure(char *buf, size_t n, const check_state *s,
-                       const hdo_match *m)
-{
-    char ct[80], rm[120], cm[120];
-    if (m->ref >= 0)
-        format_modes(rm, sizeof rm, s, s->ref_ev->ev[m->ref].from,
-                     s->ref_ev->ev[m->ref].to);
-    if (m->cand >= 0) {
-        format_cand_time(ct, sizeof ct, s->cand_ev->ev + m->cand);
-        format_modes(cm, sizeof cm, s, s->cand_ev->ev[m->cand].from,
-                     s->cand_ev->ev[m->cand].to);
-    }
-    if (m->cand < 0)
-        snprintf(buf, n, "event %s at t = %.17g is missing from the candidate",
-                 rm, s->ref_ev->ev[m->ref].t_lo);
-    else if (m->ref < 0)
-        snprintf(buf, n,
-                 "the candidate has an extra event %s at t = %s (line %d)", cm,
-                 ct, s->cand_ev->ev[m->cand].line);
-    else
-        snprintf(buf, n,
-                 "event %s at t = %.17g: candidate %s at t = %s (line %d), %s "
-                 "(difference %.3g, time_abs %g)",
-                 rm, s->ref_ev->ev[m->ref].t_lo, cm, ct,
-                 s->cand_ev->ev[m->cand].line,
-                 hdo_match_verdict_name(m->verdict), m->diff, s->tol->time_abs);
-}
-
-static void
-print_report(const check_state *s, FILE *out)
-{
-    const hdo_csv_struct *c = s->cand;
-    const hdo_tol_struct *t = s->tol;
-    char buf[1024];
-    double first_t = INFINITY;
-    slong first_var = -1, first_match = -1;
-    int failed = check_failed(s);
-
-    fprintf(out, "%s\n", failed ? "FAIL" : "PASS");
-    fprintf(out, "model %s, candidate %s: %ld rows, t = %.15g .. %.15g\n",
-            s->model->name, s->cand_path, (long)c->nrows, c->time[0],
-            c->time[c->nrows - 1]);
-    fprintf(out,
-            "tolerances %s: time_abs %g, value_abs %g, value_rel %g, modes "
-            "%s\n",
-            t->file, t->time_abs, t->value_abs, t->value_rel,
-            t->modes_exact ? "exact" : "ignore");
-    fprintf(out, "\nvariables:\n");
-    for (slong j = 0; j < s->nvar; j++) {
-        describe_variable(buf, sizeof buf, s, j);
-        fprintf(out, "  %-12s %s  %s\n", c->names[s->col[j]],
-                variable_failed(s, j) ? "FAIL" : "pass", buf);
-        if (s->tube[j].first_fail >= 0 &&
-            c->time[s->tube[j].first_fail] < first_t) {
-            first_t = c->time[s->tube[j].first_fail];
-            first_var = j;
-        }
-    }
-    fprintf(out, "\nevents: %ld reference, %ld candidate (%s)%s\n",
-            (long)s->ref_ev->n, (long)s->cand_ev->n, s->events_source,
-            t->modes_exact && !c->has_mode && s->events_path == NULL
-                ? "; the candidate has no modes: events compared by time"
-                : "");
-    if (s->match->n > 0)
-        fprintf(out, "  %4s  %-24s %-24s %-28s %-11s %s\n", "#", "reference",
-                "candidate", "from -> to", "difference", "verdict");
-    for (slong k = 0; k < s->match->n; k++) {
-        const hdo_match *m = s->match->m + k;
-        char rt[64] = "-", ct[80] = "-", md[260], dd[32] = "-";
-        if (m->ref >= 0) {
-            snprintf(rt, sizeof rt, "%.17g", s->ref_ev->ev[m->ref].t_lo);
-            format_modes(md, sizeof md, s, s->ref_ev->ev[m->ref].from,
-                         s->ref_ev->ev[m->ref].to);
-        }
-        if (m->cand >= 0) {
-            const hdo_cmp_event *e = s->cand_ev->ev + m->cand;
-            format_cand_time(ct, sizeof ct, e);
-            if (m->ref < 0)
-                format_modes(md, sizeof md, s, e->from, e->to);
-            else if (m->verdict == HDO_MATCH_MODE) {
-                size_t l = strlen(md);
-                snprintf(md + l, sizeof md - l, " (cand. %s -> %s)",
-                         mode_name(s, e->from), mode_name(s, e->to));
-            }
-        }
-        if (!isnan(m->diff))
-            snprintf(dd, sizeof dd, "%.3g", m->diff);
-        fprintf(out, "  %4ld  %-24s %-24s %-28s %-11s %s\n", (long)(k + 1), rt,
-                ct, md, dd, hdo_match_verdict_name(m->verdict));
-        if (m->verdict != HDO_MATCH_OK && m->verdict != HDO_MATCH_OUTSIDE &&
-            first_match < 0)
-            first_match = k;
-    }
-    if (!failed)
-        return;
-    fprintf(out, "\nfirst failure: ");
-    if (first_match >= 0 &&
-        (first_var < 0 ||
-         match_time(s, s->match->m + first_match) <= first_t)) {
-        describe_event_failure(buf, sizeof buf, s, s->match->m + first_match);
-        fprintf(out, "%s\n", buf);
-    } else if (first_var >= 0) {
-        describe_row_failure(buf, sizeof buf, s, first_var,
-                             s->tube[first_var].first_fail);
-        fprintf(out, "%s\n", buf);
-    } else {
-        for (slong j = 0; j < s->nvar; j++)
-            if (variable_failed(s, j)) {
-                fprintf(out, "variable %s: no value compared\n",
-                        c->names[s->col[j]]);
-                break;
-            }
-    }
-}
-
-/* The machine-readable last line of the report (docs/decisions.md,
-   "hdo check summary line"):
-     summary: verdict=PASS|FAIL value_err=E value_where=VAR@T value_ratio=R
-              event_time_err=D events_ref=N events_cand=N events_missing=N
-              events_extra=N events_wrong=N vars_failed=K/N
-   value_err is the largest distance of a candidate value from the range
-   the reference takes over [t - time_abs, t + time_abs] (the tube before
-   the tolerance band), in the variable's units, and value_where where it
-   occurs (VAR@- and value_err=0 when every value is inside the range);
-   value_ratio is the largest such distance divided by the band allowed
-   there (the verdict's measure: above 1 fails); event_time_err is the
-   largest |candidate - reference| event time over the paired events;
-   events_wrong counts pairs early, late or with the wrong mode change.
-   Reference events outside the candidate's time span are not counted.
-   Numbers are printed with %.3e (inf for a NaN candidate value). */
-static void
-print_summary(const check_state *s, FILE *out)
-{
-    const hdo_csv_struct *c = s->cand;
-    double verr = 0, vt = 0, ratio = 0, eerr = 0;
-    slong vj = -1, nref = 0, ncand = 0, miss = 0, extra = 0, wrong = 0;
-    slong vfail = 0;
-
-    for (slong j = 0; j < s->nvar; j++) {
-        const hdo_tube_struct *tb = s->tube + j;
-        vfail += variable_failed(s, j);
-        for (slong i = 0; i < c->nrows; i++) {
-            slong k = i * c->ncols + s->col[j];
-            double v = c->values[k], e;
-            if (!c->present[k] || isnan(tb->lo[i]))
-                continue;
-            e = isnan(v)        ? INFINITY
-                : v < tb->lo[i] ? tb->lo[i] - v
-                : v > tb->hi[i] ? v - tb->hi[i]
-                                : 0;
-            if (e > verr) {
-                verr = e;
-                vt = c->time[i];
-                vj = j;
-            }
-        }
-        if (tb->worst >= 0 && tb->worst_err > 0) {
-            double r = tb->worst_allowed > 0 ? tb->worst_err / tb->worst_allowed
-                                             : INFINITY;
-            ratio = r > ratio ? r : ratio;
-        }
-    }
-    for (slong k = 0; k < s->match->n; k++) {
-        const hdo_match *m = s->match->m + k;
-        if (m->verdict == HDO_MATCH_OUTSIDE)
-            continue;
-        nref += m->ref >= 0;
-        ncand += m->cand >= 0;
-        if (m->verdict == HDO_MATCH_MISSING)
-            miss++;
-        else if (m->verdict == HDO_MATCH_EXTRA)
-            extra++;
-        else if (m->verdict != HDO_MATCH_OK)
-            wrong++;
-        if (!isnan(m->diff) && fabs(m->diff) > eerr)
-            eerr = fabs(m->diff);
-    }
-    fprintf(out, "\nsummary: verdict=%s value_err=%.3e value_where=",
-            check_failed(s) ? "FAIL" : "PASS", verr);
-    if (vj >= 0)
-        fprintf(out, "%s@%.17g", c->names[s->col[vj]], vt);
-    else
-        fprintf(out, "-");
-    fprintf(out,
-            " value_ratio=%.3e event_time_err=%.3e events_ref=%ld "
-            "events_cand=%ld events_missing=%ld events_extra=%ld "
-            "events_wrong=%ld vars_failed=%ld/%ld\n",
-            ratio, eerr, (long)nref, (long)ncand, (long)miss, (long)extra,
-            (long)wrong, (long)vfail, (long)s->nvar);
-}
-
-/* ------------------------------------------------------------------ */
-/* JUnit XML */
-
-/* Length of the well-formed UTF-8 sequence at p (at most n bytes) that
-   XML 1.0 allows, or 0. */
-static size_t
-utf8_len(const unsigned char *p, size_t n)
-{
-    size_t len;
-    unsigned cp;
-    if (p[0] < 0x80)
-        return 1;
-    if ((p[0] & 0xE0) == 0xC0)
-        len = 2, cp = p[0] & 0x1F;
-    else if ((p[0] & 0xF0) == 0xE0)
-        len = 3, cp = p[0] & 0x0F;
-    else if ((p[0] & 0xF8) == 0xF0)
-        len = 4, cp = p[0] & 0x07;
-    else
-        return 0;
-    if (len > n)
-        return 0;
-    for (size_t i = 1; i < len; i++) {
-        if ((p[i] & 0xC0) != 0x80)
-            return 0;
-        cp = (cp << 6) | (p[i] & 0x3F);
-    }
-    if ((len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) ||
-        (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)) ||
-        (cp >= 0xD800 && cp <= 0xDFFF) || cp == 0xFFFE || cp == 0xFFFF)
-        return 0;
-    return len;
-}
-
-/* Writes s escaped for XML text and attributes; bytes XML cannot hold
-   (control characters, broken UTF-8) become '?'. */
-static void
-xml_escape(FILE *f, const char *s)
-{
-    const unsigned char *p = (const unsigned char *)s;
-    size_t n = strlen(s);
-    while (n > 0) {
-        size_t l;
-        switch (*p) {
-        case '&':
-            fputs("&amp;", f);
-            l = 1;
-            break;
-        case '<':
-            fputs("&lt;", f);
-            l = 1;
-            break;
-        case '>':
-            fputs("&gt;", f);
-            l = 1;
-            break;
-        case '"':
-            fputs("&quot;", f);
-            l = 1;
-            break;
-        case '\'':
-            fputs("&apos;", f);
-            l = 1;
-            break;
-        case '\n':
-            fputs("&#10;", f);
-            l = 1;
-            break;
-        case '\t':
-            fputs("&#9;", f);
-            l = 1;
-            break;
-        default:
-            l = utf8_len(p, n);
-            if (l == 0 || (*p < 0x20)) {
-                fputc('?', f);
-                l = 1;
-            } else {
-                fwrite(p, 1, l, f);
-            }
-        }
-        p += l;
-        n -= l;
-    }
-}
-
-static int
-write_junit(const check_state *s)
-{
-    const char *path = s->junit_path;
-    size_t n = strlen(path) + 8;
-    char *tmp = malloc(n), buf[1024];
-    FILE *f;
-    slong nfail = 0;
-    int ok;
-    if (tmp == NULL)
-        return 2;
-    snprintf(tmp, n, "%s.tmp", path);
-    f = fopen(tmp, "w");
-    if (f == NULL) {
-        fprintf(stderr, "%s: error: cannot write: %s\n", tmp, strerror(errno));
-        free(tmp);
-        return 2;
-    }
-    for (slong j = 0; j < s->nvar; j++)
-        nfail += variable_failed(s, j);
-    nfail += s->match->nfailed > 0;
-    fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n");
-    fprintf(f, "  <testsuite name=\"hdo check ");
-    xml_escape(f, s->model->name);
-    fprintf(f, "\" tests=\"%ld\" failures=\"%ld\" errors=\"0\">\n",
-            (long)(s->nvar + 1), (long)nfail);
-    for (slong j = 0; j < s->nvar; j++) {
-        fprintf(f, "    <testcase classname=\"hdo.check.");
-        xml_escape(f, s->model->name);
-        fprintf(f, "\" name=\"");
-        xml_escape(f, s->cand->names[s->col[j]]);
-        fprintf(f, "\">\n");
-        describe_variable(buf, sizeof buf, s, j);
-        if (variable_failed(s, j)) {
-            fprintf(f, "      <failure message=\"");
-            xml_escape(f, buf);
-            fprintf(f, "\">");
-            if (s->tube[j].first_fail >= 0) {
-                describe_row_failure(buf, sizeof buf, s, j,
-                                     s->tube[j].first_fail);
-                fprintf(f, "first failure: ");
-                xml_escape(f, buf);
-            }
-            fprintf(f, "</failure>\n");
-        } else {
-            fprintf(f, "      <system-out>");
-            xml_escape(f, buf);
-            fprintf(f, "</system-out>\n");
-        }
-        fprintf(f, "    </testcase>\n");
-    }
-    fprintf(f, "    <testcase classname=\"hdo.check.");
-    xml_escape(f, s->model->name);
-    fprintf(f, "\" name=\"events\">\n");
-    if (s->match->nfailed > 0) {
-        snprintf(buf, sizeof buf,
-                 "%ld of %ld events wrong (%ld reference, %ld candidate)",
-                 (long)s->match->nfailed, (long)s->match->n, (long)s->ref_ev->n,
-                 (long)s->cand_ev->n);
-        fprintf(f, "      <failure message=\"");
-        xml_escape(f, buf);
-        fprintf(f, "\">");
-        for (slong k = 0; k < s->match->n; k++) {
-            const hdo_match *m = s->match->m + k;
-            if (m->verdict == HDO_MATCH_OK || m->verdict == HDO_MATCH_OUTSIDE)
-                continue;
-            describe_event_failure(buf, sizeof buf, s, m);
-            xml_escape(f, buf);
-            fprintf(f, "\n");
-        }
-        fprintf(f, "</failure>\n");
-    } else {
-        fprintf(f, "      <system-out>%ld events match</system-out>\n",
-                (long)s->match->n);
-    }
-    fprintf(f, "    </testcase>\n  </testsuite>\n</testsuites>\n");
-    ok = !ferror(f);
-    ok = (fclose(f) == 0) && ok;
-    if (!ok || rename(tmp, path) != 0) {
-        fprintf(stderr, "%s: error: cannot write: %s\n", path, strerror(errno));
-        remove(tmp);
-        free(tmp);
-        return 2;
-    }
-    free(tmp);
-    return 0;
-}
-
-/* ------------------------------------------------------------------ */
-/* Plots (gnuplot) */
-
-/* Whether an executable named prog is on PATH. */
-static int
-on_path(const char *prog)
-{
-    const char *path = getenv("PATH");
-    char buf[4096];
-    if (path == NULL)
-        path = "/usr/bin:/bin";
-    while (*path) {
-        const char *e = strchr(path, ':');
-        size_t n = e != NULL ? (size_t)(e - path) : strlen(path);
-        snprintf(buf, sizeof buf, "%.*s/%s", (int)n, n > 0 ? path : ".", prog);
-        if (access(buf, X_OK) == 0)
-            return 1;
-        path += n + (e != NULL);
-    }
-    return 0;
-}
-
-/* Runs gnuplot on script; 0 when it succeeds. */
-static int
-run_gnuplot(const char *script)
-{
-    int status;
-    pid_t pid;
-    fflush(stdout);
-    fflush(stderr);
-    pid = fork();
-    if (pid < 0)
-        return -1;
-    if (pid == 0) {
-        execlp("gnuplot", "gnuplot", script, (char *)NULL);
-        _exit(127);
-    }
-    if (waitpid(pid, &status, 0) < 0)
-        return -1;
-    return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
-}
-
-/* gnuplot's single-quoted strings: a quote is doubled. */
-static void
-gp_quote(FILE *f, const char *s)
-{
-    fputc('\'', f);
-    for (; *s; s++) {
-        if (*s == '\'')
-            fputc('\'', f);
-        fputc(*s, f);
-    }
-    fputc('\'', f);
-}
-
-static int
-plot_variable(const check_state *s, slong j, const char *dir, const char *png)
-{
-    char ref_path[4200], cand_path[4200], script[4200], tmp_png[4200];
-    const hdo_tube_struct *tb = s->tube + j;
-    const hdo_csv_struct *c = s->cand;
-    const char *name = c->names[s->col[j]];
-    FILE *f;
-    int st = 0;
-    snprintf(ref_path, sizeof ref_path, "%s/ref.dat", dir);
-    snprintf(cand_path, sizeof cand_path, "%s/cand.dat", dir);
-    snprintf(script, sizeof script, "%s/plot.gp", dir);
-    snprintf(tmp_png, sizeof tmp_png, "%s.tmp", png);
-    f = fopen(ref_path, "w");
-    if (f == NULL)
-        return -1;
-    for (slong k = 0; k < s->nref; k++)
-        fprintf(f, "%.17g %.17g\n", s->ref_t[k], s->ref_v[j * s->nref + k]);
-    st |= fclose(f);
-    f = fopen(cand_path, "w");
-    if (f == NULL)
-        return -1;
-    for (slong i = 0; i < c->nrows; i++) {
-        double v = c->present[i * c->ncols + s->col[j]]
-                       ? c->values[i * c->ncols + s->col[j]]
-                       : NAN;
-        fprintf(f, "%.17g %.17g %.17g %.17g %d\n", c->time[i], v,
-                tb->band_lo[i], tb->band_hi[i], tb->fail[i]);
-    }
-    st |= fclose(f);
-    f = fopen(script, "w");
-    if (f == NULL)
-        return -1;
-    fprintf(f, "if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {\n"
-               "  set terminal pngcairo size 1200,700\n"
-               "} else {\n"
-               "  set terminal png size 1200,700\n"
-               "}\n");
-    fprintf(f, "set output ");
-    gp_quote(f, tmp_png);
-    fprintf(f, "\nset datafile missing 'nan'\nset title ");
-    {
-        char title[512];
-        snprintf(title, sizeof title, "%s: %s (%ld outside the tube)",
-                 s->model->name, name, (long)tb->nfailed);
-        gp_quote(f, title);
-    }
-    fprintf(f, " noenhanced\nset xlabel 'time'\nset ylabel ");
-    gp_quote(f, name);
-    fprintf(f, " noenhanced\nset key outside bottom center horizontal\n"
-               "set grid\n");
-    fprintf(f, "plot ");
-    gp_quote(f, cand_path);
-    fprintf(f, " using 1:3:4 with filledcurves fillcolor rgb '#c6dbef' "
-               "title 'allowed band', \\\n  ");
-    gp_quote(f, ref_path);
-    fprintf(f, " using 1:2 with lines linecolor rgb 'black' title "
-               "'reference', \\\n  ");
-    gp_quote(f, cand_path);
-    fprintf(f, " using 1:2 with linespoints pointtype 7 pointsize 0.4 "
-               "linecolor rgb '#2171b5' title 'candidate', \\\n  ");
-    gp_quote(f, cand_path);
-    fprintf(f, " using 1:($5 > 0 ? $2 : 1/0) with points pointtype 2 "
-               "pointsize 2 linecolor rgb 'red' title 'outside'\n");
-    st |= fclose(f);
-    if (st == 0)
-        st = run_gnuplot(script);
-    if (st == 0 && rename(tmp_png, png) != 0)
-        st = -1;
-    if (st != 0)
-        remove(tmp_png);
-    remove(ref_path);
-    remove(cand_path);
-    remove(script);
-    return st;
-}
-
-static int
-write_plots(const check_state *s)
-{
-    char dir[] = "/tmp/hdo-check-XXXXXX";
-    const char *p = s->plot_path;
-    size_t len = strlen(p), stem = len;
-    int st = 0;
-    if (stem >= 4 && strcmp(p + stem - 4, ".png") == 0)
-        stem -= 4;
-    if (mkdtemp(dir) == NULL) {
-        fprintf(stderr, "hdo check: cannot make a temporary folder: %s\n",
-                strerror(errno));
-        return 2;
-    }
-    for (slong j = 0; j < s->nvar && st == 0; j++) {
-        const char *name = s->cand->names[s->col[j]];
-        size_t n = len + strlen(name) + 8;
-        char *png = malloc(n);
-        if (png == NULL) {
-            st = 2;
-            break;
-        }
-        if (s->nvar == 1)
-            snprintf(png, n, "%s", p);
-        else
-            snprintf(png, n, "%.*s-%s.png", (int)stem, p, name);
-        if (plot_variable(s, j, dir, png) != 0) {
-            fprintf(stderr, "%s: error: gnuplot could not draw the plot\n",
-                    png);
-            st = 2;
-        }
-        free(png);
-    }
-    rmdir(dir);
-    return st;
 }
 
 /* ------------------------------------------------------------------ */
@@ -1179,8 +574,9 @@ state_clear(check_state *s)
         for (slong j = 0; j < s->nvar; j++)
             hdo_tube_clear(s->tube + j);
     free(s->tube);
-    free(s->ref_t);
-    free(s->ref_v);
+    hdo_refsamp_clear(s->ref);
+    free(s->ignored);
+    free(s->maps);
     free(s->col);
     free(s->var);
     free(s->mode_map);
@@ -1194,20 +590,68 @@ state_clear(check_state *s)
     hdo_model_clear(s->model);
 }
 
+/* Memory that runs out inside GMP, MPFR or FLINT (the reference run)
+   cannot be handed back to the caller: stop with a clear message and exit
+   2, never an abort with a core dump.  (hdo check's own arrays are
+   checked where they are allocated, and the reference's room is reserved
+   before the run.) */
+static FLINT_NORETURN void
+chk_out_of_memory(void)
+{
+    static const char m[] = "hdo check: out of memory in the arithmetic of the "
+                            "reference run (GMP, MPFR or FLINT); exit 2\n";
+    if (write(2, m, sizeof m - 1) < 0)
+        _exit(2);
+    _exit(2);
+}
+
+static void *
+chk_gmp_alloc(size_t n)
+{
+    void *p = malloc(n);
+    if (p == NULL)
+        chk_out_of_memory();
+    return p;
+}
+
+static void *
+chk_gmp_realloc(void *p, size_t old, size_t n)
+{
+    void *q = realloc(p, n);
+    (void)old;
+    if (q == NULL && n > 0)
+        chk_out_of_memory();
+    return q;
+}
+
+static void
+chk_gmp_free(void *p, size_t n)
+{
+    (void)n;
+    free(p);
+}
+
 int
 hdo_cmd_check(int argc, char **argv)
 {
     check_state s;
     int rc;
     memset(&s, 0, sizeof s);
+    s.seconds_start = chk_now();
     rc = parse_args(&s, argc, argv);
-    if (rc >= 0)
-        return rc;
-    if (s.plot_path != NULL && !on_path("gnuplot")) {
-        fprintf(stderr, "hdo check: --plot needs the gnuplot command, which "
-                        "is not on PATH (install gnuplot or gnuplot-nox)\n");
-        return 2;
+    if (rc < 0 && s.plot_path != NULL && !chk_on_path("gnuplot")) {
+        chk_error(&s, "hdo check: --plot needs the gnuplot command, which "
+                      "is not on PATH (install gnuplot or gnuplot-nox)");
+        rc = 2;
     }
+    if (rc >= 0) {
+        /* no stale report from an earlier run: an <error> replaces it */
+        if (rc == 2 && s.junit_path != NULL)
+            chk_write_junit(&s, rc);
+        return rc;
+    }
+    mp_set_memory_functions(chk_gmp_alloc, chk_gmp_realloc, chk_gmp_free);
+    flint_set_abort(chk_out_of_memory);
     hdo_model_init(s.model);
     hdo_csv_init(s.cand);
     hdo_tol_init(s.tol);
@@ -1215,6 +659,7 @@ hdo_cmd_check(int argc, char **argv)
     hdo_evlist_init(s.cand_ev);
     hdo_evlist_init(s.ref_ev);
     hdo_matching_init(s.match);
+    hdo_refsamp_init(s.ref);
     rc = read_inputs(&s);
     if (rc == 0)
         rc = select_variables(&s);
@@ -1222,20 +667,33 @@ hdo_cmd_check(int argc, char **argv)
         rc = candidate_events(&s);
     if (rc == 0)
         rc = reference(&s);
-    if (rc == 0 && compare(&s) != 0) {
-        fprintf(stderr, "hdo check: out of memory\n");
-        rc = 2;
+    if (rc == 0) {
+        double t0 = chk_now();
+        if (compare(&s) != 0) {
+            chk_error(&s, "hdo check: out of memory comparing %ld rows",
+                      (long)s.cand->nrows);
+            rc = 2;
+        }
+        s.seconds_compare = chk_now() - t0;
     }
     if (rc == 0) {
-        print_report(&s, stdout);
-        print_summary(&s, stdout);
-        if (s.junit_path != NULL && write_junit(&s) != 0)
+        chk_print_report(&s, stdout);
+        chk_print_summary(&s, stdout);
+        /* a report that did not reach its reader is no verdict */
+        if (fflush(stdout) != 0 || ferror(stdout)) {
+            chk_error(&s,
+                      "hdo check: cannot write the report to standard "
+                      "output: %s",
+                      strerror(errno));
             rc = 2;
-        if (rc == 0 && s.plot_path != NULL && write_plots(&s) != 0)
+        }
+        if (rc == 0 && s.plot_path != NULL && chk_write_plots(&s) != 0)
             rc = 2;
         if (rc == 0)
-            rc = check_failed(&s) ? 1 : 0;
+            rc = chk_failed(&s) ? 1 : 0;
     }
+    if (s.junit_path != NULL && chk_write_junit(&s, rc) != 0)
+        rc = 2;
     state_clear(&s);
     return rc;
 }

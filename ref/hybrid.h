@@ -37,6 +37,8 @@ void hdo_run_tol(mpfr_t tol, long digits); /* rounded to tol's precision */
 typedef void (*hdo_progress_fn)(void *data, double t, long steps, long nevents,
                                 const char *method);
 
+struct hdo_row_struct;
+
 typedef struct {
     long digits;       /* D (> 0) */
     const char *every; /* sampling step as decimal text (exact), NULL: default
@@ -50,6 +52,13 @@ typedef struct {
     int method; /* HDO_METHOD_AUTO (default), _TAYLOR or _IMPLICIT */
     hdo_progress_fn progress; /* may be NULL */
     void *progress_data;
+    /* When not NULL, every output row is handed to row_sink (valid during
+       the call only) instead of being stored in res->rows, so that a
+       caller who keeps less (hdo check: doubles of a few variables) does
+       not hold every row at the run precision.  Events are stored as
+       always. */
+    void (*row_sink)(void *data, const struct hdo_row_struct *row);
+    void *row_sink_data;
 } hdo_run_options;
 
 void hdo_run_options_init(hdo_run_options *opt); /* D = 30, the rest defaults */
@@ -71,7 +80,7 @@ enum { HDO_METHOD_AUTO = 0, HDO_METHOD_TAYLOR, HDO_METHOD_IMPLICIT };
 
 /* One output row: time, mode index, the value of every model variable
    (NaN where the mode lacks it), at the run precision. */
-typedef struct {
+typedef struct hdo_row_struct {
     mpfr_t time;
     slong mode;
     mpfr_ptr values; /* model->nvars entries */

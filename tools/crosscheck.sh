@@ -130,7 +130,7 @@ def parse_check(text):
     if not lines:
         return None, None, "?", "?"
     d = summary(lines[-1])
-    num = lambda k: float(d[k]) if k in d else None
+    num = lambda k: float(d[k]) if k in d and d[k] != "-" else None
     paired = d.get("events_ref", "0") != "0" and d.get("events_cand", "0") != "0"
     return (num("value_err"), num("event_time_err") if paired else None,
             d.get("events_missing", "?"), d.get("events_extra", "?"))

@@ -81,25 +81,57 @@ grow_rows(hdo_csv_t csv)
     return 0;
 }
 
+/* The header, kept until the first data row tells the width of each
+   column (an FMI 3 array cell "1 2 3" under y makes y[1], y[2], y[3]). */
+typedef struct {
+    slong n;      /* header cells */
+    char **name;  /* n (name[0]: the time column) */
+    int *col;     /* 1-based columns */
+    slong *width; /* values per cell (0 for time and mode) */
+    slong *first; /* first value column of each cell */
+} header;
+
+static void
+header_clear(header *h)
+{
+    for (slong i = 0; i < h->n; i++)
+        free(h->name[i]);
+    free(h->name);
+    free(h->col);
+    free(h->width);
+    free(h->first);
+    memset(h, 0, sizeof *h);
+}
+
 static int
-read_header(hdo_csv_t csv, csv_lexer *lx, hdo_error_t *err)
+is_time_name(const char *s)
+{
+    return strcmp(s, "time") == 0 || strcmp(s, "Time") == 0 ||
+           strcmp(s, "t") == 0;
+}
+
+static int
+read_header(hdo_csv_t csv, header *h, csv_lexer *lx, hdo_error_t *err)
 {
     char shown[200];
     slong n = lx->ncells;
     const csv_cell *c0 = lx->cells;
     csv->header_line = lx->line;
-    if (strcmp(c0->s, "time") != 0 || c0->len != 4) {
+    if (!is_time_name(c0->s) || strlen(c0->s) != c0->len) {
         csv_quote(shown, sizeof shown, c0->s, c0->len);
         return hdo_error_set(err, HDO_ERR_INPUT, lx->line, c0->col,
                              "expected the header's first column to be "
-                             "'time', found '%s'",
+                             "'time' (or 'Time' or 't'), found '%s'",
                              shown);
     }
-    csv->names = calloc((size_t)n, sizeof(char *));
-    csv->name_col = calloc((size_t)n, sizeof(int));
-    if (csv->names == NULL || csv->name_col == NULL)
+    h->name = calloc((size_t)n, sizeof(char *));
+    h->col = calloc((size_t)n, sizeof(int));
+    h->width = calloc((size_t)n, sizeof(slong));
+    h->first = calloc((size_t)n, sizeof(slong));
+    if (h->name == NULL || h->col == NULL || h->width == NULL ||
+        h->first == NULL)
         return hdo_error_set(err, HDO_ERR_MEMORY, lx->line, 0, "out of memory");
-    for (slong i = 1; i < n; i++) {
+    for (slong i = 0; i < n; i++) {
         const csv_cell *c = lx->cells + i;
         csv_quote(shown, sizeof shown, c->s, c->len);
         if (c->len == 0)
@@ -108,33 +140,105 @@ read_header(hdo_csv_t csv, csv_lexer *lx, hdo_error_t *err)
         if (strlen(c->s) != c->len)
             return hdo_error_set(err, HDO_ERR_INPUT, lx->line, c->col,
                                  "a NUL byte in the column name '%s'", shown);
-        if (strcmp(c->s, "time") == 0)
+        if (i > 0 && strcmp(c->s, c0->s) == 0)
             return hdo_error_set(err, HDO_ERR_INPUT, lx->line, c->col,
-                                 "a second 'time' column");
-        if (strcmp(c->s, "mode") == 0) {
+                                 "a second '%s' column", shown);
+        if (i > 0 && strcmp(c->s, "mode") == 0) {
             if (csv->has_mode)
                 return hdo_error_set(err, HDO_ERR_INPUT, lx->line, c->col,
                                      "a second 'mode' column");
             csv->has_mode = 1;
             csv->mode_col = (int)(i + 1);
-            continue;
         }
-        if (hdo_csv_find_column(csv, c->s) >= 0)
-            return hdo_error_set(err, HDO_ERR_INPUT, lx->line, c->col,
-                                 "the column '%s' appears twice", shown);
-        csv->names[csv->ncols] = strdup(c->s);
-        if (csv->names[csv->ncols] == NULL)
+        for (slong k = 1; k < i; k++)
+            if (strcmp(h->name[k], c->s) == 0)
+                return hdo_error_set(err, HDO_ERR_INPUT, lx->line, c->col,
+                                     "the column '%s' appears twice", shown);
+        h->name[i] = strdup(c->s);
+        h->col[i] = c->col;
+        h->n = i + 1;
+        if (h->name[i] == NULL)
             return hdo_error_set(err, HDO_ERR_MEMORY, lx->line, 0,
                                  "out of memory");
-        csv->name_col[csv->ncols++] = c->col;
     }
     return 0;
 }
 
-static int
-read_row(hdo_csv_t csv, csv_lexer *lx, slong ncells, hdo_error_t *err)
+/* Numbers separated by blanks in one cell: how many, and where each
+   starts and ends (at most max). */
+static slong
+split_blanks(const char *s, const char **start, size_t *len, slong max)
 {
-    slong r = csv->nrows, k = 0;
+    slong k = 0;
+    while (*s) {
+        while (*s == ' ' || *s == '\t')
+            s++;
+        if (*s == '\0')
+            break;
+        if (k < max)
+            start[k] = s;
+        while (*s && *s != ' ' && *s != '\t')
+            s++;
+        if (k < max)
+            len[k] = (size_t)(s - start[k]);
+        k++;
+    }
+    return k;
+}
+
+/* From the first data row: the width of every value cell and the value
+   columns' names. */
+static int
+make_columns(hdo_csv_t csv, header *h, csv_lexer *lx, hdo_error_t *err)
+{
+    slong total = 0;
+    for (slong i = 1; i < h->n && i < lx->ncells; i++) {
+        const csv_cell *c = lx->cells + i;
+        slong w = 1;
+        if (csv->has_mode && i + 1 == csv->mode_col)
+            w = 0;
+        else if (lx->sep != ' ' && strlen(c->s) == c->len)
+            w = split_blanks(c->s, NULL, NULL, 0);
+        if (w < 1 && !(csv->has_mode && i + 1 == csv->mode_col))
+            w = 1;
+        h->width[i] = w;
+        h->first[i] = total;
+        total += w;
+    }
+    csv->names = calloc((size_t)(total + 1), sizeof(char *));
+    csv->name_col = calloc((size_t)(total + 1), sizeof(int));
+    if (csv->names == NULL || csv->name_col == NULL)
+        return hdo_error_set(err, HDO_ERR_MEMORY, lx->line, 0, "out of memory");
+    for (slong i = 1; i < h->n; i++)
+        for (slong k = 0; k < h->width[i]; k++) {
+            size_t len = strlen(h->name[i]) + 24;
+            char *nm = malloc(len);
+            if (nm == NULL)
+                return hdo_error_set(err, HDO_ERR_MEMORY, lx->line, 0,
+                                     "out of memory");
+            if (h->width[i] == 1)
+                snprintf(nm, len, "%s", h->name[i]);
+            else
+                snprintf(nm, len, "%s[%ld]", h->name[i], (long)(k + 1));
+            csv->names[csv->ncols] = nm;
+            csv->name_col[csv->ncols++] = h->col[i];
+        }
+    for (slong a = 0; a < csv->ncols; a++)
+        for (slong b = a + 1; b < csv->ncols; b++)
+            if (strcmp(csv->names[a], csv->names[b]) == 0)
+                return hdo_error_set(err, HDO_ERR_INPUT, csv->header_line,
+                                     csv->name_col[b],
+                                     "the column '%s' appears twice (an "
+                                     "array cell expands to it)",
+                                     csv->names[b]);
+    return 0;
+}
+
+static int
+read_row(hdo_csv_t csv, const header *h, csv_lexer *lx, slong ncells,
+         hdo_error_t *err)
+{
+    slong r = csv->nrows;
     double t;
     int st;
     if (lx->ncells != ncells) {
@@ -167,6 +271,7 @@ read_row(hdo_csv_t csv, csv_lexer *lx, slong ncells, hdo_error_t *err)
     csv->mode_cell_col[r] = 0;
     for (slong i = 1; i < ncells; i++) {
         const csv_cell *c = lx->cells + i;
+        slong w = h->width[i], k0 = h->first[i];
         if (csv->has_mode && i + 1 == csv->mode_col) {
             char shown[200];
             slong m;
@@ -187,20 +292,55 @@ read_row(hdo_csv_t csv, csv_lexer *lx, slong ncells, hdo_error_t *err)
             csv->mode_cell_col[r] = c->col;
             continue;
         }
-        {
-            double *v = csv->values + r * csv->ncols + k;
-            unsigned char *pr = csv->present + r * csv->ncols + k;
-            k++;
-            if (c->len == 0) {
-                *v = NAN;
-                *pr = 0;
-                continue;
+        double *v = csv->values + r * csv->ncols + k0;
+        unsigned char *pr = csv->present + r * csv->ncols + k0;
+        if (c->len == 0) {
+            for (slong k = 0; k < w; k++) {
+                v[k] = NAN;
+                pr[k] = 0;
             }
+            continue;
+        }
+        if (w == 1) {
             st = csv_number(v, c, lx->line, "a number or an empty cell",
                             lx->loc, err);
             if (st)
                 return st;
             *pr = 1;
+            continue;
+        }
+        {
+            /* an array cell: exactly w numbers separated by blanks */
+            const char *start[64];
+            size_t len[64];
+            slong n = strlen(c->s) == c->len
+                          ? split_blanks(c->s, start, len, w < 64 ? w : 64)
+                          : -1;
+            if (n != w || w > 64)
+                return hdo_error_set(err, HDO_ERR_INPUT, lx->line, c->col,
+                                     "expected %ld numbers separated by "
+                                     "blanks in this array cell, as on the "
+                                     "first row, found %ld",
+                                     (long)w, (long)n);
+            for (slong k = 0; k < w; k++) {
+                csv_cell tmp;
+                char buf[128];
+                if (len[k] >= sizeof buf)
+                    return hdo_error_set(err, HDO_ERR_INPUT, lx->line, c->col,
+                                         "a number too long in an array "
+                                         "cell");
+                memcpy(buf, start[k], len[k]);
+                buf[len[k]] = '\0';
+                tmp.s = buf;
+                tmp.len = len[k];
+                tmp.cap = sizeof buf;
+                tmp.col = c->col + (int)(start[k] - c->s);
+                st =
+                    csv_number(v + k, &tmp, lx->line, "a number", lx->loc, err);
+                if (st)
+                    return st;
+                pr[k] = 1;
+            }
         }
     }
     csv->nrows++;
@@ -212,8 +352,10 @@ hdo_csv_read_string(hdo_csv_t csv, const char *text, size_t len,
                     const char *filename, hdo_error_t *err)
 {
     csv_lexer lx;
+    header h;
     int st;
     slong ncells = 0;
+    memset(&h, 0, sizeof h);
     csv->file = strdup(filename != NULL ? filename : "<candidate>");
     if (err != NULL)
         err->file = csv->file;
@@ -223,18 +365,25 @@ hdo_csv_read_string(hdo_csv_t csv, const char *text, size_t len,
         csv_lexer_clear(&lx);
         return hdo_error_set(err, HDO_ERR_MEMORY, 0, 0, "out of memory");
     }
+    csv_detect_separator(&lx);
+    csv->sep = lx.sep;
     st = csv_next_row(&lx, err);
     if (st == 0)
         st = hdo_error_set(err, HDO_ERR_INPUT, 1, 1,
                            "empty file: expected a header 'time,...'");
     if (st == 1) {
         ncells = lx.ncells;
-        st = read_header(csv, &lx, err);
+        st = read_header(csv, &h, &lx, err);
     }
     while (st == 0) {
         st = csv_next_row(&lx, err);
+        if (st == 1 && csv->names == NULL) {
+            int s2 = make_columns(csv, &h, &lx, err);
+            if (s2)
+                st = s2;
+        }
         if (st == 1)
-            st = read_row(csv, &lx, ncells, err);
+            st = read_row(csv, &h, &lx, ncells, err);
         else if (st == 0) {
             if (csv->nrows == 0)
                 st = hdo_error_set(err, HDO_ERR_INPUT, lx.next_line, 1,
@@ -244,6 +393,7 @@ hdo_csv_read_string(hdo_csv_t csv, const char *text, size_t len,
         }
     }
     csv_lexer_clear(&lx);
+    header_clear(&h);
     return st;
 }
 
@@ -274,7 +424,29 @@ hdo_read_whole_file(char **text, size_t *len, const char *path,
             cap = ncap;
         }
         got = fread(buf + n, 1, cap - n - 1, f);
+        /* A text file has no NUL byte: stop at the first one (hdo check
+           m cand /dev/zero must not read forever). */
+        if (got > 0 && memchr(buf + n, '\0', got) != NULL) {
+            int line = 1;
+            char *z = memchr(buf + n, '\0', got);
+            for (char *p = buf; p < z; p++)
+                line += *p == '\n';
+            size_t off = (size_t)(z - buf);
+            free(buf);
+            fclose(f);
+            return hdo_error_set(err, HDO_ERR_INPUT, line, 0,
+                                 "a NUL byte at offset %zu: not a text file",
+                                 off);
+        }
         n += got;
+        if (n > HDO_INPUT_MAX_BYTES) {
+            free(buf);
+            fclose(f);
+            return hdo_error_set(err, HDO_ERR_INPUT, 0, 0,
+                                 "larger than %d MiB, the limit of an input "
+                                 "file",
+                                 (int)(HDO_INPUT_MAX_BYTES >> 20));
+        }
         if (got == 0)
             break;
     }
@@ -297,7 +469,11 @@ hdo_csv_read_file(hdo_csv_t csv, const char *path, hdo_error_t *err)
 {
     char *text;
     size_t len;
-    int st = hdo_read_whole_file(&text, &len, path, err);
+    int st;
+    /* chosen by content: a MAT v4 dsres file starts with Aclass */
+    if (hdo_is_mat4(path))
+        return hdo_csv_read_mat(csv, path, err);
+    st = hdo_read_whole_file(&text, &len, path, err);
     if (st) {
         free(csv->file);
         csv->file = strdup(path);

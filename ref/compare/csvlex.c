@@ -98,6 +98,7 @@ csv_lexer_init(csv_lexer *lx, const char *text, size_t len)
     lx->p = text;
     lx->end = text + len;
     lx->next_line = 1;
+    lx->sep = ',';
     /* A UTF-8 byte order mark, as spreadsheet programs write. */
     if (len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0)
         lx->p += 3;
@@ -137,10 +138,54 @@ is_eol(char ch)
     return ch == '\n' || ch == '\r';
 }
 
+/* Blanks around a cell are trimmed, except the separator itself (a tab
+   in a tab-separated file). */
 static int
-is_blank(char ch)
+is_blank_sep(char ch, char sep)
 {
-    return ch == ' ' || ch == '\t';
+    return (ch == ' ' || ch == '\t') && ch != sep;
+}
+#define is_blank(ch) is_blank_sep((ch), lx->sep)
+
+/* Whether ch ends a cell: the separator, or with whitespace separation
+   (sep ' ') any blank. */
+static int
+is_sep(char ch, char sep)
+{
+    return sep == ' ' ? (ch == ' ' || ch == '\t') : ch == sep;
+}
+
+void
+csv_detect_separator(csv_lexer *lx)
+{
+    const char *p = lx->p, *end = lx->end;
+    slong count[3] = {0, 0, 0};
+    static const char seps[3] = {',', ';', '\t'};
+    int inq = 0, k, best;
+    /* the header: the first line that is neither blank nor a comment */
+    for (;;) {
+        const char *q = p;
+        while (q < end && (*q == ' ' || *q == '\t'))
+            q++;
+        if (q >= end || (!is_eol(*q) && *q != '#'))
+            break;
+        while (q < end && !is_eol(*q))
+            q++;
+        while (q < end && is_eol(*q))
+            q++;
+        p = q;
+    }
+    for (; p < end && !is_eol(*p); p++) {
+        if (*p == '"')
+            inq = !inq;
+        for (k = 0; k < 3 && !inq; k++)
+            count[k] += *p == seps[k];
+    }
+    best = -1;
+    for (k = 0; k < 3; k++)
+        if (count[k] > (best < 0 ? 0 : count[best]))
+            best = k;
+    lx->sep = best < 0 ? ' ' : seps[best];
 }
 
 /* Columns are counted in bytes from 1; a line longer than INT_MAX bytes
@@ -175,17 +220,22 @@ csv_next_row(csv_lexer *lx, hdo_error_t *err)
             lx->p = p;
             return 0;
         }
-        while (q < end && is_blank(*q))
+        while (q < end && (*q == ' ' || *q == '\t'))
             q++;
-        if (q < end && !is_eol(*q))
+        if (q < end && !is_eol(*q) && *q != '#')
             break;
-        /* A blank line. */
+        /* A blank line, or a comment: `#` first on its line. */
+        while (q < end && !is_eol(*q))
+            q++;
         p = skip_eol(q, end);
         if (lx->next_line < 0x7fffffff)
             lx->next_line++;
     }
     lx->line = lx->next_line;
     ls = p;
+    if (lx->sep == ' ')
+        while (p < end && (*p == ' ' || *p == '\t'))
+            p++;
     lx->ncells = 0;
     for (;;) {
         csv_cell *c;
@@ -233,15 +283,19 @@ csv_next_row(csv_lexer *lx, hdo_error_t *err)
             }
             while (p < end && is_blank(*p))
                 p++;
-            if (p < end && *p != ',' && !is_eol(*p))
+            if (p < end && !is_sep(*p, lx->sep) && !is_eol(*p))
                 return hdo_error_set(err, HDO_ERR_INPUT, lx->line,
                                      col_of(p, ls),
-                                     "expected ',' or the end of the line "
-                                     "after a quoted cell");
+                                     "expected '%s' or the end of the line "
+                                     "after a quoted cell",
+                                     lx->sep == '\t'  ? "\\t"
+                                     : lx->sep == ' ' ? " "
+                                     : lx->sep == ';' ? ";"
+                                                      : ",");
         } else {
             const char *start = p;
             last_nonblank = p;
-            while (p < end && *p != ',' && !is_eol(*p)) {
+            while (p < end && !is_sep(*p, lx->sep) && !is_eol(*p)) {
                 if (*p == '"')
                     return hdo_error_set(err, HDO_ERR_INPUT, lx->line,
                                          col_of(p, ls),
@@ -254,8 +308,22 @@ csv_next_row(csv_lexer *lx, hdo_error_t *err)
                 if (cell_put(c, *r))
                     goto nomem;
         }
-        if (p < end && *p == ',') {
+        if (p < end && is_sep(*p, lx->sep)) {
             p++;
+            if (lx->sep == ' ') {
+                /* a run of blanks is one separator; blanks before the
+                   line end are none */
+                while (p < end && (*p == ' ' || *p == '\t'))
+                    p++;
+                if (p >= end || is_eol(*p)) {
+                    lx->end_col = col_of(p, ls);
+                    p = skip_eol(p, end);
+                    if (lx->next_line < 0x7fffffff)
+                        lx->next_line++;
+                    lx->p = p;
+                    return 1;
+                }
+            }
             continue;
         }
         lx->end_col = col_of(p, ls);

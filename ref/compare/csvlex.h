@@ -23,7 +23,14 @@ typedef struct {
     csv_cell *cells;
     int end_col;  /* column just past the last cell of the row */
     locale_t loc; /* the C locale, for csv_number */
+    char sep;     /* ',' (the default), ';', '\t', or ' ' for runs of
+                     blanks */
 } csv_lexer;
+
+/* Sets lx->sep from the header (the first line that is neither blank nor
+   a `#` comment): of ',', ';' and tab outside quotes the most frequent,
+   else whitespace. */
+void csv_detect_separator(csv_lexer *lx);
 
 /* Returns 0 or HDO_ERR_MEMORY (the lexer must still be cleared). */
 int csv_lexer_init(csv_lexer *lx, const char *text, size_t len);

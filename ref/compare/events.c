@@ -5,6 +5,7 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -39,6 +40,7 @@ hdo_evlist_push(hdo_evlist_t list, double t_lo, double t_hi, slong from,
     e->from = from;
     e->to = to;
     e->line = line;
+    e->count = 1;
     return 0;
 }
 
@@ -48,6 +50,49 @@ map_mode(const slong *mode_map, slong m)
     if (m < 0)
         return -1;
     return mode_map != NULL ? mode_map[m] : m;
+}
+
+/* Whether the rows i..j-1 are copies of one another (same mode, same
+   cells): a solver that writes a row twice has no event there. */
+static int
+rows_identical(const hdo_csv_t csv, slong i, slong j)
+{
+    for (slong k = i + 1; k < j; k++) {
+        if (csv->has_mode && csv->mode[k] != csv->mode[i])
+            return 0;
+        for (slong c = 0; c < csv->ncols; c++) {
+            slong a = i * csv->ncols + c, b = k * csv->ncols + c;
+            double x = csv->values[a], y = csv->values[b];
+            if (csv->present[a] != csv->present[b])
+                return 0;
+            if (csv->present[a] && !(x == y || (isnan(x) && isnan(y))))
+                return 0;
+        }
+    }
+    return 1;
+}
+
+int
+hdo_evlist_merge_cascades(hdo_evlist_t list)
+{
+    slong k = 0;
+    for (slong i = 0; i < list->n; i++) {
+        hdo_cmp_event *e = list->ev + i;
+        if (k > 0) {
+            hdo_cmp_event *p = list->ev + k - 1;
+            double tol = 8 * DBL_EPSILON * fabs(p->t_hi);
+            if (e->t_lo == e->t_hi && (p->t_lo == p->t_hi || p->count > 1) &&
+                e->t_lo - p->t_hi <= tol) {
+                p->t_hi = e->t_hi > p->t_hi ? e->t_hi : p->t_hi;
+                p->to = e->to;
+                p->count += e->count;
+                continue;
+            }
+        }
+        list->ev[k++] = *e;
+    }
+    list->n = k;
+    return 0;
 }
 
 int
@@ -61,7 +106,7 @@ hdo_csv_infer_events(hdo_evlist_t list, const hdo_csv_t csv,
         /* The group i..j-1 of rows with the same time. */
         while (j < n && csv->time[j] == csv->time[i])
             j++;
-        if (j - i > 1) {
+        if (j - i > 1 && !rows_identical(csv, i, j)) {
             if (csv->has_mode) {
                 for (k = i + 1; k < j; k++)
                     if (csv->mode[k] != csv->mode[k - 1]) {
@@ -185,6 +230,7 @@ hdo_evfile_read_string(hdo_evfile_t ef, const char *text, size_t len,
         csv_lexer_clear(&lx);
         return hdo_error_set(err, HDO_ERR_MEMORY, 0, 0, "out of memory");
     }
+    csv_detect_separator(&lx);
     st = csv_next_row(&lx, err);
     if (st == 0)
         st = hdo_error_set(err, HDO_ERR_INPUT, 1, 1,
@@ -362,51 +408,85 @@ push_match(hdo_matching_t mt, slong ref, slong cand, hdo_match_verdict v,
     return 0;
 }
 
-int
-hdo_events_match(hdo_matching_t mt, const hdo_evlist_t ref,
-                 const hdo_evlist_t cand, double time_abs, int modes_exact,
-                 double span_lo, double span_hi)
+/* Pairs the events of one gap between two anchors (or the ends): in
+   order, as many pairs as both sides have, judged early, late, wrong mode
+   change or ok; the rest missing or extra.  Reference events outside the
+   candidate's span are outside, never paired. */
+static int
+match_gap(hdo_matching_t mt, const hdo_cmp_event *R, slong i0, slong i1,
+          const hdo_cmp_event *C, slong j0, slong j1, double time_abs,
+          int modes_exact, double span_lo, double span_hi)
 {
-    slong i = 0, j = 0;
-    const hdo_cmp_event *R = ref->ev, *C = cand->ev;
-    mt->n = 0;
-    mt->nfailed = 0;
-    mt->first_fail = -1;
-    while (i < ref->n || j < cand->n) {
-        hdo_match_verdict v;
+    slong i = i0, j = j0;
+    while (i < i1 || j < j1) {
         int st;
-        if (j >= cand->n ||
-            (i < ref->n && !agree(R + i, C + j, time_abs, modes_exact) &&
-             (j + 1 >= cand->n ||
-              !agree(R + i, C + j + 1, time_abs, modes_exact)) &&
-             i + 1 < ref->n &&
-             agree(R + i + 1, C + j, time_abs, modes_exact))) {
-            v = R[i].t_lo < span_lo || R[i].t_lo > span_hi ? HDO_MATCH_OUTSIDE
-                                                           : HDO_MATCH_MISSING;
-            st = push_match(mt, i, -1, v, NAN);
-            i++;
-        } else if (i >= ref->n ||
-                   (!agree(R + i, C + j, time_abs, modes_exact) &&
-                    j + 1 < cand->n &&
-                    agree(R + i, C + j + 1, time_abs, modes_exact))) {
-            st = push_match(mt, -1, j, HDO_MATCH_EXTRA, NAN);
-            j++;
-        } else {
+        if (i < i1 && (R[i].t_lo < span_lo || R[i].t_lo > span_hi)) {
+            st = push_match(mt, i++, -1, HDO_MATCH_OUTSIDE, NAN);
+        } else if (i < i1 && j < j1) {
             double d = time_diff(R + i, C + j);
-            if (modes_exact && !modes_agree(R + i, C + j))
-                v = HDO_MATCH_MODE;
-            else if (d > time_abs)
-                v = HDO_MATCH_LATE;
-            else if (d < -time_abs)
-                v = HDO_MATCH_EARLY;
-            else
-                v = HDO_MATCH_OK;
-            st = push_match(mt, i, j, v, d);
-            i++;
-            j++;
+            hdo_match_verdict v = modes_exact && !modes_agree(R + i, C + j)
+                                      ? HDO_MATCH_MODE
+                                  : d > time_abs  ? HDO_MATCH_LATE
+                                  : d < -time_abs ? HDO_MATCH_EARLY
+                                                  : HDO_MATCH_OK;
+            st = push_match(mt, i++, j++, v, d);
+        } else if (i < i1) {
+            st = push_match(mt, i++, -1, HDO_MATCH_MISSING, NAN);
+        } else {
+            st = push_match(mt, -1, j++, HDO_MATCH_EXTRA, NAN);
         }
         if (st)
             return st;
     }
     return 0;
+}
+
+int
+hdo_events_match(hdo_matching_t mt, const hdo_evlist_t ref,
+                 const hdo_evlist_t cand, double time_abs, int modes_exact,
+                 double span_lo, double span_hi)
+{
+    const hdo_cmp_event *R = ref->ev, *C = cand->ev;
+    slong i = 0, j0 = 0, ia = 0, ja = 0; /* ia, ja: after the last anchor */
+    mt->n = 0;
+    mt->nfailed = 0;
+    mt->first_fail = -1;
+    /* Anchors: in order, each reference event with the nearest candidate
+       event that agrees with it (within time_abs, the same modes), unless
+       that candidate is nearer to the next reference event.  Between
+       anchors, what is left is paired in order (match_gap): one spurious or
+       missed event never shifts the pairings after it. */
+    for (i = 0; i < ref->n; i++) {
+        slong best = -1;
+        double bd = INFINITY;
+        while (j0 < cand->n && C[j0].t_hi < R[i].t_lo - time_abs)
+            j0++;
+        for (slong j = j0 > ja ? j0 : ja;
+             j < cand->n && C[j].t_lo <= R[i].t_lo + time_abs; j++) {
+            double d = fabs(time_diff(R + i, C + j));
+            if (agree(R + i, C + j, time_abs, modes_exact) && d < bd) {
+                bd = d;
+                best = j;
+            }
+        }
+        if (best < 0)
+            continue;
+        if (i + 1 < ref->n &&
+            agree(R + i + 1, C + best, time_abs, modes_exact) &&
+            fabs(time_diff(R + i + 1, C + best)) < bd)
+            continue;
+        {
+            int st = match_gap(mt, R, ia, i, C, ja, best, time_abs, modes_exact,
+                               span_lo, span_hi);
+            if (st == 0)
+                st = push_match(mt, i, best, HDO_MATCH_OK,
+                                time_diff(R + i, C + best));
+            if (st)
+                return st;
+        }
+        ia = i + 1;
+        ja = best + 1;
+    }
+    return match_gap(mt, R, ia, ref->n, C, ja, cand->n, time_abs, modes_exact,
+                     span_lo, span_hi);
 }

@@ -31,6 +31,14 @@ hdo_tol_clear(hdo_tol_t tol)
     free(tol->variables);
     free(tol->var_line);
     free(tol->var_col);
+    for (slong i = 0; i < tol->nmap; i++) {
+        free(tol->map_from[i]);
+        free(tol->map_to[i]);
+    }
+    free(tol->map_from);
+    free(tol->map_to);
+    free(tol->map_line);
+    free(tol->map_col);
     memset(tol, 0, sizeof *tol);
 }
 
@@ -101,8 +109,56 @@ add_variable(hdo_tol_t tol, const char *s, size_t n, int line, int col,
     return 0;
 }
 
-static const char *const keys[] = {"time_abs", "value_abs", "value_rel",
-                                   "variables", "modes"};
+static const char *const keys[] = {"time_abs",  "value_abs", "value_rel",
+                                   "variables", "modes",     "map"};
+
+int
+hdo_tol_add_map(hdo_tol_t tol, const char *cand, size_t ncand, const char *var,
+                size_t nvar, int line, int col, hdo_error_t *err)
+{
+    slong k = tol->nmap;
+    char **f = realloc(tol->map_from, (size_t)(k + 1) * sizeof(char *));
+    char **t;
+    int *l, *c;
+    if (f != NULL)
+        tol->map_from = f;
+    t = f != NULL ? realloc(tol->map_to, (size_t)(k + 1) * sizeof(char *))
+                  : NULL;
+    if (t != NULL)
+        tol->map_to = t;
+    l = t != NULL ? realloc(tol->map_line, (size_t)(k + 1) * sizeof(int))
+                  : NULL;
+    if (l != NULL)
+        tol->map_line = l;
+    c = l != NULL ? realloc(tol->map_col, (size_t)(k + 1) * sizeof(int)) : NULL;
+    if (c != NULL)
+        tol->map_col = c;
+    if (c == NULL || (tol->map_from[k] = strndup(cand, ncand)) == NULL)
+        return hdo_error_set(err, HDO_ERR_MEMORY, line, col, "out of memory");
+    if ((tol->map_to[k] = strndup(var, nvar)) == NULL) {
+        free(tol->map_from[k]);
+        return hdo_error_set(err, HDO_ERR_MEMORY, line, col, "out of memory");
+    }
+    tol->map_line[k] = line;
+    tol->map_col[k] = col;
+    tol->nmap++;
+    for (slong i = 0; i < k; i++)
+        if (line > 0 && tol->map_line[i] > 0 &&
+            strcmp(tol->map_from[i], tol->map_from[k]) == 0)
+            return hdo_error_set(err, HDO_ERR_INPUT, line, col,
+                                 "the column '%s' is mapped twice",
+                                 tol->map_from[k]);
+    return 0;
+}
+
+const char *
+hdo_tol_map_name(const hdo_tol_t tol, const char *cand)
+{
+    for (slong i = tol->nmap - 1; i >= 0; i--)
+        if (strcmp(tol->map_from[i], cand) == 0)
+            return tol->map_to[i];
+    return cand;
+}
 
 static int
 tol_line(hdo_tol_t tol, const char *p, const char *end, int line, int *seen,
@@ -126,7 +182,7 @@ tol_line(hdo_tol_t tol, const char *p, const char *end, int line, int *seen,
     while (p < vend && is_name_char(*p))
         p++;
     klen = (size_t)(p - k0);
-    for (int i = 0; i < 5 && klen > 0; i++)
+    for (int i = 0; i < 6 && klen > 0; i++)
         if (strlen(keys[i]) == klen && memcmp(keys[i], k0, klen) == 0)
             key = i;
     if (key < 0) {
@@ -136,7 +192,7 @@ tol_line(hdo_tol_t tol, const char *p, const char *end, int line, int *seen,
         csv_quote(shown, sizeof shown, k0, (size_t)(w - k0));
         return hdo_error_set(err, HDO_ERR_INPUT, line, (int)(k0 - ls + 1),
                              "unknown key '%s' (expected time_abs, "
-                             "value_abs, value_rel, variables or modes)",
+                             "value_abs, value_rel, variables, modes or map)",
                              shown);
     }
     if (seen[key])
@@ -187,6 +243,33 @@ tol_line(hdo_tol_t tol, const char *p, const char *end, int line, int *seen,
                 p++;
         }
         return 0;
+    case 5:
+        /* CANDIDATE_NAME=MODEL_VAR pairs separated by blanks or commas */
+        while (p < vend) {
+            const char *w = p, *eq = NULL;
+            int st;
+            while (p < vend && !is_space(*p) && *p != ',') {
+                if (*p == '=' && eq == NULL)
+                    eq = p;
+                p++;
+            }
+            if (eq == NULL || eq == w || eq + 1 == p) {
+                csv_quote(shown, sizeof shown, w, (size_t)(p - w));
+                return hdo_error_set(err, HDO_ERR_INPUT, line,
+                                     (int)(w - ls + 1),
+                                     "expected CANDIDATE_NAME=MODEL_VAR, "
+                                     "found '%s'",
+                                     shown);
+            }
+            st = hdo_tol_add_map(tol, w, (size_t)(eq - w), eq + 1,
+                                 (size_t)(p - eq - 1), line, (int)(w - ls + 1),
+                                 err);
+            if (st)
+                return st;
+            while (p < vend && (is_space(*p) || *p == ','))
+                p++;
+        }
+        return 0;
     default:
         if ((size_t)(vend - v0) == 5 && memcmp(v0, "exact", 5) == 0)
             tol->modes_exact = 1;
@@ -208,7 +291,7 @@ hdo_tol_read_string(hdo_tol_t tol, const char *text, size_t len,
                     const char *filename, hdo_error_t *err)
 {
     const char *p = text, *end = text + len;
-    int line = 1, st = 0, seen[5] = {0};
+    int line = 1, st = 0, seen[6] = {0};
     locale_t loc;
     tol->file = strdup(filename != NULL ? filename : "<tolerances>");
     if (err != NULL)
@@ -231,6 +314,10 @@ hdo_tol_read_string(hdo_tol_t tol, const char *text, size_t len,
         line++;
     }
     freelocale(loc);
+    /* keys[] order: time_abs, value_abs, value_rel */
+    tol->line_time_abs = seen[0];
+    tol->line_value_abs = seen[1];
+    tol->line_value_rel = seen[2];
     return st;
 }
 

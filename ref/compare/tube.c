@@ -11,6 +11,7 @@ hdo_tube_init(hdo_tube_t tube)
 {
     memset(tube, 0, sizeof *tube);
     tube->first_fail = tube->worst = tube->max_diff_row = -1;
+    tube->first_uncompared = -1;
 }
 
 void
@@ -128,6 +129,9 @@ hdo_tube_compare(hdo_tube_t tube, const double *ref_t, const double *ref_v,
     slong nev, e0 = 0; /* the first event not before the window */
     slong next = 0;    /* the next reference sample to enter a window */
     slong exact = 0;   /* first reference sample with time >= t */
+    slong left = 0;    /* first reference sample with time >= t - time_abs */
+    slong nnan = 0;    /* samples without a value in [left, next) */
+    int near_event;    /* a reference event in the window */
     size_t n = (size_t)(ncand > 0 ? ncand : 1);
     double worst_ratio = -1;
     hdo_tube_clear(tube);
@@ -164,15 +168,29 @@ hdo_tube_compare(hdo_tube_t tube, const double *ref_t, const double *ref_v,
             if (!isnan(ref_v[next])) {
                 dq_push(&dmin, ref_v, next, 0);
                 dq_push(&dmax, ref_v, next, 1);
+            } else {
+                nnan++;
             }
             next++;
         }
+        while (left < next && ref_t[left] < a)
+            nnan -= isnan(ref_v[left++]);
         dq_pop_before(&dmin, ref_t, a);
         dq_pop_before(&dmax, ref_t, a);
         tube->lo[i] = tube->hi[i] = NAN;
         tube->band_lo[i] = tube->band_hi[i] = NAN;
-        if (dmin.tail == dmin.head)
-            continue; /* the reference has no value in this window */
+        if (dmin.tail == dmin.head) {
+            /* The reference has no value in this window: a candidate
+               value here is not compared, which is a failure (never a
+               row skipped in silence); an empty cell agrees. */
+            if (cand_present == NULL || cand_present[i * stride]) {
+                tube->nnoref++;
+                tube->fail[i] = 2;
+                if (tube->first_uncompared < 0)
+                    tube->first_uncompared = i;
+            }
+            continue;
+        }
         lo = ref_v[dmin.q[dmin.head]];
         hi = ref_v[dmax.q[dmax.head]];
         /* A candidate up to time_abs late (early) at an event is still on
@@ -180,8 +198,10 @@ hdo_tube_compare(hdo_tube_t tube, const double *ref_t, const double *ref_v,
            the range. */
         while (e0 < nev && ev[e0].t < a)
             e0++;
+        near_event = 0;
         for (slong k = e0; k < nev && ev[k].t <= b; k++) {
             double x = NAN;
+            near_event = 1;
             if (ev[k].t <= t && ev[k].nl > 1)
                 x = lagrange(ev[k].lt, ev[k].lv, ev[k].nl, t);
             if (!isnan(x)) {
@@ -202,8 +222,19 @@ hdo_tube_compare(hdo_tube_t tube, const double *ref_t, const double *ref_v,
         tube->hi[i] = hi;
         tube->band_lo[i] = lo - tlo;
         tube->band_hi[i] = hi + thi;
-        if (cand_present != NULL && !cand_present[i * stride])
+        if (cand_present != NULL && !cand_present[i * stride]) {
+            /* An empty cell agrees with a reference that lacks the
+               variable somewhere in the window (a mode without it);
+               where the reference has a value throughout, the candidate
+               left out a value it should have given. */
+            if (nnan == 0) {
+                tube->nnocand++;
+                tube->fail[i] = 2;
+                if (tube->first_uncompared < 0)
+                    tube->first_uncompared = i;
+            }
             continue;
+        }
         tube->ncompared++;
         /* The difference from the reference at the same time: the samples
            at exactly t (both limits at an event: the nearer counts). */
@@ -216,7 +247,9 @@ hdo_tube_compare(hdo_tube_t tube, const double *ref_t, const double *ref_v,
                 if (!isnan(ref_v[k]) && !(d >= dbest))
                     dbest = d;
             }
-            if (!isnan(dbest) &&
+            /* away from events only: within time_abs of one, the
+               difference at the same time is the jump itself */
+            if (!isnan(dbest) && !near_event &&
                 (tube->max_diff_row < 0 || dbest > tube->max_diff)) {
                 tube->max_diff = dbest;
                 tube->max_diff_row = i;

@@ -31,6 +31,8 @@ hdo_run_options_init(hdo_run_options *opt)
     opt->method = HDO_METHOD_AUTO;
     opt->progress = NULL;
     opt->progress_data = NULL;
+    opt->row_sink = NULL;
+    opt->row_sink_data = NULL;
 }
 
 void

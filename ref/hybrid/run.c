@@ -268,7 +268,26 @@ res_mode(const run_ctx *c, slong m)
 static void
 add_row(run_ctx *c, const mpfr_t t, slong mode, mpfr_srcptr xs, mpfr_srcptr xu)
 {
-    hdo_row *row = hdo_result_add_row(c->res, t, res_mode(c, mode));
+    hdo_row *row, tmp;
+    if (c->opt->row_sink != NULL) {
+        /* one row at a time, not stored: hdo check keeps doubles only */
+        slong n = c->res->nvars;
+        mpfr_init2(tmp.time, c->res->prec);
+        mpfr_set(tmp.time, t, MPFR_RNDN);
+        tmp.mode = res_mode(c, mode);
+        tmp.values = hdo_vec_init(n, c->res->prec);
+        tmp.present = calloc(n ? n : 1, sizeof *tmp.present);
+        HDO_ASSERT(tmp.present != NULL);
+        for (slong v = 0; v < n; v++)
+            mpfr_set_nan(tmp.values + v);
+        mode_values(tmp.values, tmp.present, c->mc + mode, xs, xu);
+        c->opt->row_sink(c->opt->row_sink_data, &tmp);
+        hdo_vec_clear(tmp.values, n);
+        free(tmp.present);
+        mpfr_clear(tmp.time);
+        return;
+    }
+    row = hdo_result_add_row(c->res, t, res_mode(c, mode));
     mode_values(row->values, row->present, c->mc + mode, xs, xu);
 }
 

@@ -117,7 +117,9 @@ Test(compare, csv_errors_with_place)
     expect_error("", 1, 1, "empty file");
     expect_error("\n\n  \n", 1, 1, "empty file");
     expect_error("time,h\n", 2, 1, "at least one data row");
-    expect_error("t,h\n0,1\n", 1, 1, "'time'");
+    expect_error("x,h\n0,1\n", 1, 1, "'time'");
+    expect_error("time,y\n0,\"1 2\"\n1,\"1 2 3\"\n", 3, 3,
+                 "expected 2 numbers");
     expect_error("h,time\n0,1\n", 1, 1, "'time'");
     expect_error("time,h,h\n0,1,2\n", 1, 8, "appears twice");
     expect_error("time,h,\n0,1,2\n", 1, 8, "empty column name");
@@ -192,4 +194,46 @@ Test(compare, csv_missing_file)
     hdo_error_format(buf, sizeof buf, &err);
     cr_expect(strstr(buf, "/nonexistent/x.csv") != NULL, "%s", buf);
     hdo_csv_clear(csv);
+}
+
+/* The dialects of other tools (#15): the time column named Time or t;
+   ';', tab or whitespace separators found from the header; `#` comment
+   lines; quoted names; CRLF; FMI 3 array cells. */
+static void
+expect_table(const char *text, const char *names, slong nrows,
+             const double *vals)
+{
+    hdo_csv_t csv;
+    hdo_error_t err;
+    char got[256] = "";
+    cr_assert_eq(read_n(csv, text, strlen(text), &err), 0, "%s: %d:%d %s", text,
+                 err.line, err.col, err.message);
+    for (slong i = 0; i < csv->ncols; i++) {
+        strcat(got, i ? " " : "");
+        strcat(got, csv->names[i]);
+    }
+    cr_expect_str_eq(got, names, "%s", text);
+    cr_assert_eq(csv->nrows, nrows, "%s", text);
+    for (slong k = 0; k < nrows * (csv->ncols + 1); k++) {
+        slong r = k / (csv->ncols + 1), c = k % (csv->ncols + 1);
+        double x = c == 0 ? csv->time[r] : csv->values[r * csv->ncols + c - 1];
+        cr_expect_eq(x, vals[k], "%s: row %ld column %ld: %g", text, (long)r,
+                     (long)c, x);
+    }
+    hdo_csv_clear(csv);
+}
+
+Test(compare, csv_dialects)
+{
+    const double v2[] = {0, 1, 2, 0.5, 3, 4};
+    const double v3[] = {0, 1, 2, 3, 1, 4, 5, 6};
+    expect_table("Time;h;v\n0;1;2\n0.5;3;4\n", "h v", 2, v2);
+    expect_table("t\th\tv\r\n0\t1\t2\r\n0.5\t3\t4\r\n", "h v", 2, v2);
+    expect_table("  time   h    v\n  0  1 2  \n0.5\t3   4\n", "h v", 2, v2);
+    expect_table("# written by a solver\n\"time\",\"ball.h\",\"der(h)\"\n"
+                 "# a comment between rows\n0,1,2\n0.5,3,4\n",
+                 "ball.h der(h)", 2, v2);
+    expect_table("time,\"y\"\n0,\"1 2 3\"\n1,\"4  5 6\"\n", "y[1] y[2] y[3]", 2,
+                 v3);
+    expect_table("time;y\n0;1 2 3\n1;4 5 6\n", "y[1] y[2] y[3]", 2, v3);
 }

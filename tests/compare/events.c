@@ -170,14 +170,17 @@ Test(compare, events_inferred_from_repeated_rows)
 {
     hdo_csv_t csv;
     hdo_evlist_t l;
-    read_csv(csv, "time,h\n0,1\n0.5,0\n0.5,0\n0.75,1\n1,1\n1,2\n1,3\n");
+    /* 0.25 written twice with the same value is no event (#15); 0.5 is
+       (the value jumps), and so is the group at 1 */
+    read_csv(csv, "time,h\n0,1\n0.25,2\n0.25,2\n0.5,0\n0.5,-1\n0.75,1\n"
+                  "1,1\n1,2\n1,3\n");
     hdo_evlist_init(l);
     cr_assert_eq(hdo_csv_infer_events(l, csv, NULL), 0);
     cr_assert_eq(l->n, 2);
     cr_expect_eq(l->ev[0].t_lo, 0.5);
     cr_expect_eq(l->ev[0].t_hi, 0.5);
     cr_expect_eq(l->ev[0].from, -1);
-    cr_expect_eq(l->ev[0].line, 4);
+    cr_expect_eq(l->ev[0].line, 6);
     cr_expect_eq(l->ev[1].t_lo, 1);
     hdo_evlist_clear(l);
     hdo_csv_clear(csv);
@@ -190,7 +193,7 @@ Test(compare, events_inferred_from_modes)
     slong map[3] = {10, 20, 30};
     /* fly->fly at 0.5 (repeated rows, no mode change), fly->rest between
        0.8 and 0.9, rest->fly->stop at 1 (two changes in one group). */
-    read_csv(csv, "time,mode,h\n0,fly,1\n0.5,fly,0\n0.5,fly,0\n0.8,fly,1\n"
+    read_csv(csv, "time,mode,h\n0,fly,1\n0.5,fly,0\n0.5,fly,-0.5\n0.8,fly,1\n"
                   "0.9,rest,1\n1,rest,2\n1,fly,3\n1,stop,3\n2,stop,3");
     hdo_evlist_init(l);
     cr_assert_eq(hdo_csv_infer_events(l, csv, map), 0);
@@ -241,4 +244,62 @@ Test(compare, events_events_file)
     cr_expect_eq(err.line, 3);
     cr_expect_eq(err.col, 1);
     hdo_evfile_clear(ef);
+}
+
+/* A cascade: events whose times differ by a few units in the last place
+   are one event from the first's from to the last's to; an event known
+   only as an interval is never merged, nor are events further apart. */
+Test(compare, events_cascades_merge)
+{
+    hdo_evlist_t l;
+    double z = 2.5586339655858081, z1 = nextafter(z, 3);
+    hdo_evlist_init(l);
+    hdo_evlist_push(l, 1.0, 1.0, 0, 0, 0);
+    hdo_evlist_push(l, z, z, 0, 0, 0);
+    hdo_evlist_push(l, z, z, 0, 0, 0);
+    hdo_evlist_push(l, z1, z1, 0, 1, 0);
+    hdo_evlist_push(l, z1, 2.6, 1, 0, 0);
+    hdo_evlist_push(l, 2.7, 2.7, 0, 1, 0);
+    cr_assert_eq(hdo_evlist_merge_cascades(l), 0);
+    cr_assert_eq(l->n, 4);
+    cr_expect(l->ev[1].t_lo == z && l->ev[1].t_hi == z1);
+    cr_expect(l->ev[1].from == 0 && l->ev[1].to == 1 && l->ev[1].count == 3);
+    cr_expect(l->ev[2].t_hi == 2.6 && l->ev[2].count == 1);
+    cr_expect(l->ev[3].t_lo == 2.7);
+    hdo_evlist_clear(l);
+}
+
+/* Pairing by time (#15): two spurious candidate events and one missed
+   event leave every later pair where it belongs, and a candidate event
+   late beyond time_abs between two anchors is "late", not missing and
+   extra. */
+Test(compare, events_paired_by_time_not_position)
+{
+    hdo_evlist_t r, c;
+    hdo_matching_t mt;
+    const double rt[7] = {1, 2, 3, 4, 5, 6, 7};
+    const double ct[8] = {1, 1.5, 1.6, 2, 3, 5.0004, 6.01, 7};
+    const hdo_match_verdict want[10] = {
+        HDO_MATCH_OK, HDO_MATCH_EXTRA, HDO_MATCH_EXTRA,
+        HDO_MATCH_OK, HDO_MATCH_OK,    HDO_MATCH_MISSING,
+        HDO_MATCH_OK, HDO_MATCH_LATE,  HDO_MATCH_OK};
+    hdo_evlist_init(r);
+    hdo_evlist_init(c);
+    for (int k = 0; k < 7; k++)
+        hdo_evlist_push(r, rt[k], rt[k], 0, 0, 0);
+    for (int k = 0; k < 8; k++)
+        hdo_evlist_push(c, ct[k], ct[k], 0, 0, 0);
+    hdo_matching_init(mt);
+    cr_assert_eq(hdo_events_match(mt, r, c, 1e-3, 1, 0, 8), 0);
+    cr_assert_eq(mt->n, 9);
+    for (int k = 0; k < 9; k++)
+        cr_expect_eq(mt->m[k].verdict, want[k], "pair %d: %s", k,
+                     hdo_match_verdict_name(mt->m[k].verdict));
+    cr_expect_eq(mt->m[6].ref, 4);
+    cr_expect_eq(mt->m[6].cand, 5);
+    cr_expect(fabs(mt->m[7].diff - 0.01) < 1e-12);
+    cr_expect_eq(mt->nfailed, 4);
+    hdo_matching_clear(mt);
+    hdo_evlist_clear(r);
+    hdo_evlist_clear(c);
 }
