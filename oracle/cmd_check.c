@@ -590,47 +590,6 @@ state_clear(check_state *s)
     hdo_model_clear(s->model);
 }
 
-/* Memory that runs out inside GMP, MPFR or FLINT (the reference run)
-   cannot be handed back to the caller: stop with a clear message and exit
-   2, never an abort with a core dump.  (hdo check's own arrays are
-   checked where they are allocated, and the reference's room is reserved
-   before the run.) */
-static FLINT_NORETURN void
-chk_out_of_memory(void)
-{
-    static const char m[] = "hdo check: out of memory in the arithmetic of the "
-                            "reference run (GMP, MPFR or FLINT); exit 2\n";
-    if (write(2, m, sizeof m - 1) < 0)
-        _exit(2);
-    _exit(2);
-}
-
-static void *
-chk_gmp_alloc(size_t n)
-{
-    void *p = malloc(n);
-    if (p == NULL)
-        chk_out_of_memory();
-    return p;
-}
-
-static void *
-chk_gmp_realloc(void *p, size_t old, size_t n)
-{
-    void *q = realloc(p, n);
-    (void)old;
-    if (q == NULL && n > 0)
-        chk_out_of_memory();
-    return q;
-}
-
-static void
-chk_gmp_free(void *p, size_t n)
-{
-    (void)n;
-    free(p);
-}
-
 int
 hdo_cmd_check(int argc, char **argv)
 {
@@ -650,8 +609,11 @@ hdo_cmd_check(int argc, char **argv)
             chk_write_junit(&s, rc);
         return rc;
     }
-    mp_set_memory_functions(chk_gmp_alloc, chk_gmp_realloc, chk_gmp_free);
-    flint_set_abort(chk_out_of_memory);
+    /* Memory that runs out inside GMP, MPFR or FLINT (the reference run)
+       is a message and exit 2 through the handlers of hdo_process_init
+       (oracle/process.c); hdo check's own arrays are checked where they
+       are allocated, and the reference's room is reserved before the
+       run. */
     hdo_model_init(s.model);
     hdo_csv_init(s.cand);
     hdo_tol_init(s.tol);

@@ -229,10 +229,11 @@ hdo_write_summary(FILE *f, const hdo_result_t res, const hdo_model_t model,
     if (res->event_digits >= 0)
         fprintf(f, ",\n  \"event_digits\": %ld, \"event_digits_index\": %ld",
                 res->event_digits, (long)res->event_digits_index);
-    /* -p NAME=VALUE, as given ("parameters" above has every value): only when there are any, so that the
-       summaries of plain runs (golden references) stay as they were */
+    /* -p NAME=VALUE, as given ("parameters" above has every value): only
+       when there are any, so that the summaries of plain runs (golden
+       references) stay as they were */
     if (model->noverrides > 0) {
-        fputs(",\n  \"parameters\": {", f);
+        fputs(",\n  \"overrides\": {", f);
         for (slong k = 0; k < model->noverrides; k++) {
             fputs(k ? ", " : "", f);
             put_json_string(f, model->overrides[k].name);
