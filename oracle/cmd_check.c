@@ -36,7 +36,8 @@ usage(FILE *out)
             "\n"
             "Compares another solver's result (CSV: time first, an optional\n"
             "mode column, one column per variable, repeated time rows at\n"
-            "events) with the reference computed over its time span.  A\n"
+            "events) with the reference hdo run computes from the model's\n"
+            "start to its end time (MAT v4 dsres files are read too).  A\n"
             "value passes when it lies within value_abs + value_rel*|ref| of\n"
             "the range the reference takes over [t - time_abs, t + "
             "time_abs];\n"
@@ -166,7 +167,7 @@ parse_args(check_state *s, int argc, char **argv)
     s->cli_time_abs = s->cli_value_abs = s->cli_value_rel = NAN;
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, "ht:d:p:", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":ht:d:p:", opts, NULL)) != -1) {
         const char **slot = NULL;
         const char *name = NULL;
         switch (c) {

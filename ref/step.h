@@ -26,6 +26,10 @@
 
 #include "reduce.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* The dense output of the last apply: component i's coefficients c_ik,
    x_i(t0 + s) = sum_k c_ik s^k, are the contiguous entries
    coef[i * (order + 1) + k] of state, unknown and guard. */
@@ -147,5 +151,9 @@ hdo_stepper_stiffness(const hdo_stepper_t s)
 {
     return s->type->stiffness(s);
 }
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

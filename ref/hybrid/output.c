@@ -229,6 +229,11 @@ hdo_write_summary(FILE *f, const hdo_result_t res, const hdo_model_t model,
     if (res->event_digits >= 0)
         fprintf(f, ",\n  \"event_digits\": %ld, \"event_digits_index\": %ld",
                 res->event_digits, (long)res->event_digits_index);
+    /* only when the implicit method ran (absent: Taylor throughout), so
+       that the golden references' summaries stay as they were */
+    if (res->implicit_steps > 0 || res->method_switches > 0)
+        fprintf(f, ",\n  \"implicit_steps\": %ld, \"method_switches\": %ld",
+                (long)res->implicit_steps, (long)res->method_switches);
     /* -p NAME=VALUE, as given ("parameters" above has every value): only
        when there are any, so that the summaries of plain runs (golden
        references) stay as they were */

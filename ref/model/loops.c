@@ -217,7 +217,7 @@ parse_sum_of(hdo_expr *out, parser *P)
     while (n > 1 && status == 0) {
         for (i = 0; 2 * i + 1 < n && status == 0; i++)
             status = build_binary(terms + i, P, HDO_X_ADD, terms[2 * i],
-                                  terms[2 * i + 1], stok, stok, stok);
+                                  terms[2 * i + 1], stok, body, body);
         if (n % 2 == 1)
             terms[i] = terms[n - 1];
         n = (n + 1) / 2;

@@ -260,9 +260,13 @@ radau_free(hdo_stepper_struct *st)
 static int
 domain_fail(hdo_error_t *err, radau *r, hdo_expr bad, const mpfr_t t)
 {
+    /* hdo_program_eval cleared the flag before evaluating (expr.h): an
+       overflow is named as such, not as a domain error */
+    int over = mpfr_overflow_p();
     char *s = hdo_expr_to_string(r->model->pool, bad, r->model->var_names);
-    hdo_error_set(err, HDO_ERR_DOMAIN, 0, 0, "domain error evaluating %.500s",
-                  s);
+    hdo_error_set(
+        err, HDO_ERR_DOMAIN, 0, 0, "%s evaluating %.500s",
+        over ? "overflow (beyond MPFR's exponent range)" : "domain error", s);
     free(s);
     if (err != NULL) {
         err->mode = r->model->modes[r->red->mode].name;
