@@ -144,10 +144,34 @@ roundtrip_mode(const hdo_model_t model, slong m, char **printed)
     int status;
 
     sbuf_add(&b, "model roundtrip\n");
-    for (i = 0; i < model->nvars; i++) {
+    for (i = 0; i < model->nvars;) {
+        /* array elements u[lo], ..., u[hi] (consecutive, as the parser
+           expands them) are declared again as the array u[lo..hi] */
+        const char *name = model->vars[i].name;
+        const char *br = strchr(name, '[');
+        slong j = i + 1;
         sbuf_add(&b, "var ");
-        sbuf_add(&b, model->vars[i].name);
+        if (br != NULL) {
+            size_t len = (size_t)(br - name);
+            long lo = strtol(br + 1, NULL, 10), hi = lo;
+            while (j < model->nvars &&
+                   strncmp(model->vars[j].name, name, len) == 0 &&
+                   model->vars[j].name[len] == '[' &&
+                   strtol(model->vars[j].name + len + 1, NULL, 10) == hi + 1) {
+                hi++;
+                j++;
+            }
+            char range[64];
+            snprintf(range, sizeof range, "[%ld..%ld]", lo, hi);
+            char *base = strndup(name, len);
+            sbuf_add(&b, base ? base : name);
+            free(base);
+            sbuf_add(&b, range);
+        } else {
+            sbuf_add(&b, name);
+        }
         sbuf_add(&b, "\n");
+        i = j;
     }
     sbuf_add(&b, "mode ");
     sbuf_add(&b, mode->name);
