@@ -241,7 +241,7 @@ chk_print_report(const check_state *s, FILE *out)
             snprintf(dd, sizeof dd, "%.3g", m->diff);
         fprintf(out, "  %4ld  %-24s %-24s %-28s %-11s %s\n", (long)(k + 1), rt,
                 ct, md, dd, hdo_match_verdict_name(m->verdict));
-        if (m->verdict != HDO_MATCH_OK && m->verdict != HDO_MATCH_OUTSIDE &&
+        if (m->verdict != HDO_MATCH_OK && hdo_match_judged(m->verdict) &&
             first_match < 0)
             first_match = k;
     }
@@ -252,7 +252,7 @@ chk_print_report(const check_state *s, FILE *out)
         double tlast_ref = NAN;
         while (k > 0 && s->match->m[k - 1].cand < 0 &&
                (s->match->m[k - 1].verdict == HDO_MATCH_MISSING ||
-                s->match->m[k - 1].verdict == HDO_MATCH_OUTSIDE)) {
+                !hdo_match_judged(s->match->m[k - 1].verdict))) {
             const hdo_cmp_event *e = s->ref_ev->ev + s->match->m[k - 1].ref;
             if (isnan(tlast_ref))
                 tlast_ref = e->t_hi;
@@ -417,8 +417,7 @@ chk_write_junit(check_state *s, int rc)
             for (slong q = 0; q < s->match->n && len < 900; q++) {
                 const hdo_match *m = s->match->m + q;
                 char b[400];
-                if (m->verdict == HDO_MATCH_OK ||
-                    m->verdict == HDO_MATCH_OUTSIDE)
+                if (m->verdict == HDO_MATCH_OK || !hdo_match_judged(m->verdict))
                     continue;
                 chk_describe_event_failure(b, sizeof b, s, m);
                 len += snprintf(text[k] + len, sizeof text[k] - (size_t)len,

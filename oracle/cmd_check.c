@@ -563,6 +563,8 @@ compare(check_state *s)
     if (hdo_events_match(s->match, s->ref_ev, s->cand_ev, t->time_abs,
                          t->modes_exact, c->time[0], c->time[c->nrows - 1]))
         return 2;
+    hdo_matching_excuse_end(s->match, s->ref_ev, s->cand_ev, s->ref->t_end,
+                            t->time_abs);
     return 0;
 }
 

@@ -306,9 +306,15 @@ typedef enum {
     HDO_MATCH_EXTRA,   /* candidate event without reference */
     HDO_MATCH_EARLY,   /* candidate earlier than time_abs allows */
     HDO_MATCH_LATE,
-    HDO_MATCH_MODE,   /* wrong mode change (modes exact) */
-    HDO_MATCH_OUTSIDE /* reference event outside the candidate's span */
+    HDO_MATCH_MODE,    /* wrong mode change (modes exact) */
+    HDO_MATCH_OUTSIDE, /* reference event outside the candidate's span */
+    HDO_MATCH_AT_END   /* unpaired, within time_abs of the model's end time */
 } hdo_match_verdict;
+
+/* 1 for the verdicts that are judged (ok or a failure); 0 for events
+   outside the candidate's span or at the end time, which are listed but
+   neither pass nor fail. */
+int hdo_match_judged(hdo_match_verdict v);
 
 typedef struct {
     slong ref, cand; /* indices, -1 for none */
@@ -331,6 +337,15 @@ int hdo_events_match(hdo_matching_t mt, const hdo_evlist_t ref,
                      const hdo_evlist_t cand, double time_abs, int modes_exact,
                      double span_lo, double span_hi);
 const char *hdo_match_verdict_name(hdo_match_verdict v);
+
+/* Events at the end time follow `hdo run`'s rule, which does not take an
+   event within its tolerance of the end time: whether a solver takes one
+   there is a convention, not physics.  So a missing or extra event within
+   time_abs of the model's end time t_end (NaN: no end) becomes
+   HDO_MATCH_AT_END, listed but not judged. */
+void hdo_matching_excuse_end(hdo_matching_t mt, const hdo_evlist_t ref,
+                             const hdo_evlist_t cand, double t_end,
+                             double time_abs);
 
 /* ------------------------------------------------------------------ */
 /* The reference of hdo check: the model run by hdo_run (as `hdo run -d

@@ -357,8 +357,41 @@ hdo_match_verdict_name(hdo_match_verdict v)
         return "wrong mode change";
     case HDO_MATCH_OUTSIDE:
         return "outside the candidate's span";
+    case HDO_MATCH_AT_END:
+        return "at the end time (not judged)";
     }
     return "?";
+}
+
+int
+hdo_match_judged(hdo_match_verdict v)
+{
+    return v != HDO_MATCH_OUTSIDE && v != HDO_MATCH_AT_END;
+}
+
+void
+hdo_matching_excuse_end(hdo_matching_t mt, const hdo_evlist_t ref,
+                        const hdo_evlist_t cand, double t_end, double time_abs)
+{
+    if (isnan(t_end))
+        return;
+    mt->nfailed = 0;
+    mt->first_fail = -1;
+    for (slong k = 0; k < mt->n; k++) {
+        hdo_match *m = mt->m + k;
+        const hdo_cmp_event *e =
+            m->verdict == HDO_MATCH_MISSING ? ref->ev + m->ref
+            : m->verdict == HDO_MATCH_EXTRA ? cand->ev + m->cand
+                                            : NULL;
+        if (e != NULL && e->t_hi >= t_end - time_abs &&
+            e->t_lo <= t_end + time_abs)
+            m->verdict = HDO_MATCH_AT_END;
+        if (hdo_match_judged(m->verdict) && m->verdict != HDO_MATCH_OK) {
+            mt->nfailed++;
+            if (mt->first_fail < 0)
+                mt->first_fail = k;
+        }
+    }
 }
 
 /* Candidate minus reference time: 0 when the reference time lies in the
@@ -399,7 +432,7 @@ push_match(hdo_matching_t mt, slong ref, slong cand, hdo_match_verdict v,
     mt->m[mt->n].cand = cand;
     mt->m[mt->n].verdict = v;
     mt->m[mt->n].diff = diff;
-    if (v != HDO_MATCH_OK && v != HDO_MATCH_OUTSIDE) {
+    if (v != HDO_MATCH_OK && hdo_match_judged(v)) {
         mt->nfailed++;
         if (mt->first_fail < 0)
             mt->first_fail = mt->n;

@@ -98,7 +98,7 @@ hdo_check_reference(hdo_refsamp_t ref, hdo_evlist_t ref_ev, hdo_model_t model,
     hdo_result_t res;
     sink_data d;
     char until[64];
-    int st, to_model_end = 0;
+    int st;
 
     hdo_refsamp_clear(ref);
     ref->digits = digits;
@@ -118,23 +118,14 @@ hdo_check_reference(hdo_refsamp_t ref, hdo_evlist_t ref_ev, hdo_model_t model,
        every candidate time t: the window ends and its middle, so that the
        window's range is right for a reference that is monotone or has one
        extremum in each half of the window. */
+    /* The run goes time_abs past the candidate's last time, also past the
+       model's end time: a row at the end time is judged against the whole
+       window [t - time_abs, t + time_abs], like every other row, so that a
+       candidate a little early or late there is not failed for a window cut
+       in half.  An event that this extension takes at or just after the
+       end time (which `hdo run` does not take) is not judged
+       (hdo_matching_excuse_end). */
     t_end = cand_t[ncand - 1] + ta;
-    if (!isnan(ref->t_end) && cand_t[ncand - 1] <= ref->t_end) {
-        /* Up to the model's exact end, where `hdo run` stops: samples
-           beyond it are never emitted, so those past the last double not
-           above it move there (a candidate row at the end time keeps its
-           window). */
-        double end_lo;
-        mpfr_t x;
-        mpfr_init2(x, 128);
-        hdo_expr_eval_constant(x, model->pool, model->t_end);
-        end_lo = mpfr_get_d(x, MPFR_RNDD);
-        mpfr_clear(x);
-        if (t_end >= end_lo) {
-            t_end = end_lo;
-            to_model_end = 1;
-        }
-    }
     times = malloc((size_t)ncand * 5 * sizeof(double));
     if (times == NULL)
         return hdo_error_set(err, HDO_ERR_MEMORY, 0, 0,
@@ -179,15 +170,8 @@ hdo_check_reference(hdo_refsamp_t ref, hdo_evlist_t ref_ev, hdo_model_t model,
     }
     hdo_run_options_init(&opt);
     opt.digits = digits;
-    /* The run ends where `hdo run` ends it, at the model's own end time
-       (exact, not its double), so that an event at the end time follows
-       hdo run's rule (not taken, decisions.md); only a candidate that
-       goes on past it extends the run. */
-    if (!to_model_end) {
-        t_end = cand_t[ncand - 1] + ta;
-        snprintf(until, sizeof until, "%.17g", t_end);
-        opt.until = until;
-    }
+    snprintf(until, sizeof until, "%.17g", t_end);
+    opt.until = until;
     opt.sample_times = times;
     opt.nsample_times = ns;
     opt.row_sink = sink_row;

@@ -55,7 +55,7 @@ hdo_check_summarize(hdo_check_summary *sm, const hdo_tube_struct *tubes,
     }
     for (slong k = 0; k < match->n; k++) {
         const hdo_match *m = match->m + k;
-        if (m->verdict == HDO_MATCH_OUTSIDE)
+        if (!hdo_match_judged(m->verdict))
             continue;
         sm->events_ref += m->ref >= 0;
         sm->events_cand += m->cand >= 0;

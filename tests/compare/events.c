@@ -303,3 +303,42 @@ Test(compare, events_paired_by_time_not_position)
     hdo_evlist_clear(r);
     hdo_evlist_clear(c);
 }
+
+/* An event within time_abs of the model's end time that only one side
+   has is listed but not judged (hdo run does not take an event at the end
+   time; a solver may); one further from the end still fails. */
+Test(compare, events_at_the_end_time_not_judged)
+{
+    double tk[BALL_NEV + 1], uk[BALL_NEV + 1];
+    hdo_evlist_t r, c;
+    hdo_matching_t mt;
+    ball_events(tk, uk);
+    double t_end = tk[BALL_NEV];
+    /* the candidate takes the last bounce, the reference does not */
+    ball_list(r, 0, BALL_NEV);
+    ball_list(c, 0, 0);
+    hdo_matching_init(mt);
+    cr_assert_eq(hdo_events_match(mt, r, c, 1e-6, 1, 0, t_end), 0);
+    cr_expect_eq(mt->nfailed, 1);
+    hdo_matching_excuse_end(mt, r, c, t_end, 1e-6);
+    cr_expect_eq(mt->nfailed, 0);
+    cr_expect_eq(mt->first_fail, -1);
+    cr_expect_eq(mt->m[mt->n - 1].verdict, HDO_MATCH_AT_END);
+    /* swapped: the reference has it, the candidate not */
+    cr_assert_eq(hdo_events_match(mt, c, r, 1e-6, 1, 0, t_end), 0);
+    hdo_matching_excuse_end(mt, c, r, t_end, 1e-6);
+    cr_expect_eq(mt->nfailed, 0);
+    cr_expect_eq(verdict_of_ref(mt, BALL_NEV - 1), HDO_MATCH_AT_END);
+    /* 2 time_abs before the end it is judged: missing */
+    cr_assert_eq(hdo_events_match(mt, c, r, 1e-6, 1, 0, t_end), 0);
+    hdo_matching_excuse_end(mt, c, r, t_end + 2e-6, 1e-6);
+    cr_expect_eq(mt->nfailed, 1);
+    cr_expect_eq(verdict_of_ref(mt, BALL_NEV - 1), HDO_MATCH_MISSING);
+    /* no end time: nothing excused */
+    cr_assert_eq(hdo_events_match(mt, c, r, 1e-6, 1, 0, t_end), 0);
+    hdo_matching_excuse_end(mt, c, r, NAN, 1e-6);
+    cr_expect_eq(mt->nfailed, 1);
+    hdo_matching_clear(mt);
+    hdo_evlist_clear(r);
+    hdo_evlist_clear(c);
+}
