@@ -121,7 +121,6 @@ void hdo_run_mode_cache_alloc(mode_cache *mc, slong ntr, mpfr_prec_t prec);
 int hdo_run_mode_cache_get(run_ctx *c, slong m, const mpfr_t t);
 const hdo_transition *hdo_run_transition_of(const hdo_model_struct *model,
                                             slong m, slong k);
-void hdo_run_note_sliding_used(run_ctx *c, slong m);
 
 /* kmreport.c */
 void hdo_run_note_mode_used(run_ctx *c, slong m, const mpfr_t t);

@@ -1,15 +1,44 @@
 /* kmreport.c -- the KM indices (mu, d, a, v) of a mode at its first
- * consistent point, for the result */
+ * consistent point, and the counts of a sliding mode's Filippov DAE, for
+ * the result */
 #include <stdlib.h>
 #include <string.h>
 #include "driver.h"
+
+/* Records the sliding mode in slot m (nmodes <= m) on first use, with
+   the counts of the Filippov DAE it stands for (hdo_mode_info). */
+static void
+note_sliding_used(run_ctx *c, slong m)
+{
+    slong n = c->model->nmodes, id = hdo_run_res_mode(c, m);
+    hdo_result_struct *res = c->res;
+    const hdo_reduced_struct *r = c->mc[m].red;
+    for (slong i = 0; i < res->nsliding; i++)
+        if (res->sliding[i].mode == id)
+            return;
+    res->sliding =
+        realloc(res->sliding, (res->nsliding + 1) * sizeof *res->sliding);
+    HDO_ASSERT(res->sliding != NULL);
+    hdo_mode_info *mi = res->sliding + res->nsliding++;
+    slong k = m < n + n * n ? 1 : c->mc[m].set->k;
+    memset(mi, 0, sizeof *mi);
+    mi->used = 1;
+    mi->mode = id;
+    mi->surfaces = k;
+    mi->n = r->n + k;
+    mi->index = r->index > 2 ? r->index : 2;
+    mi->mu = mi->index - 1;
+    mi->d = r->dof - k;
+    mi->a = (r->n - r->dof) + 2 * k;
+    mi->v = 0;
+}
 
 /* Reports mu, d, a, v of mode m at its first consistent point. */
 void
 hdo_run_note_mode_used(run_ctx *c, slong m, const mpfr_t t)
 {
     if (m >= c->model->nmodes) {
-        hdo_run_note_sliding_used(c, m);
+        note_sliding_used(c, m);
         return;
     }
     hdo_mode_info *mi = c->res->modes + m;

@@ -120,31 +120,3 @@ hdo_run_transition_of(const hdo_model_struct *model, slong m, slong k)
     const hdo_mode *mode = model->modes + m;
     return k < mode->nwhens ? mode->whens + k : &mode->zeno;
 }
-
-/* Records the sliding mode in slot m (nmodes <= m) on first use, with
-   the counts of the Filippov DAE it stands for (hdo_mode_info). */
-void
-hdo_run_note_sliding_used(run_ctx *c, slong m)
-{
-    slong n = c->model->nmodes, id = hdo_run_res_mode(c, m);
-    hdo_result_struct *res = c->res;
-    const hdo_reduced_struct *r = c->mc[m].red;
-    for (slong i = 0; i < res->nsliding; i++)
-        if (res->sliding[i].mode == id)
-            return;
-    res->sliding =
-        realloc(res->sliding, (res->nsliding + 1) * sizeof *res->sliding);
-    HDO_ASSERT(res->sliding != NULL);
-    hdo_mode_info *mi = res->sliding + res->nsliding++;
-    slong k = m < n + n * n ? 1 : c->mc[m].set->k;
-    memset(mi, 0, sizeof *mi);
-    mi->used = 1;
-    mi->mode = id;
-    mi->surfaces = k;
-    mi->n = r->n + k;
-    mi->index = r->index > 2 ? r->index : 2;
-    mi->mu = mi->index - 1;
-    mi->d = r->dof - k;
-    mi->a = (r->n - r->dof) + 2 * k;
-    mi->v = 0;
-}

@@ -71,7 +71,7 @@ hdo_stiff_watch_describe(char *buf, size_t n, const hdo_stiff_watch *w,
 
 /* The method of a new arc of reduced form red (hdo_run_options.method):
    Radau IIA for an ODE mode under --method implicit, else Taylor (auto
-   switches later, in step, where an arc is stiff). */
+   switches later, in step (run.c), where an arc is stiff). */
 static const hdo_step_type *
 stepper_for(const run_ctx *c, const hdo_reduced_struct *red)
 {
