@@ -253,7 +253,7 @@ void hdo_event_time_error(mpfr_t delta, mpfr_srcptr c, slong len,
    order; ref/hybrid/sliding.c, decisions.md; events sliding-start,
    sliding-end where alpha leaves [0, 1]); reaching a further surface
    while sliding slides on the intersection of 2 or 3 surfaces,
-   "sliding(A,B,C,D)" (ref/hybrid/intersect.inc), where its weights are
+   "sliding(A,B,C,D)" (ref/hybrid/intersect.c), where its weights are
    unique, else HDO_ERR_UNSUPPORTED.  Otherwise more than
    HDO_RUN_MAX_INSTANT instantaneous switches in a row without
    accumulation is HDO_ERR_CHATTERING under `chattering stop`

@@ -63,7 +63,7 @@ io_status(FILE *f, hdo_error_t *err, const char *what)
 
 /* A mode's name; the indices past the model's modes are the Filippov
    sliding modes of ordered pairs: nmodes + A * nmodes + B is
-   "sliding(A,B)" (ref/hybrid/run.c, decisions.md). */
+   "sliding(A,B)" (ref/hybrid/filippov.c, decisions.md). */
 static void
 put_mode(FILE *f, const hdo_model_t model, slong m)
 {

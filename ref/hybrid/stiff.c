@@ -1,7 +1,8 @@
 /* stiff.c -- the stiffness watch of the hybrid driver: which arc is stiff,
- * and whether the explicit method can still reach the end */
+ * and whether the explicit method can still reach the end; the method of
+ * an arc (--method) and the automatic switch to the implicit one */
 #include <math.h>
-#include "internal.h"
+#include "driver.h"
 
 void
 hdo_stiff_watch_init(hdo_stiff_watch *w)
@@ -66,4 +67,69 @@ hdo_stiff_watch_describe(char *buf, size_t n, const hdo_stiff_watch *w,
              "needs about %.3g more steps",
              name, w->since, w->method, w->h, w->ratio, t_end,
              (t_end - t) / w->h);
+}
+
+/* The method of a new arc of reduced form red (hdo_run_options.method):
+   Radau IIA for an ODE mode under --method implicit, else Taylor (auto
+   switches later, in step (run.c), where an arc is stiff). */
+static const hdo_step_type *
+stepper_for(const run_ctx *c, const hdo_reduced_struct *red)
+{
+    if (c->opt->method == HDO_METHOD_IMPLICIT && hdo_reduced_is_ode(red))
+        return &hdo_step_radau;
+    return &hdo_step_taylor;
+}
+
+/* hdo_stepper_init with the method of stepper_for; an implicit method
+   that cannot take the mode (HDO_ERR_UNSUPPORTED: a switching function
+   that reads a derivative, as in some sliding modes) leaves it to the
+   Taylor method. */
+int
+hdo_run_stepper_init(const run_ctx *c, hdo_stepper_t s, hdo_model_t model,
+                     const hdo_reduced_struct *red, const hdo_expr *guards,
+                     slong ng)
+{
+    const hdo_step_type *type = stepper_for(c, red);
+    int st = hdo_stepper_init(s, type, model, red, guards, ng, c->prec);
+    if (st == HDO_ERR_UNSUPPORTED && type != &hdo_step_taylor) {
+        hdo_stepper_clear(s);
+        st = hdo_stepper_init(s, &hdo_step_taylor, model, red, guards, ng,
+                              c->prec);
+    }
+    return st;
+}
+
+/* --method auto: an ODE arc that has been stiff for HDO_STIFF_STEPS steps
+   with more than HDO_AUTO_SWITCH_STEPS steps ahead at its step size goes
+   on with Radau IIA; returns 1 when the stepper of mode m was switched. */
+int
+hdo_run_auto_switch(run_ctx *c, slong m)
+{
+    mode_cache *mc = c->mc + m;
+    if (c->opt->method != HDO_METHOD_AUTO ||
+        mc->step->type != &hdo_step_taylor ||
+        !hdo_reduced_is_ode(mc->step->red) ||
+        c->stiff.steps < HDO_STIFF_STEPS || !(c->stiff.h > 0))
+        return 0;
+    double left =
+        (mpfr_get_d(c->t_end, MPFR_RNDN) - mpfr_get_d(c->t, MPFR_RNDN)) /
+        c->stiff.h;
+    if (!(left > HDO_AUTO_SWITCH_STEPS))
+        return 0;
+    if (hdo_stepper_switch(mc->step, &hdo_step_radau) != 0)
+        return 0; /* Taylor goes on, and the watch reports */
+    c->res->method_switches++;
+    hdo_stiff_watch_init(&c->stiff);
+    return 1;
+}
+
+/* "; <the stiffness diagnosis>" for an error message. */
+void
+hdo_run_stiff_why(char *buf, size_t n, const run_ctx *c)
+{
+    buf[0] = ';';
+    buf[1] = ' ';
+    hdo_stiff_watch_describe(buf + 2, n - 2, &c->stiff, c->model,
+                             mpfr_get_d(c->t, MPFR_RNDN),
+                             mpfr_get_d(c->t_end, MPFR_RNDN));
 }

@@ -2,7 +2,7 @@
  * a cascade of events, geometric convergence of event states */
 #include "internal.h"
 
-/* The driver (run.c) decides when events accumulate and takes the `zeno`
+/* The driver (zenodetect.c) decides when events accumulate and takes the `zeno`
    clause; this file holds the parts that only look at numbers, so that
    they can be read (and changed) without the driver's bookkeeping. */
 

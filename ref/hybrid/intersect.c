@@ -1,11 +1,11 @@
-/* intersect.inc -- Filippov sliding on the intersection of several
+/* intersect.c -- Filippov sliding on the intersection of several
  * switching surfaces (Aljarbouh-Caillaud, chattering path avoidance,
- * section 3.2; decisions.md, "Filippov sliding").  Included by run.c (it
- * uses the driver's private mode cache, left limits and transitions);
+ * section 3.2; decisions.md, "Filippov sliding").  It uses the
+ * driver's private mode cache, left limits and transitions (driver.h);
  * the symbolic construction is in sliding.c.
  *
  * A regime is a set of adjacent modes: one mode (k = 0), the pair of a
- * `sliding(a,b)` mode (k = 1, run.c), or the 2^k corners of a cube
+ * `sliding(a,b)` mode (k = 1, filippov.c), or the 2^k corners of a cube
  * (k = 2, 3: cache slots nmodes + nmodes^2 + i, named by their modes).
  * The sliding field on the intersection of k surfaces is the
  * multilinear convex combination (30) of the 2^k corner fields with
@@ -34,6 +34,9 @@
  * leaves surface j into the side of the corner fields that weight
  * reaches (a stick force reaching the friction limit), the other
  * weights again inside (0, 1). */
+#include <stdlib.h>
+#include <string.h>
+#include "driver.h"
 
 static int
 popcount_u64(uint64_t m)
@@ -67,7 +70,7 @@ intersect_fail(run_ctx *c, slong mode, const mpfr_t t, const char *fmt,
     hdo_error_set(c->err, HDO_ERR_UNSUPPORTED, md->pos.line, md->pos.col, fmt,
                   what, ts);
     mpfr_free_str(ts);
-    return fail(c, HDO_ERR_UNSUPPORTED, mode, t);
+    return hdo_run_fail(c, HDO_ERR_UNSUPPORTED, mode, t);
 }
 
 /* "'S1', 'S2'" for the surfaces of set, as written in corner[0]. */
@@ -101,7 +104,7 @@ build_cube(run_ctx *c, uint64_t mask, hdo_sliding_set *set,
         const hdo_reduced_struct *reds[HDO_SLIDING_MAXMODES];
         for (slong s = 0; s < ((slong)1 << set->k); s++) {
             slong q = set->corner[s];
-            if ((st = mode_cache_get(c, q, t)) < 0)
+            if ((st = hdo_run_mode_cache_get(c, q, t)) < 0)
                 return st;
             reds[q] = c->mc[q].red;
         }
@@ -114,7 +117,7 @@ build_cube(run_ctx *c, uint64_t mask, hdo_sliding_set *set,
         hdo_error_set(c->err, st, md->pos.line, md->pos.col,
                       "%s: %s (at t = %s)", ctx, why, ts);
         mpfr_free_str(ts);
-        return fail(c, st, near, t);
+        return hdo_run_fail(c, st, near, t);
     }
     return 0;
 }
@@ -157,7 +160,7 @@ choose_regime(run_ctx *c, uint64_t mask, slong pinned_j, int pinned_side,
     if (!hdo_expr_is_constant(model->pool, set.det))
         bad = "sliding on the intersection of %s: the weights depend on the "
               "state through a non-constant determinant; not covered (t = %s)";
-    else if (eval_on_left(c, v, e, k + 1, L, t) != 0 ||
+    else if (hdo_run_eval_on_left(c, v, e, k + 1, L, t) != 0 ||
              mpfr_cmpabs(v + k, thr) <= 0)
         bad = "sliding on the intersection of %s: the Filippov weights are "
               "not unique (the surfaces are not transversal to the corner "
@@ -206,7 +209,7 @@ choose_regime(run_ctx *c, uint64_t mask, slong pinned_j, int pinned_side,
                 goto done;
             for (int j = 0; j < sub.k; j++)
                 e[j] = sub.beta[j];
-            if (eval_on_left(c, v, e, (slong)sub.k, L, t) != 0)
+            if (hdo_run_eval_on_left(c, v, e, (slong)sub.k, L, t) != 0)
                 bad = "sliding on %s: the weights cannot be evaluated at t = "
                       "%s";
             for (int j = 0; bad == NULL && j < sub.k; j++) {
@@ -227,7 +230,8 @@ choose_regime(run_ctx *c, uint64_t mask, slong pinned_j, int pinned_side,
             if (!((pin >> j) & 1) || j == pinned_j)
                 continue;
             hdo_expr lie = hdo_sliding_lie(model, fr, set.surf[j]);
-            if (lie == HDO_EXPR_NONE || eval_on_left(c, v, &lie, 1, L, t) != 0)
+            if (lie == HDO_EXPR_NONE ||
+                hdo_run_eval_on_left(c, v, &lie, 1, L, t) != 0)
                 bad = "sliding on the intersection of %s: a surface depends "
                       "on a variable the face lacks (t = %s)";
             else if (!(((side >> j) & 1)
@@ -313,7 +317,7 @@ xslot_get(run_ctx *c, uint64_t mask, const mpfr_t t, slong *idx)
             guards[ng++] = G;
         }
     }
-    st = stepper_init(c, mc->step, model, mc->red, guards, ng);
+    st = hdo_run_stepper_init(c, mc->step, model, mc->red, guards, ng);
     free(guards);
     if (st < 0) {
         hdo_error_set(c->err, st, model->modes[q0].pos.line,
@@ -326,13 +330,13 @@ xslot_get(run_ctx *c, uint64_t mask, const mpfr_t t, slong *idx)
         free(mc->other_when);
         mc->other_mode = mc->other_when = NULL;
         free(set);
-        return fail(c, st, q0, t);
+        return hdo_run_fail(c, st, q0, t);
     }
     c->xmask[c->nx++] = mask;
     mc->set = set;
     mc->nguards = ng;
     mc->sa = mc->sb = -1;
-    mode_cache_alloc(mc, 0, c->prec);
+    hdo_run_mode_cache_alloc(mc, 0, c->prec);
     *idx = n + n * n + c->nx - 1;
     return 0;
 }
@@ -346,7 +350,7 @@ enter_regime(run_ctx *c, slong src, uint64_t mask, const left_limit *L,
     slong m, a = 0;
     while (!((mask >> a) & 1))
         a++;
-    hist_clear(c);
+    hdo_run_hist_clear(c);
     if (np == 1) {
         hdo_transition tr;
         memset(&tr, 0, sizeof tr);
@@ -354,26 +358,26 @@ enter_regime(run_ctx *c, slong src, uint64_t mask, const left_limit *L,
         tr.target = a;
         tr.guard_text = (char *)text;
         tr.pos = c->model->modes[a].pos;
-        return take_transition_tr(c, src, &tr, 0, L, t, kind);
+        return hdo_run_take_transition_tr(c, src, &tr, 0, L, t, kind);
     }
     if (np == 2) {
         slong b = a + 1;
         while (!((mask >> b) & 1))
             b++;
-        st = sliding_get(c, a, b, t, &m);
+        st = hdo_run_sliding_get(c, a, b, t, &m);
     } else {
         st = xslot_get(c, mask, t, &m);
     }
     if (st < 0)
         return st;
-    return enter_slot(c, src, m, L, t, kind, text);
+    return hdo_run_enter_slot(c, src, m, L, t, kind, text);
 }
 
 /* While sliding in slot m, its guard g (another surface of a corner)
    is reached at t. */
-static int
-intersect_reach(run_ctx *c, slong m, slong g, const left_limit *L,
-                const mpfr_t t)
+int
+hdo_run_intersect_reach(run_ctx *c, slong m, slong g, const left_limit *L,
+                        const mpfr_t t)
 {
     hdo_model_struct *model = c->model;
     mode_cache *mc = c->mc + m;
@@ -434,9 +438,9 @@ intersect_reach(run_ctx *c, slong m, slong g, const left_limit *L,
 /* While sliding in intersection slot m, the weight of surface j reaches
    0 (to_far = 1: the corner fields across surface j from corner[0] take
    over) or 1 at t. */
-static int
-intersect_leave(run_ctx *c, slong m, slong j, int to_far, const left_limit *L,
-                const mpfr_t t)
+int
+hdo_run_intersect_leave(run_ctx *c, slong m, slong j, int to_far,
+                        const left_limit *L, const mpfr_t t)
 {
     uint64_t next;
     int st = choose_regime(c, regime_mask(c, m), j, to_far, L, t,

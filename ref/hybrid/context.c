@@ -1,0 +1,91 @@
+/* context.c -- the run context of hdo_run (driver.h): clocks and phase
+ * timers, errors, tolerances */
+#include <stdlib.h>
+#include <string.h>
+#include "driver.h"
+
+/* ------------------------------------------------------------------ */
+/* Small helpers */
+
+double
+hdo_run_elapsed(const run_ctx *c)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)(now.tv_sec - c->start.tv_sec) +
+           1e-9 * (double)(now.tv_nsec - c->start.tv_nsec);
+}
+
+int
+hdo_run_phase_enter(run_ctx *c, int phase)
+{
+    double *acc[] = {NULL, &c->res->seconds_integration,
+                     &c->res->seconds_events, &c->res->seconds_reduction,
+                     &c->res->seconds_reinit};
+    struct timespec now;
+    int old = c->phase;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    if (acc[old] != NULL)
+        *acc[old] += (double)(now.tv_sec - c->phase_since.tv_sec) +
+                     1e-9 * (double)(now.tv_nsec - c->phase_since.tv_nsec);
+    c->phase_since = now;
+    c->phase = phase;
+    return old;
+}
+
+/* Fills the error's place: the model file, the mode, the time. */
+int
+hdo_run_fail(run_ctx *c, int status, slong mode, const mpfr_t t)
+{
+    if (c->err != NULL) {
+        c->err->status = status;
+        c->err->file = c->model->file;
+        if (mode >= 0 && mode < c->model->nmodes && c->err->mode == NULL)
+            c->err->mode = c->model->modes[mode].name;
+        if (t != NULL && !c->err->has_time) {
+            c->err->has_time = 1;
+            c->err->time = mpfr_get_d(t, MPFR_RNDN);
+        }
+    }
+    return status;
+}
+
+/* A command-line option is wrong: the error names the option, not the
+   model file (err->file stays NULL). */
+int
+hdo_run_option_fail(run_ctx *c)
+{
+    if (c->err != NULL)
+        c->err->status = HDO_ERR_INPUT;
+    return HDO_ERR_INPUT;
+}
+
+/* Time tolerance at t: tol * max(1, |t|). */
+void
+hdo_run_time_tol(mpfr_t r, const run_ctx *c, const mpfr_t t)
+{
+    mpfr_abs(r, t, MPFR_RNDN);
+    if (mpfr_cmp_ui(r, 1) < 0)
+        mpfr_set_ui(r, 1, MPFR_RNDN);
+    mpfr_mul(r, r, c->tol, MPFR_RNDN);
+}
+
+/* The horizon of the event search of a step from t (and of the zero rule
+   for a zero at the start of an arc, KM Remark 12): on input the natural
+   step proposed at t (hdo_stepper_step_size), replaced by one time
+   unit max(1, |t|) when it is not finite (a polynomial series).  It is
+   never clipped to the end time: hdo_event_locate judges a coefficient
+   c_k by its contribution |c_k| H^k over the horizon H, so a step
+   shortened by the end time would drop a significant c_k (the ball's
+   velocity after an impact) and place the event at the start of the arc;
+   events beyond the step actually taken are ignored instead
+   (decisions.md). */
+void
+hdo_run_event_horizon(mpfr_t H, const mpfr_t t)
+{
+    if (mpfr_number_p(H))
+        return;
+    mpfr_abs(H, t, MPFR_RNDN);
+    if (mpfr_cmp_ui(H, 1) < 0)
+        mpfr_set_ui(H, 1, MPFR_RNDN);
+}

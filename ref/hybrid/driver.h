@@ -1,0 +1,181 @@
+/* driver.h -- private to the driver of hdo_run (run.c and the files it
+   is split into): the run context, the per-mode cache and the functions
+   they share.  Not installed; the functions are hidden from libhdo.so by
+   its version script. */
+#ifndef HDO_HYBRID_DRIVER_H
+#define HDO_HYBRID_DRIVER_H
+
+#include <time.h>
+#include "hybrid.h"
+#include "internal.h"
+#include "km.h"
+
+/* How many past events the Zeno detection looks at: enough for
+   LIVELOCK_SAMPLES states of a cascade of period LIVELOCK_MAX_PERIOD. */
+#define HIST 24
+/* How many intersection sliding modes a run may build. */
+#define HDO_RUN_XSLOTS 64
+
+typedef struct {
+    int built;
+    hdo_reduced_t red;
+    hdo_stepper_t step;         /* the integrator of this mode (step.h) */
+    slong ntr;                  /* whens, then the zeno clause if any */
+    hdo_program_struct *assign; /* per transition, compiled on first use */
+    int *assign_built;
+    mpfr_ptr xs, xu; /* the current state while in this mode */
+    mpfr_ptr ls, lu; /* left limit scratch */
+    mpfr_ptr ts, tu; /* dense output scratch */
+    int *fixed;
+    slong nguards; /* guards compiled into the stepper */
+    /* a sliding mode (index >= nmodes): its pair, the weight of a, and
+       the transitions of a and b behind guards 2.. */
+    slong sa, sb;
+    hdo_expr alpha;
+    slong *other_mode, *other_when;
+    /* sliding on an intersection of surfaces (slot >= nmodes + nmodes^2):
+       the cube of adjacent modes, surfaces and weights (sliding.c) */
+    hdo_sliding_set *set;
+    /* guards that are first integrals of the mode (invariant.c), NULL
+       when none: then the stepper integrates the regularised form */
+    hdo_invariant *inv;
+} mode_cache;
+
+/* A followed event, for the Zeno extrapolation. */
+typedef struct {
+    mpfr_t t;
+    slong src, g;    /* the mode left and its `when` */
+    mpfr_ptr ls, lu; /* left limit (sizes of src's state) */
+    slong ns, nu;
+} hist_entry;
+
+typedef struct {
+    hdo_model_struct *model;
+    const hdo_run_options *opt;
+    hdo_result_struct *res;
+    hdo_error_t *err;
+    mpfr_prec_t prec;
+    long digits;
+    mpfr_t tol;
+    mode_cache *mc;
+    /* sampling */
+    slong nsamples, next_sample;
+    mpfr_t every; /* at prec + 32 */
+    /* current point */
+    slong mode;
+    mpfr_t t, t_end;
+    /* events */
+    hist_entry hist[HIST];
+    slong nhist;       /* entries used, newest last */
+    slong ninstant;    /* instantaneous switches in a row */
+    int spurious;      /* one of them starts from a state that leaves */
+    mpfr_t last_event; /* time of the last event (or -inf) */
+    slong max_steps, max_events;
+    hdo_stiff_watch stiff; /* is the current arc stiff (stiff.c) */
+    struct timespec start;
+    /* the intersection sliding modes built so far: cache slot
+       nmodes + nmodes^2 + i holds the modes of xmask[i] */
+    slong nx;
+    uint64_t xmask[HDO_RUN_XSLOTS];
+    int phase; /* the phase timer in force, and since when */
+    struct timespec phase_since;
+} run_ctx;
+
+/* Phase timers (hdo_result_struct): the time since the last switch is
+   charged to the phase in force; hdo_run_phase_enter switches and
+   returns the previous phase, which the caller restores, so a nested
+   phase is charged to itself only. */
+enum { PH_OTHER, PH_INTEGRATION, PH_EVENTS, PH_REDUCTION, PH_REINIT };
+
+typedef struct {
+    const hdo_reduced_struct *r;
+    mpfr_srcptr xs, xu;
+    const hdo_dense *dense; /* NULL: only the point values */
+    mpfr_srcptr s;          /* offset in the series */
+} left_limit;
+
+/* context.c: clocks, phase timers, errors, tolerances */
+double hdo_run_elapsed(const run_ctx *c);
+int hdo_run_phase_enter(run_ctx *c, int phase);
+int hdo_run_fail(run_ctx *c, int status, slong mode, const mpfr_t t);
+int hdo_run_option_fail(run_ctx *c);
+void hdo_run_time_tol(mpfr_t r, const run_ctx *c, const mpfr_t t);
+void hdo_run_event_horizon(mpfr_t H, const mpfr_t t);
+
+/* sample.c */
+void hdo_run_mode_values(mpfr_ptr values, int *present, const mode_cache *mc,
+                         mpfr_srcptr xs, mpfr_srcptr xu);
+slong hdo_run_res_mode(const run_ctx *c, slong m);
+void hdo_run_add_row(run_ctx *c, const mpfr_t t, slong mode, mpfr_srcptr xs,
+                     mpfr_srcptr xu);
+void hdo_run_sample_time(mpfr_t out, const run_ctx *c, slong k);
+void hdo_run_emit_samples(run_ctx *c, const mpfr_t limit, int inclusive);
+void hdo_run_emit_samples_point(run_ctx *c, slong mode, mpfr_srcptr xs,
+                                mpfr_srcptr xu, const mpfr_t limit,
+                                int inclusive);
+int hdo_run_setup_samples(run_ctx *c);
+
+/* mode.c */
+void hdo_run_mode_cache_clear(mode_cache *mc, hdo_result_struct *res);
+void hdo_run_mode_cache_alloc(mode_cache *mc, slong ntr, mpfr_prec_t prec);
+int hdo_run_mode_cache_get(run_ctx *c, slong m, const mpfr_t t);
+const hdo_transition *hdo_run_transition_of(const hdo_model_struct *model,
+                                            slong m, slong k);
+
+/* kmreport.c */
+void hdo_run_note_mode_used(run_ctx *c, slong m, const mpfr_t t);
+
+/* transition.c */
+int hdo_run_left_value(mpfr_t out, const left_limit *L, slong var, slong order);
+void hdo_run_event_digits(run_ctx *c, mpfr_srcptr coef, slong len,
+                          const mpfr_t H, const mpfr_t s);
+void hdo_run_start_guess(mpfr_t out, const run_ctx *c, slong v);
+int hdo_run_reinit(run_ctx *c, slong m, const mpfr_t t, int *adjusted);
+void hdo_run_skip_samples_at(run_ctx *c, const mpfr_t t);
+int hdo_run_take_transition_tr(run_ctx *c, slong src, const hdo_transition *tr,
+                               slong k, const left_limit *L, const mpfr_t t,
+                               hdo_event_kind kind);
+int hdo_run_take_transition(run_ctx *c, slong src, slong k, const left_limit *L,
+                            const mpfr_t t, hdo_event_kind kind);
+
+/* zenodetect.c */
+void hdo_run_hist_push(run_ctx *c, const mpfr_t t, slong src, slong g,
+                       mpfr_srcptr ls, mpfr_srcptr lu);
+int hdo_run_gaps_shrinking(const run_ctx *c, const mpfr_t ttol);
+int hdo_run_zeno(run_ctx *c, slong src, const left_limit *L, const mpfr_t tn);
+int hdo_run_guard_leaves_at(run_ctx *c, slong m, slong g, mpfr_srcptr xs,
+                            mpfr_srcptr xu, const mpfr_t t);
+int hdo_run_livelock(run_ctx *c, slong src, slong g, const left_limit *L,
+                     const mpfr_t tn, const mpfr_t ttol, int *taken);
+void hdo_run_hist_clear(run_ctx *c);
+
+/* filippov.c */
+int hdo_run_eval_on_left(run_ctx *c, mpfr_ptr out, const hdo_expr *e, slong n,
+                         const left_limit *L, const mpfr_t t);
+int hdo_run_sliding_pair(run_ctx *c, slong src, slong g, const left_limit *L,
+                         const mpfr_t t);
+int hdo_run_sliding_get(run_ctx *c, slong a, slong b, const mpfr_t t,
+                        slong *idx);
+int hdo_run_sliding_enter(run_ctx *c, slong src, slong g, const left_limit *L,
+                          const mpfr_t t);
+int hdo_run_enter_slot(run_ctx *c, slong src, slong m, const left_limit *L,
+                       const mpfr_t t, hdo_event_kind kind, const char *text);
+int hdo_run_sliding_event(run_ctx *c, slong g, const mpfr_t s);
+
+/* intersect.c */
+int hdo_run_intersect_reach(run_ctx *c, slong m, slong g, const left_limit *L,
+                            const mpfr_t t);
+int hdo_run_intersect_leave(run_ctx *c, slong m, slong j, int to_far,
+                            const left_limit *L, const mpfr_t t);
+
+/* event.c */
+int hdo_run_handle_event(run_ctx *c, slong g, const mpfr_t s, int simultaneous);
+
+/* stiff.c */
+int hdo_run_auto_switch(run_ctx *c, slong m);
+int hdo_run_stepper_init(const run_ctx *c, hdo_stepper_t s, hdo_model_t model,
+                         const hdo_reduced_struct *red, const hdo_expr *guards,
+                         slong ng);
+void hdo_run_stiff_why(char *buf, size_t n, const run_ctx *c);
+
+#endif

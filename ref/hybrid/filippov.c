@@ -1,0 +1,336 @@
+/* filippov.c -- Filippov sliding of hdo_run on one surface: entering,
+ * following and leaving `sliding(a,b)`; the symbolic construction is in
+ * sliding.c, several surfaces in intersect.c */
+#include <stdlib.h>
+#include <string.h>
+#include "driver.h"
+
+/* ------------------------------------------------------------------ */
+/* Filippov sliding (KM 2017, section 5.2; decisions.md) */
+
+/* The when of mode m that goes to mode tgt (the first), or -1. */
+static slong
+when_to(const hdo_model_struct *model, slong m, slong tgt)
+{
+    for (slong k = 0; k < model->modes[m].nwhens; k++)
+        if (model->modes[m].whens[k].target == tgt)
+            return k;
+    return -1;
+}
+
+/* Evaluates e[0..n) on the left limit L at t into out: 0, or -1 when L
+   lacks a variable or an expression is undefined there. */
+int
+hdo_run_eval_on_left(run_ctx *c, mpfr_ptr out, const hdo_expr *e, slong n,
+                     const left_limit *L, const mpfr_t t)
+{
+    hdo_program_t prog;
+    hdo_expr bad;
+    int ok = 0;
+    hdo_program_init(prog, c->model->pool, e, n, c->prec);
+    for (slong i = 0; ok == 0 && i < prog->ninputs; i++) {
+        const hdo_program_input *in = prog->inputs + i;
+        if (!hdo_run_left_value(prog->value[in->slot], L, in->var, in->order))
+            ok = -1;
+    }
+    if (ok == 0 && prog->time_slot >= 0)
+        mpfr_set(prog->value[prog->time_slot], t, MPFR_RNDN);
+    if (ok == 0 && hdo_program_eval(prog, &bad) != 0)
+        ok = -1;
+    for (slong i = 0; ok == 0 && i < n; i++)
+        mpfr_set(out + i, prog->value[prog->root_slot[i]], MPFR_RNDN);
+    hdo_program_clear(prog);
+    return ok;
+}
+
+typedef struct {
+    slong var[64];
+    slong n;
+} surf_vars;
+
+static void
+surf_collect(slong var, slong order, void *data)
+{
+    surf_vars *l = data;
+    for (slong i = 0; i < l->n; i++)
+        if (l->var[i] == var)
+            return;
+    if (order == 0 && l->n < 64)
+        l->var[l->n++] = var;
+}
+
+/* 1 if S_b = -k S_a (k > 0) near the point to first order: the gradients
+   (in the variables and t) are opposite and parallel within sqrt(tol).
+   Two surfaces that merely meet at the point (a corner, an accumulation
+   of switches between two surfaces) are not one switching surface. */
+static int
+same_surface(run_ctx *c, hdo_expr Sa, hdo_expr Sb, const left_limit *L,
+             const mpfr_t t)
+{
+    hdo_model_struct *model = c->model;
+    surf_vars l;
+    l.n = 0;
+    hdo_expr_foreach_var(model->pool, Sa, surf_collect, &l);
+    hdo_expr_foreach_var(model->pool, Sb, surf_collect, &l);
+    slong n = l.n + 1;
+    hdo_expr *e = malloc(2 * n * sizeof *e);
+    HDO_ASSERT(e != NULL);
+    for (slong i = 0; i < l.n; i++) {
+        e[i] = hdo_expr_diff(model->pool, Sa, l.var[i], 0);
+        e[n + i] = hdo_expr_diff(model->pool, Sb, l.var[i], 0);
+    }
+    e[l.n] = hdo_expr_diff_time(model->pool, Sa);
+    e[n + l.n] = hdo_expr_diff_time(model->pool, Sb);
+    mpfr_ptr g = hdo_vec_init(2 * n, c->prec);
+    int ok = hdo_run_eval_on_left(c, g, e, 2 * n, L, t) == 0;
+    mpfr_t dot, na, nb, x, y, thr;
+    mpfr_inits2(c->prec, dot, na, nb, x, y, thr, (mpfr_ptr)0);
+    mpfr_sqrt(thr, c->tol, MPFR_RNDN);
+    mpfr_set_ui(dot, 0, MPFR_RNDN);
+    mpfr_set_ui(na, 0, MPFR_RNDN);
+    mpfr_set_ui(nb, 0, MPFR_RNDN);
+    for (slong i = 0; ok && i < n; i++) {
+        mpfr_fma(dot, g + i, g + n + i, dot, MPFR_RNDN);
+        mpfr_fma(na, g + i, g + i, na, MPFR_RNDN);
+        mpfr_fma(nb, g + n + i, g + n + i, nb, MPFR_RNDN);
+    }
+    /* opposite: dot < 0; parallel: dot^2 >= |ga|^2 |gb|^2 (1 - thr) */
+    if (ok)
+        ok = mpfr_sgn(dot) < 0;
+    if (ok) {
+        mpfr_sqr(x, dot, MPFR_RNDN);
+        mpfr_mul(y, na, nb, MPFR_RNDN);
+        mpfr_ui_sub(thr, 1, thr, MPFR_RNDN);
+        mpfr_mul(y, y, thr, MPFR_RNDN);
+        ok = mpfr_cmp(x, y) >= 0;
+    }
+    mpfr_clears(dot, na, nb, x, y, thr, (mpfr_ptr)0);
+    hdo_vec_clear(g, 2 * n);
+    free(e);
+    return ok;
+}
+
+/* Whether the event of when g of mode src (left limit L, time t) starts
+   Filippov sliding: the target b goes back to src across a surface S_b
+   that vanishes here too, b's flow leaves through it at once
+   (L_b S_b < 0), src's flow leaves through S = S_src (L_src S <= 0) and
+   b's flow points back (L_b S > 0).  The thresholds are sqrt(tol).
+   Returns 1, 0, or a negative status (the target cannot be built). */
+int
+hdo_run_sliding_pair(run_ctx *c, slong src, slong g, const left_limit *L,
+                     const mpfr_t t)
+{
+    hdo_model_struct *model = c->model;
+    slong tgt = model->modes[src].whens[g].target, kb;
+    if (model->chattering != HDO_CHATTER_FILIPPOV || tgt == src ||
+        (kb = when_to(model, tgt, src)) < 0)
+        return 0;
+    int st = hdo_run_mode_cache_get(c, tgt, t);
+    if (st < 0)
+        return st;
+    const hdo_reduced_struct *ra = c->mc[src].red, *rb = c->mc[tgt].red;
+    if (!hdo_sliding_same_implicit(ra, rb))
+        return 0; /* the chattering is reported as not covered */
+    hdo_expr S = model->modes[src].whens[g].guard,
+             Sb = model->modes[tgt].whens[kb].guard;
+    hdo_expr e[4];
+    e[0] = Sb;
+    e[1] = hdo_sliding_lie(model, ra, S);
+    e[2] = hdo_sliding_lie(model, rb, S);
+    e[3] = hdo_sliding_lie(model, rb, Sb);
+    if (e[1] == HDO_EXPR_NONE || e[2] == HDO_EXPR_NONE || e[3] == HDO_EXPR_NONE)
+        return 0;
+    mpfr_ptr v = hdo_vec_init(4, c->prec);
+    mpfr_t thr;
+    mpfr_init2(thr, c->prec);
+    mpfr_sqrt(thr, c->tol, MPFR_RNDN);
+    int ev_ok = hdo_run_eval_on_left(c, v, e, 4, L, t);
+    int yes = ev_ok == 0 && mpfr_cmpabs(v + 0, thr) <= 0 &&
+              mpfr_cmp(v + 1, thr) <= 0 && mpfr_cmp(v + 2, thr) > 0;
+    if (yes) {
+        mpfr_neg(thr, thr, MPFR_RNDN);
+        yes = mpfr_cmp(v + 3, thr) < 0;
+    }
+    mpfr_clear(thr);
+    hdo_vec_clear(v, 4);
+    if (yes)
+        yes = same_surface(c, S, Sb, L, t);
+    return yes;
+}
+
+/* Builds (once per run) the sliding mode of the pair a < b into the mode
+   cache at nmodes + a * nmodes + b: the surface is a's guard towards b,
+   alpha the weight of a's flow; guards alpha >= 0 (then b), 1 - alpha >=
+   0 (then a), then the other whens of a and b (reaching one of them is
+   sliding on an intersection, not covered). */
+int
+hdo_run_sliding_get(run_ctx *c, slong a, slong b, const mpfr_t t, slong *idx)
+{
+    hdo_model_struct *model = c->model;
+    slong n = model->nmodes, m = n + a * n + b;
+    mode_cache *mc = c->mc + m;
+    int st;
+    *idx = m;
+    if (mc->built)
+        return 0;
+    if ((st = hdo_run_mode_cache_get(c, a, t)) < 0 ||
+        (st = hdo_run_mode_cache_get(c, b, t)) < 0)
+        return st;
+    slong ka = when_to(model, a, b);
+    const hdo_transition *tra = model->modes[a].whens + ka;
+    char why[512];
+    hdo_reduced_init(mc->red);
+    st = hdo_sliding_build(mc->red, &mc->alpha, model, c->mc[a].red,
+                           c->mc[b].red, tra->guard, why, sizeof why);
+    if (st < 0) {
+        hdo_reduced_clear(mc->red);
+        hdo_error_set(c->err, st, tra->pos.line, tra->pos.col, "%s", why);
+        return hdo_run_fail(c, st, a, t);
+    }
+    slong cap = 2 + model->modes[a].nwhens + model->modes[b].nwhens, ng = 2;
+    hdo_expr *guards = malloc(cap * sizeof *guards);
+    mc->other_mode = calloc(cap, sizeof(slong));
+    mc->other_when = calloc(cap, sizeof(slong));
+    HDO_ASSERT(guards != NULL && mc->other_mode != NULL &&
+               mc->other_when != NULL);
+    guards[0] = mc->alpha;
+    guards[1] = hdo_expr_sub(model->pool, hdo_expr_const_si(model->pool, 1, 1),
+                             mc->alpha);
+    for (int side = 0; side < 2; side++) {
+        slong p = side ? b : a, q = side ? a : b;
+        for (slong k = 0; k < model->modes[p].nwhens; k++)
+            if (model->modes[p].whens[k].target != q) {
+                mc->other_mode[ng] = p;
+                mc->other_when[ng] = k;
+                guards[ng++] = model->modes[p].whens[k].guard;
+            }
+    }
+    st = hdo_run_stepper_init(c, mc->step, model, mc->red, guards, ng);
+    free(guards);
+    if (st < 0) {
+        hdo_error_set(c->err, st, tra->pos.line, tra->pos.col,
+                      "the sliding mode of '%s' and '%s': %s",
+                      model->modes[a].name, model->modes[b].name,
+                      mc->step->message);
+        hdo_stepper_clear(mc->step);
+        hdo_reduced_clear(mc->red);
+        free(mc->other_mode);
+        free(mc->other_when);
+        mc->other_mode = mc->other_when = NULL;
+        return hdo_run_fail(c, st, a, t);
+    }
+    mc->nguards = ng;
+    mc->sa = a;
+    mc->sb = b;
+    hdo_run_mode_cache_alloc(mc, 0, c->prec);
+    return 0;
+}
+
+/* Enters the sliding mode of src and the target of its when g at t from
+   the left limit L (every state kept): a sliding-start event. */
+int
+hdo_run_sliding_enter(run_ctx *c, slong src, slong g, const left_limit *L,
+                      const mpfr_t t)
+{
+    const hdo_transition *tr = c->model->modes[src].whens + g;
+    slong tgt = tr->target, m;
+    int st = hdo_run_sliding_get(c, src < tgt ? src : tgt,
+                                 src < tgt ? tgt : src, t, &m);
+    if (st < 0)
+        return st;
+    return hdo_run_enter_slot(c, src, m, L, t, HDO_EV_SLIDING_START,
+                              tr->guard_text);
+}
+
+/* Enters the sliding mode in cache slot m (built) from slot src at t,
+   every state kept from the left limit L: an event of the given kind. */
+int
+hdo_run_enter_slot(run_ctx *c, slong src, slong m, const left_limit *L,
+                   const mpfr_t t, hdo_event_kind kind, const char *text)
+{
+    int st;
+    mode_cache *mc = c->mc + m;
+    const hdo_reduced_struct *r = mc->red;
+    for (slong i = 0; i < r->nstate; i++) {
+        mc->fixed[i] = 1;
+        if (!hdo_run_left_value(mc->xs + i, L, r->state[i].var,
+                                r->state[i].order)) {
+            mc->fixed[i] = 0;
+            if (r->state[i].order == 0)
+                hdo_run_start_guess(mc->xs + i, c, r->state[i].var);
+            else
+                mpfr_set_ui(mc->xs + i, 0, MPFR_RNDN);
+        }
+    }
+    for (slong j = 0; j < r->nimplicit; j++)
+        if (!hdo_run_left_value(mc->xu + j, L, r->unknown[j].var,
+                                r->unknown[j].order))
+            mpfr_set_ui(mc->xu + j, 0, MPFR_RNDN);
+    if (r->nimplicit > 0 || r->ncons > 0) {
+        int adjusted = 0;
+        st = hdo_run_reinit(c, m, t, &adjusted);
+        if (st < 0)
+            return st;
+    }
+    /* what reinit notes, for a mode that needed none */
+    int ph = hdo_run_phase_enter(c, PH_REDUCTION);
+    hdo_run_note_mode_used(c, m, t);
+    hdo_run_phase_enter(c, ph);
+    hdo_run_add_row(c, t, src, L->xs, L->xu);
+    hdo_event *ev = hdo_result_add_event(c->res, t, hdo_run_res_mode(c, src),
+                                         hdo_run_res_mode(c, m), kind, text);
+    hdo_run_mode_values(ev->left, NULL, c->mc + src, L->xs, L->xu);
+    hdo_run_mode_values(ev->right, NULL, mc, mc->xs, mc->xu);
+    hdo_run_add_row(c, t, m, mc->xs, mc->xu);
+    hdo_run_skip_samples_at(c, t);
+    hdo_run_hist_clear(c);
+    c->mode = m;
+    mpfr_set(c->t, t, MPFR_RNDN);
+    mpfr_set(c->last_event, t, MPFR_RNDN);
+    if (c->res->nevents > c->max_events) { /* N events allowed, not N+1 */
+        hdo_error_set(c->err, HDO_ERR_TOO_MUCH_WORK, 0, 0,
+                      "more than %ld events (--max-events)", c->max_events);
+        return hdo_run_fail(c, HDO_ERR_TOO_MUCH_WORK, src, t);
+    }
+    return 0;
+}
+
+/* The event of guard g of the current sliding mode at offset s: alpha
+   leaves [0, 1] (guard 0: alpha = 0, into b; guard 1: alpha = 1, into
+   a; a sliding-end event), or another surface of a or b is reached
+   (HDO_ERR_UNSUPPORTED). */
+int
+hdo_run_sliding_event(run_ctx *c, slong g, const mpfr_t s)
+{
+    slong m = c->mode;
+    mode_cache *mc = c->mc + m;
+    hdo_model_struct *model = c->model;
+    mpfr_t tstar;
+    int st;
+
+    mpfr_init2(tstar, c->prec);
+    mpfr_add(tstar, c->t, s, MPFR_RNDN);
+    hdo_run_emit_samples(c, tstar, 0);
+    hdo_stepper_eval(mc->ls, mc->lu, NULL, mc->step, s);
+    left_limit L = {mc->red, mc->ls, mc->lu, &mc->step->dense, s};
+    if (mc->set != NULL || g >= 2) {
+        /* an intersection: a weight reaches its bound, or a further
+           surface is reached (intersect.c) */
+        st = mc->set != NULL && g < 2 * mc->set->k
+                 ? hdo_run_intersect_leave(c, m, g / 2, g % 2 == 0, &L, tstar)
+                 : hdo_run_intersect_reach(c, m, g, &L, tstar);
+        mpfr_clear(tstar);
+        return st;
+    }
+    hdo_transition tr;
+    memset(&tr, 0, sizeof tr);
+    tr.guard = HDO_EXPR_NONE;
+    tr.target = g == 0 ? mc->sb : mc->sa;
+    tr.guard_text = g == 0 ? "alpha = 0" : "alpha = 1";
+    tr.pos = model->modes[tr.target].pos;
+    hdo_run_hist_clear(c);
+    st =
+        hdo_run_take_transition_tr(c, m, &tr, 0, &L, tstar, HDO_EV_SLIDING_END);
+    mpfr_clear(tstar);
+    return st;
+}

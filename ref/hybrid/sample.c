@@ -1,0 +1,185 @@
+/* sample.c -- the rows of a run: values of a mode, event rows and the
+ * sampling grid (--every, --until) */
+#include <stdlib.h>
+#include <string.h>
+#include "driver.h"
+
+/* The values of the model variables of mode m at (xs, xu) into a row
+   (values, present). */
+void
+hdo_run_mode_values(mpfr_ptr values, int *present, const mode_cache *mc,
+                    mpfr_srcptr xs, mpfr_srcptr xu)
+{
+    const hdo_reduced_struct *r = mc->red;
+    for (slong i = 0; i < r->nstate; i++)
+        if (r->state[i].order == 0) {
+            mpfr_set(values + r->state[i].var, xs + i, MPFR_RNDN);
+            if (present != NULL)
+                present[r->state[i].var] = 1;
+        }
+    for (slong j = 0; j < r->nimplicit; j++)
+        if (r->unknown[j].order == 0) {
+            mpfr_set(values + r->unknown[j].var, xu + j, MPFR_RNDN);
+            if (present != NULL)
+                present[r->unknown[j].var] = 1;
+        }
+}
+
+/* The mode index in results of cache slot m: an intersection sliding
+   slot is named by its modes (sliding.c). */
+slong
+hdo_run_res_mode(const run_ctx *c, slong m)
+{
+    slong n = c->model->nmodes;
+    if (m < n + n * n)
+        return m;
+    return hdo_sliding_index(c->model, c->xmask[m - n - n * n]);
+}
+
+void
+hdo_run_add_row(run_ctx *c, const mpfr_t t, slong mode, mpfr_srcptr xs,
+                mpfr_srcptr xu)
+{
+    hdo_row *row, tmp;
+    if (c->opt->row_sink != NULL) {
+        /* one row at a time, not stored: hdo check keeps doubles only */
+        slong n = c->res->nvars;
+        mpfr_init2(tmp.time, c->res->prec);
+        mpfr_set(tmp.time, t, MPFR_RNDN);
+        tmp.mode = hdo_run_res_mode(c, mode);
+        tmp.values = hdo_vec_init(n, c->res->prec);
+        tmp.present = calloc(n ? n : 1, sizeof *tmp.present);
+        HDO_ASSERT(tmp.present != NULL);
+        for (slong v = 0; v < n; v++)
+            mpfr_set_nan(tmp.values + v);
+        hdo_run_mode_values(tmp.values, tmp.present, c->mc + mode, xs, xu);
+        c->opt->row_sink(c->opt->row_sink_data, &tmp);
+        hdo_vec_clear(tmp.values, n);
+        free(tmp.present);
+        mpfr_clear(tmp.time);
+        return;
+    }
+    row = hdo_result_add_row(c->res, t, hdo_run_res_mode(c, mode));
+    hdo_run_mode_values(row->values, row->present, c->mc + mode, xs, xu);
+}
+
+/* ------------------------------------------------------------------ */
+/* Sampling */
+
+/* The k-th sample time. */
+void
+hdo_run_sample_time(mpfr_t out, const run_ctx *c, slong k)
+{
+    if (c->opt->sample_times != NULL) {
+        mpfr_set_d(out, c->opt->sample_times[k], MPFR_RNDN);
+    } else if (k == c->nsamples - 1) {
+        mpfr_set(out, c->t_end, MPFR_RNDN);
+    } else {
+        mpfr_t kt;
+        mpfr_init2(kt, c->prec + 32);
+        mpfr_mul_si(kt, c->every, k, MPFR_RNDN);
+        mpfr_add(out, c->res->t0, kt, MPFR_RNDN);
+        mpfr_clear(kt);
+    }
+}
+
+/* Emits the samples of the current expansion (at c->t, mode c->mode) with
+   times below limit (or up to it when inclusive). */
+void
+hdo_run_emit_samples(run_ctx *c, const mpfr_t limit, int inclusive)
+{
+    mode_cache *mc = c->mc + c->mode;
+    mpfr_t tk, s;
+    mpfr_inits2(c->prec, tk, s, (mpfr_ptr)0);
+    while (c->next_sample < c->nsamples) {
+        hdo_run_sample_time(tk, c, c->next_sample);
+        int cmp = mpfr_cmp(tk, limit);
+        if (cmp > 0 || (cmp == 0 && !inclusive))
+            break;
+        if (mpfr_cmp(tk, c->t) >= 0) {
+            mpfr_sub(s, tk, c->t, MPFR_RNDN);
+            hdo_stepper_eval(mc->ts, mc->tu, NULL, mc->step, s);
+            hdo_run_add_row(c, tk, c->mode, mc->ts, mc->tu);
+        }
+        c->next_sample++;
+    }
+    mpfr_clears(tk, s, (mpfr_ptr)0);
+}
+
+/* Emits samples below limit from a point state (no expansion). */
+void
+hdo_run_emit_samples_point(run_ctx *c, slong mode, mpfr_srcptr xs,
+                           mpfr_srcptr xu, const mpfr_t limit, int inclusive)
+{
+    mpfr_t tk;
+    mpfr_init2(tk, c->prec);
+    while (c->next_sample < c->nsamples) {
+        hdo_run_sample_time(tk, c, c->next_sample);
+        int cmp = mpfr_cmp(tk, limit);
+        if (cmp > 0 || (cmp == 0 && !inclusive))
+            break;
+        hdo_run_add_row(c, tk, mode, xs, xu);
+        c->next_sample++;
+    }
+    mpfr_clear(tk);
+}
+
+/* Sets up the sampling grid: t0 + k * every, k = 0, 1, ..., with t_end as
+   the last sample (replacing a grid point within every * 1e-9 of it). */
+int
+hdo_run_setup_samples(run_ctx *c)
+{
+    if (c->opt->sample_times != NULL) {
+        c->nsamples = c->opt->nsample_times;
+        return 0;
+    }
+    if (c->opt->every != NULL) {
+        fmpq_t q;
+        fmpq_init(q);
+        int st = hdo_parse_decimal(q, c->opt->every, strlen(c->opt->every));
+        if (st == 0 && fmpq_sgn(q) <= 0)
+            st = HDO_ERR_INPUT;
+        if (st != 0) {
+            fmpq_clear(q);
+            if (st == HDO_ERR_UNSUPPORTED)
+                hdo_error_set(c->err, HDO_ERR_INPUT, 0, 0,
+                              "--every: '%s' is out of range (at most %d "
+                              "significant digits and an exponent within "
+                              "+-%d)",
+                              c->opt->every, HDO_MODEL_MAX_DIGITS,
+                              HDO_MODEL_MAX_EXPONENT);
+            else
+                hdo_error_set(c->err, HDO_ERR_INPUT, 0, 0,
+                              "--every: expected a positive decimal number, "
+                              "got '%s'",
+                              c->opt->every);
+            return hdo_run_option_fail(c);
+        }
+        fmpq_get_mpfr(c->every, q, MPFR_RNDN);
+        fmpq_clear(q);
+    } else {
+        mpfr_sub(c->every, c->t_end, c->res->t0, MPFR_RNDN);
+        mpfr_div_ui(c->every, c->every, 1000, MPFR_RNDN);
+    }
+    mpfr_t n, frac;
+    mpfr_inits2(c->prec + 32, n, frac, (mpfr_ptr)0);
+    mpfr_sub(n, c->t_end, c->res->t0, MPFR_RNDN);
+    mpfr_div(n, n, c->every, MPFR_RNDN);
+    if (mpfr_cmp_d(n, 1e8) > 0) {
+        mpfr_clears(n, frac, (mpfr_ptr)0);
+        hdo_error_set(c->err, HDO_ERR_INPUT, 0, 0,
+                      "--every: more than 10^8 sample rows");
+        return hdo_run_option_fail(c);
+    }
+    /* grid points 0..N with N = round down, t_end closing the grid */
+    mpfr_add_d(n, n, 1e-9, MPFR_RNDN);
+    mpfr_floor(n, n);
+    slong N = mpfr_get_si(n, MPFR_RNDN);
+    mpfr_mul_si(frac, c->every, N, MPFR_RNDN);
+    mpfr_add(frac, frac, c->res->t0, MPFR_RNDN);
+    mpfr_sub(frac, c->t_end, frac, MPFR_RNDN); /* t_end - t_N >= ~0 */
+    mpfr_div(frac, frac, c->every, MPFR_RNDN);
+    c->nsamples = (mpfr_cmp_d(frac, 1e-9) <= 0) ? N + 1 : N + 2;
+    mpfr_clears(n, frac, (mpfr_ptr)0);
+    return 0;
+}

@@ -1,0 +1,358 @@
+/* transition.c -- transitions of hdo_run: left limits, resets
+ * (`with`), their conditioning and the consistent reinitialisation */
+#include <stdlib.h>
+#include <string.h>
+#include "driver.h"
+
+/* ------------------------------------------------------------------ */
+/* Left limits and values for transitions */
+
+/* The m-th derivative at s of the series c[0..p]. */
+static void
+series_derivative(mpfr_t out, const mpfr_t *coef, slong p, slong m,
+                  const mpfr_t s)
+{
+    mpfr_t term;
+    mpfr_init2(term, mpfr_get_prec(out));
+    mpfr_set_ui(out, 0, MPFR_RNDN);
+    for (slong k = p; k >= m; k--) {
+        mpfr_mul(out, out, s, MPFR_RNDN);
+        mpfr_set(term, coef[k], MPFR_RNDN);
+        for (slong i = 0; i < m; i++)
+            mpfr_mul_ui(term, term, (unsigned long)(k - i), MPFR_RNDN);
+        mpfr_add(out, out, term, MPFR_RNDN);
+    }
+    mpfr_clear(term);
+}
+
+/* The value of (var, order) on the left limit: a state or unknown of the
+   source mode, or a derivative of the series of a lower order of it.
+   Returns 1, or 0 if the source mode does not have it. */
+int
+hdo_run_left_value(mpfr_t out, const left_limit *L, slong var, slong order)
+{
+    const hdo_reduced_struct *r = L->r;
+    slong best = -1, best_order = -1, best_is_state = 0;
+    for (slong i = 0; i < r->nstate; i++)
+        if (r->state[i].var == var) {
+            if (r->state[i].order == order) {
+                mpfr_set(out, L->xs + i, MPFR_RNDN);
+                return 1;
+            }
+            if (r->state[i].order < order && r->state[i].order > best_order) {
+                best = i;
+                best_order = r->state[i].order;
+                best_is_state = 1;
+            }
+        }
+    for (slong j = 0; j < r->nimplicit; j++)
+        if (r->unknown[j].var == var) {
+            if (r->unknown[j].order == order) {
+                mpfr_set(out, L->xu + j, MPFR_RNDN);
+                return 1;
+            }
+            if (r->unknown[j].order < order &&
+                r->unknown[j].order > best_order) {
+                best = j;
+                best_order = r->unknown[j].order;
+                best_is_state = 0;
+            }
+        }
+    if (best < 0 || L->dense == NULL)
+        return 0;
+    slong p = L->dense->order;
+    const mpfr_t *coef = best_is_state ? L->dense->state + best * (p + 1)
+                                       : L->dense->unknown + best * (p + 1);
+    series_derivative(out, coef, p, order - best_order, L->s);
+    return 1;
+}
+
+/* A reset is only as good as the state it is evaluated on, which is
+   known to about the local tolerance: `with v = 1/x` at an event on
+   x < 0 divides by rounding noise and would print a number like 5e39 to
+   every digit.  Each value is enclosed (Arb) with every input and t
+   widened by tol max(1, |value|); a value whose enclosure meets a pole
+   or a domain's edge, or is wider than 10^5 tol max(1, |value|) (the
+   10^-D the run promises), is refused with the reset, mode and time. */
+static int
+reset_conditioning(run_ctx *c, hdo_program_struct *prog, slong src, slong k,
+                   const mpfr_t t)
+{
+    const hdo_transition *tr = hdo_run_transition_of(c->model, src, k);
+    mpfr_ptr in = malloc((prog->ninputs + 1) * sizeof *in);
+    HDO_ASSERT(in != NULL);
+    mpfr_t mid, rad, lim;
+    mpfr_inits2(c->prec, mid, rad, lim, (mpfr_ptr)0);
+    for (slong q = 0; q < prog->ninputs; q++) {
+        mpfr_init2(in + q, c->prec);
+        mpfr_set(in + q, prog->value[prog->inputs[q].slot], MPFR_RNDN);
+    }
+    int st = 0;
+    for (slong a = 0; a < tr->nassigns && st == 0; a++) {
+        const hdo_assign *as = tr->assigns + a;
+        int pole =
+            hdo_expr_enclose(mid, rad, c->model->pool, as->value, prog->inputs,
+                             in, prog->ninputs, t, c->tol, c->prec + 32) != 0;
+        if (!pole) {
+            mpfr_abs(lim, prog->value[prog->root_slot[a]], MPFR_RNDN);
+            if (mpfr_cmp_ui(lim, 1) < 0)
+                mpfr_set_ui(lim, 1, MPFR_RNDN);
+            mpfr_mul(lim, lim, c->tol, MPFR_RNDN);
+            mpfr_mul_ui(lim, lim, 100000, MPFR_RNDN);
+            if (mpfr_lessequal_p(rad, lim))
+                continue;
+        }
+        char *s =
+            hdo_expr_to_string(c->model->pool, as->value, c->model->var_names);
+        char inputs[300] = "";
+        for (slong q = 0; q < prog->ninputs && q < 4; q++) {
+            size_t len = strlen(inputs);
+            mpfr_snprintf(inputs + len, sizeof inputs - len, "%s%s%s%s = %.6Rg",
+                          q ? ", " : "", prog->inputs[q].order ? "der(" : "",
+                          c->model->vars[prog->inputs[q].var].name,
+                          prog->inputs[q].order ? ")" : "", in + q);
+        }
+        mpfr_exp_t e10 = 0;
+        mpfr_t rel10;
+        mpfr_init2(rel10, 53);
+        mpfr_log10(rel10, c->tol, MPFR_RNDN);
+        e10 = (mpfr_exp_t)mpfr_get_si(rel10, MPFR_RNDN);
+        mpfr_clear(rel10);
+        hdo_error_set(c->err, HDO_ERR_DOMAIN, as->pos.line, as->pos.col,
+                      "the reset %s = %.300s of the transition to mode '%s' "
+                      "is ill-conditioned at the event: with the state "
+                      "known to 10^%ld it %s (%s)",
+                      c->model->vars[as->var].name, s ? s : "?",
+                      c->model->modes[tr->target].name, (long)e10,
+                      pole ? "meets a pole or leaves its domain"
+                           : "is not determined to the digits asked",
+                      inputs);
+        free(s);
+        st = hdo_run_fail(c, HDO_ERR_DOMAIN, src, t);
+    }
+    for (slong q = 0; q < prog->ninputs; q++)
+        mpfr_clear(in + q);
+    free(in);
+    mpfr_clears(mid, rad, lim, (mpfr_ptr)0);
+    return st;
+}
+
+/* The digits to which the event at c->t + s (of the guard series coef
+   over the natural step H) is determined (hdo_event_time_error): when
+   fewer than the digits asked, the fewest so far go into the result
+   (summary.json "event_digits") with the index the event will get, so a
+   multiple root is never presented as known to D digits. */
+void
+hdo_run_event_digits(run_ctx *c, mpfr_srcptr coef, slong len, const mpfr_t H,
+                     const mpfr_t s)
+{
+    mpfr_t delta, at;
+    mpfr_inits2(64, delta, at, (mpfr_ptr)0);
+    hdo_event_time_error(delta, coef, len, H, c->tol, s, c->prec);
+    mpfr_add(at, c->t, s, MPFR_RNDN);
+    mpfr_abs(at, at, MPFR_RNDN);
+    if (mpfr_cmp_ui(at, 1) < 0)
+        mpfr_set_ui(at, 1, MPFR_RNDN);
+    mpfr_div(delta, delta, at, MPFR_RNDN); /* relative */
+    if (mpfr_number_p(delta) && mpfr_sgn(delta) > 0) {
+        mpfr_log10(delta, delta, MPFR_RNDN);
+        long dig = -mpfr_get_si(delta, MPFR_RNDU);
+        if (dig < 0)
+            dig = 0;
+        if (dig < c->digits &&
+            (c->res->event_digits < 0 || dig < c->res->event_digits)) {
+            c->res->event_digits = dig;
+            c->res->event_digits_index = c->res->nevents + 1;
+        }
+    }
+    mpfr_clears(delta, at, (mpfr_ptr)0);
+}
+
+/* Evaluates the `with` right-hand sides of transition k of mode src on
+   the left limit L at time t, into vals (one per assignment). */
+static int
+eval_assigns(run_ctx *c, mpfr_ptr vals, slong src, slong k, const left_limit *L,
+             const mpfr_t t)
+{
+    mode_cache *mc = c->mc + src;
+    const hdo_transition *tr = hdo_run_transition_of(c->model, src, k);
+    if (tr->nassigns == 0)
+        return 0;
+    hdo_program_struct *prog = mc->assign + k;
+    if (!mc->assign_built[k]) {
+        hdo_expr *roots = malloc(tr->nassigns * sizeof *roots);
+        HDO_ASSERT(roots != NULL);
+        for (slong a = 0; a < tr->nassigns; a++)
+            roots[a] = tr->assigns[a].value;
+        hdo_program_init(prog, c->model->pool, roots, tr->nassigns, c->prec);
+        free(roots);
+        mc->assign_built[k] = 1;
+    }
+    for (slong i = 0; i < prog->ninputs; i++) {
+        const hdo_program_input *in = prog->inputs + i;
+        if (!hdo_run_left_value(prog->value[in->slot], L, in->var, in->order)) {
+            hdo_error_set(c->err, HDO_ERR_SEMANTIC, tr->pos.line, tr->pos.col,
+                          "the transition to mode '%s' uses %s%s%s, which "
+                          "mode '%s' does not have",
+                          c->model->modes[tr->target].name,
+                          in->order > 0 ? "der(" : "",
+                          c->model->vars[in->var].name,
+                          in->order > 0 ? ")" : "", c->model->modes[src].name);
+            return hdo_run_fail(c, HDO_ERR_SEMANTIC, src, t);
+        }
+    }
+    if (prog->time_slot >= 0)
+        mpfr_set(prog->value[prog->time_slot], t, MPFR_RNDN);
+    hdo_expr bad;
+    if (hdo_program_eval(prog, &bad) != 0) {
+        int over = mpfr_overflow_p(); /* cleared by hdo_program_eval */
+        char *s = hdo_expr_to_string(c->model->pool, bad, c->model->var_names);
+        hdo_error_set(c->err, HDO_ERR_DOMAIN, tr->pos.line, tr->pos.col,
+                      "the reset of the transition to mode '%s' %s "
+                      "at the event: %s",
+                      c->model->modes[tr->target].name,
+                      over ? "overflows (beyond MPFR's exponent range)"
+                           : "is undefined",
+                      s ? s : "?");
+        free(s);
+        return hdo_run_fail(c, HDO_ERR_DOMAIN, src, t);
+    }
+    for (slong a = 0; a < tr->nassigns; a++)
+        mpfr_set(vals + a, prog->value[prog->root_slot[a]], MPFR_RNDN);
+    return reset_conditioning(c, prog, src, k, t);
+}
+
+/* The start value of variable v as a guess (0 when it has none). */
+void
+hdo_run_start_guess(mpfr_t out, const run_ctx *c, slong v)
+{
+    if (c->model->vars[v].start == HDO_EXPR_NONE ||
+        hdo_expr_eval_constant(out, c->model->pool, c->model->vars[v].start) !=
+            0)
+        mpfr_set_ui(out, 0, MPFR_RNDN);
+}
+
+/* Consistent (re)initialisation of mode m at t from mc->xs, mc->xu and
+   mc->fixed.  *adjusted as hdo_consistent_init. */
+int
+hdo_run_reinit(run_ctx *c, slong m, const mpfr_t t, int *adjusted)
+{
+    mode_cache *mc = c->mc + m;
+    int ph = hdo_run_phase_enter(c, PH_REINIT);
+    int st = hdo_consistent_init(mc->xs, mc->xu, adjusted, c->model, mc->red, t,
+                                 mc->fixed, c->prec, c->err);
+    hdo_run_phase_enter(c, ph);
+    if (st < 0)
+        return hdo_run_fail(c, st, m, t);
+    hdo_invariant_enter(mc->inv, t, mc->xs, c->tol);
+    ph = hdo_run_phase_enter(c,
+                             PH_REDUCTION); /* the KM analysis, once per mode */
+    hdo_run_note_mode_used(c, m, t);
+    hdo_run_phase_enter(c, ph);
+    return 0;
+}
+
+/* Skips the samples at time t: the event rows stand for them. */
+void
+hdo_run_skip_samples_at(run_ctx *c, const mpfr_t t)
+{
+    mpfr_t tk;
+    mpfr_init2(tk, c->prec);
+    while (c->next_sample < c->nsamples) {
+        hdo_run_sample_time(tk, c, c->next_sample);
+        if (mpfr_cmp(tk, t) > 0)
+            break;
+        c->next_sample++;
+    }
+    mpfr_clear(tk);
+}
+
+/* Performs transition k of mode src at time t from the left limit L:
+   the left row, the resets, the consistent reinitialisation of the
+   target, the event record and the right row.  The current mode becomes
+   the target. */
+int
+hdo_run_take_transition_tr(run_ctx *c, slong src, const hdo_transition *tr,
+                           slong k, const left_limit *L, const mpfr_t t,
+                           hdo_event_kind kind)
+{
+    slong tgt = tr->target;
+    mpfr_ptr vals = hdo_vec_init(tr->nassigns, c->prec);
+    int st, adjusted = 0;
+
+    hdo_run_add_row(c, t, src, L->xs, L->xu);
+    st = tr->nassigns > 0 ? eval_assigns(c, vals, src, k, L, t) : 0;
+    if (st == 0)
+        st = hdo_run_mode_cache_get(c, tgt, t);
+    if (st < 0) {
+        hdo_vec_clear(vals, tr->nassigns);
+        return st;
+    }
+    mode_cache *mt = c->mc + tgt;
+    const hdo_reduced_struct *r = mt->red;
+    /* Target start: assigned values fixed, kept values fixed, the rest
+       free guesses from the start values (model-format.md, Meaning). */
+    for (slong i = 0; i < r->nstate; i++) {
+        slong v = r->state[i].var, o = r->state[i].order, a;
+        for (a = 0; a < tr->nassigns; a++)
+            if (tr->assigns[a].var == v)
+                break;
+        if (o == 0 && a < tr->nassigns) {
+            mpfr_set(mt->xs + i, vals + a, MPFR_RNDN);
+            mt->fixed[i] = 1;
+        } else if (hdo_run_left_value(mt->xs + i, L, v, o)) {
+            mt->fixed[i] = 1;
+        } else {
+            mt->fixed[i] = 0;
+            if (o == 0)
+                hdo_run_start_guess(mt->xs + i, c, v);
+            else
+                mpfr_set_ui(mt->xs + i, 0, MPFR_RNDN);
+        }
+    }
+    for (slong j = 0; j < r->nimplicit; j++) {
+        slong v = r->unknown[j].var, o = r->unknown[j].order, a;
+        for (a = 0; a < tr->nassigns; a++)
+            if (tr->assigns[a].var == v)
+                break;
+        if (o == 0 && a < tr->nassigns)
+            mpfr_set(mt->xu + j, vals + a, MPFR_RNDN);
+        else if (!hdo_run_left_value(mt->xu + j, L, v, o)) {
+            if (o == 0)
+                hdo_run_start_guess(mt->xu + j, c, v);
+            else
+                mpfr_set_ui(mt->xu + j, 0, MPFR_RNDN);
+        }
+    }
+    hdo_vec_clear(vals, tr->nassigns);
+    st = hdo_run_reinit(c, tgt, t, &adjusted);
+    if (st < 0)
+        return st;
+    if (adjusted && kind == HDO_EV_SWITCH)
+        kind = HDO_EV_REINIT_ADJUSTED;
+
+    hdo_event *ev =
+        hdo_result_add_event(c->res, t, hdo_run_res_mode(c, src),
+                             hdo_run_res_mode(c, tgt), kind, tr->guard_text);
+    hdo_run_mode_values(ev->left, NULL, c->mc + src, L->xs, L->xu);
+    hdo_run_mode_values(ev->right, NULL, mt, mt->xs, mt->xu);
+    hdo_run_add_row(c, t, tgt, mt->xs, mt->xu);
+    hdo_run_skip_samples_at(c, t);
+    c->mode = tgt;
+    mpfr_set(c->t, t, MPFR_RNDN);
+    mpfr_set(c->last_event, t, MPFR_RNDN);
+    if (c->res->nevents > c->max_events) { /* N events allowed, not N+1 */
+        hdo_error_set(c->err, HDO_ERR_TOO_MUCH_WORK, 0, 0,
+                      "more than %ld events (--max-events)", c->max_events);
+        return hdo_run_fail(c, HDO_ERR_TOO_MUCH_WORK, tgt, t);
+    }
+    return 0;
+}
+
+int
+hdo_run_take_transition(run_ctx *c, slong src, slong k, const left_limit *L,
+                        const mpfr_t t, hdo_event_kind kind)
+{
+    return hdo_run_take_transition_tr(
+        c, src, hdo_run_transition_of(c->model, src, k), k, L, t, kind);
+}
