@@ -8,28 +8,7 @@
 # x = t, reset to 0 at t = 0.5.
 set -u
 source "$(dirname "$0")/common.bash"
-passed=0
-failed=0
-ok() { passed=$((passed + 1)); }
-bad() {
-    failed=$((failed + 1))
-    echo "FAIL: $*"
-}
-expect() {
-    local name=$1 want=$2 pat=$3 out rc
-    shift 4
-    out=$("$HDO" check "$@" 2>&1)
-    rc=$?
-    if [[ $rc -ne $want ]]; then
-        bad "$name: exit $rc, expected $want"
-        printf '%s\n' "$out" | head -n 20 | sed 's/^/    /'
-    elif ! grep -qE -- "$pat" <<<"$out"; then
-        bad "$name: output does not match /$pat/"
-        printf '%s\n' "$out" | head -n 20 | sed 's/^/    /'
-    else
-        ok
-    fi
-}
+source "$(dirname "$0")/check_common.bash"
 cat >"$tmp/xy.hdae" <<'M'
 model xy
 var x = 1

@@ -6,30 +6,7 @@
 # never from hdo's output; verdicts and summary fields are asserted.
 set -u
 source "$(dirname "$0")/common.bash"
-passed=0
-failed=0
-ok() { passed=$((passed + 1)); }
-bad() {
-    failed=$((failed + 1))
-    echo "FAIL: $*"
-}
-
-# expect NAME EXIT PATTERN -- ARGS: exit code and a pattern of the output.
-expect() {
-    local name=$1 want=$2 pat=$3 out rc
-    shift 4
-    out=$("$HDO" check "$@" 2>&1)
-    rc=$?
-    if [[ $rc -ne $want ]]; then
-        bad "$name: exit $rc, expected $want"
-        printf '%s\n' "$out" | head -n 30 | sed 's/^/    /'
-    elif ! grep -qE -- "$pat" <<<"$out"; then
-        bad "$name: output does not match /$pat/"
-        printf '%s\n' "$out" | head -n 30 | sed 's/^/    /'
-    else
-        ok
-    fi
-}
+source "$(dirname "$0")/check_common.bash"
 # field NAME OUT: NAME= of the summary line (the last line) of OUT.
 field() { tail -n 1 <<<"$2" | grep -oE "(^| )$1=[^ ]*" | sed 's/^ //; s/^[^=]*=//'; }
 # expect_fields NAME "k=v k=v" -- ARGS: summary fields equal to these.
