@@ -195,25 +195,6 @@ walk_clear(walk *w)
     flint_free(w->nodes);
 }
 
-/* The position of node id among nodes[0..len), sorted ascending: the
-   children of a node come before it (hdo_expr_reachable's order). */
-static slong
-position(const int32_t *nodes, slong len, int32_t id)
-{
-    slong lo = 0, hi = len - 1;
-    while (lo <= hi) {
-        slong mid = (lo + hi) / 2;
-        if (nodes[mid] == id)
-            return mid;
-        if (nodes[mid] < id)
-            lo = mid + 1;
-        else
-            hi = mid - 1;
-    }
-    HDO_ASSERT(0 && "a child is reachable before its parent");
-    return -1;
-}
-
 /* 1 if the ball x lies within 2^-bits of zero (bits > 0). */
 static int
 tiny_ball(const arb_t x, slong bits)
@@ -313,9 +294,9 @@ eval_ball(arb_t r, hdo_expr *bad, walk *w, slong prec)
             continue;
         }
         if (n->kind >= HDO_X_ADD) {
-            a = v + position(nodes, i, n->a);
+            a = v + hdo_expr_reachable_position(nodes, i, n->a);
             if (n->kind <= HDO_X_POW)
-                b = v + position(nodes, i, n->b);
+                b = v + hdo_expr_reachable_position(nodes, i, n->b);
         }
         switch (n->kind) {
         case HDO_X_CONST:
@@ -409,12 +390,14 @@ eval_ball(arb_t r, hdo_expr *bad, walk *w, slong prec)
                 break;
             }
             if (!arb_is_exact(a) && arb_contains_si(a, 1) &&
-                hdo_exact_equals_si(w->exact, position(nodes, i, n->a), 1) ==
-                    T_TRUE)
+                hdo_exact_equals_si(w->exact,
+                                    hdo_expr_reachable_position(nodes, i, n->a),
+                                    1) == T_TRUE)
                 arb_one(a);
             else if (!arb_is_exact(a) && arb_contains_si(a, -1) &&
-                     hdo_exact_equals_si(w->exact, position(nodes, i, n->a),
-                                         -1) == T_TRUE)
+                     hdo_exact_equals_si(
+                         w->exact, hdo_expr_reachable_position(nodes, i, n->a),
+                         -1) == T_TRUE)
                 arb_set_si(a, -1);
             if (n->kind == HDO_X_ASIN)
                 arb_asin(x, a, prec);

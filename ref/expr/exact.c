@@ -36,23 +36,6 @@ hdo_exact_clear(hdo_exact_t x)
     }
 }
 
-static slong
-find(const int32_t *nodes, slong len, int32_t id)
-{
-    slong lo = 0, hi = len - 1;
-    while (lo <= hi) {
-        slong mid = (lo + hi) / 2;
-        if (nodes[mid] == id)
-            return mid;
-        if (nodes[mid] < id)
-            lo = mid + 1;
-        else
-            hi = mid - 1;
-    }
-    HDO_ASSERT(0 && "a child is reachable before its parent");
-    return -1;
-}
-
 /* Sets x->v[i] from its children; returns 0, or -1 if Calcium cannot
    represent it (a huge rational, an unknown result). */
 static int
@@ -62,12 +45,12 @@ build_one(hdo_exact_t x, slong i)
     ca_ptr r = x->v + i, a = NULL, b = NULL;
     ca_ctx_struct *ctx = x->ctx;
     if (n->kind >= HDO_X_ADD) {
-        slong pa = find(x->nodes, i, n->a);
+        slong pa = hdo_expr_reachable_position(x->nodes, i, n->a);
         if (x->have[pa] != 1)
             return -1;
         a = x->v + pa;
         if (n->kind <= HDO_X_POW) {
-            slong pb = find(x->nodes, i, n->b);
+            slong pb = hdo_expr_reachable_position(x->nodes, i, n->b);
             if (x->have[pb] != 1)
                 return -1;
             b = x->v + pb;
@@ -182,7 +165,7 @@ build(hdo_exact_t x, slong pos)
     hdo_expr root = x->nodes[pos];
     slong n = hdo_expr_reachable(&sub, x->pool, &root, 1);
     for (slong k = 0; k < n; k++) {
-        slong i = find(x->nodes, x->len, sub[k]);
+        slong i = hdo_expr_reachable_position(x->nodes, x->len, sub[k]);
         if (x->have[i] == 0)
             x->have[i] = build_one(x, i) == 0 ? 1 : -1;
     }

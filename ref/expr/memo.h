@@ -16,4 +16,9 @@ void hdo_memo_put(hdo_expr_pool_struct *pool, int32_t op, hdo_expr node,
 slong hdo_expr_reachable(int32_t **out, const hdo_expr_pool_struct *pool,
                          const hdo_expr *roots, slong nroots);
 
+/* The position of node id among nodes[0..len), sorted ascending (the
+   order of hdo_expr_reachable, where a node's children come before it);
+   asserts that it is there. */
+slong hdo_expr_reachable_position(const int32_t *nodes, slong len, int32_t id);
+
 #endif

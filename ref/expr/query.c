@@ -242,3 +242,20 @@ hdo_expr_reachable(int32_t **out, const hdo_expr_pool_struct *pool,
     *out = d.nodes;
     return d.len;
 }
+
+slong
+hdo_expr_reachable_position(const int32_t *nodes, slong len, int32_t id)
+{
+    slong lo = 0, hi = len - 1;
+    while (lo <= hi) {
+        slong mid = (lo + hi) / 2;
+        if (nodes[mid] == id)
+            return mid;
+        if (nodes[mid] < id)
+            lo = mid + 1;
+        else
+            hi = mid - 1;
+    }
+    HDO_ASSERT(0 && "a child is reachable before its parent");
+    return -1;
+}
