@@ -131,24 +131,34 @@ cache_fit(hdo_const_cache_struct *c, slong len)
     c->alloc = n;
 }
 
+/* The rest of a walk over w->nodes[0..w->len), once they are set: no
+   node decided yet; cache != NULL makes it a mini walk over cached
+   children. */
 static void
-walk_init(walk *w, const hdo_expr_pool_struct *pool, hdo_expr e,
-          slong fallback_bits)
+walk_setup(walk *w, const hdo_expr_pool_struct *pool, slong fallback_bits,
+           hdo_const_cache_struct *cache)
 {
     w->pool = pool;
-    w->len = hdo_expr_reachable(&w->nodes, pool, &e, 1);
     w->zero = flint_calloc(w->len, 1);
     hdo_exact_init(w->exact, pool, w->nodes, w->len);
     w->fallback_bits = fallback_bits;
     w->assumed_zero = HDO_EXPR_NONE;
     w->reason = HDO_CONST_OK;
-    w->cache = NULL;
-    w->mini = 0;
+    w->cache = cache;
+    w->mini = cache != NULL;
     w->need_full = 0;
     w->inputs = NULL;
     w->ninputs = 0;
     w->in_ball = NULL;
     w->t_ball = NULL;
+}
+
+static void
+walk_init(walk *w, const hdo_expr_pool_struct *pool, hdo_expr e,
+          slong fallback_bits)
+{
+    w->len = hdo_expr_reachable(&w->nodes, pool, &e, 1);
+    walk_setup(w, pool, fallback_bits, NULL);
 }
 
 /* A walk over e and its children only, all of them in the cache: a
@@ -172,18 +182,7 @@ walk_init_mini(walk *w, const hdo_expr_pool_struct *pool, hdo_expr e,
     if (a != b)
         w->nodes[w->len++] = a < b ? b : a;
     w->nodes[w->len++] = e;
-    w->zero = flint_calloc(w->len, 1);
-    hdo_exact_init(w->exact, pool, w->nodes, w->len);
-    w->fallback_bits = FALLBACK_BITS;
-    w->assumed_zero = HDO_EXPR_NONE;
-    w->reason = HDO_CONST_OK;
-    w->cache = cache;
-    w->mini = 1;
-    w->need_full = 0;
-    w->inputs = NULL;
-    w->ninputs = 0;
-    w->in_ball = NULL;
-    w->t_ball = NULL;
+    walk_setup(w, pool, FALLBACK_BITS, cache);
     return 0;
 }
 

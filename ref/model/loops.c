@@ -373,9 +373,7 @@ parse_for(parser *P, hdo_mode *mode, slong *eqs_alloc)
                     return status;
                 break;
             }
-            if (k == HDO_TK_EOF || k == HDO_TK_MODEL || k == HDO_TK_PARAM ||
-                k == HDO_TK_VAR || k == HDO_TK_MODE || k == HDO_TK_START ||
-                k == HDO_TK_UNTIL || k == HDO_TK_CHATTERING)
+            if (starts_top_level(k))
                 return perr(P, HDO_ERR_SYNTAX, P->p,
                             "expected 'end' to close the 'for' at line %d, "
                             "found %s",

@@ -76,6 +76,14 @@ found(parser *P)
 }
 
 /* The name of token tok as a NUL-terminated copy, or NULL. */
+int
+starts_top_level(int k)
+{
+    return k == HDO_TK_EOF || k == HDO_TK_MODEL || k == HDO_TK_PARAM ||
+           k == HDO_TK_VAR || k == HDO_TK_MODE || k == HDO_TK_START ||
+           k == HDO_TK_UNTIL || k == HDO_TK_CHATTERING;
+}
+
 char *
 tok_strdup(const parser *P, slong tok)
 {

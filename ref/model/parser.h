@@ -106,6 +106,7 @@ typedef struct {
 #define is_eos(...) hdo_model_p_is_eos(__VA_ARGS__)
 #define describe(...) hdo_model_p_describe(__VA_ARGS__)
 #define found(...) hdo_model_p_found(__VA_ARGS__)
+#define starts_top_level(...) hdo_model_p_starts_top_level(__VA_ARGS__)
 #define tok_strdup(...) hdo_model_p_tok_strdup(__VA_ARGS__)
 #define slice_strdup(...) hdo_model_p_slice_strdup(__VA_ARGS__)
 #define skip_statement(...) hdo_model_p_skip_statement(__VA_ARGS__)
@@ -148,6 +149,9 @@ int kind(const parser *P);
 int is_eos(int k);
 const char *describe(parser *P, slong tok);
 const char *found(parser *P);
+/* Whether token kind k can only start a top-level statement (or end the
+   file): inside a mode or a loop it means a missing 'end'. */
+int starts_top_level(int k);
 char *tok_strdup(const parser *P, slong tok);
 char *slice_strdup(const parser *P, slong first, slong last);
 void skip_statement(parser *P);

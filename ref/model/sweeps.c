@@ -350,6 +350,30 @@ parse_assigns(parser *P, hdo_transition *tr)
     return 0;
 }
 
+/* The rest of a transition, after its guard (after: "the guard" or
+   "'zeno'"; what: the statement, for messages): goto MODE [with
+   assignments], then the end of the line. */
+static int
+parse_goto_with(parser *P, hdo_transition *tr, const char *after,
+                const char *what)
+{
+    int status;
+    if (kind(P) != HDO_TK_GOTO)
+        return perr(P, HDO_ERR_SYNTAX, P->p,
+                    "expected 'goto MODE' after %s, found %s", after, found(P));
+    P->p++;
+    if ((status = parse_mode_ref(&tr->target, P, "'goto'")) != 0)
+        return status;
+    if (kind(P) == HDO_TK_WITH && (status = parse_assigns(P, tr)) != 0)
+        return status;
+    if (!is_eos(kind(P)))
+        return perr(P, HDO_ERR_SYNTAX, P->p,
+                    "expected %send of line after %s, found %s",
+                    tr->nassigns > 0 ? "',' or " : "'with' or ", what,
+                    found(P));
+    return expect_eos(P, what);
+}
+
 static int
 parse_when(parser *P, hdo_mode *mode, slong *whens_alloc)
 {
@@ -403,19 +427,7 @@ parse_when(parser *P, hdo_mode *mode, slong *whens_alloc)
             build_binary(&tr->guard, P, HDO_X_SUB, b, a, op, op + 1, first);
     if (status != 0 || (status = check_root(P, tr->guard, first)) != 0)
         return status;
-    if (kind(P) != HDO_TK_GOTO)
-        return perr(P, HDO_ERR_SYNTAX, P->p,
-                    "expected 'goto MODE' after the guard, found %s", found(P));
-    P->p++;
-    if ((status = parse_mode_ref(&tr->target, P, "'goto'")) != 0)
-        return status;
-    if (kind(P) == HDO_TK_WITH && (status = parse_assigns(P, tr)) != 0)
-        return status;
-    if (!is_eos(kind(P)))
-        return perr(P, HDO_ERR_SYNTAX, P->p,
-                    "expected %send of line after the transition, found %s",
-                    tr->nassigns > 0 ? "',' or " : "'with' or ", found(P));
-    return expect_eos(P, "the transition");
+    return parse_goto_with(P, tr, "the guard", "the transition");
 }
 
 static int
@@ -423,7 +435,6 @@ parse_zeno(parser *P, hdo_mode *mode)
 {
     slong ztok = P->p;
     hdo_transition *tr = &mode->zeno;
-    int status;
     if (mode->has_zeno)
         return perr(P, HDO_ERR_SEMANTIC, ztok,
                     "mode '%s' has a second 'zeno' clause (the first is at "
@@ -436,19 +447,7 @@ parse_zeno(parser *P, hdo_mode *mode)
         return nomem(P);
     strcpy(tr->guard_text, "zeno");
     P->p++;
-    if (kind(P) != HDO_TK_GOTO)
-        return perr(P, HDO_ERR_SYNTAX, P->p,
-                    "expected 'goto MODE' after 'zeno', found %s", found(P));
-    P->p++;
-    if ((status = parse_mode_ref(&tr->target, P, "'goto'")) != 0)
-        return status;
-    if (kind(P) == HDO_TK_WITH && (status = parse_assigns(P, tr)) != 0)
-        return status;
-    if (!is_eos(kind(P)))
-        return perr(P, HDO_ERR_SYNTAX, P->p,
-                    "expected %send of line after the zeno clause, found %s",
-                    tr->nassigns > 0 ? "',' or " : "'with' or ", found(P));
-    return expect_eos(P, "the zeno clause");
+    return parse_goto_with(P, tr, "'zeno'", "the zeno clause");
 }
 
 int
@@ -624,9 +623,7 @@ parse_mode(parser *P)
                 return status;
             break;
         }
-        if (k == HDO_TK_EOF || k == HDO_TK_MODEL || k == HDO_TK_PARAM ||
-            k == HDO_TK_VAR || k == HDO_TK_MODE || k == HDO_TK_START ||
-            k == HDO_TK_UNTIL || k == HDO_TK_CHATTERING)
+        if (starts_top_level(k))
             return perr(P, HDO_ERR_SYNTAX, P->p,
                         "expected 'end' to close mode '%s' (line %d), found "
                         "%s",

@@ -26,3 +26,20 @@ expect() {
         ok
     fi
 }
+
+# write_xy_model FILE: x' = -x, y' = x from (1, 0) on [0, 1], whose closed
+# form x = e^-t, y = 1 - e^-t the candidates of the check tests are
+# written from.
+write_xy_model() {
+    cat >"$1" <<'M'
+model xy
+var x = 1
+var y = 0
+mode m
+  der(x) = -x
+  der(y) = x
+end
+start m at 0
+until 1
+M
+}

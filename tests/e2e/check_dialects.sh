@@ -8,17 +8,7 @@
 set -u
 source "$(dirname "$0")/common.bash"
 source "$(dirname "$0")/check_common.bash"
-cat >"$tmp/xy.hdae" <<'M'
-model xy
-var x = 1
-var y = 0
-mode m
-  der(x) = -x
-  der(y) = x
-end
-start m at 0
-until 1
-M
+write_xy_model "$tmp/xy.hdae"
 "$PY" - "$tmp" <<'P'
 import math, sys
 d = sys.argv[1]
