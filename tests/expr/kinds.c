@@ -114,7 +114,7 @@ Test(expr_kinds, every_kind_has_references)
     for (size_t i = 0; i < NREFS; i++)
         cr_expect(kind_named(kinds_refs[i].name) >= 0, "reference for %s",
                   kinds_refs[i].name);
-    cr_expect_eq(checked, 18); /* the 6 operators and 12 functions */
+    cr_expect(checked >= 18); /* at least the 6 operators, 12 functions */
 }
 
 Test(expr_kinds, evaluation_is_correctly_rounded)
