@@ -228,15 +228,28 @@ hdo_expr_unary(hdo_expr_pool_t pool, hdo_expr_kind kind, hdo_expr a)
         case HDO_X_EXP:
         case HDO_X_COSH:
             return hdo_expr_const_si(pool, 1, 1);
-        default:
+        case HDO_X_ACOS: /* pi/2 and -inf: not folded */
+        case HDO_X_LOG:
             break;
+        case HDO_X_CONST: /* not unary functions */
+        case HDO_X_PI:
+        case HDO_X_TIME:
+        case HDO_X_VAR:
+        case HDO_X_ADD:
+        case HDO_X_SUB:
+        case HDO_X_MUL:
+        case HDO_X_DIV:
+        case HDO_X_POW:
+        case HDO_X_NEG:
+            HDO_ASSERT(0);
         }
     }
     if (kind == HDO_X_LOG && is_rat_si(pool, a, 1))
         return hdo_expr_const_si(pool, 0, 1);
     if (kind == HDO_X_SQRT && is_rat(pool, a) && fold_sqrt(&r, pool, a))
         return r;
-    HDO_ASSERT(kind >= HDO_X_SIN && kind <= HDO_X_TANH);
+    HDO_ASSERT(hdo_expr_kind_table[kind].syntax == HDO_SYNTAX_CALL &&
+               hdo_expr_kind_arity(kind) == 1);
     return hdo_expr_intern(pool, kind, a, 0);
 }
 
@@ -255,7 +268,23 @@ hdo_expr_binary(hdo_expr_pool_t pool, hdo_expr_kind kind, hdo_expr a,
         return hdo_expr_div(pool, a, b);
     case HDO_X_POW:
         return hdo_expr_pow(pool, a, b);
-    default:
+    case HDO_X_CONST: /* not binary */
+    case HDO_X_PI:
+    case HDO_X_TIME:
+    case HDO_X_VAR:
+    case HDO_X_NEG:
+    case HDO_X_SIN:
+    case HDO_X_COS:
+    case HDO_X_TAN:
+    case HDO_X_ASIN:
+    case HDO_X_ACOS:
+    case HDO_X_ATAN:
+    case HDO_X_EXP:
+    case HDO_X_LOG:
+    case HDO_X_SQRT:
+    case HDO_X_SINH:
+    case HDO_X_COSH:
+    case HDO_X_TANH:
         HDO_ASSERT(0);
     }
     return HDO_EXPR_NONE;

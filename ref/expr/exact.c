@@ -44,12 +44,12 @@ build_one(hdo_exact_t x, slong i)
     const hdo_expr_node *n = x->pool->nodes + x->nodes[i];
     ca_ptr r = x->v + i, a = NULL, b = NULL;
     ca_ctx_struct *ctx = x->ctx;
-    if (n->kind >= HDO_X_ADD) {
+    if (hdo_expr_kind_arity(n->kind) > 0) {
         slong pa = hdo_expr_reachable_position(x->nodes, i, n->a);
         if (x->have[pa] != 1)
             return -1;
         a = x->v + pa;
-        if (n->kind <= HDO_X_POW) {
+        if (hdo_expr_kind_arity(n->kind) == 2) {
             slong pb = hdo_expr_reachable_position(x->nodes, i, n->b);
             if (x->have[pb] != 1)
                 return -1;
@@ -141,7 +141,8 @@ build_one(hdo_exact_t x, slong i)
         ca_clear(m, ctx);
         break;
     }
-    default: /* time or a variable: not a constant */
+    case HDO_X_TIME: /* not a constant */
+    case HDO_X_VAR:
         return -1;
     }
     return ca_is_unknown(r, ctx) ? -1 : 0;

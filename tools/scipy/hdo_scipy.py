@@ -37,8 +37,13 @@ import numpy as np
 from scipy.integrate import solve_ivp
 
 PROG = "hdo_scipy"
-FUNCS = {"sin", "cos", "tan", "asin", "acos", "atan", "exp", "log", "sqrt",
-         "sinh", "cosh", "tanh"}
+# hdo's builtin functions (the CALL rows of the kind table, ref/expr.h)
+# and the Python each becomes; tests/e2e/kinds_adapters.sh checks that the
+# names are exactly those hdo knows.
+FUNCS = {"sin": "math.sin", "cos": "math.cos", "tan": "math.tan",
+         "asin": "math.asin", "acos": "math.acos", "atan": "math.atan",
+         "exp": "math.exp", "log": "math.log", "sqrt": "math.sqrt",
+         "sinh": "math.sinh", "cosh": "math.cosh", "tanh": "math.tanh"}
 KEYWORDS = {"model", "param", "var", "mode", "end", "when", "goto", "with",
             "zeno", "start", "at", "until", "chattering", "filippov",
             "hysteresis", "stop", "der", "t", "pi"}
@@ -149,7 +154,7 @@ class Expr:
             self.take("(")
             s = self.expr()
             self.take(")")
-            return f"math.{tok}({s})"
+            return f"{FUNCS[tok]}({s})"
         if tok == "pi":
             return "math.pi"
         if tok == "t":
