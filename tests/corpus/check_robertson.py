@@ -11,7 +11,9 @@ independent 50-digit Radau IIA run and the Test Set's published values.
    |a - b|/(w + |b|), w = 1, 1e-13, 1 for y1, y2, y3: y2 ends at 8e-14).
    Regenerate with `/usr/bin/python3 tests/corpus/stiffref.py robertson`
    (about 6 minutes on one core); it is stored because that is too long for
-   `make check`.  Nothing in it comes from hdo.
+   `make check`; the check recomputes run 1 to t = 1e-5 (7 steps) and finds
+   the recorded agreement again, so the file is what the script computes.
+   Nothing in it comes from hdo.
 2. The Test Set for IVP Solvers (Mazzia, Magherini), problem ROBER, prints
    the reference y(1e11) with 16 digits: y1 = 0.2083340149701255e-07,
    y2 = 0.8333360770334713e-13, y3 = 0.9999999791665050.  The data file

@@ -8,8 +8,9 @@ published values.
    at 50 digits, run twice (rtol 1e-30 and 1e-34, step doubling); the two
    runs must agree to 1e-27 (mixed measure |a - b|/(1 + |b|)).  Regenerate
    with `/usr/bin/python3 tests/corpus/stiffref.py vanderpol` (minutes); it
-   is stored because that is too long for `make check`.  Nothing in it comes
-   from hdo.
+   is stored because that is too long for `make check`; the check recomputes
+   run 1 to t = 0.1 (24 steps) and finds the recorded agreement again, so the
+   file is what the script computes.  Nothing in it comes from hdo.
 2. The Test Set for IVP Solvers, problem VDPOL (eps = 1e-6 = 1/mu^2, the same
    scaled equation; vdpol.f, solut: RADAU in extended precision, uround
    1e-19, rtol = atol = 1.1e-18) prints y(2) = 0.1706167732170483e1 and

@@ -351,7 +351,7 @@ if __name__ == "__main__":
 
 # ---- the comparison the checks make ------------------------------------------
 
-def check(name, runs, published, need, need_pub, data_max):
+def check(name, runs, published, need, need_pub, data_max, recheck=True):
     """The corpus check of a stiff case (tests/corpus/check_<name>.py):
     1. tests/corpus/data/<name>.csv: its two runs agree to data_max (mixed,
        the error weights of cases()) at every checkpoint, and its values at
@@ -360,7 +360,9 @@ def check(name, runs, published, need, need_pub, data_max):
        such as --until and --every), at every checkpoint that is one of its
        output times: need digits against the data file, and the published
        values at the end time to need_pub digits.
-    The measure is |a - b| / (w + |b|) per component, w its error weight."""
+    The measure is |a - b| / (w + |b|) per component, w its error weight.
+    With recheck, run 1 is recomputed up to the first checkpoint to show
+    that the file is what this script computes."""
     import hdocheck as H
     H.NAME = name
     mp.dps = 50
@@ -371,6 +373,21 @@ def check(name, runs, published, need, need_pub, data_max):
     if not worst_agree <= data_max:
         H.fail("tests/corpus/data/%s.csv: its two runs agree only to %s (need %s): regenerate it"
                % (name, mp.nstr(worst_agree, 3), mp.nstr(data_max, 2)))
+    if recheck:
+        # The file must be what this script computes: run 1 is recomputed
+        # to the first checkpoint (cheap: its first steps) and must differ
+        # from the stored run-2 value by exactly the recorded agreement
+        # (deterministic arithmetic; equal to its 3 printed digits).
+        mk, s, cps, h0, tols = cases()[name]
+        P, _ = mk()
+        rtol = mpf(tols[0])
+        P.atol = [rtol * x for x in w]
+        v1 = integrate(P, s, rtol, cps[:1], h0)[0][0]
+        a = max(fabs(v1[m] - rows[0][1 + m]) / (w[m] + fabs(rows[0][1 + m])) for m in range(len(comps)))
+        if not fabs(a - rows[0][-1]) <= rows[0][-1] / 100:
+            H.fail("tests/corpus/data/%s.csv is not what tests/corpus/stiffref.py computes: at t=%s run 1 "
+                   "recomputed differs from the stored value by %s, the file says %s: regenerate it"
+                   % (name, mp.nstr(rows[0][0], 6), mp.nstr(a, 3), mp.nstr(rows[0][-1], 3)))
     t_end = rows[-1][0]
     pub = H.Worst()
     for m, v in enumerate(comps):
