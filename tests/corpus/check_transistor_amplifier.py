@@ -19,10 +19,13 @@ and the Test Set's published values.
    (-0.5562145012262709e-2, 0.3006522471903042e1, 0.2849958788608128e1,
    0.2926422536206241e1, 0.2704617865010554e1, 0.2761837778393145e1,
    0.4770927631616772e1, 0.1236995868091548e1).  The data file and hdo must
-   agree with them to NEED_PUB mixed digits.  (transamp.f rounds pi to
-   binary64 in Ue(t); that changes the solution by about 1e-16, below this.)
+   agree with them to NEED_PUB mixed digits (the data file: 15.4 to 16.6).
+   (transamp.f rounds pi to binary64 in Ue(t); that changes the solution by
+   about 1e-16, below this.)
 3. hdo at 30 digits with --every 0.01: NEED digits against the data file at
-   all twenty checkpoints.
+   all twenty checkpoints (the data's two runs agree to 6.4e-25; hdo on a
+   hand-written index-1 form of the same circuit, a test aid, agreed with the
+   stored run to 27.1 digits).
 """
 import os
 import sys
@@ -34,8 +37,8 @@ PUBLISHED = {"y1": "-0.5562145012262709e-2", "y2": "0.3006522471903042e1",
              "y3": "0.2849958788608128e1", "y4": "0.2926422536206241e1",
              "y5": "0.2704617865010554e1", "y6": "0.2761837778393145e1",
              "y7": "0.4770927631616772e1", "y8": "0.1236995868091548e1"}
-NEED = 22
-NEED_PUB = 10
+NEED = 23
+NEED_PUB = 14
 
 if __name__ == "__main__":
     stiffref.check("transistor_amplifier", [("--every", "0.01")], PUBLISHED, NEED, NEED_PUB,
