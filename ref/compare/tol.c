@@ -54,6 +54,29 @@ is_name_char(char c)
     return isalnum((unsigned char)c) || c == '_';
 }
 
+/* The end of the variable name that starts at p (before vend): a model
+   variable as the output columns name it, so name characters and dots
+   (`ball.h`, a hierarchical name) and, after them, at most one index of
+   digits in brackets (`u[10]`, an array element, model format v2).  A
+   bracket that is not closed by digits ends the name before it, so the
+   caller reports the '[' as the unexpected character. */
+static const char *
+tol_var_end(const char *p, const char *vend)
+{
+    const char *q;
+
+    while (p < vend && (is_name_char(*p) || *p == '.'))
+        p++;
+    if (p == vend || *p != '[')
+        return p;
+    q = p + 1;
+    while (q < vend && isdigit((unsigned char)*q))
+        q++;
+    if (q == p + 1 || q == vend || *q != ']')
+        return p;
+    return q + 1;
+}
+
 /* The value text v[0..n) at column col as a finite number >= 0. */
 static int
 tol_number(double *x, const char *v, size_t n, int line, int col,
@@ -227,8 +250,8 @@ tol_line(hdo_tol_t tol, const char *p, const char *end, int line, int *seen,
         while (p < vend) {
             const char *w = p;
             int st;
-            while (p < vend && is_name_char(*p))
-                p++;
+            if (is_name_char(*p))
+                p = tol_var_end(p, vend);
             if (p == w) {
                 csv_quote(shown, sizeof shown, p, 1);
                 return hdo_error_set(

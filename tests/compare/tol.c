@@ -75,4 +75,31 @@ Test(compare, tol_errors)
     expect_error("modes = strict\n", 1, 9, "'exact' or 'ignore'");
     expect_error("variables = h h\n", 1, 15, "twice");
     expect_error("variables = h; v\n", 1, 14, "variable name");
+    /* an index must be digits in brackets, and a name cannot start with a
+       dot or a bracket */
+    expect_error("variables = u[i]\n", 1, 14, "variable name");
+    expect_error("variables = u[]\n", 1, 14, "variable name");
+    expect_error("variables = u[1\n", 1, 14, "variable name");
+    expect_error("variables = .h\n", 1, 13, "variable name");
+    expect_error("variables = [1]\n", 1, 13, "variable name");
+    expect_error("variables = u[1] u[1]\n", 1, 18, "twice");
+}
+
+/* Array elements and hierarchical names (model format v2) are the output
+   columns' names, so a tolerance file names them as they are. */
+Test(compare, tol_array_and_dotted_names)
+{
+    hdo_tol_t tol;
+    hdo_error_t err;
+    cr_assert_eq(
+        read_tol(tol, "variables = u[10] ball.h, w[0] c.C1.v x\n", &err), 0,
+        "%d:%d %s", err.line, err.col, err.message);
+    cr_assert_eq(tol->nvariables, 5);
+    cr_expect_str_eq(tol->variables[0], "u[10]");
+    cr_expect_str_eq(tol->variables[1], "ball.h");
+    cr_expect_str_eq(tol->variables[2], "w[0]");
+    cr_expect_str_eq(tol->variables[3], "c.C1.v");
+    cr_expect_str_eq(tol->variables[4], "x");
+    cr_expect_eq(tol->var_col[2], 27);
+    hdo_tol_clear(tol);
 }

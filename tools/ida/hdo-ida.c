@@ -376,6 +376,20 @@ enter_mode(run_ctx *c, slong m, double t, double tout1)
     if (tout1 - t < 1e-3 * c->every)
         tout1 = t + c->every;
     int flag = IDACalcIC(md->ida, IDA_YA_YDP_INIT, tout1);
+    /* IDACalcIC's Newton iteration works with the step 0.001 (tout1 - t):
+       on a stiff mode with a long sampling step (Robertson to 1e11 samples
+       every 1e8) that step is far beyond what it can converge with, so a
+       failure is retried with tout1 a thousand times closer, down to
+       1e-12 (|t| + 1).  Runs whose first call succeeds are unchanged. */
+    while (flag == IDA_CONV_FAIL || flag == IDA_NO_RECOVERY ||
+           flag == IDA_LINESEARCH_FAIL) {
+        double d = (tout1 - t) / 1000;
+        if (d < 1e-12 * (fabs(t) + 1))
+            break;
+        tout1 = t + d;
+        check_flag(IDAReInit(md->ida, t, md->y, md->yp), "IDAReInit");
+        flag = IDACalcIC(md->ida, IDA_YA_YDP_INIT, tout1);
+    }
     if (flag < 0) {
         fprintf(
             stderr, "%s: error: IDACalcIC failed in mode %s at t = %.17g: %s\n",
