@@ -1,0 +1,43 @@
+/* chatter.c -- the chattering policies of hdo_run, one row each */
+#include "chatter.h"
+#include "status.h"
+
+/* `chattering hysteresis d`: every switching surface moved by d
+   (feasible while S + d >= 0), from the start (decisions.md). */
+static hdo_expr
+guard_hysteresis(hdo_model_struct *model, hdo_expr S)
+{
+    return hdo_expr_add(model->pool, S, model->hysteresis);
+}
+
+/* Indexed by hdo_chattering. */
+static const hdo_chatter_policy policies[] = {
+    [HDO_CHATTER_FILIPPOV] = {HDO_CHATTER_FILIPPOV, "filippov", NULL, 1,
+                              HDO_ERR_UNSUPPORTED,
+                              "Filippov sliding is not covered here (sliding "
+                              "on an intersection of surfaces, a mode that "
+                              "switches to itself, or modes not in explicit "
+                              "form)"},
+    [HDO_CHATTER_HYSTERESIS] = {HDO_CHATTER_HYSTERESIS, "hysteresis",
+                                guard_hysteresis, 0, HDO_ERR_CHATTERING,
+                                "`chattering hysteresis` is not implemented "
+                                "yet"},
+    [HDO_CHATTER_STOP] = {HDO_CHATTER_STOP, "stop", NULL, 0, HDO_ERR_CHATTERING,
+                          "`chattering stop` ends the run here"},
+};
+
+const slong hdo_run_chatter_npolicies =
+    (slong)(sizeof policies / sizeof policies[0]);
+
+const hdo_chatter_policy *
+hdo_run_chatter_row(slong i)
+{
+    HDO_ASSERT(i >= 0 && i < hdo_run_chatter_npolicies);
+    return policies + i;
+}
+
+const hdo_chatter_policy *
+hdo_run_chatter_policy(const hdo_model_struct *model)
+{
+    return hdo_run_chatter_row((slong)model->chattering);
+}
