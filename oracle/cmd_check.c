@@ -145,6 +145,9 @@ parse_tol_option(double *x, const char *name, const char *arg)
     return 0;
 }
 
+/* Returns -1 when the arguments are good and the check goes on, else the
+   exit status (0 after --help, 2 with a message printed): not an hdo
+   status. */
 static int
 parse_args(check_state *s, int argc, char **argv)
 {

@@ -100,7 +100,8 @@ int hdo_csv_read_file(hdo_csv_t csv, const char *path, hdo_error_t *err);
 int hdo_is_mat4(const char *path);
 int hdo_csv_read_mat(hdo_csv_t csv, const char *path, hdo_error_t *err);
 
-/* Index of the value column with this header, or -1. */
+/* Index of the value column with this header, or -1 if there is none (an
+   index, not a status). */
 slong hdo_csv_find_column(const hdo_csv_t csv, const char *name);
 
 /* ------------------------------------------------------------------ */

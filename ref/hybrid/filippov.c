@@ -9,7 +9,8 @@
 /* ------------------------------------------------------------------ */
 /* Filippov sliding (KM 2017, section 5.2; decisions.md) */
 
-/* The when of mode m that goes to mode tgt (the first), or -1. */
+/* The when of mode m that goes to mode tgt (the first), or -1 if none
+   (an index, not a status). */
 static slong
 when_to(const hdo_model_struct *model, slong m, slong tgt)
 {
