@@ -386,7 +386,7 @@ select_variables(check_state *s)
     }
     s->nvar = 0;
     for (slong i = 0; i < n; i++) {
-        const char *name = t->has_variables ? t->variables[i]
+        const char *name = t->has_variables ? t->variables[i].name
                                             : hdo_tol_map_name(t, c->names[i]);
         slong v = hdo_model_find_var(s->model, name);
         slong col = t->has_variables ? -1 : i;
@@ -396,7 +396,7 @@ select_variables(check_state *s)
                 col = k;
         if (t->has_variables && (v < 0 || col < 0)) {
             chk_error(s, "%s:%d:%d: error: '%s' is not %s", t->file,
-                      t->var_line[i], t->var_col[i], name,
+                      t->variables[i].line, t->variables[i].col, name,
                       v < 0 ? "a variable of the model"
                             : "a column of the candidate");
             return 2;
