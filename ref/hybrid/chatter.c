@@ -12,18 +12,35 @@ guard_hysteresis(hdo_model_struct *model, hdo_expr S)
 
 /* Indexed by hdo_chattering. */
 static const hdo_chatter_policy policies[] = {
-    [HDO_CHATTER_FILIPPOV] = {HDO_CHATTER_FILIPPOV, "filippov", NULL, 1,
-                              HDO_ERR_UNSUPPORTED,
-                              "Filippov sliding is not covered here (sliding "
-                              "on an intersection of surfaces, a mode that "
-                              "switches to itself, or modes not in explicit "
-                              "form)"},
-    [HDO_CHATTER_HYSTERESIS] = {HDO_CHATTER_HYSTERESIS, "hysteresis",
-                                guard_hysteresis, 0, HDO_ERR_CHATTERING,
-                                "`chattering hysteresis` is not implemented "
-                                "yet"},
-    [HDO_CHATTER_STOP] = {HDO_CHATTER_STOP, "stop", NULL, 0, HDO_ERR_CHATTERING,
-                          "`chattering stop` ends the run here"},
+    [HDO_CHATTER_FILIPPOV] =
+        {
+            .policy = HDO_CHATTER_FILIPPOV,
+            .keyword = "filippov",
+            .guard = NULL,
+            .sliding = 1,
+            .status = HDO_ERR_UNSUPPORTED,
+            .why = "Filippov sliding is not covered here (sliding on an "
+                   "intersection of surfaces, a mode that switches to "
+                   "itself, or modes not in explicit form)",
+        },
+    [HDO_CHATTER_HYSTERESIS] =
+        {
+            .policy = HDO_CHATTER_HYSTERESIS,
+            .keyword = "hysteresis",
+            .guard = guard_hysteresis,
+            .sliding = 0,
+            .status = HDO_ERR_CHATTERING,
+            .why = "`chattering hysteresis` is not implemented yet",
+        },
+    [HDO_CHATTER_STOP] =
+        {
+            .policy = HDO_CHATTER_STOP,
+            .keyword = "stop",
+            .guard = NULL,
+            .sliding = 0,
+            .status = HDO_ERR_CHATTERING,
+            .why = "`chattering stop` ends the run here",
+        },
 };
 
 const slong hdo_run_chatter_npolicies =
