@@ -33,7 +33,8 @@ chk_on_path(const char *prog)
     return 0;
 }
 
-/* Runs gnuplot on script; 0 when it succeeds. */
+/* Runs gnuplot on script; 0 when it succeeds, else -1 (POSIX style, not
+   an hdo status). */
 static int
 run_gnuplot(const char *script)
 {
@@ -66,6 +67,9 @@ gp_quote(FILE *f, const char *s)
     fputc('\'', f);
 }
 
+/* Draws variable j into png through files in dir.  Returns 0; -1 when a
+   file or gnuplot failed (the caller says so); -2 when the message is
+   printed here.  Neither is an hdo status: the caller exits 2. */
 static int
 plot_variable(const check_state *s, slong j, const char *dir, const char *png)
 {

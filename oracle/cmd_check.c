@@ -145,6 +145,9 @@ parse_tol_option(double *x, const char *name, const char *arg)
     return 0;
 }
 
+/* Returns -1 when the arguments are good and the check goes on, else the
+   exit status (0 after --help, 2 with a message printed): not an hdo
+   status. */
 static int
 parse_args(check_state *s, int argc, char **argv)
 {
@@ -383,7 +386,7 @@ select_variables(check_state *s)
     }
     s->nvar = 0;
     for (slong i = 0; i < n; i++) {
-        const char *name = t->has_variables ? t->variables[i]
+        const char *name = t->has_variables ? t->variables[i].name
                                             : hdo_tol_map_name(t, c->names[i]);
         slong v = hdo_model_find_var(s->model, name);
         slong col = t->has_variables ? -1 : i;
@@ -393,7 +396,7 @@ select_variables(check_state *s)
                 col = k;
         if (t->has_variables && (v < 0 || col < 0)) {
             chk_error(s, "%s:%d:%d: error: '%s' is not %s", t->file,
-                      t->var_line[i], t->var_col[i], name,
+                      t->variables[i].line, t->variables[i].col, name,
                       v < 0 ? "a variable of the model"
                             : "a column of the candidate");
             return 2;

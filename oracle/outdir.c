@@ -23,7 +23,8 @@ join(const char *dir, const char *prefix, const char *name)
     return p;
 }
 
-/* mkdir -p PATH; errno tells why on failure. */
+/* mkdir -p PATH: 0, or -1 with errno telling why (POSIX style, not an
+   hdo status). */
 static int
 make_dirs(const char *path)
 {

@@ -100,7 +100,8 @@ int hdo_csv_read_file(hdo_csv_t csv, const char *path, hdo_error_t *err);
 int hdo_is_mat4(const char *path);
 int hdo_csv_read_mat(hdo_csv_t csv, const char *path, hdo_error_t *err);
 
-/* Index of the value column with this header, or -1. */
+/* Index of the value column with this header, or -1 if there is none (an
+   index, not a status). */
 slong hdo_csv_find_column(const hdo_csv_t csv, const char *name);
 
 /* ------------------------------------------------------------------ */
@@ -183,23 +184,33 @@ int hdo_evfile_read_file(hdo_evfile_t ef, const char *path, hdo_error_t *err);
    a missing `=` or value, or a bad value is an error with line and column. Keys
    not given keep the defaults set by hdo_tol_init: time_abs 1e-6, value_abs
    1e-8, value_rel 1e-6, every variable, modes exact. */
+/* A variable listed in a tolerance file, where it is listed. */
+typedef struct {
+    char *name;
+    int line, col;
+} hdo_tol_var;
+
+/* A map entry: candidate column name -> model variable, and where it was
+   given (line 0: the command line). */
+typedef struct {
+    char *from, *to;
+    int line, col;
+} hdo_tol_map_entry;
+
 typedef struct {
     char *file;
     double time_abs, value_abs, value_rel;
     int modes_exact;
     int has_variables;
-    slong nvariables;
-    char **variables;
-    int *var_line, *var_col;
+    slong nvariables, variables_alloc;
+    hdo_tol_var *variables;
     /* line of the file that set time_abs, value_abs, value_rel; 0: the
        default (so a report can say where each tolerance came from) */
     int line_time_abs, line_value_abs, line_value_rel;
     /* map: candidate column names -> model variables (`map = ball.h=h
-       ball.v=v`, and --map), with the place of each entry (line 0: the
-       command line) */
-    slong nmap;
-    char **map_from, **map_to;
-    int *map_line, *map_col;
+       ball.v=v`, and --map), in the order given */
+    slong nmap, map_alloc;
+    hdo_tol_map_entry *map;
 } hdo_tol_struct;
 typedef hdo_tol_struct hdo_tol_t[1];
 

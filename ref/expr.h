@@ -9,6 +9,7 @@
 #include <mpfr.h>
 #include <flint/flint.h>
 #include <flint/fmpq.h>
+#include "status.h" /* the HDO_ERR_* codes its functions return */
 
 #ifdef __cplusplus
 extern "C" {
@@ -157,7 +158,8 @@ hdo_expr_node_get(const hdo_expr_pool_t pool, hdo_expr e)
 }
 int hdo_expr_is_rational(const hdo_expr_pool_t pool, hdo_expr e);
 /* Sets q to the value of a rational constant node; returns 0, or -1 if
-   e is not a rational constant. */
+   e is not a rational constant (an answer, not a status: q is then
+   unchanged). */
 int hdo_expr_get_fmpq(fmpq_t q, const hdo_expr_pool_t pool, hdo_expr e);
 /* 1 if e contains no variable and no time (only constants and pi). */
 int hdo_expr_is_constant(const hdo_expr_pool_t pool, hdo_expr e);
@@ -195,8 +197,8 @@ typedef struct {
    decide is taken as zero when its ball lies within 2^-16000 of zero;
    rep->assumed_zero then names it, for a warning.  With range != 0 the
    value must also fit MPFR's exponent range (exp(10^10) overflows).
-   Returns 0 if the expression is well defined, else -1 with rep->reason
-   and rep->bad set. */
+   Returns 0 if the expression is well defined, else HDO_ERR_DOMAIN with
+   rep->reason (undefined, out of range or undecided) and rep->bad set. */
 int hdo_expr_const_examine(hdo_const_report *rep, const hdo_expr_pool_t pool,
                            hdo_expr e, int range);
 /* A cache for callers that examine many nested constants (the parser
@@ -216,15 +218,17 @@ void hdo_const_cache_clear(hdo_const_cache_t c);
 int hdo_expr_const_examine_cached(hdo_const_report *rep,
                                   const hdo_expr_pool_t pool, hdo_expr e,
                                   int range, hdo_const_cache_t cache);
-/* The same without the range check; returns 0, or -1 and sets *bad. */
+/* The same without the range check; returns 0, or HDO_ERR_DOMAIN and
+   sets *bad. */
 int hdo_expr_const_check(const hdo_expr_pool_t pool, hdo_expr e, hdo_expr *bad);
 
 /* Sets r to the value of the constant expression e, correctly rounded
    for rational constants and pi, and faithfully (within one ulp) for
    anything else, at the precision of r; an exact zero (decided as in
    hdo_expr_const_examine, the fallback's threshold being the larger of
-   2^-16000 and 2^(-4 prec)) is 0.  Returns 0, or -1 on a domain error
-   or a value beyond MPFR's exponent range. */
+   2^-16000 and 2^(-4 prec)) is 0.  Returns 0, or HDO_ERR_DOMAIN on a
+   domain error, a value beyond MPFR's exponent range or one no precision
+   up to the cap decides (r is then unchanged). */
 int hdo_expr_eval_constant(mpfr_t r, const hdo_expr_pool_t pool, hdo_expr e);
 
 /* Symbolic differentiation.  Results are memoized in the pool.
@@ -311,10 +315,10 @@ void hdo_program_clear(hdo_program_t prog);
    listed in inputs (as in a program) and of t, when input q lies in
    in_mid[q] +- rel max(1, |in_mid[q]|) and t in t +- rel max(1, |t|):
    Arb balls at prec bits.  Sets mid and rad (rounded up) and returns 0,
-   or returns -1 when the enclosure meets a pole or leaves a domain (1/x
-   with x within rel of 0), or an input is missing.  It measures how the
-   value of a reset depends on the error of the state it is evaluated
-   on (ill-conditioning). */
+   or returns HDO_ERR_DOMAIN when the enclosure meets a pole or leaves a
+   domain (1/x with x within rel of 0), or an input is missing.  It measures how
+   the value of a reset depends on the error of the state it is evaluated on
+   (ill-conditioning). */
 int hdo_expr_enclose(mpfr_t mid, mpfr_t rad, const hdo_expr_pool_t pool,
                      hdo_expr e, const hdo_program_input *inputs,
                      mpfr_srcptr in_mid, slong ninputs, const mpfr_t t,

@@ -269,7 +269,7 @@ void hdo_event_time_error(mpfr_t delta, mpfr_srcptr c, slong len,
    then those on intersections, nmodes + nmodes^2 + mask (bit q: mode q),
    named "sliding(A,B,C,D)" in file order (decisions.md).  hdo_mode_name writes
    the name of index m ("?" when out of range); hdo_find_mode_name is its
-   inverse (-1 if unknown). */
+   inverse (-1 if unknown: an index, not a status). */
 void hdo_mode_name(char *buf, size_t size, const hdo_model_struct *model,
                    slong m);
 slong hdo_find_mode_name(const hdo_model_struct *model, const char *name);

@@ -171,7 +171,8 @@ int hdo_model_parse_file(hdo_model_t model, const char *path, hdo_error_t *err);
 int hdo_model_add_override(hdo_model_t model, const char *arg,
                            hdo_error_t *err);
 
-/* Index of the variable or mode with this name, or -1.  An array
+/* Index of the variable or mode with this name, or -1 if there is none
+   (an index, not a status).  An array
    element is named as in the output columns: "u[3]". */
 slong hdo_model_find_var(const hdo_model_t model, const char *name);
 slong hdo_model_find_mode(const hdo_model_t model, const char *name);

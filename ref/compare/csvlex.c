@@ -70,18 +70,18 @@ hdo_strtab_intern(hdo_strtab *tab, const char *s, int line, int col)
     if (tab->n == tab->alloc) {
         a = tab->alloc;
         if (hdo_grow((void **)&tab->names, &a, tab->n + 1, sizeof(char *)))
-            return -1;
+            return HDO_ERR_MEMORY;
         a = tab->alloc;
         if (hdo_grow((void **)&tab->line, &a, tab->n + 1, sizeof(int)))
-            return -1;
+            return HDO_ERR_MEMORY;
         a = tab->alloc;
         if (hdo_grow((void **)&tab->col, &a, tab->n + 1, sizeof(int)))
-            return -1;
+            return HDO_ERR_MEMORY;
         tab->alloc = a;
     }
     copy = strdup(s);
     if (copy == NULL)
-        return -1;
+        return HDO_ERR_MEMORY;
     tab->names[tab->n] = copy;
     tab->line[tab->n] = line;
     tab->col[tab->n] = col;

@@ -51,7 +51,8 @@ void csv_quote(char *out, size_t n, const char *s, size_t len);
 /* String tables. */
 void hdo_strtab_init(hdo_strtab *tab);
 void hdo_strtab_clear(hdo_strtab *tab);
-/* Index of s in tab, added with (line, col) if new; -1 when out of memory. */
+/* Index of s in tab (>= 0), added with (line, col) if new; HDO_ERR_MEMORY
+   (< 0) when out of memory. */
 slong hdo_strtab_intern(hdo_strtab *tab, const char *s, int line, int col);
 
 /* Growth of an array of elements of size sz to hold at least need;

@@ -44,6 +44,8 @@ hdo_evlist_push(hdo_evlist_t list, double t_lo, double t_hi, slong from,
     return 0;
 }
 
+/* The model's index of file mode m through mode_map (NULL: the same
+   index); -1, "no mode", stays -1 (an index, not a status). */
 static slong
 map_mode(const slong *mode_map, slong m)
 {

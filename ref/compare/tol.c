@@ -27,18 +27,13 @@ hdo_tol_clear(hdo_tol_t tol)
 {
     free(tol->file);
     for (slong i = 0; i < tol->nvariables; i++)
-        free(tol->variables[i]);
+        free(tol->variables[i].name);
     free(tol->variables);
-    free(tol->var_line);
-    free(tol->var_col);
     for (slong i = 0; i < tol->nmap; i++) {
-        free(tol->map_from[i]);
-        free(tol->map_to[i]);
+        free(tol->map[i].from);
+        free(tol->map[i].to);
     }
-    free(tol->map_from);
-    free(tol->map_to);
-    free(tol->map_line);
-    free(tol->map_col);
+    free(tol->map);
     memset(tol, 0, sizeof *tol);
 }
 
@@ -106,27 +101,21 @@ add_variable(hdo_tol_t tol, const char *s, size_t n, int line, int col,
              hdo_error_t *err)
 {
     slong k = tol->nvariables;
-    char **names = realloc(tol->variables, (size_t)(k + 1) * sizeof(char *));
-    int *l, *c;
-    if (names != NULL)
-        tol->variables = names;
-    l = names != NULL ? realloc(tol->var_line, (size_t)(k + 1) * sizeof(int))
-                      : NULL;
-    if (l != NULL)
-        tol->var_line = l;
-    c = l != NULL ? realloc(tol->var_col, (size_t)(k + 1) * sizeof(int)) : NULL;
-    if (c != NULL)
-        tol->var_col = c;
-    if (c == NULL || (tol->variables[k] = strndup(s, n)) == NULL)
+    hdo_tol_var *v;
+    if (hdo_grow((void **)&tol->variables, &tol->variables_alloc, k + 1,
+                 sizeof *tol->variables) != 0)
         return hdo_error_set(err, HDO_ERR_MEMORY, line, col, "out of memory");
-    tol->var_line[k] = line;
-    tol->var_col[k] = col;
+    v = tol->variables + k;
+    if ((v->name = strndup(s, n)) == NULL)
+        return hdo_error_set(err, HDO_ERR_MEMORY, line, col, "out of memory");
+    v->line = line;
+    v->col = col;
     for (slong i = 0; i < k; i++)
-        if (strcmp(tol->variables[i], tol->variables[k]) == 0) {
-            free(tol->variables[k]);
+        if (strcmp(tol->variables[i].name, v->name) == 0) {
+            free(v->name);
             return hdo_error_set(err, HDO_ERR_INPUT, line, col,
                                  "the variable '%s' is listed twice",
-                                 tol->variables[i]);
+                                 tol->variables[i].name);
         }
     tol->nvariables++;
     return 0;
@@ -140,37 +129,25 @@ hdo_tol_add_map(hdo_tol_t tol, const char *cand, size_t ncand, const char *var,
                 size_t nvar, int line, int col, hdo_error_t *err)
 {
     slong k = tol->nmap;
-    char **f = realloc(tol->map_from, (size_t)(k + 1) * sizeof(char *));
-    char **t;
-    int *l, *c;
-    if (f != NULL)
-        tol->map_from = f;
-    t = f != NULL ? realloc(tol->map_to, (size_t)(k + 1) * sizeof(char *))
-                  : NULL;
-    if (t != NULL)
-        tol->map_to = t;
-    l = t != NULL ? realloc(tol->map_line, (size_t)(k + 1) * sizeof(int))
-                  : NULL;
-    if (l != NULL)
-        tol->map_line = l;
-    c = l != NULL ? realloc(tol->map_col, (size_t)(k + 1) * sizeof(int)) : NULL;
-    if (c != NULL)
-        tol->map_col = c;
-    if (c == NULL || (tol->map_from[k] = strndup(cand, ncand)) == NULL)
+    hdo_tol_map_entry *m;
+    if (hdo_grow((void **)&tol->map, &tol->map_alloc, k + 1,
+                 sizeof *tol->map) != 0)
         return hdo_error_set(err, HDO_ERR_MEMORY, line, col, "out of memory");
-    if ((tol->map_to[k] = strndup(var, nvar)) == NULL) {
-        free(tol->map_from[k]);
+    m = tol->map + k;
+    if ((m->from = strndup(cand, ncand)) == NULL)
+        return hdo_error_set(err, HDO_ERR_MEMORY, line, col, "out of memory");
+    if ((m->to = strndup(var, nvar)) == NULL) {
+        free(m->from);
         return hdo_error_set(err, HDO_ERR_MEMORY, line, col, "out of memory");
     }
-    tol->map_line[k] = line;
-    tol->map_col[k] = col;
+    m->line = line;
+    m->col = col;
     tol->nmap++;
     for (slong i = 0; i < k; i++)
-        if (line > 0 && tol->map_line[i] > 0 &&
-            strcmp(tol->map_from[i], tol->map_from[k]) == 0)
+        if (line > 0 && tol->map[i].line > 0 &&
+            strcmp(tol->map[i].from, m->from) == 0)
             return hdo_error_set(err, HDO_ERR_INPUT, line, col,
-                                 "the column '%s' is mapped twice",
-                                 tol->map_from[k]);
+                                 "the column '%s' is mapped twice", m->from);
     return 0;
 }
 
@@ -178,8 +155,8 @@ const char *
 hdo_tol_map_name(const hdo_tol_t tol, const char *cand)
 {
     for (slong i = tol->nmap - 1; i >= 0; i--)
-        if (strcmp(tol->map_from[i], cand) == 0)
-            return tol->map_to[i];
+        if (strcmp(tol->map[i].from, cand) == 0)
+            return tol->map[i].to;
     return cand;
 }
 

@@ -164,7 +164,8 @@ walk_init(walk *w, const hdo_expr_pool_struct *pool, hdo_expr e,
 /* A walk over e and its children only, all of them in the cache: a
    parser examining each node as it is built then spends one operation
    per node, instead of a sort of the whole sub-expression.  Returns 0,
-   or -1 if a child is not cached (or e is a leaf). */
+   or -1 if a child is not cached (or e is a leaf): not a status, the
+   caller then takes the full walk. */
 static int
 walk_init_mini(walk *w, const hdo_expr_pool_struct *pool, hdo_expr e,
                hdo_const_cache_struct *cache)
@@ -536,7 +537,7 @@ hdo_expr_const_examine_cached(hdo_const_report *rep, const hdo_expr_pool_t pool,
             rep->reason = range ? range_of(r) : HDO_CONST_OK;
             rep->bad = e;
             arb_clear(r);
-            return rep->reason == HDO_CONST_OK ? 0 : -1;
+            return rep->reason == HDO_CONST_OK ? 0 : HDO_ERR_DOMAIN;
         }
     }
     walk_init(&w, pool, e, FALLBACK_BITS);
@@ -562,7 +563,7 @@ hdo_expr_const_examine_cached(hdo_const_report *rep, const hdo_expr_pool_t pool,
     }
     walk_clear(&w);
     arb_clear(r);
-    return rep->reason == HDO_CONST_OK ? 0 : -1;
+    return rep->reason == HDO_CONST_OK ? 0 : HDO_ERR_DOMAIN;
 }
 
 int
@@ -593,7 +594,7 @@ hdo_expr_eval_constant(mpfr_t r, const hdo_expr_pool_t pool, hdo_expr e)
     walk w;
     arb_init(x);
     walk_init(&w, pool, e, FLINT_MAX(4 * (slong)want, FALLBACK_BITS));
-    int status = -1;
+    int status = HDO_ERR_DOMAIN;
     /* Start above the size of the largest rational in e: sin(10^100000)
        needs its argument to 332193 bits before any digit is right. */
     slong start = want + 64 + max_const_bits(pool, e);
@@ -668,5 +669,5 @@ hdo_expr_enclose(mpfr_t mid, mpfr_t rad, const hdo_expr_pool_t pool, hdo_expr e,
     arb_clear(r);
     arb_clear(tb);
     _arb_vec_clear(in, ninputs > 0 ? ninputs : 1);
-    return st == 0 ? 0 : -1;
+    return st == 0 ? 0 : HDO_ERR_DOMAIN;
 }

@@ -36,8 +36,9 @@ hdo_exact_clear(hdo_exact_t x)
     }
 }
 
-/* Sets x->v[i] from its children; returns 0, or -1 if Calcium cannot
-   represent it (a huge rational, an unknown result). */
+/* Sets x->v[i] from its children; returns 0, or HDO_ERR_UNSUPPORTED if
+   Calcium cannot represent it (a huge rational, an unknown result, a
+   child it could not represent, time or a variable). */
 static int
 build_one(hdo_exact_t x, slong i)
 {
@@ -47,12 +48,12 @@ build_one(hdo_exact_t x, slong i)
     if (hdo_expr_kind_arity(n->kind) > 0) {
         slong pa = hdo_expr_reachable_position(x->nodes, i, n->a);
         if (x->have[pa] != 1)
-            return -1;
+            return HDO_ERR_UNSUPPORTED;
         a = x->v + pa;
         if (hdo_expr_kind_arity(n->kind) == 2) {
             slong pb = hdo_expr_reachable_position(x->nodes, i, n->b);
             if (x->have[pb] != 1)
-                return -1;
+                return HDO_ERR_UNSUPPORTED;
             b = x->v + pb;
         }
     }
@@ -61,7 +62,7 @@ build_one(hdo_exact_t x, slong i)
         const fmpq *q = x->pool->consts + n->a;
         if (fmpz_bits(fmpq_numref(q)) > EXACT_MAX_BITS ||
             fmpz_bits(fmpq_denref(q)) > EXACT_MAX_BITS)
-            return -1;
+            return HDO_ERR_UNSUPPORTED;
         ca_set_fmpq(r, q, ctx);
         break;
     }
@@ -143,12 +144,13 @@ build_one(hdo_exact_t x, slong i)
     }
     case HDO_X_TIME: /* not a constant */
     case HDO_X_VAR:
-        return -1;
+        return HDO_ERR_UNSUPPORTED;
     }
-    return ca_is_unknown(r, ctx) ? -1 : 0;
+    return ca_is_unknown(r, ctx) ? HDO_ERR_UNSUPPORTED : 0;
 }
 
-/* Makes x->v[pos] available; returns 0, or -1 if it cannot be. */
+/* Makes x->v[pos] available; returns 0, or HDO_ERR_UNSUPPORTED if it
+   cannot be (the callers then answer T_UNKNOWN). */
 static int
 build(hdo_exact_t x, slong pos)
 {
@@ -160,7 +162,7 @@ build(hdo_exact_t x, slong pos)
         x->ready = 1;
     }
     if (x->have[pos] != 0)
-        return x->have[pos] == 1 ? 0 : -1;
+        return x->have[pos] == 1 ? 0 : HDO_ERR_UNSUPPORTED;
     /* Only the sub-expression under pos, children first. */
     int32_t *sub;
     hdo_expr root = x->nodes[pos];
@@ -171,7 +173,7 @@ build(hdo_exact_t x, slong pos)
             x->have[i] = build_one(x, i) == 0 ? 1 : -1;
     }
     flint_free(sub);
-    return x->have[pos] == 1 ? 0 : -1;
+    return x->have[pos] == 1 ? 0 : HDO_ERR_UNSUPPORTED;
 }
 
 truth_t

@@ -18,7 +18,7 @@ slong hdo_expr_reachable(int32_t **out, const hdo_expr_pool_struct *pool,
 
 /* The position of node id among nodes[0..len), sorted ascending (the
    order of hdo_expr_reachable, where a node's children come before it);
-   asserts that it is there. */
+   asserts that it is there (a bug otherwise), so it never returns -1. */
 slong hdo_expr_reachable_position(const int32_t *nodes, slong len, int32_t id);
 
 #endif

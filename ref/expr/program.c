@@ -6,23 +6,6 @@
 #include "memo.h"
 #include "status.h"
 
-static slong
-slot_of(const int32_t *nodes, slong len, hdo_expr e)
-{
-    slong lo = 0, hi = len - 1;
-    while (lo <= hi) {
-        slong mid = (lo + hi) / 2;
-        if (nodes[mid] == e)
-            return mid;
-        if (nodes[mid] < e)
-            lo = mid + 1;
-        else
-            hi = mid - 1;
-    }
-    HDO_ASSERT(0);
-    return -1;
-}
-
 /* Small integer exponents are evaluated by products (exact for negative
    bases, and in Taylor mode also at a zero base, where the general power
    recurrence would divide by zero). */
@@ -75,9 +58,9 @@ hdo_program_init(hdo_program_t prog, const hdo_expr_pool_t pool,
         c->int_pow = 0;
         c->node = nodes[i];
         if (hdo_expr_kind_arity(n->kind) > 0) {
-            c->a = slot_of(nodes, i, n->a);
+            c->a = hdo_expr_reachable_position(nodes, i, n->a);
             if (hdo_expr_kind_arity(n->kind) == 2)
-                c->b = slot_of(nodes, i, n->b);
+                c->b = hdo_expr_reachable_position(nodes, i, n->b);
             if (n->kind == HDO_X_POW)
                 compile_pow(c, pool, n);
         } else if (n->kind == HDO_X_CONST) {
@@ -112,7 +95,7 @@ hdo_program_init(hdo_program_t prog, const hdo_expr_pool_t pool,
     prog->root_slot =
         flint_malloc((nroots ? nroots : 1) * sizeof *prog->root_slot);
     for (slong r = 0; r < nroots; r++)
-        prog->root_slot[r] = slot_of(nodes, len, roots[r]);
+        prog->root_slot[r] = hdo_expr_reachable_position(nodes, len, roots[r]);
     flint_free(nodes);
 }
 

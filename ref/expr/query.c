@@ -256,6 +256,6 @@ hdo_expr_reachable_position(const int32_t *nodes, slong len, int32_t id)
         else
             hi = mid - 1;
     }
-    HDO_ASSERT(0 && "a child is reachable before its parent");
-    return -1;
+    HDO_ASSERT(0 && "the node is among the reachable ones");
+    return -1; /* not reached: the assertion does not return */
 }

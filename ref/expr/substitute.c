@@ -4,23 +4,6 @@
 #include "pool.h"
 #include "memo.h"
 
-static slong
-position(const int32_t *sorted, slong len, hdo_expr e)
-{
-    slong lo = 0, hi = len - 1;
-    while (lo <= hi) {
-        slong mid = (lo + hi) / 2;
-        if (sorted[mid] == e)
-            return mid;
-        if (sorted[mid] < e)
-            lo = mid + 1;
-        else
-            hi = mid - 1;
-    }
-    HDO_ASSERT(0);
-    return -1;
-}
-
 /* Rebuilds a node from (possibly new) children, with simplification. */
 static hdo_expr
 rebuild(hdo_expr_pool_t pool, hdo_expr_node n, hdo_expr a, hdo_expr b)
@@ -46,10 +29,11 @@ hdo_expr_substitute_many(hdo_expr_pool_t pool, hdo_expr e, const hdo_expr *from,
                 if (from[k] == x)
                     image[i] = to[k];
         } else if (hdo_expr_kind_arity(node.kind) > 0) {
-            hdo_expr a = image[position(nodes, len, node.a)];
-            hdo_expr b = hdo_expr_kind_arity(node.kind) == 2
-                             ? image[position(nodes, len, node.b)]
-                             : HDO_EXPR_NONE;
+            hdo_expr a = image[hdo_expr_reachable_position(nodes, len, node.a)];
+            hdo_expr b =
+                hdo_expr_kind_arity(node.kind) == 2
+                    ? image[hdo_expr_reachable_position(nodes, len, node.b)]
+                    : HDO_EXPR_NONE;
             if (a != node.a ||
                 (hdo_expr_kind_arity(node.kind) == 2 && b != node.b))
                 image[i] = rebuild(pool, node, a, b);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "driver.h"
+#include "chatter.h"
 
 /* ------------------------------------------------------------------ */
 /* The event of a step */
@@ -71,14 +72,7 @@ hdo_run_handle_event(run_ctx *c, slong g, const mpfr_t s, int simultaneous)
             slong prev = c->res->nevents > 0
                              ? c->res->events[c->res->nevents - 1].from
                              : src;
-            const char *how =
-                c->model->chattering == HDO_CHATTER_STOP
-                    ? "`chattering stop` ends the run here"
-                : c->model->chattering == HDO_CHATTER_HYSTERESIS
-                    ? "`chattering hysteresis` is not implemented yet"
-                    : "Filippov sliding is not covered here (sliding on an "
-                      "intersection of surfaces, a mode that switches to "
-                      "itself, or modes not in explicit form)";
+            const hdo_chatter_policy *pol = hdo_run_chatter_policy(c->model);
             char *ts, who[256];
             mpfr_asprintf(&ts, "%.*Re", (int)(c->digits - 1), tstar);
             if (prev == src)
@@ -88,14 +82,13 @@ hdo_run_handle_event(run_ctx *c, slong g, const mpfr_t s, int simultaneous)
                 snprintf(who, sizeof who,
                          "modes '%s' and '%s' switch back and forth",
                          c->model->modes[prev].name, mode->name);
-            int cst = c->model->chattering == HDO_CHATTER_FILIPPOV
-                          ? HDO_ERR_UNSUPPORTED
-                          : HDO_ERR_CHATTERING;
-            hdo_error_set(
-                c->err, cst, mode->whens[g].pos.line, mode->whens[g].pos.col,
-                "chattering: %s on '%s' at t = %s (%d "
-                "instantaneous switches in a row); %s",
-                who, mode->whens[g].guard_text, ts, HDO_RUN_MAX_INSTANT, how);
+            int cst = pol->status;
+            hdo_error_set(c->err, cst, mode->whens[g].pos.line,
+                          mode->whens[g].pos.col,
+                          "chattering: %s on '%s' at t = %s (%d "
+                          "instantaneous switches in a row); %s",
+                          who, mode->whens[g].guard_text, ts,
+                          HDO_RUN_MAX_INSTANT, pol->why);
             mpfr_free_str(ts);
             st = hdo_run_fail(c, cst, src, tstar);
             mpfr_clears(tstar, gap, ttol, (mpfr_ptr)0);

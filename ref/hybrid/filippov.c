@@ -4,11 +4,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include "driver.h"
+#include "chatter.h"
 
 /* ------------------------------------------------------------------ */
 /* Filippov sliding (KM 2017, section 5.2; decisions.md) */
 
-/* The when of mode m that goes to mode tgt (the first), or -1. */
+/* The when of mode m that goes to mode tgt (the first), or -1 if none
+   (an index, not a status). */
 static slong
 when_to(const hdo_model_struct *model, slong m, slong tgt)
 {
@@ -122,7 +124,7 @@ hdo_run_sliding_pair(run_ctx *c, slong src, slong g, const left_limit *L,
 {
     hdo_model_struct *model = c->model;
     slong tgt = model->modes[src].whens[g].target, kb;
-    if (model->chattering != HDO_CHATTER_FILIPPOV || tgt == src ||
+    if (!hdo_run_chatter_policy(model)->sliding || tgt == src ||
         (kb = when_to(model, tgt, src)) < 0)
         return 0;
     int st = hdo_run_mode_cache_get(c, tgt, t);

@@ -85,6 +85,8 @@ random_offset(mpfr_t r, slong point, slong coord)
     mpfr_sub_d(r, r, 0.5, MPFR_RNDN);
 }
 
+/* The position of var among the explicit variables, or -1 if it is
+   none (an index, not a status). */
 static slong
 explicit_pos(const hdo_reduced_struct *r, slong var)
 {

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "driver.h"
+#include "chatter.h"
 
 /* ------------------------------------------------------------------ */
 /* The mode cache */
@@ -73,13 +74,12 @@ mode_cache_build(run_ctx *c, slong m, const mpfr_t t)
     hdo_expr *guards =
         malloc((mode->nwhens ? mode->nwhens : 1) * sizeof *guards);
     HDO_ASSERT(guards != NULL);
+    /* the policy may move the surfaces (`chattering hysteresis`) */
+    const hdo_chatter_policy *pol = hdo_run_chatter_policy(c->model);
     for (slong k = 0; k < mode->nwhens; k++) {
         guards[k] = mode->whens[k].guard;
-        /* `chattering hysteresis d`: every switching surface moved by d
-           (feasible while S + d >= 0), from the start (decisions.md) */
-        if (c->model->chattering == HDO_CHATTER_HYSTERESIS)
-            guards[k] =
-                hdo_expr_add(c->model->pool, guards[k], c->model->hysteresis);
+        if (pol->guard != NULL)
+            guards[k] = pol->guard(c->model, guards[k]);
     }
     /* first integrals: no events, kept as constraints (KM (23)) */
     mc->inv = hdo_invariant_build(c->model, mc->red, guards, mode->nwhens, t,

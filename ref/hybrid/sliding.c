@@ -95,6 +95,8 @@ collect(slong var, slong order, void *data)
     l->var[l->n++] = var;
 }
 
+/* The position of var among the explicit variables, or -1 if it is
+   none (an index, not a status). */
 static slong
 explicit_index(const hdo_reduced_struct *r, slong var)
 {
@@ -298,7 +300,8 @@ popcount64(uint64_t m)
 }
 
 /* The when of mode q across surface S (orientation: q's guard is S when
-   same, -S otherwise) whose target is in mask; -1 if none. */
+   same, -S otherwise) whose target is in mask; -1 if none (an index, not
+   a status). */
 static slong
 when_across(hdo_model_struct *model, slong q, hdo_expr S, int same,
             uint64_t mask)

@@ -58,6 +58,7 @@ hdo_token_kind_name(int kind)
     return "?";
 }
 
+/* Appends a token; 0, or HDO_ERR_MEMORY. */
 static int
 push_token(hdo_lexed_t lx, int kind, size_t off, size_t len)
 {
@@ -65,7 +66,7 @@ push_token(hdo_lexed_t lx, int kind, size_t off, size_t len)
         slong n = lx->toks_alloc ? 2 * lx->toks_alloc : 256;
         hdo_token *p = realloc(lx->toks, (size_t)n * sizeof *p);
         if (p == NULL)
-            return -1;
+            return HDO_ERR_MEMORY;
         lx->toks = p;
         lx->toks_alloc = n;
     }
@@ -76,6 +77,7 @@ push_token(hdo_lexed_t lx, int kind, size_t off, size_t len)
     return 0;
 }
 
+/* Records that a line starts at off; 0, or HDO_ERR_MEMORY. */
 static int
 push_line(hdo_lexed_t lx, size_t off)
 {
@@ -83,7 +85,7 @@ push_line(hdo_lexed_t lx, size_t off)
         slong n = lx->lines_alloc ? 2 * lx->lines_alloc : 64;
         uint32_t *p = realloc(lx->line_start, (size_t)n * sizeof *p);
         if (p == NULL)
-            return -1;
+            return HDO_ERR_MEMORY;
         lx->line_start = p;
         lx->lines_alloc = n;
     }

@@ -23,7 +23,8 @@ tok_is(const parser *P, slong tok, const char *word)
            memcmp(P->lx->src + t->off, word, t->len) == 0;
 }
 
-/* The innermost loop variable named like token tok, or -1. */
+/* The innermost loop variable named like token tok, or -1 if none (an
+   index, not a status). */
 slong
 find_loop(const parser *P, slong tok)
 {

@@ -195,7 +195,7 @@ grow(void **ptr, slong *alloc, slong need, size_t size)
             n *= 2;
         q = realloc(*ptr, (size_t)n * size);
         if (q == NULL)
-            return -1;
+            return HDO_ERR_MEMORY;
         *ptr = q;
         *alloc = n;
     }

@@ -161,6 +161,8 @@ int expect_name(parser *P, const char *what);
 hdo_name_entry *lookup(const parser *P, slong tok);
 const char *name_kind_word(int k);
 int check_first_declaration(parser *P, slong tok, hdo_name_entry **entry);
+/* Grows *ptr (of *alloc entries of size bytes) to hold at least need;
+   0, or HDO_ERR_MEMORY (*ptr and *alloc unchanged). */
 int grow(void **ptr, slong *alloc, slong need, size_t size);
 int node_arity(hdo_expr_kind k);
 const fmpq *node_fmpq(const parser *P, hdo_expr e);

@@ -60,7 +60,9 @@ set_inputs(radau *r, hdo_program_struct *prog, const slong *in, const mpfr_t t,
         mpfr_set(prog->value[prog->time_slot], t, MPFR_RNDN);
 }
 
-/* The state index of each input of prog, or -1 if it is no state. */
+/* Sets (*in)[q] to the state index of input q of prog; returns 0, or
+   HDO_ERR_UNSUPPORTED if an input is no state (*in is allocated either
+   way). */
 static int
 map_inputs(slong **in, const hdo_program_struct *prog,
            const hdo_reduced_struct *red)
@@ -74,7 +76,7 @@ map_inputs(slong **in, const hdo_program_struct *prog,
                 red->state[i].order == prog->inputs[q].order)
                 (*in)[q] = i;
         if ((*in)[q] < 0)
-            return -1;
+            return HDO_ERR_UNSUPPORTED;
     }
     return 0;
 }
@@ -278,7 +280,8 @@ domain_fail(hdo_error_t *err, radau *r, hdo_expr bad, const mpfr_t t)
 }
 
 /* Evaluates f (and J) at stage i: t0 + c_i h, y0 + Z_i, into F_i (and
-   Jst_i). */
+   Jst_i).  Returns 0, or hdo_program_eval's HDO_ERR_DOMAIN with *bad the
+   offending node. */
 static int
 eval_stage(radau *r, slong i, mpfr_t ti, hdo_expr *bad)
 {
@@ -289,8 +292,9 @@ eval_stage(radau *r, slong i, mpfr_t ti, hdo_expr *bad)
     mpfr_mul(ti, r->c + i, r->h, MPFR_RNDN);
     mpfr_add(ti, ti, r->t0, MPFR_RNDN);
     set_inputs(r, r->f, r->fin, ti, y);
-    if (hdo_program_eval(r->f, bad) != 0)
-        return -1;
+    int st = hdo_program_eval(r->f, bad);
+    if (st != 0)
+        return st;
     for (slong k = 0; k < n; k++)
         mpfr_set(r->F + i * n + k, r->f->value[r->f->root_slot[k]], MPFR_RNDN);
     for (slong e = 0; e < r->nnz; e++)

@@ -114,7 +114,7 @@ hdo_radau_nodes(mpfr_ptr c, slong s)
     }
     mpfr_set_ui(c + s - 1, 1, MPFR_RNDN);
     mpfr_clears(x, q, dq, dx, tol, (mpfr_ptr)0);
-    return found == s - 1 ? 0 : -1;
+    return found == s - 1 ? 0 : HDO_ERR_NO_CONVERGENCE;
 }
 
 int

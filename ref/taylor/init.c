@@ -34,7 +34,9 @@ xmalloc(slong n, size_t size)
     return p;
 }
 
-/* Where (var, order) lives in the reduced form; 0 if found, else -1. */
+/* Where (var, order) lives in the reduced form; 0 if found, else -1
+   (an answer, not a status: one caller then rewrites the value through
+   the flow, the others assert it is found). */
 static int
 locate(hdo_taylor_src *src, const hdo_reduced_struct *r, slong var, slong order)
 {
@@ -53,6 +55,8 @@ locate(hdo_taylor_src *src, const hdo_reduced_struct *r, slong var, slong order)
     return -1;
 }
 
+/* The position of var among the explicit variables, or -1 if it is
+   none (an index, not a status). */
 static slong
 explicit_index(const hdo_reduced_struct *r, slong var)
 {

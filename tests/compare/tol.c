@@ -1,4 +1,5 @@
 /* tol.c -- unit tests of the tolerance file reader */
+#include <stdio.h>
 #include <string.h>
 #include <criterion/criterion.h>
 #include "compare.h"
@@ -41,10 +42,10 @@ Test(compare, tol_all_keys)
     cr_expect_eq(tol->value_rel, 0);
     cr_expect_eq(tol->modes_exact, 0);
     cr_assert_eq(tol->nvariables, 3);
-    cr_expect_str_eq(tol->variables[0], "h");
-    cr_expect_str_eq(tol->variables[2], "w");
-    cr_expect_eq(tol->var_line[2], 5);
-    cr_expect_eq(tol->var_col[2], 17);
+    cr_expect_str_eq(tol->variables[0].name, "h");
+    cr_expect_str_eq(tol->variables[2].name, "w");
+    cr_expect_eq(tol->variables[2].line, 5);
+    cr_expect_eq(tol->variables[2].col, 17);
     hdo_tol_clear(tol);
 }
 
@@ -101,5 +102,60 @@ Test(compare, tol_array_and_dotted_names)
     cr_expect_str_eq(tol->variables[3], "c.C1.v");
     cr_expect_str_eq(tol->variables[4], "x");
     cr_expect_eq(tol->var_col[2], 27);
+    hdo_tol_clear(tol);
+}
+
+/* The map: entries in order with their place, a later entry (--map, line
+   0) overriding a file entry, a name not mapped standing for itself. */
+Test(compare, tol_map)
+{
+    hdo_tol_t tol;
+    hdo_error_t err;
+    cr_assert_eq(read_tol(tol, "# columns\nmap = ball.h=h  ball.v=v\n", &err),
+                 0, "%s", err.message);
+    cr_assert_eq(tol->nmap, 2);
+    cr_expect_str_eq(tol->map[1].from, "ball.v");
+    cr_expect_str_eq(tol->map[1].to, "v");
+    cr_expect_eq(tol->map[1].line, 2);
+    cr_expect_eq(tol->map[1].col, 17);
+    cr_expect_str_eq(hdo_tol_map_name(tol, "ball.h"), "h");
+    cr_expect_str_eq(hdo_tol_map_name(tol, "x"), "x");
+    cr_assert_eq(hdo_tol_add_map(tol, "ball.h", 6, "w", 1, 0, 0, &err), 0);
+    cr_expect_str_eq(hdo_tol_map_name(tol, "ball.h"), "w");
+    cr_expect_str_eq(hdo_tol_map_name(tol, "ball.v"), "v");
+    hdo_tol_clear(tol);
+    expect_error("map = a=x a=y\n", 1, 11, "mapped twice");
+}
+
+/* 40 variables and 40 map entries: the tables grow past their first
+   allocation (16 entries) and keep every entry with its column. */
+Test(compare, tol_many_entries)
+{
+    char text[2048], *p = text;
+    p += sprintf(p, "variables =");
+    for (int i = 0; i < 40; i++)
+        p += sprintf(p, " v%02d", i);
+    p += sprintf(p, "\nmap =");
+    for (int i = 0; i < 40; i++)
+        p += sprintf(p, " c%02d=v%02d", i, i);
+    sprintf(p, "\n");
+    hdo_tol_t tol;
+    hdo_error_t err;
+    cr_assert_eq(read_tol(tol, text, &err), 0, "%s", err.message);
+    cr_assert_eq(tol->nvariables, 40);
+    cr_assert_eq(tol->nmap, 40);
+    for (int i = 0; i < 40; i++) {
+        char v[8], c[8];
+        snprintf(v, sizeof v, "v%02d", i);
+        snprintf(c, sizeof c, "c%02d", i);
+        cr_expect_str_eq(tol->variables[i].name, v);
+        /* "variables =" is 11 characters, then " vNN" per name */
+        cr_expect_eq(tol->variables[i].col, 13 + 4 * i);
+        cr_expect_eq(tol->variables[i].line, 1);
+        cr_expect_str_eq(hdo_tol_map_name(tol, c), v);
+        /* "map =" is 5 characters, then " cNN=vNN" per entry */
+        cr_expect_eq(tol->map[i].col, 7 + 8 * i);
+        cr_expect_eq(tol->map[i].line, 2);
+    }
     hdo_tol_clear(tol);
 }

@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include <criterion/criterion.h>
 #include "compare.h"
+#include "compare/csvlex.h"
 #include "model.h"
 
 /* Under AddressSanitizer the process reserves terabytes of shadow
@@ -101,6 +102,19 @@ read_csv(const char *text, size_t len)
     return ok ? 0 : st == 0 ? 2 : 3;
 }
 
+/* Interns text (a mode name) in an empty table: exit 0 when that failed
+   with HDO_ERR_MEMORY (and not -1, which is HDO_ERR_SYNTAX), 2 when it
+   was interned at index 0, 3 otherwise. */
+static int
+intern_name(const char *text, size_t len)
+{
+    hdo_strtab tab;
+    hdo_strtab_init(&tab);
+    slong i = hdo_strtab_intern(&tab, text, 1, 1);
+    hdo_strtab_clear(&tab); /* must still work after the failure */
+    return i == HDO_ERR_MEMORY ? 0 : i == 0 ? 2 : 3;
+}
+
 /* 8 million tokens (16 MB of text) need a 96 MB token array: with 24 MB
    of room the lexer's realloc fails.  The same text with room to spare
    gets past the lexer (and is refused as a model: exit 3, not memory),
@@ -128,6 +142,21 @@ Test(memory, csv_reader_out_of_memory, .timeout = 120)
     char *text = repeat("time,x,y,z\n", "1,2,3,4\n", 2000000, "", &len);
     cr_assert_eq(limited(read_csv, text, len, 24u << 20), 0);
     cr_assert_eq(limited(read_csv, text, len, 1024u << 20), 2);
+    free(text);
+#endif
+}
+
+/* A mode name of 64 MB (a hostile events or candidate file): its copy in
+   the table of mode names does not fit in 24 MB of room. */
+Test(memory, mode_name_table_out_of_memory, .timeout = 120)
+{
+#ifdef HDO_TEST_ASAN
+    cr_skip_test("address-space limits do not work under AddressSanitizer");
+#else
+    size_t len;
+    char *text = repeat("", "m", 64u << 20, "", &len);
+    cr_assert_eq(limited(intern_name, text, len, 24u << 20), 0);
+    cr_assert_eq(limited(intern_name, text, len, 1024u << 20), 2);
     free(text);
 #endif
 }
