@@ -9,10 +9,6 @@
 
 #ifdef __cplusplus
 extern "C" {
-#ifdef __cplusplus
-}
-#endif
-
 #endif
 
 /* The files of one result, named NAMES[0..N-1] inside DIR.  Every hdo
