@@ -216,7 +216,8 @@ run_setup(run_ctx *c)
         mpfr_asprintf(&a, "%.*Rg", 20, c->t_end);
         mpfr_asprintf(&b, "%.*Rg", 20, c->res->t0);
         if (c->opt->until != NULL) {
-            /* the command line is wrong, not the model */
+            /* the command line is wrong, not the model; the option is
+               a number now (hdo_run_parse_time), shown as the end time */
             hdo_error_set(c->err, HDO_ERR_INPUT, 0, 0,
                           "--until %s: the end time %s is not after the "
                           "model's start time %s",
