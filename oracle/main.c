@@ -4,9 +4,6 @@
 #include <mpfr.h>
 #include <flint/flint.h>
 #include "commands.h"
-#include "process.h"
-
-#include "version.h"
 
 static void
 usage(FILE *out)
@@ -57,8 +54,12 @@ main(int argc, char **argv)
     hdo_process_init();
     int code = dispatch(argc, argv);
     /* a report that did not reach its reader is no success (cli.md) */
-    if (hdo_stdout_finish() != 0)
+    hdo_error_t err;
+    hdo_error_clear(&err);
+    if (hdo_stdout_finish(&err) != 0) {
+        fprintf(stderr, "hdo: error: %s\n", err.message);
         code = 2;
+    }
     /* Release the libraries' caches so that valgrind sees no leak. */
     flint_cleanup_master();
     mpfr_free_cache();

@@ -19,5 +19,9 @@
 #include "taylor.h"
 #include "hybrid.h"
 #include "compare.h"
+#include "analyze.h"
+#include "check.h"
+#include "outdir.h"
+#include "process.h"
 
 #endif

@@ -40,12 +40,15 @@ typedef void (*hdo_progress_fn)(void *data, double t, long steps, long nevents,
 struct hdo_row_struct;
 
 typedef struct {
-    long digits;       /* D (> 0) */
-    const char *every; /* sampling step as decimal text (exact), NULL: default
-                          (t_end - t0) / 1000 */
-    const char *until; /* decimal text overriding `until`, NULL: model's */
-    long max_steps;    /* 0: default 10^6 */
-    long max_events;   /* 0: default 10^5 */
+    long digits; /* D (> 0) */
+    /* The sampling step and the end time, exact (hdo_run_parse_time reads
+       them from text once, naming the option in its errors); borrowed,
+       read during hdo_run only.  every > 0, NULL: (t_end - t0) / 1000;
+       until overrides the model's `until`, NULL: the model's. */
+    const fmpq *every;
+    const fmpq *until;
+    long max_steps;             /* 0: default 10^6 */
+    long max_events;            /* 0: default 10^5 */
     const double *sample_times; /* when not NULL: sample exactly here
                                    (ascending), instead of the grid */
     slong nsample_times;
@@ -62,6 +65,14 @@ typedef struct {
 } hdo_run_options;
 
 void hdo_run_options_init(hdo_run_options *opt); /* D = 30, the rest defaults */
+
+/* Sets q to the exact value of the decimal text of the option named
+   option ("--until", "--every"; positive: the value must be > 0).
+   Returns 0, or HDO_ERR_INPUT with err naming the option and the text
+   ("--every: expected a positive decimal number, got '-1'", "--until:
+   '1e1000000' is out of range (...)") and err->file NULL. */
+int hdo_run_parse_time(fmpq_t q, const char *option, const char *text,
+                       int positive, hdo_error_t *err);
 
 /* The integration method of the arcs (hdo run --method):
    TAYLOR    the explicit Taylor method (hdo_step_taylor) everywhere;
@@ -286,6 +297,16 @@ int hdo_run(hdo_result_t res, hdo_model_t model, const hdo_run_options *opt,
 int hdo_run_rows(slong *nrows, hdo_model_t model, const hdo_run_options *opt,
                  hdo_error_t *err);
 
+/* Refuses, before computing, a grid of nrows rows (hdo_run_rows) of
+   model at digits D whose rows would not fit in half of the memory this
+   process may use (the physical memory, or a smaller ulimit -v / -d;
+   the rest is for the computation); with verify the rows of a second
+   run at D + 10 digits count too.  Event rows are not counted.  Returns
+   0, or HDO_ERR_INPUT with err giving the rows, the bytes and the limit
+   (err->file NULL: the options are to change). */
+int hdo_run_check_memory(slong nrows, const hdo_model_t model, long digits,
+                         int verify, hdo_error_t *err);
+
 /* Output tables (ref/hybrid/output.c), as cli.md specifies: values with
    `digits` significant digits, empty cells where a mode lacks a
    variable.  Return 0 or HDO_ERR_IO (err filled with strerror). */
@@ -294,9 +315,26 @@ int hdo_write_trajectory(FILE *f, const hdo_result_t res,
                          hdo_error_t *err);
 int hdo_write_events(FILE *f, const hdo_result_t res, const hdo_model_t model,
                      long digits, hdo_error_t *err);
+/* Writes s as a JSON string literal: '"' and '\\' escaped, control
+   characters as \u00XX, every other byte as it is (UTF-8 passes
+   through).  The one JSON escaping of hdo (summary.json, hdo analyze
+   --json). */
+void hdo_json_string(FILE *f, const char *s);
 /* verified_digits < 0: not verified (the key is left out). */
 int hdo_write_summary(FILE *f, const hdo_result_t res, const hdo_model_t model,
                       long verified_digits, hdo_error_t *err);
+
+/* A run's result folder DIR (docs/cli.md, "Output files and safety"):
+   hdo_run_outputs_prepare, before computing, makes DIR, refuses it
+   unless trajectory.csv, events.csv and summary.json there are absent
+   or regular files, and removes an earlier result; hdo_run_outputs_write
+   writes the three files of res (res->digits digits; verified_digits as
+   hdo_write_summary) into temporary files renamed into place together
+   (hdo_outdir_prepare, hdo_outdir_commit).  0, or a status with err. */
+int hdo_run_outputs_prepare(const char *dir, hdo_error_t *err);
+int hdo_run_outputs_write(const char *dir, const hdo_result_t res,
+                          const hdo_model_t model, long verified_digits,
+                          hdo_error_t *err);
 
 /* The smallest number of significant digits on which two runs of the same
    model agree, over all event times and event states (left and right

@@ -171,6 +171,23 @@ int hdo_consistent_init(mpfr_ptr xs, mpfr_ptr xu, int *adjusted,
                         const mpfr_t t, const int *fixed, mpfr_prec_t prec,
                         hdo_error_t *err);
 
+/* The start point of a run (ref/reduce/start.c), one rule for `hdo run`
+   and `hdo analyze`.  hdo_start_values sets val[v] to the `var` start
+   value of every model variable v (0 where none is given) and given[v]
+   to whether one is given.  hdo_start_guess sets the guess of reduced
+   mode r: each order-0 state and unknown at its variable's start value
+   (0 where none), higher orders 0, and fixed[i] (i < nstate) to 1 for
+   the order-0 states whose variable has a start value (kept if possible
+   by hdo_consistent_init), else 0.  Values are rounded to the precision
+   of the entries they go to.  Both return 0, or HDO_ERR_DOMAIN when a
+   start value cannot be evaluated (the parser refuses such models: one
+   built another way), err naming the variable and its place. */
+int hdo_start_values(mpfr_ptr val, int *given, const hdo_model_t model,
+                     hdo_error_t *err);
+int hdo_start_guess(mpfr_ptr xs, mpfr_ptr xu, int *fixed,
+                    const hdo_model_t model, const hdo_reduced_t r,
+                    hdo_error_t *err);
+
 /* Largest absolute residual of the constraints and h equations at
    (t, xs, xu), evaluated at the precision of res: a measure of
    consistency (reported in summary.json).  NaN on a domain error. */

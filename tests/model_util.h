@@ -36,11 +36,27 @@ tm_run(hdo_result_t res, hdo_model_t model, long digits, const char *every,
        hdo_error_t *err)
 {
     hdo_run_options opt;
+    fmpq_t q;
+    int st;
     hdo_run_options_init(&opt);
     opt.digits = digits;
-    opt.every = every;
+    fmpq_init(q);
+    if (every != NULL) {
+        cr_assert_eq(hdo_run_parse_time(q, "--every", every, 1, err), 0,
+                     "%s", err->message);
+        opt.every = q;
+    }
     hdo_result_init(res);
-    return hdo_run(res, model, &opt, err);
+    st = hdo_run(res, model, &opt, err);
+    fmpq_clear(q);
+    return st;
+}
+
+/* Sets q (initialised) to the exact decimal s, which must be valid. */
+static inline void
+tm_decimal(fmpq_t q, const char *s)
+{
+    cr_assert_eq(hdo_parse_decimal(q, s, strlen(s)), 0, "'%s'", s);
 }
 
 #endif

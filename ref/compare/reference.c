@@ -98,6 +98,7 @@ hdo_check_reference(hdo_refsamp_t ref, hdo_evlist_t ref_ev, hdo_model_t model,
     hdo_result_t res;
     sink_data d;
     char until[64];
+    fmpq_t until_q;
     int st;
 
     hdo_refsamp_clear(ref);
@@ -170,8 +171,19 @@ hdo_check_reference(hdo_refsamp_t ref, hdo_evlist_t ref_ev, hdo_model_t model,
     }
     hdo_run_options_init(&opt);
     opt.digits = digits;
+    /* the end time as the decimal the double prints as (%.17g), read
+       exactly: the reference of earlier versions, bit for bit */
     snprintf(until, sizeof until, "%.17g", t_end);
-    opt.until = until;
+    fmpq_init(until_q);
+    st = hdo_run_parse_time(until_q, "--until", until, 0, err);
+    if (st != 0) { /* t_end beyond the doubles: "inf" */
+        fmpq_clear(until_q);
+        free(times);
+        free(d.t);
+        free(d.v);
+        return st;
+    }
+    opt.until = until_q;
     opt.sample_times = times;
     opt.nsample_times = ns;
     opt.row_sink = sink_row;
@@ -251,6 +263,7 @@ hdo_check_reference(hdo_refsamp_t ref, hdo_evlist_t ref_ev, hdo_model_t model,
         ref->n = k;
     }
 done:
+    fmpq_clear(until_q);
     free(ev_t);
     free(d.t);
     free(d.v);

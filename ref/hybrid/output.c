@@ -117,9 +117,8 @@ hdo_write_events(FILE *f, const hdo_result_t res, const hdo_model_t model,
     return io_status(f, err, "events.csv");
 }
 
-/* A JSON string literal. */
-static void
-put_json_string(FILE *f, const char *s)
+void
+hdo_json_string(FILE *f, const char *s)
 {
     fputc('"', f);
     for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
@@ -139,10 +138,10 @@ hdo_write_summary(FILE *f, const hdo_result_t res, const hdo_model_t model,
 {
     int first = 1;
     fputs("{\n  \"model\": ", f);
-    put_json_string(f, model->name);
+    hdo_json_string(f, model->name);
     if (model->file != NULL) {
         fputs(",\n  \"file\": ", f);
-        put_json_string(f, model->file);
+        hdo_json_string(f, model->file);
     }
     fprintf(f, ",\n  \"digits\": %ld,\n  \"precision_bits\": %ld,\n",
             res->digits, (long)res->prec);
@@ -166,7 +165,7 @@ hdo_write_summary(FILE *f, const hdo_result_t res, const hdo_model_t model,
         first = 0;
         fputs("\"name\": ", f);
         hdo_mode_name(name, sizeof name, model, mi->mode);
-        put_json_string(f, name);
+        hdo_json_string(f, name);
         fprintf(f,
                 ", \"mu\": %ld, \"d\": %ld, \"a\": %ld, \"v\": %ld, "
                 "\"index\": %ld, \"analysis\": \"%s\"",
@@ -200,12 +199,12 @@ hdo_write_summary(FILE *f, const hdo_result_t res, const hdo_model_t model,
        the run.  The version and the command line (its output folder) are
        not compared between summaries (tools/refcompare.py). */
     fputs(",\n  \"hdo_version\": ", f);
-    put_json_string(f, hdo_version());
+    hdo_json_string(f, hdo_version());
     if (res->command_argv != NULL) {
         fputs(",\n  \"command_line\": [", f);
         for (int k = 0; k < res->command_argc; k++) {
             fputs(k > 0 ? ", " : "", f);
-            put_json_string(f, res->command_argv[k]);
+            hdo_json_string(f, res->command_argv[k]);
         }
         fputs("]", f);
     }
@@ -214,7 +213,7 @@ hdo_write_summary(FILE *f, const hdo_result_t res, const hdo_model_t model,
         mpfr_t x;
         mpfr_init2(x, res->prec > 0 ? res->prec : 64);
         fputs(k > 0 ? ", " : "", f);
-        put_json_string(f, model->params[k].name);
+        hdo_json_string(f, model->params[k].name);
         if (hdo_expr_eval_constant(x, model->pool, model->params[k].value) == 0)
             mpfr_fprintf(f, ": %.*Re", (int)(res->digits - 1), x);
         else
@@ -241,9 +240,9 @@ hdo_write_summary(FILE *f, const hdo_result_t res, const hdo_model_t model,
         fputs(",\n  \"overrides\": {", f);
         for (slong k = 0; k < model->noverrides; k++) {
             fputs(k ? ", " : "", f);
-            put_json_string(f, model->overrides[k].name);
+            hdo_json_string(f, model->overrides[k].name);
             fputs(": ", f);
-            put_json_string(f, model->overrides[k].text);
+            hdo_json_string(f, model->overrides[k].text);
         }
         fputs("}", f);
     }

@@ -200,25 +200,7 @@ run_setup(run_ctx *c)
     if (st < 0)
         return st;
     if (c->opt->until != NULL) {
-        fmpq_t q;
-        fmpq_init(q);
-        st = hdo_parse_decimal(q, c->opt->until, strlen(c->opt->until));
-        if (st == 0)
-            fmpq_get_mpfr(c->t_end, q, MPFR_RNDN);
-        fmpq_clear(q);
-        if (st == HDO_ERR_UNSUPPORTED) {
-            hdo_error_set(c->err, HDO_ERR_INPUT, 0, 0,
-                          "--until: '%s' is out of range (at most %d "
-                          "significant digits and an exponent within +-%d)",
-                          c->opt->until, HDO_MODEL_MAX_DIGITS,
-                          HDO_MODEL_MAX_EXPONENT);
-            return hdo_run_option_fail(c);
-        } else if (st != 0) {
-            hdo_error_set(c->err, HDO_ERR_INPUT, 0, 0,
-                          "--until: expected a decimal number, got '%s'",
-                          c->opt->until);
-            return hdo_run_option_fail(c);
-        }
+        fmpq_get_mpfr(c->t_end, c->opt->until, MPFR_RNDN);
     } else if (model->t_end == HDO_EXPR_NONE) {
         hdo_error_set(c->err, HDO_ERR_INPUT, 0, 0,
                       "the model has no end time: add `until T` or give "
@@ -234,11 +216,12 @@ run_setup(run_ctx *c)
         mpfr_asprintf(&a, "%.*Rg", 20, c->t_end);
         mpfr_asprintf(&b, "%.*Rg", 20, c->res->t0);
         if (c->opt->until != NULL) {
-            /* the command line is wrong, not the model */
+            /* the command line is wrong, not the model; the option is
+               a number now (hdo_run_parse_time), shown as the end time */
             hdo_error_set(c->err, HDO_ERR_INPUT, 0, 0,
                           "--until %s: the end time %s is not after the "
                           "model's start time %s",
-                          c->opt->until, a, b);
+                          a, a, b);
             mpfr_free_str(a);
             mpfr_free_str(b);
             return hdo_run_option_fail(c);
@@ -263,22 +246,10 @@ run_start(run_ctx *c)
     if (st < 0)
         return st;
     mode_cache *mc = c->mc + m;
-    const hdo_reduced_struct *r = mc->red;
-    for (slong i = 0; i < r->nstate; i++) {
-        slong v = r->state[i].var;
-        mc->fixed[i] =
-            r->state[i].order == 0 && c->model->vars[v].start != HDO_EXPR_NONE;
-        if (r->state[i].order == 0)
-            hdo_run_start_guess(mc->xs + i, c, v);
-        else
-            mpfr_set_ui(mc->xs + i, 0, MPFR_RNDN);
-    }
-    for (slong j = 0; j < r->nimplicit; j++) {
-        if (r->unknown[j].order == 0)
-            hdo_run_start_guess(mc->xu + j, c, r->unknown[j].var);
-        else
-            mpfr_set_ui(mc->xu + j, 0, MPFR_RNDN);
-    }
+    /* the rule hdo analyze shows (ref/reduce/start.c) */
+    st = hdo_start_guess(mc->xs, mc->xu, mc->fixed, c->model, mc->red, c->err);
+    if (st < 0)
+        return hdo_run_fail(c, st, m, c->res->t0);
     st = hdo_run_reinit(c, m, c->res->t0, &adjusted);
     if (st < 0)
         return st;

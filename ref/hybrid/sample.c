@@ -134,29 +134,12 @@ hdo_run_setup_samples(run_ctx *c)
         return 0;
     }
     if (c->opt->every != NULL) {
-        fmpq_t q;
-        fmpq_init(q);
-        int st = hdo_parse_decimal(q, c->opt->every, strlen(c->opt->every));
-        if (st == 0 && fmpq_sgn(q) <= 0)
-            st = HDO_ERR_INPUT;
-        if (st != 0) {
-            fmpq_clear(q);
-            if (st == HDO_ERR_UNSUPPORTED)
-                hdo_error_set(c->err, HDO_ERR_INPUT, 0, 0,
-                              "--every: '%s' is out of range (at most %d "
-                              "significant digits and an exponent within "
-                              "+-%d)",
-                              c->opt->every, HDO_MODEL_MAX_DIGITS,
-                              HDO_MODEL_MAX_EXPONENT);
-            else
-                hdo_error_set(c->err, HDO_ERR_INPUT, 0, 0,
-                              "--every: expected a positive decimal number, "
-                              "got '%s'",
-                              c->opt->every);
+        if (fmpq_sgn(c->opt->every) <= 0) {
+            hdo_error_set(c->err, HDO_ERR_INPUT, 0, 0,
+                          "--every: the sampling step must be positive");
             return hdo_run_option_fail(c);
         }
-        fmpq_get_mpfr(c->every, q, MPFR_RNDN);
-        fmpq_clear(q);
+        fmpq_get_mpfr(c->every, c->opt->every, MPFR_RNDN);
     } else {
         mpfr_sub(c->every, c->t_end, c->res->t0, MPFR_RNDN);
         mpfr_div_ui(c->every, c->every, 1000, MPFR_RNDN);

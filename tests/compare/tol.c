@@ -96,12 +96,12 @@ Test(compare, tol_array_and_dotted_names)
         read_tol(tol, "variables = u[10] ball.h, w[0] c.C1.v x\n", &err), 0,
         "%d:%d %s", err.line, err.col, err.message);
     cr_assert_eq(tol->nvariables, 5);
-    cr_expect_str_eq(tol->variables[0], "u[10]");
-    cr_expect_str_eq(tol->variables[1], "ball.h");
-    cr_expect_str_eq(tol->variables[2], "w[0]");
-    cr_expect_str_eq(tol->variables[3], "c.C1.v");
-    cr_expect_str_eq(tol->variables[4], "x");
-    cr_expect_eq(tol->var_col[2], 27);
+    cr_expect_str_eq(tol->variables[0].name, "u[10]");
+    cr_expect_str_eq(tol->variables[1].name, "ball.h");
+    cr_expect_str_eq(tol->variables[2].name, "w[0]");
+    cr_expect_str_eq(tol->variables[3].name, "c.C1.v");
+    cr_expect_str_eq(tol->variables[4].name, "x");
+    cr_expect_eq(tol->variables[2].col, 27);
     hdo_tol_clear(tol);
 }
 

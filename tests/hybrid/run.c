@@ -410,11 +410,25 @@ Test(hybrid, run_errors)
     hdo_result_t res;
     hdo_error_t err;
     hdo_run_options opt;
+    fmpq_t q;
     tm_parse(model, ball_text);
-    cr_assert_eq(tm_run(res, model, 30, "0", &err), HDO_ERR_INPUT);
+    /* the options are read once, naming the option (hdo_run_parse_time);
+       a step that is not positive is refused by the run too */
+    fmpq_init(q);
+    cr_assert_eq(hdo_run_parse_time(q, "--every", "0", 1, &err), HDO_ERR_INPUT);
+    cr_expect_str_eq(err.message,
+                     "--every: expected a positive decimal number, got '0'");
+    cr_expect(err.file == NULL);
+    cr_assert_eq(hdo_run_parse_time(q, "--every", "abc", 1, &err),
+                 HDO_ERR_INPUT);
+    fmpq_set_si(q, -1, 2);
+    hdo_run_options_init(&opt);
+    opt.every = q;
+    hdo_result_init(res);
+    cr_assert_eq(hdo_run(res, model, &opt, &err), HDO_ERR_INPUT);
+    cr_expect(strstr(err.message, "--every") != NULL, "%s", err.message);
     hdo_result_clear(res);
-    cr_assert_eq(tm_run(res, model, 30, "abc", &err), HDO_ERR_INPUT);
-    hdo_result_clear(res);
+    fmpq_clear(q);
     hdo_run_options_init(&opt);
     opt.max_events = 3;
     hdo_result_init(res);
@@ -915,12 +929,23 @@ run_until(hdo_result_t res, hdo_model_t model, long digits, const char *until,
           const char *every, hdo_error_t *err)
 {
     hdo_run_options opt;
+    fmpq_t u, e;
+    int st;
     hdo_run_options_init(&opt);
     opt.digits = digits;
-    opt.until = until;
-    opt.every = every;
+    fmpq_init(u);
+    fmpq_init(e);
+    tm_decimal(u, until);
+    opt.until = u;
+    if (every != NULL) {
+        tm_decimal(e, every);
+        opt.every = e;
+    }
     hdo_result_init(res);
-    return hdo_run(res, model, &opt, err);
+    st = hdo_run(res, model, &opt, err);
+    fmpq_clear(u);
+    fmpq_clear(e);
+    return st;
 }
 
 #define BALL_PREC 400
@@ -1117,11 +1142,15 @@ Test(hybrid, run_stiff_arc_is_diagnosed_early)
     hdo_run_options_init(&opt);
     opt.digits = 30;
     opt.method = HDO_METHOD_TAYLOR;
-    opt.until = "1e-9";
+    fmpq_t until;
+    fmpq_init(until);
+    tm_decimal(until, "1e-9");
+    opt.until = until;
     hdo_result_init(res);
     st = hdo_run(res, model, &opt, &err);
     cr_expect_eq(st, 0, "%s", err.message);
     hdo_result_clear(res);
+    fmpq_clear(until);
     hdo_model_clear(model);
 
     tm_parse(model, "model ho\nvar x = 1, v = 0\nmode m\n  der(x) = v\n"

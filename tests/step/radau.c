@@ -93,9 +93,13 @@ Test(step, radau_linear_stiff_closed_form_30_and_60_digits)
             hdo_run_options_init(&opt);
             opt.digits = D;
             opt.method = HDO_METHOD_IMPLICIT;
-            opt.until = ends[e];
+            fmpq_t until;
+            fmpq_init(until);
+            tm_decimal(until, ends[e]);
+            opt.until = until;
             hdo_result_init(res);
             cr_assert_eq(hdo_run(res, model, &opt, &err), 0, "%s", err.message);
+            fmpq_clear(until);
             cr_expect(res->implicit_steps == res->steps);
             cr_expect(res->steps < 3000, "%ld steps", (long)res->steps);
             hdo_row *last = res->rows + res->nrows - 1;

@@ -8,6 +8,7 @@
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <stdio.h>
 #include "outdir.h"
 #include "process.h"
 
@@ -50,6 +51,16 @@ make_dirs(const char *path)
     return rc;
 }
 
+/* The status of a failure: err's, or out of memory when nothing was
+   said (a path that could not be allocated). */
+static int
+fail(hdo_error_t *err)
+{
+    if (err->status == 0)
+        hdo_error_set(err, HDO_ERR_MEMORY, 0, 0, "out of memory");
+    return err->status;
+}
+
 static const char *
 kind_of(mode_t m)
 {
@@ -64,14 +75,15 @@ kind_of(mode_t m)
 }
 
 /* The lock every hdo process takes before touching the result files:
-   an fd of DIR with an exclusive flock, or -1 (message printed). */
+   an fd of DIR with an exclusive flock, or -1 (err filled). */
 static int
-lock_dir(const hdo_outdir *od)
+lock_dir(const hdo_outdir *od, hdo_error_t *err)
 {
     int fd = open(od->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (fd < 0) {
-        fprintf(stderr, "%s: cannot open the output folder %s: %s\n", od->cmd,
-                od->dir, strerror(errno));
+        hdo_error_set(err, HDO_ERR_IO, 0, 0,
+                      "cannot open the output folder %s: %s", od->dir,
+                      strerror(errno));
         return -1;
     }
     while (flock(fd, LOCK_EX) != 0) {
@@ -87,26 +99,26 @@ lock_dir(const hdo_outdir *od)
 /* 0 when every result name in DIR is absent or a regular file; else 2
    with a message.  Run under the lock. */
 static int
-check_names(const hdo_outdir *od)
+check_names(const hdo_outdir *od, hdo_error_t *err)
 {
     for (int i = 0; i < od->n; i++) {
         char *p = join(od->dir, "", od->names[i]);
         struct stat sb;
         int rc = 0;
         if (p == NULL)
-            return 2;
+            return fail(err);
         if (lstat(p, &sb) == 0) {
             if (!S_ISREG(sb.st_mode)) {
-                fprintf(stderr,
-                        "%s: %s is %s: hdo replaces only regular files "
-                        "(remove it or choose another --out folder)\n",
-                        od->cmd, p, kind_of(sb.st_mode));
-                rc = 2;
+                hdo_error_set(err, HDO_ERR_IO, 0, 0,
+                              "%s is %s: hdo replaces only regular files "
+                              "(remove it or choose another --out folder)",
+                              p, kind_of(sb.st_mode));
+                rc = fail(err);
             }
         } else if (errno != ENOENT) {
-            fprintf(stderr, "%s: cannot examine %s: %s\n", od->cmd, p,
-                    strerror(errno));
-            rc = 2;
+            hdo_error_set(err, HDO_ERR_IO, 0, 0, "cannot examine %s: %s", p,
+                          strerror(errno));
+            rc = fail(err);
         }
         free(p);
         if (rc != 0)
@@ -133,7 +145,7 @@ remove_names(const hdo_outdir *od)
    O_EXCL and O_NOFOLLOW so that nothing already there (a leftover, a
    planted symlink) is written through; *path receives the name. */
 static FILE *
-open_temp(const hdo_outdir *od, const char *name, char **path)
+open_temp(const hdo_outdir *od, const char *name, char **path, hdo_error_t *err)
 {
     for (int k = 0; k < 1000; k++) {
         char prefix[64];
@@ -159,8 +171,8 @@ open_temp(const hdo_outdir *od, const char *name, char **path)
         int saved = errno;
         hdo_temp_forget(p);
         if (saved != EEXIST) {
-            fprintf(stderr, "%s: cannot write %s: %s\n", od->cmd, p,
-                    strerror(saved));
+            hdo_error_set(err, HDO_ERR_IO, 0, 0, "cannot write %s: %s", p,
+                          strerror(saved));
             free(p);
             return NULL;
         }
@@ -170,39 +182,43 @@ open_temp(const hdo_outdir *od, const char *name, char **path)
 }
 
 int
-hdo_outdir_prepare(const hdo_outdir *od)
+hdo_outdir_prepare(const hdo_outdir *od, hdo_error_t *err)
 {
     struct stat sb;
+    hdo_error_clear(err);
     if (od->dir[0] == '\0') {
-        fprintf(stderr, "%s: --out: the folder name is empty\n", od->cmd);
-        return 2;
+        hdo_error_set(err, HDO_ERR_IO, 0, 0, "--out: the folder name is empty");
+        return fail(err);
     }
     if (make_dirs(od->dir) != 0) {
-        fprintf(stderr, "%s: cannot create the output folder %s: %s\n", od->cmd,
-                od->dir, strerror(errno));
-        return 2;
+        hdo_error_set(err, HDO_ERR_IO, 0, 0,
+                      "cannot create the output folder %s: %s", od->dir,
+                      strerror(errno));
+        return fail(err);
     }
     if (stat(od->dir, &sb) != 0) {
-        fprintf(stderr, "%s: cannot examine the output folder %s: %s\n",
-                od->cmd, od->dir, strerror(errno));
-        return 2;
+        hdo_error_set(err, HDO_ERR_IO, 0, 0,
+                      "cannot examine the output folder %s: %s", od->dir,
+                      strerror(errno));
+        return fail(err);
     }
     if (!S_ISDIR(sb.st_mode)) {
-        fprintf(stderr, "%s: the output folder %s is %s, not a folder\n",
-                od->cmd, od->dir, kind_of(sb.st_mode));
-        return 2;
+        hdo_error_set(err, HDO_ERR_IO, 0, 0,
+                      "the output folder %s is %s, not a folder", od->dir,
+                      kind_of(sb.st_mode));
+        return fail(err);
     }
-    int fd = lock_dir(od);
+    int fd = lock_dir(od, err);
     if (fd < 0)
-        return 2;
-    int rc = check_names(od);
+        return fail(err);
+    int rc = check_names(od, err);
     if (rc == 0) {
         /* can a file be created here?  Better to know now than after
            hours of computing */
         char *probe = NULL;
-        FILE *f = open_temp(od, "probe", &probe);
+        FILE *f = open_temp(od, "probe", &probe, err);
         if (f == NULL) {
-            rc = 2;
+            rc = fail(err);
         } else {
             fclose(f);
             unlink(probe);
@@ -217,33 +233,31 @@ hdo_outdir_prepare(const hdo_outdir *od)
 }
 
 int
-hdo_outdir_commit(const hdo_outdir *od, hdo_outdir_writer writer, void *data)
+hdo_outdir_commit(const hdo_outdir *od, hdo_outdir_writer writer, void *data,
+                  hdo_error_t *err)
 {
     char *tmp[MAXFILES] = {NULL}, *fin[MAXFILES] = {NULL};
-    hdo_error_t err;
     int rc = 0, renamed = 0, fd = -1;
     sigset_t hold, old;
 
+    hdo_error_clear(err);
     if (od->n > MAXFILES)
-        return 2;
-    hdo_error_clear(&err);
+        return hdo_error_set(err, HDO_ERR_INPUT, 0, 0,
+                             "more than %d output files", MAXFILES);
     for (int i = 0; i < od->n && rc == 0; i++) {
         fin[i] = join(od->dir, "", od->names[i]);
-        FILE *f = fin[i] != NULL ? open_temp(od, od->names[i], tmp + i) : NULL;
+        FILE *f =
+            fin[i] != NULL ? open_temp(od, od->names[i], tmp + i, err) : NULL;
         if (f == NULL) {
-            rc = 2;
+            rc = fail(err);
             break;
         }
-        int st = writer(f, i, data, &err);
+        int st = writer(f, i, data, err);
         if (fclose(f) != 0 && st == 0)
-            st = hdo_error_set(&err, HDO_ERR_IO, 0, 0, "cannot write %s: %s",
+            st = hdo_error_set(err, HDO_ERR_IO, 0, 0, "cannot write %s: %s",
                                tmp[i], strerror(errno));
-        if (st != 0) {
-            char buf[2048];
-            hdo_error_format(buf, sizeof buf, &err);
-            fprintf(stderr, "%s\n", buf);
-            rc = 2;
-        }
+        if (st != 0)
+            rc = st;
     }
     /* the renames, under the lock and with the stop signals held back,
        so that the folder never shows files of two runs */
@@ -253,15 +267,15 @@ hdo_outdir_commit(const hdo_outdir *od, hdo_outdir_writer writer, void *data)
     sigaddset(&hold, SIGHUP);
     sigaddset(&hold, SIGQUIT);
     sigprocmask(SIG_BLOCK, &hold, &old);
-    if (rc == 0 && (fd = lock_dir(od)) < 0)
-        rc = 2;
+    if (rc == 0 && (fd = lock_dir(od, err)) < 0)
+        rc = fail(err);
     if (rc == 0)
-        rc = check_names(od);
+        rc = check_names(od, err);
     for (int i = 0; i < od->n && rc == 0; i++) {
         if (rename(tmp[i], fin[i]) != 0) {
-            fprintf(stderr, "%s: cannot rename %s to %s: %s\n", od->cmd, tmp[i],
-                    fin[i], strerror(errno));
-            rc = 2;
+            hdo_error_set(err, HDO_ERR_IO, 0, 0, "cannot rename %s to %s: %s",
+                          tmp[i], fin[i], strerror(errno));
+            rc = fail(err);
         } else {
             renamed = i + 1;
         }

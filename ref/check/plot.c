@@ -1,6 +1,6 @@
-/* check_plot.c -- hdo check --plot: per variable the reference, the
-   allowed band and the candidate, the events, and the error against the
-   band (gnuplot) */
+/* plot.c -- hdo check --plot: per variable the reference, the allowed
+ * band and the candidate, the events, and the error against the band
+ * (gnuplot) */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -11,12 +11,9 @@
 #include <unistd.h>
 #include "check.h"
 
-/* ------------------------------------------------------------------ */
-/* Plots (gnuplot) */
-
 /* Whether an executable named prog is on PATH. */
-int
-chk_on_path(const char *prog)
+static int
+on_path(const char *prog)
 {
     const char *path = getenv("PATH");
     char buf[4096];
@@ -33,8 +30,7 @@ chk_on_path(const char *prog)
     return 0;
 }
 
-/* Runs gnuplot on script; 0 when it succeeds, else -1 (POSIX style, not
-   an hdo status). */
+/* Runs gnuplot on script; 0 when it succeeds. */
 static int
 run_gnuplot(const char *script)
 {
@@ -67,11 +63,11 @@ gp_quote(FILE *f, const char *s)
     fputc('\'', f);
 }
 
-/* Draws variable j into png through files in dir.  Returns 0; -1 when a
-   file or gnuplot failed (the caller says so); -2 when the message is
-   printed here.  Neither is an hdo status: the caller exits 2. */
+/* Draws variable j into png through files in dir: 0, -1 when gnuplot
+   failed, -2 when the picture could not be written (err filled). */
 static int
-plot_variable(const check_state *s, slong j, const char *dir, const char *png)
+plot_variable(const hdo_check_t s, slong j, const char *dir, const char *png,
+              hdo_error_t *err)
 {
     char ref_path[4200], cand_path[4200], script[4200], tmp_png[4200];
     const hdo_tube_struct *tb = s->tube + j;
@@ -172,12 +168,8 @@ plot_variable(const check_state *s, slong j, const char *dir, const char *png)
         st = run_gnuplot(script);
     if (st == 0) {
         /* never renamed over a device, FIFO or symlink (outfile.c) */
-        hdo_error_t err;
-        hdo_error_clear(&err);
-        if (hdo_outfile_copy(png, tmp_png, &err) != 0) {
-            fprintf(stderr, "%s: error: %s\n", png, err.message);
+        if (hdo_outfile_copy(png, tmp_png, err) != 0)
             st = -2;
-        }
     }
     remove(tmp_png);
     remove(ref_path);
@@ -187,37 +179,45 @@ plot_variable(const check_state *s, slong j, const char *dir, const char *png)
 }
 
 int
-chk_write_plots(const check_state *s)
+hdo_check_plot_available(void)
+{
+    return on_path("gnuplot");
+}
+
+int
+hdo_check_plot(hdo_check_t s, const char *png_path, hdo_error_t *err)
 {
     char dir[] = "/tmp/hdo-check-XXXXXX";
-    const char *p = s->plot_path;
-    size_t len = strlen(p), stem = len;
+    size_t len = strlen(png_path), stem = len;
     int st = 0;
-    if (stem >= 4 && strcmp(p + stem - 4, ".png") == 0)
+    hdo_error_clear(err);
+    if (stem >= 4 && strcmp(png_path + stem - 4, ".png") == 0)
         stem -= 4;
-    if (mkdtemp(dir) == NULL) {
-        fprintf(stderr, "hdo check: cannot make a temporary folder: %s\n",
-                strerror(errno));
-        return 2;
-    }
+    if (mkdtemp(dir) == NULL)
+        return hdo_error_set(err, HDO_ERR_IO, 0, 0,
+                             "cannot make a temporary folder: %s",
+                             strerror(errno));
     for (slong j = 0; j < s->nvar && st == 0; j++) {
         const char *name = s->cand->names[s->col[j]];
         size_t n = len + strlen(name) + 8;
-        char *png = malloc(n);
-        if (png == NULL) {
-            st = 2;
+        free(s->plot_file);
+        s->plot_file = malloc(n);
+        if (s->plot_file == NULL) {
+            st = hdo_error_set(err, HDO_ERR_MEMORY, 0, 0, "out of memory");
             break;
         }
         if (s->nvar == 1)
-            snprintf(png, n, "%s", p);
+            snprintf(s->plot_file, n, "%s", png_path);
         else
-            snprintf(png, n, "%.*s-%s.png", (int)stem, p, name);
-        st = plot_variable(s, j, dir, png);
+            snprintf(s->plot_file, n, "%.*s-%s.png", (int)stem, png_path, name);
+        st = plot_variable(s, j, dir, s->plot_file, err);
         if (st == -1)
-            fprintf(stderr, "%s: error: gnuplot could not draw the plot\n",
-                    png);
-        st = st != 0 ? 2 : 0;
-        free(png);
+            hdo_error_set(err, HDO_ERR_IO, 0, 0,
+                          "gnuplot could not draw the plot");
+        if (st != 0) {
+            st = err->status;
+            err->file = s->plot_file;
+        }
     }
     rmdir(dir);
     return st;

@@ -1,0 +1,80 @@
+/* analyze.h -- hdo analyze as a library function: per mode its reduced
+   form (explicit/implicit split, Pryce offsets, hidden constraints), the
+   Kunkel-Mehrmann analysis (mu, d, a, v, the singular-value gaps of the
+   rank decisions) at a consistent point, and the consistent initial
+   point of the start mode, all at the precision of a run at D digits.
+   Nothing here prints on the terminal: oracle/cmd_analyze.c renders the
+   text report; hdo_analysis_write_json writes the JSON one. */
+#ifndef HDO_ANALYZE_H
+#define HDO_ANALYZE_H
+
+#include <stdio.h>
+#include "km.h"
+#include "reduce.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* What is known about one mode. */
+typedef struct {
+    hdo_reduced_t red;
+    int reduced;    /* hdo_reduce_mode succeeded */
+    int consistent; /* a consistent point was found from the start values */
+    int km_ok;      /* the Kunkel-Mehrmann analysis succeeded there */
+    hdo_km_result km;
+    /* The first failure (0: none), described by err.  fatal: it fails
+       the analysis (a singular mode; at the start mode any failure).
+       noted: it deserves a message of its own; every failure except an
+       inconsistent start at a mode other than the start mode, whose
+       start values need not fit it (the report still gives err). */
+    int status, fatal, noted;
+    hdo_error_t err;
+    mpfr_ptr xs, xu; /* the consistent point (when consistent) */
+} hdo_analysis_mode;
+
+typedef struct {
+    long digits;
+    mpfr_prec_t prec; /* hdo_run_prec(digits): a run's precision */
+    mpfr_t t0;        /* the start time */
+    slong nvars;
+    mpfr_ptr start; /* every variable's start value (hdo_start_values) */
+    int *given;     /* 1 where the model gives one */
+    slong nmodes;
+    hdo_analysis_mode *modes;
+    slong start_mode;
+    int failed; /* some mode's failure is fatal */
+} hdo_analysis_struct;
+typedef hdo_analysis_struct hdo_analysis_t[1];
+
+void hdo_analysis_init(hdo_analysis_t a);
+void hdo_analysis_clear(hdo_analysis_t a);
+
+/* Analyses every mode of model at digits D (> 0): the reduced form; a
+   consistent point from the start values at t0 (hdo_start_guess,
+   hdo_consistent_init), the start values kept where possible; the
+   Kunkel-Mehrmann analysis there (hdo_km_analyze).  A mode that fails
+   is recorded in its entry (status, err) and the others go on.  Returns
+   0 (then a->failed says whether a fatal failure occurred), or
+   HDO_ERR_DOMAIN with err (file set) when the start time or a start
+   value cannot be evaluated. */
+int hdo_analyze(hdo_analysis_t a, hdo_model_t model, long digits,
+                hdo_error_t *err);
+
+/* Writes the analysis as the JSON document of `hdo analyze --json`
+   (docs/cli.md): model, digits, precision_bits, per mode its reduced
+   form, mu/d/a/v with the rank decisions (or why they are missing) and
+   its hidden constraints, and the initial point (null when the start
+   mode has no consistent point). */
+void hdo_analysis_write_json(FILE *out, hdo_model_t model,
+                             const hdo_analysis_t an);
+
+/* The value of model variable v (order 0) at the consistent point of
+   mode mi, or NULL when the mode lacks it. */
+mpfr_srcptr hdo_analysis_value(const hdo_analysis_mode *mi, slong v);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,140 @@
+/* analyze.c -- hdo_analyze: reduced form, consistent point and
+ * Kunkel-Mehrmann analysis of every mode */
+#include <stdlib.h>
+#include <string.h>
+#include "analyze.h"
+#include "hybrid.h"
+
+void
+hdo_analysis_init(hdo_analysis_t a)
+{
+    memset(a, 0, sizeof *a);
+    mpfr_init2(a->t0, 64);
+    a->start_mode = -1;
+}
+
+void
+hdo_analysis_clear(hdo_analysis_t a)
+{
+    for (slong m = 0; m < a->nmodes; m++) {
+        hdo_analysis_mode *p = a->modes + m;
+        if (p->xs != NULL) {
+            hdo_vec_clear(p->xs, p->red->nstate);
+            hdo_vec_clear(p->xu, p->red->nimplicit);
+        }
+        hdo_reduced_clear(p->red);
+    }
+    free(a->modes);
+    free(a->given);
+    if (a->start != NULL)
+        hdo_vec_clear(a->start, a->nvars);
+    mpfr_clear(a->t0);
+}
+
+mpfr_srcptr
+hdo_analysis_value(const hdo_analysis_mode *mi, slong v)
+{
+    const hdo_reduced_struct *r = mi->red;
+    for (slong i = 0; i < r->nstate; i++)
+        if (r->state[i].var == v && r->state[i].order == 0)
+            return mi->xs + i;
+    for (slong j = 0; j < r->nimplicit; j++)
+        if (r->unknown[j].var == v && r->unknown[j].order == 0)
+            return mi->xu + j;
+    return NULL;
+}
+
+/* A consistent point of mode p from the start values (the rule of a
+   run's start, ref/reduce/start.c). */
+static int
+consistent_point(hdo_analysis_mode *p, hdo_model_t model, const mpfr_t t,
+                 mpfr_prec_t prec)
+{
+    const hdo_reduced_struct *r = p->red;
+    int *fixed = calloc(r->nstate + 1, sizeof(int));
+    int adjusted, st;
+    HDO_ASSERT(fixed != NULL);
+    p->xs = hdo_vec_init(r->nstate, prec);
+    p->xu = hdo_vec_init(r->nimplicit, prec);
+    st = hdo_start_guess(p->xs, p->xu, fixed, model, r, &p->err);
+    if (st == 0)
+        st = hdo_consistent_init(p->xs, p->xu, &adjusted, model, r, t, fixed,
+                                 prec, &p->err);
+    free(fixed);
+    p->consistent = st == 0;
+    return st;
+}
+
+/* The analysis of mode m; a failure is recorded in its entry. */
+static void
+analyze_mode(hdo_analysis_t a, hdo_model_t model, slong m)
+{
+    hdo_analysis_mode *p = a->modes + m;
+    int is_start = m == model->start_mode;
+    hdo_reduced_init(p->red);
+    hdo_error_clear(&p->err);
+    p->status = hdo_reduce_mode(p->red, model, m, &p->err);
+    if (p->status != 0) {
+        if (p->err.file == NULL)
+            p->err.file = model->file;
+        p->fatal = p->noted = 1;
+        return;
+    }
+    p->reduced = 1;
+    p->status = consistent_point(p, model, a->t0, a->prec);
+    if (p->status != 0) {
+        /* only the start mode must be consistent at the start values */
+        p->fatal = p->noted = is_start;
+        return;
+    }
+    slong n = model->modes[m].nvars;
+    mpfr_ptr x = hdo_vec_init(n, a->prec);
+    for (slong j = 0; j < n; j++)
+        mpfr_set(x + j, hdo_analysis_value(p, model->modes[m].vars[j]),
+                 MPFR_RNDN);
+    p->status = hdo_km_analyze(&p->km, model, m, a->t0, x, a->prec, &p->err);
+    if (p->status == 0) {
+        p->km_ok = 1;
+    } else {
+        /* At the start mode a failed analysis is always fatal (a domain
+           error there is as bad as a singular mode); another mode is only
+           evaluated at the start values, which need not lie in its
+           domain. */
+        p->noted = 1;
+        p->fatal = p->status == HDO_ERR_SINGULAR || is_start;
+    }
+    hdo_vec_clear(x, n);
+}
+
+int
+hdo_analyze(hdo_analysis_t a, hdo_model_t model, long digits, hdo_error_t *err)
+{
+    hdo_error_clear(err);
+    a->digits = digits;
+    /* the precision of a run at D digits: ten guard digits, so that the
+       rank decisions and the consistent point are computed with more
+       than the digits shown */
+    a->prec = hdo_run_prec(digits);
+    mpfr_set_prec(a->t0, a->prec);
+    a->nvars = model->nvars;
+    a->start = hdo_vec_init(model->nvars, a->prec);
+    a->given = calloc(model->nvars + 1, sizeof(int));
+    a->start_mode = model->start_mode;
+    HDO_ASSERT(a->given != NULL);
+    if (hdo_expr_eval_constant(a->t0, model->pool, model->t0) != 0 ||
+        hdo_start_values(a->start, a->given, model, err) != 0) {
+        if (err->status == 0)
+            hdo_error_set(err, HDO_ERR_DOMAIN, model->start_pos.line,
+                          model->start_pos.col, "the start time is undefined");
+        err->file = model->file;
+        return err->status;
+    }
+    a->modes = calloc(model->nmodes + 1, sizeof *a->modes);
+    HDO_ASSERT(a->modes != NULL);
+    a->nmodes = model->nmodes;
+    for (slong m = 0; m < model->nmodes; m++) {
+        analyze_mode(a, model, m);
+        a->failed |= a->modes[m].fatal;
+    }
+    return 0;
+}

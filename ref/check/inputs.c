@@ -1,0 +1,296 @@
+/* inputs.c -- what hdo check reads: the model with its parameter
+ * overrides, the candidate, the tolerances, the compared variables and
+ * the candidate's events */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "check.h"
+
+void
+hdo_check_options_init(hdo_check_options *opt)
+{
+    memset(opt, 0, sizeof *opt);
+    /* those of `hdo run` by default, so that the reference is the one
+       hdo run computes */
+    opt->digits = 30;
+    opt->time_abs = opt->value_abs = opt->value_rel = NAN;
+}
+
+void
+hdo_check_init(hdo_check_t s)
+{
+    memset(s, 0, sizeof *s);
+    hdo_check_options_init(&s->opt);
+    hdo_model_init(s->model);
+    hdo_csv_init(s->cand);
+    hdo_tol_init(s->tol);
+    hdo_evfile_init(s->evfile);
+    hdo_evlist_init(s->cand_ev);
+    hdo_evlist_init(s->ref_ev);
+    hdo_matching_init(s->match);
+    hdo_refsamp_init(s->ref);
+}
+
+void
+hdo_check_clear(hdo_check_t s)
+{
+    if (s->tube != NULL)
+        for (slong j = 0; j < s->nvar; j++)
+            hdo_tube_clear(s->tube + j);
+    free(s->tube);
+    hdo_refsamp_clear(s->ref);
+    free(s->ignored);
+    free(s->col);
+    free(s->var);
+    free(s->mode_map);
+    free(s->tol_default);
+    free(s->plot_file);
+    hdo_matching_clear(s->match);
+    hdo_evlist_clear(s->ref_ev);
+    hdo_evlist_clear(s->cand_ev);
+    hdo_evfile_clear(s->evfile);
+    hdo_tol_clear(s->tol);
+    hdo_csv_clear(s->cand);
+    hdo_model_clear(s->model);
+}
+
+static int
+oom(hdo_error_t *err)
+{
+    return hdo_error_set(err, HDO_ERR_MEMORY, 0, 0, "out of memory");
+}
+
+int
+hdo_check_read_model(hdo_check_t s, const hdo_check_options *opt,
+                     hdo_error_t *err)
+{
+    int st;
+    s->opt = *opt;
+    hdo_error_clear(err);
+    for (slong k = 0; k < opt->nparams; k++)
+        if ((st = hdo_model_add_override(s->model, opt->params[k], err)) != 0)
+            return st;
+    return hdo_model_parse_file(s->model, opt->model_path, err);
+}
+
+static int
+file_exists(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* tolerances/<model>.tol in the working directory, else beside the
+   model's folder (cases/x.hdae -> tolerances/x.tol), as the repository
+   lays them out; NULL in s->tol_path when neither exists. */
+static int
+find_tolerances(hdo_check_t s, hdo_error_t *err)
+{
+    const char *name = s->model->name, *path = s->opt.model_path;
+    const char *slash = strrchr(path, '/');
+    size_t n = strlen(name) + 32 + (slash != NULL ? (size_t)(slash - path) : 0);
+    char *other = malloc(n);
+    s->tol_default = malloc(n);
+    if (other == NULL || s->tol_default == NULL) {
+        free(other);
+        return oom(err);
+    }
+    snprintf(s->tol_default, n, "tolerances/%s.tol", name);
+    if (slash != NULL)
+        snprintf(other, n, "%.*s/../tolerances/%s.tol", (int)(slash - path),
+                 path, name);
+    else
+        snprintf(other, n, "../tolerances/%s.tol", name);
+    if (!file_exists(s->tol_default) && file_exists(other)) {
+        free(s->tol_default);
+        s->tol_default = other;
+    } else {
+        free(other);
+    }
+    /* no tolerance file beside the model: the documented defaults */
+    s->tol_path = file_exists(s->tol_default) ? s->tol_default : NULL;
+    return 0;
+}
+
+static int
+read_tolerances(hdo_check_t s, hdo_error_t *err)
+{
+    hdo_tol_struct *t = s->tol;
+    int st;
+    s->tol_path = s->opt.tol_path;
+    if (s->tol_path == NULL && (st = find_tolerances(s, err)) != 0)
+        return st;
+    if (s->tol_path != NULL) {
+        if ((st = hdo_tol_read_file(t, s->tol_path, err)) != 0)
+            return st;
+        s->tol_from_file = 1;
+    }
+    for (slong i = 0; i < s->opt.nmaps; i++) {
+        const char *a = s->opt.maps[i], *eq = strchr(a, '=');
+        if (eq == NULL || eq == a || eq[1] == '\0')
+            return hdo_error_set(err, HDO_ERR_INPUT, 0, 0,
+                                 "--map expects CANDIDATE_NAME=MODEL_VAR, "
+                                 "not '%s'",
+                                 a);
+        hdo_error_clear(err);
+        if ((st = hdo_tol_add_map(t, a, (size_t)(eq - a), eq + 1,
+                                  strlen(eq + 1), 0, 0, err)) != 0) {
+            char msg[sizeof err->message];
+            if (snprintf(msg, sizeof msg, "--map %s: %s", a, err->message) >=
+                (int)sizeof msg)
+                msg[sizeof msg - 1] = '\0'; /* cut short */
+            hdo_error_clear(err);
+            return hdo_error_set(err, st, 0, 0, "%s", msg);
+        }
+    }
+    if (!isnan(s->opt.time_abs))
+        t->time_abs = s->opt.time_abs, t->line_time_abs = -1;
+    if (!isnan(s->opt.value_abs))
+        t->value_abs = s->opt.value_abs, t->line_value_abs = -1;
+    if (!isnan(s->opt.value_rel))
+        t->value_rel = s->opt.value_rel, t->line_value_rel = -1;
+    return 0;
+}
+
+static int at(hdo_error_t *err, const char *file, int line, int col,
+              const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+/* An input error at file:line:col (file borrowed from s). */
+static int
+at(hdo_error_t *err, const char *file, int line, int col, const char *fmt, ...)
+{
+    char msg[sizeof err->message];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    hdo_error_set(err, HDO_ERR_INPUT, line, col, "%s", msg);
+    if (err != NULL)
+        err->file = file;
+    return HDO_ERR_INPUT;
+}
+
+/* The compared variables: the tolerance file's list (each must be a
+   variable of the model and a column of the candidate), or every value
+   column of the candidate that is a variable of the model; the other
+   columns (der(h), parameters, outputs) are listed as not compared. */
+static int
+select_variables(hdo_check_t s, hdo_error_t *err)
+{
+    hdo_tol_struct *t = s->tol;
+    hdo_csv_struct *c = s->cand;
+    slong n = t->has_variables ? t->nvariables : c->ncols;
+    s->col = malloc((size_t)(n + 1) * sizeof(slong));
+    s->var = malloc((size_t)(n + 1) * sizeof(slong));
+    s->ignored = malloc((size_t)(c->ncols + 1) * sizeof(slong));
+    if (s->col == NULL || s->var == NULL || s->ignored == NULL)
+        return oom(err);
+    s->nvar = 0;
+    for (slong i = 0; i < n; i++) {
+        const char *name = t->has_variables ? t->variables[i].name
+                                            : hdo_tol_map_name(t, c->names[i]);
+        slong v = hdo_model_find_var(s->model, name);
+        slong col = t->has_variables ? -1 : i;
+        /* the candidate column that stands for the variable */
+        for (slong k = 0; col < 0 && k < c->ncols; k++)
+            if (strcmp(hdo_tol_map_name(t, c->names[k]), name) == 0)
+                col = k;
+        if (t->has_variables && (v < 0 || col < 0))
+            return at(err, t->file, t->variables[i].line, t->variables[i].col,
+                      "'%s' is not %s", name,
+                      v < 0 ? "a variable of the model"
+                            : "a column of the candidate");
+        if (v < 0)
+            continue;
+        for (slong k = 0; k < s->nvar; k++)
+            if (s->var[k] == v)
+                return at(err, s->opt.cand_path, c->header_line,
+                          c->name_col[col],
+                          "the columns '%s' and '%s' both stand for the "
+                          "variable '%s' (see --map)",
+                          c->names[s->col[k]], c->names[col], name);
+        s->var[s->nvar] = v;
+        s->col[s->nvar++] = col;
+    }
+    for (slong i = 0; i < c->ncols; i++) {
+        int used = 0;
+        for (slong j = 0; j < s->nvar; j++)
+            used |= s->col[j] == i;
+        if (!used)
+            s->ignored[s->nignored++] = i;
+    }
+    if (s->nvar == 0)
+        return at(err, s->opt.cand_path, c->header_line, 1,
+                  "no variable to compare (the candidate has %s)",
+                  c->ncols > 0  ? "no column named after a variable of the "
+                                  "model"
+                  : c->has_mode ? "only time and mode"
+                                : "only time");
+    return 0;
+}
+
+/* Maps the candidate's (or events file's) mode names to the model's. */
+static int
+map_modes(slong **map, const hdo_strtab *tab, hdo_check_t s, const char *file,
+          hdo_error_t *err)
+{
+    *map = malloc((size_t)(tab->n + 1) * sizeof(slong));
+    if (*map == NULL)
+        return oom(err);
+    for (slong i = 0; i < tab->n; i++) {
+        (*map)[i] = hdo_find_mode_name(s->model, tab->names[i]);
+        if ((*map)[i] < 0)
+            return at(err, file, tab->line[i], tab->col[i],
+                      "'%s' is not a mode of model %s", tab->names[i],
+                      s->model->name);
+    }
+    return 0;
+}
+
+static int
+candidate_events(hdo_check_t s, hdo_error_t *err)
+{
+    const char *path = s->opt.events_path;
+    slong *map = NULL;
+    int st = 0;
+    if (s->cand->has_mode && (st = map_modes(&s->mode_map, &s->cand->modes, s,
+                                             s->opt.cand_path, err)) != 0)
+        return st;
+    if (path == NULL) {
+        s->events_source = s->cand->has_mode
+                               ? "inferred from the mode column and repeated "
+                                 "time rows"
+                               : "inferred from repeated time rows";
+        if (hdo_csv_infer_events(s->cand_ev, s->cand, s->mode_map))
+            return oom(err);
+        return 0;
+    }
+    s->events_source = path;
+    if ((st = hdo_evfile_read_file(s->evfile, path, err)) != 0)
+        return st;
+    st = map_modes(&map, &s->evfile->modes, s, path, err);
+    for (slong i = 0; st == 0 && i < s->evfile->n; i++) {
+        slong f = s->evfile->from[i], t = s->evfile->to[i];
+        if (hdo_evlist_push(s->cand_ev, s->evfile->time[i], s->evfile->time[i],
+                            f < 0 ? -1 : map[f], t < 0 ? -1 : map[t],
+                            s->evfile->line[i]))
+            st = oom(err);
+    }
+    free(map);
+    return st;
+}
+
+int
+hdo_check_read_inputs(hdo_check_t s, hdo_error_t *err)
+{
+    int st;
+    hdo_error_clear(err);
+    if ((st = hdo_csv_read_file(s->cand, s->opt.cand_path, err)) != 0 ||
+        (st = read_tolerances(s, err)) != 0 ||
+        (st = select_variables(s, err)) != 0)
+        return st;
+    return candidate_events(s, err);
+}

@@ -1,0 +1,77 @@
+/* junit.c -- hdo check's JUnit report: a test case per compared
+ * variable and one for the events, or an <error> for a check that could
+ * not be done */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "check.h"
+
+int
+hdo_check_write_junit(const char *path, const hdo_check_t s, const char *error,
+                      double seconds, hdo_error_t *err)
+{
+    int rc = error != NULL ? 2 : 0;
+    slong n = s->tube != NULL ? s->nvar + 1 : 0;
+    hdo_junit_case *tc = calloc((size_t)(n + 1), sizeof *tc);
+    char(*fail)[512] = calloc((size_t)(n + 1), sizeof *fail);
+    char(*text)[1024] = calloc((size_t)(n + 1), sizeof *text);
+    const char *suite = s->model->name != NULL      ? s->model->name
+                        : s->opt.model_path != NULL ? s->opt.model_path
+                                                    : "(no model)";
+    int st;
+    if (tc == NULL || fail == NULL || text == NULL) {
+        free(tc);
+        free(fail);
+        free(text);
+        return hdo_error_set(err, HDO_ERR_MEMORY, 0, 0, "out of memory");
+    }
+    for (slong j = 0; rc != 2 && j < s->nvar; j++) {
+        tc[j].name = s->cand->names[s->col[j]];
+        tc[j].seconds = s->seconds_compare / (double)(s->nvar + 1);
+        hdo_check_describe_variable(text[j], sizeof text[j], s, j);
+        if (hdo_check_variable_failed(s, j)) {
+            snprintf(fail[j], sizeof fail[j], "%s", text[j]);
+            tc[j].failure = fail[j];
+            slong i = hdo_check_first_bad_row(s, j);
+            if (i >= 0) {
+                memcpy(text[j], "first failure: ", 16);
+                hdo_check_describe_row_failure(text[j] + 15,
+                                               sizeof text[j] - 15, s, j, i);
+            }
+        }
+        tc[j].text = text[j];
+    }
+    if (rc != 2) {
+        slong k = s->nvar, len = 0;
+        tc[k].name = "events";
+        tc[k].seconds = s->seconds_compare / (double)(s->nvar + 1);
+        if (s->match->nfailed > 0) {
+            snprintf(fail[k], sizeof fail[k],
+                     "%ld of %ld events wrong (%ld reference, %ld candidate)",
+                     (long)s->match->nfailed, (long)s->match->n,
+                     (long)s->ref_ev->n, (long)s->cand_ev->n);
+            tc[k].failure = fail[k];
+            for (slong q = 0; q < s->match->n && len < 900; q++) {
+                const hdo_match *m = s->match->m + q;
+                char b[400];
+                if (m->verdict == HDO_MATCH_OK || !hdo_match_judged(m->verdict))
+                    continue;
+                hdo_check_describe_event_failure(b, sizeof b, s, m);
+                len += snprintf(text[k] + len, sizeof text[k] - (size_t)len,
+                                "%s\n", b);
+            }
+        } else {
+            snprintf(text[k], sizeof text[k], "%ld events match",
+                     (long)s->match->n);
+        }
+        tc[k].text = text[k];
+    }
+    hdo_error_clear(err);
+    st = hdo_junit_write(path, suite, tc, n, error, seconds, err);
+    free(tc);
+    free(fail);
+    free(text);
+    if (st != 0 && err != NULL && err->file == NULL)
+        err->file = path;
+    return st;
+}

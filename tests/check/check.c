@@ -1,0 +1,162 @@
+/* check.c -- hdo check through the library (ref/check.h): candidates
+ * whose values come from libm's exp, not from hdo, judged against the
+ * reference of x' = -x */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "check.h"
+
+static const char *decay = "model unit_check_decay\n"
+                           "var x = 1\n"
+                           "mode m\n"
+                           "  der(x) = -x\n"
+                           "end\n"
+                           "start m\n"
+                           "until 1\n";
+
+static char dir[64];
+
+static void
+setup(void)
+{
+    snprintf(dir, sizeof dir, "/tmp/hdo-unit-check-XXXXXX");
+    cr_assert(mkdtemp(dir) != NULL);
+}
+
+static void
+teardown(void)
+{
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    cr_expect_eq(system(cmd), 0);
+}
+
+/* Writes text into dir/name; returns the path (static buffer k). */
+static const char *
+put(int k, const char *name, const char *text)
+{
+    static char path[4][128];
+    FILE *f;
+    snprintf(path[k], sizeof path[k], "%s/%s", dir, name);
+    f = fopen(path[k], "w");
+    cr_assert(f != NULL);
+    fputs(text, f);
+    cr_assert_eq(fclose(f), 0);
+    return path[k];
+}
+
+/* exp(-t) every 0.1 from 0 to 1, with bump added at t = 0.5 */
+static const char *
+candidate(double bump)
+{
+    static char text[2048];
+    size_t n = (size_t)snprintf(text, sizeof text, "time,x\n");
+    for (int i = 0; i <= 10; i++) {
+        double t = i / 10.0;
+        n += (size_t)snprintf(text + n, sizeof text - n, "%.17g,%.17g\n", t,
+                              exp(-t) + (i == 5 ? bump : 0));
+    }
+    return put(1, "cand.csv", text);
+}
+
+static int
+check(hdo_check_t s, const char *cand, hdo_error_t *err)
+{
+    hdo_check_options opt;
+    hdo_check_options_init(&opt);
+    opt.model_path = put(0, "unit_check_decay.hdae", decay);
+    opt.cand_path = cand;
+    opt.digits = 20;
+    opt.time_abs = 1e-9;
+    opt.value_abs = 1e-12;
+    opt.value_rel = 1e-12;
+    hdo_check_init(s);
+    return hdo_check_run(s, &opt, err);
+}
+
+Test(check, pass_and_fail, .init = setup, .fini = teardown)
+{
+    hdo_check_t s;
+    hdo_error_t err;
+    hdo_check_summary sm;
+    char buf[1024];
+    cr_assert_eq(check(s, candidate(0), &err), 0, "%s", err.message);
+    cr_expect_eq(s->nvar, 1);
+    cr_expect_eq(s->tol_from_file, 0);
+    cr_expect_eq(hdo_check_failed(s), 0);
+    cr_expect_eq(hdo_check_first_failure(buf, sizeof buf, s), 0);
+    hdo_check_summarize(&sm, s->tube, s->nvar, s->cand->time, s->cand->values,
+                        s->cand->present, s->cand->ncols, s->col,
+                        s->cand->nrows, s->match, s->events_given);
+    cr_expect_eq(sm.failed, 0);
+    cr_expect_eq(sm.rows_compared, 11);
+    /* libm's exp is correctly rounded to about an ulp */
+    cr_expect(sm.point_err < 1e-15, "point_err %g", sm.point_err);
+    hdo_check_clear(s);
+
+    /* 1e-6 off at t = 0.5 (line 7 of the file): the first failure */
+    cr_assert_eq(check(s, candidate(1e-6), &err), 0, "%s", err.message);
+    cr_expect_eq(hdo_check_failed(s), 1);
+    cr_expect_eq(hdo_check_variable_failed(s, 0), 1);
+    cr_expect_eq(hdo_check_first_bad_row(s, 0), 5);
+    cr_assert_eq(hdo_check_first_failure(buf, sizeof buf, s), 1);
+    cr_expect(strstr(buf, "t = 0.5 (") != NULL, "%s", buf);
+    cr_expect(strstr(buf, "line 7") != NULL, "%s", buf);
+    hdo_check_clear(s);
+}
+
+Test(check, errors_name_the_place, .init = setup, .fini = teardown)
+{
+    hdo_check_t s;
+    hdo_error_t err;
+    const char *cand = put(1, "y.csv", "time,y\n0,1\n1,2\n");
+    cr_assert_eq(check(s, cand, &err), HDO_ERR_INPUT);
+    cr_expect_str_eq(err.file, cand);
+    cr_expect_eq(err.line, 1);
+    cr_expect(strstr(err.message, "no variable to compare") != NULL, "%s",
+              err.message);
+    hdo_check_clear(s);
+
+    /* a candidate that starts before t0, at its first row */
+    cand = put(1, "early.csv", "# comment\ntime,x\n-1,1\n1,0.36\n");
+    cr_assert_eq(check(s, cand, &err), HDO_ERR_INPUT);
+    cr_expect_str_eq(err.file, cand);
+    cr_expect_eq(err.line, 3);
+    cr_expect_eq(s->run_status, 0);
+    hdo_check_clear(s);
+}
+
+/* The JUnit report: a test case per variable and one for the events, or
+   one <error> for a check that could not be done. */
+Test(check, junit, .init = setup, .fini = teardown)
+{
+    hdo_check_t s;
+    hdo_error_t err;
+    char path[128], text[8192];
+    FILE *f;
+    size_t n;
+    snprintf(path, sizeof path, "%s/report.xml", dir);
+    cr_assert_eq(check(s, candidate(1e-6), &err), 0, "%s", err.message);
+    cr_assert_eq(hdo_check_write_junit(path, s, NULL, 1.0, &err), 0, "%s",
+                 err.message);
+    f = fopen(path, "r");
+    cr_assert(f != NULL);
+    n = fread(text, 1, sizeof text - 1, f);
+    text[n] = '\0';
+    fclose(f);
+    cr_expect(strstr(text, "tests=\"2\" failures=\"1\" errors=\"0\"") != NULL,
+              "%s", text);
+    cr_expect(strstr(text, "name=\"x\"") != NULL);
+    cr_expect(strstr(text, "first failure: t = 0.5") != NULL);
+    cr_assert_eq(hdo_check_write_junit(path, s, "bad <input>", 1.0, &err), 0);
+    f = fopen(path, "r");
+    n = fread(text, 1, sizeof text - 1, f);
+    text[n] = '\0';
+    fclose(f);
+    cr_expect(strstr(text, "<error message=\"bad &lt;input&gt;\"") != NULL,
+              "%s", text);
+    hdo_check_clear(s);
+}
