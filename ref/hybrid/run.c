@@ -12,7 +12,7 @@
    inside the step, and performs the transitions.  Everything that can be
    built once per mode (reduced form, stepper compiled with the
    guards, the `with` programs) is built the first time the mode is
-   entered and kept in a mode_cache for the whole run. */
+   entered and kept in a mode_cache for the whole run (mode.c). */
 
 /* ------------------------------------------------------------------ */
 /* One step of the current mode; sets *done at the end time. */
@@ -20,7 +20,7 @@ static int
 step(run_ctx *c, int *done)
 {
     slong m = c->mode;
-    mode_cache *mc = c->mc + m;
+    mode_cache *mc = hdo_run_mode_entry(c, m);
     slong p, best = -1, ncand = 0;
     mpfr_t h, hmax, hloc, root, broot, stol;
     int last = 0, st;
@@ -262,7 +262,7 @@ run_start(run_ctx *c)
     int st = hdo_run_mode_cache_get(c, m, c->res->t0), adjusted = 0;
     if (st < 0)
         return st;
-    mode_cache *mc = c->mc + m;
+    mode_cache *mc = hdo_run_mode_entry(c, m);
     const hdo_reduced_struct *r = mc->red;
     for (slong i = 0; i < r->nstate; i++) {
         slong v = r->state[i].var;
@@ -350,11 +350,8 @@ hdo_run(hdo_result_t res, hdo_model_t model, const hdo_run_options *opt,
     mpfr_init2(c.every, c.prec + 32);
     mpfr_inits2(c.prec, c.t, c.t_end, c.last_event, (mpfr_ptr)0);
     mpfr_set_ui(c.t, 0, MPFR_RNDN);
-    /* the model's modes, then a slot per ordered pair for the sliding
-       modes (nmodes + a * nmodes + b, a < b used) */
-    slong nall = model->nmodes + model->nmodes * model->nmodes + HDO_RUN_XSLOTS;
-    c.mc = calloc(nall ? nall : 1, sizeof *c.mc);
-    HDO_ASSERT(c.mc != NULL);
+    /* an entry per mode entered: the model's, the sliding ones */
+    hdo_run_mode_table_init(&c.modes);
 
     st = run_setup(&c);
     if (st == 0)
@@ -368,16 +365,15 @@ hdo_run(hdo_result_t res, hdo_model_t model, const hdo_run_options *opt,
         if (opt->progress != NULL)
             opt->progress(opt->progress_data, mpfr_get_d(c.t, MPFR_RNDN),
                           (long)res->steps, (long)res->nevents,
-                          c.mc[c.mode].step->type->name);
+                          hdo_run_mode_entry(&c, c.mode)->step->type->name);
     }
     if (st == 0) /* a sample at t_end not yet written (event at t_end) */
-        hdo_run_emit_samples_point(&c, c.mode, c.mc[c.mode].xs, c.mc[c.mode].xu,
-                                   c.t_end, 1);
+        hdo_run_emit_samples_point(
+            &c, c.mode, hdo_run_mode_entry(&c, c.mode)->xs,
+            hdo_run_mode_entry(&c, c.mode)->xu, c.t_end, 1);
 
     hdo_run_hist_clear(&c);
-    for (slong m = 0; m < nall; m++)
-        hdo_run_mode_cache_clear(c.mc + m, res);
-    free(c.mc);
+    hdo_run_mode_table_clear(&c.modes, res);
     mpfr_clears(c.tol, c.every, c.t, c.t_end, c.last_event, (mpfr_ptr)0);
     hdo_run_phase_enter(&c, PH_OTHER);
     res->seconds = hdo_run_elapsed(&c);
