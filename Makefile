@@ -20,8 +20,8 @@ DEBIAN_PACKAGES := gcc g++ libc6-dev libmpfr-dev libgmp-dev libflint-dev libflin
 OPT ?= -O2
 CFLAGS ?= $(OPT) -g
 CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wno-unused-parameter \
-          -Wshadow -Wstrict-prototypes -Iref -I/usr/include/flint
-LDLIBS := -lmatio -lcalcium -lflint-arb -lflint -lmpfr -lgmp -lm
+          -Wshadow -Wstrict-prototypes -pthread -Iref -I/usr/include/flint
+LDLIBS := -lmatio -lcalcium -lflint-arb -lflint -lmpfr -lgmp -lm -pthread
 ifeq ($(SAN),1)
   BUILD := build/san
   CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer \

@@ -293,14 +293,36 @@ run_start(run_ctx *c)
     return 0;
 }
 
+/* The symbolic workspace of a run: the parsed model with an expression
+   pool of the run's own (a copy of the model's, same node indices), into
+   which the reduced forms, derivatives, substitutions and sliding fields
+   go, so that the caller's model is never written and several runs may
+   share it at once.  The rest of the model (modes, variables, names,
+   strings) is shared, read only: results and errors point into it, and
+   stay valid while the caller's model lives. */
+static void
+workspace_init(hdo_model_struct *work, const hdo_model_struct *model)
+{
+    *work = *model;
+    hdo_expr_pool_init_copy(work->pool, model->pool);
+}
+
+static void
+workspace_clear(hdo_model_struct *work)
+{
+    hdo_expr_pool_clear(work->pool);
+}
+
 int
-hdo_run_rows(slong *nrows, hdo_model_t model, const hdo_run_options *opt,
-             hdo_error_t *err)
+hdo_run_rows(slong *nrows, const hdo_model_struct *model,
+             const hdo_run_options *opt, hdo_error_t *err)
 {
     run_ctx c;
     hdo_result_t res;
+    hdo_model_struct work;
     memset(&c, 0, sizeof c);
-    c.model = model;
+    workspace_init(&work, model);
+    c.model = &work;
     c.opt = opt;
     c.res = res;
     c.err = err;
@@ -318,19 +340,32 @@ hdo_run_rows(slong *nrows, hdo_model_t model, const hdo_run_options *opt,
     *nrows = st == 0 ? c.nsamples : 0;
     mpfr_clears(c.tol, c.every, c.t, c.t_end, c.last_event, (mpfr_ptr)0);
     hdo_result_clear(res);
+    workspace_clear(&work);
     return st < 0 ? st : 0;
 }
 
 int
-hdo_run(hdo_result_t res, hdo_model_t model, const hdo_run_options *opt,
-        hdo_error_t *err)
+hdo_run(hdo_result_t res, const hdo_model_struct *model,
+        const hdo_run_options *opt, hdo_error_t *err)
+{
+    return hdo_run_stoppable(res, model, opt, err, NULL);
+}
+
+int
+hdo_run_stoppable(hdo_result_t res, const hdo_model_struct *model,
+                  const hdo_run_options *opt, hdo_error_t *err,
+                  const atomic_int *stop)
 {
     run_ctx c;
     int st = 0, done = 0;
     struct timespec cpu0, cpu1;
+    hdo_model_struct work;
 
     memset(&c, 0, sizeof c);
-    c.model = model;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu0);
+    clock_gettime(CLOCK_MONOTONIC, &c.start);
+    workspace_init(&work, model);
+    c.model = &work;
     c.opt = opt;
     c.res = res;
     c.err = err;
@@ -339,8 +374,6 @@ hdo_run(hdo_result_t res, hdo_model_t model, const hdo_run_options *opt,
     c.max_steps = opt->max_steps > 0 ? opt->max_steps : HDO_RUN_MAX_STEPS;
     c.max_events = opt->max_events > 0 ? opt->max_events : HDO_RUN_MAX_EVENTS;
     hdo_stiff_watch_init(&c.stiff);
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu0);
-    clock_gettime(CLOCK_MONOTONIC, &c.start);
     c.phase_since = c.start;
     if (err != NULL)
         hdo_error_clear(err);
@@ -359,6 +392,15 @@ hdo_run(hdo_result_t res, hdo_model_t model, const hdo_run_options *opt,
     while (st == 0 && !done) {
         if (mpfr_cmp(c.t, c.t_end) >= 0)
             break;
+        if (stop != NULL && atomic_load(stop)) {
+            /* the other run of hdo_run_verify failed: this result will
+               not be used */
+            hdo_error_set(err, HDO_ERR_TOO_MUCH_WORK, 0, 0,
+                          "stopped: the other run of the verification "
+                          "failed");
+            st = hdo_run_fail(&c, HDO_ERR_TOO_MUCH_WORK, c.mode, c.t);
+            break;
+        }
         int ph = hdo_run_phase_enter(&c, PH_INTEGRATION);
         st = step(&c, &done);
         hdo_run_phase_enter(&c, ph);
@@ -374,10 +416,11 @@ hdo_run(hdo_result_t res, hdo_model_t model, const hdo_run_options *opt,
 
     hdo_run_hist_clear(&c);
     hdo_run_mode_table_clear(&c.modes, res);
+    workspace_clear(&work);
     mpfr_clears(c.tol, c.every, c.t, c.t_end, c.last_event, (mpfr_ptr)0);
     hdo_run_phase_enter(&c, PH_OTHER);
     res->seconds = hdo_run_elapsed(&c);
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu1);
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu1);
     res->cpu_seconds = (double)(cpu1.tv_sec - cpu0.tv_sec) +
                        1e-9 * (double)(cpu1.tv_nsec - cpu0.tv_nsec);
     return st < 0 ? st : 0;
