@@ -45,5 +45,5 @@ if Fraction(last["time"]) != Fraction(2 * n + 3, 2) or last["mode"] != "m1" \
 if bad:
     print("FAIL mode_ring: " + "; ".join(bad))
     sys.exit(1)
-print(f"ok mode_ring: {n} modes, {len(ev)} events at t = k exactly, back in m0 at t = {n}, last row x = 0.5 in m1")
+print(f"PASS mode_ring: {n} modes, {len(ev)} events at t = k exactly, back in m0 at t = {n}, last row x = 0.5 in m1")
 PY
