@@ -5,6 +5,7 @@
 #   make references  regenerate the golden references cases/<case>.ref/
 #   make check      install what is missing, build, run every test
 #   make check SAN=1   the same under AddressSanitizer and UBSan
+#   make tsan       hdo run --verify (two threads, one model) under TSan
 #   make bench      the performance record (never part of make check)
 #   make format-check
 #   make install PREFIX=/usr/local DESTDIR=   (and make uninstall)
@@ -20,8 +21,8 @@ DEBIAN_PACKAGES := gcc g++ libc6-dev libmpfr-dev libgmp-dev libflint-dev libflin
 OPT ?= -O2
 CFLAGS ?= $(OPT) -g
 CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wno-unused-parameter \
-          -Wshadow -Wstrict-prototypes -Werror=switch -Iref -I/usr/include/flint
-LDLIBS := -lmatio -lcalcium -lflint-arb -lflint -lmpfr -lgmp -lm
+          -Wshadow -Wstrict-prototypes -Werror=switch -pthread -Iref -I/usr/include/flint
+LDLIBS := -lmatio -lcalcium -lflint-arb -lflint -lmpfr -lgmp -lm -pthread
 ifeq ($(SAN),1)
   BUILD := build/san
   CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer \
@@ -29,6 +30,17 @@ ifeq ($(SAN),1)
   LDFLAGS += -fsanitize=address,undefined
   export LSAN_OPTIONS = suppressions=$(CURDIR)/tests/lsan.supp
   export UBSAN_OPTIONS = print_stacktrace=1
+endif
+# ThreadSanitizer (make tsan): hdo run --verify, whose two runs share one
+# parsed model in two threads, on corpus cases that cover DAE reduction,
+# Zeno, Filippov sliding and sliding on intersections.  (Criterion cannot
+# start under TSan: "Could not initialize inheritable arena".)  MPFR, GMP
+# and FLINT are not instrumented: TSan checks libhdo's own memory.
+ifeq ($(SAN),thread)
+  BUILD := build/tsan
+  CFLAGS += -fsanitize=thread -fno-omit-frame-pointer
+  LDFLAGS += -fsanitize=thread
+  export TSAN_OPTIONS = halt_on_error=1
 endif
 
 LIB_SRC := $(sort $(wildcard ref/*.c ref/*/*.c))
@@ -40,7 +52,7 @@ TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/obj/%.o)
 HDO := $(BUILD)/hdo
 CASES := $(sort $(wildcard cases/*.hdae))
 
-.PHONY: all deps run references check unit e2e bench crosscheck fuzz fuzz-build format format-check clean \
+.PHONY: all deps run references check unit e2e tsan tsan-run bench crosscheck fuzz fuzz-build format format-check clean \
         shared install uninstall
 
 all: $(HDO)
@@ -98,6 +110,15 @@ unit: $(BUILD)/test-unit
 
 e2e: $(HDO)
 	@HDO=$(HDO) tests/e2e/run.sh
+
+tsan: deps
+	@$(MAKE) --no-print-directory SAN=thread build/tsan/hdo
+	@$(MAKE) --no-print-directory SAN=thread tsan-run
+
+TSAN_CASES := pendulum bouncing_ball filippov_spiral belt_three_blocks
+tsan-run:
+	@set -e; for c in $(TSAN_CASES); do \
+	  $(HDO) run cases/$$c.hdae -d 16 --verify -o $(BUILD)/tsan-out/$$c; done
 
 # ---- libhdo.so and make install ----------------------------------------
 # The library's objects are compiled once, position-independent (-fPIC),
@@ -211,6 +232,8 @@ bench: deps
 	/usr/bin/python3 tools/bench/cases.py --hdo $(HDO) \
 	  --digits $(BENCH_DIGITS) --timeout $(BENCH_TIMEOUT) \
 	  --csv $(BUILD)/bench/bench.csv --work $(BUILD)/bench/runs $(CASES)
+	@echo
+	tools/bench/verify.sh $(HDO) 60
 
 # ---- fuzzing (tests/fuzz/README.md); never part of make check ----------
 FUZZ_SECONDS ?= 60

@@ -174,31 +174,18 @@ hdo_cmd_run(int argc, char **argv)
     }
     res->command_argv = (const char *const *)argv; /* for summary.json */
     res->command_argc = argc;
-    int st = hdo_run(res, model, &opt, &err);
     long verified = -1;
     char where[1024] = "";
-    if (st == 0 && verify) {
-        hdo_run_options opt2 = opt;
+    int st;
+    if (verify) {
+        /* the runs at D and D + 10 digits in two threads */
         hdo_result_t res2;
-        hdo_error_t err2;
-        opt2.digits = opt.digits + 10;
-        hdo_error_clear(&err2);
         hdo_result_init(res2);
-        st = hdo_run(res2, model, &opt2, &err2);
-        if (st == 0) {
-            verified = hdo_result_agreement_where(where, sizeof where, model,
-                                                  res, res2);
-        } else {
-            /* say which run failed: the first one succeeded */
-            char msg[sizeof err2.message];
-            snprintf(msg, sizeof msg,
-                     "the verification run at %ld digits (--verify) failed: "
-                     "%.900s",
-                     opt2.digits, err2.message);
-            err = err2;
-            snprintf(err.message, sizeof err.message, "%s", msg);
-        }
+        st = hdo_run_verify(res, res2, &verified, where, sizeof where, model,
+                            &opt, &err);
         hdo_result_clear(res2);
+    } else {
+        st = hdo_run(res, model, &opt, &err);
     }
     progress_end(&ps);
     if (st != 0) {

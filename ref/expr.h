@@ -127,6 +127,14 @@ typedef hdo_expr_pool_struct hdo_expr_pool_t[1];
 
 void hdo_expr_pool_init(hdo_expr_pool_t pool);
 void hdo_expr_pool_clear(hdo_expr_pool_t pool);
+/* Initialises dst as a copy of src: the same nodes under the same
+   indices, the same constants, hash table and derivative cache, so that
+   every expression of src names the same expression in dst and dst
+   grows (derivatives, substitutions) without touching src.  src is only
+   read, so several threads may copy one pool at once (hdo_run does, to
+   leave the parsed model unchanged).  dst is cleared with
+   hdo_expr_pool_clear. */
+void hdo_expr_pool_init_copy(hdo_expr_pool_t dst, const hdo_expr_pool_t src);
 
 /* Constructors.  Each returns the node for the expression after light
    simplification: exact folding of rational constants (including integer

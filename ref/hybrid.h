@@ -154,8 +154,9 @@ typedef struct {
        and reinit (consistent (re)initialisation).  seconds - their sum
        is setup and the rest.  order_sum: the Taylor orders of all
        steps (average order = order_sum / steps).  cpu_seconds: CPU time
-       of the process during hdo_run (CLOCK_PROCESS_CPUTIME_ID), steadier
-       than wall time on a loaded machine. */
+       of the thread that ran hdo_run (CLOCK_THREAD_CPUTIME_ID: the other
+       run of hdo_run_verify is not counted), steadier than wall time on
+       a loaded machine. */
     double cpu_seconds;
     double seconds_integration, seconds_events, seconds_reduction,
         seconds_reinit;
@@ -285,8 +286,8 @@ void hdo_mode_name(char *buf, size_t size, const hdo_model_struct *model,
                    slong m);
 slong hdo_find_mode_name(const hdo_model_struct *model, const char *name);
 
-int hdo_run(hdo_result_t res, hdo_model_t model, const hdo_run_options *opt,
-            hdo_error_t *err);
+int hdo_run(hdo_result_t res, const hdo_model_struct *model,
+            const hdo_run_options *opt, hdo_error_t *err);
 
 /* Checks the options of a run before it starts (start and end time,
    --until, --every; the checks hdo_run makes first) and sets *nrows to
@@ -294,8 +295,8 @@ int hdo_run(hdo_result_t res, hdo_model_t model, const hdo_run_options *opt,
    each).  Returns 0 or HDO_ERR_INPUT / a domain status with err filled;
    an error about an option (--until, --every) leaves err->file NULL, so
    that it names the option, not the model. */
-int hdo_run_rows(slong *nrows, hdo_model_t model, const hdo_run_options *opt,
-                 hdo_error_t *err);
+int hdo_run_rows(slong *nrows, const hdo_model_struct *model,
+                 const hdo_run_options *opt, hdo_error_t *err);
 
 /* Refuses, before computing, a grid of nrows rows (hdo_run_rows) of
    model at digits D whose rows would not fit in half of the memory this
@@ -358,6 +359,31 @@ long hdo_result_agreement(const hdo_result_t a, const hdo_result_t b);
 long hdo_result_agreement_where(char *msg, size_t size,
                                 const hdo_model_struct *model,
                                 const hdo_result_t a, const hdo_result_t b);
+
+/* Runs model twice at once, in two threads: into res at opt->digits
+   D (the result to report) and into check at D + 10 digits, with the
+   same options otherwise, and sets *verified to the digits on which they
+   agree (hdo_result_agreement; when where is not NULL, also the first
+   place they agree to fewer than D digits, as
+   hdo_result_agreement_where writes it, "" when none).  res and check
+   are freshly initialised (hdo_result_init) by the caller, who clears
+   both.  The wall time is about that of the D + 10 run alone on a
+   machine with two free cores; the model is only read (hdo_run never
+   writes it), so both runs share it.  opt->progress is called by the
+   D + 10 run only (the longer one); opt->row_sink receives the rows of
+   the D run only (check keeps its rows: the agreement reads them).
+
+   Returns 0, or the negative status of the run that failed with err
+   filled: the D run's error as hdo_run gives it, or, when only the D + 10
+   run failed, its error with the message "the verification run at N
+   digits (--verify) failed: ...".  Once one run fails the other stops
+   at its next step; *verified is then -1.  The thread frees its MPFR
+   and FLINT caches before it ends; the library keeps no static mutable
+   data, so several hdo_run and hdo_run_verify may run at once on one
+   model. */
+int hdo_run_verify(hdo_result_t res, hdo_result_t check, long *verified,
+                   char *where, size_t size, const hdo_model_struct *model,
+                   const hdo_run_options *opt, hdo_error_t *err);
 
 #ifdef __cplusplus
 }

@@ -1,5 +1,6 @@
 /* memo.c -- the pool's cache of derivatives: (operation, node, a, b) -> node */
 #include <stdlib.h>
+#include <string.h>
 #include "expr.h"
 #include "pool.h"
 #include "memo.h"
@@ -58,6 +59,18 @@ find(memo_table *t, int32_t op, int32_t node, int32_t a, int32_t b)
         h = (h + 1) & (t->size - 1);
     }
     return t->slot + h;
+}
+
+void *
+hdo_memo_copy(const void *memo)
+{
+    const memo_table *t = memo;
+    memo_table *u = flint_malloc(sizeof *u);
+    u->size = t->size;
+    u->count = t->count;
+    u->slot = flint_malloc(t->size * sizeof *t->slot);
+    memcpy(u->slot, t->slot, t->size * sizeof *t->slot);
+    return u;
 }
 
 hdo_expr

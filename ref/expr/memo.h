@@ -8,6 +8,9 @@ enum { HDO_MEMO_DIFF = 1, HDO_MEMO_DIFF_TIME = 2, HDO_MEMO_TOTAL = 3 };
 
 hdo_expr hdo_memo_get(hdo_expr_pool_struct *pool, int32_t op, hdo_expr node,
                       int32_t a, int32_t b);
+/* A copy of the cache pool->memo (not NULL), for a copy of the pool
+   (hdo_expr_pool_init_copy); freed by the same memo_free. */
+void *hdo_memo_copy(const void *memo);
 void hdo_memo_put(hdo_expr_pool_struct *pool, int32_t op, hdo_expr node,
                   int32_t a, int32_t b, hdo_expr result);
 

@@ -3,6 +3,7 @@
 #include <string.h>
 #include "expr.h"
 #include "pool.h"
+#include "memo.h"
 
 void
 hdo_expr_pool_init(hdo_expr_pool_t pool)
@@ -25,6 +26,29 @@ hdo_expr_pool_clear(hdo_expr_pool_t pool)
     flint_free(pool->nodes);
     flint_free(pool->table);
     memset(pool, 0, sizeof *pool);
+}
+
+void
+hdo_expr_pool_init_copy(hdo_expr_pool_t dst, const hdo_expr_pool_t src)
+{
+    memset(dst, 0, sizeof *dst);
+    dst->len = dst->alloc = src->len;
+    dst->nodes = flint_malloc((src->len ? src->len : 1) * sizeof *dst->nodes);
+    memcpy(dst->nodes, src->nodes, src->len * sizeof *dst->nodes);
+    dst->nconsts = dst->consts_alloc = src->nconsts;
+    dst->consts =
+        flint_malloc((src->nconsts ? src->nconsts : 1) * sizeof *dst->consts);
+    for (slong i = 0; i < src->nconsts; i++) {
+        fmpq_init(dst->consts + i);
+        fmpq_set(dst->consts + i, src->consts + i);
+    }
+    dst->table_size = src->table_size;
+    dst->table = flint_malloc(src->table_size * sizeof *dst->table);
+    memcpy(dst->table, src->table, src->table_size * sizeof *dst->table);
+    if (src->memo != NULL) {
+        dst->memo = hdo_memo_copy(src->memo);
+        dst->memo_free = src->memo_free;
+    }
 }
 
 static ulong

@@ -13,8 +13,6 @@
 /* How many past events the Zeno detection looks at: enough for
    LIVELOCK_SAMPLES states of a cascade of period LIVELOCK_MAX_PERIOD. */
 #define HIST 24
-/* How many intersection sliding modes a run may build. */
-#define HDO_RUN_XSLOTS 64
 
 typedef struct {
     int built;
@@ -33,8 +31,8 @@ typedef struct {
     slong sa, sb;
     hdo_expr alpha;
     slong *other_mode, *other_when;
-    /* sliding on an intersection of surfaces (slot >= nmodes + nmodes^2):
-       the cube of adjacent modes, surfaces and weights (sliding.c) */
+    /* sliding on an intersection of surfaces (key nmodes + nmodes^2 +
+       mask): the cube of adjacent modes, surfaces and weights (sliding.c) */
     hdo_sliding_set *set;
     /* guards that are first integrals of the mode (invariant.c), NULL
        when none: then the stepper integrates the regularised form */
@@ -49,6 +47,21 @@ typedef struct {
     slong ns, nu;
 } hist_entry;
 
+/* The per-mode table of a run (mode.c): one mode_cache per mode the run
+   has actually entered or looked at, keyed by a slong.  Open addressing
+   over a power-of-two array of slots (1 + the entry's position, 0 for
+   an empty slot), so a model of 20,000 modes costs what the modes
+   entered cost, not nmodes^2 slots.  Entries are allocated one by one
+   and never move: a mode_cache pointer stays valid for the whole run
+   while other entries are added. */
+typedef struct {
+    mode_cache **entry; /* in the order of creation */
+    slong *key;         /* key[i]: the key of entry[i] */
+    slong len, alloc;
+    slong *slot; /* hash slots, 1 + position in entry, 0: empty */
+    slong size;  /* slots, a power of two, at least 2 (len + 1) */
+} mode_table;
+
 typedef struct {
     hdo_model_struct *model;
     const hdo_run_options *opt;
@@ -57,7 +70,7 @@ typedef struct {
     mpfr_prec_t prec;
     long digits;
     mpfr_t tol;
-    mode_cache *mc;
+    mode_table modes; /* the per-mode caches (hdo_run_mode_entry) */
     /* sampling */
     slong nsamples, next_sample;
     mpfr_t every; /* at prec + 32 */
@@ -73,10 +86,6 @@ typedef struct {
     slong max_steps, max_events;
     hdo_stiff_watch stiff; /* is the current arc stiff (stiff.c) */
     struct timespec start;
-    /* the intersection sliding modes built so far: cache slot
-       nmodes + nmodes^2 + i holds the modes of xmask[i] */
-    slong nx;
-    uint64_t xmask[HDO_RUN_XSLOTS];
     int phase; /* the phase timer in force, and since when */
     struct timespec phase_since;
 } run_ctx;
@@ -116,6 +125,27 @@ void hdo_run_emit_samples_point(run_ctx *c, slong mode, mpfr_srcptr xs,
 int hdo_run_setup_samples(run_ctx *c);
 
 /* mode.c */
+
+/* The keys of the mode table are the mode indices of the results
+   (hybrid.h, hdo_mode_name): a model mode m < nmodes; the Filippov
+   sliding mode of the pair a < b, nmodes + a * nmodes + b; the sliding
+   mode on an intersection, nmodes + nmodes^2 + mask (models of at most
+   HDO_SLIDING_MAXMODES modes).  A new kind of mode takes keys of its
+   own that collide with none of these (negative keys are free) and maps
+   them to result indices in hdo_run_res_mode.
+
+   hdo_run_mode_entry returns the entry of key, creating it zeroed when
+   the run has none yet (built = 0: the caller builds it, as
+   hdo_run_mode_cache_get does for model modes, and sets built = 1 with
+   hdo_run_mode_cache_alloc); never NULL (allocation failure asserts).
+   The pointer stays valid until the run ends, when
+   hdo_run_mode_table_clear clears every built entry.
+   hdo_run_mode_find returns the entry of key, or NULL without creating
+   one. */
+mode_cache *hdo_run_mode_entry(run_ctx *c, slong key);
+mode_cache *hdo_run_mode_find(const run_ctx *c, slong key);
+void hdo_run_mode_table_init(mode_table *t);
+void hdo_run_mode_table_clear(mode_table *t, hdo_result_struct *res);
 void hdo_run_mode_cache_clear(mode_cache *mc, hdo_result_struct *res);
 void hdo_run_mode_cache_alloc(mode_cache *mc, slong ntr, mpfr_prec_t prec);
 int hdo_run_mode_cache_get(run_ctx *c, slong m, const mpfr_t t);

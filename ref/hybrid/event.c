@@ -14,7 +14,7 @@ int
 hdo_run_handle_event(run_ctx *c, slong g, const mpfr_t s, int simultaneous)
 {
     slong src = c->mode;
-    mode_cache *mc = c->mc + src;
+    mode_cache *mc = hdo_run_mode_entry(c, src);
     const hdo_mode *mode = c->model->modes + src;
     mpfr_t tstar, gap, ttol;
     int st = 0;

@@ -130,7 +130,8 @@ hdo_run_sliding_pair(run_ctx *c, slong src, slong g, const left_limit *L,
     int st = hdo_run_mode_cache_get(c, tgt, t);
     if (st < 0)
         return st;
-    const hdo_reduced_struct *ra = c->mc[src].red, *rb = c->mc[tgt].red;
+    const hdo_reduced_struct *ra = hdo_run_mode_entry(c, src)->red,
+                             *rb = hdo_run_mode_entry(c, tgt)->red;
     if (!hdo_sliding_same_implicit(ra, rb))
         return 0; /* the chattering is reported as not covered */
     hdo_expr S = model->modes[src].whens[g].guard,
@@ -170,7 +171,7 @@ hdo_run_sliding_get(run_ctx *c, slong a, slong b, const mpfr_t t, slong *idx)
 {
     hdo_model_struct *model = c->model;
     slong n = model->nmodes, m = n + a * n + b;
-    mode_cache *mc = c->mc + m;
+    mode_cache *mc = hdo_run_mode_entry(c, m);
     int st;
     *idx = m;
     if (mc->built)
@@ -182,8 +183,9 @@ hdo_run_sliding_get(run_ctx *c, slong a, slong b, const mpfr_t t, slong *idx)
     const hdo_transition *tra = model->modes[a].whens + ka;
     char why[512];
     hdo_reduced_init(mc->red);
-    st = hdo_sliding_build(mc->red, &mc->alpha, model, c->mc[a].red,
-                           c->mc[b].red, tra->guard, why, sizeof why);
+    st = hdo_sliding_build(
+        mc->red, &mc->alpha, model, hdo_run_mode_entry(c, a)->red,
+        hdo_run_mode_entry(c, b)->red, tra->guard, why, sizeof why);
     if (st < 0) {
         hdo_reduced_clear(mc->red);
         hdo_error_set(c->err, st, tra->pos.line, tra->pos.col, "%s", why);
@@ -244,14 +246,14 @@ hdo_run_sliding_enter(run_ctx *c, slong src, slong g, const left_limit *L,
                               tr->guard_text);
 }
 
-/* Enters the sliding mode in cache slot m (built) from slot src at t,
+/* Enters the sliding mode of key m (built) from the mode of key src at t,
    every state kept from the left limit L: an event of the given kind. */
 int
 hdo_run_enter_slot(run_ctx *c, slong src, slong m, const left_limit *L,
                    const mpfr_t t, hdo_event_kind kind, const char *text)
 {
     int st;
-    mode_cache *mc = c->mc + m;
+    mode_cache *mc = hdo_run_mode_entry(c, m);
     const hdo_reduced_struct *r = mc->red;
     for (slong i = 0; i < r->nstate; i++) {
         mc->fixed[i] = 1;
@@ -281,7 +283,8 @@ hdo_run_enter_slot(run_ctx *c, slong src, slong m, const left_limit *L,
     hdo_run_add_row(c, t, src, L->xs, L->xu);
     hdo_event *ev = hdo_result_add_event(c->res, t, hdo_run_res_mode(c, src),
                                          hdo_run_res_mode(c, m), kind, text);
-    hdo_run_mode_values(ev->left, NULL, c->mc + src, L->xs, L->xu);
+    hdo_run_mode_values(ev->left, NULL, hdo_run_mode_entry(c, src), L->xs,
+                        L->xu);
     hdo_run_mode_values(ev->right, NULL, mc, mc->xs, mc->xu);
     hdo_run_add_row(c, t, m, mc->xs, mc->xu);
     hdo_run_skip_samples_at(c, t);
@@ -305,7 +308,7 @@ int
 hdo_run_sliding_event(run_ctx *c, slong g, const mpfr_t s)
 {
     slong m = c->mode;
-    mode_cache *mc = c->mc + m;
+    mode_cache *mc = hdo_run_mode_entry(c, m);
     hdo_model_struct *model = c->model;
     mpfr_t tstar;
     int st;

@@ -2,11 +2,19 @@
 #ifndef HDO_HYBRID_INTERNAL_H
 #define HDO_HYBRID_INTERNAL_H
 
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdint.h>
 #include "hybrid.h"
 #include "reduce.h"
 #include "step.h"
+
+/* hdo_run, which also stops (HDO_ERR_TOO_MUCH_WORK, "stopped: ...")
+   before a step once *stop is nonzero (stop may be NULL): the other run
+   of hdo_run_verify has failed, so this one need not go on. */
+int hdo_run_stoppable(hdo_result_t res, const hdo_model_struct *model,
+                      const hdo_run_options *opt, hdo_error_t *err,
+                      const atomic_int *stop);
 
 void hdo_result_setup(hdo_result_t res, const hdo_model_t model, long digits,
                       mpfr_prec_t prec);

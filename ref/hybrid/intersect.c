@@ -6,7 +6,8 @@
  *
  * A regime is a set of adjacent modes: one mode (k = 0), the pair of a
  * `sliding(a,b)` mode (k = 1, filippov.c), or the 2^k corners of a cube
- * (k = 2, 3: cache slots nmodes + nmodes^2 + i, named by their modes).
+ * (k = 2, 3: mode table keys nmodes + nmodes^2 + mask, named by their
+ * modes).
  * The sliding field on the intersection of k surfaces is the
  * multilinear convex combination (30) of the 2^k corner fields with
  * the weights alpha_j fixed by the k tangency conditions (39).  It is
@@ -47,17 +48,18 @@ popcount_u64(uint64_t m)
     return n;
 }
 
-/* The modes of the regime of cache slot m as a mask. */
+/* The modes of the regime of mode table key m as a mask. */
 static uint64_t
 regime_mask(const run_ctx *c, slong m)
 {
     slong n = c->model->nmodes;
-    const mode_cache *mc = c->mc + m;
     if (m < n)
         return (uint64_t)1 << m;
-    if (m < n + n * n)
+    if (m < n + n * n) {
+        const mode_cache *mc = hdo_run_mode_find(c, m);
         return ((uint64_t)1 << mc->sa) | ((uint64_t)1 << mc->sb);
-    return c->xmask[m - n - n * n];
+    }
+    return (uint64_t)(m - n - n * n);
 }
 
 static int
@@ -106,7 +108,7 @@ build_cube(run_ctx *c, uint64_t mask, hdo_sliding_set *set,
             slong q = set->corner[s];
             if ((st = hdo_run_mode_cache_get(c, q, t)) < 0)
                 return st;
-            reds[q] = c->mc[q].red;
+            reds[q] = hdo_run_mode_entry(c, q)->red;
         }
         st = hdo_sliding_build_set(red, set, c->model, reds, why, sizeof why);
     }
@@ -200,7 +202,7 @@ choose_regime(run_ctx *c, uint64_t mask, slong pinned_j, int pinned_side,
             slong q = 0;
             while (!((smask >> q) & 1))
                 q++;
-            fr = c->mc[q].red;
+            fr = hdo_run_mode_entry(c, q)->red;
         } else {
             slong s0 = 0;
             while (!((smask >> s0) & 1))
@@ -254,28 +256,21 @@ done:
 }
 
 /* Builds (once per run) the sliding mode on the intersection of the
-   cube of mask into a cache slot: guards 1 + beta_j (alpha_j = 0) and
-   1 - beta_j (alpha_j = 1) for each surface, then the other whens of
-   the corners (each guard expression once). */
+   cube of mask into its mode table entry, key nmodes + nmodes^2 + mask: guards
+   1 + beta_j (alpha_j = 0) and 1 - beta_j (alpha_j = 1) for each surface, then
+   the other whens of the corners (each guard expression once). */
 static int
 xslot_get(run_ctx *c, uint64_t mask, const mpfr_t t, slong *idx)
 {
     hdo_model_struct *model = c->model;
-    slong n = model->nmodes, i, q0 = 0;
+    slong q0 = 0, key = hdo_sliding_index(model, mask);
     int st;
     while (!((mask >> q0) & 1))
         q0++;
-    for (i = 0; i < c->nx; i++)
-        if (c->xmask[i] == mask) {
-            *idx = n + n * n + i;
-            return 0;
-        }
-    if (c->nx == HDO_RUN_XSLOTS)
-        return intersect_fail(c, q0, t,
-                              "more than %s sliding modes on intersections "
-                              "of surfaces in one run (t = %s)",
-                              "64");
-    mode_cache *mc = c->mc + n + n * n + c->nx;
+    mode_cache *mc = hdo_run_mode_entry(c, key);
+    *idx = key;
+    if (mc->built)
+        return 0;
     hdo_sliding_set *set = calloc(1, sizeof *set);
     HDO_ASSERT(set != NULL);
     hdo_reduced_init(mc->red);
@@ -332,12 +327,10 @@ xslot_get(run_ctx *c, uint64_t mask, const mpfr_t t, slong *idx)
         free(set);
         return hdo_run_fail(c, st, q0, t);
     }
-    c->xmask[c->nx++] = mask;
     mc->set = set;
     mc->nguards = ng;
     mc->sa = mc->sb = -1;
     hdo_run_mode_cache_alloc(mc, 0, c->prec);
-    *idx = n + n * n + c->nx - 1;
     return 0;
 }
 
@@ -380,7 +373,7 @@ hdo_run_intersect_reach(run_ctx *c, slong m, slong g, const left_limit *L,
                         const mpfr_t t)
 {
     hdo_model_struct *model = c->model;
-    mode_cache *mc = c->mc + m;
+    mode_cache *mc = hdo_run_mode_entry(c, m);
     slong p = mc->other_mode[g];
     const hdo_transition *o = model->modes[p].whens + mc->other_when[g];
     uint64_t mask = regime_mask(c, m), big = mask, next;

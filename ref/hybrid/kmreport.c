@@ -12,7 +12,7 @@ note_sliding_used(run_ctx *c, slong m)
 {
     slong n = c->model->nmodes, id = hdo_run_res_mode(c, m);
     hdo_result_struct *res = c->res;
-    const hdo_reduced_struct *r = c->mc[m].red;
+    const hdo_reduced_struct *r = hdo_run_mode_entry(c, m)->red;
     for (slong i = 0; i < res->nsliding; i++)
         if (res->sliding[i].mode == id)
             return;
@@ -20,7 +20,7 @@ note_sliding_used(run_ctx *c, slong m)
         realloc(res->sliding, (res->nsliding + 1) * sizeof *res->sliding);
     HDO_ASSERT(res->sliding != NULL);
     hdo_mode_info *mi = res->sliding + res->nsliding++;
-    slong k = m < n + n * n ? 1 : c->mc[m].set->k;
+    slong k = m < n + n * n ? 1 : hdo_run_mode_entry(c, m)->set->k;
     memset(mi, 0, sizeof *mi);
     mi->used = 1;
     mi->mode = id;
@@ -42,7 +42,7 @@ hdo_run_note_mode_used(run_ctx *c, slong m, const mpfr_t t)
         return;
     }
     hdo_mode_info *mi = c->res->modes + m;
-    mode_cache *mc = c->mc + m;
+    mode_cache *mc = hdo_run_mode_entry(c, m);
     const hdo_mode *mode = c->model->modes + m;
     hdo_km_result km;
     hdo_error_t kerr;

@@ -1,9 +1,95 @@
 /* mode.c -- the per-mode cache of hdo_run: reduced form, stepper and
- * `with` programs, built the first time a mode is entered */
+ * `with` programs, built the first time a mode is entered, in a table
+ * keyed by the modes actually entered */
 #include <stdlib.h>
 #include <string.h>
 #include "driver.h"
 #include "chatter.h"
+
+/* ------------------------------------------------------------------ */
+/* The mode table */
+
+static ulong
+key_hash(slong key, slong size)
+{
+    ulong h = (ulong)key * UWORD(0x9e3779b97f4a7c15);
+    return (h ^ (h >> 31)) & (ulong)(size - 1);
+}
+
+void
+hdo_run_mode_table_init(mode_table *t)
+{
+    memset(t, 0, sizeof *t);
+    t->size = 64;
+    t->slot = calloc(t->size, sizeof *t->slot);
+    HDO_ASSERT(t->slot != NULL);
+}
+
+void
+hdo_run_mode_table_clear(mode_table *t, hdo_result_struct *res)
+{
+    for (slong i = 0; i < t->len; i++) {
+        hdo_run_mode_cache_clear(t->entry[i], res);
+        free(t->entry[i]);
+    }
+    free(t->entry);
+    free(t->key);
+    free(t->slot);
+    memset(t, 0, sizeof *t);
+}
+
+/* The slot of key: the one holding it, or the empty one where it would
+   go. */
+static slong
+table_slot(const mode_table *t, slong key)
+{
+    ulong h = key_hash(key, t->size);
+    while (t->slot[h] != 0 && t->key[t->slot[h] - 1] != key)
+        h = (h + 1) & (ulong)(t->size - 1);
+    return (slong)h;
+}
+
+mode_cache *
+hdo_run_mode_find(const run_ctx *c, slong key)
+{
+    const mode_table *t = &c->modes;
+    slong i = t->slot[table_slot(t, key)];
+    return i != 0 ? t->entry[i - 1] : NULL;
+}
+
+static void
+table_grow(mode_table *t)
+{
+    free(t->slot);
+    t->size *= 2;
+    t->slot = calloc(t->size, sizeof *t->slot);
+    HDO_ASSERT(t->slot != NULL);
+    for (slong i = 0; i < t->len; i++)
+        t->slot[table_slot(t, t->key[i])] = i + 1;
+}
+
+mode_cache *
+hdo_run_mode_entry(run_ctx *c, slong key)
+{
+    mode_table *t = &c->modes;
+    slong h = table_slot(t, key);
+    if (t->slot[h] != 0)
+        return t->entry[t->slot[h] - 1];
+    if (t->len == t->alloc) {
+        t->alloc = t->alloc ? 2 * t->alloc : 16;
+        t->entry = realloc(t->entry, t->alloc * sizeof *t->entry);
+        t->key = realloc(t->key, t->alloc * sizeof *t->key);
+        HDO_ASSERT(t->entry != NULL && t->key != NULL);
+    }
+    mode_cache *mc = calloc(1, sizeof *mc);
+    HDO_ASSERT(mc != NULL);
+    t->entry[t->len] = mc;
+    t->key[t->len] = key;
+    t->slot[h] = ++t->len;
+    if (2 * (t->len + 1) > t->size)
+        table_grow(t);
+    return mc;
+}
 
 /* ------------------------------------------------------------------ */
 /* The mode cache */
@@ -61,7 +147,7 @@ hdo_run_mode_cache_alloc(mode_cache *mc, slong ntr, mpfr_prec_t prec)
 static int
 mode_cache_build(run_ctx *c, slong m, const mpfr_t t)
 {
-    mode_cache *mc = c->mc + m;
+    mode_cache *mc = hdo_run_mode_entry(c, m);
     const hdo_mode *mode = c->model->modes + m;
     if (mc->built)
         return 0;
@@ -106,7 +192,7 @@ mode_cache_build(run_ctx *c, slong m, const mpfr_t t)
 int
 hdo_run_mode_cache_get(run_ctx *c, slong m, const mpfr_t t)
 {
-    if (c->mc[m].built)
+    if (hdo_run_mode_entry(c, m)->built)
         return 0;
     int ph = hdo_run_phase_enter(c, PH_REDUCTION);
     int st = mode_cache_build(c, m, t);

@@ -12,7 +12,7 @@
    inside the step, and performs the transitions.  Everything that can be
    built once per mode (reduced form, stepper compiled with the
    guards, the `with` programs) is built the first time the mode is
-   entered and kept in a mode_cache for the whole run. */
+   entered and kept in a mode_cache for the whole run (mode.c). */
 
 /* ------------------------------------------------------------------ */
 /* One step of the current mode; sets *done at the end time. */
@@ -20,7 +20,7 @@ static int
 step(run_ctx *c, int *done)
 {
     slong m = c->mode;
-    mode_cache *mc = c->mc + m;
+    mode_cache *mc = hdo_run_mode_entry(c, m);
     slong p, best = -1, ncand = 0;
     mpfr_t h, hmax, hloc, root, broot, stol;
     int last = 0, st;
@@ -245,7 +245,7 @@ run_start(run_ctx *c)
     int st = hdo_run_mode_cache_get(c, m, c->res->t0), adjusted = 0;
     if (st < 0)
         return st;
-    mode_cache *mc = c->mc + m;
+    mode_cache *mc = hdo_run_mode_entry(c, m);
     /* the rule hdo analyze shows (ref/reduce/start.c) */
     st = hdo_start_guess(mc->xs, mc->xu, mc->fixed, c->model, mc->red, c->err);
     if (st < 0)
@@ -264,14 +264,36 @@ run_start(run_ctx *c)
     return 0;
 }
 
+/* The symbolic workspace of a run: the parsed model with an expression
+   pool of the run's own (a copy of the model's, same node indices), into
+   which the reduced forms, derivatives, substitutions and sliding fields
+   go, so that the caller's model is never written and several runs may
+   share it at once.  The rest of the model (modes, variables, names,
+   strings) is shared, read only: results and errors point into it, and
+   stay valid while the caller's model lives. */
+static void
+workspace_init(hdo_model_struct *work, const hdo_model_struct *model)
+{
+    *work = *model;
+    hdo_expr_pool_init_copy(work->pool, model->pool);
+}
+
+static void
+workspace_clear(hdo_model_struct *work)
+{
+    hdo_expr_pool_clear(work->pool);
+}
+
 int
-hdo_run_rows(slong *nrows, hdo_model_t model, const hdo_run_options *opt,
-             hdo_error_t *err)
+hdo_run_rows(slong *nrows, const hdo_model_struct *model,
+             const hdo_run_options *opt, hdo_error_t *err)
 {
     run_ctx c;
     hdo_result_t res;
+    hdo_model_struct work;
     memset(&c, 0, sizeof c);
-    c.model = model;
+    workspace_init(&work, model);
+    c.model = &work;
     c.opt = opt;
     c.res = res;
     c.err = err;
@@ -289,19 +311,32 @@ hdo_run_rows(slong *nrows, hdo_model_t model, const hdo_run_options *opt,
     *nrows = st == 0 ? c.nsamples : 0;
     mpfr_clears(c.tol, c.every, c.t, c.t_end, c.last_event, (mpfr_ptr)0);
     hdo_result_clear(res);
+    workspace_clear(&work);
     return st < 0 ? st : 0;
 }
 
 int
-hdo_run(hdo_result_t res, hdo_model_t model, const hdo_run_options *opt,
-        hdo_error_t *err)
+hdo_run(hdo_result_t res, const hdo_model_struct *model,
+        const hdo_run_options *opt, hdo_error_t *err)
+{
+    return hdo_run_stoppable(res, model, opt, err, NULL);
+}
+
+int
+hdo_run_stoppable(hdo_result_t res, const hdo_model_struct *model,
+                  const hdo_run_options *opt, hdo_error_t *err,
+                  const atomic_int *stop)
 {
     run_ctx c;
     int st = 0, done = 0;
     struct timespec cpu0, cpu1;
+    hdo_model_struct work;
 
     memset(&c, 0, sizeof c);
-    c.model = model;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu0);
+    clock_gettime(CLOCK_MONOTONIC, &c.start);
+    workspace_init(&work, model);
+    c.model = &work;
     c.opt = opt;
     c.res = res;
     c.err = err;
@@ -310,8 +345,6 @@ hdo_run(hdo_result_t res, hdo_model_t model, const hdo_run_options *opt,
     c.max_steps = opt->max_steps > 0 ? opt->max_steps : HDO_RUN_MAX_STEPS;
     c.max_events = opt->max_events > 0 ? opt->max_events : HDO_RUN_MAX_EVENTS;
     hdo_stiff_watch_init(&c.stiff);
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu0);
-    clock_gettime(CLOCK_MONOTONIC, &c.start);
     c.phase_since = c.start;
     if (err != NULL)
         hdo_error_clear(err);
@@ -321,11 +354,8 @@ hdo_run(hdo_result_t res, hdo_model_t model, const hdo_run_options *opt,
     mpfr_init2(c.every, c.prec + 32);
     mpfr_inits2(c.prec, c.t, c.t_end, c.last_event, (mpfr_ptr)0);
     mpfr_set_ui(c.t, 0, MPFR_RNDN);
-    /* the model's modes, then a slot per ordered pair for the sliding
-       modes (nmodes + a * nmodes + b, a < b used) */
-    slong nall = model->nmodes + model->nmodes * model->nmodes + HDO_RUN_XSLOTS;
-    c.mc = calloc(nall ? nall : 1, sizeof *c.mc);
-    HDO_ASSERT(c.mc != NULL);
+    /* an entry per mode entered: the model's, the sliding ones */
+    hdo_run_mode_table_init(&c.modes);
 
     st = run_setup(&c);
     if (st == 0)
@@ -333,26 +363,35 @@ hdo_run(hdo_result_t res, hdo_model_t model, const hdo_run_options *opt,
     while (st == 0 && !done) {
         if (mpfr_cmp(c.t, c.t_end) >= 0)
             break;
+        if (stop != NULL && atomic_load(stop)) {
+            /* the other run of hdo_run_verify failed: this result will
+               not be used */
+            hdo_error_set(err, HDO_ERR_TOO_MUCH_WORK, 0, 0,
+                          "stopped: the other run of the verification "
+                          "failed");
+            st = hdo_run_fail(&c, HDO_ERR_TOO_MUCH_WORK, c.mode, c.t);
+            break;
+        }
         int ph = hdo_run_phase_enter(&c, PH_INTEGRATION);
         st = step(&c, &done);
         hdo_run_phase_enter(&c, ph);
         if (opt->progress != NULL)
             opt->progress(opt->progress_data, mpfr_get_d(c.t, MPFR_RNDN),
                           (long)res->steps, (long)res->nevents,
-                          c.mc[c.mode].step->type->name);
+                          hdo_run_mode_entry(&c, c.mode)->step->type->name);
     }
     if (st == 0) /* a sample at t_end not yet written (event at t_end) */
-        hdo_run_emit_samples_point(&c, c.mode, c.mc[c.mode].xs, c.mc[c.mode].xu,
-                                   c.t_end, 1);
+        hdo_run_emit_samples_point(
+            &c, c.mode, hdo_run_mode_entry(&c, c.mode)->xs,
+            hdo_run_mode_entry(&c, c.mode)->xu, c.t_end, 1);
 
     hdo_run_hist_clear(&c);
-    for (slong m = 0; m < nall; m++)
-        hdo_run_mode_cache_clear(c.mc + m, res);
-    free(c.mc);
+    hdo_run_mode_table_clear(&c.modes, res);
+    workspace_clear(&work);
     mpfr_clears(c.tol, c.every, c.t, c.t_end, c.last_event, (mpfr_ptr)0);
     hdo_run_phase_enter(&c, PH_OTHER);
     res->seconds = hdo_run_elapsed(&c);
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu1);
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu1);
     res->cpu_seconds = (double)(cpu1.tv_sec - cpu0.tv_sec) +
                        1e-9 * (double)(cpu1.tv_nsec - cpu0.tv_nsec);
     return st < 0 ? st : 0;

@@ -25,15 +25,12 @@ hdo_run_mode_values(mpfr_ptr values, int *present, const mode_cache *mc,
         }
 }
 
-/* The mode index in results of cache slot m: an intersection sliding
-   slot is named by its modes (sliding.c). */
+/* The mode index in results of the mode table's key m: the keys of
+   today's kinds of modes are their result indices (driver.h). */
 slong
 hdo_run_res_mode(const run_ctx *c, slong m)
 {
-    slong n = c->model->nmodes;
-    if (m < n + n * n)
-        return m;
-    return hdo_sliding_index(c->model, c->xmask[m - n - n * n]);
+    return m;
 }
 
 void
@@ -52,7 +49,8 @@ hdo_run_add_row(run_ctx *c, const mpfr_t t, slong mode, mpfr_srcptr xs,
         HDO_ASSERT(tmp.present != NULL);
         for (slong v = 0; v < n; v++)
             mpfr_set_nan(tmp.values + v);
-        hdo_run_mode_values(tmp.values, tmp.present, c->mc + mode, xs, xu);
+        hdo_run_mode_values(tmp.values, tmp.present,
+                            hdo_run_mode_entry(c, mode), xs, xu);
         c->opt->row_sink(c->opt->row_sink_data, &tmp);
         hdo_vec_clear(tmp.values, n);
         free(tmp.present);
@@ -60,7 +58,8 @@ hdo_run_add_row(run_ctx *c, const mpfr_t t, slong mode, mpfr_srcptr xs,
         return;
     }
     row = hdo_result_add_row(c->res, t, hdo_run_res_mode(c, mode));
-    hdo_run_mode_values(row->values, row->present, c->mc + mode, xs, xu);
+    hdo_run_mode_values(row->values, row->present, hdo_run_mode_entry(c, mode),
+                        xs, xu);
 }
 
 /* ------------------------------------------------------------------ */
@@ -88,7 +87,7 @@ hdo_run_sample_time(mpfr_t out, const run_ctx *c, slong k)
 void
 hdo_run_emit_samples(run_ctx *c, const mpfr_t limit, int inclusive)
 {
-    mode_cache *mc = c->mc + c->mode;
+    mode_cache *mc = hdo_run_mode_entry(c, c->mode);
     mpfr_t tk, s;
     mpfr_inits2(c->prec, tk, s, (mpfr_ptr)0);
     while (c->next_sample < c->nsamples) {

@@ -105,7 +105,7 @@ hdo_run_stepper_init(const run_ctx *c, hdo_stepper_t s, hdo_model_t model,
 int
 hdo_run_auto_switch(run_ctx *c, slong m)
 {
-    mode_cache *mc = c->mc + m;
+    mode_cache *mc = hdo_run_mode_entry(c, m);
     if (c->opt->method != HDO_METHOD_AUTO ||
         mc->step->type != &hdo_step_taylor ||
         !hdo_reduced_is_ode(mc->step->red) ||

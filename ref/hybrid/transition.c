@@ -174,7 +174,7 @@ static int
 eval_assigns(run_ctx *c, mpfr_ptr vals, slong src, slong k, const left_limit *L,
              const mpfr_t t)
 {
-    mode_cache *mc = c->mc + src;
+    mode_cache *mc = hdo_run_mode_entry(c, src);
     const hdo_transition *tr = hdo_run_transition_of(c->model, src, k);
     if (tr->nassigns == 0)
         return 0;
@@ -237,7 +237,7 @@ hdo_run_start_guess(mpfr_t out, const run_ctx *c, slong v)
 int
 hdo_run_reinit(run_ctx *c, slong m, const mpfr_t t, int *adjusted)
 {
-    mode_cache *mc = c->mc + m;
+    mode_cache *mc = hdo_run_mode_entry(c, m);
     int ph = hdo_run_phase_enter(c, PH_REINIT);
     int st = hdo_consistent_init(mc->xs, mc->xu, adjusted, c->model, mc->red, t,
                                  mc->fixed, c->prec, c->err);
@@ -288,7 +288,7 @@ hdo_run_take_transition_tr(run_ctx *c, slong src, const hdo_transition *tr,
         hdo_vec_clear(vals, tr->nassigns);
         return st;
     }
-    mode_cache *mt = c->mc + tgt;
+    mode_cache *mt = hdo_run_mode_entry(c, tgt);
     const hdo_reduced_struct *r = mt->red;
     /* Target start: assigned values fixed, kept values fixed, the rest
        free guesses from the start values (model-format.md, Meaning). */
@@ -334,7 +334,8 @@ hdo_run_take_transition_tr(run_ctx *c, slong src, const hdo_transition *tr,
     hdo_event *ev =
         hdo_result_add_event(c->res, t, hdo_run_res_mode(c, src),
                              hdo_run_res_mode(c, tgt), kind, tr->guard_text);
-    hdo_run_mode_values(ev->left, NULL, c->mc + src, L->xs, L->xu);
+    hdo_run_mode_values(ev->left, NULL, hdo_run_mode_entry(c, src), L->xs,
+                        L->xu);
     hdo_run_mode_values(ev->right, NULL, mt, mt->xs, mt->xu);
     hdo_run_add_row(c, t, tgt, mt->xs, mt->xu);
     hdo_run_skip_samples_at(c, t);

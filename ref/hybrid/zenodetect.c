@@ -11,7 +11,7 @@ void
 hdo_run_hist_push(run_ctx *c, const mpfr_t t, slong src, slong g,
                   mpfr_srcptr ls, mpfr_srcptr lu)
 {
-    const hdo_reduced_struct *r = c->mc[src].red;
+    const hdo_reduced_struct *r = hdo_run_mode_entry(c, src)->red;
     if (c->nhist == HIST) {
         hist_entry old = c->hist[0];
         memmove(c->hist, c->hist + 1, (HIST - 1) * sizeof *c->hist);
@@ -107,7 +107,7 @@ hdo_run_zeno(run_ctx *c, slong src, const left_limit *L, const mpfr_t tn)
     /* The state at the accumulation point: the limit of the left limits
        of mode zm's events, by Aitken per component where three are at
        hand and converge geometrically, else the freshest left limit. */
-    mode_cache *mz = c->mc + zm;
+    mode_cache *mz = hdo_run_mode_entry(c, zm);
     const hdo_reduced_struct *r = mz->red;
     slong idx[3], n = 0;
     for (slong i = c->nhist - 1; i >= 0 && n < 3; i--)
@@ -163,7 +163,7 @@ int
 hdo_run_guard_leaves_at(run_ctx *c, slong m, slong g, mpfr_srcptr xs,
                         mpfr_srcptr xu, const mpfr_t t)
 {
-    mode_cache *mc = c->mc + m;
+    mode_cache *mc = hdo_run_mode_entry(c, m);
     hdo_stepper_struct *sp = mc->step;
     hdo_error_t e;
     hdo_error_clear(&e);
@@ -227,7 +227,7 @@ hdo_run_livelock(run_ctx *c, slong src, slong g, const left_limit *L,
     int expanded = 0;
     for (slong j = n - 1; ok && j > n - 1 - p; j--) {
         slong m = srcs[j];
-        const hdo_reduced_struct *r = c->mc[m].red;
+        const hdo_reduced_struct *r = hdo_run_mode_entry(c, m)->red;
         slong ns = r->nstate, nu = r->nimplicit, dim = ns + nu;
         mpfr_ptr ys[LIVELOCK_SAMPLES];
         cnt = 0;
@@ -259,8 +259,9 @@ hdo_run_livelock(run_ctx *c, slong src, slong g, const left_limit *L,
     int st = 0;
     if (!ok) {
         if (expanded)
-            st = hdo_stepper_apply(c->mc[src].step, c->t, c->mc[src].xs,
-                                   c->mc[src].xu, c->err);
+            st = hdo_stepper_apply(hdo_run_mode_entry(c, src)->step, c->t,
+                                   hdo_run_mode_entry(c, src)->xs,
+                                   hdo_run_mode_entry(c, src)->xu, c->err);
         if (st < 0)
             st = hdo_run_fail(c, st, src, c->t);
     } else if (zm < 0) {
@@ -279,7 +280,7 @@ hdo_run_livelock(run_ctx *c, slong src, slong g, const left_limit *L,
         mpfr_free_str(ts);
         st = hdo_run_fail(c, HDO_ERR_ZENO, src, tn);
     } else {
-        mode_cache *mz = c->mc + zm;
+        mode_cache *mz = hdo_run_mode_entry(c, zm);
         const hdo_reduced_struct *r = mz->red;
         hdo_vec_set(mz->ls, zlim, r->nstate);
         hdo_vec_set(mz->lu, zlim + r->nstate, r->nimplicit);

@@ -92,3 +92,49 @@ Test(expr_construct, deep_chains_do_not_overflow_the_stack)
     cr_assert_eq(hdo_expr_max_order(pool, e, 0), 0);
     cr_assert(!hdo_expr_is_constant(pool, e));
 }
+
+/* A copy names the same expressions under the same indices, with the
+   derivative cache, and grows without touching the original. */
+Test(expr_construct, pool_copy_is_independent)
+{
+    hdo_expr x = hdo_expr_var(pool, 0, 0), y = hdo_expr_var(pool, 1, 0);
+    hdo_expr third = hdo_expr_const_si(pool, 1, 3);
+    hdo_expr e = hdo_expr_mul(pool, hdo_expr_unary(pool, HDO_X_SIN, x),
+                              hdo_expr_add(pool, y, third));
+    hdo_expr de = hdo_expr_diff(pool, e, 0, 0); /* fills the memo */
+    slong len = pool->len, nconsts = pool->nconsts;
+    hdo_expr_pool_t copy;
+    hdo_expr_pool_init_copy(copy, pool);
+    cr_assert_eq(copy->len, len);
+    cr_assert_eq(copy->nconsts, nconsts);
+    /* hash-consing in the copy finds the original's nodes */
+    cr_assert_eq(hdo_expr_var(copy, 1, 0), y);
+    cr_assert_eq(hdo_expr_const_si(copy, 2, 6), third);
+    cr_assert_eq(hdo_expr_mul(copy, hdo_expr_unary(copy, HDO_X_SIN, x),
+                              hdo_expr_add(copy, y, third)),
+                 e);
+    cr_assert_eq(copy->len, len, "no new node for known expressions");
+    /* the memo came along (a copy of its own), and the derivative is the
+       same node */
+    cr_assert(copy->memo != NULL && copy->memo != pool->memo);
+    cr_assert_eq(hdo_expr_diff(copy, e, 0, 0), de);
+    cr_assert_eq(copy->len, len);
+    /* growth of the copy: new nodes and constants there only */
+    hdo_expr d2 = hdo_expr_diff(copy, de, 0, 0);
+    hdo_expr c = hdo_expr_const_si(copy, 5, 7);
+    cr_assert_geq(d2, len);
+    cr_assert_gt(copy->len, len);
+    cr_assert_eq(copy->nconsts, nconsts + 1);
+    cr_assert_eq(pool->len, len, "the original grew");
+    cr_assert_eq(pool->nconsts, nconsts);
+    fmpq_t q;
+    fmpq_init(q);
+    cr_assert_eq(hdo_expr_get_fmpq(q, copy, c), 0);
+    cr_assert(fmpq_cmp_si(q, 5) < 0 && fmpq_cmp_si(q, 0) > 0);
+    fmpq_clear(q);
+    /* the original, cleared first, takes nothing of the copy with it */
+    hdo_expr_pool_clear(pool);
+    hdo_expr_pool_init(pool);
+    cr_assert_eq(hdo_expr_diff(copy, de, 0, 0), d2);
+    hdo_expr_pool_clear(copy);
+}

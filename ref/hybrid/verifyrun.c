@@ -1,0 +1,99 @@
+/* verifyrun.c -- hdo_run_verify: the run at D digits and its check at
+ * D + 10 digits, at the same time in two threads on one model */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <flint/flint.h>
+#include "internal.h"
+
+/* The two runs share the parsed model, which hdo_run only reads (each
+   run copies the expression pool into a workspace of its own, run.c);
+   everything else a run touches is its own (run context, mode table,
+   result, error) or thread-local: MPFR's constant caches (MPFR built
+   with TLS) and FLINT's and Arb's caches (FLINT_USES_TLS).  The library
+   has no static mutable data.  The thread frees its caches before it
+   ends (flint_cleanup, mpfr_free_cache), or each --verify would leak
+   them. */
+typedef struct {
+    hdo_result_struct *res;
+    const hdo_model_struct *model;
+    hdo_run_options opt;
+    hdo_error_t err;
+    int status;
+    atomic_int *stop;
+} verify_job;
+
+static void
+job_run(verify_job *j)
+{
+    j->status = hdo_run_stoppable(j->res, j->model, &j->opt, &j->err, j->stop);
+    if (j->status < 0)
+        atomic_store(j->stop, 1);
+}
+
+static void *
+job_thread(void *data)
+{
+    job_run(data);
+    flint_cleanup();
+    mpfr_free_cache();
+    return NULL;
+}
+
+int
+hdo_run_verify(hdo_result_t res, hdo_result_t check, long *verified,
+               char *where, size_t size, const hdo_model_struct *model,
+               const hdo_run_options *opt, hdo_error_t *err)
+{
+    atomic_int stop = 0;
+    verify_job a, b;
+    pthread_t thread;
+
+    *verified = -1;
+    if (where != NULL && size > 0)
+        where[0] = '\0';
+    a.res = res;
+    b.res = check;
+    a.model = b.model = model;
+    a.opt = b.opt = *opt;
+    a.stop = b.stop = &stop;
+    /* the progress is that of the longer run; the rows of the check go
+       to check (hdo_result_agreement reads them), not to the sink */
+    a.opt.progress = NULL;
+    b.opt.digits = (opt->digits > 0 ? opt->digits : 30) + 10;
+    b.opt.row_sink = NULL;
+    b.opt.row_sink_data = NULL;
+    hdo_error_clear(&a.err);
+    hdo_error_clear(&b.err);
+    if (pthread_create(&thread, NULL, job_thread, &b) == 0) {
+        job_run(&a);
+        HDO_ASSERT(pthread_join(thread, NULL) == 0);
+    } else {
+        /* no second thread (resource limits): one run after the other */
+        job_run(&a);
+        if (a.status == 0)
+            job_run(&b);
+    }
+    if (a.status < 0) {
+        if (err != NULL)
+            *err = a.err;
+        return a.status;
+    }
+    if (b.status < 0) {
+        /* say which run failed: the first one succeeded */
+        if (err != NULL) {
+            *err = b.err;
+            snprintf(err->message, sizeof err->message,
+                     "the verification run at %ld digits (--verify) failed: "
+                     "%.900s",
+                     b.opt.digits, b.err.message);
+        }
+        return b.status;
+    }
+    if (err != NULL)
+        hdo_error_clear(err);
+    *verified = where != NULL && size > 0
+                    ? hdo_result_agreement_where(where, size, model, res, check)
+                    : hdo_result_agreement(res, check);
+    return 0;
+}
