@@ -26,8 +26,10 @@ typedef struct {
     hdo_mat_t A; /* s x s */
     hdo_mat_t W; /* LU of the (s+1) x (s+1) Vandermonde of 0, c_1..c_s */
     slong *wperm;
-    mpfr_ptr L; /* L_j(c_1), j = 2..s: the Lagrange weights that
-                   extrapolate from the stages 2..s to c_1 */
+    mpfr_ptr L;  /* L_j(c_1), j = 2..s: the Lagrange weights that
+                    extrapolate from the stages 2..s to c_1 */
+    mpfr_t Lsum; /* 1 + sum |L_j|: how top_term amplifies the stages'
+                    errors */
     /* f and its nonzero partials: roots rhs[0..n), then J entries */
     hdo_program_t f;
     slong *fin;       /* per input of f: its state */
@@ -39,13 +41,15 @@ typedef struct {
     mpfr_t t0, h, hnext, tol;
     int applied; /* the dense output is that of (t0, y0) */
     /* the factored Newton matrix M (perm) is valid for the step hlu */
-    int lu_valid;
+    int lu_valid, lu_full; /* lu_full: M, else the blocks blk */
     mpfr_t hlu;
+    hdo_radau_block blk; /* the block-diagonal form (radau_block.c) */
+    int blk_init, have_blk;
+    mpfr_ptr J0; /* n x n: the Jacobian of the blocks */
     /* the last accepted step's polynomial, the predictor of the next */
     mpfr_t *prev_coef; /* n x (s+1) */
     mpfr_t tprev, hprev;
     int have_prev;
-    long stat_factor, stat_iter; /* counts, for the measurements */
     /* work */
     mpfr_ptr y0, Z, F, R, v; /* n, s*n, s*n, s*n, s+1 */
     hdo_mat_t M;             /* s*n x s*n */
@@ -60,11 +64,19 @@ hdo_radau_stages(mpfr_prec_t prec)
        accurate to about (h/rho)^(s+1), rho the solution's radius of
        convergence; s = D/2 + 3 (D = prec / log2(10) - 10) makes
        h/rho = tol^(1/(s+1)) about 0.03 at 30 digits: a step far beyond
-       any stability limit, at a Newton matrix of (n s)^2 entries. */
+       any stability limit.  Up to 30 digits, s = min(D/2 + 9, 24)
+       instead: with the Newton solve cheap (radau_block.c), fewer and
+       longer steps win (Van der Pol mu = 1000 at 30 digits, CPU: 18
+       stages 2,218 steps 0.85 s, 24 stages 702 steps 0.57 s, 30 stages
+       434 steps 0.77 s; decisions.md).  Beyond, D/2 + 3: at 60 digits
+       38 and 45 stages took shorter steps than 33 and many more
+       iterations (not understood yet; decisions.md). */
     slong d = (slong)((double)prec / 3.3219280948873623) - 10;
-    slong s = d / 2 + 3;
-    if (getenv("HDO_RADAU_S"))
-        s = atol(getenv("HDO_RADAU_S"));
+    slong s = d / 2 + 3, t = d / 2 + 9;
+    if (t > 24)
+        t = 24;
+    if (s < t)
+        s = t;
     return s < 3 ? 3 : s;
 }
 
@@ -205,6 +217,18 @@ radau_alloc(hdo_stepper_struct *st, hdo_model_t model,
         }
         mpfr_clears(num, den, (mpfr_ptr)0);
     }
+    r->blk_init = 1;
+    r->have_blk = hdo_radau_block_init(&r->blk, r->A, n) == 0;
+    r->J0 = hdo_vec_init(n * n, w);
+    mpfr_init2(r->Lsum, 64);
+    mpfr_set_ui(r->Lsum, 1, MPFR_RNDN);
+    for (slong j = 1; j < s; j++) {
+        mpfr_t a;
+        mpfr_init2(a, 64);
+        mpfr_abs(a, r->L + j, MPFR_RNDU);
+        mpfr_add(r->Lsum, r->Lsum, a, MPFR_RNDU);
+        mpfr_clear(a);
+    }
     if (hdo_lu_factor(r->W, r->wperm) != 0) {
         snprintf(st->message, sizeof st->message,
                  "the Radau IIA interpolation matrix is singular");
@@ -251,9 +275,6 @@ radau_free(hdo_stepper_struct *st)
     radau *r = st->impl;
     if (r == NULL)
         return;
-    if (getenv("HDO_RADAU_STATS"))
-        fprintf(stderr, "radau: s=%ld factor=%ld iter=%ld\n", (long)r->s,
-                r->stat_factor, r->stat_iter);
     slong n = r->n, s = r->s, ns = n * s;
     if (r->fin != NULL || r->f->code != NULL)
         hdo_program_clear(r->f);
@@ -268,6 +289,12 @@ radau_free(hdo_stepper_struct *st)
         hdo_mat_clear(r->A);
         hdo_mat_clear(r->W);
         hdo_vec_clear(r->L, s);
+    }
+    if (r->blk_init)
+        mpfr_clear(r->Lsum);
+    if (r->blk_init) {
+        hdo_radau_block_clear(&r->blk);
+        hdo_vec_clear(r->J0, n * n);
     }
     free(r->wperm);
     if (r->state_coef != NULL) {
@@ -355,7 +382,7 @@ eval_stages(radau *r, int jac)
 /* M = I - h (A (x) J), J the exact Jacobian at each stage (Jst), factored
    into M, perm; valid for h (hlu) until the next call. */
 static int
-factor_newton(radau *r)
+factor_full(radau *r)
 {
     slong n = r->n, s = r->s;
     mpfr_t a, t;
@@ -376,8 +403,31 @@ factor_newton(radau *r)
         }
     }
     mpfr_clears(a, t, (mpfr_ptr)0);
-    r->stat_factor++;
+    r->lu_full = 1;
     r->lu_valid = hdo_lu_factor(r->M, r->perm) == 0;
+    mpfr_set(r->hlu, r->h, MPFR_RNDN);
+    return r->lu_valid ? 0 : -1;
+}
+
+/* The Newton matrix from the stages' Jacobians (Jst): the full one with
+   full (or when the block form is unavailable), else the block-diagonal
+   one with J0 the mean of the stages' Jacobians. */
+static int
+factor_newton(radau *r, int full)
+{
+    slong n = r->n, s = r->s;
+    if (full || !r->have_blk)
+        return factor_full(r);
+    for (slong k = 0; k < n * n; k++)
+        mpfr_set_ui(r->J0 + k, 0, MPFR_RNDN);
+    for (slong e = 0; e < r->nnz; e++) {
+        mpfr_ptr d = r->J0 + r->jrow[e] * n + r->jcol[e];
+        for (slong i = 0; i < s; i++)
+            mpfr_add(d, d, r->Jst + i * r->nnz + e, MPFR_RNDN);
+        mpfr_div_ui(d, d, (unsigned long)s, MPFR_RNDN);
+    }
+    r->lu_full = 0;
+    r->lu_valid = hdo_radau_block_factor(&r->blk, r->h, r->J0) == 0;
     mpfr_set(r->hlu, r->h, MPFR_RNDN);
     return r->lu_valid ? 0 : -1;
 }
@@ -406,10 +456,14 @@ solve_stages(radau *r, int predicted)
     hdo_vec_norm_inf(size, r->y0, n);
     if (mpfr_cmp_ui(size, 1) < 0)
         mpfr_set_ui(size, 1, MPFR_RNDN);
+    /* the error estimate (top_term) extrapolates the stages with
+       weights summing to Lsum in size: their error must stay below the
+       tolerance after that */
     mpfr_mul(ntol, r->tol, size, MPFR_RNDN);
+    mpfr_div(ntol, ntol, r->Lsum, MPFR_RNDN);
     mpfr_mul_2si(ntol, ntol, -16, MPFR_RNDN);
     if (!r->lu_valid || !mpfr_equal_p(r->hlu, r->h)) {
-        if (eval_stages(r, 1) != 0 || factor_newton(r) != 0)
+        if (eval_stages(r, 1) != 0 || factor_newton(r, 0) != 0)
             goto done; /* a domain error or a singular matrix at this h:
                           a smaller step may do (MAX_REJECT ends it) */
         have_F = fresh = 1;
@@ -418,7 +472,6 @@ solve_stages(radau *r, int predicted)
         if (!have_F && eval_stages(r, 0) != 0)
             goto done;
         have_F = 0;
-        r->stat_iter++;
         /* R = h A F - Z; M dZ = R */
         for (slong i = 0; i < s; i++)
             for (slong k = 0; k < n; k++) {
@@ -430,7 +483,10 @@ solve_stages(radau *r, int predicted)
                 mpfr_mul(Ri, Ri, r->h, MPFR_RNDN);
                 mpfr_sub(Ri, Ri, r->Z + i * n + k, MPFR_RNDN);
             }
-        hdo_lu_solve(r->R, r->M, r->perm);
+        if (r->lu_full)
+            hdo_lu_solve(r->R, r->M, r->perm);
+        else
+            hdo_radau_block_solve(&r->blk, r->R);
         for (slong k = 0; k < ns; k++)
             mpfr_add(r->Z + k, r->Z + k, r->R + k, MPFR_RNDN);
         hdo_vec_norm_inf(step, r->R, ns);
@@ -442,7 +498,7 @@ solve_stages(radau *r, int predicted)
         if (iter > 0) {
             mpfr_div(eta, step, prev, MPFR_RNDN); /* theta */
             if (mpfr_cmp_ui(eta, 1) >= 0) {
-                if (iter >= 2 && fresh) {
+                if (iter >= 2 && fresh && r->lu_full) {
                     /* the rounding floor (as solve_unknowns in
                        ref/reduce), else divergence */
                     mpfr_mul_2si(lim, size, -(long)r->prec, MPFR_RNDN);
@@ -463,8 +519,11 @@ solve_stages(radau *r, int predicted)
                 }
             }
             if (mpfr_cmp_d(eta, NEWTON_REFACTOR) > 0) {
-                /* slow: a full Newton step from here on */
-                if (eval_stages(r, 1) != 0 || factor_newton(r) != 0)
+                /* slow: the matrix again at this iterate; the full one
+                   when the blocks' one Jacobian was fresh and still
+                   slow (the stages' Jacobians differ too much) */
+                if (eval_stages(r, 1) != 0 ||
+                    factor_newton(r, r->lu_full || fresh) != 0)
                     goto done;
                 have_F = fresh = 1;
             }
@@ -655,10 +714,6 @@ radau_apply(hdo_stepper_struct *st, const mpfr_t t0, mpfr_srcptr xs,
                 mpfr_set(r->tprev, r->t0, MPFR_RNDN);
                 mpfr_set(r->hprev, r->h, MPFR_RNDN);
                 r->have_prev = 1;
-                if (getenv("HDO_RADAU_TRACE"))
-                    fprintf(stderr, "T %.17g %.6g %ld\n",
-                            mpfr_get_d(r->t0, MPFR_RNDN),
-                            mpfr_get_d(r->h, MPFR_RNDN), (long)tries);
                 break;
             }
             mpfr_div(fac, r->tol, e, MPFR_RNDN);
