@@ -11,6 +11,11 @@
 /* The contraction per iteration above which the Newton matrix is
    factored again at the current iterate. */
 #define NEWTON_REFACTOR 0.25
+/* The same for the block form, whose factorisation costs about one
+   iteration: an older one is refactored at this contraction already. */
+#ifndef BLOCK_REFACTOR
+#define BLOCK_REFACTOR 0.01
+#endif
 /* Rejections in a row before the step is declared collapsed. */
 #define MAX_REJECT 60
 /* An accepted step's proposed growth below this factor keeps the step,
@@ -461,7 +466,7 @@ solve_stages(radau *r, int predicted)
        tolerance after that */
     mpfr_mul(ntol, r->tol, size, MPFR_RNDN);
     mpfr_div(ntol, ntol, r->Lsum, MPFR_RNDN);
-    mpfr_mul_2si(ntol, ntol, -16, MPFR_RNDN);
+    mpfr_mul_2si(ntol, ntol, -8, MPFR_RNDN);
     if (!r->lu_valid || !mpfr_equal_p(r->hlu, r->h)) {
         if (eval_stages(r, 1) != 0 || factor_newton(r, 0) != 0)
             goto done; /* a domain error or a singular matrix at this h:
@@ -518,12 +523,15 @@ solve_stages(radau *r, int predicted)
                     break;
                 }
             }
-            if (mpfr_cmp_d(eta, NEWTON_REFACTOR) > 0) {
+            if (mpfr_cmp_d(eta, NEWTON_REFACTOR) > 0 ||
+                (!r->lu_full && !fresh &&
+                 mpfr_cmp_d(eta, BLOCK_REFACTOR) > 0)) {
                 /* slow: the matrix again at this iterate; the full one
                    when the blocks' one Jacobian was fresh and still
                    slow (the stages' Jacobians differ too much) */
-                if (eval_stages(r, 1) != 0 ||
-                    factor_newton(r, r->lu_full || fresh) != 0)
+                int full = r->lu_full ||
+                           (fresh && mpfr_cmp_d(eta, NEWTON_REFACTOR) > 0);
+                if (eval_stages(r, 1) != 0 || factor_newton(r, full) != 0)
                     goto done;
                 have_F = fresh = 1;
             }
