@@ -272,3 +272,52 @@ Test(step, radau_prothero_robinson_30_and_60_digits)
         hdo_model_clear(model);
     }
 }
+
+/* summary.json's method_arcs (hdo_result's): under --method auto the
+   stiff system x' = -1e6 x + y, y' = -y runs Taylor from t = 0 until the
+   stiffness watch switches it, then Radau IIA to the end: two arcs, the
+   second starting where the first ends; a non-stiff run is one Taylor
+   arc; --method implicit is one implicit arc. */
+Test(step, radau_method_arcs_auto_taylor_implicit)
+{
+    const char *src[3] = {
+        "model lin\nvar x = 1, y = 1\nmode m\n  der(x) = -1e6*x + y\n"
+        "  der(y) = -y\nend\nstart m\nuntil 1\n",
+        "model slow\nvar y = 1\nmode m\n  der(y) = -y\nend\nstart m\n"
+        "until 1\n",
+        "model lin\nvar x = 1, y = 1\nmode m\n  der(x) = -1e6*x + y\n"
+        "  der(y) = -y\nend\nstart m\nuntil 1\n"};
+    const int meth[3] = {HDO_METHOD_AUTO, HDO_METHOD_AUTO, HDO_METHOD_IMPLICIT};
+    const slong narcs[3] = {2, 1, 1};
+    for (int c = 0; c < 3; c++) {
+        hdo_model_t model;
+        hdo_result_t res;
+        hdo_error_t err;
+        hdo_run_options opt;
+        tm_parse(model, src[c]);
+        hdo_run_options_init(&opt);
+        opt.digits = 30;
+        opt.method = meth[c];
+        hdo_result_init(res);
+        cr_assert_eq(hdo_run(res, model, &opt, &err), 0, "%s", err.message);
+        cr_assert_eq(res->nmethod_arcs, narcs[c], "case %d: %ld arcs", c,
+                     (long)res->nmethod_arcs);
+        cr_expect(res->method_arcs[0].t_start == 0.0);
+        if (c == 0) {
+            cr_expect_str_eq(res->method_arcs[0].method, "taylor");
+            cr_expect_str_eq(res->method_arcs[1].method, "implicit");
+            cr_expect(res->method_arcs[1].t_start == res->method_arcs[0].t_end);
+            /* 100 stiff steps near the stability limit (about 2e-5,
+               order / 1e6) after the transient: far before t = 1 */
+            cr_expect(res->method_arcs[1].t_start > 0 &&
+                          res->method_arcs[1].t_start < 1e-2,
+                      "switched at %g", res->method_arcs[1].t_start);
+            cr_expect_eq(res->method_switches, 1);
+        } else {
+            cr_expect_str_eq(res->method_arcs[0].method,
+                             c == 1 ? "taylor" : "implicit");
+        }
+        hdo_result_clear(res);
+        hdo_model_clear(model);
+    }
+}
