@@ -41,12 +41,11 @@ ENTRIES = [
      'Van der Pol mu = 1000, Radau IIA throughout'),
     ('robertson_ode', 'tests/stiff/robertson_ode.hdae', [], 'auto',
      'Robertson (ODE form) to t = 1e11: Taylor cannot (1.6e13 steps)'),
+    # car_axis has algebraic unknowns in both its forms (the case and
+    # tests/corpus/car_axis_index1.hdae): the implicit method does not
+    # take DAE modes yet (issue #18), so only the Taylor figure is here.
     ('car_axis_taylor', 'cases/car_axis.hdae', [], 'auto',
      'car_axis (index 3): the Taylor method'),
-    ('car_axis_index1_implicit', 'tests/corpus/car_axis_index1.hdae', [],
-     'implicit', 'car_axis as its hand-made index-1 ODE, Radau IIA'),
-    ('car_axis_index1_taylor', 'tests/corpus/car_axis_index1.hdae', [],
-     'taylor', 'car_axis as its hand-made index-1 ODE, Taylor'),
 ]
 
 
