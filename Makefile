@@ -222,9 +222,12 @@ $(BUILD)/pendulum-bench: tools/bench/pendulum_bench.c $(BUILD)/libhdo.a
 # The pendulum at 30/45/60/100 digits against mpmath odefun (CPU time),
 # then every case at BENCH_DIGITS under a per-run time limit, with phase
 # shares, mpmath on the pure-ODE cases and the fitted growth exponents;
-# the table is also written to $(BUILD)/bench/bench.csv (README).
+# the table is also written to $(BUILD)/bench/bench.csv (README); then
+# the stiff problems (tools/bench/stiff.py): Van der Pol mu = 1000 over
+# mu = 10 in CPU time, Robertson, car_axis, implicit beside Taylor.
 BENCH_DIGITS ?= 30 60 100
 BENCH_TIMEOUT ?= 120
+BENCH_STIFF_TIMEOUT ?= 300
 bench: deps
 	@$(MAKE) --no-print-directory $(HDO) $(BUILD)/pendulum-bench
 	tools/bench/pendulum.sh $(BUILD)/pendulum-bench
@@ -234,6 +237,10 @@ bench: deps
 	  --csv $(BUILD)/bench/bench.csv --work $(BUILD)/bench/runs $(CASES)
 	@echo
 	tools/bench/verify.sh $(HDO) 60
+	@echo
+	/usr/bin/python3 tools/bench/stiff.py --hdo $(HDO) \
+	  --digits $(BENCH_DIGITS) --timeout $(BENCH_STIFF_TIMEOUT) \
+	  --work $(BUILD)/bench/stiff
 
 # ---- fuzzing (tests/fuzz/README.md); never part of make check ----------
 FUZZ_SECONDS ?= 60

@@ -11,6 +11,14 @@
 extern "C" {
 #endif
 
+/* One stretch of time integrated by one method (hdo_result's
+   method_arcs): its start and end, and the stepper's name ("taylor",
+   "implicit"). */
+typedef struct {
+    double t_start, t_end;
+    const char *method;
+} hdo_method_arc;
+
 typedef enum {
     HDO_EV_SWITCH,
     HDO_EV_SIMULTANEOUS,
@@ -175,6 +183,11 @@ typedef struct {
     /* steps taken by the implicit method, and arcs that --method auto
        switched to it */
     slong implicit_steps, method_switches;
+    /* The method of each stretch of time: maximal intervals integrated by
+       one method (mode changes inside do not split them), in order;
+       arc k ends where arc k + 1 starts, the last at the run's end. */
+    hdo_method_arc *method_arcs;
+    slong nmethod_arcs, method_arcs_alloc;
 } hdo_result_struct;
 typedef hdo_result_struct hdo_result_t[1];
 

@@ -14,6 +14,9 @@
 #   sliding   sliding arcs: events of kind sliding-start
 #   zeno      the time of the first `zeno` event, or '-'
 #   steps     integration steps (summary.json)
+#   method    which integration method ran, in order: `taylor`, or the
+#             methods of summary.json's method_arcs joined by `>` (e.g.
+#             `taylor>implicit` for an arc that --method auto switched)
 #   verified  verified_digits (summary.json, --verify)
 #   seconds   wall time of the job (both runs of --verify)
 #   modes used  the modes of summary.json: the model's modes used, then
@@ -82,9 +85,9 @@ try:
             pending[k.strip()] = v.strip()
 except OSError:
     pass
-fmt = "%-24s %6s %7s %-17s %7s %8s %8s  %s"
-print(fmt % ("case", "events", "sliding", "zeno", "steps", "verified",
-             "seconds", "modes used"))
+fmt = "%-24s %6s %7s %-17s %7s %-15s %8s %8s  %s"
+print(fmt % ("case", "events", "sliding", "zeno", "steps", "method",
+             "verified", "seconds", "modes used"))
 ok = bad = 0
 cpu = 0.0
 for name in names:
@@ -104,10 +107,13 @@ for name in names:
                                           newline="")))
             zeno = [e["time"] for e in ev if e["kind"] == "zeno"]
             modes = [m["name"] for m in s.get("modes", [])]  # sliding ones too
+            method = ">".join(a["method"] for a in s.get("method_arcs", [])) \
+                or "taylor"
             row = fmt % (name, s.get("events", "?"),
                          sum(e["kind"] == "sliding-start" for e in ev),
                          format(Decimal(zeno[0]).normalize() + 0, ".15g") if zeno else "-",
-                         s.get("steps", "?"), s.get("verified_digits", "-"),
+                         s.get("steps", "?"), method,
+                         s.get("verified_digits", "-"),
                          "%.2f" % secs, " ".join(modes) + note)
         except (OSError, ValueError, KeyError) as e:
             rc, err = -2, "unreadable output"
@@ -126,7 +132,7 @@ for name in names:
             err = "exit %d" % rc
         # The whole message on a line of its own, without the file name
         # that the row already gives.
-        row = fmt % (name, "-", "-", "-", "-", "-", "%.2f" % secs,
+        row = fmt % (name, "-", "-", "-", "-", "-", "-", "%.2f" % secs,
                      "FAILED (" + err + ")" + note)
         if msg:
             row += "\n    " + re.sub(r"^cases/[^:]*\.hdae:", "line ", msg)

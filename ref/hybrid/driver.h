@@ -207,5 +207,8 @@ int hdo_run_stepper_init(const run_ctx *c, hdo_stepper_t s, hdo_model_t model,
                          const hdo_reduced_struct *red, const hdo_expr *guards,
                          slong ng);
 void hdo_run_stiff_why(char *buf, size_t n, const run_ctx *c);
+/* Notes that a step of the method name starts at c->t (res's
+   method_arcs, stiff.c). */
+void hdo_run_note_method(run_ctx *c, const char *name);
 
 #endif

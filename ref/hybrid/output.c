@@ -230,9 +230,23 @@ hdo_write_summary(FILE *f, const hdo_result_t res, const hdo_model_t model,
                 res->event_digits, (long)res->event_digits_index);
     /* only when the implicit method ran (absent: Taylor throughout), so
        that the golden references' summaries stay as they were */
-    if (res->implicit_steps > 0 || res->method_switches > 0)
+    if (res->implicit_steps > 0 || res->method_switches > 0) {
         fprintf(f, ",\n  \"implicit_steps\": %ld, \"method_switches\": %ld",
                 (long)res->implicit_steps, (long)res->method_switches);
+        /* which method ran when: the last arc ends at the last row */
+        fputs(",\n  \"method_arcs\": [", f);
+        for (slong k = 0; k < res->nmethod_arcs; k++) {
+            const hdo_method_arc *a = res->method_arcs + k;
+            double end = a->t_end;
+            if (k + 1 == res->nmethod_arcs && res->nrows > 0)
+                end = mpfr_get_d(res->rows[res->nrows - 1].time, MPFR_RNDN);
+            fprintf(f,
+                    "%s{\"t_start\": %.17g, \"t_end\": %.17g, "
+                    "\"method\": \"%s\"}",
+                    k ? ", " : "", a->t_start, end, a->method);
+        }
+        fputs("]", f);
+    }
     /* -p NAME=VALUE, as given ("parameters" above has every value): only
        when there are any, so that the summaries of plain runs (golden
        references) stay as they were */

@@ -64,6 +64,8 @@ hdo_result_init(hdo_result_t res)
     res->order_sum = 0;
     res->implicit_steps = 0;
     res->method_switches = 0;
+    res->method_arcs = NULL;
+    res->nmethod_arcs = res->method_arcs_alloc = 0;
     res->cpu_seconds = 0;
     res->command_argv = NULL;
     res->command_argc = 0;
@@ -79,6 +81,9 @@ hdo_result_clear(hdo_result_t res)
         free(r->present);
     }
     free(res->rows);
+    free(res->method_arcs);
+    res->method_arcs = NULL;
+    res->nmethod_arcs = res->method_arcs_alloc = 0;
     for (slong i = 0; i < res->nevents; i++) {
         hdo_event *e = res->events + i;
         mpfr_clear(e->time);

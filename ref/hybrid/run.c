@@ -53,6 +53,7 @@ step(run_ctx *c, int *done)
     }
     if (mc->step->type == &hdo_step_radau)
         c->res->implicit_steps++;
+    hdo_run_note_method(c, mc->step->type->name);
     if (st == HDO_ERR_STEP_COLLAPSE) {
         char *hs, why[700] = "";
         mpfr_asprintf(&hs, "%.3Re", h);

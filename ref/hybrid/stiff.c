@@ -2,6 +2,8 @@
  * and whether the explicit method can still reach the end; the method of
  * an arc (--method) and the automatic switch to the implicit one */
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 #include "driver.h"
 
 void
@@ -132,4 +134,32 @@ hdo_run_stiff_why(char *buf, size_t n, const run_ctx *c)
     hdo_stiff_watch_describe(buf + 2, n - 2, &c->stiff, c->model,
                              mpfr_get_d(c->t, MPFR_RNDN),
                              mpfr_get_d(c->t_end, MPFR_RNDN));
+}
+
+/* Records that a step of method name starts at c->t: extends the last
+   arc of res->method_arcs, or opens a new one when the method changed
+   (the previous one ends here). */
+void
+hdo_run_note_method(run_ctx *c, const char *name)
+{
+    hdo_result_struct *res = c->res;
+    double t = mpfr_get_d(c->t, MPFR_RNDN);
+    if (res->nmethod_arcs > 0 &&
+        strcmp(res->method_arcs[res->nmethod_arcs - 1].method, name) == 0) {
+        res->method_arcs[res->nmethod_arcs - 1].t_end = t;
+        return;
+    }
+    if (res->nmethod_arcs == res->method_arcs_alloc) {
+        res->method_arcs_alloc = 2 * res->method_arcs_alloc + 4;
+        res->method_arcs =
+            realloc(res->method_arcs,
+                    res->method_arcs_alloc * sizeof *res->method_arcs);
+        HDO_ASSERT(res->method_arcs != NULL);
+    }
+    if (res->nmethod_arcs > 0)
+        res->method_arcs[res->nmethod_arcs - 1].t_end = t;
+    res->method_arcs[res->nmethod_arcs].t_start = t;
+    res->method_arcs[res->nmethod_arcs].t_end = t;
+    res->method_arcs[res->nmethod_arcs].method = name;
+    res->nmethod_arcs++;
 }

@@ -7,9 +7,20 @@
 
 /* Newton on the stage equations: at most this many iterations before
    the step is retried at a quarter of its size. */
-#define MAX_NEWTON 20
+#define MAX_NEWTON 40
+/* The contraction per iteration above which the Newton matrix is
+   factored again at the current iterate. */
+#define NEWTON_REFACTOR 0.25
+/* The same for the block form, whose factorisation costs about one
+   iteration: an older one is refactored at this contraction already. */
+#ifndef BLOCK_REFACTOR
+#define BLOCK_REFACTOR 0.01
+#endif
 /* Rejections in a row before the step is declared collapsed. */
 #define MAX_REJECT 60
+/* An accepted step's proposed growth below this factor keeps the step,
+   and with it the factored Newton matrix (as RADAU5). */
+#define STEP_KEEP 1.2
 
 typedef struct {
     hdo_model_struct *model;
@@ -20,16 +31,30 @@ typedef struct {
     hdo_mat_t A; /* s x s */
     hdo_mat_t W; /* LU of the (s+1) x (s+1) Vandermonde of 0, c_1..c_s */
     slong *wperm;
-    mpfr_ptr L; /* L_j(c_1), j = 2..s: the Lagrange weights that
-                   extrapolate from the stages 2..s to c_1 */
+    mpfr_ptr L;  /* L_j(c_1), j = 2..s: the Lagrange weights that
+                    extrapolate from the stages 2..s to c_1 */
+    mpfr_t Lsum; /* 1 + sum |L_j|: how top_term amplifies the stages'
+                    errors */
     /* f and its nonzero partials: roots rhs[0..n), then J entries */
     hdo_program_t f;
-    slong *fin; /* per input of f: its state */
+    slong *fin;       /* per input of f: its state */
+    hdo_program_t f0; /* the right-hand sides alone, for the iterations */
+    slong *f0in;
     slong nnz, *jrow, *jcol;
     /* the dense output, at wprec */
     mpfr_t *state_coef, *guard_coef; /* n x (s+1), ng x (s+1) */
     mpfr_t t0, h, hnext, tol;
     int applied; /* the dense output is that of (t0, y0) */
+    /* the factored Newton matrix M (perm) is valid for the step hlu */
+    int lu_valid, lu_full; /* lu_full: M, else the blocks blk */
+    mpfr_t hlu;
+    hdo_radau_block blk; /* the block-diagonal form (radau_block.c) */
+    int blk_init, have_blk;
+    mpfr_ptr J0; /* n x n: the Jacobian of the blocks */
+    /* the last accepted step's polynomial, the predictor of the next */
+    mpfr_t *prev_coef; /* n x (s+1) */
+    mpfr_t tprev, hprev;
+    int have_prev;
     /* work */
     mpfr_ptr y0, Z, F, R, v; /* n, s*n, s*n, s*n, s+1 */
     hdo_mat_t M;             /* s*n x s*n */
@@ -44,11 +69,24 @@ hdo_radau_stages(mpfr_prec_t prec)
        accurate to about (h/rho)^(s+1), rho the solution's radius of
        convergence; s = D/2 + 3 (D = prec / log2(10) - 10) makes
        h/rho = tol^(1/(s+1)) about 0.03 at 30 digits: a step far beyond
-       any stability limit, at a Newton matrix of (n s)^2 entries. */
+       any stability limit.  Up to 30 digits, s = min(D/2 + 9, 24)
+       instead: with the Newton solve cheap (radau_block.c), fewer and
+       longer steps win (Van der Pol mu = 1000 at 30 digits, CPU: 18
+       stages 2,218 steps 0.85 s, 24 stages 702 steps 0.57 s, 30 stages
+       434 steps 0.77 s; decisions.md).  Beyond, D/2 + 3: at 60 digits
+       38 and 45 stages took shorter steps than 33 and many more
+       iterations (not understood yet; decisions.md). */
     slong d = (slong)((double)prec / 3.3219280948873623) - 10;
-    slong s = d / 2 + 3;
+    slong s = d / 2 + 3, t = d / 2 + 9;
+    if (t > 24)
+        t = 24;
+    if (s < t)
+        s = t;
     return s < 3 ? 3 : s;
 }
+
+static void horner(mpfr_ptr out, const mpfr_t *c, slong s, const mpfr_t h,
+                   mpfr_prec_t wprec);
 
 static void
 set_inputs(radau *r, hdo_program_struct *prog, const slong *in, const mpfr_t t,
@@ -140,8 +178,10 @@ radau_alloc(hdo_stepper_struct *st, hdo_model_t model,
             roots[n + r->nnz++] = d;
         }
     hdo_program_init(r->f, model->pool, roots, n + r->nnz, w);
+    hdo_program_init(r->f0, model->pool, roots, n, w);
     free(roots);
-    if (map_inputs(&r->fin, r->f, red) != 0) {
+    if (map_inputs(&r->fin, r->f, red) != 0 ||
+        map_inputs(&r->f0in, r->f0, red) != 0) {
         snprintf(st->message, sizeof st->message,
                  "the implicit method: a right-hand side reads a value that "
                  "is not a state");
@@ -184,6 +224,18 @@ radau_alloc(hdo_stepper_struct *st, hdo_model_t model,
         }
         mpfr_clears(num, den, (mpfr_ptr)0);
     }
+    r->blk_init = 1;
+    r->have_blk = hdo_radau_block_init(&r->blk, r->A, n) == 0;
+    r->J0 = hdo_vec_init(n * n, w);
+    mpfr_init2(r->Lsum, 64);
+    mpfr_set_ui(r->Lsum, 1, MPFR_RNDN);
+    for (slong j = 1; j < s; j++) {
+        mpfr_t a;
+        mpfr_init2(a, 64);
+        mpfr_abs(a, r->L + j, MPFR_RNDU);
+        mpfr_add(r->Lsum, r->Lsum, a, MPFR_RNDU);
+        mpfr_clear(a);
+    }
     if (hdo_lu_factor(r->W, r->wperm) != 0) {
         snprintf(st->message, sizeof st->message,
                  "the Radau IIA interpolation matrix is singular");
@@ -197,7 +249,12 @@ radau_alloc(hdo_stepper_struct *st, hdo_model_t model,
         mpfr_init2(r->state_coef[k], w);
     for (slong k = 0; k < nguards * (s + 1); k++)
         mpfr_init2(r->guard_coef[k], w);
-    mpfr_inits2(w, r->t0, r->h, r->hnext, r->tol, (mpfr_ptr)0);
+    mpfr_inits2(w, r->t0, r->h, r->hnext, r->tol, r->hlu, r->tprev, r->hprev,
+                (mpfr_ptr)0);
+    r->prev_coef = malloc((n * (s + 1) + 1) * sizeof(mpfr_t));
+    HDO_ASSERT(r->prev_coef != NULL);
+    for (slong k = 0; k < n * (s + 1); k++)
+        mpfr_init2(r->prev_coef[k], w);
     mpfr_set_ui(r->hnext, 0, MPFR_RNDN);
     /* the tolerance the hybrid driver uses: 2^(17 - prec) is about
        10^-(D+5) at its prec of D + 10 digits (as taylor.h's default) */
@@ -228,7 +285,10 @@ radau_free(hdo_stepper_struct *st)
     slong n = r->n, s = r->s, ns = n * s;
     if (r->fin != NULL || r->f->code != NULL)
         hdo_program_clear(r->f);
+    if (r->f0->code != NULL)
+        hdo_program_clear(r->f0);
     free(r->fin);
+    free(r->f0in);
     free(r->jrow);
     free(r->jcol);
     if (r->c != NULL) {
@@ -237,13 +297,23 @@ radau_free(hdo_stepper_struct *st)
         hdo_mat_clear(r->W);
         hdo_vec_clear(r->L, s);
     }
+    if (r->blk_init)
+        mpfr_clear(r->Lsum);
+    if (r->blk_init) {
+        hdo_radau_block_clear(&r->blk);
+        hdo_vec_clear(r->J0, n * n);
+    }
     free(r->wperm);
     if (r->state_coef != NULL) {
         for (slong k = 0; k < n * (s + 1); k++)
             mpfr_clear(r->state_coef[k]);
         for (slong k = 0; k < r->ng * (s + 1); k++)
             mpfr_clear(r->guard_coef[k]);
-        mpfr_clears(r->t0, r->h, r->hnext, r->tol, (mpfr_ptr)0);
+        mpfr_clears(r->t0, r->h, r->hnext, r->tol, r->hlu, r->tprev, r->hprev,
+                    (mpfr_ptr)0);
+        for (slong k = 0; k < n * (s + 1); k++)
+            mpfr_clear(r->prev_coef[k]);
+        free(r->prev_coef);
         hdo_vec_clear(r->y0, n);
         hdo_vec_clear(r->Z, ns);
         hdo_vec_clear(r->F, ns);
@@ -279,53 +349,141 @@ domain_fail(hdo_error_t *err, radau *r, hdo_expr bad, const mpfr_t t)
     return HDO_ERR_DOMAIN;
 }
 
-/* Evaluates f (and J) at stage i: t0 + c_i h, y0 + Z_i, into F_i (and
-   Jst_i).  Returns 0, or hdo_program_eval's HDO_ERR_DOMAIN with *bad the
-   offending node. */
+/* Evaluates f at stage i, t0 + c_i h, y0 + Z_i, into F_i, and with jac
+   also its Jacobian into Jst_i.  Returns 0, or hdo_program_eval's
+   status (HDO_ERR_DOMAIN). */
 static int
-eval_stage(radau *r, slong i, mpfr_t ti, hdo_expr *bad)
+eval_stage(radau *r, slong i, int jac)
 {
     slong n = r->n;
-    mpfr_ptr y = r->R; /* scratch: n entries of R are free here */
+    hdo_program_struct *prog = jac ? r->f : r->f0;
+    mpfr_ptr y = r->R; /* scratch: R is free while the stages are evaluated */
+    mpfr_t ti;
+    hdo_expr bad;
+    mpfr_init2(ti, r->wprec);
     for (slong k = 0; k < n; k++)
         mpfr_add(y + k, r->y0 + k, r->Z + i * n + k, MPFR_RNDN);
     mpfr_mul(ti, r->c + i, r->h, MPFR_RNDN);
     mpfr_add(ti, ti, r->t0, MPFR_RNDN);
-    set_inputs(r, r->f, r->fin, ti, y);
-    int st = hdo_program_eval(r->f, bad);
+    set_inputs(r, prog, jac ? r->fin : r->f0in, ti, y);
+    mpfr_clear(ti);
+    int st = hdo_program_eval(prog, &bad);
     if (st != 0)
         return st;
     for (slong k = 0; k < n; k++)
-        mpfr_set(r->F + i * n + k, r->f->value[r->f->root_slot[k]], MPFR_RNDN);
-    for (slong e = 0; e < r->nnz; e++)
-        mpfr_set(r->Jst + i * r->nnz + e, r->f->value[r->f->root_slot[n + e]],
-                 MPFR_RNDN);
+        mpfr_set(r->F + i * n + k, prog->value[prog->root_slot[k]], MPFR_RNDN);
+    if (jac)
+        for (slong e = 0; e < r->nnz; e++)
+            mpfr_set(r->Jst + i * r->nnz + e,
+                     prog->value[prog->root_slot[n + e]], MPFR_RNDN);
     return 0;
 }
 
-/* Newton on Z_i - h sum_j a_ij f(t0 + c_j h, y0 + Z_j) = 0 from Z = 0,
-   with the exact Jacobian at every stage.  Returns 0 on convergence, 1
-   when it does not converge (the caller shrinks h), < 0 on an error. */
 static int
-solve_stages(radau *r, hdo_error_t *err)
+eval_stages(radau *r, int jac)
+{
+    for (slong i = 0; i < r->s; i++) {
+        int st = eval_stage(r, i, jac);
+        if (st != 0)
+            return st;
+    }
+    return 0;
+}
+
+/* M = I - h (A (x) J), J the exact Jacobian at each stage (Jst), factored
+   into M, perm; valid for h (hlu) until the next call. */
+static int
+factor_full(radau *r)
+{
+    slong n = r->n, s = r->s;
+    mpfr_t a, t;
+    mpfr_inits2(r->wprec, a, t, (mpfr_ptr)0);
+    hdo_mat_zero(r->M);
+    for (slong i = 0; i < s; i++) {
+        for (slong k = 0; k < n; k++)
+            mpfr_set_ui(hdo_mat_entry(r->M, i * n + k, i * n + k), 1,
+                        MPFR_RNDN);
+        for (slong j = 0; j < s; j++) {
+            mpfr_mul(a, hdo_mat_entry(r->A, i, j), r->h, MPFR_RNDN);
+            for (slong e = 0; e < r->nnz; e++) {
+                mpfr_ptr m =
+                    hdo_mat_entry(r->M, i * n + r->jrow[e], j * n + r->jcol[e]);
+                mpfr_mul(t, a, r->Jst + j * r->nnz + e, MPFR_RNDN);
+                mpfr_sub(m, m, t, MPFR_RNDN);
+            }
+        }
+    }
+    mpfr_clears(a, t, (mpfr_ptr)0);
+    r->lu_full = 1;
+    r->lu_valid = hdo_lu_factor(r->M, r->perm) == 0;
+    mpfr_set(r->hlu, r->h, MPFR_RNDN);
+    return r->lu_valid ? 0 : -1;
+}
+
+/* The Newton matrix from the stages' Jacobians (Jst): the full one with
+   full (or when the block form is unavailable), else the block-diagonal
+   one with J0 the mean of the stages' Jacobians. */
+static int
+factor_newton(radau *r, int full)
+{
+    slong n = r->n, s = r->s;
+    if (full || !r->have_blk)
+        return factor_full(r);
+    for (slong k = 0; k < n * n; k++)
+        mpfr_set_ui(r->J0 + k, 0, MPFR_RNDN);
+    for (slong e = 0; e < r->nnz; e++) {
+        mpfr_ptr d = r->J0 + r->jrow[e] * n + r->jcol[e];
+        for (slong i = 0; i < s; i++)
+            mpfr_add(d, d, r->Jst + i * r->nnz + e, MPFR_RNDN);
+        mpfr_div_ui(d, d, (unsigned long)s, MPFR_RNDN);
+    }
+    r->lu_full = 0;
+    r->lu_valid = hdo_radau_block_factor(&r->blk, r->h, r->J0) == 0;
+    mpfr_set(r->hlu, r->h, MPFR_RNDN);
+    return r->lu_valid ? 0 : -1;
+}
+
+/* Simplified Newton on Z_i - h sum_j a_ij f(t0 + c_j h, y0 + Z_j) = 0
+   from the Z it is given (the predictor, or zero).  The matrix
+   I - h (A (x) J) is factored with the exact Jacobians at the stages of
+   an iterate and kept while the iteration contracts by at most
+   NEWTON_REFACTOR per step (across steps too, while h stays); slower
+   contraction refactors at the current iterate (a full Newton step), so
+   the iteration is never worse than Newton's.  It stops when the
+   distance to the solution, estimated as theta / (1 - theta) times the
+   last increment (theta the contraction), is below 2^-16 of the step's
+   tolerance times max(1, |y0|), or at the rounding floor.  Returns 0 on
+   convergence, 1 when it does not converge (the caller shrinks h), 2
+   when it does not converge from a predicted start (the caller tries
+   again from zero). */
+static int
+solve_stages(radau *r, int predicted)
 {
     slong n = r->n, s = r->s, ns = n * s;
-    mpfr_t ti, step, prev, size, lim, a;
-    hdo_expr bad;
-    int st = 1;
-    mpfr_inits2(r->wprec, ti, step, prev, size, lim, a, (mpfr_ptr)0);
+    mpfr_t step, prev, size, lim, ntol, eta;
+    int st = 1, have_F = 0, fresh = 0;
+    mpfr_inits2(64, step, prev, size, lim, ntol, eta, (mpfr_ptr)0);
     mpfr_set_inf(prev, 1);
-    for (slong k = 0; k < ns; k++)
-        mpfr_set_ui(r->Z + k, 0, MPFR_RNDN);
+    hdo_vec_norm_inf(size, r->y0, n);
+    if (mpfr_cmp_ui(size, 1) < 0)
+        mpfr_set_ui(size, 1, MPFR_RNDN);
+    /* the error estimate (top_term) extrapolates the stages with
+       weights summing to Lsum in size: their error must stay below the
+       tolerance after that */
+    mpfr_mul(ntol, r->tol, size, MPFR_RNDN);
+    mpfr_div(ntol, ntol, r->Lsum, MPFR_RNDN);
+    mpfr_mul_2si(ntol, ntol, -8, MPFR_RNDN);
+    if (!r->lu_valid || !mpfr_equal_p(r->hlu, r->h)) {
+        if (eval_stages(r, 1) != 0 || factor_newton(r, 0) != 0)
+            goto done; /* a domain error or a singular matrix at this h:
+                          a smaller step may do (MAX_REJECT ends it) */
+        have_F = fresh = 1;
+    }
     for (int iter = 0; iter < MAX_NEWTON; iter++) {
-        for (slong i = 0; i < s; i++)
-            if (eval_stage(r, i, ti, &bad) != 0) {
-                /* a domain error at a trial stage: a smaller step may
-                   stay inside the domain (MAX_REJECT ends it) */
-                st = 1;
-                goto done;
-            }
-        /* R = -(Z - h A F), M = I - h (A (x) J) */
+        if (!have_F && eval_stages(r, 0) != 0)
+            goto done;
+        have_F = 0;
+        /* R = h A F - Z; M dZ = R */
         for (slong i = 0; i < s; i++)
             for (slong k = 0; k < n; k++) {
                 mpfr_ptr Ri = r->R + i * n + k;
@@ -336,49 +494,99 @@ solve_stages(radau *r, hdo_error_t *err)
                 mpfr_mul(Ri, Ri, r->h, MPFR_RNDN);
                 mpfr_sub(Ri, Ri, r->Z + i * n + k, MPFR_RNDN);
             }
-        hdo_mat_zero(r->M);
-        for (slong i = 0; i < s; i++) {
-            for (slong k = 0; k < n; k++)
-                mpfr_set_ui(hdo_mat_entry(r->M, i * n + k, i * n + k), 1,
-                            MPFR_RNDN);
-            for (slong j = 0; j < s; j++) {
-                mpfr_mul(a, hdo_mat_entry(r->A, i, j), r->h, MPFR_RNDN);
-                for (slong e = 0; e < r->nnz; e++) {
-                    mpfr_ptr m = hdo_mat_entry(r->M, i * n + r->jrow[e],
-                                               j * n + r->jcol[e]);
-                    mpfr_t t;
-                    mpfr_init2(t, r->wprec);
-                    mpfr_mul(t, a, r->Jst + j * r->nnz + e, MPFR_RNDN);
-                    mpfr_sub(m, m, t, MPFR_RNDN);
-                    mpfr_clear(t);
-                }
-            }
-        }
-        if (hdo_lu_factor(r->M, r->perm) != 0)
-            goto done; /* singular at this h: try a smaller one */
-        hdo_lu_solve(r->R, r->M, r->perm);
+        if (r->lu_full)
+            hdo_lu_solve(r->R, r->M, r->perm);
+        else
+            hdo_radau_block_solve(&r->blk, r->R);
         for (slong k = 0; k < ns; k++)
             mpfr_add(r->Z + k, r->Z + k, r->R + k, MPFR_RNDN);
         hdo_vec_norm_inf(step, r->R, ns);
-        hdo_vec_norm_inf(size, r->y0, n);
-        if (mpfr_cmp_ui(size, 1) < 0)
-            mpfr_set_ui(size, 1, MPFR_RNDN);
         mpfr_mul_2si(lim, size, 8 - (long)r->wprec, MPFR_RNDN);
         if (mpfr_cmp(step, lim) <= 0) {
             st = 0;
             break;
         }
-        if (iter >= 2 && mpfr_cmp(step, prev) >= 0) {
-            /* the rounding floor (as solve_unknowns in ref/reduce) */
-            mpfr_mul_2si(lim, size, -(long)r->prec, MPFR_RNDN);
-            st = mpfr_cmp(step, lim) <= 0 ? 0 : 1;
-            break;
+        if (iter > 0) {
+            mpfr_div(eta, step, prev, MPFR_RNDN); /* theta */
+            if (mpfr_cmp_ui(eta, 1) >= 0) {
+                if (iter >= 2 && fresh && r->lu_full) {
+                    /* the rounding floor (as solve_unknowns in
+                       ref/reduce), else divergence */
+                    mpfr_mul_2si(lim, size, -(long)r->prec, MPFR_RNDN);
+                    st = mpfr_cmp(step, lim) <= 0 ? 0 : 1;
+                    break;
+                }
+            } else {
+                mpfr_t one;
+                mpfr_init2(one, 64);
+                mpfr_ui_sub(one, 1, eta, MPFR_RNDN);
+                mpfr_div(one, eta, one, MPFR_RNDN);
+                mpfr_mul(one, one, step, MPFR_RNDN);
+                int done_now = mpfr_cmp(one, ntol) <= 0;
+                mpfr_clear(one);
+                if (done_now) {
+                    st = 0;
+                    break;
+                }
+            }
+            if (mpfr_cmp_d(eta, NEWTON_REFACTOR) > 0 ||
+                (!r->lu_full && !fresh &&
+                 mpfr_cmp_d(eta, BLOCK_REFACTOR) > 0)) {
+                /* slow: the matrix again at this iterate; the full one
+                   when the blocks' one Jacobian was fresh and still
+                   slow (the stages' Jacobians differ too much) */
+                int full = r->lu_full ||
+                           (fresh && mpfr_cmp_d(eta, NEWTON_REFACTOR) > 0);
+                if (eval_stages(r, 1) != 0 || factor_newton(r, full) != 0)
+                    goto done;
+                have_F = fresh = 1;
+            }
         }
         mpfr_set(prev, step, MPFR_RNDN);
     }
 done:
-    mpfr_clears(ti, step, prev, size, lim, a, (mpfr_ptr)0);
-    return st;
+    mpfr_clears(step, prev, size, lim, ntol, eta, (mpfr_ptr)0);
+    return st != 0 && predicted ? 2 : st;
+}
+
+/* Z_i := p(t0 - tprev + c_i h) - y0, p the last accepted step's
+   polynomial, when this step continues it (t0 = tprev + hprev and p
+   ends at y0); else Z := 0.  Returns 1 when it predicted. */
+static int
+predict(radau *r)
+{
+    slong n = r->n, s = r->s;
+    int ok = r->have_prev;
+    mpfr_t ds, x, d;
+    mpfr_inits2(r->wprec, ds, x, d, (mpfr_ptr)0);
+    mpfr_sub(ds, r->t0, r->tprev, MPFR_RNDN);
+    mpfr_sub(d, ds, r->hprev, MPFR_RNDN);
+    mpfr_mul_2si(x, r->hprev, -20, MPFR_RNDN);
+    if (ok && (mpfr_sgn(ds) <= 0 || mpfr_cmpabs(d, x) > 0))
+        ok = 0;
+    for (slong i = 0; i < n && ok; i++) {
+        horner(x, r->prev_coef + i * (s + 1), s, ds, r->wprec);
+        mpfr_sub(d, x, r->y0 + i, MPFR_RNDN);
+        mpfr_abs(x, r->y0 + i, MPFR_RNDN);
+        if (mpfr_cmp_ui(x, 1) < 0)
+            mpfr_set_ui(x, 1, MPFR_RNDN);
+        mpfr_mul_2si(x, x, -(long)r->prec / 2, MPFR_RNDN);
+        ok = mpfr_cmpabs(d, x) <= 0;
+    }
+    for (slong m = 0; m < s; m++)
+        for (slong i = 0; i < n; i++) {
+            mpfr_ptr z = r->Z + m * n + i;
+            if (!ok) {
+                mpfr_set_ui(z, 0, MPFR_RNDN);
+                continue;
+            }
+            mpfr_mul(x, r->c + m, r->h, MPFR_RNDN);
+            mpfr_add(x, x, ds, MPFR_RNDN);
+            horner(z, r->prev_coef + i * (s + 1), s, x, r->wprec);
+            mpfr_sub(z, z, r->y0 + i, MPFR_RNDN);
+        }
+    mpfr_clears(ds, x, d, (mpfr_ptr)0);
+    return ok;
 }
 
 /* The polynomial through (0, v_0), (c_m, v_m) in tau = (t - t0)/h,
@@ -488,11 +696,7 @@ radau_apply(hdo_stepper_struct *st, const mpfr_t t0, mpfr_srcptr xs,
             status = HDO_ERR_STEP_COLLAPSE;
             break;
         }
-        int ns = solve_stages(r, err);
-        if (ns < 0) {
-            status = ns;
-            break;
-        }
+        int ns = solve_stages(r, predict(r));
         if (ns == 0) {
             /* the dense output of the states */
             for (slong i = 0; i < n; i++) {
@@ -514,7 +718,16 @@ radau_apply(hdo_stepper_struct *st, const mpfr_t t0, mpfr_srcptr xs,
                     if (mpfr_cmp_ui(fac, 4) > 0)
                         mpfr_set_ui(fac, 4, MPFR_RNDN);
                 }
+                /* a growth below STEP_KEEP keeps h, and with it the
+                   factored Newton matrix */
+                if (mpfr_cmp_ui(fac, 1) >= 0 && mpfr_cmp_d(fac, STEP_KEEP) < 0)
+                    mpfr_set_ui(fac, 1, MPFR_RNDN);
                 mpfr_mul(r->hnext, r->h, fac, MPFR_RNDN);
+                for (slong k = 0; k < n * (s + 1); k++)
+                    mpfr_set(r->prev_coef[k], r->state_coef[k], MPFR_RNDN);
+                mpfr_set(r->tprev, r->t0, MPFR_RNDN);
+                mpfr_set(r->hprev, r->h, MPFR_RNDN);
+                r->have_prev = 1;
                 break;
             }
             mpfr_div(fac, r->tol, e, MPFR_RNDN);
@@ -523,6 +736,9 @@ radau_apply(hdo_stepper_struct *st, const mpfr_t t0, mpfr_srcptr xs,
             if (mpfr_cmp_d(fac, 0.1) < 0)
                 mpfr_set_d(fac, 0.1, MPFR_RNDN);
             mpfr_mul(r->h, r->h, fac, MPFR_RNDN);
+        } else if (ns == 2) {
+            /* the predictor led Newton astray: again from zero, once */
+            r->have_prev = 0;
         } else {
             mpfr_div_2ui(r->h, r->h, 2, MPFR_RNDN);
         }

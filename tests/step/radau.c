@@ -159,3 +159,169 @@ Test(step, radau_dae_mode_stays_taylor)
     hdo_result_clear(res);
     hdo_model_clear(model);
 }
+
+/* The block-diagonal Newton solve (radau_block.c, in double) against the
+   full matrix M = I - h (A (x) J) built here in MPFR: x = solve(R) must
+   satisfy |M x - R| <= 1e-9 |M| |x| (double's accuracy times a margin
+   for the eigenvector matrix's conditioning), with a stiff J (entries
+   from -1e6 to 1e3) at s = 3, 7 (one real eigenvalue), 18 and 24. */
+Test(step, radau_block_solve_against_full_matrix)
+{
+    const double J[9] = {-1e6, 1, 0, 0.5, -2, 3, 0, 1e3, -1e4};
+    const slong ss[5] = {3, 7, 18, 24, 48};
+    const slong n = 3;
+    mpfr_prec_t prec = 256;
+    for (int c = 0; c < 5; c++) {
+        slong s = ss[c], ns = n * s;
+        mpfr_ptr nodes = hdo_vec_init(s, prec), Jm = hdo_vec_init(n * n, prec);
+        mpfr_ptr R = hdo_vec_init(ns, prec), x = hdo_vec_init(ns, prec);
+        hdo_mat_t A;
+        hdo_radau_block b;
+        mpfr_t h, acc, t, rn, mn, xn;
+        mpfr_inits2(prec, h, acc, t, rn, mn, xn, (mpfr_ptr)0);
+        hdo_mat_init(A, s, s, prec);
+        cr_assert_eq(hdo_radau_nodes(nodes, s), 0);
+        cr_assert_eq(hdo_radau_matrix(A, nodes, s), 0);
+        cr_assert_eq(hdo_radau_block_init(&b, A, n), 0, "s = %ld", (long)s);
+        for (int e = 0; e < 9; e++)
+            mpfr_set_d(Jm + e, J[e], MPFR_RNDN);
+        mpfr_set_d(h, 0.01, MPFR_RNDN);
+        cr_assert_eq(hdo_radau_block_factor(&b, h, Jm), 0);
+        for (slong k = 0; k < ns; k++) {
+            mpfr_set_si(R + k, (long)((k * 7919) % 201) - 100, MPFR_RNDN);
+            mpfr_div_ui(R + k, R + k, 37, MPFR_RNDN);
+            mpfr_set(x + k, R + k, MPFR_RNDN);
+        }
+        hdo_radau_block_solve(&b, x);
+        /* |M x - R|, |M| (the largest row sum), |x| */
+        mpfr_set_ui(rn, 0, MPFR_RNDN);
+        mpfr_set_ui(mn, 0, MPFR_RNDN);
+        hdo_vec_norm_inf(xn, x, ns);
+        for (slong i = 0; i < s; i++)
+            for (slong k = 0; k < n; k++) {
+                mpfr_t row;
+                mpfr_init2(row, prec);
+                mpfr_set_ui(row, 1, MPFR_RNDN);
+                mpfr_set(acc, x + i * n + k, MPFR_RNDN);
+                for (slong j = 0; j < s; j++)
+                    for (slong l = 0; l < n; l++) {
+                        mpfr_mul(t, hdo_mat_entry(A, i, j), h, MPFR_RNDN);
+                        mpfr_mul(t, t, Jm + k * n + l, MPFR_RNDN);
+                        mpfr_mul(t, t, x + j * n + l, MPFR_RNDN);
+                        mpfr_sub(acc, acc, t, MPFR_RNDN);
+                        mpfr_mul(t, hdo_mat_entry(A, i, j), h, MPFR_RNDN);
+                        mpfr_mul(t, t, Jm + k * n + l, MPFR_RNDN);
+                        mpfr_abs(t, t, MPFR_RNDN);
+                        mpfr_add(row, row, t, MPFR_RNDN);
+                    }
+                mpfr_sub(acc, acc, R + i * n + k, MPFR_RNDN);
+                mpfr_abs(acc, acc, MPFR_RNDN);
+                mpfr_max(rn, rn, acc, MPFR_RNDN);
+                mpfr_max(mn, mn, row, MPFR_RNDN);
+                mpfr_clear(row);
+            }
+        mpfr_mul(t, mn, xn, MPFR_RNDN);
+        mpfr_mul_d(t, t, 1e-9, MPFR_RNDN);
+        cr_expect(mpfr_cmp(rn, t) <= 0,
+                  "s = %ld: |Mx - R| = %.3e, |M||x| = %.3e", (long)s,
+                  mpfr_get_d(rn, MPFR_RNDN),
+                  mpfr_get_d(mn, MPFR_RNDN) * mpfr_get_d(xn, MPFR_RNDN));
+        /* and it solved something: x is not R */
+        mpfr_sub(t, x, R, MPFR_RNDN);
+        cr_expect(!mpfr_zero_p(t));
+        hdo_radau_block_clear(&b);
+        hdo_mat_clear(A);
+        hdo_vec_clear(nodes, s);
+        hdo_vec_clear(Jm, n * n);
+        hdo_vec_clear(R, ns);
+        hdo_vec_clear(x, ns);
+        mpfr_clears(h, acc, t, rn, mn, xn, (mpfr_ptr)0);
+    }
+}
+
+/* Prothero-Robinson: y' = -1e6 (y - sin t) + cos t, y(0) = 0, whose
+   solution is y = sin t (stiffness 1e6 against a smooth solution, the
+   classic test of an implicit method's accuracy on stiff problems: a
+   method with order reduction loses digits here).  --method implicit
+   at 30 and 60 digits to t = 10: y(10) = sin 10 to D - 2 digits, in
+   far fewer steps than the explicit method's stability limit (~10^6). */
+Test(step, radau_prothero_robinson_30_and_60_digits)
+{
+    for (long D = 30; D <= 60; D += 30) {
+        hdo_model_t model;
+        hdo_result_t res;
+        hdo_error_t err;
+        hdo_run_options opt;
+        tm_parse(model, "model pr\nvar y = 0\nmode m\n"
+                        "  der(y) = -1e6*(y - sin(t)) + cos(t)\nend\n"
+                        "start m\nuntil 10\n");
+        hdo_run_options_init(&opt);
+        opt.digits = D;
+        opt.method = HDO_METHOD_IMPLICIT;
+        hdo_result_init(res);
+        cr_assert_eq(hdo_run(res, model, &opt, &err), 0, "%s", err.message);
+        cr_expect(res->implicit_steps == res->steps);
+        cr_expect(res->steps < 5000, "%ld steps", (long)res->steps);
+        for (slong k = 0; k < res->nrows; k++) {
+            hdo_row *row = res->rows + k;
+            mpfr_t ex;
+            mpfr_init2(ex, mpfr_get_prec(row->time) + 64);
+            mpfr_sin(ex, row->time, MPFR_RNDN);
+            cr_expect(close_rel(row->values + tm_var(model, "y"), ex, D - 2),
+                      "y(%.6g) at %ld digits", mpfr_get_d(row->time, MPFR_RNDN),
+                      D);
+            mpfr_clear(ex);
+        }
+        hdo_result_clear(res);
+        hdo_model_clear(model);
+    }
+}
+
+/* summary.json's method_arcs (hdo_result's): under --method auto the
+   stiff system x' = -1e6 x + y, y' = -y runs Taylor from t = 0 until the
+   stiffness watch switches it, then Radau IIA to the end: two arcs, the
+   second starting where the first ends; a non-stiff run is one Taylor
+   arc; --method implicit is one implicit arc. */
+Test(step, radau_method_arcs_auto_taylor_implicit)
+{
+    const char *src[3] = {
+        "model lin\nvar x = 1, y = 1\nmode m\n  der(x) = -1e6*x + y\n"
+        "  der(y) = -y\nend\nstart m\nuntil 1\n",
+        "model slow\nvar y = 1\nmode m\n  der(y) = -y\nend\nstart m\n"
+        "until 1\n",
+        "model lin\nvar x = 1, y = 1\nmode m\n  der(x) = -1e6*x + y\n"
+        "  der(y) = -y\nend\nstart m\nuntil 1\n"};
+    const int meth[3] = {HDO_METHOD_AUTO, HDO_METHOD_AUTO, HDO_METHOD_IMPLICIT};
+    const slong narcs[3] = {2, 1, 1};
+    for (int c = 0; c < 3; c++) {
+        hdo_model_t model;
+        hdo_result_t res;
+        hdo_error_t err;
+        hdo_run_options opt;
+        tm_parse(model, src[c]);
+        hdo_run_options_init(&opt);
+        opt.digits = 30;
+        opt.method = meth[c];
+        hdo_result_init(res);
+        cr_assert_eq(hdo_run(res, model, &opt, &err), 0, "%s", err.message);
+        cr_assert_eq(res->nmethod_arcs, narcs[c], "case %d: %ld arcs", c,
+                     (long)res->nmethod_arcs);
+        cr_expect(res->method_arcs[0].t_start == 0.0);
+        if (c == 0) {
+            cr_expect_str_eq(res->method_arcs[0].method, "taylor");
+            cr_expect_str_eq(res->method_arcs[1].method, "implicit");
+            cr_expect(res->method_arcs[1].t_start == res->method_arcs[0].t_end);
+            /* 100 stiff steps near the stability limit (about 2e-5,
+               order / 1e6) after the transient: far before t = 1 */
+            cr_expect(res->method_arcs[1].t_start > 0 &&
+                          res->method_arcs[1].t_start < 1e-2,
+                      "switched at %g", res->method_arcs[1].t_start);
+            cr_expect_eq(res->method_switches, 1);
+        } else {
+            cr_expect_str_eq(res->method_arcs[0].method,
+                             c == 1 ? "taylor" : "implicit");
+        }
+        hdo_result_clear(res);
+        hdo_model_clear(model);
+    }
+}
