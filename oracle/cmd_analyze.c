@@ -33,6 +33,10 @@ typedef struct {
     hdo_km_result km;
     hdo_error_t err; /* the first failure */
     mpfr_ptr xs, xu; /* the consistent point */
+    /* Pryce's form was numerically singular and red is the
+       Kunkel-Mehrmann fallback's; pryce_err says why */
+    int km_fallback;
+    hdo_error_t pryce_err;
 } mode_info;
 
 /* Start values of every model variable (0 where none is given). */
@@ -81,6 +85,40 @@ init_mode(mode_info *mi, hdo_model_t model, const mpfr_t t, mpfr_srcptr val,
     free(fixed);
     mi->consistent = st == 0;
     return st;
+}
+
+/* Pryce's form of mi failed its consistent initialisation as
+   numerically singular: the Kunkel-Mehrmann fallback's form replaces it
+   (decisions.md) and is initialised in its place.  Returns 0, or the
+   status of the fallback (mi->err then names Pryce's failure and why
+   the fallback does not apply, or the fallback's own failure). */
+static int
+km_fallback(mode_info *mi, hdo_model_t model, slong m, const mpfr_t t,
+            mpfr_srcptr val, const int *given, mpfr_prec_t prec)
+{
+    hdo_reduced_t k;
+    hdo_error_t why;
+    hdo_reduced_init(k);
+    hdo_error_clear(&why);
+    int st = hdo_reduce_mode_km(k, model, m, &why);
+    if (st != 0) {
+        size_t len = strlen(mi->err.message);
+        const char *w = strstr(why.message, ": ");
+        snprintf(mi->err.message + len, sizeof mi->err.message - len,
+                 "; the Kunkel-Mehrmann fallback does not apply%s",
+                 w != NULL ? w : "");
+        hdo_reduced_clear(k);
+        return st;
+    }
+    hdo_vec_clear(mi->xs, mi->red->nstate);
+    hdo_vec_clear(mi->xu, mi->red->nimplicit);
+    mi->xs = mi->xu = NULL;
+    hdo_reduced_clear(mi->red);
+    *mi->red = *k; /* moves the arrays and the cache */
+    mi->km_fallback = 1;
+    mi->pryce_err = mi->err;
+    hdo_error_clear(&mi->err);
+    return init_mode(mi, model, t, val, given, prec);
 }
 
 /* Value of model variable v (order 0) at the consistent point of mi. */
@@ -201,6 +239,26 @@ text_mode(FILE *out, hdo_model_t model, slong m, const mode_info *mi)
         "\n  structural index %ld, %ld states, %ld constraints, %ld degrees "
         "of freedom\n",
         (long)r->index, (long)r->nstate, (long)r->ncons, (long)r->dof);
+    if (mi->km_fallback) {
+        char buf[1400];
+        hdo_error_format(buf, sizeof buf, &mi->pryce_err);
+        fprintf(out,
+                "  analysis: km-fallback (Pryce's form is numerically "
+                "singular: %s); the offsets, index and constraints are those "
+                "of the equations transformed by the left null space of "
+                "dF/dx'\n",
+                buf);
+        fputs("  derivative-array constraints:", out);
+        for (slong i = 0; i < r->ncons; i++) {
+            if (r->cons_order[i] != 0)
+                continue;
+            char *s =
+                hdo_expr_to_string(model->pool, r->cons[i], model->var_names);
+            fprintf(out, "\n    %s = 0", s);
+            free(s);
+        }
+        fputc('\n', out);
+    }
     if (mi->km_ok) {
         fprintf(out,
                 "  strangeness index mu = %ld: d = %ld differential, a = %ld "
@@ -268,6 +326,23 @@ json_mode(FILE *out, hdo_model_t model, slong m, const mode_info *mi)
                 "}}, \"structural_index\": %ld, \"states\": %ld, "
                 "\"constraints\": %ld, \"dof\": %ld",
                 (long)r->index, (long)r->nstate, (long)r->ncons, (long)r->dof);
+        fprintf(out, ", \"analysis\": \"%s\"",
+                mi->km_fallback ? "km-fallback" : "pryce");
+        if (mi->km_fallback) {
+            fputs(", \"derivative_array_constraints\": [", out);
+            int first = 1;
+            for (slong i = 0; i < r->ncons; i++) {
+                if (r->cons_order[i] != 0)
+                    continue;
+                char *s = hdo_expr_to_string(model->pool, r->cons[i],
+                                             model->var_names);
+                fputs(first ? "" : ", ", out);
+                json_string(out, s);
+                free(s);
+                first = 0;
+            }
+            fputc(']', out);
+        }
     }
     if (mi->km_ok) {
         fprintf(out, ", \"mu\": %ld, \"d\": %ld, \"a\": %ld, \"v\": %ld",
@@ -410,7 +485,9 @@ hdo_cmd_analyze(int argc, char **argv)
             continue;
         }
         p->reduced = 1;
-        if (init_mode(p, model, t0, val, given, prec) != 0) {
+        if (init_mode(p, model, t0, val, given, prec) != 0 &&
+            (p->err.status != HDO_ERR_SINGULAR ||
+             km_fallback(p, model, m, t0, val, given, prec) != 0)) {
             /* Only the start mode must be consistent at the start values. */
             if (m == model->start_mode) {
                 print_error(&p->err);

@@ -119,6 +119,13 @@ int hdo_run_setup_samples(run_ctx *c);
 void hdo_run_mode_cache_clear(mode_cache *mc, hdo_result_struct *res);
 void hdo_run_mode_cache_alloc(mode_cache *mc, slong ntr, mpfr_prec_t prec);
 int hdo_run_mode_cache_get(run_ctx *c, slong m, const mpfr_t t);
+/* Rebuilds model mode m's cache (built, with Pryce's reduced form) with
+   the Kunkel-Mehrmann fallback's form (hdo_reduce_mode_km), carrying the
+   current values and fixed flags over by (variable, order).  Returns 0,
+   or the fallback reduction's status (the cache is then unchanged and
+   why says why the fallback does not apply), or the build's (c->err). */
+int hdo_run_mode_cache_km_fallback(run_ctx *c, slong m, const mpfr_t t,
+                                   hdo_error_t *why);
 const hdo_transition *hdo_run_transition_of(const hdo_model_struct *model,
                                             slong m, slong k);
 
