@@ -87,26 +87,26 @@ typedef struct {
        its series stops at order HDO_TAYLOR_LAZY_ORDER, and its value at
        a point of the step is solved from the states there (eval). */
     slong nlazy;
-    char *lazy;        /* per unknown */
-    char *active;      /* per slot of prog: needed by the recurrences */
-    char *active_dep;  /* active and depending on an unknown */
-    slong nneed;       /* the other unknowns ... */
-    slong *need_u;     /* ... their indices */
-    slong *need_h;     /* ... and the h equations that determine them */
+    char *lazy;             /* per unknown */
+    char *active;           /* per slot of prog: needed by the recurrences */
+    char *active_dep;       /* active and depending on an unknown */
+    slong nneed;            /* the other unknowns ... */
+    slong *need_u;          /* ... their indices */
+    slong *need_h;          /* ... and the h equations that determine them */
     slong *lazy_u, *lazy_h; /* the lazy unknowns and their equations */
-    hdo_mat_t Jn;      /* LU of d h[need_h] / d xu[need_u] at t0 */
+    hdo_mat_t Jn;           /* LU of d h[need_h] / d xu[need_u] at t0 */
     slong *perm_n;
     hdo_program_t lazy_prog; /* roots h[lazy_h] */
     hdo_program_t lazy_jac;  /* roots d h[lazy_h[a]] / d xu[lazy_u[b]],
                                 row-major nlazy x nlazy, zeros included */
     hdo_taylor_src *lazy_prog_src, *lazy_jac_src;
-    hdo_mat_t Jl;            /* scratch for Newton on the lazy unknowns */
+    hdo_mat_t Jl; /* scratch for Newton on the lazy unknowns */
     slong *perm_l;
     mpfr_ptr work_l;
-    int lazy_affine; /* d h[lazy_h] / d xu[lazy_u] is constant: h is affine
-                        in the lazy unknowns and one Newton step is exact */
+    int lazy_affine;   /* d h[lazy_h] / d xu[lazy_u] is constant: h is affine
+                          in the lazy unknowns and one Newton step is exact */
     int lazy_factored; /* Jl holds the LU of that constant matrix */
-    int lazy_status; /* a failed solve of eval since the last expand */
+    int lazy_status;   /* a failed solve of eval since the last expand */
     char lazy_message[300];
 } hdo_taylor_struct;
 typedef hdo_taylor_struct hdo_taylor_t[1];

@@ -77,6 +77,9 @@ typedef struct {
        nmodes + nmodes^2 + i holds the modes of xmask[i] */
     slong nx;
     uint64_t xmask[HDO_RUN_XSLOTS];
+    /* an output row with an undefined (NaN) value of a variable its mode
+       has: the run fails rather than print it (hdo_run) */
+    int undefined_row;
     int phase; /* the phase timer in force, and since when */
     struct timespec phase_since;
 } run_ctx;

@@ -373,6 +373,14 @@ hdo_run(hdo_result_t res, hdo_model_t model, const hdo_run_options *opt,
     if (st == 0) /* a sample at t_end not yet written (event at t_end) */
         hdo_run_emit_samples_point(&c, c.mode, c.mc[c.mode].xs, c.mc[c.mode].xu,
                                    c.t_end, 1);
+    if (st == 0 && c.undefined_row) {
+        /* never a NaN presented as a result (a lazy unknown whose solve
+           failed in a step that no later step or projection reported) */
+        hdo_error_set(err, HDO_ERR_NO_CONVERGENCE, 0, 0,
+                      "an output row has an undefined value (an algebraic "
+                      "unknown could not be solved at the row's time)");
+        st = hdo_run_fail(&c, HDO_ERR_NO_CONVERGENCE, c.mode, c.t);
+    }
 
     hdo_run_hist_clear(&c);
     for (slong m = 0; m < nall; m++)

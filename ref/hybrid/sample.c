@@ -53,6 +53,9 @@ hdo_run_add_row(run_ctx *c, const mpfr_t t, slong mode, mpfr_srcptr xs,
         for (slong v = 0; v < n; v++)
             mpfr_set_nan(tmp.values + v);
         hdo_run_mode_values(tmp.values, tmp.present, c->mc + mode, xs, xu);
+        for (slong v = 0; v < n; v++)
+            if (tmp.present[v] && mpfr_nan_p(tmp.values + v))
+                c->undefined_row = 1;
         c->opt->row_sink(c->opt->row_sink_data, &tmp);
         hdo_vec_clear(tmp.values, n);
         free(tmp.present);
@@ -61,6 +64,9 @@ hdo_run_add_row(run_ctx *c, const mpfr_t t, slong mode, mpfr_srcptr xs,
     }
     row = hdo_result_add_row(c->res, t, hdo_run_res_mode(c, mode));
     hdo_run_mode_values(row->values, row->present, c->mc + mode, xs, xu);
+    for (slong v = 0; v < c->res->nvars; v++)
+        if (row->present[v] && mpfr_nan_p(row->values + v))
+            c->undefined_row = 1;
 }
 
 /* ------------------------------------------------------------------ */

@@ -188,9 +188,10 @@ lazy_order(hdo_taylor_t tay, slong r, hdo_error_t *err)
     if (nn == 0)
         return 0;
     for (slong a = 0; a < nn; a++)
-        mpfr_set(tay->work + a,
-                 hdo_program_coef(prog, prog->root_slot[ne + tay->need_h[a]], r),
-                 MPFR_RNDN);
+        mpfr_set(
+            tay->work + a,
+            hdo_program_coef(prog, prog->root_slot[ne + tay->need_h[a]], r),
+            MPFR_RNDN);
     hdo_lu_solve(tay->work, tay->Jn, tay->perm_n);
     for (slong a = 0; a < nn; a++)
         mpfr_neg(tay->unknown_coef[tay->need_u[a] * per + r], tay->work + a,

@@ -137,8 +137,9 @@ hdo_taylor_lazy_setup(hdo_taylor_t tay)
         if (tay->der_src[i].kind == HDO_TAYLOR_SRC_UNKNOWN)
             need[tay->der_src[i].idx] = 1;
     for (slong j = 0; j < nu; j++)
-        if (!need[j] && (r->unknown[j].order != 0 ||
-                         differentiated_anywhere(tay->model, r->unknown[j].var)))
+        if (!need[j] &&
+            (r->unknown[j].order != 0 ||
+             differentiated_anywhere(tay->model, r->unknown[j].var)))
             need[j] = 1;
 
     /* 2. Closure through h: a perfect matching of equations to unknowns
@@ -219,8 +220,8 @@ hdo_taylor_lazy_setup(hdo_taylor_t tay)
     for (slong a = 0; a < nlazy; a++)
         for (slong b = 0; b < nlazy; b++) {
             const hdo_varord *u = r->unknown + tay->lazy_u[b];
-            roots[a * nlazy + b] = hdo_expr_diff(pool, r->h[tay->lazy_h[a]],
-                                                 u->var, u->order);
+            roots[a * nlazy + b] =
+                hdo_expr_diff(pool, r->h[tay->lazy_h[a]], u->var, u->order);
         }
     tay->lazy_affine = 1;
     for (slong e = 0; e < nlazy * nlazy; e++)
@@ -280,8 +281,8 @@ hdo_taylor_lazy_factor(hdo_taylor_t tay)
     for (slong e = 0; e < tay->njac; e++) {
         slong i = row[tay->jac_row[e]], j = pos[tay->jac_col[e]];
         if (i >= 0 && j >= 0)
-            mpfr_set(hdo_mat_entry(tay->Jn, i, j), jac->value[jac->root_slot[e]],
-                     MPFR_RNDN);
+            mpfr_set(hdo_mat_entry(tay->Jn, i, j),
+                     jac->value[jac->root_slot[e]], MPFR_RNDN);
     }
     free(pos);
     free(row);
@@ -344,9 +345,10 @@ hdo_taylor_lazy_solve(mpfr_ptr xu, hdo_taylor_t tay, mpfr_srcptr xs,
                      tay->lazy_prog->value[tay->lazy_prog->root_slot[a]],
                      MPFR_RNDN);
             for (slong b = 0; b < nl && jac; b++)
-                mpfr_set(hdo_mat_entry(tay->Jl, a, b),
-                         tay->lazy_jac->value[tay->lazy_jac->root_slot[a * nl + b]],
-                         MPFR_RNDN);
+                mpfr_set(
+                    hdo_mat_entry(tay->Jl, a, b),
+                    tay->lazy_jac->value[tay->lazy_jac->root_slot[a * nl + b]],
+                    MPFR_RNDN);
         }
         if (jac && hdo_lu_factor(tay->Jl, tay->perm_l) != 0) {
             lazy_fail(tay, xu,

@@ -49,8 +49,7 @@ hdo_taylor_stiffness(const hdo_taylor_t tay)
         double *r = which ? &high : &low;
         slong j0 = which ? hi0 : 1, j1 = which ? p : lo1;
         radius(r, tay->state_coef, tay->red->nstate, NULL, p, j0, j1);
-        radius(r, tay->unknown_coef, tay->red->nimplicit, tay->lazy, p, j0,
-               j1);
+        radius(r, tay->unknown_coef, tay->red->nimplicit, tay->lazy, p, j0, j1);
     }
     if (!isfinite(high))
         return 0.0; /* a polynomial series: no step limit at all */
