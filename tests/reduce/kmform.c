@@ -157,3 +157,71 @@ Test(reduce, km_fallback_refuses_when_nothing_changes)
     hdo_reduced_clear(r);
     hdo_model_clear(model);
 }
+
+/* "Numerically singular" is the LU pivot test of dh/dxu (linalg.h: a
+   pivot below 2^(-floor(p/2)) max |a_ij| is singular) where the
+   consistent initialisation starts Newton on h.  With the second row of
+   dF/dx' = [1 -1; 2+e -2] the last pivot is about e/2: at 133 bits (30
+   digits) the threshold is 2^-66 * (2 + e), so e = 2^-60 is a regular
+   (if ill-conditioned) mode that Pryce's form handles, and e = 2^-70 is
+   singular -- and not exactly so, so the fallback, which works on exact
+   null spaces, does not apply either. */
+static int
+near_singular_init(const char *e, hdo_error_t *err)
+{
+    char text[600];
+    hdo_model_t model;
+    hdo_reduced_t r;
+    mpfr_prec_t prec = 133;
+    snprintf(text, sizeof text,
+             "model near\n"
+             "param e = %s\n"
+             "var x = 2, y = 1\n"
+             "mode m\n"
+             "  der(x) - der(y) = -(x - y)\n"
+             "  (2 + e)*der(x) - 2*der(y) = -2*(x - y) + (y - cos(t))\n"
+             "end\n"
+             "start m at 0\n"
+             "until 1\n",
+             e);
+    tm_parse(model, text);
+    hdo_reduced_init(r);
+    cr_assert_eq(hdo_reduce_mode(r, model, 0, err), 0, "%s", err->message);
+    mpfr_ptr xs = hdo_vec_init(r->nstate, prec), xu = hdo_vec_init(2, prec);
+    int fixed[2] = {1, 1}, adjusted = 0;
+    mpfr_t t;
+    mpfr_init2(t, prec);
+    mpfr_set_ui(t, 0, MPFR_RNDN);
+    for (slong i = 0; i < r->nstate; i++)
+        mpfr_set_ui(xs + i, r->state[i].var == tm_var(model, "x") ? 2 : 1,
+                    MPFR_RNDN);
+    mpfr_set_ui(xu, 0, MPFR_RNDN);
+    mpfr_set_ui(xu + 1, 0, MPFR_RNDN);
+    hdo_error_clear(err);
+    int st =
+        hdo_consistent_init(xs, xu, &adjusted, model, r, t, fixed, prec, err);
+    if (st == HDO_ERR_SINGULAR) {
+        hdo_reduced_t k;
+        hdo_error_t why;
+        hdo_reduced_init(k);
+        cr_expect_eq(hdo_reduce_mode_km(k, model, 0, &why),
+                     HDO_ERR_UNSUPPORTED);
+        cr_expect(strstr(why.message, "only the mode's algebraic") != NULL,
+                  "%s", why.message);
+        hdo_reduced_clear(k);
+    }
+    mpfr_clear(t);
+    hdo_vec_clear(xs, r->nstate);
+    hdo_vec_clear(xu, 2);
+    hdo_reduced_clear(r);
+    hdo_model_clear(model);
+    return st;
+}
+
+Test(reduce, km_fallback_numerically_singular_threshold)
+{
+    hdo_error_t err;
+    cr_expect_eq(near_singular_init("2^(-60)", &err), 0, "%s", err.message);
+    cr_expect_eq(near_singular_init("2^(-70)", &err), HDO_ERR_SINGULAR, "%s",
+                 err.message);
+}
