@@ -251,6 +251,10 @@ hdo_run_reinit(run_ctx *c, slong m, const mpfr_t t, int *adjusted)
         hdo_error_clear(&why);
         int fst = hdo_run_mode_cache_km_fallback(c, m, t, &why);
         if (fst == 0) {
+            /* Pryce's failure is resolved: a later error must not inherit
+               its mode and time (hdo_run_fail keeps those already set) */
+            if (c->err != NULL)
+                hdo_error_clear(c->err);
             ph = hdo_run_phase_enter(c, PH_REINIT);
             st = hdo_consistent_init(mc->xs, mc->xu, adjusted, c->model,
                                      mc->red, t, mc->fixed, c->prec, c->err);
