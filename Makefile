@@ -220,7 +220,8 @@ $(BUILD)/pendulum-bench: tools/bench/pendulum_bench.c $(BUILD)/libhdo.a
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libhdo.a $(LDLIBS)
 
 # The pendulum at 30/45/60/100 digits against mpmath odefun (CPU time),
-# then every case at BENCH_DIGITS under a per-run time limit, with phase
+# pendulum_angle (a DAE) against the same pendulum as an ODE (CPU time and
+# instructions: tools/bench/dae_speed.sh), then every case at BENCH_DIGITS under a per-run time limit, with phase
 # shares, mpmath on the pure-ODE cases and the fitted growth exponents;
 # the table is also written to $(BUILD)/bench/bench.csv (README); then
 # the stiff problems (tools/bench/stiff.py): Van der Pol mu = 1000 over
@@ -231,6 +232,8 @@ BENCH_STIFF_TIMEOUT ?= 300
 bench: deps
 	@$(MAKE) --no-print-directory $(HDO) $(BUILD)/pendulum-bench
 	tools/bench/pendulum.sh $(BUILD)/pendulum-bench
+	@echo
+	tools/bench/dae_speed.sh $(HDO)
 	@echo
 	/usr/bin/python3 tools/bench/cases.py --hdo $(HDO) \
 	  --digits $(BENCH_DIGITS) --timeout $(BENCH_TIMEOUT) \

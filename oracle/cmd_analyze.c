@@ -88,6 +88,26 @@ text_mode(FILE *out, hdo_model_t model, slong m, const hdo_analysis_mode *mi)
         "\n  structural index %ld, %ld states, %ld constraints, %ld degrees "
         "of freedom\n",
         (long)r->index, (long)r->nstate, (long)r->ncons, (long)r->dof);
+    if (mi->km_fallback) {
+        char buf[1400];
+        hdo_error_format(buf, sizeof buf, &mi->pryce_err);
+        fprintf(out,
+                "  analysis: km-fallback (Pryce's form is numerically "
+                "singular: %s); the offsets, index and constraints are those "
+                "of the equations transformed by the left null space of "
+                "dF/dx'\n",
+                buf);
+        fputs("  derivative-array constraints:", out);
+        for (slong i = 0; i < r->ncons; i++) {
+            if (r->cons_order[i] != 0)
+                continue;
+            char *s =
+                hdo_expr_to_string(model->pool, r->cons[i], model->var_names);
+            fprintf(out, "\n    %s = 0", s);
+            free(s);
+        }
+        fputc('\n', out);
+    }
     if (mi->km_ok) {
         fprintf(out,
                 "  strangeness index mu = %ld: d = %ld differential, a = %ld "

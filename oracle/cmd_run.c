@@ -202,6 +202,14 @@ hdo_cmd_run(int argc, char **argv)
             if (verified >= 0)
                 printf(", %ld verified digits", verified);
             printf(" -> %s\n", out);
+            for (slong k = 0; k < res->nmodes; k++)
+                if (res->modes[k].used && res->modes[k].km_fallback)
+                    fprintf(stderr,
+                            "%s: note: mode %s: Pryce's structural analysis "
+                            "gives a numerically singular system; it was "
+                            "integrated in the Kunkel-Mehrmann form "
+                            "(summary.json \"analysis\": \"km-fallback\")\n",
+                            model->file, model->modes[k].name);
             if (res->event_digits >= 0)
                 fprintf(stderr,
                         "%s: warning: the time of event %ld is determined to "

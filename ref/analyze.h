@@ -31,6 +31,11 @@ typedef struct {
     int status, fatal, noted;
     hdo_error_t err;
     mpfr_ptr xs, xu; /* the consistent point (when consistent) */
+    /* Pryce's form was numerically singular at the start and red is the
+       Kunkel-Mehrmann fallback's (docs/decisions.md); pryce_err says
+       why */
+    int km_fallback;
+    hdo_error_t pryce_err;
 } hdo_analysis_mode;
 
 typedef struct {

@@ -128,6 +128,9 @@ typedef struct {
 typedef struct {
     int used;
     int from_km;
+    int km_fallback; /* integrated in the Kunkel-Mehrmann fallback's form
+                        (hdo_reduce_mode_km): Pryce's was numerically
+                        singular; "analysis": "km-fallback" */
     slong mu, d, a, v;
     slong index;    /* structural (Pryce) index of the reduced form */
     slong n;        /* variables of the mode */

@@ -86,6 +86,10 @@ typedef struct {
     hdo_varord *unknown; /* nimplicit entries */
     slong dof;           /* nstate - ncons: degrees of freedom */
     slong index;         /* differentiation index: max c + (any d == 0) */
+    /* 1 when built by hdo_reduce_mode_km (the Kunkel-Mehrmann fallback):
+       the equations were first transformed by the exact left null space
+       of their derivative Jacobian, then reduced as below */
+    int km_fallback;
     /* Pryce's offsets of the full system (explicit equations included),
        for reporting: var_d[i] for mode->vars[i], eq_c[k] for
        mode->eqs[k]; d[] and c[] above are their implicit entries. */
@@ -136,6 +140,27 @@ slong hdo_reduced_add_constraint(hdo_reduced_t r, hdo_model_t model, hdo_expr e,
    mode, never per step. */
 int hdo_reduce_mode(hdo_reduced_t r, hdo_model_t model, slong mode,
                     hdo_error_t *err);
+
+/* The Kunkel-Mehrmann fallback, for a mode whose reduced form from
+   hdo_reduce_mode is numerically singular (hdo_consistent_init returns
+   HDO_ERR_SINGULAR: Pryce's structure promised a nonsingular Jacobian of
+   h and the numbers deny it, as for M x' = f(x) with M singular but a
+   full transversal).  Level 0 of the derivative array: E = dF/dx', which
+   must have rational constant entries (F affine in x' with constant
+   coefficients), and its left null space Z2 (E^T's exact reduced row
+   echelon form over Q, FLINT's fmpq_mat_rref) gives the a = l - rank E
+   combinations z^T F that are free of derivatives (KM 2006's F^_2 at
+   mu = 0); each replaces the equation at its pivot (z_k = 1, zero at the
+   other pivots: an invertible transformation), the rest (F^_1) are kept,
+   and the system is reduced by Pryce's method as in hdo_reduce_mode,
+   which now differentiates the algebraic combinations.  Sets
+   r->km_fallback.  Returns 0, or HDO_ERR_UNSUPPORTED (err says why: a
+   derivative of order 2 or more, a coefficient of a derivative that is
+   not a rational constant, or a left null space of E that holds only the
+   mode's own algebraic equations, so the transformation would change
+   nothing), or a status of the reduction. */
+int hdo_reduce_mode_km(hdo_reduced_t r, hdo_model_t model, slong mode,
+                       hdo_error_t *err);
 
 /* Consistent (re)initialisation.
 

@@ -80,6 +80,34 @@ typedef struct {
     /* a failure found while compiling, reported by hdo_taylor_expand */
     int init_status;
     char init_message[512];
+    /* Lazy algebraic unknowns (hdo_taylor_lazy_setup; nlazy = 0: none,
+       every unknown carried at every order).  lazy[j] = 1 for an unknown
+       that no state's derivative, guard or extra expression depends on,
+       directly or through the h equations that determine the others:
+       its series stops at order HDO_TAYLOR_LAZY_ORDER, and its value at
+       a point of the step is solved from the states there (eval). */
+    slong nlazy;
+    char *lazy;             /* per unknown */
+    char *active;           /* per slot of prog: needed by the recurrences */
+    char *active_dep;       /* active and depending on an unknown */
+    slong nneed;            /* the other unknowns ... */
+    slong *need_u;          /* ... their indices */
+    slong *need_h;          /* ... and the h equations that determine them */
+    slong *lazy_u, *lazy_h; /* the lazy unknowns and their equations */
+    hdo_mat_t Jn;           /* LU of d h[need_h] / d xu[need_u] at t0 */
+    slong *perm_n;
+    hdo_program_t lazy_prog; /* roots h[lazy_h] */
+    hdo_program_t lazy_jac;  /* roots d h[lazy_h[a]] / d xu[lazy_u[b]],
+                                row-major nlazy x nlazy, zeros included */
+    hdo_taylor_src *lazy_prog_src, *lazy_jac_src;
+    hdo_mat_t Jl; /* scratch for Newton on the lazy unknowns */
+    slong *perm_l;
+    mpfr_ptr work_l;
+    int lazy_affine;   /* d h[lazy_h] / d xu[lazy_u] is constant: h is affine
+                          in the lazy unknowns and one Newton step is exact */
+    int lazy_factored; /* Jl holds the LU of that constant matrix */
+    int lazy_status;   /* a failed solve of eval since the last expand */
+    char lazy_message[300];
 } hdo_taylor_struct;
 typedef hdo_taylor_struct hdo_taylor_t[1];
 
@@ -104,6 +132,30 @@ int hdo_taylor_init(hdo_taylor_t tay, hdo_model_t model,
                     slong nguards, const hdo_expr *extra, slong nextra,
                     mpfr_prec_t prec, slong order);
 void hdo_taylor_clear(hdo_taylor_t tay);
+
+/* The lazy algebraic unknowns' series stop at this order: enough for a
+   guess from which Newton converges in a few iterations at any point of
+   the step, and cheap (the cost of an order grows with the order). */
+#define HDO_TAYLOR_LAZY_ORDER 2
+
+/* Makes the unknowns that the recurrences do not need lazy (decisions.md,
+   "Lazy algebraic unknowns"): an unknown is needed when a state's
+   derivative, a guard or an extra expression depends on it, or when the
+   h equation matched to a needed unknown (a perfect matching of the
+   structure of dh/dxu) contains it; the needed unknowns' equations then
+   involve needed unknowns only, so dh/dxu is block triangular and its
+   needed block is nonsingular with it.  An unknown whose variable has a
+   derivative anywhere in the model (an equation of any mode, a reset)
+   stays needed, since a transition may read that derivative from the
+   series.  Above order HDO_TAYLOR_LAZY_ORDER only the program slots the
+   needed roots depend on are computed, and only the needed block is
+   solved; the step size and the stiffness estimate ignore the lazy
+   unknowns; hdo_taylor_eval solves them by Newton from the states and
+   needed unknowns at the point (a failure there is reported by the next
+   hdo_taylor_evolve or hdo_taylor_expand, and the values are NaN).
+   Does nothing when no unknown is lazy.  Call once, after
+   hdo_taylor_init succeeded. */
+void hdo_taylor_lazy_setup(hdo_taylor_t tay);
 
 /* Step layer: expands the solution at (t0, xs, xu) (a consistent point)
    up to tay->order.  The unknowns xu are a guess: they are refined by

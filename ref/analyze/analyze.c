@@ -65,6 +65,41 @@ consistent_point(hdo_analysis_mode *p, hdo_model_t model, const mpfr_t t,
     return st;
 }
 
+/* Pryce's form of p failed its consistent initialisation as
+   numerically singular: the Kunkel-Mehrmann fallback's form replaces it
+   (decisions.md) and is initialised in its place, as a run does.
+   Returns 0, or the status of the fallback (p->err then names Pryce's
+   failure and why the fallback does not apply, or the fallback's own
+   failure). */
+static int
+km_fallback(hdo_analysis_mode *p, hdo_model_t model, slong m, const mpfr_t t,
+            mpfr_prec_t prec)
+{
+    hdo_reduced_t k;
+    hdo_error_t why;
+    hdo_reduced_init(k);
+    hdo_error_clear(&why);
+    int st = hdo_reduce_mode_km(k, model, m, &why);
+    if (st != 0) {
+        size_t len = strlen(p->err.message);
+        const char *w = strstr(why.message, ": ");
+        snprintf(p->err.message + len, sizeof p->err.message - len,
+                 "; the Kunkel-Mehrmann fallback does not apply%s",
+                 w != NULL ? w : "");
+        hdo_reduced_clear(k);
+        return st;
+    }
+    hdo_vec_clear(p->xs, p->red->nstate);
+    hdo_vec_clear(p->xu, p->red->nimplicit);
+    p->xs = p->xu = NULL;
+    hdo_reduced_clear(p->red);
+    *p->red = *k; /* moves the arrays and the cache */
+    p->km_fallback = 1;
+    p->pryce_err = p->err;
+    hdo_error_clear(&p->err);
+    return consistent_point(p, model, t, prec);
+}
+
 /* The analysis of mode m; a failure is recorded in its entry. */
 static void
 analyze_mode(hdo_analysis_t a, hdo_model_t model, slong m)
@@ -82,6 +117,8 @@ analyze_mode(hdo_analysis_t a, hdo_model_t model, slong m)
     }
     p->reduced = 1;
     p->status = consistent_point(p, model, a->t0, a->prec);
+    if (p->status == HDO_ERR_SINGULAR)
+        p->status = km_fallback(p, model, m, a->t0, a->prec);
     if (p->status != 0) {
         /* only the start mode must be consistent at the start values */
         p->fatal = p->noted = is_start;

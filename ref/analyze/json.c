@@ -73,6 +73,23 @@ json_mode(FILE *out, hdo_model_t model, slong m, const hdo_analysis_mode *mi)
                 "}}, \"structural_index\": %ld, \"states\": %ld, "
                 "\"constraints\": %ld, \"dof\": %ld",
                 (long)r->index, (long)r->nstate, (long)r->ncons, (long)r->dof);
+        fprintf(out, ", \"analysis\": \"%s\"",
+                mi->km_fallback ? "km-fallback" : "pryce");
+        if (mi->km_fallback) {
+            fputs(", \"derivative_array_constraints\": [", out);
+            int first = 1;
+            for (slong i = 0; i < r->ncons; i++) {
+                if (r->cons_order[i] != 0)
+                    continue;
+                char *s = hdo_expr_to_string(model->pool, r->cons[i],
+                                             model->var_names);
+                fputs(first ? "" : ", ", out);
+                hdo_json_string(out, s);
+                free(s);
+                first = 0;
+            }
+            fputc(']', out);
+        }
     }
     if (mi->km_ok) {
         fprintf(out, ", \"mu\": %ld, \"d\": %ld, \"a\": %ld, \"v\": %ld",

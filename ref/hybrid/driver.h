@@ -86,6 +86,9 @@ typedef struct {
     slong max_steps, max_events;
     hdo_stiff_watch stiff; /* is the current arc stiff (stiff.c) */
     struct timespec start;
+    /* an output row with an undefined (NaN) value of a variable its mode
+       has: the run fails rather than print it (hdo_run) */
+    int undefined_row;
     int phase; /* the phase timer in force, and since when */
     struct timespec phase_since;
 } run_ctx;
@@ -149,6 +152,13 @@ void hdo_run_mode_table_clear(mode_table *t, hdo_result_struct *res);
 void hdo_run_mode_cache_clear(mode_cache *mc, hdo_result_struct *res);
 void hdo_run_mode_cache_alloc(mode_cache *mc, slong ntr, mpfr_prec_t prec);
 int hdo_run_mode_cache_get(run_ctx *c, slong m, const mpfr_t t);
+/* Rebuilds model mode m's cache (built, with Pryce's reduced form) with
+   the Kunkel-Mehrmann fallback's form (hdo_reduce_mode_km), carrying the
+   current values and fixed flags over by (variable, order).  Returns 0,
+   or the fallback reduction's status (the cache is then unchanged and
+   why says why the fallback does not apply), or the build's (c->err). */
+int hdo_run_mode_cache_km_fallback(run_ctx *c, slong m, const mpfr_t t,
+                                   hdo_error_t *why);
 const hdo_transition *hdo_run_transition_of(const hdo_model_struct *model,
                                             slong m, slong k);
 

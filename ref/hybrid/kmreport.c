@@ -49,6 +49,7 @@ hdo_run_note_mode_used(run_ctx *c, slong m, const mpfr_t t)
     if (mi->used)
         return;
     mi->used = 1;
+    mi->km_fallback = mc->red->km_fallback;
     mi->n = mode->nvars;
     mi->index = mc->red->index;
     mpfr_ptr vals = hdo_vec_init(c->model->nvars, c->prec);

@@ -142,17 +142,19 @@ hdo_run_mode_cache_alloc(mode_cache *mc, slong ntr, mpfr_prec_t prec)
     mc->built = 1;
 }
 
-/* Builds the reduced form and the Taylor program (with the mode's
-   guards) of mode m, once per run (mode_cache_get). */
+/* Builds the reduced form (Pryce's, or with km the Kunkel-Mehrmann
+   fallback's) and the Taylor program (with the mode's guards) of mode m,
+   once per run (mode_cache_get). */
 static int
-mode_cache_build(run_ctx *c, slong m, const mpfr_t t)
+mode_cache_build(run_ctx *c, slong m, const mpfr_t t, int km)
 {
     mode_cache *mc = hdo_run_mode_entry(c, m);
     const hdo_mode *mode = c->model->modes + m;
     if (mc->built)
         return 0;
     hdo_reduced_init(mc->red);
-    int st = hdo_reduce_mode(mc->red, c->model, m, c->err);
+    int st = km ? hdo_reduce_mode_km(mc->red, c->model, m, c->err)
+                : hdo_reduce_mode(mc->red, c->model, m, c->err);
     if (st < 0) {
         hdo_reduced_clear(mc->red);
         return hdo_run_fail(c, st, m, t);
@@ -195,8 +197,89 @@ hdo_run_mode_cache_get(run_ctx *c, slong m, const mpfr_t t)
     if (hdo_run_mode_entry(c, m)->built)
         return 0;
     int ph = hdo_run_phase_enter(c, PH_REDUCTION);
-    int st = mode_cache_build(c, m, t);
+    int st = mode_cache_build(c, m, t, 0);
     hdo_run_phase_enter(c, ph);
+    return st;
+}
+
+/* One entry of a mode cache's state or unknowns, kept across a rebuild. */
+typedef struct {
+    slong var, order;
+    int fixed;
+    mpfr_t value;
+} kept_value;
+
+/* The value of (v, o) among the kept entries, and whether it was fixed;
+   0 when there is none. */
+static int
+kept_find(mpfr_t out, int *fixed, const kept_value *kv, slong n, slong v,
+          slong o)
+{
+    for (slong i = 0; i < n; i++)
+        if (kv[i].var == v && kv[i].order == o) {
+            mpfr_set(out, kv[i].value, MPFR_RNDN);
+            *fixed = kv[i].fixed;
+            return 1;
+        }
+    return 0;
+}
+
+int
+hdo_run_mode_cache_km_fallback(run_ctx *c, slong m, const mpfr_t t,
+                               hdo_error_t *why)
+{
+    mode_cache *mc = hdo_run_mode_entry(c, m);
+    HDO_ASSERT(mc->built && m < c->model->nmodes && !mc->red->km_fallback);
+    /* The fallback's reduction alone first: when it does not apply, the
+       cache stays as it is and the caller reports Pryce's form's failure
+       with this reason. */
+    hdo_reduced_t probe;
+    hdo_reduced_init(probe);
+    int st = hdo_reduce_mode_km(probe, c->model, m, why);
+    hdo_reduced_clear(probe);
+    if (st != 0)
+        return st;
+    /* the values and fixed flags carry over by (variable, order) */
+    const hdo_reduced_struct *r = mc->red;
+    slong nk = r->nstate + r->nimplicit;
+    kept_value *kv = calloc(nk ? nk : 1, sizeof *kv);
+    HDO_ASSERT(kv != NULL);
+    for (slong i = 0; i < nk; i++) {
+        int is_state = i < r->nstate;
+        hdo_varord vo = is_state ? r->state[i] : r->unknown[i - r->nstate];
+        kv[i].var = vo.var;
+        kv[i].order = vo.order;
+        kv[i].fixed = is_state ? mc->fixed[i] : 0;
+        mpfr_init2(kv[i].value, c->prec);
+        mpfr_set(kv[i].value, is_state ? mc->xs + i : mc->xu + i - r->nstate,
+                 MPFR_RNDN);
+    }
+    int ph = hdo_run_phase_enter(c, PH_REDUCTION);
+    hdo_run_mode_cache_clear(mc, c->res);
+    memset(mc, 0, sizeof *mc);
+    st = mode_cache_build(c, m, t, 1);
+    hdo_run_phase_enter(c, ph);
+    if (st == 0) {
+        /* an entry Pryce's form did not have starts from the start
+           value, free */
+        r = mc->red;
+        for (slong i = 0; i < r->nstate + r->nimplicit; i++) {
+            int is_state = i < r->nstate, fixed = 0;
+            hdo_varord vo = is_state ? r->state[i] : r->unknown[i - r->nstate];
+            mpfr_ptr x = is_state ? mc->xs + i : mc->xu + i - r->nstate;
+            if (!kept_find(x, &fixed, kv, nk, vo.var, vo.order)) {
+                if (vo.order == 0)
+                    hdo_run_start_guess(x, c, vo.var);
+                else
+                    mpfr_set_ui(x, 0, MPFR_RNDN);
+            }
+            if (is_state)
+                mc->fixed[i] = fixed;
+        }
+    }
+    for (slong i = 0; i < nk; i++)
+        mpfr_clear(kv[i].value);
+    free(kv);
     return st;
 }
 

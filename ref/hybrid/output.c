@@ -171,9 +171,10 @@ hdo_write_summary(FILE *f, const hdo_result_t res, const hdo_model_t model,
                 "\"index\": %ld, \"analysis\": \"%s\"",
                 (long)mi->mu, (long)mi->d, (long)mi->a, (long)mi->v,
                 (long)mi->index,
-                mi->surfaces > 0 ? "filippov"
-                : mi->from_km    ? "kunkel-mehrmann"
-                                 : "reduced");
+                mi->surfaces > 0  ? "filippov"
+                : mi->km_fallback ? "km-fallback"
+                : mi->from_km     ? "kunkel-mehrmann"
+                                  : "reduced");
         if (mi->surfaces > 0)
             fprintf(f, ", \"surfaces\": %ld", (long)mi->surfaces);
         fputs("}", f);

@@ -385,6 +385,14 @@ hdo_run_stoppable(hdo_result_t res, const hdo_model_struct *model,
         hdo_run_emit_samples_point(
             &c, c.mode, hdo_run_mode_entry(&c, c.mode)->xs,
             hdo_run_mode_entry(&c, c.mode)->xu, c.t_end, 1);
+    if (st == 0 && c.undefined_row) {
+        /* never a NaN presented as a result (a lazy unknown whose solve
+           failed in a step that no later step or projection reported) */
+        hdo_error_set(err, HDO_ERR_NO_CONVERGENCE, 0, 0,
+                      "an output row has an undefined value (an algebraic "
+                      "unknown could not be solved at the row's time)");
+        st = hdo_run_fail(&c, HDO_ERR_NO_CONVERGENCE, c.mode, c.t);
+    }
 
     hdo_run_hist_clear(&c);
     hdo_run_mode_table_clear(&c.modes, res);

@@ -51,6 +51,9 @@ hdo_run_add_row(run_ctx *c, const mpfr_t t, slong mode, mpfr_srcptr xs,
             mpfr_set_nan(tmp.values + v);
         hdo_run_mode_values(tmp.values, tmp.present,
                             hdo_run_mode_entry(c, mode), xs, xu);
+        for (slong v = 0; v < n; v++)
+            if (tmp.present[v] && mpfr_nan_p(tmp.values + v))
+                c->undefined_row = 1;
         c->opt->row_sink(c->opt->row_sink_data, &tmp);
         hdo_vec_clear(tmp.values, n);
         free(tmp.present);
@@ -60,6 +63,9 @@ hdo_run_add_row(run_ctx *c, const mpfr_t t, slong mode, mpfr_srcptr xs,
     row = hdo_result_add_row(c->res, t, hdo_run_res_mode(c, mode));
     hdo_run_mode_values(row->values, row->present, hdo_run_mode_entry(c, mode),
                         xs, xu);
+    for (slong v = 0; v < c->res->nvars; v++)
+        if (row->present[v] && mpfr_nan_p(row->values + v))
+            c->undefined_row = 1;
 }
 
 /* ------------------------------------------------------------------ */

@@ -32,4 +32,9 @@ void hdo_reduce_cache_free(struct hdo_reduce_cache *cache);
 /* Drops the compiled programs (recompiled on next use). */
 void hdo_reduce_cache_invalidate(struct hdo_reduce_cache *cache);
 
+/* hdo_reduce_mode on the residuals eqs (one per equation of the mode,
+   equivalent to its own) in place of mode->eqs[k].residual (reduce.c). */
+int hdo_reduce_equations(hdo_reduced_t r, hdo_model_t model, slong m,
+                         const hdo_expr *eqs, hdo_error_t *err);
+
 #endif

@@ -384,6 +384,22 @@ augment(slong row, const hdo_reduce_sparse *sp, slong *col_match, char *seen)
 int
 hdo_reduce_mode(hdo_reduced_t r, hdo_model_t model, slong m, hdo_error_t *err)
 {
+    const hdo_mode *mode = model->modes + m;
+    hdo_expr *eqs = xcalloc(mode->nvars, sizeof(hdo_expr));
+    for (slong k = 0; k < mode->nvars; k++)
+        eqs[k] = mode->eqs[k].residual;
+    int st = hdo_reduce_equations(r, model, m, eqs, err);
+    free(eqs);
+    return st;
+}
+
+/* The reduction of hdo_reduce_mode on the residuals eqs[k] in place of
+   the mode's own (the Kunkel-Mehrmann fallback passes an equivalent
+   system: kmform.c); messages still name mode->eqs[k]. */
+int
+hdo_reduce_equations(hdo_reduced_t r, hdo_model_t model, slong m,
+                     const hdo_expr *eqs, hdo_error_t *err)
+{
     hdo_expr_pool_struct *pool = model->pool;
     const hdo_mode *mode = model->modes + m;
     slong n = mode->nvars, nv = model->nvars, i, j, k, status = 0;
@@ -412,7 +428,7 @@ hdo_reduce_mode(hdo_reduced_t r, hdo_model_t model, slong m, hdo_error_t *err)
 
     /* 1. Explicit equations, greedily in equation order. */
     for (k = 0; k < n; k++) {
-        hdo_expr e = mode->eqs[k].residual, a, rest;
+        hdo_expr e = eqs[k], a, rest;
         der_count dc = {0, -1, 0};
 
         eq_expl[k] = -1;
@@ -451,7 +467,7 @@ hdo_reduce_mode(hdo_reduced_t r, hdo_model_t model, slong m, hdo_error_t *err)
         sigma[i] = HDO_SIGMA_NONE;
     for (k = 0; k < n; k++) {
         sigma_ctx s = {sigma + k * n, local};
-        hdo_expr_foreach_var(pool, mode->eqs[k].residual, sigma_cb, &s);
+        hdo_expr_foreach_var(pool, eqs[k], sigma_cb, &s);
     }
     r->var_d = xcalloc(n, sizeof(slong));
     r->eq_c = xcalloc(n, sizeof(slong));
@@ -537,7 +553,7 @@ hdo_reduce_mode(hdo_reduced_t r, hdo_model_t model, slong m, hdo_error_t *err)
     r->cons_eq = xcalloc(r->ncons, sizeof(slong));
     r->cons_order = xcalloc(r->ncons, sizeof(slong));
     for (k = 0, i = 0; k < r->nh; k++) {
-        hdo_expr g = subst_explicit(&sc, mode->eqs[r->h_eq[k]].residual);
+        hdo_expr g = subst_explicit(&sc, eqs[r->h_eq[k]]);
         for (slong o = 0; o < r->c[k]; o++, i++) {
             r->cons[i] = g;
             r->cons_eq[i] = r->h_eq[k];

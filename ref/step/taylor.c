@@ -20,6 +20,8 @@ taylor_alloc(hdo_stepper_struct *s, hdo_model_t model,
         hdo_taylor_init(tay, model, red, guards, nguards, NULL, 0, prec, 0);
     if (st != 0)
         snprintf(s->message, sizeof s->message, "%s", tay->init_message);
+    else
+        hdo_taylor_lazy_setup(tay); /* the driver's unknowns: decisions.md */
     s->dense.order = tay->order;
     s->dense.state = (const mpfr_t *)tay->state_coef;
     s->dense.unknown = (const mpfr_t *)tay->unknown_coef;

@@ -48,13 +48,15 @@ cannot_win(double lnum, const mpfr_t cj, slong j, double ltolp, double lh)
 }
 
 static void
-bound(mpfr_t h, const mpfr_t *c, slong n, slong p, const mpfr_t tolp,
-      mpfr_t num, mpfr_t cand)
+bound(mpfr_t h, const mpfr_t *c, slong n, const char *skip, slong p,
+      const mpfr_t tolp, mpfr_t num, mpfr_t cand)
 {
     double ltolp = log2_abs(tolp);
     double lh = mpfr_inf_p(h) ? INFINITY : log2_abs(h);
     for (slong i = 0; i < n; i++) {
         const mpfr_t *ci = c + i * (p + 1);
+        if (skip != NULL && skip[i])
+            continue;
         mpfr_abs(num, ci[0], MPFR_RNDU);
         if (mpfr_cmp_ui(num, 1) < 0)
             mpfr_set_ui(num, 1, MPFR_RNDN);
@@ -87,9 +89,12 @@ hdo_taylor_step_size(mpfr_t h, const hdo_taylor_t tay, const mpfr_t tol)
     mpfr_inits2(EST_PREC, est, num, cand, tolp, (mpfr_ptr)0);
     mpfr_rootn_ui(tolp, tol, (unsigned long)p, MPFR_RNDD);
     mpfr_set_inf(est, 1);
-    bound(est, tay->state_coef, tay->red->nstate, p, tolp, num, cand);
-    bound(est, tay->unknown_coef, tay->red->nimplicit, p, tolp, num, cand);
-    bound(est, tay->guard_coef, tay->nguards, p, tolp, num, cand);
+    bound(est, tay->state_coef, tay->red->nstate, NULL, p, tolp, num, cand);
+    /* lazy unknowns are solved at each point from the states: their
+       accuracy follows from the states', and they have no series here */
+    bound(est, tay->unknown_coef, tay->red->nimplicit, tay->lazy, p, tolp, num,
+          cand);
+    bound(est, tay->guard_coef, tay->nguards, NULL, p, tolp, num, cand);
     mpfr_set(h, est, MPFR_RNDD);
     /* collapse: the step no longer moves t */
     mpfr_abs(num, tay->t0, MPFR_RNDN);

@@ -26,8 +26,30 @@ hdo_taylor_eval(mpfr_ptr xs, mpfr_ptr xu, mpfr_ptr g, const hdo_taylor_t tay,
     mpfr_init2(acc, tay->prec);
     if (xs != NULL)
         horner(xs, tay->state_coef, tay->red->nstate, tay->order, h, acc);
-    if (xu != NULL)
+    if (xu != NULL && tay->nlazy > 0) {
+        /* needed unknowns to the full order, lazy ones to theirs */
+        for (slong j = 0; j < tay->red->nimplicit; j++)
+            horner(xu + j, tay->unknown_coef + j * (tay->order + 1), 1,
+                   tay->lazy[j] ? HDO_TAYLOR_LAZY_ORDER : tay->order, h, acc);
+    } else if (xu != NULL) {
         horner(xu, tay->unknown_coef, tay->red->nimplicit, tay->order, h, acc);
+    }
+    if (xu != NULL) {
+        if (tay->nlazy > 0) {
+            /* the lazy unknowns' truncated series is a guess: solved from
+               the states at the point; the solve's scratch and its sticky
+               failure are not part of the expansion (hence the cast) */
+            mpfr_ptr s = xs;
+            if (s == NULL) {
+                s = hdo_vec_init(tay->red->nstate, tay->prec);
+                horner(s, tay->state_coef, tay->red->nstate, tay->order, h,
+                       acc);
+            }
+            hdo_taylor_lazy_solve(xu, (hdo_taylor_struct *)tay, s, h);
+            if (s != xs)
+                hdo_vec_clear(s, tay->red->nstate);
+        }
+    }
     if (g != NULL)
         horner(g, tay->guard_coef, tay->nguards, tay->order, h, acc);
     mpfr_clear(acc);

@@ -168,6 +168,40 @@ order_zero(hdo_taylor_t tay, hdo_error_t *err)
     return st;
 }
 
+/* Order r > HDO_TAYLOR_LAZY_ORDER with lazy unknowns: as in
+   hdo_taylor_expand, on the slots the recurrences need, and only the
+   needed block of h solved (its equations hold no lazy unknown, so the
+   block is the needed unknowns' whole system); the lazy unknowns'
+   coefficients are 0. */
+static int
+lazy_order(hdo_taylor_t tay, slong r, hdo_error_t *err)
+{
+    hdo_program_struct *prog = tay->prog;
+    slong per = tay->order + 1, ne = tay->red->nexplicit, nn = tay->nneed;
+    hdo_expr bad;
+    set_inputs(prog, tay->in_src, tay, HDO_TAYLOR_SRC_STATE, r);
+    for (slong j = 0; j < tay->red->nimplicit; j++)
+        mpfr_set_zero(tay->unknown_coef[j * per + r], 1);
+    set_inputs(prog, tay->in_src, tay, HDO_TAYLOR_SRC_UNKNOWN, r);
+    if (hdo_program_taylor_step_some(prog, r, tay->active, &bad) != 0)
+        return domain_fail(err, tay, bad, r);
+    if (nn == 0)
+        return 0;
+    for (slong a = 0; a < nn; a++)
+        mpfr_set(
+            tay->work + a,
+            hdo_program_coef(prog, prog->root_slot[ne + tay->need_h[a]], r),
+            MPFR_RNDN);
+    hdo_lu_solve(tay->work, tay->Jn, tay->perm_n);
+    for (slong a = 0; a < nn; a++)
+        mpfr_neg(tay->unknown_coef[tay->need_u[a] * per + r], tay->work + a,
+                 MPFR_RNDN);
+    set_inputs(prog, tay->in_src, tay, HDO_TAYLOR_SRC_UNKNOWN, r);
+    if (hdo_program_taylor_step_some(prog, r, tay->active_dep, &bad) != 0)
+        return domain_fail(err, tay, bad, r);
+    return 0;
+}
+
 int
 hdo_taylor_expand(hdo_taylor_t tay, const mpfr_t t0, mpfr_srcptr xs,
                   mpfr_srcptr xu, hdo_error_t *err)
@@ -184,15 +218,23 @@ hdo_taylor_expand(hdo_taylor_t tay, const mpfr_t t0, mpfr_srcptr xs,
     if (tay->init_status != 0)
         return hdo_taylor_fail(err, tay, tay->init_status, t0,
                                tay->init_message);
+    if (tay->lazy_status != 0) /* a failed solve of the last step's eval */
+        return hdo_taylor_fail(err, tay, tay->lazy_status, t0,
+                               tay->lazy_message);
     for (slong i = 0; i < ns; i++)
         mpfr_set(tay->state_coef[i * per], xs + i, MPFR_RNDN);
     for (slong j = 0; j < nu; j++)
         mpfr_set(tay->unknown_coef[j * per], xu + j, MPFR_RNDN);
     if ((st = order_zero(tay, err)) != 0)
         return st;
+    if (tay->nlazy > 0 && hdo_taylor_lazy_factor(tay) != 0)
+        return singular_fail(err, tay);
 
     for (slong r = 0;; r++) {
-        if (r > 0) {
+        if (r > HDO_TAYLOR_LAZY_ORDER && tay->nlazy > 0) {
+            if ((st = lazy_order(tay, r, err)) != 0)
+                return st;
+        } else if (r > 0) {
             set_inputs(prog, tay->in_src, tay, HDO_TAYLOR_SRC_STATE, r);
             if (nu > 0) {
                 /* Order r of h is affine in the unknowns' order-r

@@ -311,6 +311,7 @@ hdo_taylor_clear(hdo_taylor_t tay)
 {
     const hdo_reduced_struct *r = tay->red;
     slong per = tay->order + 1;
+    hdo_taylor_lazy_clear(tay);
     hdo_program_clear(tay->prog);
     free(tay->in_src);
     free(tay->dep_unknown);

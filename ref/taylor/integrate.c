@@ -11,6 +11,9 @@ hdo_taylor_evolve(mpfr_ptr xs, mpfr_ptr xu, hdo_taylor_t tay, const mpfr_t h,
     int st = 0, adjusted;
 
     hdo_taylor_eval(xs, xu, NULL, tay, h);
+    if (tay->lazy_status != 0) /* a lazy unknown could not be solved */
+        return hdo_taylor_fail(err, tay, tay->lazy_status, tay->t0,
+                               tay->lazy_message);
     if (r->ncons == 0 && r->nimplicit == 0)
         return 0; /* an ODE: nothing to keep */
     mpfr_inits2(tay->prec, t1, res, (mpfr_ptr)0);

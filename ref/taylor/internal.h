@@ -19,4 +19,14 @@ hdo_taylor_src_coef(const hdo_taylor_struct *tay, hdo_taylor_src s)
            s.idx * (tay->order + 1);
 }
 
+/* lazy.c: frees what hdo_taylor_lazy_setup allocated; factors the needed
+   block of dh/dxu at the expansion point from tay->jac's values (returns
+   hdo_lu_factor's status); solves the lazy unknowns at t0 + h by Newton
+   from xs (states there) and xu (needed unknowns there, lazy ones a
+   guess), failures recorded in tay->lazy_status (the values NaN). */
+void hdo_taylor_lazy_clear(hdo_taylor_t tay);
+int hdo_taylor_lazy_factor(hdo_taylor_t tay);
+void hdo_taylor_lazy_solve(mpfr_ptr xu, hdo_taylor_t tay, mpfr_srcptr xs,
+                           const mpfr_t h);
+
 #endif

@@ -15,10 +15,13 @@ log2_abs(const mpfr_t x)
 /* *lo := min(*lo, log2 of (max(1, |c_0|) / |c_j|)^(1/j)) over the
    components of one coefficient table and j in [j0, j1]. */
 static void
-radius(double *lo, const mpfr_t *c, slong n, slong p, slong j0, slong j1)
+radius(double *lo, const mpfr_t *c, slong n, const char *skip, slong p,
+       slong j0, slong j1)
 {
     for (slong i = 0; i < n; i++) {
         const mpfr_t *ci = c + i * (p + 1);
+        if (skip != NULL && skip[i])
+            continue; /* a lazy unknown: no series (taylor.h) */
         double lnum = mpfr_zero_p(ci[0]) ? 0.0 : log2_abs(ci[0]);
         if (lnum < 0)
             lnum = 0;
@@ -45,8 +48,8 @@ hdo_taylor_stiffness(const hdo_taylor_t tay)
     for (int which = 0; which < 2; which++) {
         double *r = which ? &high : &low;
         slong j0 = which ? hi0 : 1, j1 = which ? p : lo1;
-        radius(r, tay->state_coef, tay->red->nstate, p, j0, j1);
-        radius(r, tay->unknown_coef, tay->red->nimplicit, p, j0, j1);
+        radius(r, tay->state_coef, tay->red->nstate, NULL, p, j0, j1);
+        radius(r, tay->unknown_coef, tay->red->nimplicit, tay->lazy, p, j0, j1);
     }
     if (!isfinite(high))
         return 0.0; /* a polynomial series: no step limit at all */
