@@ -31,8 +31,22 @@ typedef enum {
     HDO_X_SUB,
     HDO_X_MUL,
     HDO_X_DIV,
+    /* Piecewise expressions (binary, so inside the ADD..POW range that
+       every traversal reads as "a and b are children"): a condition is
+       a relation or and/or/not of conditions, its value 1 (true) or 0;
+       IF(c, ELSE(x, y)) is x where c holds, else y.  ELSE is only ever
+       the second child of an IF. */
+    HDO_X_AND,
+    HDO_X_OR,
+    HDO_X_IF,
+    HDO_X_ELSE,
     HDO_X_POW, /* a ^ b */
     HDO_X_NEG,
+    /* relations (unary: a is the switching function D): D >= 0, D > 0;
+       and the negation of a condition */
+    HDO_X_GE,
+    HDO_X_GT,
+    HDO_X_NOT,
     HDO_X_SIN,
     HDO_X_COS,
     HDO_X_TAN,
@@ -89,6 +103,52 @@ hdo_expr hdo_expr_mul(hdo_expr_pool_t pool, hdo_expr a, hdo_expr b);
 hdo_expr hdo_expr_div(hdo_expr_pool_t pool, hdo_expr a, hdo_expr b);
 hdo_expr hdo_expr_pow(hdo_expr_pool_t pool, hdo_expr a, hdo_expr b);
 hdo_expr hdo_expr_neg(hdo_expr_pool_t pool, hdo_expr a);
+
+/* Piecewise expressions (ref/expr/piecewise.c).  A relation is stored
+   as D >= 0 or D > 0 (strict != 0) with its switching function D in a
+   canonical form, so that a < b, b > a, a >= b and -(a - b) > 0 share one
+   D: a negated D (NEG(y)) or a difference y - z with y after z in the
+   pool becomes the negation of the opposite relation on -D.  A relation
+   on a rational constant folds to the constant 1 or 0; and/or/not fold
+   on constants; an `if` whose condition is a constant folds to its
+   branch, and one with equal branches to that branch.  (A constant
+   condition that is not rational, pi > 3, stays a node: the parser
+   decides it exactly with hdo_expr_const_sign and folds it.) */
+hdo_expr hdo_expr_rel(hdo_expr_pool_t pool, int strict, hdo_expr d);
+hdo_expr hdo_expr_not(hdo_expr_pool_t pool, hdo_expr c);
+hdo_expr hdo_expr_and(hdo_expr_pool_t pool, hdo_expr c1, hdo_expr c2);
+hdo_expr hdo_expr_or(hdo_expr_pool_t pool, hdo_expr c1, hdo_expr c2);
+hdo_expr hdo_expr_if(hdo_expr_pool_t pool, hdo_expr c, hdo_expr a, hdo_expr b);
+/* abs(x) = if x >= 0 then x else -x; sign(x) = if x > 0 then 1 else if
+   x < 0 then -1 else 0; min(a, b) = if a <= b then a else b; max(a, b) =
+   if a >= b then a else b. */
+hdo_expr hdo_expr_abs(hdo_expr_pool_t pool, hdo_expr x);
+hdo_expr hdo_expr_sign(hdo_expr_pool_t pool, hdo_expr x);
+hdo_expr hdo_expr_min(hdo_expr_pool_t pool, hdo_expr a, hdo_expr b);
+hdo_expr hdo_expr_max(hdo_expr_pool_t pool, hdo_expr a, hdo_expr b);
+/* 1 if e is a condition (relation, and, or, not, or the constants 0/1
+   that they fold to are NOT counted: only nodes). */
+int hdo_expr_is_condition(const hdo_expr_pool_t pool, hdo_expr e);
+/* Appends to *d (flint_realloc'd, *n entries, *alloc capacity) the
+   switching functions D of the relations in e that are not in it yet,
+   in the order of a depth-first walk (children first), so that the
+   relations of several roots collected in file order come in file
+   order. */
+void hdo_expr_relations(hdo_expr **d, slong *n, slong *alloc,
+                        const hdo_expr_pool_t pool, hdo_expr e);
+/* e with every relation on d[j] replaced by the constant bits[j] (1:
+   D_j on its >= side, true for both D_j >= 0 and D_j > 0; 0: false),
+   and the `if`s whose conditions become constant by their branch: the
+   smooth expression of one sign pattern.  Relations on other D stay. */
+hdo_expr hdo_expr_select(hdo_expr_pool_t pool, hdo_expr e, const hdo_expr *d,
+                         const int *bits, slong n);
+/* 1 if e contains a relation (so an `if`, abs, sign, min or max). */
+int hdo_expr_has_relation(const hdo_expr_pool_t pool, hdo_expr e);
+/* The sign (-1, 0, 1) of a constant expression, exactly: Arb balls up
+   to 16384 bits, Calcium where a ball keeps containing zero (as
+   hdo_expr_const_examine).  Returns 0, or -1 when it cannot be decided
+   or the expression is undefined. */
+int hdo_expr_const_sign(int *sign, const hdo_expr_pool_t pool, hdo_expr e);
 
 /* Queries. */
 static inline const hdo_expr_node *

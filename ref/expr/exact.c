@@ -141,7 +141,8 @@ build_one(hdo_exact_t x, slong i)
         ca_clear(m, ctx);
         break;
     }
-    default: /* time or a variable: not a constant */
+    default: /* time or a variable: not a constant; conditions and `if`
+                (decided on balls, never handed to Calcium) */
         return -1;
     }
     return ca_is_unknown(r, ctx) ? -1 : 0;

@@ -91,6 +91,13 @@ hdo_program_init(hdo_program_t prog, const hdo_expr_pool_t pool,
             prog->ninputs++;
             break;
         default:
+            /* piecewise nodes never reach a program: a mode's expressions
+               are those of one sign pattern (hdo_expr_select), constant
+               ones are folded by the parser */
+            HDO_ASSERT(n->kind != HDO_X_IF && n->kind != HDO_X_ELSE &&
+                       n->kind != HDO_X_GE && n->kind != HDO_X_GT &&
+                       n->kind != HDO_X_NOT && n->kind != HDO_X_AND &&
+                       n->kind != HDO_X_OR);
             c->a = slot_of(nodes, i, n->a);
             if (n->kind <= HDO_X_POW)
                 c->b = slot_of(nodes, i, n->b);

@@ -280,8 +280,11 @@ run_start(run_ctx *c)
             mpfr_set_ui(mc->xu + j, 0, MPFR_RNDN);
     }
     st = hdo_run_reinit(c, m, c->res->t0, &adjusted);
+    if (st == 0)
+        st = hdo_run_pick_pattern(c, &m, c->res->t0);
     if (st < 0)
         return st;
+    mc = c->mc + m;
     c->res->start_adjusted = adjusted;
     c->mode = m;
     mpfr_set(c->t, c->res->t0, MPFR_RNDN);
