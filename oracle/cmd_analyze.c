@@ -53,6 +53,49 @@ start_values(mpfr_ptr val, int *given, const hdo_model_t model,
     return 0;
 }
 
+static mpfr_srcptr value_of(const mode_info *mi, slong v);
+
+/* Whether the sign pattern of mode m can hold at the start: every
+   relation of the pattern is on its side (within 2^(32-prec)) at the
+   consistent point of mi.  A mode without relations can. */
+static int
+pattern_possible(hdo_model_t model, slong m, const mode_info *mi,
+                 const mpfr_t t0, mpfr_prec_t prec)
+{
+    const hdo_mode *mode = model->modes + m;
+    if (mode->pattern == NULL)
+        return 1;
+    if (!mi->consistent)
+        return 0;
+    slong k = mode->nrel, first = mode->nwhens - k;
+    hdo_expr *g = malloc(k * sizeof *g);
+    for (slong j = 0; j < k; j++)
+        g[j] = mode->whens[first + j].guard;
+    hdo_program_t prog;
+    hdo_program_init(prog, model->pool, g, k, prec);
+    free(g);
+    int ok = 1;
+    for (slong i = 0; i < prog->ninputs && ok; i++) {
+        mpfr_srcptr v = value_of(mi, prog->inputs[i].var);
+        if (v == NULL || prog->inputs[i].order != 0)
+            ok = 0;
+        else
+            mpfr_set(prog->value[prog->inputs[i].slot], v, MPFR_RNDN);
+    }
+    if (prog->time_slot >= 0)
+        mpfr_set(prog->value[prog->time_slot], t0, MPFR_RNDN);
+    hdo_expr bad;
+    if (ok && hdo_program_eval(prog, &bad) != 0)
+        ok = 0;
+    for (slong j = 0; j < k && ok; j++) {
+        mpfr_srcptr v = prog->value[prog->root_slot[j]];
+        if (mpfr_sgn(v) < 0 && mpfr_get_exp(v) > 32 - (mpfr_exp_t)prec)
+            ok = 0;
+    }
+    hdo_program_clear(prog);
+    return ok;
+}
+
 /* Consistent point of a reduced mode from the start values: given values
    of order 0 are kept where possible, everything else is a free guess. */
 static int
@@ -167,7 +210,10 @@ text_mode(FILE *out, hdo_model_t model, slong m, const mode_info *mi)
 {
     const hdo_mode *mode = model->modes + m;
     const hdo_reduced_struct *r = mi->red;
-    fprintf(out, "mode %s\n  variables: ", mode->name);
+    fprintf(out, "mode %s\n", mode->name);
+    if (mode->pattern != NULL)
+        fprintf(out, "  sign pattern: %s\n", mode->pattern);
+    fputs("  variables: ", out);
     for (slong j = 0; j < mode->nvars; j++)
         fprintf(out, "%s%s", j ? ", " : "", var_name(model, mode->vars[j]));
     fputc('\n', out);
@@ -237,6 +283,10 @@ json_mode(FILE *out, hdo_model_t model, slong m, const mode_info *mi)
     const hdo_reduced_struct *r = mi->red;
     fputs("    {\"name\": ", out);
     json_string(out, mode->name);
+    if (mode->pattern != NULL) {
+        fputs(", \"sign_pattern\": ", out);
+        json_string(out, mode->pattern);
+    }
     fputs(", \"variables\": [", out);
     for (slong j = 0; j < mode->nvars; j++) {
         fputs(j ? ", " : "", out);
@@ -317,7 +367,7 @@ hdo_cmd_analyze(int argc, char **argv)
     hdo_error_t err;
     mpfr_prec_t prec;
     mpfr_ptr val = NULL;
-    int *given = NULL;
+    int *given = NULL, *possible = NULL;
     mode_info *mi = NULL;
     mpfr_t t0;
     hdo_cli_params params;
@@ -411,8 +461,10 @@ hdo_cmd_analyze(int argc, char **argv)
         }
         p->reduced = 1;
         if (init_mode(p, model, t0, val, given, prec) != 0) {
-            /* Only the start mode must be consistent at the start values. */
-            if (m == model->start_mode) {
+            /* Only the start mode must be consistent at the start values
+               (of a mode with relations: one of its sign patterns,
+               checked below). */
+            if (m == model->start_mode && model->modes[m].pattern == NULL) {
                 print_error(&p->err);
                 code = 2;
             }
@@ -435,10 +487,31 @@ hdo_cmd_analyze(int argc, char **argv)
         hdo_vec_clear(x, model->modes[m].nvars);
     }
 
+    /* A mode with relations is reported by the sign patterns that can
+       hold at the start; the start is the first of them (mask order). */
+    possible = calloc((size_t)model->nmodes + 1, sizeof(int));
+    slong start = model->start_mode;
+    for (slong m = 0; m < model->nmodes; m++)
+        possible[m] = pattern_possible(model, m, mi + m, t0, prec);
+    if (model->modes[start].pattern != NULL) {
+        const hdo_mode *fam = model->modes + model->modes[start].family;
+        slong np = (slong)1 << fam->nrel, q;
+        for (q = 0; q < np && !possible[fam->family_modes[q]]; q++)
+            ;
+        if (q < np) {
+            start = fam->family_modes[q];
+        } else {
+            fprintf(stderr,
+                    "%s:%d:%d: error: no sign pattern of the relations of "
+                    "mode %s holds at the start\n",
+                    model->file, fam->pos.line, fam->pos.col, fam->name);
+            code = 2;
+        }
+    }
     {
         FILE *out = stdout;
-        const mode_info *sm = mi + model->start_mode;
-        const hdo_mode *smode = model->modes + model->start_mode;
+        const mode_info *sm = mi + start;
+        const hdo_mode *smode = model->modes + start;
         if (json) {
             fputs("{\n  \"model\": ", out);
             json_string(out, model->name);
@@ -446,10 +519,15 @@ hdo_cmd_analyze(int argc, char **argv)
                     ",\n  \"digits\": %d,\n  \"precision_bits\": %ld,\n  "
                     "\"modes\": [\n",
                     digits, (long)prec);
+            int first_mode = 1;
             for (slong m = 0; m < model->nmodes; m++) {
+                if (!possible[m])
+                    continue;
+                fputs(first_mode ? "" : ",\n", out);
                 json_mode(out, model, m, mi + m);
-                fputs(m + 1 < model->nmodes ? ",\n" : "\n", out);
+                first_mode = 0;
             }
+            fputs("\n", out);
             fputs("  ],\n  \"initial\": ", out);
             if (sm->consistent) {
                 fputs("{\"mode\": ", out);
@@ -486,7 +564,8 @@ hdo_cmd_analyze(int argc, char **argv)
             fprintf(out, "model %s (%s), %d digits (%ld bits)\n\n", model->name,
                     model->file, digits, (long)prec);
             for (slong m = 0; m < model->nmodes; m++)
-                text_mode(out, model, m, mi + m);
+                if (possible[m])
+                    text_mode(out, model, m, mi + m);
             if (sm->consistent) {
                 mpfr_t dlt;
                 mpfr_init2(dlt, prec);
@@ -524,6 +603,7 @@ done:
         hdo_reduced_clear(mi[m].red);
     }
     free(mi);
+    free(possible);
     free(given);
     if (val != NULL)
         hdo_vec_clear(val, model->nvars);

@@ -159,7 +159,7 @@ mode_free(hdo_mode *mode)
 int
 hdo_model_expand_patterns(hdo_model_struct *m, hdo_error_t *err)
 {
-    slong n0 = m->nmodes, total = n0;
+    slong n0 = m->nmodes, total = n0, npat = 0;
     slong *nrel = calloc(n0 ? n0 : 1, sizeof *nrel);
     hdo_expr **rel = calloc(n0 ? n0 : 1, sizeof *rel);
     HDO_ASSERT(nrel != NULL && rel != NULL);
@@ -189,15 +189,18 @@ hdo_model_expand_patterns(hdo_model_struct *m, hdo_error_t *err)
                 "mode '%s' has %ld relations (in if, abs, sign, min, max): "
                 "at most %d are supported, since each sign pattern is a mode",
                 mode->name, (long)nrel[q], HDO_MODEL_MAX_RELATIONS);
-        if (nrel[q] > 0 && status == 0)
+        if (nrel[q] > 0 && status == 0) {
             total += ((slong)1 << nrel[q]) - 1;
+            npat += (slong)1 << nrel[q];
+            if (npat > HDO_MODEL_MAX_PATTERN_MODES)
+                status = hdo_error_set(
+                    err, HDO_ERR_UNSUPPORTED, mode->pos.line, mode->pos.col,
+                    "with mode '%s', the relations (in if, abs, sign, min, "
+                    "max) make %ld sign-pattern modes: at most %d are "
+                    "supported",
+                    mode->name, (long)npat, HDO_MODEL_MAX_PATTERN_MODES);
+        }
     }
-    if (status == 0 && total > HDO_MODEL_MAX_PATTERN_MODES)
-        status = hdo_error_set(
-            err, HDO_ERR_UNSUPPORTED, m->modes[0].pos.line, m->modes[0].pos.col,
-            "the relations (in if, abs, sign, min, max) make %ld sign-pattern "
-            "modes: at most %d are supported",
-            (long)total, HDO_MODEL_MAX_PATTERN_MODES);
     if (status != 0 || total == n0) {
         for (slong q = 0; q < n0; q++)
             flint_free(rel[q]);
