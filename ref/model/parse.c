@@ -632,7 +632,7 @@ parse_name(hdo_expr *out, parser *P)
     if (call && tok_is(P, tok, "sum") && P->tk[tok + 2].kind == HDO_TK_NAME &&
         tok_is(P, tok + 3, "in"))
         return parse_sum_of(out, P);
-    if (!call && starts_if(P, tok))
+    if (starts_if(P, tok))
         return parse_if(out, P);
     if (call && is_piecewise_call(P, tok))
         return parse_piecewise_call(out, P);
