@@ -230,6 +230,10 @@ hdo_model_expand_patterns(hdo_model_struct *m, hdo_error_t *err)
             build_pattern(m, modes + fam[p], modes + q, q, p, rel[q], k, fam);
         hdo_mode file_mode = modes[q];
         build_pattern(m, modes + q, &file_mode, q, 0, rel[q], k, fam);
+        /* the name table points at the mode's own name string */
+        free(modes[q].name);
+        modes[q].name = file_mode.name;
+        file_mode.name = NULL;
         mode_free(&file_mode);
         modes[q].family_modes = fam;
         modes[q].nrel = k;
