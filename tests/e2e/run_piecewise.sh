@@ -127,4 +127,39 @@ PYEOF
     read -r dig rows <<<"$res"
     echo "PASS piecewise_$name: $rows rows and the events against the closed form to $dig digits"
 done
+# The adapters: hdo-ida integrates the sign-pattern modes (crossings are
+# no events for hdo check), the SciPy adapter refuses (not applicable).
+IDA=$(dirname "$HDO")/hdo-ida
+if [[ -x $IDA ]]; then
+    for name in abssin timeif minsat andnot; do
+        if ! "$IDA" "$tmp/$name.hdae" --rtol 1e-10 --atol 1e-12 \
+            --out "$tmp/$name.ida.csv" --events "$tmp/$name.ida.ev" \
+            >"$tmp/ida.log" 2>&1; then
+            echo "FAIL piecewise_ida_$name: $(tail -n 1 "$tmp/ida.log")"
+            fails=$((fails + 1))
+        elif ! "$HDO" check "$tmp/$name.hdae" "$tmp/$name.ida.csv" \
+            --events "$tmp/$name.ida.ev" --time-abs 1e-6 --value-abs 1e-6 \
+            --value-rel 1e-6 >"$tmp/chk.log" 2>&1; then
+            echo "FAIL piecewise_ida_$name: $(tail -n 1 "$tmp/chk.log")"
+            fails=$((fails + 1))
+        else
+            echo "PASS piecewise_ida_$name: hdo-ida passes hdo check at 1e-6"
+        fi
+    done
+else
+    echo "SKIP piecewise_ida: no $IDA (make $IDA)"
+fi
+if "$PY" -c 'import scipy' 2>/dev/null; then
+    "$PY" tools/scipy/hdo_scipy.py "$tmp/relay.hdae" --out "$tmp/s.csv" \
+        >/dev/null 2>"$tmp/scipy.log"
+    rc=$?
+    if [[ $rc -eq 4 ]] && grep -q "piecewise expression 'sign'" "$tmp/scipy.log"; then
+        echo "PASS piecewise_scipy: the SciPy adapter refuses sign() (exit 4)"
+    else
+        echo "FAIL piecewise_scipy: exit $rc, $(head -n 1 "$tmp/scipy.log")"
+        fails=$((fails + 1))
+    fi
+else
+    echo "SKIP piecewise_scipy: no SciPy"
+fi
 [[ $fails -eq 0 ]]
