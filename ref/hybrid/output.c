@@ -169,6 +169,12 @@ hdo_write_summary(FILE *f, const hdo_result_t res, const hdo_model_t model,
         fputs("\"name\": ", f);
         hdo_mode_name(name, sizeof name, model, mi->mode);
         put_json_string(f, name);
+        /* the sign patterns of a mode with relations share its name */
+        if (mi->mode >= 0 && mi->mode < model->nmodes &&
+            model->modes[mi->mode].pattern != NULL) {
+            fputs(", \"sign_pattern\": ", f);
+            put_json_string(f, model->modes[mi->mode].pattern);
+        }
         fprintf(f,
                 ", \"mu\": %ld, \"d\": %ld, \"a\": %ld, \"v\": %ld, "
                 "\"index\": %ld, \"analysis\": \"%s\"",
