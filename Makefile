@@ -20,7 +20,7 @@ DEBIAN_PACKAGES := gcc g++ libc6-dev libmpfr-dev libgmp-dev libflint-dev libflin
 OPT ?= -O2
 CFLAGS ?= $(OPT) -g
 CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wno-unused-parameter \
-          -Wshadow -Wstrict-prototypes -Iref -I/usr/include/flint
+          -Wshadow -Wstrict-prototypes -Werror=switch -Iref -I/usr/include/flint
 LDLIBS := -lmatio -lcalcium -lflint-arb -lflint -lmpfr -lgmp -lm
 ifeq ($(SAN),1)
   BUILD := build/san

@@ -22,45 +22,104 @@ extern "C" {
 typedef int32_t hdo_expr;
 #define HDO_EXPR_NONE ((hdo_expr)-1)
 
-typedef enum {
-    HDO_X_CONST, /* exact rational, pool->consts[a] */
-    HDO_X_PI,
-    HDO_X_TIME,
-    HDO_X_VAR, /* a-th model variable, b-th time derivative (b = 0: value) */
-    HDO_X_ADD,
-    HDO_X_SUB,
-    HDO_X_MUL,
-    HDO_X_DIV,
-    /* Piecewise expressions (binary, so inside the ADD..POW range that
-       every traversal reads as "a and b are children"): a condition is
-       a relation or and/or/not of conditions, its value 1 (true) or 0;
-       IF(c, ELSE(x, y)) is x where c holds, else y.  ELSE is only ever
-       the second child of an IF. */
-    HDO_X_AND,
-    HDO_X_OR,
-    HDO_X_IF,
-    HDO_X_ELSE,
-    HDO_X_POW, /* a ^ b */
-    HDO_X_NEG,
-    /* relations (unary: a is the switching function D): D >= 0, D > 0;
-       and the negation of a condition */
-    HDO_X_GE,
-    HDO_X_GT,
-    HDO_X_NOT,
-    HDO_X_SIN,
-    HDO_X_COS,
-    HDO_X_TAN,
-    HDO_X_ASIN,
-    HDO_X_ACOS,
-    HDO_X_ATAN,
-    HDO_X_EXP,
-    HDO_X_LOG,
-    HDO_X_SQRT,
-    HDO_X_SINH,
-    HDO_X_COSH,
-    HDO_X_TANH,
-    HDO_X_NKINDS
-} hdo_expr_kind;
+/* The table of expression kinds: one row per kind, in enum order.  A row
+   is X(SUFFIX, name, arity, syntax, precedence):
+   - SUFFIX names the kind HDO_X_SUFFIX;
+   - name is its spelling: what the lexer reads and the printer writes
+     for a builtin function ("sin"), the operator for the others ("+");
+   - arity is its number of operands (node fields a, b), 0 for leaves;
+   - syntax says how it is written (HDO_SYNTAX_*): a CALL kind is a
+     builtin function of the model language, name(arg, ...), found by the
+     lexer and parser through this table;
+   - precedence is its binding strength for the printer (HDO_PREC_*).
+   The rules of a kind (MPFR evaluation in program.c, symbolic derivative
+   in diff.c, Taylor recurrence in taylor.c, Arb ball in constant.c,
+   exact test in exact.c, folding in construct.c) are cases of switches
+   that have no default: the build (-Werror=switch) refuses a kind that
+   lacks one.  docs/internals.md says how to add a builtin. */
+#define HDO_EXPR_KINDS(X)                                                      \
+    X(CONST, "const", 0, HDO_SYNTAX_LEAF, HDO_PREC_ATOM) /* pool->consts[a] */ \
+    X(PI, "pi", 0, HDO_SYNTAX_LEAF, HDO_PREC_ATOM)                             \
+    X(TIME, "t", 0, HDO_SYNTAX_LEAF, HDO_PREC_ATOM)                            \
+    X(VAR, "var", 0, HDO_SYNTAX_LEAF, HDO_PREC_ATOM) /* var a, order b */      \
+    X(ADD, "+", 2, HDO_SYNTAX_INFIX, HDO_PREC_SUM)                             \
+    X(SUB, "-", 2, HDO_SYNTAX_INFIX, HDO_PREC_SUM)                             \
+    X(MUL, "*", 2, HDO_SYNTAX_INFIX, HDO_PREC_PROD)                            \
+    X(DIV, "/", 2, HDO_SYNTAX_INFIX, HDO_PREC_PROD)                            \
+    X(POW, "^", 2, HDO_SYNTAX_INFIX, HDO_PREC_POW)                             \
+    X(NEG, "neg", 1, HDO_SYNTAX_PREFIX, HDO_PREC_NEG)                          \
+    X(SIN, "sin", 1, HDO_SYNTAX_CALL, HDO_PREC_ATOM)                           \
+    X(COS, "cos", 1, HDO_SYNTAX_CALL, HDO_PREC_ATOM)                           \
+    X(TAN, "tan", 1, HDO_SYNTAX_CALL, HDO_PREC_ATOM)                           \
+    X(ASIN, "asin", 1, HDO_SYNTAX_CALL, HDO_PREC_ATOM)                         \
+    X(ACOS, "acos", 1, HDO_SYNTAX_CALL, HDO_PREC_ATOM)                         \
+    X(ATAN, "atan", 1, HDO_SYNTAX_CALL, HDO_PREC_ATOM)                         \
+    X(EXP, "exp", 1, HDO_SYNTAX_CALL, HDO_PREC_ATOM)                           \
+    X(LOG, "log", 1, HDO_SYNTAX_CALL, HDO_PREC_ATOM)                           \
+    X(SQRT, "sqrt", 1, HDO_SYNTAX_CALL, HDO_PREC_ATOM)                         \
+    X(SINH, "sinh", 1, HDO_SYNTAX_CALL, HDO_PREC_ATOM)                         \
+    X(COSH, "cosh", 1, HDO_SYNTAX_CALL, HDO_PREC_ATOM)                         \
+    X(TANH, "tanh", 1, HDO_SYNTAX_CALL, HDO_PREC_ATOM)                         \
+    /* piecewise expressions (ref/expr/piecewise.c): a relation D >= 0 or      \
+       D > 0 on its switching function a = D; not, and, or of conditions       \
+       (value 1 or 0); if C then A else B as IF(C, ELSE(A, B)), ELSE only      \
+       ever the second operand of an IF */                                     \
+    X(GE, ">=", 1, HDO_SYNTAX_COND, HDO_PREC_ATOM)                             \
+    X(GT, ">", 1, HDO_SYNTAX_COND, HDO_PREC_ATOM)                              \
+    X(NOT, "not", 1, HDO_SYNTAX_COND, HDO_PREC_ATOM)                           \
+    X(AND, "and", 2, HDO_SYNTAX_COND, HDO_PREC_ATOM)                           \
+    X(OR, "or", 2, HDO_SYNTAX_COND, HDO_PREC_ATOM)                             \
+    X(IF, "if", 2, HDO_SYNTAX_COND, HDO_PREC_ATOM)                             \
+    X(ELSE, "else", 2, HDO_SYNTAX_COND, HDO_PREC_ATOM)
+
+/* How a kind is written (the table's syntax column). */
+enum {
+    HDO_SYNTAX_LEAF,   /* a constant, pi, t or a variable */
+    HDO_SYNTAX_INFIX,  /* a op b */
+    HDO_SYNTAX_PREFIX, /* -a */
+    HDO_SYNTAX_CALL,   /* a builtin function: name(a) or name(a, b) */
+    HDO_SYNTAX_COND    /* a relation, condition or `if`: the printer's and
+                          the parser's own cases (abs, sign, min, max are
+                          built from IF, not kinds) */
+};
+
+/* Binding strength for printing: 1 sum, 2 product, 3 unary minus, 4
+   power, 5 atom (the table's precedence column). */
+enum {
+    HDO_PREC_SUM = 1,
+    HDO_PREC_PROD,
+    HDO_PREC_NEG,
+    HDO_PREC_POW,
+    HDO_PREC_ATOM
+};
+
+#define HDO_X_ENUM_(suffix, name, arity, syntax, prec) HDO_X_##suffix,
+typedef enum { HDO_EXPR_KINDS(HDO_X_ENUM_) } hdo_expr_kind;
+#undef HDO_X_ENUM_
+/* The number of kinds: not an enumerator of hdo_expr_kind, so that a
+   switch over the kinds needs no case for it. */
+#define HDO_X_COUNT_(suffix, name, arity, syntax, prec) +1
+enum { HDO_X_NKINDS = 0 HDO_EXPR_KINDS(HDO_X_COUNT_) };
+#undef HDO_X_COUNT_
+
+/* One row of the table. */
+typedef struct {
+    const char *name;
+    int arity;
+    int syntax;
+    int prec;
+} hdo_expr_kind_info;
+
+/* The table itself, indexed by kind (ref/expr/kinds.c). */
+extern const hdo_expr_kind_info hdo_expr_kind_table[HDO_X_NKINDS];
+/* The number of operands of kind (0 for leaves). */
+static inline int
+hdo_expr_kind_arity(hdo_expr_kind kind)
+{
+    return hdo_expr_kind_table[kind].arity;
+}
+/* The builtin function (a CALL kind) spelt s[0..len), or -1. */
+int hdo_expr_kind_lookup(const char *s, size_t len);
 
 typedef struct {
     hdo_expr_kind kind;
@@ -126,9 +185,6 @@ hdo_expr hdo_expr_abs(hdo_expr_pool_t pool, hdo_expr x);
 hdo_expr hdo_expr_sign(hdo_expr_pool_t pool, hdo_expr x);
 hdo_expr hdo_expr_min(hdo_expr_pool_t pool, hdo_expr a, hdo_expr b);
 hdo_expr hdo_expr_max(hdo_expr_pool_t pool, hdo_expr a, hdo_expr b);
-/* 1 if e is a condition (relation, and, or, not, or the constants 0/1
-   that they fold to are NOT counted: only nodes). */
-int hdo_expr_is_condition(const hdo_expr_pool_t pool, hdo_expr e);
 /* Appends to *d (flint_realloc'd, *n entries, *alloc capacity) the
    switching functions D of the relations in e that are not in it yet,
    in the order of a depth-first walk (children first), so that the
@@ -256,7 +312,8 @@ hdo_expr hdo_expr_substitute_many(hdo_expr_pool_t pool, hdo_expr e,
    malloc(); the caller frees it with free(). */
 char *hdo_expr_to_string(const hdo_expr_pool_t pool, hdo_expr e,
                          const char *const *var_names);
-const char *hdo_expr_kind_name(hdo_expr_kind kind); /* "sin", "+", ... */
+/* The table's name of kind: "sin", "+", ...; "?" if kind is none. */
+const char *hdo_expr_kind_name(hdo_expr_kind kind);
 
 /* ------------------------------------------------------------------ */
 /* Flat programs: a set of root expressions compiled once into an

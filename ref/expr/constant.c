@@ -170,14 +170,17 @@ walk_init_mini(walk *w, const hdo_expr_pool_struct *pool, hdo_expr e,
                hdo_const_cache_struct *cache)
 {
     const hdo_expr_node *n = pool->nodes + e;
-    if (cache == NULL || n->kind < HDO_X_ADD || n->kind == HDO_X_IF ||
-        n->kind == HDO_X_ELSE || n->a >= cache->alloc || !cache->valid[n->a] ||
-        (n->kind <= HDO_X_POW && (n->b >= cache->alloc || !cache->valid[n->b])))
+    /* an IF reads its ELSE's operands, which a mini walk lacks */
+    if (cache == NULL || hdo_expr_kind_arity(n->kind) == 0 ||
+        n->kind == HDO_X_IF || n->kind == HDO_X_ELSE || n->a >= cache->alloc ||
+        !cache->valid[n->a] ||
+        (hdo_expr_kind_arity(n->kind) == 2 &&
+         (n->b >= cache->alloc || !cache->valid[n->b])))
         return -1;
     w->pool = pool;
     w->nodes = flint_malloc(3 * sizeof *w->nodes);
     w->len = 0;
-    int32_t a = n->a, b = n->kind <= HDO_X_POW ? n->b : n->a;
+    int32_t a = n->a, b = hdo_expr_kind_arity(n->kind) == 2 ? n->b : n->a;
     w->nodes[w->len++] = a < b ? a : b;
     if (a != b)
         w->nodes[w->len++] = a < b ? b : a;
@@ -292,9 +295,9 @@ eval_ball(arb_t r, hdo_expr *bad, walk *w, slong prec)
             arb_set(x, (arb_ptr)cache->balls + nodes[i]);
             continue;
         }
-        if (n->kind >= HDO_X_ADD) {
+        if (hdo_expr_kind_arity(n->kind) > 0) {
             a = v + hdo_expr_reachable_position(nodes, i, n->a);
-            if (n->kind <= HDO_X_POW)
+            if (hdo_expr_kind_arity(n->kind) == 2)
                 b = v + hdo_expr_reachable_position(nodes, i, n->b);
         }
         switch (n->kind) {
@@ -472,13 +475,11 @@ eval_ball(arb_t r, hdo_expr *bad, walk *w, slong prec)
         case HDO_X_TANH:
             arb_tanh(x, a, prec);
             break;
-        default:
-            status = UNDEFINED;
         }
         if (status == 0 && !arb_is_finite(x))
             status = UNDECIDED;
-        if (status == 0 && n->kind >= HDO_X_ADD && w->inputs == NULL &&
-            arb_contains_zero(x) && !arb_is_zero(x))
+        if (status == 0 && hdo_expr_kind_arity(n->kind) > 0 &&
+            w->inputs == NULL && arb_contains_zero(x) && !arb_is_zero(x))
             settle_zero(x, w, i);
         if (w->need_full)
             status = UNDECIDED;

@@ -232,15 +232,35 @@ hdo_expr_unary(hdo_expr_pool_t pool, hdo_expr_kind kind, hdo_expr a)
         case HDO_X_EXP:
         case HDO_X_COSH:
             return hdo_expr_const_si(pool, 1, 1);
-        default:
+        case HDO_X_ACOS: /* pi/2 and -inf: not folded */
+        case HDO_X_LOG:
             break;
+        case HDO_X_CONST: /* not unary functions */
+        case HDO_X_PI:
+        case HDO_X_TIME:
+        case HDO_X_VAR:
+        case HDO_X_ADD:
+        case HDO_X_SUB:
+        case HDO_X_MUL:
+        case HDO_X_DIV:
+        case HDO_X_POW:
+        case HDO_X_NEG:
+        case HDO_X_GE: /* piecewise: built above or by hdo_expr_binary */
+        case HDO_X_GT:
+        case HDO_X_NOT:
+        case HDO_X_AND:
+        case HDO_X_OR:
+        case HDO_X_IF:
+        case HDO_X_ELSE:
+            HDO_ASSERT(0);
         }
     }
     if (kind == HDO_X_LOG && is_rat_si(pool, a, 1))
         return hdo_expr_const_si(pool, 0, 1);
     if (kind == HDO_X_SQRT && is_rat(pool, a) && fold_sqrt(&r, pool, a))
         return r;
-    HDO_ASSERT(kind >= HDO_X_SIN && kind <= HDO_X_TANH);
+    HDO_ASSERT(hdo_expr_kind_table[kind].syntax == HDO_SYNTAX_CALL &&
+               hdo_expr_kind_arity(kind) == 1);
     return hdo_expr_intern(pool, kind, a, 0);
 }
 
@@ -267,7 +287,26 @@ hdo_expr_binary(hdo_expr_pool_t pool, hdo_expr_kind kind, hdo_expr a,
         return hdo_expr_if(pool, a, pool->nodes[b].a, pool->nodes[b].b);
     case HDO_X_ELSE:
         return hdo_expr_intern(pool, HDO_X_ELSE, a, b);
-    default:
+    case HDO_X_GE: /* unary */
+    case HDO_X_GT:
+    case HDO_X_NOT:
+    case HDO_X_CONST: /* not binary */
+    case HDO_X_PI:
+    case HDO_X_TIME:
+    case HDO_X_VAR:
+    case HDO_X_NEG:
+    case HDO_X_SIN:
+    case HDO_X_COS:
+    case HDO_X_TAN:
+    case HDO_X_ASIN:
+    case HDO_X_ACOS:
+    case HDO_X_ATAN:
+    case HDO_X_EXP:
+    case HDO_X_LOG:
+    case HDO_X_SQRT:
+    case HDO_X_SINH:
+    case HDO_X_COSH:
+    case HDO_X_TANH:
         HDO_ASSERT(0);
     }
     return HDO_EXPR_NONE;

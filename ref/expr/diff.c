@@ -22,9 +22,38 @@ leaf_derivative(hdo_expr_pool_t pool, const hdo_expr_node *n, wrt w)
         if (w.op == HDO_MEMO_DIFF && n->a == w.var && n->b == w.order)
             return hdo_expr_const_si(pool, 1, 1);
         return hdo_expr_const_si(pool, 0, 1);
-    default:
+    case HDO_X_CONST:
+    case HDO_X_PI:
         return hdo_expr_const_si(pool, 0, 1);
+    case HDO_X_ADD:
+    case HDO_X_SUB:
+    case HDO_X_MUL:
+    case HDO_X_DIV:
+    case HDO_X_POW:
+    case HDO_X_NEG:
+    case HDO_X_SIN:
+    case HDO_X_COS:
+    case HDO_X_TAN:
+    case HDO_X_ASIN:
+    case HDO_X_ACOS:
+    case HDO_X_ATAN:
+    case HDO_X_EXP:
+    case HDO_X_LOG:
+    case HDO_X_SQRT:
+    case HDO_X_SINH:
+    case HDO_X_COSH:
+    case HDO_X_TANH:
+    case HDO_X_GE:
+    case HDO_X_GT:
+    case HDO_X_NOT:
+    case HDO_X_AND:
+    case HDO_X_OR:
+    case HDO_X_IF:
+    case HDO_X_ELSE:
+        break; /* not leaves: node_derivative */
     }
+    HDO_ASSERT(0);
+    return HDO_EXPR_NONE;
 }
 
 static hdo_expr
@@ -39,7 +68,7 @@ node_derivative(hdo_expr_pool_t pool, hdo_expr e, hdo_expr da, hdo_expr db)
 {
     const hdo_expr_node n = pool->nodes[e];
     hdo_expr a = n.a, b = n.b, zero = cst(pool, 0), t;
-    if (n.kind >= HDO_X_NEG && da == zero)
+    if (hdo_expr_kind_arity(n.kind) == 1 && da == zero)
         return zero;
     switch (n.kind) {
     case HDO_X_GE: /* conditions are piecewise constant */
@@ -128,9 +157,13 @@ node_derivative(hdo_expr_pool_t pool, hdo_expr e, hdo_expr da, hdo_expr db)
                             hdo_expr_sub(pool, cst(pool, 1),
                                          hdo_expr_pow(pool, e, cst(pool, 2))),
                             da);
-    default:
-        HDO_ASSERT(0);
+    case HDO_X_CONST: /* leaves: leaf_derivative */
+    case HDO_X_PI:
+    case HDO_X_TIME:
+    case HDO_X_VAR:
+        break;
     }
+    HDO_ASSERT(0);
     return HDO_EXPR_NONE;
 }
 
@@ -151,11 +184,11 @@ derivative(hdo_expr_pool_t pool, hdo_expr e, wrt w)
             continue;
         const hdo_expr_node n = pool->nodes[x];
         hdo_expr d;
-        if (n.kind < HDO_X_ADD) {
+        if (hdo_expr_kind_arity(n.kind) == 0) {
             d = leaf_derivative(pool, &n, w);
         } else {
             hdo_expr da = hdo_memo_get(pool, w.op, n.a, w.var, w.order);
-            hdo_expr db = (n.kind <= HDO_X_POW)
+            hdo_expr db = (hdo_expr_kind_arity(n.kind) == 2)
                               ? hdo_memo_get(pool, w.op, n.b, w.var, w.order)
                               : HDO_EXPR_NONE;
             d = node_derivative(pool, x, da, db);

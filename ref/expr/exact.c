@@ -44,12 +44,12 @@ build_one(hdo_exact_t x, slong i)
     const hdo_expr_node *n = x->pool->nodes + x->nodes[i];
     ca_ptr r = x->v + i, a = NULL, b = NULL;
     ca_ctx_struct *ctx = x->ctx;
-    if (n->kind >= HDO_X_ADD) {
+    if (hdo_expr_kind_arity(n->kind) > 0) {
         slong pa = hdo_expr_reachable_position(x->nodes, i, n->a);
         if (x->have[pa] != 1)
             return -1;
         a = x->v + pa;
-        if (n->kind <= HDO_X_POW) {
+        if (hdo_expr_kind_arity(n->kind) == 2) {
             slong pb = hdo_expr_reachable_position(x->nodes, i, n->b);
             if (x->have[pb] != 1)
                 return -1;
@@ -141,8 +141,16 @@ build_one(hdo_exact_t x, slong i)
         ca_clear(m, ctx);
         break;
     }
-    default: /* time or a variable: not a constant; conditions and `if`
-                (decided on balls, never handed to Calcium) */
+    case HDO_X_TIME: /* not a constant */
+    case HDO_X_VAR:
+        return -1;
+    case HDO_X_GE: /* conditions and `if`: decided on balls, never */
+    case HDO_X_GT: /* handed to Calcium */
+    case HDO_X_NOT:
+    case HDO_X_AND:
+    case HDO_X_OR:
+    case HDO_X_IF:
+    case HDO_X_ELSE:
         return -1;
     }
     return ca_is_unknown(r, ctx) ? -1 : 0;

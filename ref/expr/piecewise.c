@@ -127,14 +127,6 @@ hdo_expr_max(hdo_expr_pool_t pool, hdo_expr a, hdo_expr b)
                        b);
 }
 
-int
-hdo_expr_is_condition(const hdo_expr_pool_t pool, hdo_expr e)
-{
-    hdo_expr_kind k = pool->nodes[e].kind;
-    return k == HDO_X_GE || k == HDO_X_GT || k == HDO_X_NOT || k == HDO_X_AND ||
-           k == HDO_X_OR;
-}
-
 void
 hdo_expr_relations(hdo_expr **d, slong *n, slong *alloc,
                    const hdo_expr_pool_t pool, hdo_expr e)
@@ -185,10 +177,11 @@ hdo_expr_select(hdo_expr_pool_t pool, hdo_expr e, const hdo_expr *d,
         hdo_expr x = nodes[i];
         const hdo_expr_node node = pool->nodes[x];
         image[i] = x;
-        if (node.kind < HDO_X_ADD)
+        int arity = hdo_expr_kind_arity(node.kind);
+        if (arity == 0)
             continue;
         hdo_expr a = image[hdo_expr_reachable_position(nodes, i, node.a)];
-        int binary = node.kind <= HDO_X_POW;
+        int binary = arity == 2;
         hdo_expr b = binary
                          ? image[hdo_expr_reachable_position(nodes, i, node.b)]
                          : HDO_EXPR_NONE;

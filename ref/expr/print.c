@@ -23,19 +23,14 @@ put(strbuf *b, const char *t)
     b->len += n;
 }
 
-static const char *kind_names[HDO_X_NKINDS] = {
-    "const", "pi",   "t",    "var", "+",   "-",    "*",    "/",    "and", "or",
-    "if",    "else", "^",    "neg", ">=",  ">",    "not",  "sin",  "cos", "tan",
-    "asin",  "acos", "atan", "exp", "log", "sqrt", "sinh", "cosh", "tanh"};
-
-const char *
-hdo_expr_kind_name(hdo_expr_kind kind)
-{
-    return (kind >= 0 && kind < HDO_X_NKINDS) ? kind_names[kind] : "?";
-}
-
-/* Precedence: 1 sum, 2 product, 3 unary minus, 4 power, 5 atom. */
-enum { P_SUM = 1, P_PROD = 2, P_NEG = 3, P_POW = 4, P_ATOM = 5 };
+/* Precedence: the table's column (expr.h). */
+enum {
+    P_SUM = HDO_PREC_SUM,
+    P_PROD = HDO_PREC_PROD,
+    P_NEG = HDO_PREC_NEG,
+    P_POW = HDO_PREC_POW,
+    P_ATOM = HDO_PREC_ATOM
+};
 
 /* 1 if the denominator is 2^a 5^b, so the value has a finite decimal. */
 static int
@@ -116,22 +111,9 @@ static int
 prec_of(const hdo_expr_pool_struct *pool, hdo_expr e)
 {
     const hdo_expr_node *n = pool->nodes + e;
-    switch (n->kind) {
-    case HDO_X_CONST:
+    if (n->kind == HDO_X_CONST) /* a negative or fraction binds less */
         return const_prec(pool->consts + n->a);
-    case HDO_X_ADD:
-    case HDO_X_SUB:
-        return P_SUM;
-    case HDO_X_MUL:
-    case HDO_X_DIV:
-        return P_PROD;
-    case HDO_X_NEG:
-        return P_NEG;
-    case HDO_X_POW:
-        return P_POW;
-    default:
-        return P_ATOM;
-    }
+    return hdo_expr_kind_table[n->kind].prec;
 }
 
 /* Deeper than this, the printer elides (the parser refuses deeper
@@ -151,6 +133,21 @@ print_child(strbuf *b, const hdo_expr_pool_struct *pool, hdo_expr e,
     print_node(b, pool, e, names, depth + 1);
     if (paren)
         put(b, ")");
+}
+
+/* A builtin function as the table spells it, with its operands. */
+static void
+put_call(strbuf *b, const hdo_expr_pool_struct *pool, const hdo_expr_node *n,
+         const char *const *names, int depth)
+{
+    put(b, hdo_expr_kind_table[n->kind].name);
+    put(b, "(");
+    print_node(b, pool, n->a, names, depth + 1);
+    if (hdo_expr_kind_arity(n->kind) == 2) {
+        put(b, ", ");
+        print_node(b, pool, n->b, names, depth + 1);
+    }
+    put(b, ")");
 }
 
 static void
@@ -212,12 +209,28 @@ print_node(strbuf *b, const hdo_expr_pool_struct *pool, hdo_expr e,
         put(b, "-");
         print_child(b, pool, n->a, names, P_POW, depth);
         return;
+    case HDO_X_SIN: /* builtin functions: name(a) or name(a, b) */
+    case HDO_X_COS:
+    case HDO_X_TAN:
+    case HDO_X_ASIN:
+    case HDO_X_ACOS:
+    case HDO_X_ATAN:
+    case HDO_X_EXP:
+    case HDO_X_LOG:
+    case HDO_X_SQRT:
+    case HDO_X_SINH:
+    case HDO_X_COSH:
+    case HDO_X_TANH:
+        put_call(b, pool, n, names, depth);
+        return;
     /* Conditions print in parentheses where they combine, an `if` always
        in parentheses: both re-parse as written. */
     case HDO_X_GE:
     case HDO_X_GT:
         print_node(b, pool, n->a, names, depth + 1);
-        put(b, n->kind == HDO_X_GE ? " >= 0" : " > 0");
+        put(b, " ");
+        put(b, hdo_expr_kind_table[n->kind].name);
+        put(b, " 0");
         return;
     case HDO_X_NOT:
         put(b, "not (");
@@ -245,12 +258,6 @@ print_node(strbuf *b, const hdo_expr_pool_struct *pool, hdo_expr e,
         print_node(b, pool, n->a, names, depth + 1);
         put(b, " else ");
         print_node(b, pool, n->b, names, depth + 1);
-        return;
-    default:
-        put(b, kind_names[n->kind]);
-        put(b, "(");
-        print_node(b, pool, n->a, names, depth + 1);
-        put(b, ")");
         return;
     }
 }

@@ -74,46 +74,38 @@ hdo_program_init(hdo_program_t prog, const hdo_expr_pool_t pool,
         c->naux = 0;
         c->int_pow = 0;
         c->node = nodes[i];
-        switch (n->kind) {
-        case HDO_X_CONST:
+        /* piecewise nodes never reach a program: a mode's expressions
+           are those of one sign pattern (hdo_expr_select), and the parser
+           folds constant ones */
+        HDO_ASSERT(hdo_expr_kind_table[n->kind].syntax != HDO_SYNTAX_COND);
+        if (hdo_expr_kind_arity(n->kind) > 0) {
+            c->a = slot_of(nodes, i, n->a);
+            if (hdo_expr_kind_arity(n->kind) == 2)
+                c->b = slot_of(nodes, i, n->b);
+            if (n->kind == HDO_X_POW)
+                compile_pow(c, pool, n);
+        } else if (n->kind == HDO_X_CONST) {
             fmpq_get_mpfr(prog->value[i], pool->consts + n->a, MPFR_RNDN);
-            break;
-        case HDO_X_PI:
+        } else if (n->kind == HDO_X_PI) {
             mpfr_const_pi(prog->value[i], MPFR_RNDN);
-            break;
-        case HDO_X_TIME:
+        } else if (n->kind == HDO_X_TIME) {
             prog->time_slot = i;
-            break;
-        case HDO_X_VAR:
+        } else {
+            HDO_ASSERT(n->kind == HDO_X_VAR);
             prog->inputs[prog->ninputs].var = n->a;
             prog->inputs[prog->ninputs].order = n->b;
             prog->inputs[prog->ninputs].slot = i;
             prog->ninputs++;
-            break;
-        default:
-            /* piecewise nodes never reach a program: a mode's expressions
-               are those of one sign pattern (hdo_expr_select), constant
-               ones are folded by the parser */
-            HDO_ASSERT(n->kind != HDO_X_IF && n->kind != HDO_X_ELSE &&
-                       n->kind != HDO_X_GE && n->kind != HDO_X_GT &&
-                       n->kind != HDO_X_NOT && n->kind != HDO_X_AND &&
-                       n->kind != HDO_X_OR);
-            c->a = slot_of(nodes, i, n->a);
-            if (n->kind <= HDO_X_POW)
-                c->b = slot_of(nodes, i, n->b);
-            if (n->kind == HDO_X_POW)
-                compile_pow(c, pool, n);
-            break;
         }
         is_const[i] = n->kind == HDO_X_CONST || n->kind == HDO_X_PI ||
-                      (n->kind >= HDO_X_ADD && is_const[c->a] &&
+                      (hdo_expr_kind_arity(n->kind) > 0 && is_const[c->a] &&
                        (c->b < 0 || is_const[c->b]));
         /* A constant sub-expression (sin(10^40), sqrt(2)/3) is evaluated
            once, faithfully, by Ziv's loop: rounding its leaves first and
            applying the functions at the working precision could lose
            every digit.  An undefined one stays NaN and is reported by
            the first operation that uses it. */
-        if (is_const[i] && n->kind >= HDO_X_ADD) {
+        if (is_const[i] && hdo_expr_kind_arity(n->kind) > 0) {
             if (hdo_expr_eval_constant(prog->value[i], pool, nodes[i]) != 0)
                 mpfr_set_nan(prog->value[i]);
             c->kind = HDO_X_CONST;
@@ -222,7 +214,19 @@ eval_op(mpfr_ptr r, const hdo_program_instr *c, mpfr_srcptr a, mpfr_srcptr b)
     case HDO_X_TANH:
         mpfr_tanh(r, a, MPFR_RNDN);
         break;
-    default:
+    case HDO_X_CONST: /* leaves are set before, not computed */
+    case HDO_X_PI:
+    case HDO_X_TIME:
+    case HDO_X_VAR:
+        break;
+    case HDO_X_GE: /* never compiled (hdo_program_init) */
+    case HDO_X_GT:
+    case HDO_X_NOT:
+    case HDO_X_AND:
+    case HDO_X_OR:
+    case HDO_X_IF:
+    case HDO_X_ELSE:
+        HDO_ASSERT(0);
         break;
     }
 }
@@ -242,7 +246,7 @@ hdo_program_eval(hdo_program_t prog, hdo_expr *bad)
     mpfr_clear_overflow(); /* read by callers on failure (expr.h) */
     for (slong i = 0; i < prog->nslots; i++) {
         const hdo_program_instr *c = prog->code + i;
-        if (c->kind < HDO_X_ADD)
+        if (hdo_expr_kind_arity(c->kind) == 0)
             continue;
         eval_op(prog->value[i], c, prog->value[c->a],
                 c->b >= 0 ? prog->value[c->b] : NULL);

@@ -66,13 +66,13 @@ set_insert(node_set *s, int32_t e)
 static int
 has_children(hdo_expr_kind k)
 {
-    return k >= HDO_X_ADD;
+    return hdo_expr_kind_arity(k) > 0;
 }
 
 static int
 is_binary(hdo_expr_kind k)
 {
-    return k >= HDO_X_ADD && k <= HDO_X_POW;
+    return hdo_expr_kind_arity(k) == 2;
 }
 
 /* Calls visit(node, data) on every node reachable from e, once each, in

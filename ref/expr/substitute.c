@@ -25,7 +25,7 @@ position(const int32_t *sorted, slong len, hdo_expr e)
 static hdo_expr
 rebuild(hdo_expr_pool_t pool, hdo_expr_node n, hdo_expr a, hdo_expr b)
 {
-    if (n.kind <= HDO_X_POW && n.kind >= HDO_X_ADD)
+    if (hdo_expr_kind_arity(n.kind) == 2)
         return hdo_expr_binary(pool, n.kind, a, b);
     return hdo_expr_unary(pool, n.kind, a);
 }
@@ -45,12 +45,13 @@ hdo_expr_substitute_many(hdo_expr_pool_t pool, hdo_expr e, const hdo_expr *from,
             for (slong k = 0; k < n; k++)
                 if (from[k] == x)
                     image[i] = to[k];
-        } else if (node.kind >= HDO_X_ADD) {
+        } else if (hdo_expr_kind_arity(node.kind) > 0) {
             hdo_expr a = image[position(nodes, len, node.a)];
-            hdo_expr b = node.kind <= HDO_X_POW
+            hdo_expr b = hdo_expr_kind_arity(node.kind) == 2
                              ? image[position(nodes, len, node.b)]
                              : HDO_EXPR_NONE;
-            if (a != node.a || (node.kind <= HDO_X_POW && b != node.b))
+            if (a != node.a ||
+                (hdo_expr_kind_arity(node.kind) == 2 && b != node.b))
                 image[i] = rebuild(pool, node, a, b);
         }
     }

@@ -26,9 +26,30 @@ aux_needed(const hdo_program_instr *c)
         if (c->int_pow)
             return c->ipow >= 0 ? (c->ipow > 2 ? c->ipow - 2 : 0) : -c->ipow;
         return 2; /* log a, b log a */
-    default:
+    case HDO_X_CONST:
+    case HDO_X_PI:
+    case HDO_X_TIME:
+    case HDO_X_VAR:
+    case HDO_X_ADD:
+    case HDO_X_SUB:
+    case HDO_X_MUL:
+    case HDO_X_DIV:
+    case HDO_X_NEG:
+    case HDO_X_EXP:
+    case HDO_X_LOG:
+    case HDO_X_SQRT:
         return 0;
+    case HDO_X_GE: /* piecewise: never compiled (hdo_program_init) */
+    case HDO_X_GT:
+    case HDO_X_NOT:
+    case HDO_X_AND:
+    case HDO_X_OR:
+    case HDO_X_IF:
+    case HDO_X_ELSE:
+        break;
     }
+    HDO_ASSERT(0);
+    return 0;
 }
 
 void
@@ -173,7 +194,27 @@ taylor_op(hdo_program_t prog, slong i, slong k)
                 mpfr_mul(x[per], v[0], x[0], MPFR_RNDN);
             }
             break;
-        default:
+        case HDO_X_CONST: /* no companion series */
+        case HDO_X_PI:
+        case HDO_X_TIME:
+        case HDO_X_VAR:
+        case HDO_X_ADD:
+        case HDO_X_SUB:
+        case HDO_X_MUL:
+        case HDO_X_DIV:
+        case HDO_X_NEG:
+        case HDO_X_EXP:
+        case HDO_X_LOG:
+        case HDO_X_SQRT:
+            break;
+        case HDO_X_GE: /* piecewise: never compiled (hdo_program_init) */
+        case HDO_X_GT:
+        case HDO_X_NOT:
+        case HDO_X_AND:
+        case HDO_X_OR:
+        case HDO_X_IF:
+        case HDO_X_ELSE:
+            HDO_ASSERT(0);
             break;
         }
         return 0;
@@ -318,7 +359,19 @@ taylor_op(hdo_program_t prog, slong i, slong k)
             mpfr_div_si(r[k], acc, k, MPFR_RNDN);
         }
         break;
-    default:
+    case HDO_X_CONST: /* leaves: set by the caller, or constant */
+    case HDO_X_PI:
+    case HDO_X_TIME:
+    case HDO_X_VAR:
+        break;
+    case HDO_X_GE: /* piecewise: never compiled (hdo_program_init) */
+    case HDO_X_GT:
+    case HDO_X_NOT:
+    case HDO_X_AND:
+    case HDO_X_OR:
+    case HDO_X_IF:
+    case HDO_X_ELSE:
+        HDO_ASSERT(0);
         break;
     }
     return mpfr_number_p(r[k]) ? 0 : HDO_ERR_DOMAIN;
@@ -331,7 +384,7 @@ hdo_program_dependents(char *active, const hdo_program_t prog)
        slot order closes the set. */
     for (slong i = 0; i < prog->nslots; i++) {
         const hdo_program_instr *c = prog->code + i;
-        if (c->kind < HDO_X_ADD)
+        if (hdo_expr_kind_arity(c->kind) == 0)
             continue;
         active[i] = active[c->a] || (c->b >= 0 && active[c->b]);
     }
@@ -347,7 +400,8 @@ hdo_program_taylor_step_some(hdo_program_t prog, slong k, const char *active,
     if (prog->time_slot >= 0 && k >= 1)
         mpfr_set_si(C(prog->time_slot, k), k == 1 ? 1 : 0, MPFR_RNDN);
     for (slong i = 0; i < prog->nslots; i++) {
-        if (prog->code[i].kind < HDO_X_ADD || (active != NULL && !active[i]))
+        if (hdo_expr_kind_arity(prog->code[i].kind) == 0 ||
+            (active != NULL && !active[i]))
             continue;
         int status = taylor_op(prog, i, k);
         if (status != 0) {

@@ -4,13 +4,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include "model/lex.h"
+#include "expr.h"
 
 static const char *const reserved_words[] = {
     "model",      "param", "var",   "mode", "end",   "when",       "goto",
     "with",       "zeno",  "start", "at",   "until", "chattering", "filippov",
-    "hysteresis", "stop",  "der",   "t",    "pi",    "sin",        "cos",
-    "tan",        "asin",  "acos",  "atan", "exp",   "log",        "sqrt",
-    "sinh",       "cosh",  "tanh"};
+    "hysteresis", "stop",  "der",   "t",    "pi"};
 
 void
 hdo_lexed_init(hdo_lexed_t lx)
@@ -29,15 +28,14 @@ hdo_lexed_clear(hdo_lexed_t lx)
 int
 hdo_token_reserved(const char *s, size_t len)
 {
-    /* A linear scan of 31 short words is cheap next to hashing, and only
-       words of at most 10 letters get here at all. */
-    if (len > 10)
-        return HDO_TK_NAME;
-    for (size_t i = 0; i < sizeof reserved_words / sizeof *reserved_words; i++)
+    /* A linear scan of a few dozen short words is cheap next to hashing,
+       and only words of at most 10 letters get here at all. */
+    for (size_t i = 0;
+         len <= 10 && i < sizeof reserved_words / sizeof *reserved_words; i++)
         if (strlen(reserved_words[i]) == len &&
             memcmp(reserved_words[i], s, len) == 0)
             return HDO_TK_FIRST_RESERVED + (int)i;
-    return HDO_TK_NAME;
+    return hdo_expr_kind_lookup(s, len) >= 0 ? HDO_TK_FUNC : HDO_TK_NAME;
 }
 
 const char *
@@ -52,10 +50,7 @@ hdo_token_kind_name(int kind)
         "'model'", "'param'", "'var'",        "'mode'",     "'end'",
         "'when'",  "'goto'",  "'with'",       "'zeno'",     "'start'",
         "'at'",    "'until'", "'chattering'", "'filippov'", "'hysteresis'",
-        "'stop'",  "'der'",   "'t'",          "'pi'",       "'sin'",
-        "'cos'",   "'tan'",   "'asin'",       "'acos'",     "'atan'",
-        "'exp'",   "'log'",   "'sqrt'",       "'sinh'",     "'cosh'",
-        "'tanh'"};
+        "'stop'",  "'der'",   "'t'",          "'pi'",       "a function"};
     if (kind >= 0 && kind < HDO_TK_FIRST_RESERVED)
         return names[kind];
     if (HDO_TK_IS_RESERVED(kind))

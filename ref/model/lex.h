@@ -8,9 +8,9 @@
 #include "status.h"
 
 /* Token kinds.  Every reserved word has its own kind, so that the parser
-   switches on kinds and never compares strings; the functions form one
-   contiguous block (HDO_TK_SIN .. HDO_TK_TANH) in the order of the
-   expression kinds HDO_X_SIN .. HDO_X_TANH. */
+   switches on kinds and never compares strings.  The builtin functions
+   are one kind, HDO_TK_FUNC: their names are those of the table of
+   expression kinds (expr.h), where the parser finds which one it is. */
 typedef enum {
     HDO_TK_EOF,
     HDO_TK_NEWLINE,
@@ -54,25 +54,13 @@ typedef enum {
     /* builtins */
     HDO_TK_T,
     HDO_TK_PI,
-    /* functions, in the order of HDO_X_SIN .. HDO_X_TANH */
-    HDO_TK_SIN,
-    HDO_TK_COS,
-    HDO_TK_TAN,
-    HDO_TK_ASIN,
-    HDO_TK_ACOS,
-    HDO_TK_ATAN,
-    HDO_TK_EXP,
-    HDO_TK_LOG,
-    HDO_TK_SQRT,
-    HDO_TK_SINH,
-    HDO_TK_COSH,
-    HDO_TK_TANH,
+    HDO_TK_FUNC, /* a builtin function (a CALL row of the kind table) */
     HDO_TK_NKINDS
 } hdo_token_kind;
 
 #define HDO_TK_FIRST_RESERVED HDO_TK_MODEL
 #define HDO_TK_IS_RESERVED(k) ((k) >= HDO_TK_MODEL && (k) < HDO_TK_NKINDS)
-#define HDO_TK_IS_FUNCTION(k) ((k) >= HDO_TK_SIN && (k) <= HDO_TK_TANH)
+#define HDO_TK_IS_FUNCTION(k) ((k) == HDO_TK_FUNC)
 
 /* A token is a slice of the source.  Twelve bytes, because a 10 MB
    expression has millions of tokens; line and column are computed from
@@ -111,10 +99,11 @@ int hdo_lex(hdo_lexed_t lx, const char *src, size_t len, hdo_error_t *err);
 void hdo_lex_pos(int *line, int *col, const hdo_lexed_t lx, size_t off);
 
 /* How a token kind is named in messages: "'+'", "a name", "end of line",
-   "'when'". */
+   "'when'", "a function" (the parser quotes a function's own name). */
 const char *hdo_token_kind_name(int kind);
 
-/* The reserved word with this spelling, or HDO_TK_NAME if it is none. */
+/* The reserved word with this spelling (HDO_TK_FUNC for every builtin
+   function), or HDO_TK_NAME if it is none. */
 int hdo_token_reserved(const char *s, size_t len);
 
 #endif

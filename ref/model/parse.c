@@ -59,7 +59,8 @@ const char *
 describe(parser *P, slong tok)
 {
     const hdo_token *t = P->tk + tok;
-    if (t->kind == HDO_TK_NAME || t->kind == HDO_TK_NUMBER) {
+    if (t->kind == HDO_TK_NAME || t->kind == HDO_TK_NUMBER ||
+        t->kind == HDO_TK_FUNC) {
         int n = t->len > 40 ? 40 : (int)t->len;
         char *buf = P->found[P->nfound++ % 4];
         snprintf(buf, sizeof P->found[0], "'%.*s%s'", n, P->lx->src + t->off,
@@ -209,11 +210,7 @@ grow(void **ptr, slong *alloc, slong need, size_t size)
 int
 node_arity(hdo_expr_kind k)
 {
-    if (k == HDO_X_CONST || k == HDO_X_PI || k == HDO_X_TIME || k == HDO_X_VAR)
-        return 0;
-    if (k >= HDO_X_ADD && k <= HDO_X_POW)
-        return 2;
-    return 1;
+    return hdo_expr_kind_arity(k);
 }
 
 const fmpq *
@@ -576,21 +573,23 @@ parse_der(hdo_expr *out, parser *P)
     return build_leaf(P, *out, ntok);
 }
 
-/* A function call: NAME ( expr { , expr } ), every function taking one
-   argument.  All arguments are parsed first, so that the arity error
-   names the count the user wrote. */
+/* A function call: NAME ( expr { , expr } ), the function and its arity
+   from the table of expression kinds.  All arguments are parsed first,
+   so that the arity error names the count the user wrote. */
 static int
 parse_call(hdo_expr *out, parser *P)
 {
     slong ftok = P->p;
-    int fk = kind(P), nargs = 0, status;
+    const hdo_token *ft = P->tk + ftok;
+    int fk = hdo_expr_kind_lookup(P->lx->src + ft->off, ft->len), nargs = 0,
+        status;
     hdo_expr arg = HDO_EXPR_NONE, a;
     slong argtok = ftok + 2;
-    const char *fname = hdo_token_kind_name(fk);
+    HDO_ASSERT(fk >= 0);
     P->p++;
     if (kind(P) != HDO_TK_LPAREN)
         return perr(P, HDO_ERR_SYNTAX, P->p, "expected '(' after %s, found %s",
-                    fname, found(P));
+                    describe(P, ftok), found(P));
     if ((status = enter(P, P->p)) != 0)
         return status;
     P->p++;
@@ -608,14 +607,38 @@ parse_call(hdo_expr *out, parser *P)
     if (kind(P) != HDO_TK_RPAREN)
         return perr(P, HDO_ERR_SYNTAX, P->p,
                     "expected ')' to close the arguments of %s, found %s",
-                    fname, found(P));
+                    describe(P, ftok), found(P));
     P->p++;
     P->depth--;
-    if (nargs != 1)
-        return perr(P, HDO_ERR_SEMANTIC, ftok, "%s takes 1 argument, found %d",
-                    fname, nargs);
-    return build_unary(out, P, (hdo_expr_kind)(HDO_X_SIN + (fk - HDO_TK_SIN)),
-                       arg, ftok, argtok);
+    int arity = hdo_expr_kind_arity((hdo_expr_kind)fk);
+    if (nargs != arity)
+        return perr(P, HDO_ERR_SEMANTIC, ftok,
+                    "%s takes %d argument%s, found %d", describe(P, ftok),
+                    arity, arity == 1 ? "" : "s", nargs);
+    HDO_ASSERT(arity == 1); /* binary builtins: build_binary, once one exists */
+    return build_unary(out, P, (hdo_expr_kind)fk, arg, ftok, argtok);
+}
+
+/* Writes the builtin functions of the kind table, in its order,
+   separated by blanks ("sin cos ... tanh"), into list, for the message on
+   an unknown function; returns list. */
+static const char *
+function_list(char *list, size_t size)
+{
+    size_t n = 0;
+    list[0] = '\0';
+    for (int k = 0; k < HDO_X_NKINDS; k++) {
+        const hdo_expr_kind_info *row = hdo_expr_kind_table + k;
+        size_t len = strlen(row->name);
+        if (row->syntax != HDO_SYNTAX_CALL)
+            continue;
+        HDO_ASSERT(n + len + 2 < size);
+        if (n > 0)
+            list[n++] = ' ';
+        memcpy(list + n, row->name, len + 1);
+        n += len;
+    }
+    return list;
 }
 
 static int
@@ -624,6 +647,7 @@ parse_name(hdo_expr *out, parser *P)
     slong tok = P->p, loop = find_loop(P, tok), var;
     hdo_name_entry *e;
     int call = P->tk[tok + 1].kind == HDO_TK_LPAREN, status;
+    char list[512];
     if (loop >= 0) {
         P->p++;
         *out = hdo_expr_const_si(P->pool, P->loops[loop].value, 1);
@@ -640,10 +664,10 @@ parse_name(hdo_expr *out, parser *P)
     if (e == NULL) {
         if (call)
             return perr(P, HDO_ERR_SEMANTIC, tok,
-                        "unknown function %s (the functions are sin cos tan "
-                        "asin acos atan exp log sqrt sinh cosh tanh abs sign "
-                        "min max, and sum(i in A..B, expr))",
-                        found(P));
+                        "unknown function %s (the functions are %s, and "
+                        "sum(i in A..B, expr), abs(x), sign(x), min(a, b), "
+                        "max(a, b))",
+                        found(P), function_list(list, sizeof list));
         return perr(P, HDO_ERR_SEMANTIC, tok, "unknown name %s", found(P));
     }
     if (call)

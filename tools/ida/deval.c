@@ -30,22 +30,11 @@ deval_init(deval_t p, const hdo_expr_pool_t pool, const hdo_expr *roots,
         if (!mark[n])
             continue;
         const hdo_expr_node *nd = hdo_expr_node_get(pool, n);
-        switch (nd->kind) {
-        case HDO_X_CONST:
-        case HDO_X_PI:
-        case HDO_X_TIME:
-        case HDO_X_VAR:
-            break;
-        case HDO_X_ADD:
-        case HDO_X_SUB:
-        case HDO_X_MUL:
-        case HDO_X_DIV:
-        case HDO_X_POW:
-            mark[nd->a] = mark[nd->b] = 1;
-            break;
-        default:
+        int arity = hdo_expr_kind_arity(nd->kind); /* libhdo's table */
+        if (arity >= 1)
             mark[nd->a] = 1;
-        }
+        if (arity == 2)
+            mark[nd->b] = 1;
     }
     p->code = malloc((top + 2) * sizeof *p->code);
     p->val = calloc(top + 2, sizeof *p->val);
@@ -94,16 +83,10 @@ deval_eval(double *out, deval_t p, double t, const double *vtab)
         case HDO_X_VAR:
             v[n] = vtab[nd->b * p->nvars + nd->a];
             continue;
-        case HDO_X_ADD:
-        case HDO_X_SUB:
-        case HDO_X_MUL:
-        case HDO_X_DIV:
-        case HDO_X_POW:
+        default: /* operators: their operands, by the kind table's arity */
             a = v[nd->a];
-            b = v[nd->b];
-            break;
-        default:
-            a = v[nd->a];
+            if (hdo_expr_kind_arity(nd->kind) == 2)
+                b = v[nd->b];
         }
         switch (nd->kind) {
         case HDO_X_ADD:
@@ -167,8 +150,36 @@ deval_eval(double *out, deval_t p, double t, const double *vtab)
         case HDO_X_TANH:
             v[n] = tanh(a);
             break;
-        default:
-            v[n] = NAN;
+        case HDO_X_CONST: /* leaves: done above */
+        case HDO_X_PI:
+        case HDO_X_TIME:
+        case HDO_X_VAR:
+            break;
+        /* piecewise (libhdo gives sign-pattern modes without them, but a
+           direct evaluation is cheap): conditions are 1 or 0 */
+        case HDO_X_GE:
+            v[n] = a >= 0;
+            break;
+        case HDO_X_GT:
+            v[n] = a > 0;
+            break;
+        case HDO_X_NOT:
+            v[n] = a == 0;
+            break;
+        case HDO_X_AND:
+            v[n] = a != 0 && b != 0;
+            break;
+        case HDO_X_OR:
+            v[n] = a != 0 || b != 0;
+            break;
+        case HDO_X_ELSE:
+            v[n] = 0; /* no value: its IF reads the branches */
+            break;
+        case HDO_X_IF: {
+            const hdo_expr_node *br = hdo_expr_node_get(p->pool, nd->b);
+            v[n] = a != 0 ? v[br->a] : v[br->b];
+            break;
+        }
         }
     }
     for (slong i = 0; i < p->nroots; i++)

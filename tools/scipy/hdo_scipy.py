@@ -15,7 +15,7 @@ differentiated.  A case that can reach a mode with an algebraic variable
 through a `when` is "not applicable" (exit 4, with the reason), and so is
 a model with a piecewise expression (if, abs, sign, min, max: hdo runs
 each sign pattern of their relations as a mode, which this adapter does
-not do; a variable or parameter named like them is a name).  `zeno goto`
+not do).  `zeno goto`
 is not used: solve_ivp has no accumulation detection, and
 --max-events-per-unit stops a run whose events pile up.
 
@@ -40,8 +40,13 @@ import numpy as np
 from scipy.integrate import solve_ivp
 
 PROG = "hdo_scipy"
-FUNCS = {"sin", "cos", "tan", "asin", "acos", "atan", "exp", "log", "sqrt",
-         "sinh", "cosh", "tanh"}
+# hdo's builtin functions (the CALL rows of the kind table, ref/expr.h)
+# and the Python each becomes; tests/e2e/kinds_adapters.sh checks that the
+# names are exactly those hdo knows.
+FUNCS = {"sin": "math.sin", "cos": "math.cos", "tan": "math.tan",
+         "asin": "math.asin", "acos": "math.acos", "atan": "math.atan",
+         "exp": "math.exp", "log": "math.log", "sqrt": "math.sqrt",
+         "sinh": "math.sinh", "cosh": "math.cosh", "tanh": "math.tanh"}
 KEYWORDS = {"model", "param", "var", "mode", "end", "when", "goto", "with",
             "zeno", "start", "at", "until", "chattering", "filippov",
             "hysteresis", "stop", "der", "t", "pi"}
@@ -154,7 +159,7 @@ class Expr:
             self.take("(")
             s = self.expr()
             self.take(")")
-            return f"math.{tok}({s})"
+            return f"{FUNCS[tok]}({s})"
         if tok == "if" or (tok in PIECEWISE and self.peek() == "("):
             raise NotApplicable(
                 f"line {self.lineno}: the piecewise expression '{tok}' "
