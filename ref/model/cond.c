@@ -27,15 +27,22 @@ static int
 opens_condition(const parser *P, slong tok)
 {
     int depth = 0, cond = 0;
+    slong inner = -1; /* a group directly inside: ((x > 0)) */
     for (slong i = tok;; i++) {
         int k = P->tk[i].kind;
         if (k == HDO_TK_EOF || is_eos(k))
             return 0;
-        if (k == HDO_TK_LPAREN || k == HDO_TK_LBRACKET)
+        if (k == HDO_TK_LPAREN || k == HDO_TK_LBRACKET) {
+            if (depth == 1 && i == tok + 1 && k == HDO_TK_LPAREN)
+                inner = i;
             depth++;
-        else if (k == HDO_TK_RPAREN || k == HDO_TK_RBRACKET) {
+        } else if (k == HDO_TK_RPAREN || k == HDO_TK_RBRACKET) {
             if (--depth == 0)
                 return cond;
+            /* the inner group closes right before the outer one: the
+               outer is a condition when the inner is */
+            if (depth == 1 && inner >= 0 && P->tk[i + 1].kind == HDO_TK_RPAREN)
+                cond |= opens_condition(P, inner);
         } else if (depth == 1) {
             if (is_word(P, i, "if"))
                 return 0;

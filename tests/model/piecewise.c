@@ -165,3 +165,23 @@ Test(model_piecewise, keywords_stay_names)
     cr_expect_eq(m->nmodes, 1);
     hdo_model_clear(m);
 }
+
+Test(model_piecewise, parenthesised_conditions_and_expressions)
+{
+    /* ((t > 1)) is a condition, ((t + 1)) > 2 a comparison of an
+       expression in parentheses, (if ...) > 0 a comparison of an if */
+    static const char *const conds[] = {
+        "((t > 1))", "((t + 1)) > 2", "(t > 1 and (t < 3))",
+        "(if t > 1 then 1 else 0) > 0", "not ((1 < t))"};
+    for (size_t i = 0; i < sizeof conds / sizeof *conds; i++) {
+        char text[300];
+        snprintf(text, sizeof text,
+                 "model p\nvar x = 0\nmode m\n  der(x) = if %s then 1 "
+                 "else 0\nend\nstart m at 0\nuntil 1\n",
+                 conds[i]);
+        hdo_model_t m;
+        hdo_error_t err;
+        cr_expect_eq(parse(m, text, &err), 0, "%s: %s", conds[i], err.message);
+        hdo_model_clear(m);
+    }
+}
