@@ -54,7 +54,10 @@ text_mode(FILE *out, hdo_model_t model, slong m, const hdo_analysis_mode *mi)
 {
     const hdo_mode *mode = model->modes + m;
     const hdo_reduced_struct *r = mi->red;
-    fprintf(out, "mode %s\n  variables: ", mode->name);
+    fprintf(out, "mode %s\n", mode->name);
+    if (mode->pattern != NULL)
+        fprintf(out, "  sign pattern: %s\n", mode->pattern);
+    fputs("  variables: ", out);
     for (slong j = 0; j < mode->nvars; j++)
         fprintf(out, "%s%s", j ? ", " : "", var_name(model, mode->vars[j]));
     fputc('\n', out);
@@ -142,8 +145,8 @@ text_mode(FILE *out, hdo_model_t model, slong m, const hdo_analysis_mode *mi)
 static void
 initial_point(FILE *out, hdo_model_t model, const hdo_analysis_t an)
 {
-    const hdo_analysis_mode *sm = an->modes + model->start_mode;
-    const hdo_mode *smode = model->modes + model->start_mode;
+    const hdo_analysis_mode *sm = an->modes + an->start_mode;
+    const hdo_mode *smode = model->modes + an->start_mode;
     int digits = (int)an->digits;
     mpfr_t dlt;
     mpfr_init2(dlt, an->prec);
@@ -169,8 +172,9 @@ report(FILE *out, hdo_model_t model, const hdo_analysis_t an)
     fprintf(out, "model %s (%s), %ld digits (%ld bits)\n\n", model->name,
             model->file, an->digits, (long)an->prec);
     for (slong m = 0; m < model->nmodes; m++)
-        text_mode(out, model, m, an->modes + m);
-    if (an->modes[model->start_mode].consistent)
+        if (an->modes[m].possible)
+            text_mode(out, model, m, an->modes + m);
+    if (an->start_err.status == 0 && an->modes[an->start_mode].consistent)
         initial_point(out, model, an);
     else
         fprintf(out, "no consistent initial point of mode %s\n",
@@ -215,6 +219,8 @@ hdo_cmd_analyze(int argc, char **argv)
         for (slong m = 0; m < an->nmodes; m++)
             if (an->modes[m].noted)
                 print_error(&an->modes[m].err);
+        if (an->start_err.status != 0)
+            print_error(&an->start_err);
         code = an->failed ? 2 : 0;
         if (json)
             hdo_analysis_write_json(stdout, model, an);

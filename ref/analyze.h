@@ -36,6 +36,10 @@ typedef struct {
        why */
     int km_fallback;
     hdo_error_t pryce_err;
+    /* the mode can hold at the start: 1 unless it is a sign pattern
+       (docs/model-format.md) whose relations are not all on its side at
+       its consistent point; reports list only these */
+    int possible;
 } hdo_analysis_mode;
 
 typedef struct {
@@ -47,8 +51,10 @@ typedef struct {
     int *given;     /* 1 where the model gives one */
     slong nmodes;
     hdo_analysis_mode *modes;
-    slong start_mode;
-    int failed; /* some mode's failure is fatal */
+    slong start_mode;      /* of a mode with relations, its first sign pattern
+                              that holds at the start (mask order) */
+    int failed;            /* some mode's failure is fatal */
+    hdo_error_t start_err; /* no sign pattern holds at the start (failed) */
 } hdo_analysis_struct;
 typedef hdo_analysis_struct hdo_analysis_t[1];
 

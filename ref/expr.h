@@ -60,14 +60,28 @@ typedef int32_t hdo_expr;
     X(SQRT, "sqrt", 1, HDO_SYNTAX_CALL, HDO_PREC_ATOM)                         \
     X(SINH, "sinh", 1, HDO_SYNTAX_CALL, HDO_PREC_ATOM)                         \
     X(COSH, "cosh", 1, HDO_SYNTAX_CALL, HDO_PREC_ATOM)                         \
-    X(TANH, "tanh", 1, HDO_SYNTAX_CALL, HDO_PREC_ATOM)
+    X(TANH, "tanh", 1, HDO_SYNTAX_CALL, HDO_PREC_ATOM)                         \
+    /* piecewise expressions (ref/expr/piecewise.c): a relation D >= 0 or      \
+       D > 0 on its switching function a = D; not, and, or of conditions       \
+       (value 1 or 0); if C then A else B as IF(C, ELSE(A, B)), ELSE only      \
+       ever the second operand of an IF */                                     \
+    X(GE, ">=", 1, HDO_SYNTAX_COND, HDO_PREC_ATOM)                             \
+    X(GT, ">", 1, HDO_SYNTAX_COND, HDO_PREC_ATOM)                              \
+    X(NOT, "not", 1, HDO_SYNTAX_COND, HDO_PREC_ATOM)                           \
+    X(AND, "and", 2, HDO_SYNTAX_COND, HDO_PREC_ATOM)                           \
+    X(OR, "or", 2, HDO_SYNTAX_COND, HDO_PREC_ATOM)                             \
+    X(IF, "if", 2, HDO_SYNTAX_COND, HDO_PREC_ATOM)                             \
+    X(ELSE, "else", 2, HDO_SYNTAX_COND, HDO_PREC_ATOM)
 
 /* How a kind is written (the table's syntax column). */
 enum {
     HDO_SYNTAX_LEAF,   /* a constant, pi, t or a variable */
     HDO_SYNTAX_INFIX,  /* a op b */
     HDO_SYNTAX_PREFIX, /* -a */
-    HDO_SYNTAX_CALL    /* a builtin function: name(a) or name(a, b) */
+    HDO_SYNTAX_CALL,   /* a builtin function: name(a) or name(a, b) */
+    HDO_SYNTAX_COND    /* a relation, condition or `if`: the printer's and
+                          the parser's own cases (abs, sign, min, max are
+                          built from IF, not kinds) */
 };
 
 /* Binding strength for printing: 1 sum, 2 product, 3 unary minus, 4
@@ -157,6 +171,49 @@ hdo_expr hdo_expr_mul(hdo_expr_pool_t pool, hdo_expr a, hdo_expr b);
 hdo_expr hdo_expr_div(hdo_expr_pool_t pool, hdo_expr a, hdo_expr b);
 hdo_expr hdo_expr_pow(hdo_expr_pool_t pool, hdo_expr a, hdo_expr b);
 hdo_expr hdo_expr_neg(hdo_expr_pool_t pool, hdo_expr a);
+
+/* Piecewise expressions (ref/expr/piecewise.c).  A relation is stored
+   as D >= 0 or D > 0 (strict != 0) with its switching function D in a
+   canonical form, so that a < b, b > a, a >= b and -(a - b) > 0 share one
+   D: a negated D (NEG(y)) or a difference y - z with y after z in the
+   pool becomes the negation of the opposite relation on -D.  A relation
+   on a rational constant folds to the constant 1 or 0; and/or/not fold
+   on constants; an `if` whose condition is a constant folds to its
+   branch, and one with equal branches to that branch.  (A constant
+   condition that is not rational, pi > 3, stays a node: the parser
+   decides it exactly with hdo_expr_const_sign and folds it.) */
+hdo_expr hdo_expr_rel(hdo_expr_pool_t pool, int strict, hdo_expr d);
+hdo_expr hdo_expr_not(hdo_expr_pool_t pool, hdo_expr c);
+hdo_expr hdo_expr_and(hdo_expr_pool_t pool, hdo_expr c1, hdo_expr c2);
+hdo_expr hdo_expr_or(hdo_expr_pool_t pool, hdo_expr c1, hdo_expr c2);
+hdo_expr hdo_expr_if(hdo_expr_pool_t pool, hdo_expr c, hdo_expr a, hdo_expr b);
+/* abs(x) = if x >= 0 then x else -x; sign(x) = if x > 0 then 1 else if
+   x < 0 then -1 else 0; min(a, b) = if a <= b then a else b; max(a, b) =
+   if a >= b then a else b. */
+hdo_expr hdo_expr_abs(hdo_expr_pool_t pool, hdo_expr x);
+hdo_expr hdo_expr_sign(hdo_expr_pool_t pool, hdo_expr x);
+hdo_expr hdo_expr_min(hdo_expr_pool_t pool, hdo_expr a, hdo_expr b);
+hdo_expr hdo_expr_max(hdo_expr_pool_t pool, hdo_expr a, hdo_expr b);
+/* Appends to *d (flint_realloc'd, *n entries, *alloc capacity) the
+   switching functions D of the relations in e that are not in it yet,
+   in the order of a depth-first walk (children first), so that the
+   relations of several roots collected in file order come in file
+   order. */
+void hdo_expr_relations(hdo_expr **d, slong *n, slong *alloc,
+                        const hdo_expr_pool_t pool, hdo_expr e);
+/* e with every relation on d[j] replaced by the constant bits[j] (1:
+   D_j on its >= side, true for both D_j >= 0 and D_j > 0; 0: false),
+   and the `if`s whose conditions become constant by their branch: the
+   smooth expression of one sign pattern.  Relations on other D stay. */
+hdo_expr hdo_expr_select(hdo_expr_pool_t pool, hdo_expr e, const hdo_expr *d,
+                         const int *bits, slong n);
+/* 1 if e contains a relation (so an `if`, abs, sign, min or max). */
+int hdo_expr_has_relation(const hdo_expr_pool_t pool, hdo_expr e);
+/* The sign (-1, 0, 1) of a constant expression, exactly: Arb balls up
+   to 16384 bits, Calcium where a ball keeps containing zero (as
+   hdo_expr_const_examine).  Returns 0, or -1 when it cannot be decided
+   or the expression is undefined. */
+int hdo_expr_const_sign(int *sign, const hdo_expr_pool_t pool, hdo_expr e);
 
 /* Queries. */
 static inline const hdo_expr_node *

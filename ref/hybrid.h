@@ -25,7 +25,8 @@ typedef enum {
     HDO_EV_SLIDING_START,
     HDO_EV_SLIDING_END,
     HDO_EV_ZENO,
-    HDO_EV_REINIT_ADJUSTED
+    HDO_EV_REINIT_ADJUSTED,
+    HDO_EV_CROSSING /* a relation of a piecewise expression changed sign */
 } hdo_event_kind;
 
 /* Working precision and tolerance from the digits D asked for:

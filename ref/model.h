@@ -82,6 +82,8 @@ typedef struct {
     hdo_assign *assigns;
     slong nassigns;
     hdo_srcpos pos;
+    int crossing; /* 1: a sign pattern's relation changes sign (no reset,
+                     events of kind crossing) */
 } hdo_transition;
 
 typedef struct {
@@ -95,7 +97,30 @@ typedef struct {
     slong nwhens;
     int has_zeno;
     hdo_transition zeno; /* guard HDO_EXPR_NONE */
+    /* Sign patterns (version 2, hdo_model_expand_patterns): a mode whose
+       expressions hold k relations is 2^k modes, one per pattern of
+       their signs, each with the `if`s replaced by the branch taken and
+       one `crossing` transition per relation towards the pattern with
+       that sign flipped.  family: the mode of the file this one stands
+       for (its own index for a mode without relations); pattern: the
+       pattern as text ("x >= 0, t - 1 < 0"), NULL without relations;
+       mask: bit j set when relation j is on its >= side.  The mode of
+       the file keeps its index (pattern mask 0) and the others are
+       appended; family_modes (2^nrel entries, on the family's own mode
+       only) lists the mode of each mask, rel the switching functions. */
+    slong family;
+    char *pattern;
+    slong mask;
+    slong nrel;
+    hdo_expr *rel;
+    slong *family_modes;
 } hdo_mode;
+
+/* Relations per mode, and modes in all after the expansion into sign
+   patterns: the driver's per-mode tables grow with the square of the
+   modes (decisions.md). */
+#define HDO_MODEL_MAX_RELATIONS 6
+#define HDO_MODEL_MAX_PATTERN_MODES 64
 
 typedef enum {
     HDO_CHATTER_FILIPPOV = 0,

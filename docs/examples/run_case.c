@@ -47,6 +47,8 @@ event_kind_name(hdo_event_kind k)
         return "zeno";
     case HDO_EV_REINIT_ADJUSTED:
         return "reinit-adjusted";
+    case HDO_EV_CROSSING:
+        return "crossing";
     }
     return "?";
 }

@@ -100,6 +100,72 @@ km_fallback(hdo_analysis_mode *p, hdo_model_t model, slong m, const mpfr_t t,
     return consistent_point(p, model, t, prec);
 }
 
+/* Whether the sign pattern of mode m can hold at the start: every
+   relation of the pattern is on its side (within 2^(32-prec)) at the
+   consistent point of p.  A mode without relations can. */
+static int
+pattern_possible(hdo_model_t model, slong m, const hdo_analysis_mode *p,
+                 const mpfr_t t0, mpfr_prec_t prec)
+{
+    const hdo_mode *mode = model->modes + m;
+    if (mode->pattern == NULL)
+        return 1;
+    if (!p->consistent)
+        return 0;
+    slong k = mode->nrel, first = mode->nwhens - k;
+    hdo_expr *g = malloc(k * sizeof *g);
+    HDO_ASSERT(g != NULL);
+    for (slong j = 0; j < k; j++)
+        g[j] = mode->whens[first + j].guard;
+    hdo_program_t prog;
+    hdo_program_init(prog, model->pool, g, k, prec);
+    free(g);
+    int ok = 1;
+    for (slong i = 0; i < prog->ninputs && ok; i++) {
+        mpfr_srcptr v = hdo_analysis_value(p, prog->inputs[i].var);
+        if (v == NULL || prog->inputs[i].order != 0)
+            ok = 0;
+        else
+            mpfr_set(prog->value[prog->inputs[i].slot], v, MPFR_RNDN);
+    }
+    if (prog->time_slot >= 0)
+        mpfr_set(prog->value[prog->time_slot], t0, MPFR_RNDN);
+    hdo_expr bad;
+    if (ok && hdo_program_eval(prog, &bad) != 0)
+        ok = 0;
+    for (slong j = 0; j < k && ok; j++) {
+        mpfr_srcptr v = prog->value[prog->root_slot[j]];
+        if (mpfr_sgn(v) < 0 && mpfr_get_exp(v) > 32 - (mpfr_exp_t)prec)
+            ok = 0;
+    }
+    hdo_program_clear(prog);
+    return ok;
+}
+
+/* The start mode of a model whose start mode has relations: its first
+   sign pattern that holds at the start (mask order). */
+static void
+choose_start_pattern(hdo_analysis_t a, hdo_model_t model)
+{
+    if (model->modes[a->start_mode].pattern == NULL)
+        return;
+    const hdo_mode *fam = model->modes + model->modes[a->start_mode].family;
+    slong np = (slong)1 << fam->nrel, q;
+    for (q = 0; q < np && !a->modes[fam->family_modes[q]].possible; q++)
+        ;
+    if (q < np) {
+        a->start_mode = fam->family_modes[q];
+        return;
+    }
+    hdo_error_set(&a->start_err, HDO_ERR_INCONSISTENT, fam->pos.line,
+                  fam->pos.col,
+                  "no sign pattern of the relations of mode %s holds at the "
+                  "start",
+                  fam->name);
+    a->start_err.file = model->file;
+    a->failed = 1;
+}
+
 /* The analysis of mode m; a failure is recorded in its entry. */
 static void
 analyze_mode(hdo_analysis_t a, hdo_model_t model, slong m)
@@ -120,8 +186,10 @@ analyze_mode(hdo_analysis_t a, hdo_model_t model, slong m)
     if (p->status == HDO_ERR_SINGULAR)
         p->status = km_fallback(p, model, m, a->t0, a->prec);
     if (p->status != 0) {
-        /* only the start mode must be consistent at the start values */
-        p->fatal = p->noted = is_start;
+        /* only the start mode must be consistent at the start values
+           (of a mode with relations: one of its sign patterns, checked
+           by choose_start_pattern) */
+        p->fatal = p->noted = is_start && model->modes[m].pattern == NULL;
         return;
     }
     slong n = model->modes[m].nvars;
@@ -172,6 +240,9 @@ hdo_analyze(hdo_analysis_t a, hdo_model_t model, long digits, hdo_error_t *err)
     for (slong m = 0; m < model->nmodes; m++) {
         analyze_mode(a, model, m);
         a->failed |= a->modes[m].fatal;
+        a->modes[m].possible =
+            pattern_possible(model, m, a->modes + m, a->t0, a->prec);
     }
+    choose_start_pattern(a, model);
     return 0;
 }

@@ -42,6 +42,10 @@ json_mode(FILE *out, hdo_model_t model, slong m, const hdo_analysis_mode *mi)
     const hdo_reduced_struct *r = mi->red;
     fputs("    {\"name\": ", out);
     hdo_json_string(out, mode->name);
+    if (mode->pattern != NULL) {
+        fputs(", \"sign_pattern\": ", out);
+        hdo_json_string(out, mode->pattern);
+    }
     fputs(", \"variables\": [", out);
     for (slong j = 0; j < mode->nvars; j++) {
         fputs(j ? ", " : "", out);
@@ -135,8 +139,8 @@ json_mode(FILE *out, hdo_model_t model, slong m, const hdo_analysis_mode *mi)
 static void
 json_initial(FILE *out, hdo_model_t model, const hdo_analysis_t an)
 {
-    const hdo_analysis_mode *sm = an->modes + model->start_mode;
-    const hdo_mode *smode = model->modes + model->start_mode;
+    const hdo_analysis_mode *sm = an->modes + an->start_mode;
+    const hdo_mode *smode = model->modes + an->start_mode;
     int digits = (int)an->digits, first = 1;
     mpfr_t dlt;
     mpfr_init2(dlt, an->prec);
@@ -173,12 +177,15 @@ hdo_analysis_write_json(FILE *out, hdo_model_t model, const hdo_analysis_t an)
             ",\n  \"digits\": %ld,\n  \"precision_bits\": %ld,\n  "
             "\"modes\": [\n",
             an->digits, (long)an->prec);
-    for (slong m = 0; m < model->nmodes; m++) {
+    for (slong m = 0, first = 1; m < model->nmodes; m++) {
+        if (!an->modes[m].possible)
+            continue; /* a sign pattern that cannot hold at the start */
+        fputs(first ? "" : ",\n", out);
         json_mode(out, model, m, an->modes + m);
-        fputs(m + 1 < model->nmodes ? ",\n" : "\n", out);
+        first = 0;
     }
-    fputs("  ],\n  \"initial\": ", out);
-    if (an->modes[model->start_mode].consistent)
+    fputs("\n  ],\n  \"initial\": ", out);
+    if (an->start_err.status == 0 && an->modes[an->start_mode].consistent)
         json_initial(out, model, an);
     else
         fputs("null\n}\n", out);

@@ -171,8 +171,10 @@ walk_init_mini(walk *w, const hdo_expr_pool_struct *pool, hdo_expr e,
                hdo_const_cache_struct *cache)
 {
     const hdo_expr_node *n = pool->nodes + e;
+    /* an IF reads its ELSE's operands, which a mini walk lacks */
     if (cache == NULL || hdo_expr_kind_arity(n->kind) == 0 ||
-        n->a >= cache->alloc || !cache->valid[n->a] ||
+        n->kind == HDO_X_IF || n->kind == HDO_X_ELSE || n->a >= cache->alloc ||
+        !cache->valid[n->a] ||
         (hdo_expr_kind_arity(n->kind) == 2 &&
          (n->b >= cache->alloc || !cache->valid[n->b])))
         return -1;
@@ -327,6 +329,38 @@ eval_ball(arb_t r, hdo_expr *bad, walk *w, slong prec)
         case HDO_X_SUB:
             arb_sub(x, a, b, prec);
             break;
+        case HDO_X_GE:
+        case HDO_X_GT:
+            /* D's ball was settled (exact zero) or excludes zero, or the
+               relation is undecided at this precision */
+            if (arb_is_zero(a))
+                arb_set_si(x, n->kind == HDO_X_GE);
+            else if (arb_is_positive(a))
+                arb_one(x);
+            else if (arb_is_negative(a))
+                arb_zero(x);
+            else
+                status = UNDECIDED;
+            break;
+        case HDO_X_NOT:
+            arb_set_si(x, arb_is_zero(a));
+            break;
+        case HDO_X_AND:
+            arb_set_si(x, !arb_is_zero(a) && !arb_is_zero(b));
+            break;
+        case HDO_X_OR:
+            arb_set_si(x, !arb_is_zero(a) || !arb_is_zero(b));
+            break;
+        case HDO_X_ELSE:
+            arb_zero(x); /* no value: its IF reads the branches */
+            break;
+        case HDO_X_IF: {
+            const hdo_expr_node *p = pool->nodes + n->b;
+            slong k = hdo_expr_reachable_position(nodes, i,
+                                                  arb_is_zero(a) ? p->b : p->a);
+            arb_set(x, v + k);
+            break;
+        }
         case HDO_X_MUL:
             arb_mul(x, a, b, prec);
             break;
@@ -574,6 +608,38 @@ hdo_expr_const_check(const hdo_expr_pool_t pool, hdo_expr e, hdo_expr *bad)
     if (st != 0 && bad != NULL)
         *bad = rep.bad;
     return st;
+}
+
+int
+hdo_expr_const_sign(int *sign, const hdo_expr_pool_t pool, hdo_expr e)
+{
+    if (pool->nodes[e].kind == HDO_X_CONST) {
+        *sign = fmpq_sgn(pool->consts + pool->nodes[e].a);
+        return 0;
+    }
+    /* the walk settles every node whose ball contains zero (Calcium, or
+       the fallback within 2^-16000), the root included, so a ball that
+       still contains zero after that is only too wide */
+    arb_t r;
+    walk w;
+    arb_init(r);
+    walk_init(&w, pool, e, FALLBACK_BITS);
+    int status = -1;
+    for (slong prec = 256; prec <= CHECK_MAX_PREC; prec *= 4) {
+        int st = eval_ball(r, NULL, &w, prec);
+        if (st == UNDEFINED)
+            break;
+        if (st != 0)
+            continue;
+        if (arb_is_zero(r) || !arb_contains_zero(r)) {
+            *sign = arb_is_zero(r) ? 0 : arb_is_positive(r) ? 1 : -1;
+            status = 0;
+            break;
+        }
+    }
+    walk_clear(&w);
+    arb_clear(r);
+    return status;
 }
 
 int

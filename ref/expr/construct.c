@@ -214,6 +214,10 @@ hdo_expr_unary(hdo_expr_pool_t pool, hdo_expr_kind kind, hdo_expr a)
     hdo_expr r;
     if (kind == HDO_X_NEG)
         return hdo_expr_neg(pool, a);
+    if (kind == HDO_X_GE || kind == HDO_X_GT)
+        return hdo_expr_rel(pool, kind == HDO_X_GT, a);
+    if (kind == HDO_X_NOT)
+        return hdo_expr_not(pool, a);
     if (is_rat_si(pool, a, 0)) {
         switch (kind) {
         case HDO_X_SIN:
@@ -241,6 +245,13 @@ hdo_expr_unary(hdo_expr_pool_t pool, hdo_expr_kind kind, hdo_expr a)
         case HDO_X_DIV:
         case HDO_X_POW:
         case HDO_X_NEG:
+        case HDO_X_GE: /* piecewise: built above or by hdo_expr_binary */
+        case HDO_X_GT:
+        case HDO_X_NOT:
+        case HDO_X_AND:
+        case HDO_X_OR:
+        case HDO_X_IF:
+        case HDO_X_ELSE:
             HDO_ASSERT(0);
         }
     }
@@ -268,6 +279,17 @@ hdo_expr_binary(hdo_expr_pool_t pool, hdo_expr_kind kind, hdo_expr a,
         return hdo_expr_div(pool, a, b);
     case HDO_X_POW:
         return hdo_expr_pow(pool, a, b);
+    case HDO_X_AND:
+        return hdo_expr_and(pool, a, b);
+    case HDO_X_OR:
+        return hdo_expr_or(pool, a, b);
+    case HDO_X_IF: /* b is an ELSE node: its branches */
+        return hdo_expr_if(pool, a, pool->nodes[b].a, pool->nodes[b].b);
+    case HDO_X_ELSE:
+        return hdo_expr_intern(pool, HDO_X_ELSE, a, b);
+    case HDO_X_GE: /* unary */
+    case HDO_X_GT:
+    case HDO_X_NOT:
     case HDO_X_CONST: /* not binary */
     case HDO_X_PI:
     case HDO_X_TIME:

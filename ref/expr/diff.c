@@ -43,6 +43,13 @@ leaf_derivative(hdo_expr_pool_t pool, const hdo_expr_node *n, wrt w)
     case HDO_X_SINH:
     case HDO_X_COSH:
     case HDO_X_TANH:
+    case HDO_X_GE:
+    case HDO_X_GT:
+    case HDO_X_NOT:
+    case HDO_X_AND:
+    case HDO_X_OR:
+    case HDO_X_IF:
+    case HDO_X_ELSE:
         break; /* not leaves: node_derivative */
     }
     HDO_ASSERT(0);
@@ -64,6 +71,17 @@ node_derivative(hdo_expr_pool_t pool, hdo_expr e, hdo_expr da, hdo_expr db)
     if (hdo_expr_kind_arity(n.kind) == 1 && da == zero)
         return zero;
     switch (n.kind) {
+    case HDO_X_GE: /* conditions are piecewise constant */
+    case HDO_X_GT:
+    case HDO_X_NOT:
+    case HDO_X_AND:
+    case HDO_X_OR:
+        return zero;
+    case HDO_X_ELSE: /* the derivative of an `if` is that of its branch,
+                        away from the switching surfaces */
+        return hdo_expr_intern(pool, HDO_X_ELSE, da, db);
+    case HDO_X_IF:
+        return hdo_expr_binary(pool, HDO_X_IF, a, db);
     case HDO_X_ADD:
         return hdo_expr_add(pool, da, db);
     case HDO_X_SUB:

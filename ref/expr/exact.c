@@ -145,6 +145,14 @@ build_one(hdo_exact_t x, slong i)
     case HDO_X_TIME: /* not a constant */
     case HDO_X_VAR:
         return HDO_ERR_UNSUPPORTED;
+    case HDO_X_GE: /* conditions and `if`: decided on balls, never */
+    case HDO_X_GT: /* handed to Calcium */
+    case HDO_X_NOT:
+    case HDO_X_AND:
+    case HDO_X_OR:
+    case HDO_X_IF:
+    case HDO_X_ELSE:
+        return HDO_ERR_UNSUPPORTED;
     }
     return ca_is_unknown(r, ctx) ? HDO_ERR_UNSUPPORTED : 0;
 }

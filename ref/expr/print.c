@@ -223,6 +223,42 @@ print_node(strbuf *b, const hdo_expr_pool_struct *pool, hdo_expr e,
     case HDO_X_TANH:
         put_call(b, pool, n, names, depth);
         return;
+    /* Conditions print in parentheses where they combine, an `if` always
+       in parentheses: both re-parse as written. */
+    case HDO_X_GE:
+    case HDO_X_GT:
+        print_node(b, pool, n->a, names, depth + 1);
+        put(b, " ");
+        put(b, hdo_expr_kind_table[n->kind].name);
+        put(b, " 0");
+        return;
+    case HDO_X_NOT:
+        put(b, "not (");
+        print_node(b, pool, n->a, names, depth + 1);
+        put(b, ")");
+        return;
+    case HDO_X_AND:
+    case HDO_X_OR:
+        put(b, "(");
+        print_node(b, pool, n->a, names, depth + 1);
+        put(b, n->kind == HDO_X_AND ? ") and (" : ") or (");
+        print_node(b, pool, n->b, names, depth + 1);
+        put(b, ")");
+        return;
+    case HDO_X_IF:
+        put(b, "(if ");
+        print_node(b, pool, n->a, names, depth + 1);
+        put(b, " then ");
+        print_node(b, pool, pool->nodes[n->b].a, names, depth + 1);
+        put(b, " else ");
+        print_node(b, pool, pool->nodes[n->b].b, names, depth + 1);
+        put(b, ")");
+        return;
+    case HDO_X_ELSE: /* only inside an IF */
+        print_node(b, pool, n->a, names, depth + 1);
+        put(b, " else ");
+        print_node(b, pool, n->b, names, depth + 1);
+        return;
     }
 }
 

@@ -57,6 +57,10 @@ hdo_program_init(hdo_program_t prog, const hdo_expr_pool_t pool,
         c->naux = 0;
         c->int_pow = 0;
         c->node = nodes[i];
+        /* piecewise nodes never reach a program: a mode's expressions
+           are those of one sign pattern (hdo_expr_select), and the parser
+           folds constant ones */
+        HDO_ASSERT(hdo_expr_kind_table[n->kind].syntax != HDO_SYNTAX_COND);
         if (hdo_expr_kind_arity(n->kind) > 0) {
             c->a = hdo_expr_reachable_position(nodes, i, n->a);
             if (hdo_expr_kind_arity(n->kind) == 2)
@@ -197,6 +201,15 @@ eval_op(mpfr_ptr r, const hdo_program_instr *c, mpfr_srcptr a, mpfr_srcptr b)
     case HDO_X_PI:
     case HDO_X_TIME:
     case HDO_X_VAR:
+        break;
+    case HDO_X_GE: /* never compiled (hdo_program_init) */
+    case HDO_X_GT:
+    case HDO_X_NOT:
+    case HDO_X_AND:
+    case HDO_X_OR:
+    case HDO_X_IF:
+    case HDO_X_ELSE:
+        HDO_ASSERT(0);
         break;
     }
 }

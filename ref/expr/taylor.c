@@ -39,6 +39,14 @@ aux_needed(const hdo_program_instr *c)
     case HDO_X_LOG:
     case HDO_X_SQRT:
         return 0;
+    case HDO_X_GE: /* piecewise: never compiled (hdo_program_init) */
+    case HDO_X_GT:
+    case HDO_X_NOT:
+    case HDO_X_AND:
+    case HDO_X_OR:
+    case HDO_X_IF:
+    case HDO_X_ELSE:
+        break;
     }
     HDO_ASSERT(0);
     return 0;
@@ -199,6 +207,15 @@ taylor_op(hdo_program_t prog, slong i, slong k)
         case HDO_X_LOG:
         case HDO_X_SQRT:
             break;
+        case HDO_X_GE: /* piecewise: never compiled (hdo_program_init) */
+        case HDO_X_GT:
+        case HDO_X_NOT:
+        case HDO_X_AND:
+        case HDO_X_OR:
+        case HDO_X_IF:
+        case HDO_X_ELSE:
+            HDO_ASSERT(0);
+            break;
         }
         return 0;
     }
@@ -346,6 +363,15 @@ taylor_op(hdo_program_t prog, slong i, slong k)
     case HDO_X_PI:
     case HDO_X_TIME:
     case HDO_X_VAR:
+        break;
+    case HDO_X_GE: /* piecewise: never compiled (hdo_program_init) */
+    case HDO_X_GT:
+    case HDO_X_NOT:
+    case HDO_X_AND:
+    case HDO_X_OR:
+    case HDO_X_IF:
+    case HDO_X_ELSE:
+        HDO_ASSERT(0);
         break;
     }
     return mpfr_number_p(r[k]) ? 0 : HDO_ERR_DOMAIN;

@@ -208,6 +208,12 @@ int hdo_run_intersect_reach(run_ctx *c, slong m, slong g, const left_limit *L,
 int hdo_run_intersect_leave(run_ctx *c, slong m, slong j, int to_far,
                             const left_limit *L, const mpfr_t t);
 
+/* pattern.c: at the start and after a `when`, the sign pattern of a mode
+   with relations that the state selects (*m: a mode of the family on
+   entry, its consistent state in hdo_run_mode_entry(c, *m); the chosen one on return,
+   with the state moved there).  Returns 0 or a negative status. */
+int hdo_run_pick_pattern(run_ctx *c, slong *m, const mpfr_t t);
+
 /* event.c */
 int hdo_run_handle_event(run_ctx *c, slong g, const mpfr_t s, int simultaneous);
 

@@ -22,6 +22,8 @@ kind_name(hdo_event_kind k)
         return "zeno";
     case HDO_EV_REINIT_ADJUSTED:
         return "reinit-adjusted";
+    case HDO_EV_CROSSING:
+        return "crossing";
     }
     return "switch";
 }
@@ -166,6 +168,12 @@ hdo_write_summary(FILE *f, const hdo_result_t res, const hdo_model_t model,
         fputs("\"name\": ", f);
         hdo_mode_name(name, sizeof name, model, mi->mode);
         hdo_json_string(f, name);
+        /* the sign patterns of a mode with relations share its name */
+        if (mi->mode >= 0 && mi->mode < model->nmodes &&
+            model->modes[mi->mode].pattern != NULL) {
+            fputs(", \"sign_pattern\": ", f);
+            hdo_json_string(f, model->modes[mi->mode].pattern);
+        }
         fprintf(f,
                 ", \"mu\": %ld, \"d\": %ld, \"a\": %ld, \"v\": %ld, "
                 "\"index\": %ld, \"analysis\": \"%s\"",

@@ -252,8 +252,11 @@ run_start(run_ctx *c)
     if (st < 0)
         return hdo_run_fail(c, st, m, c->res->t0);
     st = hdo_run_reinit(c, m, c->res->t0, &adjusted);
+    if (st == 0)
+        st = hdo_run_pick_pattern(c, &m, c->res->t0);
     if (st < 0)
         return st;
+    mc = hdo_run_mode_entry(c, m);
     c->res->start_adjusted = adjusted;
     c->mode = m;
     mpfr_set(c->t, c->res->t0, MPFR_RNDN);

@@ -359,9 +359,14 @@ hdo_run_take_transition_tr(run_ctx *c, slong src, const hdo_transition *tr,
     }
     hdo_vec_clear(vals, tr->nassigns);
     st = hdo_run_reinit(c, tgt, t, &adjusted);
+    if (st == 0 && !tr->crossing)
+        st = hdo_run_pick_pattern(c, &tgt, t);
     if (st < 0)
         return st;
-    if (adjusted && kind == HDO_EV_SWITCH)
+    mt = hdo_run_mode_entry(c, tgt);
+    if (tr->crossing && kind == HDO_EV_SWITCH)
+        kind = HDO_EV_CROSSING;
+    if (adjusted && (kind == HDO_EV_SWITCH || kind == HDO_EV_CROSSING))
         kind = HDO_EV_REINIT_ADJUSTED;
 
     hdo_event *ev =

@@ -8,6 +8,7 @@
 #include "model/lex.h"
 #include "model/names.h"
 #include "model/parse.h"
+#include "model/patterns.h"
 
 void
 hdo_model_init(hdo_model_t model)
@@ -47,6 +48,9 @@ hdo_model_clear(hdo_model_t model)
             transition_clear(mode->whens + j);
         free(mode->whens);
         transition_clear(&mode->zeno);
+        free(mode->pattern);
+        free(mode->rel);
+        free(mode->family_modes);
     }
     for (i = 0; i < model->narrays; i++)
         free(model->arrays[i].name);
@@ -201,6 +205,8 @@ hdo_model_parse_string(hdo_model_t model, const char *text, size_t len,
             for (i = 0; i < model->nvars; i++)
                 model->var_names[i] = model->vars[i].name;
     }
+    if (status == 0)
+        status = hdo_model_expand_patterns(model, err);
     if (status != 0) {
         reset_keep_file(model);
         err->status = status;

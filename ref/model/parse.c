@@ -546,6 +546,13 @@ parse_der(hdo_expr *out, parser *P)
     if (kind(P) != HDO_TK_NAME)
         return perr(P, HDO_ERR_SYNTAX, ntok,
                     "der() takes a variable name, found %s", found(P));
+    if (starts_if(P, ntok) ||
+        (P->tk[ntok + 1].kind == HDO_TK_LPAREN && is_piecewise_call(P, ntok)))
+        return perr(P, HDO_ERR_SEMANTIC, ntok,
+                    "der() takes a variable name, found the piecewise "
+                    "expression %s: a relation (if, abs, sign, min, max) "
+                    "cannot be inside der(); declare a variable for it",
+                    found(P));
     e = lookup(P, ntok);
     if (e == NULL)
         return perr(P, HDO_ERR_SEMANTIC, ntok, "unknown variable %s in der()",
@@ -649,12 +656,17 @@ parse_name(hdo_expr *out, parser *P)
     if (call && tok_is(P, tok, "sum") && P->tk[tok + 2].kind == HDO_TK_NAME &&
         tok_is(P, tok + 3, "in"))
         return parse_sum_of(out, P);
+    if (starts_if(P, tok))
+        return parse_if(out, P);
+    if (call && is_piecewise_call(P, tok))
+        return parse_piecewise_call(out, P);
     e = lookup(P, tok);
     if (e == NULL) {
         if (call)
             return perr(P, HDO_ERR_SEMANTIC, tok,
                         "unknown function %s (the functions are %s, and "
-                        "sum(i in A..B, expr))",
+                        "sum(i in A..B, expr), abs(x), sign(x), min(a, b), "
+                        "max(a, b))",
                         found(P), function_list(list, sizeof list));
         return perr(P, HDO_ERR_SEMANTIC, tok, "unknown name %s", found(P));
     }

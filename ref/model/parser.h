@@ -139,6 +139,11 @@ typedef struct {
 #define append_loop_values(...) hdo_model_p_append_loop_values(__VA_ARGS__)
 #define parse_for(...) hdo_model_p_parse_for(__VA_ARGS__)
 #define parse_equation(...) hdo_model_p_parse_equation(__VA_ARGS__)
+#define is_relop(...) hdo_model_p_is_relop(__VA_ARGS__)
+#define starts_if(...) hdo_model_p_starts_if(__VA_ARGS__)
+#define parse_if(...) hdo_model_p_parse_if(__VA_ARGS__)
+#define is_piecewise_call(...) hdo_model_p_is_piecewise_call(__VA_ARGS__)
+#define parse_piecewise_call(...) hdo_model_p_parse_piecewise_call(__VA_ARGS__)
 
 /* parse.c: errors, tokens, building expressions, expressions */
 int perr(parser *P, int status, slong tok, const char *fmt, ...)
@@ -192,6 +197,14 @@ int parse_array_bounds(slong *lo, slong *hi, slong *ivar, parser *P);
 int sweep_vars(parser *P);
 int append_loop_values(parser *P, char **text);
 int parse_for(parser *P, hdo_mode *mode, slong *eqs_alloc);
+
+/* cond.c: version 2 piecewise expressions (if, and/or/not, abs, sign,
+   min, max) */
+int is_relop(int k);
+int starts_if(const parser *P, slong tok);
+int parse_if(hdo_expr *out, parser *P);
+int is_piecewise_call(const parser *P, slong tok);
+int parse_piecewise_call(hdo_expr *out, parser *P);
 
 /* sweeps.c */
 int parse_equation(parser *P, hdo_mode *mode, slong *eqs_alloc);

@@ -155,6 +155,31 @@ deval_eval(double *out, deval_t p, double t, const double *vtab)
         case HDO_X_TIME:
         case HDO_X_VAR:
             break;
+        /* piecewise (libhdo gives sign-pattern modes without them, but a
+           direct evaluation is cheap): conditions are 1 or 0 */
+        case HDO_X_GE:
+            v[n] = a >= 0;
+            break;
+        case HDO_X_GT:
+            v[n] = a > 0;
+            break;
+        case HDO_X_NOT:
+            v[n] = a == 0;
+            break;
+        case HDO_X_AND:
+            v[n] = a != 0 && b != 0;
+            break;
+        case HDO_X_OR:
+            v[n] = a != 0 || b != 0;
+            break;
+        case HDO_X_ELSE:
+            v[n] = 0; /* no value: its IF reads the branches */
+            break;
+        case HDO_X_IF: {
+            const hdo_expr_node *br = hdo_expr_node_get(p->pool, nd->b);
+            v[n] = a != 0 ? v[br->a] : v[br->b];
+            break;
+        }
         }
     }
     for (slong i = 0; i < p->nroots; i++)

@@ -20,6 +20,12 @@
    - right after a (re)start, a guard that is already negative and still
      decreasing (a forward difference along y') is taken at once, as an
      event at the same time (bounded cascade);
+   - a mode with relations (if, abs, sign, min, max) is libhdo's modes of
+     their sign patterns, whose crossing guards are switching functions
+     like the others (no reset, not written to the events file); at the
+     start and after a `when` the pattern the state lies in is entered;
+     there is no sliding logic, so a relay that slides stops at the
+     cascade cap (exit 3, "chattering: IDA has no sliding logic");
    - `zeno goto` clauses are not used: IDA has no accumulation detection;
      `--max-events-per-unit` stops a run whose events pile up (Zeno,
      chattering without sliding logic) and says so.
@@ -401,6 +407,45 @@ enter_mode(run_ctx *c, slong m, double t, double tout1)
     c->last_steps = 0;
 }
 
+static void carry(run_ctx *c);
+static void guards_at(double *g, run_ctx *c, mode_data *md, double t,
+                      const double *y);
+
+/* A mode with relations (if, abs, sign, min, max) is the modes of their
+   sign patterns (model.h); entered at the start or by a `when`, the
+   pattern is the one the consistent state lies in: a crossing guard
+   that is negative there, or zero and decreasing along the flow, flips
+   its relation, and the new pattern is entered silently (no event), up
+   to once per relation. */
+static void
+pick_pattern(run_ctx *c, double t, double tout1)
+{
+    for (int it = 0; it <= HDO_MODEL_MAX_RELATIONS; it++) {
+        const hdo_mode *mode = c->model->modes + c->cur;
+        if (mode->pattern == NULL)
+            return;
+        const hdo_mode *fam = c->model->modes + mode->family;
+        mode_data *md = &c->modes[c->cur];
+        slong nw = mode->nwhens, k = mode->nrel, n = md->n, mask = mode->mask;
+        double g0[nw], g1[nw], y1[n];
+        double *y = NV_DATA_S(md->y), *yp = NV_DATA_S(md->yp);
+        double dt = 1e-7 * (1.0 + fabs(t));
+        guards_at(g0, c, md, t, y);
+        for (slong i = 0; i < n; i++)
+            y1[i] = y[i] + dt * (i < md->r->nstate ? yp[i] : 0.0);
+        guards_at(g1, c, md, t + dt, y1);
+        for (slong j = 0; j < k; j++) {
+            slong g = nw - k + j;
+            if (g0[g] < 0 || (g0[g] == 0 && g1[g] < 0))
+                mask ^= (slong)1 << j;
+        }
+        if (mask == mode->mask)
+            return;
+        carry(c);
+        enter_mode(c, fam->family_modes[mask], t, tout1);
+    }
+}
+
 /* Copies the current mode's values (and the derivatives of its states)
    into the carried table, which is cleared first. */
 static void
@@ -436,10 +481,14 @@ transition(run_ctx *c, slong k, double t, double tout1)
         c->gtab[tr->assigns[i].var] = a[i];
         c->gvalid[tr->assigns[i].var] = 1;
     }
-    fprintf(c->ev, "%.17g,%s,%s\n", t, c->model->modes[c->cur].name,
-            c->model->modes[tr->target].name);
+    /* a crossing of a relation is no jump: hdo check expects none */
+    if (!tr->crossing)
+        fprintf(c->ev, "%.17g,%s,%s\n", t, c->model->modes[c->cur].name,
+                c->model->modes[tr->target].name);
     c->nevents++;
     enter_mode(c, tr->target, t, tout1);
+    if (!tr->crossing)
+        pick_pattern(c, t, tout1);
 }
 
 /* The first guard (file order) that is negative at t and not increasing
@@ -632,6 +681,7 @@ main(int argc, char **argv)
             c.gvalid[v] = 1;
         }
     enter_mode(&c, model->start_mode, t, tout);
+    pick_pattern(&c, t, tout);
     int status = 0;
     double stop_t = NAN;
     if (cascade(&c, t, tout) != 0) {

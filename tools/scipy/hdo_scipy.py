@@ -12,7 +12,10 @@ math.*, and
 each mode must be an ODE: every equation holds exactly one der(x), affinely
 (der(x) = f, or m*der(v) = f), and every variable of the mode is
 differentiated.  A case that can reach a mode with an algebraic variable
-through a `when` is "not applicable" (exit 4, with the reason).  `zeno goto`
+through a `when` is "not applicable" (exit 4, with the reason), and so is
+a model with a piecewise expression (if, abs, sign, min, max: hdo runs
+each sign pattern of their relations as a mode, which this adapter does
+not do).  `zeno goto`
 is not used: solve_ivp has no accumulation detection, and
 --max-events-per-unit stops a run whose events pile up.
 
@@ -48,6 +51,8 @@ KEYWORDS = {"model", "param", "var", "mode", "end", "when", "goto", "with",
             "zeno", "start", "at", "until", "chattering", "filippov",
             "hysteresis", "stop", "der", "t", "pi"}
 MAX_CASCADE = 16
+# version 2 piecewise expressions: refused (not applicable, exit 4)
+PIECEWISE = {"if", "abs", "sign", "min", "max"}
 
 
 class ModelError(Exception):
@@ -155,6 +160,11 @@ class Expr:
             s = self.expr()
             self.take(")")
             return f"{FUNCS[tok]}({s})"
+        if tok == "if" or (tok in PIECEWISE and self.peek() == "("):
+            raise NotApplicable(
+                f"line {self.lineno}: the piecewise expression '{tok}' "
+                "(if, abs, sign, min, max) is not supported: its relations "
+                "switch like guards, and this adapter has no sign patterns")
         if tok == "pi":
             return "math.pi"
         if tok == "t":
