@@ -223,9 +223,9 @@ hdo_cmd_analyze(int argc, char **argv)
             print_error(&an->start_err);
         code = an->failed ? 2 : 0;
         if (json)
-            hdo_analysis_write_json(stdout, model, an);
+            hdo_analysis_write_json(stdout, &an->work, an);
         else
-            report(stdout, model, an);
+            report(stdout, &an->work, an);
     }
     hdo_analysis_clear(an);
     hdo_model_clear(model);

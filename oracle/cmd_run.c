@@ -202,22 +202,7 @@ hdo_cmd_run(int argc, char **argv)
             if (verified >= 0)
                 printf(", %ld verified digits", verified);
             printf(" -> %s\n", out);
-            for (slong k = 0; k < res->nmodes; k++)
-                if (res->modes[k].used && res->modes[k].km_fallback)
-                    fprintf(stderr,
-                            "%s: note: mode %s: Pryce's structural analysis "
-                            "gives a numerically singular system; it was "
-                            "integrated in the Kunkel-Mehrmann form "
-                            "(summary.json \"analysis\": \"km-fallback\")\n",
-                            model->file, model->modes[k].name);
-            if (res->event_digits >= 0)
-                fprintf(stderr,
-                        "%s: warning: the time of event %ld is determined to "
-                        "only %ld of the %ld digits (a multiple root of its "
-                        "switching function: a state known to 10^-%ld fixes "
-                        "it no better); summary.json \"event_digits\"\n",
-                        model->file, (long)res->event_digits_index,
-                        res->event_digits, opt.digits, opt.digits + 5);
+            hdo_run_write_notes(stderr, res, model, opt.digits);
         }
         if (rc == 0 && verified >= 0 && verified < opt.digits) {
             /* a reference that could not be confirmed must not pass for

@@ -55,6 +55,11 @@ typedef struct {
                               that holds at the start (mask order) */
     int failed;            /* some mode's failure is fatal */
     hdo_error_t start_err; /* no sign pattern holds at the start (failed) */
+    /* the analysis' workspace (hdo_model_workspace_init): the reduced
+       forms and constraints live in its expression pool, so the parsed
+       model is never written; render the analysis with &a->work */
+    hdo_model_struct work;
+    int have_work;
 } hdo_analysis_struct;
 typedef hdo_analysis_struct hdo_analysis_t[1];
 
@@ -69,7 +74,7 @@ void hdo_analysis_clear(hdo_analysis_t a);
    0 (then a->failed says whether a fatal failure occurred), or
    HDO_ERR_DOMAIN with err (file set) when the start time or a start
    value cannot be evaluated. */
-int hdo_analyze(hdo_analysis_t a, hdo_model_t model, long digits,
+int hdo_analyze(hdo_analysis_t a, const hdo_model_struct *model, long digits,
                 hdo_error_t *err);
 
 /* Writes the analysis as the JSON document of `hdo analyze --json`

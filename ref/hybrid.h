@@ -354,6 +354,13 @@ int hdo_run_outputs_write(const char *dir, const hdo_result_t res,
                           const hdo_model_t model, long verified_digits,
                           hdo_error_t *err);
 
+/* Writes to f the notes a user must see about a finished run of model
+   at digits D, one line each with the model file: the modes integrated
+   in the Kunkel-Mehrmann fallback's form, and an event time determined
+   to fewer than D digits (summary.json "event_digits"). */
+void hdo_run_write_notes(FILE *f, const hdo_result_t res,
+                         const hdo_model_struct *model, long digits);
+
 /* The smallest number of significant digits on which two runs of the same
    model agree, over all event times and event states (left and right
    limits); each value is compared relative to the largest magnitude its

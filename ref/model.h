@@ -161,6 +161,17 @@ typedef hdo_model_struct hdo_model_t[1];
 void hdo_model_init(hdo_model_t model);
 void hdo_model_clear(hdo_model_t model);
 
+/* The symbolic workspace of a computation on a parsed model (a run, an
+   analysis): *work is model with an expression pool of its own (a copy
+   of the model's, same node indices), into which reduced forms,
+   derivatives and substitutions go, so that model is never written and
+   several computations may share it at once.  The rest (modes,
+   variables, names, strings) is shared, read only, and must outlive
+   work.  hdo_model_workspace_clear frees the pool copy only. */
+void hdo_model_workspace_init(hdo_model_struct *work,
+                              const hdo_model_struct *model);
+void hdo_model_workspace_clear(hdo_model_struct *work);
+
 /* Parses and checks a model into model, which must be freshly
    initialised.  On success returns 0.  On failure returns HDO_ERR_SYNTAX
    or HDO_ERR_SEMANTIC (HDO_ERR_IO for an unreadable file, HDO_ERR_MEMORY

@@ -26,6 +26,8 @@ hdo_analysis_clear(hdo_analysis_t a)
     }
     free(a->modes);
     free(a->given);
+    if (a->have_work)
+        hdo_model_workspace_clear(&a->work);
     if (a->start != NULL)
         hdo_vec_clear(a->start, a->nvars);
     mpfr_clear(a->t0);
@@ -212,8 +214,12 @@ analyze_mode(hdo_analysis_t a, hdo_model_t model, slong m)
 }
 
 int
-hdo_analyze(hdo_analysis_t a, hdo_model_t model, long digits, hdo_error_t *err)
+hdo_analyze(hdo_analysis_t a, const hdo_model_struct *parsed, long digits,
+            hdo_error_t *err)
 {
+    hdo_model_struct *model = &a->work;
+    hdo_model_workspace_init(model, parsed);
+    a->have_work = 1;
     hdo_error_clear(err);
     a->digits = digits;
     /* the precision of a run at D digits: ten guard digits, so that the

@@ -30,6 +30,28 @@ hdo_run_outputs_prepare(const char *dir, hdo_error_t *err)
     return hdo_outdir_prepare(&od, err);
 }
 
+void
+hdo_run_write_notes(FILE *f, const hdo_result_t res,
+                    const hdo_model_struct *model, long digits)
+{
+    for (slong k = 0; k < res->nmodes; k++)
+        if (res->modes[k].used && res->modes[k].km_fallback)
+            fprintf(f,
+                    "%s: note: mode %s: Pryce's structural analysis gives a "
+                    "numerically singular system; it was integrated in the "
+                    "Kunkel-Mehrmann form (summary.json \"analysis\": "
+                    "\"km-fallback\")\n",
+                    model->file, model->modes[k].name);
+    if (res->event_digits >= 0)
+        fprintf(f,
+                "%s: warning: the time of event %ld is determined to only %ld "
+                "of the %ld digits (a multiple root of its switching "
+                "function: a state known to 10^-%ld fixes it no better); "
+                "summary.json \"event_digits\"\n",
+                model->file, (long)res->event_digits_index, res->event_digits,
+                digits, digits + 5);
+}
+
 int
 hdo_run_outputs_write(const char *dir, const hdo_result_t res,
                       const hdo_model_t model, long verified_digits,

@@ -268,26 +268,11 @@ run_start(run_ctx *c)
     return 0;
 }
 
-/* The symbolic workspace of a run: the parsed model with an expression
-   pool of the run's own (a copy of the model's, same node indices), into
-   which the reduced forms, derivatives, substitutions and sliding fields
-   go, so that the caller's model is never written and several runs may
-   share it at once.  The rest of the model (modes, variables, names,
-   strings) is shared, read only: results and errors point into it, and
-   stay valid while the caller's model lives. */
-static void
-workspace_init(hdo_model_struct *work, const hdo_model_struct *model)
-{
-    *work = *model;
-    hdo_expr_pool_init_copy(work->pool, model->pool);
-}
-
-static void
-workspace_clear(hdo_model_struct *work)
-{
-    hdo_expr_pool_clear(work->pool);
-}
-
+/* A run works in a symbolic workspace of its own
+   (hdo_model_workspace_init: the reduced forms, derivatives,
+   substitutions and sliding fields go into its pool copy); results and
+   errors point into the shared rest of the model, and stay valid while
+   the caller's model lives. */
 int
 hdo_run_rows(slong *nrows, const hdo_model_struct *model,
              const hdo_run_options *opt, hdo_error_t *err)
@@ -296,7 +281,7 @@ hdo_run_rows(slong *nrows, const hdo_model_struct *model,
     hdo_result_t res;
     hdo_model_struct work;
     memset(&c, 0, sizeof c);
-    workspace_init(&work, model);
+    hdo_model_workspace_init(&work, model);
     c.model = &work;
     c.opt = opt;
     c.res = res;
@@ -315,7 +300,7 @@ hdo_run_rows(slong *nrows, const hdo_model_struct *model,
     *nrows = st == 0 ? c.nsamples : 0;
     mpfr_clears(c.tol, c.every, c.t, c.t_end, c.last_event, (mpfr_ptr)0);
     hdo_result_clear(res);
-    workspace_clear(&work);
+    hdo_model_workspace_clear(&work);
     return st < 0 ? st : 0;
 }
 
@@ -339,7 +324,7 @@ hdo_run_stoppable(hdo_result_t res, const hdo_model_struct *model,
     memset(&c, 0, sizeof c);
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu0);
     clock_gettime(CLOCK_MONOTONIC, &c.start);
-    workspace_init(&work, model);
+    hdo_model_workspace_init(&work, model);
     c.model = &work;
     c.opt = opt;
     c.res = res;
@@ -399,7 +384,7 @@ hdo_run_stoppable(hdo_result_t res, const hdo_model_struct *model,
 
     hdo_run_hist_clear(&c);
     hdo_run_mode_table_clear(&c.modes, res);
-    workspace_clear(&work);
+    hdo_model_workspace_clear(&work);
     mpfr_clears(c.tol, c.every, c.t, c.t_end, c.last_event, (mpfr_ptr)0);
     hdo_run_phase_enter(&c, PH_OTHER);
     res->seconds = hdo_run_elapsed(&c);

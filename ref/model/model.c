@@ -30,6 +30,19 @@ transition_clear(hdo_transition *tr)
 }
 
 void
+hdo_model_workspace_init(hdo_model_struct *work, const hdo_model_struct *model)
+{
+    *work = *model;
+    hdo_expr_pool_init_copy(work->pool, model->pool);
+}
+
+void
+hdo_model_workspace_clear(hdo_model_struct *work)
+{
+    hdo_expr_pool_clear(work->pool);
+}
+
+void
 hdo_model_clear(hdo_model_t model)
 {
     slong i, j;

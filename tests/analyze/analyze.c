@@ -44,9 +44,14 @@ Test(analyze, pendulum)
     hdo_error_t err;
     mpfr_t want;
     tm_parse(model, pendulum);
+    slong len = model->pool->len;
     hdo_analysis_init(an);
     cr_assert_eq(hdo_analyze(an, model, 30, &err), 0, "%s", err.message);
     cr_assert_eq(an->failed, 0);
+    /* the reduction went into the analysis' own pool, not the model's */
+    cr_expect_eq(model->pool->len, len, "the model's pool grew: %ld -> %ld",
+                 (long)len, (long)model->pool->len);
+    cr_expect_gt(an->work.pool->len, len);
     /* a run's precision at 30 digits: ceil(40 log2 10) = ceil(132.88) */
     cr_expect_eq(an->prec, 133);
     cr_assert_eq(an->nmodes, 1);
