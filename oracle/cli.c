@@ -123,6 +123,32 @@ take(cli *c, const cli_option *o, const char *n, const char *v)
     return 2;
 }
 
+/* The message for what getopt_long refused ('?'): the text given is
+   av[optind - 1], except inside a cluster of short options (-vx), where
+   optopt names the letter. */
+static int
+refused(cli *c, const struct option *lo, char *const *av)
+{
+    const char *given = av[optind - 1];
+    if (optopt > 0 && optopt < O_TABLE && strncmp(given, "--", 2) != 0)
+        return fail(c, 1, "unknown option '-%c'", optopt);
+    if (optopt != 0 && strchr(given, '=') != NULL)
+        return fail(c, 1, "option '%.*s' takes no value",
+                    (int)(strchr(given, '=') - given), given);
+    if (strncmp(given, "--", 2) == 0) {
+        size_t len = strcspn(given + 2, "=");
+        int matches = 0;
+        for (const struct option *o = lo; o->name != NULL; o++)
+            matches += strncmp(o->name, given + 2, len) == 0;
+        if (matches > 1)
+            return fail(c, 1,
+                        "ambiguous option '%s' (an abbreviation of %d "
+                        "options)",
+                        given, matches);
+    }
+    return fail(c, 1, "unknown option '%s'", given);
+}
+
 int
 cli_parse(cli *c, int argc, char **argv)
 {
@@ -204,7 +230,7 @@ cli_parse(cli *c, int argc, char **argv)
             rc = fail(c, 0, "%s needs a value", av[optind - 1]);
             break;
         default:
-            rc = fail(c, 1, "unknown option '%s'", av[optind - 1]);
+            rc = refused(c, lo, av);
             break;
         }
     }

@@ -84,6 +84,12 @@ int hdo_analyze(hdo_analysis_t a, const hdo_model_struct *model, long digits,
    mode has no consistent point). */
 void hdo_analysis_write_json(FILE *out, hdo_model_t model,
                              const hdo_analysis_t an);
+/* Writes the analysis as the text report of `hdo analyze` (docs/cli.md):
+   the modes that can hold at the start, each with its reduced form,
+   mu/d/a/v with the rank gaps (or why they are missing) and its hidden
+   constraints, then the start mode's consistent initial point. */
+void hdo_analysis_write_text(FILE *out, hdo_model_t model,
+                             const hdo_analysis_t an);
 
 /* The value of model variable v (order 0) at the consistent point of
    mode mi, or NULL when the mode lacks it. */

@@ -119,8 +119,8 @@ typedef struct {
 /* Relations per mode, and modes in all after the expansion into sign
    patterns: the driver's per-mode tables grow with the square of the
    modes (decisions.md). */
-#define HDO_MODEL_MAX_RELATIONS 6
-#define HDO_MODEL_MAX_PATTERN_MODES 64
+#define HDO_MODEL_MAX_RELATIONS 12
+#define HDO_MODEL_MAX_PATTERN_MODES 4096
 
 typedef enum {
     HDO_CHATTER_FILIPPOV = 0,

@@ -173,7 +173,9 @@ static void
 analyze_mode(hdo_analysis_t a, hdo_model_t model, slong m)
 {
     hdo_analysis_mode *p = a->modes + m;
-    int is_start = m == model->start_mode;
+    /* a sign pattern is judged as the start once the start pattern is
+       chosen (choose_start_pattern) */
+    int is_start = m == model->start_mode && model->modes[m].pattern == NULL;
     hdo_reduced_init(p->red);
     hdo_error_clear(&p->err);
     p->status = hdo_reduce_mode(p->red, model, m, &p->err);
@@ -191,7 +193,7 @@ analyze_mode(hdo_analysis_t a, hdo_model_t model, slong m)
         /* only the start mode must be consistent at the start values
            (of a mode with relations: one of its sign patterns, checked
            by choose_start_pattern) */
-        p->fatal = p->noted = is_start && model->modes[m].pattern == NULL;
+        p->fatal = p->noted = is_start;
         return;
     }
     slong n = model->modes[m].nvars;
@@ -245,10 +247,22 @@ hdo_analyze(hdo_analysis_t a, const hdo_model_struct *parsed, long digits,
     a->nmodes = model->nmodes;
     for (slong m = 0; m < model->nmodes; m++) {
         analyze_mode(a, model, m);
-        a->failed |= a->modes[m].fatal;
         a->modes[m].possible =
             pattern_possible(model, m, a->modes + m, a->t0, a->prec);
     }
     choose_start_pattern(a, model);
+    for (slong m = 0; m < model->nmodes; m++) {
+        hdo_analysis_mode *p = a->modes + m;
+        if (model->modes[m].pattern != NULL) {
+            /* the chosen start pattern is the start mode; a pattern that
+               cannot hold at the start is not reported, unless it is
+               singular (a run may enter it later) */
+            if (m == a->start_mode && a->start_err.status == 0)
+                p->fatal = p->noted = p->status != 0;
+            else if (!p->possible)
+                p->noted = p->fatal;
+        }
+        a->failed |= p->fatal;
+    }
     return 0;
 }

@@ -221,7 +221,7 @@ hdo_evfile_read_string(hdo_evfile_t ef, const char *text, size_t len,
                        const char *filename, hdo_error_t *err)
 {
     csv_lexer lx;
-    slong ncells = 0, ct = -1, cf = -1, cto = -1;
+    slong ncells = 0, ct = -1, cf = -1, cto = -1, ckind = -1;
     int st;
     ef->file = strdup(filename != NULL ? filename : "<events>");
     if (err != NULL)
@@ -245,6 +245,7 @@ hdo_evfile_read_string(hdo_evfile_t ef, const char *text, size_t len,
             slong *slot = strcmp(s, "time") == 0   ? &ct
                           : strcmp(s, "from") == 0 ? &cf
                           : strcmp(s, "to") == 0   ? &cto
+                          : strcmp(s, "kind") == 0 ? &ckind
                                                    : NULL;
             if (slot != NULL && *slot >= 0) {
                 st = hdo_error_set(err, HDO_ERR_INPUT, lx.line, lx.cells[i].col,
@@ -277,6 +278,10 @@ hdo_evfile_read_string(hdo_evfile_t ef, const char *text, size_t len,
                                (long)ncells, (long)lx.ncells);
             break;
         }
+        /* a crossing of a relation (hdo's events.csv, kind column) is no
+           mode change: hdo check never expects it (docs/cli.md) */
+        if (ckind >= 0 && strcmp(lx.cells[ckind].s, "crossing") == 0)
+            continue;
         if (evfile_grow(ef)) {
             st =
                 hdo_error_set(err, HDO_ERR_MEMORY, lx.line, 0, "out of memory");

@@ -376,14 +376,17 @@ hdo_run_intersect_reach(run_ctx *c, slong m, slong g, const left_limit *L,
     mode_cache *mc = hdo_run_mode_entry(c, m);
     slong p = mc->other_mode[g];
     const hdo_transition *o = model->modes[p].whens + mc->other_when[g];
-    uint64_t mask = regime_mask(c, m), big = mask, next;
+    uint64_t mask, big, next;
     int st;
+    /* before any mask is formed: a shift by a mode index of 64 or more
+       would be undefined */
     if (model->nmodes > HDO_SLIDING_MAXMODES)
         return intersect_fail(c, p, t,
                               "sliding on an intersection of surfaces (at "
                               "'%s', t = %s) is covered for models of at most "
                               "62 modes",
                               o->guard_text);
+    mask = big = regime_mask(c, m);
     /* every corner crosses the new surface into its own neighbour */
     for (slong q = 0; q < model->nmodes; q++) {
         if (!((mask >> q) & 1))

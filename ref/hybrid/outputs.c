@@ -1,5 +1,6 @@
 /* outputs.c -- a run's result folder: trajectory.csv, events.csv and
  * summary.json written as one set (ref/outdir.h) */
+#include <string.h>
 #include "hybrid.h"
 #include "outdir.h"
 
@@ -34,14 +35,23 @@ void
 hdo_run_write_notes(FILE *f, const hdo_result_t res,
                     const hdo_model_struct *model, long digits)
 {
-    for (slong k = 0; k < res->nmodes; k++)
-        if (res->modes[k].used && res->modes[k].km_fallback)
+    for (slong k = 0; k < res->nmodes; k++) {
+        if (!res->modes[k].used || !res->modes[k].km_fallback)
+            continue;
+        /* the sign patterns of a mode share its name: one note each */
+        slong e;
+        for (e = 0; e < k; e++)
+            if (res->modes[e].used && res->modes[e].km_fallback &&
+                strcmp(model->modes[e].name, model->modes[k].name) == 0)
+                break;
+        if (e == k)
             fprintf(f,
                     "%s: note: mode %s: Pryce's structural analysis gives a "
                     "numerically singular system; it was integrated in the "
                     "Kunkel-Mehrmann form (summary.json \"analysis\": "
                     "\"km-fallback\")\n",
                     model->file, model->modes[k].name);
+    }
     if (res->event_digits >= 0)
         fprintf(f,
                 "%s: warning: the time of event %ld is determined to only %ld "

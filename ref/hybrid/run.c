@@ -364,7 +364,7 @@ hdo_run_stoppable(hdo_result_t res, const hdo_model_struct *model,
         int ph = hdo_run_phase_enter(&c, PH_INTEGRATION);
         st = step(&c, &done);
         hdo_run_phase_enter(&c, ph);
-        if (opt->progress != NULL)
+        if (opt->progress != NULL && st == 0)
             opt->progress(opt->progress_data, mpfr_get_d(c.t, MPFR_RNDN),
                           (long)res->steps, (long)res->nevents,
                           hdo_run_mode_entry(&c, c.mode)->step->type->name);

@@ -358,11 +358,21 @@ hdo_run_take_transition_tr(run_ctx *c, slong src, const hdo_transition *tr,
         }
     }
     hdo_vec_clear(vals, tr->nassigns);
+    /* the event's left limit, taken now: L points into the source mode's
+       cache, which the reinitialisation may rebuild when the target is
+       the source (the Kunkel-Mehrmann fallback of a self-loop) */
+    slong nv = c->res->nvars;
+    mpfr_ptr left = hdo_vec_init(nv, c->res->prec);
+    for (slong v = 0; v < nv; v++)
+        mpfr_set_nan(left + v);
+    hdo_run_mode_values(left, NULL, hdo_run_mode_entry(c, src), L->xs, L->xu);
     st = hdo_run_reinit(c, tgt, t, &adjusted);
     if (st == 0 && !tr->crossing)
         st = hdo_run_pick_pattern(c, &tgt, t);
-    if (st < 0)
+    if (st < 0) {
+        hdo_vec_clear(left, nv);
         return st;
+    }
     mt = hdo_run_mode_entry(c, tgt);
     if (tr->crossing && kind == HDO_EV_SWITCH)
         kind = HDO_EV_CROSSING;
@@ -372,8 +382,9 @@ hdo_run_take_transition_tr(run_ctx *c, slong src, const hdo_transition *tr,
     hdo_event *ev =
         hdo_result_add_event(c->res, t, hdo_run_res_mode(c, src),
                              hdo_run_res_mode(c, tgt), kind, tr->guard_text);
-    hdo_run_mode_values(ev->left, NULL, hdo_run_mode_entry(c, src), L->xs,
-                        L->xu);
+    for (slong v = 0; v < nv; v++)
+        mpfr_set(ev->left + v, left + v, MPFR_RNDN);
+    hdo_vec_clear(left, nv);
     hdo_run_mode_values(ev->right, NULL, mt, mt->xs, mt->xu);
     hdo_run_add_row(c, t, tgt, mt->xs, mt->xu);
     hdo_run_skip_samples_at(c, t);

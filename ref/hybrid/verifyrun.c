@@ -10,9 +10,11 @@
    run copies the expression pool into a workspace of its own, run.c);
    everything else a run touches is its own (run context, mode table,
    result, error) or thread-local: MPFR's constant caches (MPFR built
-   with TLS) and FLINT's and Arb's caches (FLINT_USES_TLS).  The library
-   has no static mutable data.  The thread frees its caches before it
-   ends (flint_cleanup, mpfr_free_cache), or each --verify would leak
+   with TLS) and FLINT's and Arb's caches (FLINT_USES_TLS).  A run
+   touches no static mutable data (the process module's registry of
+   temporary files, ref/process/temps.c, serves the writing of results,
+   after the runs, and takes its slots atomically).  The thread frees its caches
+   before it ends (flint_cleanup, mpfr_free_cache), or each --verify would leak
    them. */
 typedef struct {
     hdo_result_struct *res;
@@ -20,15 +22,17 @@ typedef struct {
     hdo_run_options opt;
     hdo_error_t err;
     int status;
-    atomic_int *stop;
+    int id;           /* 1: the run at D digits, 2: the check at D + 10 */
+    atomic_int *stop; /* 0, or the id of the run that failed first */
 } verify_job;
 
 static void
 job_run(verify_job *j)
 {
     j->status = hdo_run_stoppable(j->res, j->model, &j->opt, &j->err, j->stop);
+    int none = 0;
     if (j->status < 0)
-        atomic_store(j->stop, 1);
+        atomic_compare_exchange_strong(j->stop, &none, j->id);
 }
 
 static void *
@@ -57,6 +61,8 @@ hdo_run_verify(hdo_result_t res, hdo_result_t check, long *verified,
     a.model = b.model = model;
     a.opt = b.opt = *opt;
     a.stop = b.stop = &stop;
+    a.id = 1;
+    b.id = 2;
     /* the progress is that of the longer run; the rows of the check go
        to check (hdo_result_agreement reads them), not to the sink */
     a.opt.progress = NULL;
@@ -74,7 +80,9 @@ hdo_run_verify(hdo_result_t res, hdo_result_t check, long *verified,
         if (a.status == 0)
             job_run(&b);
     }
-    if (a.status < 0) {
+    /* the run that failed first is the one to report: the other one was
+       only stopped because of it */
+    if (a.status < 0 && atomic_load(&stop) != 2) {
         if (err != NULL)
             *err = a.err;
         return a.status;

@@ -11,34 +11,6 @@ dup_or_null(const char *s)
     return s == NULL ? NULL : strdup(s);
 }
 
-/* The variables of the pattern's equations, ascending. */
-typedef struct {
-    slong *v;
-    slong n, alloc;
-} var_set;
-
-static void
-add_var(slong var, slong order, void *data)
-{
-    var_set *s = data;
-    for (slong i = 0; i < s->n; i++)
-        if (s->v[i] == var)
-            return;
-    if (s->n == s->alloc) {
-        s->alloc = s->alloc ? 2 * s->alloc : 8;
-        s->v = realloc(s->v, s->alloc * sizeof *s->v);
-        HDO_ASSERT(s->v != NULL);
-    }
-    s->v[s->n++] = var;
-}
-
-static int
-cmp_slong(const void *a, const void *b)
-{
-    slong x = *(const slong *)a, y = *(const slong *)b;
-    return (x > y) - (x < y);
-}
-
 static void
 copy_transition(hdo_transition *out, const hdo_transition *in,
                 hdo_expr_pool_struct *pool, const hdo_expr *d, const int *bits,
@@ -79,18 +51,20 @@ build_pattern(hdo_model_struct *m, hdo_mode *pm, const hdo_mode *src,
     out.neqs = src->neqs;
     out.eqs = malloc(src->neqs * sizeof *out.eqs);
     HDO_ASSERT(out.name != NULL && out.eqs != NULL);
-    var_set vs = {NULL, 0, 0};
     for (slong i = 0; i < src->neqs; i++) {
         out.eqs[i] = src->eqs[i];
         out.eqs[i].text = dup_or_null(src->eqs[i].text);
         out.eqs[i].residual =
             hdo_expr_select(pool, src->eqs[i].residual, d, bits, k);
-        hdo_expr_foreach_var(pool, out.eqs[i].residual, add_var, &vs);
     }
-    if (vs.n > 1)
-        qsort(vs.v, (size_t)vs.n, sizeof *vs.v, cmp_slong);
-    out.vars = vs.v;
-    out.nvars = vs.n;
+    /* the mode's own variables, not those left in the branches taken: a
+       variable that a pattern's equations lose is still the mode's, and
+       the pattern is then singular (reported when a run enters it),
+       never a smaller system that drops an equation's meaning */
+    out.nvars = src->nvars;
+    out.vars = malloc((src->nvars + 1) * sizeof *out.vars);
+    HDO_ASSERT(out.vars != NULL);
+    memcpy(out.vars, src->vars, src->nvars * sizeof *out.vars);
     /* the file's `when`s first (at a common root they win: the mode is
        left), then one crossing per relation */
     out.nwhens = src->nwhens + k;

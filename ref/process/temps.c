@@ -8,7 +8,10 @@
 
 /* The temporary files of this process, removed by a signal or an
    allocation failure.  Fixed slots: the handlers may neither allocate
-   nor take locks, and a path is set before its file exists. */
+   nor take locks, and a path is set before its file exists.  A slot is
+   taken by compare-and-swap, so two threads never take the same one; a
+   path beyond NTEMP (more files written at once than any command
+   writes) is only left behind by a signal, never lost otherwise. */
 #define NTEMP 8
 static char *volatile temp_paths[NTEMP];
 
@@ -16,10 +19,8 @@ void
 hdo_temp_register(char *path)
 {
     for (int i = 0; i < NTEMP; i++)
-        if (temp_paths[i] == NULL) {
-            temp_paths[i] = path;
+        if (__sync_bool_compare_and_swap(&temp_paths[i], NULL, path))
             return;
-        }
 }
 
 void

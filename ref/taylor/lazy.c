@@ -73,7 +73,7 @@ ancestors(char *active, const hdo_program_struct *prog)
 {
     for (slong i = prog->nslots - 1; i >= 0; i--) {
         const hdo_program_instr *c = prog->code + i;
-        if (!active[i] || c->kind < HDO_X_ADD)
+        if (!active[i] || hdo_expr_kind_arity(c->kind) == 0)
             continue;
         active[c->a] = 1;
         if (c->b >= 0)
