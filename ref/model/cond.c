@@ -101,22 +101,8 @@ parse_not(hdo_expr *out, parser *P)
         *out = hdo_expr_not(P->pool, *out);
         return track(P, *out, tok);
     }
-    if (kind(P) == HDO_TK_LPAREN && opens_condition(P, tok)) {
-        if ((status = enter(P, tok)) != 0)
-            return status;
-        P->p++;
-        if ((status = parse_or(out, P)) != 0)
-            return status;
-        if (kind(P) != HDO_TK_RPAREN) {
-            hdo_srcpos open = tok_pos(P, tok);
-            return perr(P, HDO_ERR_SYNTAX, P->p,
-                        "expected ')' to close the '(' at %d:%d, found %s",
-                        open.line, open.col, found(P));
-        }
-        P->p++;
-        P->depth--;
-        return 0;
-    }
+    if (kind(P) == HDO_TK_LPAREN && opens_condition(P, tok))
+        return parse_group(out, P, tok, parse_or);
     hdo_expr a, b;
     if ((status = parse_sum(&a, P)) != 0)
         return status;

@@ -477,6 +477,30 @@ enter(parser *P, slong tok)
     return 0;
 }
 
+/* A parenthesised group "( inner )" whose '(' is token tok, the current
+   one: one more level of nesting, the inside parsed by parse_inner into
+   *out, and a missing ')' reported with the place of its '('. */
+int
+parse_group(hdo_expr *out, parser *P, slong tok,
+            int (*parse_inner)(hdo_expr *, parser *))
+{
+    int status;
+    if ((status = enter(P, tok)) != 0)
+        return status;
+    P->p++;
+    if ((status = parse_inner(out, P)) != 0)
+        return status;
+    if (kind(P) != HDO_TK_RPAREN) {
+        hdo_srcpos open = tok_pos(P, tok);
+        return perr(P, HDO_ERR_SYNTAX, P->p,
+                    "expected ')' to close the '(' at %d:%d, found %s",
+                    open.line, open.col, found(P));
+    }
+    P->p++;
+    P->depth--;
+    return 0;
+}
+
 static int
 record_ref(parser *P, slong var, slong tok)
 {
@@ -712,7 +736,7 @@ static int
 parse_primary(hdo_expr *out, parser *P)
 {
     slong tok = P->p;
-    int k = kind(P), status;
+    int k = kind(P);
     if (k == HDO_TK_NUMBER)
         return parse_number(out, P);
     if (k == HDO_TK_NAME)
@@ -736,22 +760,9 @@ parse_primary(hdo_expr *out, parser *P)
         *out = hdo_expr_time(P->pool);
         return build_leaf(P, *out, tok);
     }
-    if (k == HDO_TK_LPAREN) {
-        if ((status = enter(P, tok)) != 0)
-            return status;
-        P->p++;
-        if ((status = parse_sum(out, P)) != 0)
-            return status;
-        if (kind(P) != HDO_TK_RPAREN) {
-            hdo_srcpos open = tok_pos(P, tok);
-            return perr(P, HDO_ERR_SYNTAX, P->p,
-                        "expected ')' to close the '(' at %d:%d, found %s",
-                        open.line, open.col, found(P));
-        }
-        P->p++;
-        P->depth--;
-        return 0;
-    }
+    if (k == HDO_TK_LPAREN)
+        return parse_group(out, P, tok,
+                           hdo_model_p_parse_sum); /* parse_sum: a macro */
     return perr(P, HDO_ERR_SYNTAX, tok, "expected an expression, found %s",
                 found(P));
 }
