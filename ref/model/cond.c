@@ -217,7 +217,7 @@ parse_piecewise_call(hdo_expr *out, parser *P)
 {
     slong ftok = P->p, argtok[2] = {0, 0};
     int two = tok_is(P, ftok, "min") || tok_is(P, ftok, "max"), nargs = 0;
-    hdo_expr arg[2] = {HDO_EXPR_NONE, HDO_EXPR_NONE}, x;
+    hdo_expr arg[2] = {HDO_EXPR_NONE, HDO_EXPR_NONE};
     int status;
     char fname[8];
     snprintf(fname, sizeof fname, "%.*s", (int)P->tk[ftok].len,
@@ -226,27 +226,8 @@ parse_piecewise_call(hdo_expr *out, parser *P)
     if ((status = enter(P, P->p)) != 0)
         return status;
     P->p++;
-    if (kind(P) != HDO_TK_RPAREN) {
-        for (;;) {
-            slong at = P->p;
-            if ((status = parse_sum(&x, P)) != 0)
-                return status;
-            if (nargs < 2) {
-                arg[nargs] = x;
-                argtok[nargs] = at;
-            }
-            nargs++;
-            if (kind(P) != HDO_TK_COMMA)
-                break;
-            P->p++;
-        }
-    }
-    if (kind(P) != HDO_TK_RPAREN)
-        return perr(P, HDO_ERR_SYNTAX, P->p,
-                    "expected ')' to close the arguments of %s, found %s",
-                    fname, found(P));
-    P->p++;
-    P->depth--;
+    if ((status = parse_arguments(arg, argtok, 2, &nargs, P, ftok, fname)) != 0)
+        return status;
     if (nargs != 1 + two)
         return perr(P, HDO_ERR_SEMANTIC, ftok,
                     "%s takes %d argument%s, found %d", fname, 1 + two,
