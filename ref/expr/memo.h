@@ -24,4 +24,12 @@ slong hdo_expr_reachable(int32_t **out, const hdo_expr_pool_struct *pool,
    asserts that it is there (a bug otherwise), so it never returns -1. */
 slong hdo_expr_reachable_position(const int32_t *nodes, slong len, int32_t id);
 
+/* The images of the operands of node, the reachable node nodes[i], where
+   image[k] is the image of nodes[k] (a rebuilding walk, as substitution):
+   sets *a, and *b for a binary node (HDO_EXPR_NONE otherwise; both for a
+   leaf), and returns the node's arity. */
+int hdo_expr_operand_images(hdo_expr *a, hdo_expr *b, const int32_t *nodes,
+                            slong i, const hdo_expr_node *node,
+                            const hdo_expr *image);
+
 #endif

@@ -177,14 +177,11 @@ hdo_expr_select(hdo_expr_pool_t pool, hdo_expr e, const hdo_expr *d,
         hdo_expr x = nodes[i];
         const hdo_expr_node node = pool->nodes[x];
         image[i] = x;
-        int arity = hdo_expr_kind_arity(node.kind);
+        hdo_expr a, b;
+        int arity = hdo_expr_operand_images(&a, &b, nodes, i, &node, image);
         if (arity == 0)
             continue;
-        hdo_expr a = image[hdo_expr_reachable_position(nodes, i, node.a)];
         int binary = arity == 2;
-        hdo_expr b = binary
-                         ? image[hdo_expr_reachable_position(nodes, i, node.b)]
-                         : HDO_EXPR_NONE;
         if (node.kind == HDO_X_GE || node.kind == HDO_X_GT) {
             slong j;
             for (j = 0; j < n && d[j] != node.a; j++)

@@ -259,3 +259,16 @@ hdo_expr_reachable_position(const int32_t *nodes, slong len, int32_t id)
     HDO_ASSERT(0 && "the node is among the reachable ones");
     return -1; /* not reached: the assertion does not return */
 }
+
+int
+hdo_expr_operand_images(hdo_expr *a, hdo_expr *b, const int32_t *nodes, slong i,
+                        const hdo_expr_node *node, const hdo_expr *image)
+{
+    int arity = hdo_expr_kind_arity(node->kind);
+    /* the operands come before nodes[i] (children before parents) */
+    *a = arity > 0 ? image[hdo_expr_reachable_position(nodes, i, node->a)]
+                   : HDO_EXPR_NONE;
+    *b = arity == 2 ? image[hdo_expr_reachable_position(nodes, i, node->b)]
+                    : HDO_EXPR_NONE;
+    return arity;
+}

@@ -28,14 +28,10 @@ hdo_expr_substitute_many(hdo_expr_pool_t pool, hdo_expr e, const hdo_expr *from,
             for (slong k = 0; k < n; k++)
                 if (from[k] == x)
                     image[i] = to[k];
-        } else if (hdo_expr_kind_arity(node.kind) > 0) {
-            hdo_expr a = image[hdo_expr_reachable_position(nodes, len, node.a)];
-            hdo_expr b =
-                hdo_expr_kind_arity(node.kind) == 2
-                    ? image[hdo_expr_reachable_position(nodes, len, node.b)]
-                    : HDO_EXPR_NONE;
-            if (a != node.a ||
-                (hdo_expr_kind_arity(node.kind) == 2 && b != node.b))
+        } else {
+            hdo_expr a, b;
+            int arity = hdo_expr_operand_images(&a, &b, nodes, i, &node, image);
+            if (arity > 0 && (a != node.a || (arity == 2 && b != node.b)))
                 image[i] = rebuild(pool, node, a, b);
         }
     }

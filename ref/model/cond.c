@@ -101,22 +101,8 @@ parse_not(hdo_expr *out, parser *P)
         *out = hdo_expr_not(P->pool, *out);
         return track(P, *out, tok);
     }
-    if (kind(P) == HDO_TK_LPAREN && opens_condition(P, tok)) {
-        if ((status = enter(P, tok)) != 0)
-            return status;
-        P->p++;
-        if ((status = parse_or(out, P)) != 0)
-            return status;
-        if (kind(P) != HDO_TK_RPAREN) {
-            hdo_srcpos open = tok_pos(P, tok);
-            return perr(P, HDO_ERR_SYNTAX, P->p,
-                        "expected ')' to close the '(' at %d:%d, found %s",
-                        open.line, open.col, found(P));
-        }
-        P->p++;
-        P->depth--;
-        return 0;
-    }
+    if (kind(P) == HDO_TK_LPAREN && opens_condition(P, tok))
+        return parse_group(out, P, tok, parse_or);
     hdo_expr a, b;
     if ((status = parse_sum(&a, P)) != 0)
         return status;
@@ -231,7 +217,7 @@ parse_piecewise_call(hdo_expr *out, parser *P)
 {
     slong ftok = P->p, argtok[2] = {0, 0};
     int two = tok_is(P, ftok, "min") || tok_is(P, ftok, "max"), nargs = 0;
-    hdo_expr arg[2] = {HDO_EXPR_NONE, HDO_EXPR_NONE}, x;
+    hdo_expr arg[2] = {HDO_EXPR_NONE, HDO_EXPR_NONE};
     int status;
     char fname[8];
     snprintf(fname, sizeof fname, "%.*s", (int)P->tk[ftok].len,
@@ -240,27 +226,8 @@ parse_piecewise_call(hdo_expr *out, parser *P)
     if ((status = enter(P, P->p)) != 0)
         return status;
     P->p++;
-    if (kind(P) != HDO_TK_RPAREN) {
-        for (;;) {
-            slong at = P->p;
-            if ((status = parse_sum(&x, P)) != 0)
-                return status;
-            if (nargs < 2) {
-                arg[nargs] = x;
-                argtok[nargs] = at;
-            }
-            nargs++;
-            if (kind(P) != HDO_TK_COMMA)
-                break;
-            P->p++;
-        }
-    }
-    if (kind(P) != HDO_TK_RPAREN)
-        return perr(P, HDO_ERR_SYNTAX, P->p,
-                    "expected ')' to close the arguments of %s, found %s",
-                    fname, found(P));
-    P->p++;
-    P->depth--;
+    if ((status = parse_arguments(arg, argtok, 2, &nargs, P, ftok, fname)) != 0)
+        return status;
     if (nargs != 1 + two)
         return perr(P, HDO_ERR_SEMANTIC, ftok,
                     "%s takes %d argument%s, found %d", fname, 1 + two,

@@ -477,6 +477,68 @@ enter(parser *P, slong tok)
     return 0;
 }
 
+/* The arguments of a call, "expr { , expr } )", from the current token
+   (just past the '(', whose nesting level enter() opened) to the ')',
+   which closes that level: all are parsed, *nargs counts them, and the
+   first keep are stored in arg (their first tokens in argtok, unless
+   NULL).  A missing ')' is reported with the function's name fname, or
+   the text of token ftok when fname is NULL. */
+int
+parse_arguments(hdo_expr *arg, slong *argtok, int keep, int *nargs, parser *P,
+                slong ftok, const char *fname)
+{
+    int status;
+    hdo_expr x;
+    *nargs = 0;
+    if (kind(P) != HDO_TK_RPAREN) {
+        for (;;) {
+            slong at = P->p;
+            if ((status = parse_sum(&x, P)) != 0)
+                return status;
+            if (*nargs < keep) {
+                arg[*nargs] = x;
+                if (argtok != NULL)
+                    argtok[*nargs] = at;
+            }
+            (*nargs)++;
+            if (kind(P) != HDO_TK_COMMA)
+                break;
+            P->p++;
+        }
+    }
+    if (kind(P) != HDO_TK_RPAREN)
+        return perr(P, HDO_ERR_SYNTAX, P->p,
+                    "expected ')' to close the arguments of %s, found %s",
+                    fname != NULL ? fname : describe(P, ftok), found(P));
+    P->p++;
+    P->depth--;
+    return 0;
+}
+
+/* A parenthesised group "( inner )" whose '(' is token tok, the current
+   one: one more level of nesting, the inside parsed by parse_inner into
+   *out, and a missing ')' reported with the place of its '('. */
+int
+parse_group(hdo_expr *out, parser *P, slong tok,
+            int (*parse_inner)(hdo_expr *, parser *))
+{
+    int status;
+    if ((status = enter(P, tok)) != 0)
+        return status;
+    P->p++;
+    if ((status = parse_inner(out, P)) != 0)
+        return status;
+    if (kind(P) != HDO_TK_RPAREN) {
+        hdo_srcpos open = tok_pos(P, tok);
+        return perr(P, HDO_ERR_SYNTAX, P->p,
+                    "expected ')' to close the '(' at %d:%d, found %s",
+                    open.line, open.col, found(P));
+    }
+    P->p++;
+    P->depth--;
+    return 0;
+}
+
 static int
 record_ref(parser *P, slong var, slong tok)
 {
@@ -583,7 +645,7 @@ parse_call(hdo_expr *out, parser *P)
     const hdo_token *ft = P->tk + ftok;
     int fk = hdo_expr_kind_lookup(P->lx->src + ft->off, ft->len), nargs = 0,
         status;
-    hdo_expr arg = HDO_EXPR_NONE, a;
+    hdo_expr arg = HDO_EXPR_NONE;
     slong argtok = ftok + 2;
     HDO_ASSERT(fk >= 0);
     P->p++;
@@ -593,23 +655,8 @@ parse_call(hdo_expr *out, parser *P)
     if ((status = enter(P, P->p)) != 0)
         return status;
     P->p++;
-    if (kind(P) != HDO_TK_RPAREN) {
-        for (;;) {
-            if ((status = parse_sum(&a, P)) != 0)
-                return status;
-            if (nargs++ == 0)
-                arg = a;
-            if (kind(P) != HDO_TK_COMMA)
-                break;
-            P->p++;
-        }
-    }
-    if (kind(P) != HDO_TK_RPAREN)
-        return perr(P, HDO_ERR_SYNTAX, P->p,
-                    "expected ')' to close the arguments of %s, found %s",
-                    describe(P, ftok), found(P));
-    P->p++;
-    P->depth--;
+    if ((status = parse_arguments(&arg, NULL, 1, &nargs, P, ftok, NULL)) != 0)
+        return status;
     int arity = hdo_expr_kind_arity((hdo_expr_kind)fk);
     if (nargs != arity)
         return perr(P, HDO_ERR_SEMANTIC, ftok,
@@ -712,7 +759,7 @@ static int
 parse_primary(hdo_expr *out, parser *P)
 {
     slong tok = P->p;
-    int k = kind(P), status;
+    int k = kind(P);
     if (k == HDO_TK_NUMBER)
         return parse_number(out, P);
     if (k == HDO_TK_NAME)
@@ -736,22 +783,9 @@ parse_primary(hdo_expr *out, parser *P)
         *out = hdo_expr_time(P->pool);
         return build_leaf(P, *out, tok);
     }
-    if (k == HDO_TK_LPAREN) {
-        if ((status = enter(P, tok)) != 0)
-            return status;
-        P->p++;
-        if ((status = parse_sum(out, P)) != 0)
-            return status;
-        if (kind(P) != HDO_TK_RPAREN) {
-            hdo_srcpos open = tok_pos(P, tok);
-            return perr(P, HDO_ERR_SYNTAX, P->p,
-                        "expected ')' to close the '(' at %d:%d, found %s",
-                        open.line, open.col, found(P));
-        }
-        P->p++;
-        P->depth--;
-        return 0;
-    }
+    if (k == HDO_TK_LPAREN)
+        return parse_group(out, P, tok,
+                           hdo_model_p_parse_sum); /* parse_sum: a macro */
     return perr(P, HDO_ERR_SYNTAX, tok, "expected an expression, found %s",
                 found(P));
 }

@@ -125,6 +125,8 @@ typedef struct {
 #define check_root(...) hdo_model_p_check_root(__VA_ARGS__)
 #define build_leaf(...) hdo_model_p_build_leaf(__VA_ARGS__)
 #define enter(...) hdo_model_p_enter(__VA_ARGS__)
+#define parse_group(...) hdo_model_p_parse_group(__VA_ARGS__)
+#define parse_arguments(...) hdo_model_p_parse_arguments(__VA_ARGS__)
 #define parse_sum(...) hdo_model_p_parse_sum(__VA_ARGS__)
 #define parse_constant(...) hdo_model_p_parse_constant(__VA_ARGS__)
 #define constant_sign(...) hdo_model_p_constant_sign(__VA_ARGS__)
@@ -182,6 +184,12 @@ int build_binary(hdo_expr *out, parser *P, hdo_expr_kind k, hdo_expr a,
 int check_root(parser *P, hdo_expr e, slong tok);
 int build_leaf(parser *P, hdo_expr e, slong tok);
 int enter(parser *P, slong tok);
+/* "( inner )" opened by token tok, the inside parsed by parse_inner. */
+int parse_group(hdo_expr *out, parser *P, slong tok,
+                int (*parse_inner)(hdo_expr *, parser *));
+/* A call's arguments up to its ')': all parsed, the first keep stored. */
+int parse_arguments(hdo_expr *arg, slong *argtok, int keep, int *nargs,
+                    parser *P, slong ftok, const char *fname);
 int parse_sum(hdo_expr *out, parser *P);
 int parse_constant(hdo_expr *out, parser *P, const char *what);
 void constant_sign(int *sign, parser *P, hdo_expr e);

@@ -37,4 +37,10 @@ void hdo_reduce_cache_invalidate(struct hdo_reduce_cache *cache);
 int hdo_reduce_equations(hdo_reduced_t r, hdo_model_t model, slong m,
                          const hdo_expr *eqs, hdo_error_t *err);
 
+/* calloc of n entries (at least one) of size bytes, zeroed; an allocation
+   failure is an assertion, as for the rest of the module (reduce.c).  The
+   short name is kept by a macro, as the parser's helpers are. */
+void *hdo_reduce_xcalloc(slong n, size_t size);
+#define xcalloc(...) hdo_reduce_xcalloc(__VA_ARGS__)
+
 #endif

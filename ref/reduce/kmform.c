@@ -7,14 +7,6 @@
 #include "reduce.h"
 #include "cache.h"
 
-static void *
-xcalloc(slong n, size_t size)
-{
-    void *p = calloc(n > 0 ? n : 1, size);
-    HDO_ASSERT(p != NULL);
-    return p;
-}
-
 typedef struct {
     slong *order; /* per model variable: highest derivative order, or -1 */
 } order_ctx;

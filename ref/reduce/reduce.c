@@ -36,8 +36,8 @@ hdo_reduced_clear(hdo_reduced_t r)
     hdo_reduced_init(r);
 }
 
-static void *
-xcalloc(slong n, size_t size)
+void *
+hdo_reduce_xcalloc(slong n, size_t size)
 {
     void *p = calloc(n > 0 ? n : 1, size);
     HDO_ASSERT(p != NULL);

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "check.h"
+#include "../scratch_dir.h"
 
 static const char *decay = "model unit_check_decay\n"
                            "var x = 1\n"
@@ -17,30 +18,19 @@ static const char *decay = "model unit_check_decay\n"
                            "start m\n"
                            "until 1\n";
 
-static char dir[64];
-
 static void
 setup(void)
 {
-    snprintf(dir, sizeof dir, "/tmp/hdo-unit-check-XXXXXX");
-    cr_assert(mkdtemp(dir) != NULL);
+    scratch_make("check");
 }
 
-static void
-teardown(void)
-{
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    cr_expect_eq(system(cmd), 0);
-}
-
-/* Writes text into dir/name; returns the path (static buffer k). */
+/* Writes text into scratch/name; returns the path (static buffer k). */
 static const char *
 put(int k, const char *name, const char *text)
 {
     static char path[4][128];
     FILE *f;
-    snprintf(path[k], sizeof path[k], "%s/%s", dir, name);
+    snprintf(path[k], sizeof path[k], "%s/%s", scratch, name);
     f = fopen(path[k], "w");
     cr_assert(f != NULL);
     fputs(text, f);
@@ -77,7 +67,7 @@ check(hdo_check_t s, const char *cand, hdo_error_t *err)
     return hdo_check_run(s, &opt, err);
 }
 
-Test(check, pass_and_fail, .init = setup, .fini = teardown)
+Test(check, pass_and_fail, .init = setup, .fini = scratch_remove)
 {
     hdo_check_t s;
     hdo_error_t err;
@@ -108,7 +98,7 @@ Test(check, pass_and_fail, .init = setup, .fini = teardown)
     hdo_check_clear(s);
 }
 
-Test(check, errors_name_the_place, .init = setup, .fini = teardown)
+Test(check, errors_name_the_place, .init = setup, .fini = scratch_remove)
 {
     hdo_check_t s;
     hdo_error_t err;
@@ -131,14 +121,14 @@ Test(check, errors_name_the_place, .init = setup, .fini = teardown)
 
 /* The JUnit report: a test case per variable and one for the events, or
    one <error> for a check that could not be done. */
-Test(check, junit, .init = setup, .fini = teardown)
+Test(check, junit, .init = setup, .fini = scratch_remove)
 {
     hdo_check_t s;
     hdo_error_t err;
     char path[128], text[8192];
     FILE *f;
     size_t n;
-    snprintf(path, sizeof path, "%s/report.xml", dir);
+    snprintf(path, sizeof path, "%s/report.xml", scratch);
     cr_assert_eq(check(s, candidate(1e-6), &err), 0, "%s", err.message);
     cr_assert_eq(hdo_check_write_junit(path, s, NULL, 1.0, &err), 0, "%s",
                  err.message);

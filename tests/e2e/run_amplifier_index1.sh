@@ -16,20 +16,12 @@
 # at 25 digits --verify confirms all 25 digits.
 set -u
 . "$(dirname "$0")/common.bash" # cd to the top, HDO, PY, scratch $tmp
+. tests/e2e/amplifier_common.bash
 
-cat >"$tmp/amp.hdae" <<'MODEL'
-model amplifier_index1
-param Ub = 6
-param UF = 0.026
-param alpha = 0.99
-param beta = 1e-6
-param R0 = 1000
-param R = 9000
-param C1 = 1e-6
-param C2 = 2e-6
-param C3 = 3e-6
-param C4 = 4e-6
-param C5 = 5e-6
+{
+    echo 'model amplifier_index1'
+    amplifier_params
+    cat <<'MODEL'
 var u1 = -3, y3 = 3, u2 = 3, y6 = 3, u3 = 6
 var y2 = 3, y5 = 3, y8 = 0
 mode amp
@@ -45,6 +37,7 @@ end
 start amp at 0
 until 0.2
 MODEL
+} >"$tmp/amp.hdae"
 
 figures=""
 for D in 20 25 38; do
@@ -55,32 +48,7 @@ for D in 20 25 38; do
         echo "FAIL amplifier_index1: hdo run -d $D ${flags[*]} failed: $(tail -n 1 "$tmp/log")"
         exit 1
     fi
-    res=$("$PY" - "$out" "$D" <<'PYEOF'
-import csv, json, sys
-from mpmath import mp, mpf
-out, D = sys.argv[1], int(sys.argv[2])
-mp.dps = 60
-# Test Set transamp.f, subroutine solut: y(0.2)
-ref = ['-0.5562145012262709e-2', '0.3006522471903042e+1',
-       '0.2849958788608128e+1', '0.2926422536206241e+1',
-       '0.2704617865010554e+1', '0.2761837778393145e+1',
-       '0.4770927631616772e+1', '0.1236995868091548e+1']
-r = list(csv.DictReader(open(out + '/trajectory.csv')))[-1]
-if abs(mpf(r['time']) - mpf('0.2')) > mpf(10) ** -D:
-    print('last row at t = %s, not 0.2' % r['time']); sys.exit(1)
-v = lambda k: mpf(r[k])
-y = [v('u1') + v('y2'), v('y2'), v('y3'), v('u2') + v('y5'), v('y5'),
-     v('y6'), v('u3') + v('y8'), v('y8')]
-worst = max(abs(a - mpf(b)) / abs(mpf(b)) for a, b in zip(y, ref))
-s = json.load(open(out + '/summary.json'))
-ver = s.get('verified_digits')
-if D == 25 and (ver is None or ver < D):
-    print('verified_digits %s < %d' % (ver, D)); sys.exit(1)
-print('D=%d rel.err %s%s' % (D, mp.nstr(worst, 2),
-                             '' if ver is None else ' verified %d' % ver))
-sys.exit(0 if worst <= mpf('1e-12') else 1)
-PYEOF
-)
+    res=$(amplifier_check "$out" "$D" 25 index1)
     if [[ $? -ne 0 ]]; then
         echo "FAIL amplifier_index1: D=$D: ${res:-checker crashed}"
         exit 1

@@ -16,20 +16,12 @@
 # digits; at 30 digits --verify confirms all 30 digits.
 set -u
 . "$(dirname "$0")/common.bash" # cd to the top, HDO, PY, scratch $tmp
+. tests/e2e/amplifier_common.bash
 
-cat >"$tmp/amp.hdae" <<'MODEL'
-model amplifier
-param Ub = 6
-param UF = 0.026
-param alpha = 0.99
-param beta = 1e-6
-param R0 = 1000
-param R = 9000
-param C1 = 1e-6
-param C2 = 2e-6
-param C3 = 3e-6
-param C4 = 4e-6
-param C5 = 5e-6
+{
+    echo 'model amplifier'
+    amplifier_params
+    cat <<'MODEL'
 var y1 = 0, y2 = 3, y3 = 3, y4 = 6, y5 = 3, y6 = 3, y7 = 6, y8 = 0
 mode amp
   -C1*der(y1) + C1*der(y2) = -(0.1*sin(200*pi*t))/R0 + y1/R0
@@ -44,6 +36,7 @@ end
 start amp at 0
 until 0.2
 MODEL
+} >"$tmp/amp.hdae"
 
 # hdo analyze says which analysis it used
 if ! "$HDO" analyze "$tmp/amp.hdae" --json >"$tmp/an.json" 2>"$tmp/an.err"; then
@@ -75,32 +68,7 @@ for D in 20 30; do
         echo "FAIL amplifier_km: no note of the fallback on stderr at D=$D"
         exit 1
     fi
-    res=$("$PY" - "$out" "$D" <<'PYEOF'
-import csv, json, sys
-from mpmath import mp, mpf
-out, D = sys.argv[1], int(sys.argv[2])
-mp.dps = 60
-# Test Set transamp.f, subroutine solut: y(0.2)
-ref = ['-0.5562145012262709e-2', '0.3006522471903042e+1',
-       '0.2849958788608128e+1', '0.2926422536206241e+1',
-       '0.2704617865010554e+1', '0.2761837778393145e+1',
-       '0.4770927631616772e+1', '0.1236995868091548e+1']
-r = list(csv.DictReader(open(out + '/trajectory.csv')))[-1]
-if abs(mpf(r['time']) - mpf('0.2')) > mpf(10) ** -D:
-    print('last row at t = %s, not 0.2' % r['time']); sys.exit(1)
-y = [mpf(r['y%d' % k]) for k in range(1, 9)]
-worst = max(abs(a - mpf(b)) / abs(mpf(b)) for a, b in zip(y, ref))
-s = json.load(open(out + '/summary.json'))
-if [m.get('analysis') for m in s['modes']] != ['km-fallback']:
-    print('summary.json modes %s' % s['modes']); sys.exit(1)
-ver = s.get('verified_digits')
-if D == 30 and (ver is None or ver < D):
-    print('verified_digits %s < %d' % (ver, D)); sys.exit(1)
-print('D=%d rel.err %s%s' % (D, mp.nstr(worst, 2),
-                             '' if ver is None else ' verified %d' % ver))
-sys.exit(0 if worst <= mpf('1e-12') else 1)
-PYEOF
-)
+    res=$(amplifier_check "$out" "$D" 30 published)
     if [[ $? -ne 0 ]]; then
         echo "FAIL amplifier_km: D=$D: ${res:-checker crashed}"
         exit 1

@@ -8,23 +8,14 @@
 #include <unistd.h>
 #include <dirent.h>
 #include "outdir.h"
+#include "../scratch_dir.h"
 
-static char dir[64];
 static const char *const names[] = {"a.txt", "b.txt"};
 
 static void
 setup(void)
 {
-    snprintf(dir, sizeof dir, "/tmp/hdo-unit-outdir-XXXXXX");
-    cr_assert(mkdtemp(dir) != NULL);
-}
-
-static void
-teardown(void)
-{
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    cr_expect_eq(system(cmd), 0);
+    scratch_make("outdir");
 }
 
 /* Writes "file i" into file i; fails (as a full disk would) on file
@@ -58,7 +49,7 @@ slurp(const char *name)
     char path[128];
     FILE *f;
     size_t n;
-    snprintf(path, sizeof path, "%s/%s", dir, name);
+    snprintf(path, sizeof path, "%s/%s", scratch, name);
     f = fopen(path, "r");
     if (f == NULL)
         return NULL;
@@ -68,18 +59,18 @@ slurp(const char *name)
     return buf;
 }
 
-Test(outdir, all_or_nothing, .init = setup, .fini = teardown)
+Test(outdir, all_or_nothing, .init = setup, .fini = scratch_remove)
 {
     char sub[128];
     hdo_error_t err;
     int fail_at = 1;
-    snprintf(sub, sizeof sub, "%s/x/y", dir); /* made with its parents */
+    snprintf(sub, sizeof sub, "%s/x/y", scratch); /* made with its parents */
     hdo_outdir od = {sub, names, 2};
     cr_assert_eq(hdo_outdir_prepare(&od, &err), 0, "%s", err.message);
     cr_assert_eq(hdo_outdir_commit(&od, writer, NULL, &err), 0, "%s",
                  err.message);
     cr_assert_eq(entries(sub), 2);
-    od.dir = dir;
+    od.dir = scratch;
     cr_assert_eq(hdo_outdir_prepare(&od, &err), 0, "%s", err.message);
     cr_assert_eq(hdo_outdir_commit(&od, writer, NULL, &err), 0);
     cr_expect_str_eq(slurp("b.txt"), "file 1\n");
@@ -89,15 +80,15 @@ Test(outdir, all_or_nothing, .init = setup, .fini = teardown)
     cr_expect(slurp("a.txt") == NULL);
     cr_assert_eq(hdo_outdir_commit(&od, writer, &fail_at, &err), HDO_ERR_IO);
     cr_expect_str_eq(err.message, "disk full");
-    cr_expect_eq(entries(dir), 1); /* the folder x only */
+    cr_expect_eq(entries(scratch), 1); /* the folder x only */
 }
 
-Test(outdir, refuses_non_regular, .init = setup, .fini = teardown)
+Test(outdir, refuses_non_regular, .init = setup, .fini = scratch_remove)
 {
     char fifo[128], file[128];
     hdo_error_t err;
-    hdo_outdir od = {dir, names, 2};
-    snprintf(fifo, sizeof fifo, "%s/b.txt", dir);
+    hdo_outdir od = {scratch, names, 2};
+    snprintf(fifo, sizeof fifo, "%s/b.txt", scratch);
     cr_assert_eq(mkfifo(fifo, 0600), 0);
     cr_assert_eq(hdo_outdir_prepare(&od, &err), HDO_ERR_IO);
     cr_expect(strstr(err.message, "b.txt is a FIFO: hdo replaces only "
@@ -105,7 +96,7 @@ Test(outdir, refuses_non_regular, .init = setup, .fini = teardown)
               "%s", err.message);
     cr_expect(err.file == NULL);
     /* a folder that is a file */
-    snprintf(file, sizeof file, "%s/plain", dir);
+    snprintf(file, sizeof file, "%s/plain", scratch);
     fclose(fopen(file, "w"));
     od.dir = file;
     cr_assert_eq(hdo_outdir_prepare(&od, &err), HDO_ERR_IO);

@@ -315,6 +315,23 @@ guards_at(double *g, run_ctx *c, mode_data *md, double t, const double *y)
         g[k] += c->hyst;
 }
 
+/* Sets g0 to the guards at (t, y) and g1 to them a small step dt ahead
+   along the flow (states moved by dt y', the rest held), so that a guard
+   at zero can be told leaving from entering. */
+static void
+guards_now_and_ahead(double *g0, double *g1, run_ctx *c, mode_data *md,
+                     double t)
+{
+    slong n = md->n;
+    double y1[n];
+    double *y = NV_DATA_S(md->y), *yp = NV_DATA_S(md->yp);
+    double dt = 1e-7 * (1.0 + fabs(t));
+    guards_at(g0, c, md, t, y);
+    for (slong i = 0; i < n; i++)
+        y1[i] = y[i] + dt * (i < md->r->nstate ? yp[i] : 0.0);
+    guards_at(g1, c, md, t + dt, y1);
+}
+
 static int
 rootfn(sunrealtype t, N_Vector yv, N_Vector ypv, sunrealtype *g, void *ud)
 {
@@ -426,14 +443,9 @@ pick_pattern(run_ctx *c, double t, double tout1)
             return;
         const hdo_mode *fam = c->model->modes + mode->family;
         mode_data *md = &c->modes[c->cur];
-        slong nw = mode->nwhens, k = mode->nrel, n = md->n, mask = mode->mask;
-        double g0[nw], g1[nw], y1[n];
-        double *y = NV_DATA_S(md->y), *yp = NV_DATA_S(md->yp);
-        double dt = 1e-7 * (1.0 + fabs(t));
-        guards_at(g0, c, md, t, y);
-        for (slong i = 0; i < n; i++)
-            y1[i] = y[i] + dt * (i < md->r->nstate ? yp[i] : 0.0);
-        guards_at(g1, c, md, t + dt, y1);
+        slong nw = mode->nwhens, k = mode->nrel, mask = mode->mask;
+        double g0[nw], g1[nw];
+        guards_now_and_ahead(g0, g1, c, md, t);
         for (slong j = 0; j < k; j++) {
             slong g = nw - k + j;
             if (g0[g] < 0 || (g0[g] == 0 && g1[g] < 0))
@@ -497,16 +509,11 @@ static slong
 infeasible_guard(run_ctx *c, double t)
 {
     mode_data *md = &c->modes[c->cur];
-    slong nw = md->guards->nroots, n = md->n;
+    slong nw = md->guards->nroots;
     if (nw == 0)
         return -1;
-    double g0[nw], g1[nw], y1[n];
-    double *y = NV_DATA_S(md->y), *yp = NV_DATA_S(md->yp);
-    double dt = 1e-7 * (1.0 + fabs(t));
-    guards_at(g0, c, md, t, y);
-    for (slong i = 0; i < n; i++)
-        y1[i] = y[i] + dt * (i < md->r->nstate ? yp[i] : 0.0);
-    guards_at(g1, c, md, t + dt, y1);
+    double g0[nw], g1[nw];
+    guards_now_and_ahead(g0, g1, c, md, t);
     for (slong k = 0; k < nw; k++)
         if ((g0[k] < 0 && g1[k] <= g0[k]) || (g0[k] == 0 && g1[k] < 0))
             return k;
