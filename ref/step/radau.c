@@ -1,5 +1,5 @@
 /* radau.c -- hdo_step_radau: Radau IIA collocation with s stages growing with
- * the digits, for ODE modes, behind the stepper interface */
+ * the digits, for ODE and index-1 DAE modes, behind the stepper interface */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
