@@ -98,12 +98,13 @@ extern const hdo_step_type hdo_step_taylor;
    s = hdo_radau_stages(prec) stages (order 2s - 1 at step ends, the
    collocation polynomial of degree s as dense output), Newton with the
    exact Jacobian of the right-hand sides (symbolic, from the expression
-   graphs) at every stage, the tableau computed in MPFR.  ODE modes
-   without switching functions only (no algebraic unknowns, constraints
-   or guards: see decisions.md): alloc fails with HDO_ERR_UNSUPPORTED
-   otherwise.  It works at prec + 3s + 32 bits and
-   chooses its step in apply, for the tolerance 2^(17 - prec) (the hybrid
-   driver's); step_size returns that step. */
+   graphs) at every stage, the tableau computed in MPFR.  ODE modes and
+   index-1 DAE modes (algebraic unknowns z with 0 = g(t, y, z) at every
+   stage, the collocation polynomial as the dense output of z too),
+   without switching functions and without constraints on the states
+   (see decisions.md): alloc fails with HDO_ERR_UNSUPPORTED otherwise.  It works
+   at prec + 3s + 32 bits and chooses its step in apply, for the tolerance 2^(17
+   - prec) (the hybrid driver's); step_size returns that step. */
 extern const hdo_step_type hdo_step_radau;
 slong hdo_radau_stages(mpfr_prec_t prec);
 
@@ -118,6 +119,10 @@ void hdo_stepper_clear(hdo_stepper_t s);
 int hdo_stepper_switch(hdo_stepper_t s, const hdo_step_type *type);
 /* 1 when red is an ODE mode: no algebraic unknowns, no constraints. */
 int hdo_reduced_is_ode(const hdo_reduced_struct *red);
+/* 1 when red is in semi-explicit index-1 form y' = f(t, y, z),
+   0 = g(t, y, z): no constraints on the states (an ODE mode too); the
+   modes Radau IIA integrates. */
+int hdo_reduced_is_index1(const hdo_reduced_struct *red);
 
 static inline int
 hdo_stepper_apply(hdo_stepper_t s, const mpfr_t t0, mpfr_srcptr xs,

@@ -72,12 +72,12 @@ hdo_stiff_watch_describe(char *buf, size_t n, const hdo_stiff_watch *w,
 }
 
 /* The method of a new arc of reduced form red (hdo_run_options.method):
-   Radau IIA for an ODE mode under --method implicit, else Taylor (auto
-   switches later, in step (run.c), where an arc is stiff). */
+   Radau IIA for an ODE or index-1 DAE mode under --method implicit, else Taylor
+   (auto switches later, in step (run.c), where an arc is stiff). */
 static const hdo_step_type *
 stepper_for(const run_ctx *c, const hdo_reduced_struct *red)
 {
-    if (c->opt->method == HDO_METHOD_IMPLICIT && hdo_reduced_is_ode(red))
+    if (c->opt->method == HDO_METHOD_IMPLICIT && hdo_reduced_is_index1(red))
         return &hdo_step_radau;
     return &hdo_step_taylor;
 }
@@ -101,16 +101,17 @@ hdo_run_stepper_init(const run_ctx *c, hdo_stepper_t s, hdo_model_t model,
     return st;
 }
 
-/* --method auto: an ODE arc that has been stiff for HDO_STIFF_STEPS steps
-   with more than HDO_AUTO_SWITCH_STEPS steps ahead at its step size goes
-   on with Radau IIA; returns 1 when the stepper of mode m was switched. */
+/* --method auto: an ODE or index-1 DAE arc that has been stiff for
+   HDO_STIFF_STEPS steps with more than HDO_AUTO_SWITCH_STEPS steps ahead at its
+   step size goes on with Radau IIA; returns 1 when the stepper of mode m was
+   switched. */
 int
 hdo_run_auto_switch(run_ctx *c, slong m)
 {
     mode_cache *mc = hdo_run_mode_entry(c, m);
     if (c->opt->method != HDO_METHOD_AUTO ||
         mc->step->type != &hdo_step_taylor ||
-        !hdo_reduced_is_ode(mc->step->red) ||
+        !hdo_reduced_is_index1(mc->step->red) ||
         c->stiff.steps < HDO_STIFF_STEPS || !(c->stiff.h > 0))
         return 0;
     double left =

@@ -1,5 +1,5 @@
 /* radau.c -- hdo_step_radau: Radau IIA collocation with s stages growing with
- * the digits, for ODE modes, behind the stepper interface */
+ * the digits, for ODE and index-1 DAE modes, behind the stepper interface */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,7 +26,10 @@ typedef struct {
     hdo_model_struct *model;
     const hdo_reduced_struct *red;
     mpfr_prec_t prec, wprec; /* the run's, and the working one */
-    slong n, s, ng;
+    /* n states y, m algebraic unknowns z (a DAE mode's index-1 reduced
+       form y' = f(t, y, z), 0 = g(t, y, z)); every vector of N = n + m
+       components holds y first, then z */
+    slong n, m, N, s, ng;
     mpfr_ptr c;  /* s nodes */
     hdo_mat_t A; /* s x s */
     hdo_mat_t W; /* LU of the (s+1) x (s+1) Vandermonde of 0, c_1..c_s */
@@ -35,14 +38,17 @@ typedef struct {
                     extrapolate from the stages 2..s to c_1 */
     mpfr_t Lsum; /* 1 + sum |L_j|: how top_term amplifies the stages'
                     errors */
-    /* f and its nonzero partials: roots rhs[0..n), then J entries */
+    /* f, g and their nonzero partials: roots f[0..n), g[0..m), then
+       the entries of the N x N Jacobian */
     hdo_program_t f;
-    slong *fin;       /* per input of f: its state */
+    slong *fin;       /* per input of f: its component (y, then z) */
     hdo_program_t f0; /* the right-hand sides alone, for the iterations */
     slong *f0in;
     slong nnz, *jrow, *jcol;
-    /* the dense output, at wprec */
-    mpfr_t *state_coef, *guard_coef; /* n x (s+1), ng x (s+1) */
+    /* the dense output, at wprec: y then z in state_coef */
+    mpfr_t *state_coef, *guard_coef; /* N x (s+1), ng x (s+1) */
+    int *fixed;                      /* n ones: every state is kept */
+    mpfr_t max_res; /* the largest residual of g before the solve */
     mpfr_t t0, h, hnext, tol;
     int applied; /* the dense output is that of (t0, y0) */
     /* the factored Newton matrix M (perm) is valid for the step hlu */
@@ -52,12 +58,12 @@ typedef struct {
     int blk_init, have_blk;
     mpfr_ptr J0; /* n x n: the Jacobian of the blocks */
     /* the last accepted step's polynomial, the predictor of the next */
-    mpfr_t *prev_coef; /* n x (s+1) */
+    mpfr_t *prev_coef; /* N x (s+1) */
     mpfr_t tprev, hprev;
     int have_prev;
     /* work */
-    mpfr_ptr y0, Z, F, R, v; /* n, s*n, s*n, s*n, s+1 */
-    hdo_mat_t M;             /* s*n x s*n */
+    mpfr_ptr y0, Z, F, R, v; /* N, s*N, s*N, s*N, s+1 */
+    hdo_mat_t M;             /* s*N x s*N */
     slong *perm;
     mpfr_ptr Jst; /* s x nnz Jacobian entries at the stages */
 } radau;
@@ -99,8 +105,8 @@ set_inputs(radau *r, hdo_program_struct *prog, const slong *in, const mpfr_t t,
 }
 
 /* Sets (*in)[q] to the state index of input q of prog; returns 0, or
-   HDO_ERR_UNSUPPORTED if an input is no state (*in is allocated either
-   way). */
+   HDO_ERR_UNSUPPORTED if an input is neither a state nor an unknown
+   (*in is allocated either way). */
 static int
 map_inputs(slong **in, const hdo_program_struct *prog,
            const hdo_reduced_struct *red)
@@ -113,6 +119,10 @@ map_inputs(slong **in, const hdo_program_struct *prog,
             if (red->state[i].var == prog->inputs[q].var &&
                 red->state[i].order == prog->inputs[q].order)
                 (*in)[q] = i;
+        for (slong k = 0; k < red->nimplicit; k++)
+            if (red->unknown[k].var == prog->inputs[q].var &&
+                red->unknown[k].order == prog->inputs[q].order)
+                (*in)[q] = red->nstate + k;
         if ((*in)[q] < 0)
             return HDO_ERR_UNSUPPORTED;
     }
@@ -131,16 +141,22 @@ radau_alloc(hdo_stepper_struct *st, hdo_model_t model,
     r->red = red;
     r->prec = prec;
     r->n = red->nstate;
+    r->m = red->nimplicit;
+    r->N = r->n + r->m;
     r->ng = nguards;
     r->s = hdo_radau_stages(prec);
     /* guard bits against the Vandermonde's conditioning (the
        interpolation of the dense output) and the Newton matrix */
     r->wprec = prec + 3 * r->s + 32;
-    if (red->nimplicit > 0 || red->ncons > 0) {
+    /* DAE modes in semi-explicit index-1 form only: constraints on the
+       state (an index above 1) would need the projection inside the
+       step, which the collocation does not do (decisions.md) */
+    if (red->ncons > 0) {
         snprintf(st->message, sizeof st->message,
-                 "the implicit method (Radau IIA) integrates ODE modes only; "
-                 "this mode has %ld algebraic unknowns and %ld constraints",
-                 (long)red->nimplicit, (long)red->ncons);
+                 "the implicit method (Radau IIA) integrates ODE modes and "
+                 "index-1 DAE modes only; this mode has %ld constraints on "
+                 "its states",
+                 (long)red->ncons);
         return HDO_ERR_UNSUPPORTED;
     }
     /* Not yet modes with switching functions: the hybrid driver's tests
@@ -156,29 +172,36 @@ radau_alloc(hdo_stepper_struct *st, hdo_model_t model,
                  "switching functions");
         return HDO_ERR_UNSUPPORTED;
     }
-    slong n = r->n, s = r->s, ns = n * s;
+    slong n = r->n, N = r->N, s = r->s, ns = N * s;
     mpfr_prec_t w = r->wprec;
 
-    /* f and its Jacobian, symbolically */
+    /* f, g and their Jacobian, symbolically: f_i = rhs_i for the
+       explicit states, der(x^(k)) = x^(k+1) for a state of an implicit
+       variable (the next state or its unknown); g = the h equations */
     hdo_expr zero = hdo_expr_const_si(model->pool, 0, 1);
-    hdo_expr *roots = malloc((n + n * n + 1) * sizeof(hdo_expr));
-    r->jrow = malloc((n * n + 1) * sizeof(slong));
-    r->jcol = malloc((n * n + 1) * sizeof(slong));
+    hdo_expr *roots = malloc((N + N * N + 1) * sizeof(hdo_expr));
+    r->jrow = malloc((N * N + 1) * sizeof(slong));
+    r->jcol = malloc((N * N + 1) * sizeof(slong));
     HDO_ASSERT(roots != NULL && r->jrow != NULL && r->jcol != NULL);
     for (slong i = 0; i < n; i++)
-        roots[i] = red->rhs[i];
-    for (slong i = 0; i < n; i++)
-        for (slong j = 0; j < n; j++) {
-            hdo_expr d = hdo_expr_diff(model->pool, red->rhs[i],
-                                       red->state[j].var, red->state[j].order);
+        roots[i] = i < red->nexplicit
+                       ? red->rhs[i]
+                       : hdo_expr_var(model->pool, red->state[i].var,
+                                      red->state[i].order + 1);
+    for (slong k = 0; k < r->m; k++)
+        roots[n + k] = red->h[k];
+    for (slong i = 0; i < N; i++)
+        for (slong j = 0; j < N; j++) {
+            const hdo_varord *x = j < n ? &red->state[j] : &red->unknown[j - n];
+            hdo_expr d = hdo_expr_diff(model->pool, roots[i], x->var, x->order);
             if (d == zero)
                 continue;
             r->jrow[r->nnz] = i;
             r->jcol[r->nnz] = j;
-            roots[n + r->nnz++] = d;
+            roots[N + r->nnz++] = d;
         }
-    hdo_program_init(r->f, model->pool, roots, n + r->nnz, w);
-    hdo_program_init(r->f0, model->pool, roots, n, w);
+    hdo_program_init(r->f, model->pool, roots, N + r->nnz, w);
+    hdo_program_init(r->f0, model->pool, roots, N, w);
     free(roots);
     if (map_inputs(&r->fin, r->f, red) != 0 ||
         map_inputs(&r->f0in, r->f0, red) != 0) {
@@ -225,7 +248,9 @@ radau_alloc(hdo_stepper_struct *st, hdo_model_t model,
         mpfr_clears(num, den, (mpfr_ptr)0);
     }
     r->blk_init = 1;
-    r->have_blk = hdo_radau_block_init(&r->blk, r->A, n) == 0;
+    /* the block form solves I - h (A (x) J): a DAE mode's Newton matrix
+       has the algebraic rows g_y, g_z instead, so it uses the full one */
+    r->have_blk = r->m == 0 && hdo_radau_block_init(&r->blk, r->A, n) == 0;
     r->J0 = hdo_vec_init(n * n, w);
     mpfr_init2(r->Lsum, 64);
     mpfr_set_ui(r->Lsum, 1, MPFR_RNDN);
@@ -242,25 +267,31 @@ radau_alloc(hdo_stepper_struct *st, hdo_model_t model,
         return HDO_ERR_UNSUPPORTED;
     }
 
-    r->state_coef = malloc((n * (s + 1) + 1) * sizeof(mpfr_t));
+    r->state_coef = malloc((N * (s + 1) + 1) * sizeof(mpfr_t));
     r->guard_coef = malloc((nguards * (s + 1) + 1) * sizeof(mpfr_t));
-    HDO_ASSERT(r->state_coef != NULL && r->guard_coef != NULL);
-    for (slong k = 0; k < n * (s + 1); k++)
+    r->fixed = malloc((n + 1) * sizeof(int));
+    HDO_ASSERT(r->state_coef != NULL && r->guard_coef != NULL &&
+               r->fixed != NULL);
+    for (slong i = 0; i < n; i++)
+        r->fixed[i] = 1;
+    mpfr_init2(r->max_res, 64);
+    mpfr_set_ui(r->max_res, 0, MPFR_RNDN);
+    for (slong k = 0; k < N * (s + 1); k++)
         mpfr_init2(r->state_coef[k], w);
     for (slong k = 0; k < nguards * (s + 1); k++)
         mpfr_init2(r->guard_coef[k], w);
     mpfr_inits2(w, r->t0, r->h, r->hnext, r->tol, r->hlu, r->tprev, r->hprev,
                 (mpfr_ptr)0);
-    r->prev_coef = malloc((n * (s + 1) + 1) * sizeof(mpfr_t));
+    r->prev_coef = malloc((N * (s + 1) + 1) * sizeof(mpfr_t));
     HDO_ASSERT(r->prev_coef != NULL);
-    for (slong k = 0; k < n * (s + 1); k++)
+    for (slong k = 0; k < N * (s + 1); k++)
         mpfr_init2(r->prev_coef[k], w);
     mpfr_set_ui(r->hnext, 0, MPFR_RNDN);
     /* the tolerance the hybrid driver uses: 2^(17 - prec) is about
        10^-(D+5) at its prec of D + 10 digits (as taylor.h's default) */
     mpfr_set_ui(r->tol, 1, MPFR_RNDN);
     mpfr_mul_2si(r->tol, r->tol, 17 - (long)prec, MPFR_RNDN);
-    r->y0 = hdo_vec_init(n, w);
+    r->y0 = hdo_vec_init(N, w);
     r->Z = hdo_vec_init(ns, w);
     r->F = hdo_vec_init(ns, w);
     r->R = hdo_vec_init(ns, w);
@@ -271,7 +302,8 @@ radau_alloc(hdo_stepper_struct *st, hdo_model_t model,
     HDO_ASSERT(r->perm != NULL);
     st->dense.order = s;
     st->dense.state = (const mpfr_t *)r->state_coef;
-    st->dense.unknown = NULL;
+    st->dense.unknown =
+        r->m > 0 ? (const mpfr_t *)r->state_coef + n * (s + 1) : NULL;
     st->dense.guard = (const mpfr_t *)r->guard_coef;
     return 0;
 }
@@ -282,7 +314,7 @@ radau_free(hdo_stepper_struct *st)
     radau *r = st->impl;
     if (r == NULL)
         return;
-    slong n = r->n, s = r->s, ns = n * s;
+    slong n = r->n, N = r->N, s = r->s, ns = N * s;
     if (r->fin != NULL || r->f->code != NULL)
         hdo_program_clear(r->f);
     if (r->f0->code != NULL)
@@ -305,16 +337,17 @@ radau_free(hdo_stepper_struct *st)
     }
     free(r->wperm);
     if (r->state_coef != NULL) {
-        for (slong k = 0; k < n * (s + 1); k++)
+        for (slong k = 0; k < N * (s + 1); k++)
             mpfr_clear(r->state_coef[k]);
+        mpfr_clear(r->max_res);
         for (slong k = 0; k < r->ng * (s + 1); k++)
             mpfr_clear(r->guard_coef[k]);
         mpfr_clears(r->t0, r->h, r->hnext, r->tol, r->hlu, r->tprev, r->hprev,
                     (mpfr_ptr)0);
-        for (slong k = 0; k < n * (s + 1); k++)
+        for (slong k = 0; k < N * (s + 1); k++)
             mpfr_clear(r->prev_coef[k]);
         free(r->prev_coef);
-        hdo_vec_clear(r->y0, n);
+        hdo_vec_clear(r->y0, N);
         hdo_vec_clear(r->Z, ns);
         hdo_vec_clear(r->F, ns);
         hdo_vec_clear(r->R, ns);
@@ -324,6 +357,7 @@ radau_free(hdo_stepper_struct *st)
     }
     free(r->state_coef);
     free(r->guard_coef);
+    free(r->fixed);
     free(r->perm);
     free(r);
     st->impl = NULL;
@@ -349,13 +383,13 @@ domain_fail(hdo_error_t *err, radau *r, hdo_expr bad, const mpfr_t t)
     return HDO_ERR_DOMAIN;
 }
 
-/* Evaluates f at stage i, t0 + c_i h, y0 + Z_i, into F_i, and with jac
-   also its Jacobian into Jst_i.  Returns 0, or hdo_program_eval's
-   status (HDO_ERR_DOMAIN). */
+/* Evaluates (f, g) at stage i, t0 + c_i h, y0 + Z_i (y and z), into
+   F_i, and with jac also its Jacobian into Jst_i.  Returns 0, or
+   hdo_program_eval's status (HDO_ERR_DOMAIN). */
 static int
 eval_stage(radau *r, slong i, int jac)
 {
-    slong n = r->n;
+    slong n = r->N;
     hdo_program_struct *prog = jac ? r->f : r->f0;
     mpfr_ptr y = r->R; /* scratch: R is free while the stages are evaluated */
     mpfr_t ti;
@@ -391,21 +425,31 @@ eval_stages(radau *r, int jac)
 }
 
 /* M = I - h (A (x) J), J the exact Jacobian at each stage (Jst), factored
-   into M, perm; valid for h (hlu) until the next call. */
+   into M, perm; valid for h (hlu) until the next call.  In a DAE mode
+   the rows of g at stage i are (g_y, g_z) at that stage alone: the
+   Newton matrix of the stage equations with the singular mass matrix
+   diag(I, 0), whose z rows say g = 0 at every stage. */
 static int
 factor_full(radau *r)
 {
-    slong n = r->n, s = r->s;
+    slong n = r->N, s = r->s;
     mpfr_t a, t;
     mpfr_inits2(r->wprec, a, t, (mpfr_ptr)0);
     hdo_mat_zero(r->M);
     for (slong i = 0; i < s; i++) {
-        for (slong k = 0; k < n; k++)
+        for (slong k = 0; k < r->n; k++)
             mpfr_set_ui(hdo_mat_entry(r->M, i * n + k, i * n + k), 1,
                         MPFR_RNDN);
+        for (slong e = 0; e < r->nnz; e++)
+            if (r->jrow[e] >= r->n)
+                mpfr_set(
+                    hdo_mat_entry(r->M, i * n + r->jrow[e], i * n + r->jcol[e]),
+                    r->Jst + i * r->nnz + e, MPFR_RNDN);
         for (slong j = 0; j < s; j++) {
             mpfr_mul(a, hdo_mat_entry(r->A, i, j), r->h, MPFR_RNDN);
             for (slong e = 0; e < r->nnz; e++) {
+                if (r->jrow[e] >= r->n)
+                    continue;
                 mpfr_ptr m =
                     hdo_mat_entry(r->M, i * n + r->jrow[e], j * n + r->jcol[e]);
                 mpfr_mul(t, a, r->Jst + j * r->nnz + e, MPFR_RNDN);
@@ -459,7 +503,7 @@ factor_newton(radau *r, int full)
 static int
 solve_stages(radau *r, int predicted)
 {
-    slong n = r->n, s = r->s, ns = n * s;
+    slong n = r->N, s = r->s, ns = n * s;
     mpfr_t step, prev, size, lim, ntol, eta;
     int st = 1, have_F = 0, fresh = 0;
     mpfr_inits2(64, step, prev, size, lim, ntol, eta, (mpfr_ptr)0);
@@ -483,10 +527,14 @@ solve_stages(radau *r, int predicted)
         if (!have_F && eval_stages(r, 0) != 0)
             goto done;
         have_F = 0;
-        /* R = h A F - Z; M dZ = R */
+        /* R = h A F - Z for y, -g for z; M dZ = R */
         for (slong i = 0; i < s; i++)
             for (slong k = 0; k < n; k++) {
                 mpfr_ptr Ri = r->R + i * n + k;
+                if (k >= r->n) {
+                    mpfr_neg(Ri, r->F + i * n + k, MPFR_RNDN);
+                    continue;
+                }
                 mpfr_set_ui(Ri, 0, MPFR_RNDN);
                 for (slong j = 0; j < s; j++)
                     mpfr_fma(Ri, hdo_mat_entry(r->A, i, j), r->F + j * n + k,
@@ -555,7 +603,7 @@ done:
 static int
 predict(radau *r)
 {
-    slong n = r->n, s = r->s;
+    slong n = r->N, s = r->s;
     int ok = r->have_prev;
     mpfr_t ds, x, d;
     mpfr_inits2(r->wprec, ds, x, d, (mpfr_ptr)0);
@@ -620,7 +668,7 @@ interpolate(radau *r, mpfr_t *dst)
 static void
 top_term(mpfr_t e, radau *r)
 {
-    slong s = r->s, n = r->n;
+    slong s = r->s, n = r->N;
     mpfr_t a, sc;
     mpfr_inits2(r->wprec, a, sc, (mpfr_ptr)0);
     mpfr_set_ui(e, 0, MPFR_RNDN);
@@ -645,7 +693,7 @@ radau_apply(hdo_stepper_struct *st, const mpfr_t t0, mpfr_srcptr xs,
             mpfr_srcptr xu, hdo_error_t *err)
 {
     radau *r = st->impl;
-    slong n = r->n, s = r->s;
+    slong n = r->n, N = r->N, s = r->s;
     mpfr_t e, fac, ti;
     hdo_expr bad;
     int status = 0;
@@ -664,6 +712,25 @@ radau_apply(hdo_stepper_struct *st, const mpfr_t t0, mpfr_srcptr xs,
     mpfr_set(r->t0, t0, MPFR_RNDN);
     for (slong i = 0; i < n; i++)
         mpfr_set(r->y0 + i, xs + i, MPFR_RNDN);
+    if (r->m > 0) {
+        /* z0 from g(t0, y0, z) = 0 by Newton from the guess xu (the
+           driver's points are consistent already: one iteration), at
+           the run's precision as every consistent point */
+        mpfr_ptr ys = hdo_vec_init(n, r->prec),
+                 zs = hdo_vec_init(r->m, r->prec);
+        for (slong i = 0; i < n; i++)
+            mpfr_set(ys + i, xs + i, MPFR_RNDN);
+        for (slong k = 0; k < r->m; k++)
+            mpfr_set(zs + k, xu + k, MPFR_RNDN);
+        status = hdo_consistent_init(ys, zs, NULL, r->model, r->red, t0,
+                                     r->fixed, r->prec, err);
+        for (slong k = 0; k < r->m; k++)
+            mpfr_set(r->y0 + n + k, zs + k, MPFR_RNDN);
+        hdo_vec_clear(ys, n);
+        hdo_vec_clear(zs, r->m);
+        if (status != 0)
+            return status;
+    }
     mpfr_inits2(64, e, fac, (mpfr_ptr)0);
     mpfr_init2(ti, r->wprec);
     if (mpfr_zero_p(r->hnext)) {
@@ -698,11 +765,11 @@ radau_apply(hdo_stepper_struct *st, const mpfr_t t0, mpfr_srcptr xs,
         }
         int ns = solve_stages(r, predict(r));
         if (ns == 0) {
-            /* the dense output of the states */
-            for (slong i = 0; i < n; i++) {
+            /* the dense output of the states and unknowns */
+            for (slong i = 0; i < N; i++) {
                 mpfr_set(r->v + 0, r->y0 + i, MPFR_RNDN);
                 for (slong m = 0; m < s; m++)
-                    mpfr_add(r->v + m + 1, r->y0 + i, r->Z + m * n + i,
+                    mpfr_add(r->v + m + 1, r->y0 + i, r->Z + m * N + i,
                              MPFR_RNDN);
                 interpolate(r, r->state_coef + i * (s + 1));
             }
@@ -723,7 +790,7 @@ radau_apply(hdo_stepper_struct *st, const mpfr_t t0, mpfr_srcptr xs,
                 if (mpfr_cmp_ui(fac, 1) >= 0 && mpfr_cmp_d(fac, STEP_KEEP) < 0)
                     mpfr_set_ui(fac, 1, MPFR_RNDN);
                 mpfr_mul(r->hnext, r->h, fac, MPFR_RNDN);
-                for (slong k = 0; k < n * (s + 1); k++)
+                for (slong k = 0; k < N * (s + 1); k++)
                     mpfr_set(r->prev_coef[k], r->state_coef[k], MPFR_RNDN);
                 mpfr_set(r->tprev, r->t0, MPFR_RNDN);
                 mpfr_set(r->hprev, r->h, MPFR_RNDN);
@@ -780,10 +847,13 @@ radau_eval(mpfr_ptr xs, mpfr_ptr xu, mpfr_ptr g, const hdo_stepper_struct *st,
            const mpfr_t h)
 {
     const radau *r = st->impl;
-    (void)xu;
     if (xs != NULL)
         for (slong i = 0; i < r->n; i++)
             horner(xs + i, r->state_coef + i * (r->s + 1), r->s, h, r->wprec);
+    if (xu != NULL)
+        for (slong k = 0; k < r->m; k++)
+            horner(xu + k, r->state_coef + (r->n + k) * (r->s + 1), r->s, h,
+                   r->wprec);
     if (g != NULL)
         for (slong q = 0; q < r->ng; q++)
             horner(g + q, r->guard_coef + q * (r->s + 1), r->s, h, r->wprec);
@@ -793,9 +863,26 @@ static int
 radau_evolve(mpfr_ptr xs, mpfr_ptr xu, hdo_stepper_struct *st, const mpfr_t h,
              hdo_error_t *err)
 {
-    (void)err;
+    radau *r = st->impl;
     radau_eval(xs, xu, NULL, st, h);
-    return 0; /* an ODE mode: no constraints to project onto */
+    if (r->m == 0)
+        return 0; /* an ODE mode: no constraints to project onto */
+    /* The states stay (index 1: no constraint on them); the unknowns are
+       solved from g = 0 at the new point.  At the step's end the last
+       stage satisfies g = 0 already (Radau IIA is stiffly accurate);
+       inside the step the collocation polynomial of z is off g = 0 by
+       about the tolerance, which the residual before the solve records
+       (as the Taylor method's drift). */
+    mpfr_t t1, res;
+    mpfr_inits2(r->prec, t1, res, (mpfr_ptr)0);
+    mpfr_add(t1, r->t0, h, MPFR_RNDN);
+    hdo_reduced_residual(res, r->model, r->red, t1, xs, xu);
+    if (mpfr_nan_p(res) || mpfr_cmp(res, r->max_res) > 0)
+        mpfr_set(r->max_res, res, MPFR_RNDU);
+    int stat = hdo_consistent_init(xs, xu, NULL, r->model, r->red, t1, r->fixed,
+                                   r->prec, err);
+    mpfr_clears(t1, res, (mpfr_ptr)0);
+    return stat;
 }
 
 static double
@@ -808,8 +895,9 @@ radau_stiffness(const hdo_stepper_struct *st)
 static void
 radau_max_residual(mpfr_t r, const hdo_stepper_struct *st)
 {
-    (void)r;
-    (void)st; /* ODE modes only: no residual */
+    const radau *ra = st->impl;
+    if (ra->m > 0 && mpfr_cmp(ra->max_res, r) > 0)
+        mpfr_set(r, ra->max_res, MPFR_RNDU);
 }
 
 const hdo_step_type hdo_step_radau = {

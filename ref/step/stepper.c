@@ -54,3 +54,9 @@ hdo_reduced_is_ode(const hdo_reduced_struct *red)
 {
     return red->nimplicit == 0 && red->ncons == 0;
 }
+
+int
+hdo_reduced_is_index1(const hdo_reduced_struct *red)
+{
+    return red->ncons == 0;
+}
