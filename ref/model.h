@@ -117,8 +117,8 @@ typedef struct {
 } hdo_mode;
 
 /* Relations per mode, and modes in all after the expansion into sign
-   patterns: the driver's per-mode tables grow with the square of the
-   modes (decisions.md). */
+   patterns: what the symbolic copies of the patterns cost (12 relations,
+   4096 patterns: 0.4 s and 31 MB for a run; decisions.md). */
 #define HDO_MODEL_MAX_RELATIONS 12
 #define HDO_MODEL_MAX_PATTERN_MODES 4096
 
