@@ -102,7 +102,7 @@ references: deps
 	@HDO=$(HDO) tools/references.sh write
 
 check: deps
-	@$(MAKE) --no-print-directory $(HDO) $(BUILD)/test-unit shared
+	@$(MAKE) --no-print-directory $(HDO) $(BUILD)/hdo-ida $(BUILD)/test-unit shared
 	@$(MAKE) --no-print-directory unit e2e
 
 unit: $(BUILD)/test-unit

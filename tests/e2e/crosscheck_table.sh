@@ -3,8 +3,9 @@
 # `summary:` line of hdo check (docs/decisions.md): on a harmonic oscillator
 # switching mode at x = 0 (events at pi/2 + k pi), SciPy at 1e-10 passes a
 # tight tolerance file and at 1e-3 fails it, and every table figure is the
-# one on the summary line of that run's report.  SciPy only: the IDA adapter
-# is not built by `make check`, so a stand-in hdo-ida (never run) is given.
+# one on the summary line of that run's report.  SciPy only: the scratch
+# tree gets a stand-in hdo-ida (never run), so that the table does not
+# depend on IDA's figures.
 set -u
 HDO=${HDO:-build/hdo}
 PY=${HDO_PYTHON:-/usr/bin/python3}
