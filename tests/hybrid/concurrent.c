@@ -256,8 +256,9 @@ Test(concurrent, run_verify_errors)
     int st = hdo_run_verify(res, check, &verified, NULL, 0, model, &opt, &err);
     cr_assert_eq(st, HDO_ERR_TOO_MUCH_WORK);
     cr_assert_eq(verified, -1);
+    /* both runs exceed the limit; the one that does so first is reported
+       (the threads race), either way naming the limit */
     cr_assert(strstr(err.message, "--max-steps") != NULL, "%s", err.message);
-    cr_assert(strstr(err.message, "verification") == NULL, "%s", err.message);
     hdo_result_clear(res);
     hdo_result_clear(check);
 
@@ -271,7 +272,9 @@ Test(concurrent, run_verify_errors)
                      "the verification run at 30 digits "
                      "(--verify) failed: more than") == err.message,
               "%s", err.message);
-    expect_same(res, sa, "the D run");
+    /* the D run may have finished or been stopped when the check failed
+       (the threads race; either way the verification failed and is
+       reported as such): its result is not compared */
     hdo_result_clear(res);
     hdo_result_clear(check);
     hdo_result_clear(sa);
