@@ -106,6 +106,11 @@ typedef struct {
     mpfr_srcptr s;          /* offset in the series */
 } left_limit;
 
+/* run.c: 1 when the event at offset root of the last step (length h,
+   from c->t to c->t_end) lies within the time tolerance of t_end,
+   tol max(1, |t_end|) (equal included): it is not taken. */
+int hdo_run_event_at_end(const run_ctx *c, const mpfr_t h, const mpfr_t root);
+
 /* context.c: clocks, phase timers, errors, tolerances */
 double hdo_run_elapsed(const run_ctx *c);
 int hdo_run_phase_enter(run_ctx *c, int phase);
@@ -181,7 +186,15 @@ int hdo_run_take_transition(run_ctx *c, slong src, slong k, const left_limit *L,
 /* zenodetect.c */
 void hdo_run_hist_push(run_ctx *c, const mpfr_t t, slong src, slong g,
                        mpfr_srcptr ls, mpfr_srcptr lu);
+/* 1 when the last 6 (ZENO_MIN_EVENTS) events of c->hist have strictly
+   shrinking positive gaps, the last of them at most 10^6 ttol (equal
+   included): an instantaneous event after them is an accumulation of
+   event times.  Reads only c->nhist, c->hist[].t and c->prec. */
 int hdo_run_gaps_shrinking(const run_ctx *c, const mpfr_t ttol);
+/* The period of the livelock rule: hdo_zeno_period with 6 states per
+   place (LIVELOCK_SAMPLES: the last 5p + 1 events) and p <= 4
+   (LIVELOCK_MAX_PERIOD); 0 when there is none. */
+slong hdo_run_livelock_period(const slong *src, const slong *g, slong n);
 int hdo_run_zeno(run_ctx *c, slong src, const left_limit *L, const mpfr_t tn);
 int hdo_run_guard_leaves_at(run_ctx *c, slong m, slong g, mpfr_srcptr xs,
                             mpfr_srcptr xu, const mpfr_t t);
@@ -190,6 +203,18 @@ int hdo_run_livelock(run_ctx *c, slong src, slong g, const left_limit *L,
 void hdo_run_hist_clear(run_ctx *c);
 
 /* filippov.c */
+/* The numeric part of the Filippov entry test (hdo_run_sliding_pair),
+   thr = sqrt(tol) at prec: v[0] = S_b, v[1] = L_a S, v[2] = L_b S,
+   v[3] = L_b S_b at the event; 1 when |S_b| <= thr, L_a S <= thr,
+   L_b S > thr and L_b S_b < -thr. */
+int hdo_run_sliding_entry_test(mpfr_srcptr v, const mpfr_t tol,
+                               mpfr_prec_t prec);
+/* 1 when the gradients ga[0..n), gb[0..n) (in the variables and t) are
+   opposite (ga.gb < 0) and parallel within thr = sqrt(tol):
+   (ga.gb)^2 >= |ga|^2 |gb|^2 (1 - thr), that is sin^2 of their angle
+   at most thr (equal included).  At prec. */
+int hdo_run_gradients_opposite(mpfr_srcptr ga, mpfr_srcptr gb, slong n,
+                               const mpfr_t tol, mpfr_prec_t prec);
 int hdo_run_eval_on_left(run_ctx *c, mpfr_ptr out, const hdo_expr *e, slong n,
                          const left_limit *L, const mpfr_t t);
 int hdo_run_sliding_pair(run_ctx *c, slong src, slong g, const left_limit *L,

@@ -73,15 +73,18 @@ hdo_run_handle_event(run_ctx *c, slong g, const mpfr_t s, int simultaneous)
                              ? c->res->events[c->res->nevents - 1].from
                              : src;
             const hdo_chatter_policy *pol = hdo_run_chatter_policy(c->model);
-            char *ts, who[256];
+            char *ts, who[512], pname[256];
             mpfr_asprintf(&ts, "%.*Re", (int)(c->digits - 1), tstar);
+            /* prev is a result mode index: a sliding mode that ended into
+               src (sliding(A,B)) is past the model's modes */
+            hdo_mode_name(pname, sizeof pname, c->model, prev);
             if (prev == src)
                 snprintf(who, sizeof who, "mode '%s' switches to itself",
                          mode->name);
             else
                 snprintf(who, sizeof who,
-                         "modes '%s' and '%s' switch back and forth",
-                         c->model->modes[prev].name, mode->name);
+                         "modes '%s' and '%s' switch back and forth", pname,
+                         mode->name);
             int cst = pol->status;
             hdo_error_set(c->err, cst, mode->whens[g].pos.line,
                           mode->whens[g].pos.col,

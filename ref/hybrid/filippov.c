@@ -61,6 +61,51 @@ surf_collect(slong var, slong order, void *data)
         l->var[l->n++] = var;
 }
 
+int
+hdo_run_gradients_opposite(mpfr_srcptr ga, mpfr_srcptr gb, slong n,
+                           const mpfr_t tol, mpfr_prec_t prec)
+{
+    mpfr_t dot, na, nb, x, y, thr;
+    int ok;
+    mpfr_inits2(prec, dot, na, nb, x, y, thr, (mpfr_ptr)0);
+    mpfr_sqrt(thr, tol, MPFR_RNDN);
+    mpfr_set_ui(dot, 0, MPFR_RNDN);
+    mpfr_set_ui(na, 0, MPFR_RNDN);
+    mpfr_set_ui(nb, 0, MPFR_RNDN);
+    for (slong i = 0; i < n; i++) {
+        mpfr_fma(dot, ga + i, gb + i, dot, MPFR_RNDN);
+        mpfr_fma(na, ga + i, ga + i, na, MPFR_RNDN);
+        mpfr_fma(nb, gb + i, gb + i, nb, MPFR_RNDN);
+    }
+    /* opposite: dot < 0; parallel: dot^2 >= |ga|^2 |gb|^2 (1 - thr) */
+    ok = mpfr_sgn(dot) < 0;
+    if (ok) {
+        mpfr_sqr(x, dot, MPFR_RNDN);
+        mpfr_mul(y, na, nb, MPFR_RNDN);
+        mpfr_ui_sub(thr, 1, thr, MPFR_RNDN);
+        mpfr_mul(y, y, thr, MPFR_RNDN);
+        ok = mpfr_cmp(x, y) >= 0;
+    }
+    mpfr_clears(dot, na, nb, x, y, thr, (mpfr_ptr)0);
+    return ok;
+}
+
+int
+hdo_run_sliding_entry_test(mpfr_srcptr v, const mpfr_t tol, mpfr_prec_t prec)
+{
+    mpfr_t thr;
+    mpfr_init2(thr, prec);
+    mpfr_sqrt(thr, tol, MPFR_RNDN);
+    int yes = mpfr_cmpabs(v + 0, thr) <= 0 && mpfr_cmp(v + 1, thr) <= 0 &&
+              mpfr_cmp(v + 2, thr) > 0;
+    if (yes) {
+        mpfr_neg(thr, thr, MPFR_RNDN);
+        yes = mpfr_cmp(v + 3, thr) < 0;
+    }
+    mpfr_clear(thr);
+    return yes;
+}
+
 /* 1 if S_b = -k S_a (k > 0) near the point to first order: the gradients
    (in the variables and t) are opposite and parallel within sqrt(tol).
    Two surfaces that merely meet at the point (a corner, an accumulation
@@ -84,29 +129,8 @@ same_surface(run_ctx *c, hdo_expr Sa, hdo_expr Sb, const left_limit *L,
     e[l.n] = hdo_expr_diff_time(model->pool, Sa);
     e[n + l.n] = hdo_expr_diff_time(model->pool, Sb);
     mpfr_ptr g = hdo_vec_init(2 * n, c->prec);
-    int ok = hdo_run_eval_on_left(c, g, e, 2 * n, L, t) == 0;
-    mpfr_t dot, na, nb, x, y, thr;
-    mpfr_inits2(c->prec, dot, na, nb, x, y, thr, (mpfr_ptr)0);
-    mpfr_sqrt(thr, c->tol, MPFR_RNDN);
-    mpfr_set_ui(dot, 0, MPFR_RNDN);
-    mpfr_set_ui(na, 0, MPFR_RNDN);
-    mpfr_set_ui(nb, 0, MPFR_RNDN);
-    for (slong i = 0; ok && i < n; i++) {
-        mpfr_fma(dot, g + i, g + n + i, dot, MPFR_RNDN);
-        mpfr_fma(na, g + i, g + i, na, MPFR_RNDN);
-        mpfr_fma(nb, g + n + i, g + n + i, nb, MPFR_RNDN);
-    }
-    /* opposite: dot < 0; parallel: dot^2 >= |ga|^2 |gb|^2 (1 - thr) */
-    if (ok)
-        ok = mpfr_sgn(dot) < 0;
-    if (ok) {
-        mpfr_sqr(x, dot, MPFR_RNDN);
-        mpfr_mul(y, na, nb, MPFR_RNDN);
-        mpfr_ui_sub(thr, 1, thr, MPFR_RNDN);
-        mpfr_mul(y, y, thr, MPFR_RNDN);
-        ok = mpfr_cmp(x, y) >= 0;
-    }
-    mpfr_clears(dot, na, nb, x, y, thr, (mpfr_ptr)0);
+    int ok = hdo_run_eval_on_left(c, g, e, 2 * n, L, t) == 0 &&
+             hdo_run_gradients_opposite(g, g + n, n, c->tol, c->prec);
     hdo_vec_clear(g, 2 * n);
     free(e);
     return ok;
@@ -116,8 +140,10 @@ same_surface(run_ctx *c, hdo_expr Sa, hdo_expr Sb, const left_limit *L,
    Filippov sliding: the target b goes back to src across a surface S_b
    that vanishes here too, b's flow leaves through it at once
    (L_b S_b < 0), src's flow leaves through S = S_src (L_src S <= 0) and
-   b's flow points back (L_b S > 0).  The thresholds are sqrt(tol).
-   Returns 1, 0, or a negative status (the target cannot be built). */
+   b's flow points back (L_b S > 0), each with the threshold sqrt(tol)
+   (hdo_run_sliding_entry_test), on the same surface
+   (hdo_run_gradients_opposite).  Returns 1, 0, or a negative status (the target
+   cannot be built). */
 int
 hdo_run_sliding_pair(run_ctx *c, slong src, slong g, const left_limit *L,
                      const mpfr_t t)
@@ -144,17 +170,8 @@ hdo_run_sliding_pair(run_ctx *c, slong src, slong g, const left_limit *L,
     if (e[1] == HDO_EXPR_NONE || e[2] == HDO_EXPR_NONE || e[3] == HDO_EXPR_NONE)
         return 0;
     mpfr_ptr v = hdo_vec_init(4, c->prec);
-    mpfr_t thr;
-    mpfr_init2(thr, c->prec);
-    mpfr_sqrt(thr, c->tol, MPFR_RNDN);
-    int ev_ok = hdo_run_eval_on_left(c, v, e, 4, L, t);
-    int yes = ev_ok == 0 && mpfr_cmpabs(v + 0, thr) <= 0 &&
-              mpfr_cmp(v + 1, thr) <= 0 && mpfr_cmp(v + 2, thr) > 0;
-    if (yes) {
-        mpfr_neg(thr, thr, MPFR_RNDN);
-        yes = mpfr_cmp(v + 3, thr) < 0;
-    }
-    mpfr_clear(thr);
+    int yes = hdo_run_eval_on_left(c, v, e, 4, L, t) == 0 &&
+              hdo_run_sliding_entry_test(v, c->tol, c->prec);
     hdo_vec_clear(v, 4);
     if (yes)
         yes = same_surface(c, S, Sb, L, t);

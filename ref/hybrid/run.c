@@ -15,6 +15,26 @@
    entered and kept in a mode_cache for the whole run (mode.c). */
 
 /* ------------------------------------------------------------------ */
+
+/* An event within the time tolerance of t_end is not taken: whether a
+   zero at t_end itself (a PWM edge at the end time, a sliding that ends
+   exactly there) is found at all depends on rounding, so the run ends at
+   t_end in the current mode at every precision (decisions.md).  The
+   tolerance is the one of t_end, not of the step's start: a last step
+   from 2 to 3 used to judge an event near 3 with 2 tol, so the rule
+   depended on where the step sequence happened to start the last step. */
+int
+hdo_run_event_at_end(const run_ctx *c, const mpfr_t h, const mpfr_t root)
+{
+    mpfr_t d, etol;
+    mpfr_inits2(c->prec, d, etol, (mpfr_ptr)0);
+    hdo_run_time_tol(etol, c, c->t_end);
+    mpfr_sub(d, h, root, MPFR_RNDN);
+    int at_end = mpfr_cmp(d, etol) <= 0;
+    mpfr_clears(d, etol, (mpfr_ptr)0);
+    return at_end;
+}
+
 /* One step of the current mode; sets *done at the end time. */
 static int
 step(run_ctx *c, int *done)
@@ -123,19 +143,8 @@ step(run_ctx *c, int *done)
         }
         mpfr_clear(d);
     }
-    /* An event within the time tolerance of t_end is not taken: whether a
-       zero at t_end itself (a PWM edge at the end time, a sliding that
-       ends exactly there) is found at all depends on rounding, so the
-       run ends at t_end in the current mode at every precision
-       (decisions.md). */
-    if (best >= 0 && last) {
-        mpfr_t d;
-        mpfr_init2(d, c->prec);
-        mpfr_sub(d, h, broot, MPFR_RNDN);
-        if (mpfr_cmp(d, stol) <= 0)
-            best = -1;
-        mpfr_clear(d);
-    }
+    if (best >= 0 && last && hdo_run_event_at_end(c, h, broot))
+        best = -1;
 
     if (best < 0)
         hdo_run_phase_enter(c, ph); /* back to integration */

@@ -154,6 +154,12 @@ hdo_run_zeno(run_ctx *c, slong src, const left_limit *L, const mpfr_t tn)
 #define LIVELOCK_SAMPLES ZENO_MIN_EVENTS
 #define LIVELOCK_MAX_PERIOD 4
 
+slong
+hdo_run_livelock_period(const slong *src, const slong *g, slong n)
+{
+    return hdo_zeno_period(src, g, n, LIVELOCK_SAMPLES, LIVELOCK_MAX_PERIOD);
+}
+
 /* Whether the switching function of when g of mode m, expanded at the
    state (xs, xu) at t, leaves into its feasible side there
    (hdo_zeno_guard_leaves over the horizon of a step, event_horizon).  Uses m's
@@ -204,8 +210,7 @@ hdo_run_livelock(run_ctx *c, slong src, slong g, const left_limit *L,
     }
     srcs[n - 1] = src;
     gs[n - 1] = g;
-    slong p =
-        hdo_zeno_period(srcs, gs, n, LIVELOCK_SAMPLES, LIVELOCK_MAX_PERIOD);
+    slong p = hdo_run_livelock_period(srcs, gs, n);
     if (p == 0)
         return 0;
     slong first = n - 1 - (LIVELOCK_SAMPLES - 1) * p;
