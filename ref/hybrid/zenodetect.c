@@ -43,7 +43,7 @@ hdo_run_hist_push(run_ctx *c, const mpfr_t t, slong src, slong g,
 #define ZENO_LAST_GAP_FACTOR 1e6
 
 /* 1 if the last ZENO_MIN_EVENTS followed events have strictly shrinking
-   positive gaps, the last of them below ZENO_LAST_GAP_FACTOR * ttol. */
+   positive gaps, the last of them at most ZENO_LAST_GAP_FACTOR * ttol. */
 int
 hdo_run_gaps_shrinking(const run_ctx *c, const mpfr_t ttol)
 {

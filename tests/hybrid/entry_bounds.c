@@ -29,8 +29,9 @@ at_end(double t, double t_end, double f)
     run_ctx c;
     memset(&c, 0, sizeof c);
     c.prec = PREC;
-    mpfr_inits2(PREC, c.tol, c.t_end, (mpfr_ptr)0);
+    mpfr_inits2(PREC, c.tol, c.t, c.t_end, (mpfr_ptr)0);
     mpfr_set_ui_2exp(c.tol, 1, -100, MPFR_RNDN);
+    mpfr_set_d(c.t, t, MPFR_RNDN);
     mpfr_set_d(c.t_end, t_end, MPFR_RNDN);
     mpfr_t h, root;
     mpfr_inits2(PREC, h, root, (mpfr_ptr)0);
@@ -39,7 +40,7 @@ at_end(double t, double t_end, double f)
     cr_assert_eq(mpfr_mul_d(root, c.tol, f * scale, MPFR_RNDN), 0);
     cr_assert_eq(mpfr_sub(root, h, root, MPFR_RNDN), 0);
     int yes = hdo_run_event_at_end(&c, h, root);
-    mpfr_clears(h, root, c.tol, c.t_end, (mpfr_ptr)0);
+    mpfr_clears(h, root, c.tol, c.t, c.t_end, (mpfr_ptr)0);
     return yes;
 }
 
@@ -201,6 +202,24 @@ Test(hybrid_thresholds, filippov_parallel_boundary)
     /* same direction, or orthogonal: not opposite */
     cr_assert(!opposite(-1, 1, 0, 0));
     cr_assert(!opposite(0, 1, 0, 0));
+
+    /* equal is accepted: tol = 1/4 (thr = 1/2) and gradients at 45
+       degrees, sin^2 = 1/2 = thr: (ga.gb)^2 = 1 = |ga|^2 |gb|^2 (1 - thr)
+       exactly */
+    mpfr_ptr ga = hdo_vec_init(2, PREC), gb = hdo_vec_init(2, PREC);
+    mpfr_t tol;
+    mpfr_init2(tol, PREC);
+    mpfr_set_ui_2exp(tol, 1, -2, MPFR_RNDN);
+    mpfr_set_si(ga + 0, 1, MPFR_RNDN);
+    mpfr_set_si(ga + 1, 1, MPFR_RNDN);
+    mpfr_set_si(gb + 0, -1, MPFR_RNDN);
+    mpfr_set_si(gb + 1, 0, MPFR_RNDN);
+    cr_assert(hdo_run_gradients_opposite(ga, gb, 2, tol, PREC), "equal");
+    mpfr_set_ui_2exp(gb + 1, 1, -40, MPFR_RNDN); /* a little wider */
+    cr_assert(!hdo_run_gradients_opposite(ga, gb, 2, tol, PREC));
+    hdo_vec_clear(ga, 2);
+    hdo_vec_clear(gb, 2);
+    mpfr_clear(tol);
 }
 
 /* On the real path, at 20 digits: tol = 10^-25, sqrt(tol) =
@@ -234,31 +253,59 @@ expect_event(const hdo_result_t res, slong k, hdo_event_kind kind,
     mpfr_clear(want);
 }
 
-/* L_B S_A = k > thr and L_B S_B = -k < -thr: B is der(x) = k. */
+/* B: der(x) = k, `when m*x > 0 goto A` (S_B = -m x): L_B S_A = k,
+   L_B S_B = -m k. */
+static int
+run_entry(hdo_result_t res, const char *k, const char *m, hdo_error_t *err)
+{
+    char text[512];
+    snprintf(text, sizeof text,
+             "model fk\nvar x = 1\n"
+             "mode A\n  der(x) = -1\n  when x < 0 goto B\nend\n"
+             "mode B\n  der(x) = %s\n  when %s*x > 0 goto A\nend\n"
+             "start A at 0\nuntil 2\n",
+             k, m);
+    return run_pair(res, text, err);
+}
+
+/* L_B S_A = k > thr and L_B S_B = -m k < -thr together (m = 1), then
+   each alone (the other far from its threshold). */
 Test(hybrid_thresholds, filippov_entry_on_a_run)
 {
-    static const char *fmt = "model fk\nvar x = 1\n"
-                             "mode A\n  der(x) = -1\n  when x < 0 goto B\nend\n"
-                             "mode B\n  der(x) = %s\n  when x > 0 goto A\nend\n"
-                             "start A at 0\nuntil 2\n";
-    char text[512];
     hdo_result_t res;
     hdo_error_t err;
-    /* k = 4e-13: sliding from A at t = 1, alpha = k / (k + 1), x' = 0 */
-    snprintf(text, sizeof text, fmt, "4e-13");
-    cr_assert_eq(run_pair(res, text, &err), 0, "%s", err.message);
-    cr_assert_eq(res->nevents, 1);
-    expect_event(res, 0, HDO_EV_SLIDING_START, "1");
-    cr_assert(close_to_d(res->rows[res->nrows - 1].values + 0, 0, 25));
-    hdo_result_clear(res);
-    /* k = 2.5e-13: A -> B is a switch; B is infeasible at once (S_B = 0,
-       L_B S_B = -k), and B -> A passes the test (L_A S_B = 1): sliding
-       from B at the same instant */
-    snprintf(text, sizeof text, fmt, "2.5e-13");
-    cr_assert_eq(run_pair(res, text, &err), 0, "%s", err.message);
-    cr_assert_eq(res->nevents, 2);
+    static const char *pass[3][2] = {
+        {"4e-13", "1"}, {"4e-13", "1000000"}, {"1", "4e-13"}};
+    for (int i = 0; i < 3; i++) {
+        /* sliding from A at t = 1: alpha = k / (k + 1), x' = 0 */
+        cr_assert_eq(run_entry(res, pass[i][0], pass[i][1], &err), 0, "%s",
+                     err.message);
+        cr_assert_eq(res->nevents, 1, "k = %s, m = %s", pass[i][0], pass[i][1]);
+        expect_event(res, 0, HDO_EV_SLIDING_START, "1");
+        cr_assert(close_to_d(res->rows[res->nrows - 1].values + 0, 0, 25));
+        hdo_result_clear(res);
+    }
+    /* k = 2.5e-13 (m = 1, or 10^6: L_B S_B = -2.5e-7): A -> B is a
+       switch; B is infeasible at once (S_B = 0, L_B S_B < 0), and B -> A
+       passes the test (L_A S_B = m > thr, L_A S_A = -1): sliding from B
+       at the same instant */
+    for (int i = 0; i < 2; i++) {
+        cr_assert_eq(run_entry(res, "2.5e-13", i ? "1000000" : "1", &err), 0,
+                     "%s", err.message);
+        cr_assert_eq(res->nevents, 2);
+        expect_event(res, 0, HDO_EV_SWITCH, "1");
+        expect_event(res, 1, HDO_EV_SLIDING_START, "1");
+        hdo_result_clear(res);
+    }
+    /* k = 1, m = 2.5e-13: A -> B a switch, and B -> A fails too (L_A S_B
+       = m): A and B switch back and forth at t = 1 without a change of
+       state, which ends at the chattering count */
+    int st = run_entry(res, "1", "2.5e-13", &err);
+    cr_assert_eq(st, HDO_ERR_UNSUPPORTED, "%d %s", st, err.message);
+    cr_assert(strstr(err.message, "chattering") != NULL, "%s", err.message);
     expect_event(res, 0, HDO_EV_SWITCH, "1");
-    expect_event(res, 1, HDO_EV_SLIDING_START, "1");
+    for (slong k = 0; k < res->nevents; k++)
+        cr_assert_neq(res->events[k].kind, HDO_EV_SLIDING_START);
     hdo_result_clear(res);
 }
 
