@@ -142,8 +142,8 @@ same_surface(run_ctx *c, hdo_expr Sa, hdo_expr Sb, const left_limit *L,
    (L_b S_b < 0), src's flow leaves through S = S_src (L_src S <= 0) and
    b's flow points back (L_b S > 0), each with the threshold sqrt(tol)
    (hdo_run_sliding_entry_test), on the same surface
-   (hdo_run_gradients_opposite).  Returns 1, 0, or a negative status (the target
-   cannot be built). */
+   (hdo_run_gradients_opposite).  Returns 1, 0, or a negative status (the
+   target cannot be built). */
 int
 hdo_run_sliding_pair(run_ctx *c, slong src, slong g, const left_limit *L,
                      const mpfr_t t)
