@@ -33,6 +33,10 @@
 #    with one decade of room; the published values' own error (1e-14) is
 #    far below.  At rtol 1e-6 the same measure is 9.3e-7, so the bound
 #    does check the 1e-10 run's accuracy.
+# 3. An inconsistent start (y1(0) = 0.5: the first sum of coupled rows,
+#    (y1 - Ue)/R0 + y2/R1 + (y2 - Ub)/R2 + ..., is 5e-4 instead of 0) is
+#    refused like a failing IDACalcIC: exit 2, the reason on stderr, no
+#    output file.
 set -u
 . "$(dirname "$0")/common.bash" # cd to the top, HDO, PY, scratch $tmp
 
@@ -42,6 +46,14 @@ if [[ ! -x $IDA ]]; then
     exit 0
 fi
 model=cases/transistor_amplifier.hdae
+sed 's/^var y1 = 0, /var y1 = 0.5, /' "$model" >"$tmp/bad.hdae"
+"$IDA" "$tmp/bad.hdae" --out "$tmp/bad.csv" >/dev/null 2>"$tmp/bad.err"
+rc=$?
+if [[ $rc -ne 2 || -e $tmp/bad.csv ]] ||
+    ! grep -q "error: consistent initial values failed in mode amp at t = 0: the differential components violate" "$tmp/bad.err"; then
+    echo "FAIL ida_amplifier: inconsistent start: exit $rc, $(grep -m 1 error "$tmp/bad.err")"
+    exit 1
+fi
 if ! "$IDA" "$model" --rtol 1e-10 --atol 1e-10 --out "$tmp/a.csv" \
     --events "$tmp/a.ev" --ic "$tmp/a.ic" >"$tmp/out" 2>"$tmp/err"; then
     echo "FAIL ida_amplifier: hdo-ida failed: $(grep -m 1 error "$tmp/err")"
@@ -87,7 +99,7 @@ if abs(mpf(last['time']) - mpf('0.2')) > mpf('1e-15'):
 worst_y = max(abs(mpf(last['y%d' % k]) - mpf(p)) / (1 + abs(mpf(p)))
               for k, p in zip(range(1, 9), pub))
 ok = worst_yp <= mpf('1e-12') and worst_y <= mpf('2e-8')
-print('%s ida_amplifier: IDA starts the published form; y\'(0) within %s relative of the '
+print('%s ida_amplifier: IDA starts the published form (refuses an inconsistent y(0)); y\'(0) within %s relative of the '
       'closed form (bound 1e-12), y(0.2) at rtol 1e-10 within %s of the Test Set (bound 2e-8)'
       % ('PASS' if ok else 'FAIL', mp.nstr(worst_yp, 2), mp.nstr(worst_y, 2)))
 sys.exit(0 if ok else 1)

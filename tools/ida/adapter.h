@@ -85,7 +85,7 @@ void ida_destroy(mode_data *md);
 
 /* 1 when the Jacobian of h by the unknowns of Pryce's form of md is
    numerically singular at the values in md->y (ics_numeric_rank);
-   *rank and *ratio get its rank and last kept pivot ratio. */
+   *rank and *ratio get its rank and smallest pivot ratio. */
 int direct_needed(run_ctx *c, mode_data *md, double t, slong *rank,
                   double *ratio);
 

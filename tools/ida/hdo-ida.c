@@ -428,9 +428,9 @@ enter_mode(run_ctx *c, slong m, double t, double tout1)
             fprintf(stderr,
                     "%s: note: mode %s: the Jacobian of its equations by the "
                     "unknowns of Pryce's form is singular (rank %ld of %ld, "
-                    "last pivot %.1e): integrated as F(t, y, y') = 0, y' made "
-                    "consistent by the adapter (derivatives of the algebraic "
-                    "combinations), no IDACalcIC\n",
+                    "smallest pivot %.1e): integrated as F(t, y, y') = 0, "
+                    "y' made consistent by the adapter (derivatives of the "
+                    "algebraic combinations), no IDACalcIC\n",
                     prog_name, c->model->modes[m].name, (long)rank,
                     (long)md->r->nimplicit, ratio);
             direct_convert(c, md, m);

@@ -43,10 +43,8 @@ ics_numeric_rank(const double *A, slong m, slong n, double *ratio)
     dqr_factor(qr, S, ICS_RANK_RTOL);
     slong r = qr->rank;
     if (ratio != NULL) {
-        if (r == 0)
-            *ratio = 0;
-        else
-            *ratio = fabs(qr->a[(r - 1) * m + (r - 1)] / qr->a[0]);
+        slong k = qr->kmax - 1;
+        *ratio = k < 0 || qr->a[0] == 0 ? 0 : fabs(qr->a[k * m + k] / qr->a[0]);
     }
     dqr_clear(qr);
     free(S);
@@ -361,8 +359,8 @@ ics_message(int code)
         return "Newton's iteration for y' does not converge";
     case ICS_INCONSISTENT:
         return "the differential components violate the algebraic "
-               "combinations of F (as IDACalcIC, the adapter does not change "
-               "them)";
+               "combinations of F, and like IDACalcIC the adapter does not "
+               "change them";
     }
     return "unknown status";
 }

@@ -59,9 +59,10 @@ enum {
 
 /* The numerical rank of the m x n matrix A (row-major) after scaling its
    rows and columns to unit largest entry, by QR with column pivoting and
-   ICS_RANK_RTOL; *ratio (may be NULL) is set to |R_kk / R_00| of the last
-   pivot kept (1 for a 1 x 1, 0 for a zero matrix).  A zero row or column
-   is left unscaled. */
+   ICS_RANK_RTOL; *ratio (may be NULL) is set to |R_kk / R_00| of the
+   smallest pivot, k = min(m, n) - 1 (0 for a zero matrix): how far a
+   regular matrix is from the threshold.  A zero row or column is left
+   unscaled. */
 slong ics_numeric_rank(const double *A, slong m, slong n, double *ratio);
 
 /* Consistent y' (and algebraic components) for F(t, y, yp) = 0 of size n:
