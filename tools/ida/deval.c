@@ -38,6 +38,7 @@ deval_init(deval_t p, const hdo_expr_pool_t pool, const hdo_expr *roots,
     }
     p->code = malloc((top + 2) * sizeof *p->code);
     p->val = calloc(top + 2, sizeof *p->val);
+    p->dval = calloc(top + 2, sizeof *p->dval); /* constants: 0 */
     for (slong n = 0; n <= top; n++) {
         if (!mark[n])
             continue;
@@ -62,6 +63,7 @@ deval_clear(deval_t p)
     free(p->roots);
     free(p->code);
     free(p->val);
+    free(p->dval);
     memset(p, 0, sizeof *p);
 }
 
@@ -184,4 +186,97 @@ deval_eval(double *out, deval_t p, double t, const double *vtab)
     }
     for (slong i = 0; i < p->nroots; i++)
         out[i] = p->roots[i] >= 0 ? v[p->roots[i]] : NAN;
+}
+
+/* The derivative of node n from its operands' values (v) and derivatives
+   (dv): the chain rule for each kind. */
+static double
+node_deriv(const deval_struct *p, const hdo_expr_node *nd, slong n)
+{
+    const double *v = p->val, *dv = p->dval;
+    double a = 0, b = 0, da = 0, db = 0;
+    if (hdo_expr_kind_arity(nd->kind) >= 1) {
+        a = v[nd->a];
+        da = dv[nd->a];
+    }
+    if (hdo_expr_kind_arity(nd->kind) == 2) {
+        b = v[nd->b];
+        db = dv[nd->b];
+    }
+    switch (nd->kind) {
+    case HDO_X_CONST:
+    case HDO_X_PI:
+    case HDO_X_TIME: /* leaves: set by the caller */
+    case HDO_X_VAR:
+        return dv[n];
+    case HDO_X_ADD:
+        return da + db;
+    case HDO_X_SUB:
+        return da - db;
+    case HDO_X_MUL:
+        return da * b + a * db;
+    case HDO_X_DIV:
+        return (da - v[n] * db) / b;
+    case HDO_X_POW:
+        if (db == 0) /* a constant exponent: also right for a <= 0 */
+            return b == 0 ? 0 : b * pow(a, b - 1) * da;
+        return v[n] * (db * log(a) + b * da / a);
+    case HDO_X_NEG:
+        return -da;
+    case HDO_X_SIN:
+        return cos(a) * da;
+    case HDO_X_COS:
+        return -sin(a) * da;
+    case HDO_X_TAN:
+        return (1 + v[n] * v[n]) * da;
+    case HDO_X_ASIN:
+        return da / sqrt(1 - a * a);
+    case HDO_X_ACOS:
+        return -da / sqrt(1 - a * a);
+    case HDO_X_ATAN:
+        return da / (1 + a * a);
+    case HDO_X_EXP:
+        return v[n] * da;
+    case HDO_X_LOG:
+        return da / a;
+    case HDO_X_SQRT:
+        return da / (2 * v[n]);
+    case HDO_X_SINH:
+        return cosh(a) * da;
+    case HDO_X_COSH:
+        return sinh(a) * da;
+    case HDO_X_TANH:
+        return (1 - v[n] * v[n]) * da;
+    case HDO_X_GE: /* conditions are piecewise constant */
+    case HDO_X_GT:
+    case HDO_X_NOT:
+    case HDO_X_AND:
+    case HDO_X_OR:
+    case HDO_X_ELSE:
+        return 0;
+    case HDO_X_IF: {
+        const hdo_expr_node *br = hdo_expr_node_get(p->pool, nd->b);
+        return a != 0 ? dv[br->a] : dv[br->b];
+    }
+    }
+    return 0;
+}
+
+void
+deval_eval_dual(double *out, double *dout, deval_t p, double t, double dt,
+                const double *vtab, const double *dvtab)
+{
+    deval_eval(out, p, t, vtab);
+    for (slong i = 0; i < p->ncode; i++) {
+        int32_t n = p->code[i];
+        const hdo_expr_node *nd = hdo_expr_node_get(p->pool, n);
+        if (nd->kind == HDO_X_TIME)
+            p->dval[n] = dt;
+        else if (nd->kind == HDO_X_VAR)
+            p->dval[n] = dvtab[nd->b * p->nvars + nd->a];
+        else if (nd->kind != HDO_X_CONST && nd->kind != HDO_X_PI)
+            p->dval[n] = node_deriv(p, nd, n);
+    }
+    for (slong i = 0; i < p->nroots; i++)
+        dout[i] = p->roots[i] >= 0 ? p->dval[p->roots[i]] : NAN;
 }

@@ -14,6 +14,7 @@ typedef struct {
     slong ncode;
     int32_t *code;  /* the needed nodes, ascending */
     double *val;    /* val[node], for node <= the largest root */
+    double *dval;   /* their directional derivatives (deval_eval_dual) */
     slong nvars;    /* VAR(var, order) reads vtab[order * nvars + var] */
     slong maxorder; /* largest order of a VAR node read */
 } deval_struct;
@@ -28,5 +29,14 @@ void deval_clear(deval_t p);
 /* Evaluates every root at time t with variable values from vtab
    (order-major, maxorder + 1 blocks of nvars) and writes them to out. */
 void deval_eval(double *out, deval_t p, double t, const double *vtab);
+
+/* Evaluates every root and its derivative along a direction: out as
+   deval_eval, dout[i] the derivative of root i at (t, vtab) in the
+   direction (dt, dvtab) (dvtab laid out like vtab): forward-mode
+   differentiation of the graph in double precision, exact up to rounding
+   (no difference quotient).  Conditions and the choice of an `if` branch
+   have derivative 0 (the branch taken is differentiated). */
+void deval_eval_dual(double *out, double *dout, deval_t p, double t, double dt,
+                     const double *vtab, const double *dvtab);
 
 #endif

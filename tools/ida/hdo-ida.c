@@ -17,6 +17,21 @@
      kept variables keep their left-limit values, the others start from
      their `var` start values (or 0), and IDAReInit + IDACalcIC
      (IDA_YA_YDP_INIT, id = 1 on states) make the new mode consistent;
+   - except where Pryce's form is numerically singular (direct.c): at a
+     mode's first entry, the Jacobian of h by the unknowns is evaluated
+     at the guesses (forward-mode derivatives in double) and, rows and
+     columns scaled to unit largest entry, factorised by QR with column
+     pivoting; a pivot at most 2^-26 times the first (ics_numeric_rank)
+     makes the mode's form, for the rest of the run, F(t, y, y') = 0
+     itself: the unknowns x^(d), d >= 1, are the y' of their chains'
+     top states, only order-0 unknowns stay algebraic, h is the residual
+     of those rows (M y' = f with M singular: the Test Set's transistor
+     amplifier).  IDACalcIC cannot start such a form (it solves for y'
+     with a singular dF/dy'), so at every entry the adapter computes y'
+     itself (icsing.h): F = 0 plus the time derivatives of its algebraic
+     combinations w^T F (w^T dF/dy' = 0), by Newton in double precision,
+     differential components unchanged; then IDAReInit, no IDACalcIC.
+     A note on stderr names such a mode;
    - right after a (re)start, a guard that is already negative and still
      decreasing (a forward difference along y') is taken at once, as an
      event at the same time (bounded cascade);
@@ -30,6 +45,10 @@
      `--max-events-per-unit` stops a run whose events pile up (Zeno,
      chattering without sliding logic) and says so.
 
+   --ic FILE writes, after every (re)initialisation, one row per IDA
+   component: time,mode,variable,order,value,derivative (the consistent
+   y and y' IDA starts from).
+
    Exit codes: 0 done, 2 bad input or IDA failure (with the IDA flag name),
    3 stopped at the event cap (the output is complete up to that time). */
 #include <errno.h>
@@ -37,59 +56,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <ida/ida.h>
-#include <nvector/nvector_serial.h>
-#include <sunmatrix/sunmatrix_dense.h>
-#include <sunlinsol/sunlinsol_dense.h>
-#include "model.h"
-#include "reduce.h"
-#include "deval.h"
+#include "adapter.h"
 
 #define MAX_CASCADE 16
 
-typedef struct {
-    int built;
-    hdo_reduced_t r;
-    slong n;         /* IDA size: nstate + nimplicit */
-    slong *cvar;     /* model variable of component c */
-    slong *cord;     /* its order */
-    slong *deriv;    /* for an implicit state: component of its derivative */
-    deval_t res;     /* roots: rhs[0..nexplicit), h[0..nh) */
-    deval_t cons;    /* constraints */
-    deval_t guards;  /* switching functions, file order */
-    deval_t *assign; /* per when: the `with` right-hand sides */
-    void *ida;
-    N_Vector y, yp, id;
-    SUNMatrix A;
-    SUNLinearSolver LS;
-    int *dirs;
-} mode_data;
+const char *prog_name = "hdo-ida";
 
-typedef struct {
-    hdo_model_t model;
-    slong nv;
-    slong maxord; /* vtab holds orders 0..maxord */
-    double *vtab; /* current values, order-major */
-    double *gtab; /* left-limit values carried across a transition */
-    char *gvalid;
-    double *start; /* var start values */
-    char *has_start;
-    mode_data *modes;
-    slong cur;
-    double hyst; /* shift of every switching function */
-    SUNContext ctx;
-    double rtol, atol, every;
-    long last_steps; /* IDAGetNumSteps of the current mode's memory */
-    /* output */
-    FILE *out, *ev;
-    double drift;
-    long nevents, nsteps;
-} run_ctx;
-
-static const char *prog_name = "hdo-ida";
-
-static void
-die(const char *fmt, const char *arg)
+void
+ida_die(const char *fmt, const char *arg)
 {
     fprintf(stderr, "%s: error: ", prog_name);
     fprintf(stderr, fmt, arg);
@@ -121,10 +95,12 @@ grow_vtab(run_ctx *c, slong ord)
     if (ord <= c->maxord)
         return;
     c->vtab = realloc(c->vtab, (ord + 1) * c->nv * sizeof(double));
+    c->dvtab = realloc(c->dvtab, (ord + 1) * c->nv * sizeof(double));
     c->gtab = realloc(c->gtab, (ord + 1) * c->nv * sizeof(double));
     c->gvalid = realloc(c->gvalid, (ord + 1) * c->nv);
     for (slong i = (c->maxord + 1) * c->nv; i < (ord + 1) * c->nv; i++) {
         c->vtab[i] = c->gtab[i] = NAN;
+        c->dvtab[i] = 0;
         c->gvalid[i] = 0;
     }
     c->maxord = ord;
@@ -138,6 +114,59 @@ check_flag(int flag, const char *fn)
                 IDAGetReturnFlagName(flag));
         exit(2);
     }
+}
+
+/* IDA: one memory per mode, created on its first entry (and again if the
+   mode turns out to need the direct form), IDAReInit after. */
+void
+ida_create(run_ctx *c, mode_data *md, slong m)
+{
+    hdo_mode *mode = &c->model->modes[m];
+    md->y = N_VNew_Serial(md->n, c->ctx);
+    md->yp = N_VNew_Serial(md->n, c->ctx);
+    md->id = N_VNew_Serial(md->n, c->ctx);
+    for (slong i = 0; i < md->n; i++)
+        NV_Ith_S(md->id, i) = i < md->r->nstate ? 1.0 : 0.0;
+    md->ida = IDACreate(c->ctx);
+    if (md->ida == NULL)
+        ida_die("IDACreate failed%s", "");
+    N_VConst(0.0, md->y);
+    N_VConst(0.0, md->yp);
+    check_flag(
+        IDAInit(md->ida, md->direct ? direct_resfn : resfn, 0.0, md->y, md->yp),
+        "IDAInit");
+    check_flag(IDASStolerances(md->ida, c->rtol, c->atol), "IDASStolerances");
+    check_flag(IDASetUserData(md->ida, c), "IDASetUserData");
+    check_flag(IDASetId(md->ida, md->id), "IDASetId");
+    check_flag(IDASetMaxNumSteps(md->ida, 100000), "IDASetMaxNumSteps");
+    md->A = SUNDenseMatrix(md->n, md->n, c->ctx);
+    md->LS = SUNLinSol_Dense(md->y, md->A, c->ctx);
+    check_flag(IDASetLinearSolver(md->ida, md->LS, md->A),
+               "IDASetLinearSolver");
+    if (mode->nwhens > 0) {
+        check_flag(IDARootInit(md->ida, (int)mode->nwhens, rootfn),
+                   "IDARootInit");
+        md->dirs = malloc(mode->nwhens * sizeof(int));
+        for (slong k = 0; k < mode->nwhens; k++)
+            md->dirs[k] = -1;
+        check_flag(IDASetRootDirection(md->ida, md->dirs),
+                   "IDASetRootDirection");
+        check_flag(IDASetNoInactiveRootWarn(md->ida),
+                   "IDASetNoInactiveRootWarn");
+    }
+}
+
+void
+ida_destroy(mode_data *md)
+{
+    IDAFree(&md->ida);
+    SUNLinSolFree(md->LS);
+    SUNMatDestroy(md->A);
+    N_VDestroy(md->y);
+    N_VDestroy(md->yp);
+    N_VDestroy(md->id);
+    free(md->dirs);
+    md->dirs = NULL;
 }
 
 static mode_data *
@@ -180,7 +209,8 @@ build_mode(run_ctx *c, slong m)
             if (md->cvar[k] == md->cvar[i] && md->cord[k] == md->cord[i] + 1)
                 md->deriv[i] = k;
         if (md->deriv[i] < 0)
-            die("reduced form of mode %s has a broken state chain", mode->name);
+            ida_die("reduced form of mode %s has a broken state chain",
+                    mode->name);
     }
 
     hdo_expr *roots = malloc((r->nexplicit + r->nh + 1) * sizeof(hdo_expr));
@@ -216,37 +246,10 @@ build_mode(run_ctx *c, slong m)
             ord = md->cord[i] + 1;
     grow_vtab(c, ord);
 
-    /* IDA: one memory per mode, created on first entry, IDAReInit after. */
-    md->y = N_VNew_Serial(md->n, c->ctx);
-    md->yp = N_VNew_Serial(md->n, c->ctx);
-    md->id = N_VNew_Serial(md->n, c->ctx);
-    for (slong i = 0; i < md->n; i++)
-        NV_Ith_S(md->id, i) = i < r->nstate ? 1.0 : 0.0;
-    md->ida = IDACreate(c->ctx);
-    if (md->ida == NULL)
-        die("IDACreate failed%s", "");
-    N_VConst(0.0, md->y);
-    N_VConst(0.0, md->yp);
-    check_flag(IDAInit(md->ida, resfn, 0.0, md->y, md->yp), "IDAInit");
-    check_flag(IDASStolerances(md->ida, c->rtol, c->atol), "IDASStolerances");
-    check_flag(IDASetUserData(md->ida, c), "IDASetUserData");
-    check_flag(IDASetId(md->ida, md->id), "IDASetId");
-    check_flag(IDASetMaxNumSteps(md->ida, 100000), "IDASetMaxNumSteps");
-    md->A = SUNDenseMatrix(md->n, md->n, c->ctx);
-    md->LS = SUNLinSol_Dense(md->y, md->A, c->ctx);
-    check_flag(IDASetLinearSolver(md->ida, md->LS, md->A),
-               "IDASetLinearSolver");
-    if (mode->nwhens > 0) {
-        check_flag(IDARootInit(md->ida, (int)mode->nwhens, rootfn),
-                   "IDARootInit");
-        md->dirs = malloc(mode->nwhens * sizeof(int));
-        for (slong k = 0; k < mode->nwhens; k++)
-            md->dirs[k] = -1;
-        check_flag(IDASetRootDirection(md->ida, md->dirs),
-                   "IDASetRootDirection");
-        check_flag(IDASetNoInactiveRootWarn(md->ida),
-                   "IDASetNoInactiveRootWarn");
-    }
+    md->hrow = malloc((r->nh + 1) * sizeof(slong));
+    for (slong k = 0; k < r->nh; k++)
+        md->hrow[k] = r->nstate + k;
+    ida_create(c, md, m);
     md->built = 1;
     return md;
 }
@@ -262,25 +265,24 @@ free_mode(run_ctx *c, mode_data *md, slong m)
     deval_clear(md->res);
     deval_clear(md->cons);
     deval_clear(md->guards);
-    IDAFree(&md->ida);
-    SUNLinSolFree(md->LS);
-    SUNMatDestroy(md->A);
-    N_VDestroy(md->y);
-    N_VDestroy(md->yp);
-    N_VDestroy(md->id);
-    free(md->dirs);
+    ida_destroy(md);
     free(md->cvar);
     free(md->cord);
     free(md->deriv);
+    free(md->hrow);
+    free(md->u_slot);
+    free(md->u_top);
     hdo_reduced_clear(md->r);
 }
 
-/* Writes the components of y into the value table. */
-static void
-load(run_ctx *c, const mode_data *md, const double *y)
+void
+ida_load(double *tab, const run_ctx *c, const mode_data *md, const double *y,
+         const double *yp)
 {
     for (slong i = 0; i < md->n; i++)
-        c->vtab[md->cord[i] * c->nv + md->cvar[i]] = y[i];
+        tab[md->cord[i] * c->nv + md->cvar[i]] = y[i];
+    for (slong j = 0; j < md->nu; j++)
+        tab[md->u_slot[j]] = yp[md->u_top[j]];
 }
 
 static int
@@ -292,7 +294,7 @@ resfn(sunrealtype t, N_Vector yv, N_Vector ypv, N_Vector rv, void *ud)
     double *y = NV_DATA_S(yv), *yp = NV_DATA_S(ypv), *rr = NV_DATA_S(rv);
     double f[r->nexplicit + r->nh + 1];
 
-    load(c, md, y);
+    ida_load(c->vtab, c, md, y, yp);
     deval_eval(f, md->res, t, c->vtab);
     for (slong i = 0; i < r->nexplicit; i++)
         rr[i] = yp[i] - f[i];
@@ -307,9 +309,10 @@ resfn(sunrealtype t, N_Vector yv, N_Vector ypv, N_Vector rv, void *ud)
 }
 
 static void
-guards_at(double *g, run_ctx *c, mode_data *md, double t, const double *y)
+guards_at(double *g, run_ctx *c, mode_data *md, double t, const double *y,
+          const double *yp)
 {
-    load(c, md, y);
+    ida_load(c->vtab, c, md, y, yp);
     deval_eval(g, md->guards, t, c->vtab);
     for (slong k = 0; k < md->guards->nroots; k++)
         g[k] += c->hyst;
@@ -326,17 +329,17 @@ guards_now_and_ahead(double *g0, double *g1, run_ctx *c, mode_data *md,
     double y1[n];
     double *y = NV_DATA_S(md->y), *yp = NV_DATA_S(md->yp);
     double dt = 1e-7 * (1.0 + fabs(t));
-    guards_at(g0, c, md, t, y);
+    guards_at(g0, c, md, t, y, yp);
     for (slong i = 0; i < n; i++)
         y1[i] = y[i] + dt * (i < md->r->nstate ? yp[i] : 0.0);
-    guards_at(g1, c, md, t + dt, y1);
+    guards_at(g1, c, md, t + dt, y1, yp);
 }
 
 static int
 rootfn(sunrealtype t, N_Vector yv, N_Vector ypv, sunrealtype *g, void *ud)
 {
     run_ctx *c = ud;
-    guards_at(g, c, &c->modes[c->cur], t, NV_DATA_S(yv));
+    guards_at(g, c, &c->modes[c->cur], t, NV_DATA_S(yv), NV_DATA_S(ypv));
     return 0;
 }
 
@@ -350,7 +353,7 @@ write_row(run_ctx *c, double t)
     char *in = calloc(c->nv, 1);
     double *y = NV_DATA_S(md->y);
 
-    load(c, md, y);
+    ida_load(c->vtab, c, md, y, NV_DATA_S(md->yp));
     for (slong i = 0; i < mode->nvars; i++)
         in[mode->vars[i]] = 1;
     fprintf(c->out, "%.17g,%s", t, mode->name);
@@ -373,14 +376,24 @@ write_row(run_ctx *c, double t)
 
 /* ---- starting a mode ------------------------------------------------ */
 
-/* Sets y, yp of mode m from the carried values (gtab/gvalid), the start
-   values and zeros, reinitialises IDA at t and runs IDACalcIC. */
+/* --ic: one row per IDA component after a (re)initialisation. */
 static void
-enter_mode(run_ctx *c, slong m, double t, double tout1)
+write_ic(run_ctx *c, const mode_data *md, double t)
 {
-    mode_data *md = build_mode(c, m);
-    double *y = NV_DATA_S(md->y), *yp = NV_DATA_S(md->yp);
+    if (c->ic == NULL)
+        return;
+    for (slong i = 0; i < md->n; i++)
+        fprintf(c->ic, "%.17g,%s,%s,%ld,%.17g,%.17g\n", t,
+                c->model->modes[c->cur].name, c->model->vars[md->cvar[i]].name,
+                (long)md->cord[i], NV_Ith_S(md->y, i), NV_Ith_S(md->yp, i));
+}
 
+/* Sets md->y, md->yp from the carried values (gtab/gvalid), the start
+   values and zeros. */
+static void
+guesses(run_ctx *c, mode_data *md)
+{
+    double *y = NV_DATA_S(md->y), *yp = NV_DATA_S(md->yp);
     for (slong i = 0; i < md->n; i++) {
         slong v = md->cvar[i], o = md->cord[i];
         if (c->gvalid[o * c->nv + v])
@@ -392,7 +405,44 @@ enter_mode(run_ctx *c, slong m, double t, double tout1)
         yp[i] =
             c->gvalid[(o + 1) * c->nv + v] ? c->gtab[(o + 1) * c->nv + v] : 0.0;
     }
+}
+
+/* Sets y, yp of mode m from the guesses, reinitialises IDA at t and runs
+   IDACalcIC (Pryce's form) or the adapter's own consistent
+   initialisation (the direct form). */
+static void
+enter_mode(run_ctx *c, slong m, double t, double tout1)
+{
+    mode_data *md = build_mode(c, m);
+
+    guesses(c, md);
     c->cur = m;
+    if (!md->decided) {
+        /* Pryce's form with a numerically singular Jacobian of h by the
+           unknowns (a structure that hides a singular mass matrix) is
+           given to IDA as F(t, y, y') = 0 instead (direct.c). */
+        slong rank = 0;
+        double ratio = 0;
+        md->decided = 1;
+        if (direct_needed(c, md, t, &rank, &ratio)) {
+            fprintf(stderr,
+                    "%s: note: mode %s: the Jacobian of its equations by the "
+                    "unknowns of Pryce's form is singular (rank %ld of %ld, "
+                    "smallest pivot %.1e): integrated as F(t, y, y') = 0, "
+                    "y' made consistent by the adapter (derivatives of the "
+                    "algebraic combinations), no IDACalcIC\n",
+                    prog_name, c->model->modes[m].name, (long)rank,
+                    (long)md->r->nimplicit, ratio);
+            direct_convert(c, md, m);
+            guesses(c, md);
+        }
+    }
+    if (md->direct) {
+        direct_start(c, md, t);
+        write_ic(c, md, t);
+        c->last_steps = 0;
+        return;
+    }
     check_flag(IDAReInit(md->ida, t, md->y, md->yp), "IDAReInit");
     /* tout1 only gives IDACalcIC the direction and scale of the first
        step; it must not be too close to t. */
@@ -421,12 +471,13 @@ enter_mode(run_ctx *c, slong m, double t, double tout1)
     }
     check_flag(IDAGetConsistentIC(md->ida, md->y, md->yp),
                "IDAGetConsistentIC");
+    write_ic(c, md, t);
     c->last_steps = 0;
 }
 
 static void carry(run_ctx *c);
 static void guards_at(double *g, run_ctx *c, mode_data *md, double t,
-                      const double *y);
+                      const double *y, const double *yp);
 
 /* A mode with relations (if, abs, sign, min, max) is the modes of their
    sign patterns (model.h); entered at the start or by a `when`, the
@@ -486,7 +537,7 @@ transition(run_ctx *c, slong k, double t, double tout1)
     hdo_transition *tr = &c->model->modes[c->cur].whens[k];
     double a[tr->nassigns + 1];
 
-    load(c, md, NV_DATA_S(md->y));
+    ida_load(c->vtab, c, md, NV_DATA_S(md->y), NV_DATA_S(md->yp));
     deval_eval(a, md->assign[k], t, c->vtab);
     carry(c);
     for (slong i = 0; i < tr->nassigns; i++) {
@@ -543,7 +594,7 @@ usage(FILE *f)
     fprintf(f,
             "usage: hdo-ida MODEL.hdae [--rtol R] [--atol A] [--out FILE.csv]\n"
             "               [--events FILE] [--every DT] [--until T]\n"
-            "               [--max-events-per-unit N]\n");
+            "               [--max-events-per-unit N] [--ic FILE.csv]\n");
 }
 
 static double
@@ -553,7 +604,7 @@ num_arg(const char *opt, const char *s)
     errno = 0;
     double d = strtod(s, &end);
     if (errno || end == s || *end != '\0' || !isfinite(d))
-        die("bad number for %s", opt);
+        ida_die("bad number for %s", opt);
     return d;
 }
 
@@ -561,6 +612,7 @@ int
 main(int argc, char **argv)
 {
     const char *path = NULL, *out_path = NULL, *ev_path = NULL;
+    const char *ic_path = NULL;
     double every = 0, until = NAN, cap = 1000;
     run_ctx c;
     hdo_error_t err;
@@ -577,7 +629,7 @@ main(int argc, char **argv)
         }
         if (a[0] == '-' && a[1] == '-') {
             if (i + 1 >= argc)
-                die("option %s needs a value", a);
+                ida_die("option %s needs a value", a);
             const char *v = argv[++i];
             if (!strcmp(a, "--rtol"))
                 c.rtol = num_arg(a, v);
@@ -591,14 +643,16 @@ main(int argc, char **argv)
                 every = num_arg(a, v);
             else if (!strcmp(a, "--until"))
                 until = num_arg(a, v);
+            else if (!strcmp(a, "--ic"))
+                ic_path = v;
             else if (!strcmp(a, "--max-events-per-unit"))
                 cap = num_arg(a, v);
             else
-                die("unknown option %s", a);
+                ida_die("unknown option %s", a);
         } else if (path == NULL) {
             path = a;
         } else {
-            die("unexpected argument %s", a);
+            ida_die("unexpected argument %s", a);
         }
     }
     if (path == NULL) {
@@ -606,9 +660,9 @@ main(int argc, char **argv)
         return 2;
     }
     if (!(c.rtol > 0) || !(c.atol > 0) || every < 0 || !(cap > 0))
-        die("tolerances, --every and --max-events-per-unit must be "
-            "positive%s",
-            "");
+        ida_die("tolerances, --every and --max-events-per-unit must be "
+                "positive%s",
+                "");
 
     hdo_model_init(c.model);
     hdo_error_clear(&err);
@@ -633,11 +687,11 @@ main(int argc, char **argv)
     double t0 = const_value(c.model, model->t0);
     if (isnan(until)) {
         if (model->t_end == HDO_EXPR_NONE)
-            die("%s has no `until`: give --until", path);
+            ida_die("%s has no `until`: give --until", path);
         until = const_value(c.model, model->t_end);
     }
     if (!(until > t0))
-        die("the end time must be after the start time%s", "");
+        ida_die("the end time must be after the start time%s", "");
     if (every == 0)
         every = (until - t0) / 1000;
     c.every = every;
@@ -655,7 +709,7 @@ main(int argc, char **argv)
         sprintf(out_tmp, "%s.part", out_path);
         c.out = fopen(out_tmp, "w");
         if (!c.out)
-            die("cannot write %s", out_tmp);
+            ida_die("cannot write %s", out_tmp);
     } else {
         c.out = stdout;
     }
@@ -664,9 +718,15 @@ main(int argc, char **argv)
         sprintf(ev_tmp, "%s.part", ev_path);
         c.ev = fopen(ev_tmp, "w");
         if (!c.ev)
-            die("cannot write %s", ev_tmp);
+            ida_die("cannot write %s", ev_tmp);
     } else {
         c.ev = fopen("/dev/null", "w");
+    }
+    if (ic_path) {
+        c.ic = fopen(ic_path, "w");
+        if (!c.ic)
+            ida_die("cannot write %s", ic_path);
+        fprintf(c.ic, "time,mode,variable,order,value,derivative\n");
     }
     fprintf(c.out, "time,mode");
     for (slong v = 0; v < c.nv; v++)
@@ -769,6 +829,8 @@ main(int argc, char **argv)
 
     fclose(c.out);
     fclose(c.ev);
+    if (c.ic)
+        fclose(c.ic);
     if (status == 2) {
         if (out_tmp)
             remove(out_tmp);
@@ -776,9 +838,9 @@ main(int argc, char **argv)
             remove(ev_tmp);
     } else {
         if (out_tmp && rename(out_tmp, out_path) != 0)
-            die("cannot rename %s", out_tmp);
+            ida_die("cannot rename %s", out_tmp);
         if (ev_tmp && rename(ev_tmp, ev_path) != 0)
-            die("cannot rename %s", ev_tmp);
+            ida_die("cannot rename %s", ev_tmp);
     }
     if (status == 3)
         fprintf(stderr,
@@ -808,6 +870,7 @@ main(int argc, char **argv)
     free(ring);
     SUNContext_Free(&c.ctx);
     free(c.vtab);
+    free(c.dvtab);
     free(c.gtab);
     free(c.gvalid);
     free(c.start);
