@@ -4,23 +4,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include "radau.h"
+#include "radau_control.h"
+#include "radau_dot.h"
 
 /* Newton on the stage equations: at most this many iterations before
    the step is retried at a quarter of its size. */
 #define MAX_NEWTON 40
-/* The contraction per iteration above which the Newton matrix is
-   factored again at the current iterate. */
-#define NEWTON_REFACTOR 0.25
-/* The same for the block form, whose factorisation costs about one
-   iteration: an older one is refactored at this contraction already. */
-#ifndef BLOCK_REFACTOR
-#define BLOCK_REFACTOR 0.01
-#endif
+/* When the Newton matrix is refactored and when the step is kept:
+   radau_control.c */
 /* Rejections in a row before the step is declared collapsed. */
 #define MAX_REJECT 60
-/* An accepted step's proposed growth below this factor keeps the step,
-   and with it the factored Newton matrix (as RADAU5). */
-#define STEP_KEEP 1.2
 
 typedef struct {
     hdo_model_struct *model;
@@ -30,9 +23,10 @@ typedef struct {
        form y' = f(t, y, z), 0 = g(t, y, z)); every vector of N = n + m
        components holds y first, then z */
     slong n, m, N, s, ng;
-    mpfr_ptr c;  /* s nodes */
-    hdo_mat_t A; /* s x s */
-    hdo_mat_t W; /* LU of the (s+1) x (s+1) Vandermonde of 0, c_1..c_s */
+    mpfr_ptr c;       /* s nodes */
+    hdo_mat_t A;      /* s x s */
+    hdo_radau_dot Ad; /* A for the residual's dot products (radau_dot.c) */
+    hdo_mat_t W;      /* LU of the (s+1) x (s+1) Vandermonde of 0, c_1..c_s */
     slong *wperm;
     mpfr_ptr L;  /* L_j(c_1), j = 2..s: the Lagrange weights that
                     extrapolate from the stages 2..s to c_1 */
@@ -248,6 +242,7 @@ radau_alloc(hdo_stepper_struct *st, hdo_model_t model,
         mpfr_clears(num, den, (mpfr_ptr)0);
     }
     r->blk_init = 1;
+    hdo_radau_dot_init(&r->Ad, r->A, N);
     /* the block form solves I - h (A (x) J): a DAE mode's Newton matrix
        has the algebraic rows g_y, g_z instead, so it uses the full one */
     r->have_blk = r->m == 0 && hdo_radau_block_init(&r->blk, r->A, n) == 0;
@@ -332,6 +327,7 @@ radau_free(hdo_stepper_struct *st)
     if (r->blk_init)
         mpfr_clear(r->Lsum);
     if (r->blk_init) {
+        hdo_radau_dot_clear(&r->Ad);
         hdo_radau_block_clear(&r->blk);
         hdo_vec_clear(r->J0, n * n);
     }
@@ -491,7 +487,7 @@ factor_newton(radau *r, int full)
    from the Z it is given (the predictor, or zero).  The matrix
    I - h (A (x) J) is factored with the exact Jacobians at the stages of
    an iterate and kept while the iteration contracts by at most
-   NEWTON_REFACTOR per step (across steps too, while h stays); slower
+   1/4 per step (hdo_radau_refactor; across steps too, while h stays); slower
    contraction refactors at the current iterate (a full Newton step), so
    the iteration is never worse than Newton's.  It stops when the
    distance to the solution, estimated as theta / (1 - theta) times the
@@ -528,20 +524,10 @@ solve_stages(radau *r, int predicted)
             goto done;
         have_F = 0;
         /* R = h A F - Z for y, -g for z; M dZ = R */
+        hdo_radau_dot_residual(r->R, &r->Ad, r->h, r->F, r->Z, r->n, ntol);
         for (slong i = 0; i < s; i++)
-            for (slong k = 0; k < n; k++) {
-                mpfr_ptr Ri = r->R + i * n + k;
-                if (k >= r->n) {
-                    mpfr_neg(Ri, r->F + i * n + k, MPFR_RNDN);
-                    continue;
-                }
-                mpfr_set_ui(Ri, 0, MPFR_RNDN);
-                for (slong j = 0; j < s; j++)
-                    mpfr_fma(Ri, hdo_mat_entry(r->A, i, j), r->F + j * n + k,
-                             Ri, MPFR_RNDN);
-                mpfr_mul(Ri, Ri, r->h, MPFR_RNDN);
-                mpfr_sub(Ri, Ri, r->Z + i * n + k, MPFR_RNDN);
-            }
+            for (slong k = r->n; k < n; k++)
+                mpfr_neg(r->R + i * n + k, r->F + i * n + k, MPFR_RNDN);
         if (r->lu_full)
             hdo_lu_solve(r->R, r->M, r->perm);
         else
@@ -577,15 +563,12 @@ solve_stages(radau *r, int predicted)
                     break;
                 }
             }
-            if (mpfr_cmp_d(eta, NEWTON_REFACTOR) > 0 ||
-                (!r->lu_full && !fresh &&
-                 mpfr_cmp_d(eta, BLOCK_REFACTOR) > 0)) {
-                /* slow: the matrix again at this iterate; the full one
-                   when the blocks' one Jacobian was fresh and still
-                   slow (the stages' Jacobians differ too much) */
-                int full = r->lu_full ||
-                           (fresh && mpfr_cmp_d(eta, NEWTON_REFACTOR) > 0);
-                if (eval_stages(r, 1) != 0 || factor_newton(r, full) != 0)
+            int act = hdo_radau_refactor(mpfr_get_d(eta, MPFR_RNDN), r->lu_full,
+                                         fresh);
+            if (act != 0) {
+                /* slow: the matrix again at this iterate (the full one
+                   for act = 2) */
+                if (eval_stages(r, 1) != 0 || factor_newton(r, act == 2) != 0)
                     goto done;
                 have_F = fresh = 1;
             }
@@ -785,9 +768,9 @@ radau_apply(hdo_stepper_struct *st, const mpfr_t t0, mpfr_srcptr xs,
                     if (mpfr_cmp_ui(fac, 4) > 0)
                         mpfr_set_ui(fac, 4, MPFR_RNDN);
                 }
-                /* a growth below STEP_KEEP keeps h, and with it the
-                   factored Newton matrix */
-                if (mpfr_cmp_ui(fac, 1) >= 0 && mpfr_cmp_d(fac, STEP_KEEP) < 0)
+                /* a small growth keeps h, and with it the factored
+                   Newton matrix */
+                if (hdo_radau_keep_step(mpfr_get_d(fac, MPFR_RNDN)))
                     mpfr_set_ui(fac, 1, MPFR_RNDN);
                 mpfr_mul(r->hnext, r->h, fac, MPFR_RNDN);
                 for (slong k = 0; k < N * (s + 1); k++)
