@@ -243,10 +243,12 @@ radau_alloc(hdo_stepper_struct *st, hdo_model_t model,
     }
     r->blk_init = 1;
     hdo_radau_dot_init(&r->Ad, r->A, N);
-    /* the block form solves I - h (A (x) J): a DAE mode's Newton matrix
-       has the algebraic rows g_y, g_z instead, so it uses the full one */
-    r->have_blk = r->m == 0 && hdo_radau_block_init(&r->blk, r->A, n) == 0;
-    r->J0 = hdo_vec_init(n * n, w);
+    /* the block form solves I - h (A (x) J), or in a DAE mode the
+       matrix with the algebraic rows g_y, g_z (radau_block.c) */
+    r->have_blk = hdo_radau_block_init(&r->blk, r->A, N) == 0;
+    if (r->m > 0)
+        hdo_radau_block_set_states(&r->blk, n);
+    r->J0 = hdo_vec_init(N * N, w);
     mpfr_init2(r->Lsum, 64);
     mpfr_set_ui(r->Lsum, 1, MPFR_RNDN);
     for (slong j = 1; j < s; j++) {
@@ -309,7 +311,7 @@ radau_free(hdo_stepper_struct *st)
     radau *r = st->impl;
     if (r == NULL)
         return;
-    slong n = r->n, N = r->N, s = r->s, ns = N * s;
+    slong N = r->N, s = r->s, ns = N * s;
     if (r->fin != NULL || r->f->code != NULL)
         hdo_program_clear(r->f);
     if (r->f0->code != NULL)
@@ -329,7 +331,7 @@ radau_free(hdo_stepper_struct *st)
     if (r->blk_init) {
         hdo_radau_dot_clear(&r->Ad);
         hdo_radau_block_clear(&r->blk);
-        hdo_vec_clear(r->J0, n * n);
+        hdo_vec_clear(r->J0, N * N);
     }
     free(r->wperm);
     if (r->state_coef != NULL) {
@@ -466,7 +468,7 @@ factor_full(radau *r)
 static int
 factor_newton(radau *r, int full)
 {
-    slong n = r->n, s = r->s;
+    slong n = r->N, s = r->s;
     if (full || !r->have_blk)
         return factor_full(r);
     for (slong k = 0; k < n * n; k++)
