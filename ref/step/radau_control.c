@@ -1,5 +1,6 @@
 /* radau_control.c -- Radau IIA's two cost thresholds: when to refactor the
  * Newton matrix, when to keep the step size */
+#include <math.h>
 #include "radau_control.h"
 
 int
@@ -19,4 +20,13 @@ int
 hdo_radau_keep_step(double fac)
 {
     return fac >= 1 && fac < HDO_RADAU_STEP_KEEP;
+}
+
+double
+hdo_radau_step_safety(long s)
+{
+    return s <= HDO_RADAU_SAFETY_STAGES
+               ? 0.8
+               : pow(0.8,
+                     (double)(HDO_RADAU_SAFETY_STAGES - 1) / (double)(s - 1));
 }

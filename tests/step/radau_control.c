@@ -1,10 +1,12 @@
 /* radau_control.c -- Radau IIA's cost thresholds at their boundaries
    (ref/step/radau_control.c: refactor the Newton matrix above a
    contraction of 1/4, an older block matrix above 1/100; keep a step
-   whose growth is below 1.2), and the stage residual's dot products
+   whose growth is below 1.2; the step's safety factor beyond 24
+   stages), the DAE block solve, and the stage residual's dot products
    (ref/step/radau_dot.c) against a plain MPFR sum at twice the
    precision. */
 #include <criterion/criterion.h>
+#include <math.h>
 #include "../../ref/step/radau.h"
 #include "../../ref/step/radau_control.h"
 #include "../../ref/step/radau_dot.h"
@@ -52,6 +54,26 @@ Test(step, radau_keep_step_threshold)
     cr_expect(!hdo_radau_keep_step(NEAR(1.2, 1)));
     cr_expect(!hdo_radau_keep_step(NEAR(1.0, -1)), "a shrink is applied");
     cr_expect(!hdo_radau_keep_step(4.0));
+}
+
+/* The step's safety factor: 0.8 up to 24 stages (the same error target
+   0.8^23 tol as before), 0.8^(23/(s-1)) beyond; 24 and 25 stages on
+   either side (moving the threshold by one stage fails a test), and the
+   error target safety^(s-1) = 0.8^23 at 25, 33 and 53 stages against
+   pow computed here. */
+Test(step, radau_step_safety_threshold)
+{
+    cr_expect(hdo_radau_step_safety(9) == 0.8);
+    cr_expect(hdo_radau_step_safety(24) == 0.8);
+    cr_expect(hdo_radau_step_safety(25) > 0.8);
+    const long ss[3] = {25, 33, 53};
+    for (int k = 0; k < 3; k++) {
+        double f = hdo_radau_step_safety(ss[k]);
+        double target = pow(f, (double)(ss[k] - 1));
+        cr_expect(fabs(target / pow(0.8, 23) - 1) < 1e-12,
+                  "s = %ld: safety %.17g aims at %.17g tol", ss[k], f, target);
+        cr_expect(f < 1);
+    }
 }
 
 /* h sum_j a_ij F_jk - Z_ik by hdo_radau_dot_residual against the plain
