@@ -4,23 +4,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include "radau.h"
+#include "radau_control.h"
+#include "radau_dot.h"
 
 /* Newton on the stage equations: at most this many iterations before
    the step is retried at a quarter of its size. */
 #define MAX_NEWTON 40
-/* The contraction per iteration above which the Newton matrix is
-   factored again at the current iterate. */
-#define NEWTON_REFACTOR 0.25
-/* The same for the block form, whose factorisation costs about one
-   iteration: an older one is refactored at this contraction already. */
-#ifndef BLOCK_REFACTOR
-#define BLOCK_REFACTOR 0.01
-#endif
+/* When the Newton matrix is refactored and when the step is kept:
+   radau_control.c */
 /* Rejections in a row before the step is declared collapsed. */
 #define MAX_REJECT 60
-/* An accepted step's proposed growth below this factor keeps the step,
-   and with it the factored Newton matrix (as RADAU5). */
-#define STEP_KEEP 1.2
 
 typedef struct {
     hdo_model_struct *model;
@@ -30,9 +23,10 @@ typedef struct {
        form y' = f(t, y, z), 0 = g(t, y, z)); every vector of N = n + m
        components holds y first, then z */
     slong n, m, N, s, ng;
-    mpfr_ptr c;  /* s nodes */
-    hdo_mat_t A; /* s x s */
-    hdo_mat_t W; /* LU of the (s+1) x (s+1) Vandermonde of 0, c_1..c_s */
+    mpfr_ptr c;       /* s nodes */
+    hdo_mat_t A;      /* s x s */
+    hdo_radau_dot Ad; /* A for the residual's dot products (radau_dot.c) */
+    hdo_mat_t W;      /* LU of the (s+1) x (s+1) Vandermonde of 0, c_1..c_s */
     slong *wperm;
     mpfr_ptr L;  /* L_j(c_1), j = 2..s: the Lagrange weights that
                     extrapolate from the stages 2..s to c_1 */
@@ -81,7 +75,8 @@ hdo_radau_stages(mpfr_prec_t prec)
        stages 2,218 steps 0.85 s, 24 stages 702 steps 0.57 s, 30 stages
        434 steps 0.77 s; decisions.md).  Beyond, D/2 + 3: at 60 digits
        38 and 45 stages took shorter steps than 33 and many more
-       iterations (not understood yet; decisions.md). */
+       iterations (probably the step safety factor of 0.8 at order
+       s - 1, changed since: radau_control.c; not re-measured). */
     slong d = (slong)((double)prec / 3.3219280948873623) - 10;
     slong s = d / 2 + 3, t = d / 2 + 9;
     if (t > 24)
@@ -248,10 +243,13 @@ radau_alloc(hdo_stepper_struct *st, hdo_model_t model,
         mpfr_clears(num, den, (mpfr_ptr)0);
     }
     r->blk_init = 1;
-    /* the block form solves I - h (A (x) J): a DAE mode's Newton matrix
-       has the algebraic rows g_y, g_z instead, so it uses the full one */
-    r->have_blk = r->m == 0 && hdo_radau_block_init(&r->blk, r->A, n) == 0;
-    r->J0 = hdo_vec_init(n * n, w);
+    hdo_radau_dot_init(&r->Ad, r->A, N);
+    /* the block form solves I - h (A (x) J), or in a DAE mode the
+       matrix with the algebraic rows g_y, g_z (radau_block.c) */
+    r->have_blk = hdo_radau_block_init(&r->blk, r->A, N) == 0;
+    if (r->m > 0)
+        hdo_radau_block_set_states(&r->blk, n);
+    r->J0 = hdo_vec_init(N * N, w);
     mpfr_init2(r->Lsum, 64);
     mpfr_set_ui(r->Lsum, 1, MPFR_RNDN);
     for (slong j = 1; j < s; j++) {
@@ -314,7 +312,7 @@ radau_free(hdo_stepper_struct *st)
     radau *r = st->impl;
     if (r == NULL)
         return;
-    slong n = r->n, N = r->N, s = r->s, ns = N * s;
+    slong N = r->N, s = r->s, ns = N * s;
     if (r->fin != NULL || r->f->code != NULL)
         hdo_program_clear(r->f);
     if (r->f0->code != NULL)
@@ -332,8 +330,9 @@ radau_free(hdo_stepper_struct *st)
     if (r->blk_init)
         mpfr_clear(r->Lsum);
     if (r->blk_init) {
+        hdo_radau_dot_clear(&r->Ad);
         hdo_radau_block_clear(&r->blk);
-        hdo_vec_clear(r->J0, n * n);
+        hdo_vec_clear(r->J0, N * N);
     }
     free(r->wperm);
     if (r->state_coef != NULL) {
@@ -470,7 +469,7 @@ factor_full(radau *r)
 static int
 factor_newton(radau *r, int full)
 {
-    slong n = r->n, s = r->s;
+    slong n = r->N, s = r->s;
     if (full || !r->have_blk)
         return factor_full(r);
     for (slong k = 0; k < n * n; k++)
@@ -491,7 +490,7 @@ factor_newton(radau *r, int full)
    from the Z it is given (the predictor, or zero).  The matrix
    I - h (A (x) J) is factored with the exact Jacobians at the stages of
    an iterate and kept while the iteration contracts by at most
-   NEWTON_REFACTOR per step (across steps too, while h stays); slower
+   1/4 per step (hdo_radau_refactor; across steps too, while h stays); slower
    contraction refactors at the current iterate (a full Newton step), so
    the iteration is never worse than Newton's.  It stops when the
    distance to the solution, estimated as theta / (1 - theta) times the
@@ -528,20 +527,10 @@ solve_stages(radau *r, int predicted)
             goto done;
         have_F = 0;
         /* R = h A F - Z for y, -g for z; M dZ = R */
+        hdo_radau_dot_residual(r->R, &r->Ad, r->h, r->F, r->Z, r->n, ntol);
         for (slong i = 0; i < s; i++)
-            for (slong k = 0; k < n; k++) {
-                mpfr_ptr Ri = r->R + i * n + k;
-                if (k >= r->n) {
-                    mpfr_neg(Ri, r->F + i * n + k, MPFR_RNDN);
-                    continue;
-                }
-                mpfr_set_ui(Ri, 0, MPFR_RNDN);
-                for (slong j = 0; j < s; j++)
-                    mpfr_fma(Ri, hdo_mat_entry(r->A, i, j), r->F + j * n + k,
-                             Ri, MPFR_RNDN);
-                mpfr_mul(Ri, Ri, r->h, MPFR_RNDN);
-                mpfr_sub(Ri, Ri, r->Z + i * n + k, MPFR_RNDN);
-            }
+            for (slong k = r->n; k < n; k++)
+                mpfr_neg(r->R + i * n + k, r->F + i * n + k, MPFR_RNDN);
         if (r->lu_full)
             hdo_lu_solve(r->R, r->M, r->perm);
         else
@@ -577,15 +566,12 @@ solve_stages(radau *r, int predicted)
                     break;
                 }
             }
-            if (mpfr_cmp_d(eta, NEWTON_REFACTOR) > 0 ||
-                (!r->lu_full && !fresh &&
-                 mpfr_cmp_d(eta, BLOCK_REFACTOR) > 0)) {
-                /* slow: the matrix again at this iterate; the full one
-                   when the blocks' one Jacobian was fresh and still
-                   slow (the stages' Jacobians differ too much) */
-                int full = r->lu_full ||
-                           (fresh && mpfr_cmp_d(eta, NEWTON_REFACTOR) > 0);
-                if (eval_stages(r, 1) != 0 || factor_newton(r, full) != 0)
+            int act = hdo_radau_refactor(mpfr_get_d(eta, MPFR_RNDN), r->lu_full,
+                                         fresh);
+            if (act != 0) {
+                /* slow: the matrix again at this iterate (the full one
+                   for act = 2) */
+                if (eval_stages(r, 1) != 0 || factor_newton(r, act == 2) != 0)
                     goto done;
                 have_F = fresh = 1;
             }
@@ -781,13 +767,13 @@ radau_apply(hdo_stepper_struct *st, const mpfr_t t0, mpfr_srcptr xs,
                 else {
                     mpfr_div(fac, r->tol, e, MPFR_RNDN);
                     mpfr_rootn_ui(fac, fac, s - 1, MPFR_RNDN);
-                    mpfr_mul_d(fac, fac, 0.8, MPFR_RNDN);
+                    mpfr_mul_d(fac, fac, hdo_radau_step_safety(s), MPFR_RNDN);
                     if (mpfr_cmp_ui(fac, 4) > 0)
                         mpfr_set_ui(fac, 4, MPFR_RNDN);
                 }
-                /* a growth below STEP_KEEP keeps h, and with it the
-                   factored Newton matrix */
-                if (mpfr_cmp_ui(fac, 1) >= 0 && mpfr_cmp_d(fac, STEP_KEEP) < 0)
+                /* a small growth keeps h, and with it the factored
+                   Newton matrix */
+                if (hdo_radau_keep_step(mpfr_get_d(fac, MPFR_RNDN)))
                     mpfr_set_ui(fac, 1, MPFR_RNDN);
                 mpfr_mul(r->hnext, r->h, fac, MPFR_RNDN);
                 for (slong k = 0; k < N * (s + 1); k++)
@@ -799,7 +785,7 @@ radau_apply(hdo_stepper_struct *st, const mpfr_t t0, mpfr_srcptr xs,
             }
             mpfr_div(fac, r->tol, e, MPFR_RNDN);
             mpfr_rootn_ui(fac, fac, s - 1, MPFR_RNDN);
-            mpfr_mul_d(fac, fac, 0.8, MPFR_RNDN);
+            mpfr_mul_d(fac, fac, hdo_radau_step_safety(s), MPFR_RNDN);
             if (mpfr_cmp_d(fac, 0.1) < 0)
                 mpfr_set_d(fac, 0.1, MPFR_RNDN);
             mpfr_mul(r->h, r->h, fac, MPFR_RNDN);

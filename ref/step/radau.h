@@ -19,12 +19,15 @@ int hdo_radau_matrix(hdo_mat_t A, mpfr_srcptr c, slong s);
    Schur form), blocks I - h s_kk J, all in double (a preconditioner). */
 typedef struct {
     slong n, s;
+    slong ny;           /* the first ny components are states (n: an ODE) */
     _Complex double *Q; /* s x s, unitary */
     _Complex double *S; /* s x s, upper triangular */
+    _Complex double *T; /* S^-1 (for DAE modes) */
     _Complex double *B; /* s LU factors, n x n each */
     slong *perm;        /* s x n */
     _Complex double *w, *u; /* s x n */
     double *rd, *hJ;        /* s x n, n x n */
+    double h;               /* the step of the factorisation */
 } hdo_radau_block;
 
 /* The Schur form of A (from its eigenvectors by Arb's QR algorithm,
@@ -33,6 +36,12 @@ typedef struct {
    full matrix); clear it either way. */
 int hdo_radau_block_init(hdo_radau_block *b, const hdo_mat_t A, slong n);
 void hdo_radau_block_clear(hdo_radau_block *b);
+/* Makes the block form that of an index-1 DAE mode whose first ny < n
+   components are states and the others algebraic unknowns: the Newton
+   matrix's rows are I - h (A (x) (f_y f_z)) for the states and
+   (g_y g_z) at each stage for the unknowns, J holding both (radau_block.c
+   says how).  Call before factoring. */
+void hdo_radau_block_set_states(hdo_radau_block *b, slong ny);
 /* Factors the blocks I - h s_kk J, J dense n x n row-major.
    Returns 0, or -1 on an exactly singular block or h J beyond double's
    range (the caller uses the full matrix). */

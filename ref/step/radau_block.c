@@ -35,7 +35,14 @@
 int
 hdo_radau_block_init(hdo_radau_block *b, const hdo_mat_t A, slong n)
 {
-    slong s = A->rows, prec = A->prec + 64;
+    /* Q and S are rounded to double: Arb's precision need only cover
+       double's 53 bits plus what the eigenvectors' conditioning (about
+       10^(s/2), 2^(1.7 s)) costs before Gram-Schmidt, not A's working
+       precision (at 24 stages and 301 bits this init was 15% of Van der
+       Pol mu = 1000's run; 112 bits there take half as long) */
+    slong s = A->rows, prec = 64 + 2 * s;
+    if (prec > A->prec + 64)
+        prec = A->prec + 64;
     acb_mat_t Ac, Q, S, Qh, X;
     acb_ptr E;
     acb_t d, t;
@@ -88,16 +95,25 @@ hdo_radau_block_init(hdo_radau_block *b, const hdo_mat_t A, slong n)
     acb_mat_conjugate_transpose(Qh, Q);
     acb_mat_approx_mul(X, Ac, Q, prec);
     acb_mat_approx_mul(S, Qh, X, prec);
+    /* T = S^-1 (DAE modes): S made exactly triangular first */
+    for (slong i = 0; i < s; i++)
+        for (slong j = 0; j < i; j++)
+            acb_zero(acb_mat_entry(S, i, j));
+    acb_mat_one(Qh);
+    if (ok)
+        acb_mat_approx_solve_triu(X, S, Qh, 0, prec);
+    b->ny = n;
     b->Q = calloc(s * s, sizeof(double complex));
     b->S = calloc(s * s, sizeof(double complex));
+    b->T = calloc(s * s, sizeof(double complex));
     b->B = calloc(s * n * n + 1, sizeof(double complex));
     b->w = calloc(s * n + 1, sizeof(double complex));
     b->u = calloc(s * n + 1, sizeof(double complex));
     b->rd = calloc(s * n + 1, sizeof(double));
     b->hJ = calloc(n * n + 1, sizeof(double));
     b->perm = malloc((s * n + 1) * sizeof(slong));
-    HDO_ASSERT(b->Q != NULL && b->S != NULL && b->B != NULL && b->w != NULL &&
-               b->u != NULL && b->rd != NULL && b->hJ != NULL &&
+    HDO_ASSERT(b->Q != NULL && b->S != NULL && b->T != NULL && b->B != NULL &&
+               b->w != NULL && b->u != NULL && b->rd != NULL && b->hJ != NULL &&
                b->perm != NULL);
     for (slong i = 0; i < s && ok; i++)
         for (slong j = 0; j < s; j++) {
@@ -105,6 +121,7 @@ hdo_radau_block_init(hdo_radau_block *b, const hdo_mat_t A, slong n)
             /* below the diagonal S is rounding of the working precision
                times the eigenvectors' conditioning: zero */
             b->S[i * s + j] = j >= i ? ACB_D(acb_mat_entry(S, i, j)) : 0;
+            b->T[i * s + j] = j >= i ? ACB_D(acb_mat_entry(X, i, j)) : 0;
         }
     _acb_vec_clear(E, s);
     acb_mat_clear(Ac);
@@ -123,12 +140,19 @@ hdo_radau_block_clear(hdo_radau_block *b)
 {
     free(b->Q);
     free(b->S);
+    free(b->T);
     free(b->B);
     free(b->w);
     free(b->u);
     free(b->rd);
     free(b->hJ);
     free(b->perm);
+}
+
+void
+hdo_radau_block_set_states(hdo_radau_block *b, slong ny)
+{
+    b->ny = ny;
 }
 
 int
@@ -146,14 +170,19 @@ hdo_radau_block_factor(hdo_radau_block *b, const mpfr_t h, mpfr_srcptr J)
             return -1;
         }
     }
+    b->h = mpfr_get_d(h, MPFR_RNDN);
     mpfr_clear(t);
     for (slong q = 0; q < s; q++) {
         double complex *B = b->B + q * nn;
         slong *perm = b->perm + q * n;
+        /* an ODE: I - h s_qq J; a DAE mode: t_qq diag(I, 0) - h J */
+        double complex d = b->ny < n ? b->T[q * s + q] : 1,
+                       g = b->ny < n ? 1 : b->S[q * s + q];
         for (slong e = 0; e < nn; e++)
-            B[e] = -b->S[q * s + q] * b->hJ[e];
+            B[e] = -g * b->hJ[e];
         for (slong i = 0; i < n; i++) {
-            B[i * n + i] += 1;
+            if (i < b->ny)
+                B[i * n + i] += d;
             perm[i] = i;
         }
         for (slong k = 0; k < n; k++) {
@@ -211,6 +240,23 @@ hdo_radau_block_solve(hdo_radau_block *b, mpfr_ptr R)
                 acc += conj(b->Q[i * s + q]) * b->rd[i * n + k];
             w[q * n + k] = acc;
         }
+    int dae = b->ny < n;
+    if (dae)
+        /* the states' rows times A^-1 / h, the unknowns' times -1 (see
+           below): h times that is T w for the states (Q^* A^-1 = T Q^*),
+           -h w for the unknowns; T upper triangular, so ascending q
+           reads only entries not yet overwritten */
+        for (slong q = 0; q < s; q++)
+            for (slong k = 0; k < n; k++) {
+                if (k >= b->ny) {
+                    w[q * n + k] *= -b->h;
+                    continue;
+                }
+                double complex acc = 0;
+                for (slong j = q; j < s; j++)
+                    acc += b->T[q * s + j] * w[j * n + k];
+                w[q * n + k] = acc;
+            }
     /* back substitution: (I - h s_qq J) v_q = w_q + sum_{j>q} s_qj (hJ) v_j;
        u_j = (hJ) v_j */
     for (slong q = s - 1; q >= 0; q--) {
@@ -218,7 +264,9 @@ hdo_radau_block_solve(hdo_radau_block *b, mpfr_ptr R)
         const double complex *B = b->B + q * nn;
         const slong *perm = b->perm + q * n;
         for (slong j = q + 1; j < s; j++) {
-            double complex sq = b->S[q * s + j];
+            /* a DAE mode: (t_qq E - h J) v_q = w_q - sum_{j>q} t_qj E v_j,
+               E = diag(I, 0), u_j = E v_j */
+            double complex sq = dae ? -b->T[q * s + j] : b->S[q * s + j];
             for (slong k = 0; k < n; k++)
                 v[k] += sq * u[j * n + k];
         }
@@ -237,8 +285,11 @@ hdo_radau_block_solve(hdo_radau_block *b, mpfr_ptr R)
         }
         for (slong i = 0; i < n; i++) {
             x[0] = 0;
-            for (slong j = 0; j < n; j++)
-                x[0] += b->hJ[i * n + j] * v[j];
+            if (dae)
+                x[0] = i < b->ny ? v[i] : 0;
+            else
+                for (slong j = 0; j < n; j++)
+                    x[0] += b->hJ[i * n + j] * v[j];
             u[q * n + i] = x[0];
         }
     }

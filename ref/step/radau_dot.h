@@ -1,0 +1,34 @@
+/* radau_dot.h -- private to ref/step: Radau IIA's products with its fixed
+ * matrix A (the stage residual), as fixed-point dot products */
+#ifndef HDO_STEP_RADAU_DOT_H
+#define HDO_STEP_RADAU_DOT_H
+
+#include "step.h"
+
+/* The collocation matrix A (s x s), its integer forms (fixed point
+   with 64 l fraction bits, l = 1..lmax, made on first use), and room
+   for the stages' right-hand sides (s x n) as integers. */
+typedef struct {
+    slong s, n, lmax;
+    mpfr_ptr A;
+    mpz_ptr *Az; /* lmax + 1 entries */
+    mpz_t *Fz, acc;
+    mpfr_t t;
+} hdo_radau_dot;
+
+/* Copies the s x s matrix A (exactly) for stages of n components. */
+void hdo_radau_dot_init(hdo_radau_dot *d, const hdo_mat_t A, slong n);
+void hdo_radau_dot_clear(hdo_radau_dot *d);
+/* R_ik := h sum_j a_ij F_jk - Z_ik for the stages i < s and the
+   components k < nstate (the others, a DAE mode's algebraic rows, are
+   not touched), F, Z and R of s x n entries (stage-major).  The sum is
+   one dot product rounded once (exact in GMP integers), to a precision whose
+   rounding is 2^-32 of ntol (> 0) relative to the larger of |Z| and
+   |h F|, at most R's: the residual needs an absolute accuracy below the
+   Newton iteration's stopping tolerance ntol, not R's relative one.
+   ntol = 0: R's precision. */
+void hdo_radau_dot_residual(mpfr_ptr R, hdo_radau_dot *d, const mpfr_t h,
+                            mpfr_srcptr F, mpfr_srcptr Z, slong nstate,
+                            const mpfr_t ntol);
+
+#endif

@@ -1,0 +1,254 @@
+/* radau_control.c -- Radau IIA's cost thresholds at their boundaries
+   (ref/step/radau_control.c: refactor the Newton matrix above a
+   contraction of 1/4, an older block matrix above 1/100; keep a step
+   whose growth is below 1.2; the step's safety factor beyond 24
+   stages), the DAE block solve, and the stage residual's dot products
+   (ref/step/radau_dot.c) against a plain MPFR sum at twice the
+   precision. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include "../../ref/step/radau.h"
+#include "../../ref/step/radau_control.h"
+#include "../../ref/step/radau_dot.h"
+
+/* FLINT's rule: each threshold is tested at its value and one part in
+   a thousand beyond, so that moving it by that factor fails a test. */
+#define NEAR(x, f) ((x) * (1 + (f)*1e-3))
+
+Test(step, radau_refactor_threshold_quarter)
+{
+    /* a matrix factored at this step's iterates (fresh): only 1/4 */
+    cr_expect_eq(hdo_radau_refactor(0.25, 0, 1), 0);
+    cr_expect_eq(hdo_radau_refactor(NEAR(0.25, -1), 0, 1), 0);
+    cr_expect_eq(hdo_radau_refactor(NEAR(0.25, 1), 0, 1), 2,
+                 "a fresh block matrix that slow goes to the full one");
+    cr_expect_eq(hdo_radau_refactor(0.2, 0, 1), 0,
+                 "1/100 is not the test of a fresh matrix");
+    /* the full matrix, fresh or not: 1/4, and it stays full */
+    cr_expect_eq(hdo_radau_refactor(0.25, 1, 0), 0);
+    cr_expect_eq(hdo_radau_refactor(NEAR(0.25, 1), 1, 0), 2);
+    cr_expect_eq(hdo_radau_refactor(0.25, 1, 1), 0);
+    cr_expect_eq(hdo_radau_refactor(NEAR(0.25, 1), 1, 1), 2);
+    cr_expect_eq(hdo_radau_refactor(0.2, 1, 0), 0);
+    /* an older block matrix above 1/4: the blocks again, not the full */
+    cr_expect_eq(hdo_radau_refactor(NEAR(0.25, 1), 0, 0), 1);
+}
+
+Test(step, radau_refactor_threshold_block_hundredth)
+{
+    /* an older block matrix (kept from an earlier step or iterate) */
+    cr_expect_eq(hdo_radau_refactor(0.01, 0, 0), 0);
+    cr_expect_eq(hdo_radau_refactor(NEAR(0.01, -1), 0, 0), 0);
+    cr_expect_eq(hdo_radau_refactor(NEAR(0.01, 1), 0, 0), 1);
+    cr_expect_eq(hdo_radau_refactor(0.25, 0, 0), 1);
+    /* not for the full matrix, nor a fresh block matrix */
+    cr_expect_eq(hdo_radau_refactor(NEAR(0.01, 1), 1, 0), 0);
+    cr_expect_eq(hdo_radau_refactor(NEAR(0.01, 1), 0, 1), 0);
+}
+
+Test(step, radau_keep_step_threshold)
+{
+    cr_expect(hdo_radau_keep_step(1.0), "no growth keeps h");
+    cr_expect(hdo_radau_keep_step(NEAR(1.2, -1)));
+    cr_expect(!hdo_radau_keep_step(1.2), "1.2 itself grows");
+    cr_expect(!hdo_radau_keep_step(NEAR(1.2, 1)));
+    cr_expect(!hdo_radau_keep_step(NEAR(1.0, -1)), "a shrink is applied");
+    cr_expect(!hdo_radau_keep_step(4.0));
+}
+
+/* The step's safety factor: 0.8 up to 24 stages (the same error target
+   0.8^23 tol as before), 0.8^(23/(s-1)) beyond; 24 and 25 stages on
+   either side (moving the threshold by one stage fails a test), and the
+   error target safety^(s-1) = 0.8^23 at 25, 33 and 53 stages against
+   pow computed here. */
+Test(step, radau_step_safety_threshold)
+{
+    cr_expect(hdo_radau_step_safety(9) == 0.8);
+    cr_expect(hdo_radau_step_safety(24) == 0.8);
+    cr_expect(hdo_radau_step_safety(25) > 0.8);
+    const long ss[3] = {25, 33, 53};
+    for (int k = 0; k < 3; k++) {
+        double f = hdo_radau_step_safety(ss[k]);
+        double target = pow(f, (double)(ss[k] - 1));
+        cr_expect(fabs(target / pow(0.8, 23) - 1) < 1e-12,
+                  "s = %ld: safety %.17g aims at %.17g tol", ss[k], f, target);
+        cr_expect(f < 1);
+    }
+}
+
+/* h sum_j a_ij F_jk - Z_ik by hdo_radau_dot_residual against the plain
+   sum at twice the precision, for Radau IIA's A at s = 3 and 24 and
+   values of mixed signs and sizes (F up to 1e6, Z near 1e-3): with
+   ntol = 0 to R's precision (a few ulps of the sum of |terms|), with
+   ntol to (s + 2) 2^-32 ntol (the rounding the precision rule
+   allows, ref/step/radau_dot.h). */
+Test(step, radau_dot_residual_against_mpfr)
+{
+    const slong ss[2] = {3, 24}, n = 3, nstate = 2;
+    for (int c = 0; c < 2; c++) {
+        slong s = ss[c];
+        mpfr_prec_t prec = 237;
+        mpfr_ptr nodes = hdo_vec_init(s, prec);
+        mpfr_ptr F = hdo_vec_init(s * n, prec), Z = hdo_vec_init(s * n, prec);
+        mpfr_ptr R = hdo_vec_init(s * n, prec);
+        hdo_mat_t A;
+        hdo_radau_dot d;
+        mpfr_t h, ntol, acc, t, bound;
+        mpfr_inits2(2 * prec, h, acc, t, bound, (mpfr_ptr)0);
+        mpfr_init2(ntol, 64);
+        hdo_mat_init(A, s, s, prec);
+        cr_assert_eq(hdo_radau_nodes(nodes, s), 0);
+        cr_assert_eq(hdo_radau_matrix(A, nodes, s), 0);
+        hdo_radau_dot_init(&d, A, n);
+        mpfr_set_d(h, 1.0 / 1024, MPFR_RNDN);
+        mpfr_div_ui(h, h, 3, MPFR_RNDN); /* not a power of two */
+        for (slong k = 0; k < s * n; k++) {
+            mpfr_set_si(F + k, (long)((k * 7919) % 2001) - 1000, MPFR_RNDN);
+            mpfr_mul_ui(F + k, F + k, 1000, MPFR_RNDN);
+            mpfr_div_ui(F + k, F + k, 7, MPFR_RNDN);
+            mpfr_set_si(Z + k, (long)((k * 104729) % 201) - 100, MPFR_RNDN);
+            mpfr_div_ui(Z + k, Z + k, 30011, MPFR_RNDN);
+        }
+        for (int pass = 0; pass < 2; pass++) {
+            if (pass == 0)
+                mpfr_set_ui(ntol, 0, MPFR_RNDN);
+            else
+                mpfr_set_d(ntol, 1e-40, MPFR_RNDN);
+            for (slong k = 0; k < s * n; k++)
+                mpfr_set_ui(R + k, 12345, MPFR_RNDN); /* untouched rows */
+            hdo_radau_dot_residual(R, &d, h, F, Z, nstate, ntol);
+            for (slong i = 0; i < s; i++)
+                for (slong k = 0; k < n; k++) {
+                    mpfr_ptr Ri = R + i * n + k;
+                    if (k >= nstate) {
+                        cr_expect(mpfr_cmp_ui(Ri, 12345) == 0);
+                        continue;
+                    }
+                    mpfr_set_ui(acc, 0, MPFR_RNDN);
+                    mpfr_set_ui(bound, 0, MPFR_RNDN);
+                    for (slong j = 0; j < s; j++) {
+                        mpfr_mul(t, hdo_mat_entry(A, i, j), F + j * n + k,
+                                 MPFR_RNDN);
+                        mpfr_add(acc, acc, t, MPFR_RNDN);
+                        mpfr_abs(t, t, MPFR_RNDN);
+                        mpfr_add(bound, bound, t, MPFR_RNDN);
+                    }
+                    mpfr_mul(acc, acc, h, MPFR_RNDN);
+                    mpfr_sub(acc, acc, Z + i * n + k, MPFR_RNDN);
+                    mpfr_sub(acc, acc, Ri, MPFR_RNDN);
+                    mpfr_abs(acc, acc, MPFR_RNDN);
+                    if (pass == 0) {
+                        /* 4 ulps of R's precision of h sum |terms| + |Z| */
+                        mpfr_mul(bound, bound, h, MPFR_RNDN);
+                        mpfr_abs(t, Z + i * n + k, MPFR_RNDN);
+                        mpfr_add(bound, bound, t, MPFR_RNDN);
+                        mpfr_mul_2si(bound, bound, 2 - (long)prec, MPFR_RNDN);
+                    } else {
+                        mpfr_mul_ui(bound, ntol, (unsigned long)s + 2,
+                                    MPFR_RNDN);
+                        mpfr_mul_2si(bound, bound, -32, MPFR_RNDN);
+                    }
+                    cr_expect(mpfr_cmp(acc, bound) <= 0,
+                              "s = %ld, pass %d, (%ld, %ld): error %.3e > "
+                              "%.3e",
+                              (long)s, pass, (long)i, (long)k,
+                              mpfr_get_d(acc, MPFR_RNDN),
+                              mpfr_get_d(bound, MPFR_RNDN));
+                }
+        }
+        hdo_radau_dot_clear(&d);
+        hdo_mat_clear(A);
+        hdo_vec_clear(nodes, s);
+        hdo_vec_clear(F, s * n);
+        hdo_vec_clear(Z, s * n);
+        hdo_vec_clear(R, s * n);
+        mpfr_clears(h, ntol, acc, t, bound, (mpfr_ptr)0);
+    }
+}
+
+/* The block solve of a DAE mode (radau_block.c, A^-1's Schur form
+   T = S^-1) against the full Newton matrix built here in MPFR: the
+   states' rows I - h (A (x) (f_y f_z)), the unknown's rows (g_y g_z) at
+   each stage alone; x = solve(R) must satisfy |M x - R| <= 1e-9 |M| |x|
+   at s = 3, 7, 18 and 24, with a stiff f (entries to -1e6, h = 0.01).
+   A wrong sign or a missing A^-1 in the unknowns' or the states' rows
+   leaves residuals of the size of R. */
+Test(step, radau_block_solve_dae_against_full_matrix)
+{
+    /* y1' = -1e6 y1 + y2 + z, y2' = 0.5 y1 - 2 y2 + 3 z, 0 = y1 - y2 + 2z
+       linearised: rows 0, 1 f, row 2 g */
+    const double J[9] = {-1e6, 1, 1, 0.5, -2, 3, 1, -1, 2};
+    const slong ss[4] = {3, 7, 18, 24};
+    const slong n = 3, ny = 2;
+    mpfr_prec_t prec = 256;
+    for (int c = 0; c < 4; c++) {
+        slong s = ss[c], ns = n * s;
+        mpfr_ptr nodes = hdo_vec_init(s, prec), Jm = hdo_vec_init(n * n, prec);
+        mpfr_ptr R = hdo_vec_init(ns, prec), x = hdo_vec_init(ns, prec);
+        hdo_mat_t A;
+        hdo_radau_block b;
+        mpfr_t h, acc, t, a, rn, mn, xn, row;
+        mpfr_inits2(prec, h, acc, t, a, rn, mn, xn, row, (mpfr_ptr)0);
+        hdo_mat_init(A, s, s, prec);
+        cr_assert_eq(hdo_radau_nodes(nodes, s), 0);
+        cr_assert_eq(hdo_radau_matrix(A, nodes, s), 0);
+        cr_assert_eq(hdo_radau_block_init(&b, A, n), 0, "s = %ld", (long)s);
+        hdo_radau_block_set_states(&b, ny);
+        for (int e = 0; e < 9; e++)
+            mpfr_set_d(Jm + e, J[e], MPFR_RNDN);
+        mpfr_set_d(h, 0.01, MPFR_RNDN);
+        cr_assert_eq(hdo_radau_block_factor(&b, h, Jm), 0);
+        for (slong k = 0; k < ns; k++) {
+            mpfr_set_si(R + k, (long)((k * 7919) % 201) - 100, MPFR_RNDN);
+            mpfr_div_ui(R + k, R + k, 37, MPFR_RNDN);
+            mpfr_set(x + k, R + k, MPFR_RNDN);
+        }
+        hdo_radau_block_solve(&b, x);
+        mpfr_set_ui(rn, 0, MPFR_RNDN);
+        mpfr_set_ui(mn, 0, MPFR_RNDN);
+        hdo_vec_norm_inf(xn, x, ns);
+        for (slong i = 0; i < s; i++)
+            for (slong k = 0; k < n; k++) {
+                /* acc = (M x)_ik - R_ik, row = sum |M_ik,jl| */
+                mpfr_set_ui(acc, 0, MPFR_RNDN);
+                mpfr_set_ui(row, 0, MPFR_RNDN);
+                for (slong j = 0; j < s; j++)
+                    for (slong l = 0; l < n; l++) {
+                        if (k < ny) {
+                            mpfr_mul(t, hdo_mat_entry(A, i, j), h, MPFR_RNDN);
+                            mpfr_mul(t, t, Jm + k * n + l, MPFR_RNDN);
+                            mpfr_neg(t, t, MPFR_RNDN);
+                            if (i == j && k == l)
+                                mpfr_add_ui(t, t, 1, MPFR_RNDN);
+                        } else if (i == j)
+                            mpfr_set(t, Jm + k * n + l, MPFR_RNDN);
+                        else
+                            continue;
+                        mpfr_abs(a, t, MPFR_RNDN);
+                        mpfr_add(row, row, a, MPFR_RNDN);
+                        mpfr_mul(t, t, x + j * n + l, MPFR_RNDN);
+                        mpfr_add(acc, acc, t, MPFR_RNDN);
+                    }
+                mpfr_sub(acc, acc, R + i * n + k, MPFR_RNDN);
+                mpfr_abs(acc, acc, MPFR_RNDN);
+                mpfr_max(mn, mn, row, MPFR_RNDN);
+                mpfr_max(rn, rn, acc, MPFR_RNDN);
+            }
+        mpfr_mul(t, mn, xn, MPFR_RNDN);
+        mpfr_mul_d(t, t, 1e-9, MPFR_RNDN);
+        cr_expect(mpfr_cmp(rn, t) <= 0,
+                  "s = %ld: |Mx - R| = %.3e, |M||x| = %.3e", (long)s,
+                  mpfr_get_d(rn, MPFR_RNDN),
+                  mpfr_get_d(mn, MPFR_RNDN) * mpfr_get_d(xn, MPFR_RNDN));
+        /* and it solved something: x is not R */
+        mpfr_sub(t, x, R, MPFR_RNDN);
+        cr_expect(!mpfr_zero_p(t));
+        hdo_radau_block_clear(&b);
+        hdo_mat_clear(A);
+        hdo_vec_clear(nodes, s);
+        hdo_vec_clear(Jm, n * n);
+        hdo_vec_clear(R, ns);
+        hdo_vec_clear(x, ns);
+        mpfr_clears(h, acc, t, a, rn, mn, xn, row, (mpfr_ptr)0);
+    }
+}
