@@ -101,10 +101,20 @@ extern const hdo_step_type hdo_step_taylor;
    graphs) at every stage, the tableau computed in MPFR.  ODE modes and
    index-1 DAE modes (algebraic unknowns z with 0 = g(t, y, z) at every
    stage, the collocation polynomial as the dense output of z too),
-   without switching functions and without constraints on the states
-   (see decisions.md): alloc fails with HDO_ERR_UNSUPPORTED otherwise.  It works
-   at prec + 3s + 32 bits and chooses its step in apply, for the tolerance 2^(17
-   - prec) (the hybrid driver's); step_size returns that step. */
+   without constraints on the states (see decisions.md): alloc fails with
+   HDO_ERR_UNSUPPORTED otherwise, or when a switching function reads a
+   derivative the reduced form does not provide.  Switching functions
+   (radau_guard.c): their polynomials interpolate their values at the start
+   and the stages, are held to the tolerance by the step control as the
+   states are, and, for one within sqrt(tol) of zero at the start, begin
+   with its exact Taylor coefficients up to order 4 (one expansion of the
+   Taylor AD at the point), so that the zero rule at an arc's start reads
+   exact derivatives as on a Taylor expansion; in a mode with switching
+   functions a step is at most max(1, |t0|) long, and an apply at the
+   point of the apply before the last returns that one's dense output
+   again.  It works at prec + 3s + 32 bits and chooses its step in apply,
+   for the tolerance 2^(17 - prec) (the hybrid driver's); step_size returns
+   that step. */
 extern const hdo_step_type hdo_step_radau;
 slong hdo_radau_stages(mpfr_prec_t prec);
 

@@ -84,8 +84,9 @@ stepper_for(const run_ctx *c, const hdo_reduced_struct *red)
 
 /* hdo_stepper_init with the method of stepper_for; an implicit method
    that cannot take the mode (HDO_ERR_UNSUPPORTED: a switching function
-   that reads a derivative, as in some sliding modes) leaves it to the
-   Taylor method. */
+   that reads a derivative the reduced form does not provide) leaves it
+   to the Taylor method.  Modes with switching functions and sign-pattern
+   modes are the implicit method's too (issue #18). */
 int
 hdo_run_stepper_init(const run_ctx *c, hdo_stepper_t s, hdo_model_t model,
                      const hdo_reduced_struct *red, const hdo_expr *guards,

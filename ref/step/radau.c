@@ -60,6 +60,12 @@ typedef struct {
     hdo_mat_t M;             /* s*N x s*N */
     slong *perm;
     mpfr_ptr Jst; /* s x nnz Jacobian entries at the stages */
+    /* modes with switching functions (radau_guard.c) */
+    hdo_radau_guard gd;
+    int have_gd;
+    hdo_radau_memo memo; /* the previous apply's dense output */
+    int have_memo;
+    mpfr_ptr w0; /* s weights: the stages' polynomial at tau = 0 */
 } radau;
 
 slong
@@ -152,19 +158,6 @@ radau_alloc(hdo_stepper_struct *st, hdo_model_t model,
                  "index-1 DAE modes only; this mode has %ld constraints on "
                  "its states",
                  (long)red->ncons);
-        return HDO_ERR_UNSUPPORTED;
-    }
-    /* Not yet modes with switching functions: the hybrid driver's tests
-       at an arc's start (KM Remark 12's zero rule, chattering, Zeno)
-       read a guard's derivatives from the dense output's low-order
-       coefficients, exact for a Taylor expansion and not for the
-       interpolated collocation polynomial (bouncing_ball, filippov_spiral
-       and water_tanks went wrong that way).  Such modes stay with the
-       Taylor method. */
-    if (nguards > 0) {
-        snprintf(st->message, sizeof st->message,
-                 "the implicit method does not yet integrate modes with "
-                 "switching functions");
         return HDO_ERR_UNSUPPORTED;
     }
     slong n = r->n, N = r->N, s = r->s, ns = N * s;
@@ -264,6 +257,33 @@ radau_alloc(hdo_stepper_struct *st, hdo_model_t model,
                  "the Radau IIA interpolation matrix is singular");
         return HDO_ERR_UNSUPPORTED;
     }
+    /* Switching functions: their polynomials anchored to their exact
+       jet where they vanish at a step's start (radau_guard.c): the
+       driver's tests at an arc's start read exact derivatives, as on a
+       Taylor expansion */
+    if (nguards > 0) {
+        r->have_gd = 1;
+        if (hdo_radau_guard_init(&r->gd, model, red, guards, nguards, r->c, s,
+                                 w, st->message, sizeof st->message) != 0)
+            return HDO_ERR_UNSUPPORTED;
+        hdo_radau_memo_init(&r->memo, N, (N + nguards) * (s + 1), w);
+        r->have_memo = 1;
+        r->w0 = hdo_vec_init(s, w);
+        for (slong j = 0; j < s; j++) {
+            mpfr_t den;
+            mpfr_init2(den, w);
+            mpfr_set_ui(r->w0 + j, 1, MPFR_RNDN);
+            for (slong k = 0; k < s; k++) {
+                if (k == j)
+                    continue;
+                mpfr_sub(den, r->c + j, r->c + k, MPFR_RNDN);
+                mpfr_mul(r->w0 + j, r->w0 + j, r->c + k, MPFR_RNDN);
+                mpfr_div(r->w0 + j, r->w0 + j, den, MPFR_RNDN);
+                mpfr_neg(r->w0 + j, r->w0 + j, MPFR_RNDN);
+            }
+            mpfr_clear(den);
+        }
+    }
 
     r->state_coef = malloc((N * (s + 1) + 1) * sizeof(mpfr_t));
     r->guard_coef = malloc((nguards * (s + 1) + 1) * sizeof(mpfr_t));
@@ -335,6 +355,12 @@ radau_free(hdo_stepper_struct *st)
         hdo_vec_clear(r->J0, N * N);
     }
     free(r->wperm);
+    if (r->have_gd)
+        hdo_radau_guard_clear(&r->gd);
+    if (r->have_memo)
+        hdo_radau_memo_clear(&r->memo);
+    if (r->w0 != NULL)
+        hdo_vec_clear(r->w0, s);
     if (r->state_coef != NULL) {
         for (slong k = 0; k < N * (s + 1); k++)
             mpfr_clear(r->state_coef[k]);
@@ -674,6 +700,37 @@ top_term(mpfr_t e, radau *r)
     mpfr_clears(a, sc, (mpfr_ptr)0);
 }
 
+/* e := max(e, the distance of y0 from the stages' polynomial at
+   tau = 0, |sum_j w0_j Z_j| / max(1, |y0|)), in modes with switching
+   functions.  The dense output takes y0 with the Lagrange weight l_0(tau)
+   of the nodes 0, c_1..c_s, at most 1 on [0, 1]; top_term leaves y0 out,
+   so a fast mode that the step does not resolve (a reset that leaves the
+   slow manifold) would stay in the dense output at its full amplitude
+   though the stages and the step's end are right.  Events are located on
+   the dense output, so it must be accurate over the whole step: this
+   term bounds the start point's share.  (In the runs measured it never
+   bound alone: an unresolved fast mode also leaves a remnant of order
+   1/(lambda h) in the stages, which top_term sees; decisions.md.) */
+static void
+start_term(mpfr_t e, radau *r)
+{
+    slong s = r->s, n = r->N;
+    mpfr_t a, sc;
+    mpfr_inits2(r->wprec, a, sc, (mpfr_ptr)0);
+    for (slong i = 0; i < n; i++) {
+        mpfr_set_ui(a, 0, MPFR_RNDN);
+        for (slong j = 0; j < s; j++)
+            mpfr_fma(a, r->w0 + j, r->Z + j * n + i, a, MPFR_RNDN);
+        mpfr_abs(a, a, MPFR_RNDN);
+        mpfr_abs(sc, r->y0 + i, MPFR_RNDN);
+        if (mpfr_cmp_ui(sc, 1) < 0)
+            mpfr_set_ui(sc, 1, MPFR_RNDN);
+        mpfr_div(a, a, sc, MPFR_RNDN);
+        mpfr_max(e, e, a, MPFR_RNDN);
+    }
+    mpfr_clears(a, sc, (mpfr_ptr)0);
+}
+
 static int
 radau_apply(hdo_stepper_struct *st, const mpfr_t t0, mpfr_srcptr xs,
             mpfr_srcptr xu, hdo_error_t *err)
@@ -693,6 +750,25 @@ radau_apply(hdo_stepper_struct *st, const mpfr_t t0, mpfr_srcptr xs,
             same = mpfr_equal_p(r->y0 + i, xs + i);
         if (same)
             return 0;
+    }
+    /* the point before it (radau_guard.c, hdo_radau_memo) */
+    if (r->have_memo && r->memo.valid && mpfr_equal_p(r->memo.t0, t0)) {
+        int same = 1;
+        for (slong i = 0; i < n && same; i++)
+            same = mpfr_equal_p(r->memo.y0 + i, xs + i);
+        if (same) {
+            hdo_radau_memo_swap(&r->memo, r->t0, r->h, r->hnext, r->y0,
+                                r->state_coef, N * (s + 1), r->guard_coef);
+            r->memo.valid = r->applied;
+            r->applied = 1;
+            return 0;
+        }
+    }
+    if (r->have_memo && r->applied) {
+        hdo_radau_memo_swap(&r->memo, r->t0, r->h, r->hnext, r->y0,
+                            r->state_coef, N * (s + 1), r->guard_coef);
+        mpfr_set(r->hnext, r->memo.hnext, MPFR_RNDN);
+        r->memo.valid = 1;
     }
     r->applied = 0;
     mpfr_set(r->t0, t0, MPFR_RNDN);
@@ -741,6 +817,21 @@ radau_apply(hdo_stepper_struct *st, const mpfr_t t0, mpfr_srcptr xs,
         mpfr_mul(r->hnext, fac, e, MPFR_RNDN);
     }
     mpfr_set(r->h, r->hnext, MPFR_RNDN);
+    if (r->have_gd) {
+        /* At most one time unit max(1, |t0|), the horizon the driver
+           gives a Taylor step whose series is a polynomial
+           (hdo_run_event_horizon): the zero rule judges a guard's
+           coefficients by their size over the step, and a step that
+           grew without bound on an exactly represented solution (four
+           times a step) would call a guard's value at an arc's start
+           zero and its crossing immediate (filippov_spiral near its
+           Zeno point: steps of 3e7). */
+        mpfr_abs(fac, t0, MPFR_RNDN);
+        if (mpfr_cmp_ui(fac, 1) < 0)
+            mpfr_set_ui(fac, 1, MPFR_RNDN);
+        if (mpfr_cmp(r->h, fac) > 0)
+            mpfr_set(r->h, fac, MPFR_RNDN);
+    }
     for (int tries = 0;; tries++) {
         if (tries >= MAX_REJECT) {
             hdo_error_set(err, HDO_ERR_STEP_COLLAPSE, 0, 0,
@@ -760,6 +851,19 @@ radau_apply(hdo_stepper_struct *st, const mpfr_t t0, mpfr_srcptr xs,
                 interpolate(r, r->state_coef + i * (s + 1));
             }
             top_term(e, r);
+            if (r->have_gd) {
+                /* the guards' polynomials are held to the tolerance as
+                   the states' (a guard may vary faster than the states:
+                   sin(2 pi t/T) of a PWM) */
+                start_term(e, r);
+                bad = HDO_EXPR_NONE;
+                if (hdo_radau_guard_values(&r->gd, r->t0, r->h, r->y0, r->Z,
+                                           r->c, &bad) != 0) {
+                    mpfr_div_2ui(r->h, r->h, 2, MPFR_RNDN);
+                    continue; /* undefined at a stage: a shorter step */
+                }
+                hdo_radau_guard_error(e, &r->gd, r->L, r->w0);
+            }
             if (mpfr_cmp(e, r->tol) <= 0) {
                 /* accepted; next proposal from the same rule */
                 if (mpfr_zero_p(e))
@@ -795,6 +899,11 @@ radau_apply(hdo_stepper_struct *st, const mpfr_t t0, mpfr_srcptr xs,
         } else {
             mpfr_div_2ui(r->h, r->h, 2, MPFR_RNDN);
         }
+    }
+    if (status == 0 && r->have_gd) {
+        status =
+            hdo_radau_guard_dense(r->guard_coef, &r->gd, r->t0, r->h, r->y0,
+                                  r->c, r->W, r->wperm, r->tol, err);
     }
 out:
     r->applied = status == 0;

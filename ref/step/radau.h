@@ -3,6 +3,7 @@
 #define HDO_STEP_RADAU_H
 
 #include "step.h"
+#include "taylor.h"
 
 /* The s Radau IIA nodes c_1 < ... < c_s = 1 (the zeros of
    P_s(2c - 1) - P_{s-1}(2c - 1)) into c[0..s), to the precision of c.
@@ -49,5 +50,75 @@ int hdo_radau_block_factor(hdo_radau_block *b, const mpfr_t h, mpfr_srcptr J);
 /* R := (I - h (A (x) J))^-1 R to about double's accuracy, R of s x n
    entries (stage-major). */
 void hdo_radau_block_solve(hdo_radau_block *b, mpfr_ptr R);
+
+/* The switching functions' dense output (radau_guard.c).  Their values at
+   tau = 0, c_1..c_s (the start and the stages) are interpolated as the
+   states are; a guard within sqrt(tol) of zero at the start (an arc that
+   starts on its surface: after an event, a contact) gets instead the
+   polynomial whose coefficients 0..K are its exact Taylor jet at the
+   start (one expansion of order K by the Taylor AD, no Taylor step) and
+   that takes its values at the stages K+1..s, so that the zero rule at
+   an arc's start (KM Remark 12), the chattering and Zeno tests read exact
+   derivatives there, as on a Taylor expansion. */
+typedef struct {
+    slong ng, s, n, N, K;
+    mpfr_prec_t wprec;
+    hdo_taylor_struct *tay; /* order K: the guard program and the jet */
+    int tay_init, cinit;
+    mpfr_ptr gv; /* (s + 1) x ng values at the nodes */
+    mpfr_ptr b;  /* s + 1 scratch coefficients */
+    int *near;   /* per guard: anchored to its jet at the last call */
+    hdo_mat_t C; /* LU of c_i^k, i = K+1..s, k = K+1..s */
+    slong *cperm;
+} hdo_radau_guard;
+
+/* Compiles the guards of red for nodes c of s stages at wprec.  Returns
+   0, or HDO_ERR_UNSUPPORTED with the reason in msg (a guard needs a
+   derivative the reduced form does not provide); clear it either way. */
+int hdo_radau_guard_init(hdo_radau_guard *g, hdo_model_t model,
+                         const hdo_reduced_struct *red, const hdo_expr *guards,
+                         slong nguards, mpfr_srcptr c, slong s,
+                         mpfr_prec_t wprec, char *msg, size_t msglen);
+void hdo_radau_guard_clear(hdo_radau_guard *g);
+/* The guards at tau = 0, c_1..c_s of the step h from (t0, y0) with stage
+   increments Z (s x N) into g->gv.  Returns 0 or HDO_ERR_DOMAIN (*bad). */
+int hdo_radau_guard_values(hdo_radau_guard *g, const mpfr_t t0,
+                           const mpfr_t h, mpfr_srcptr y0, mpfr_srcptr Z,
+                           mpfr_srcptr c, hdo_expr *bad);
+/* e := max(e, the error estimates of the guards' polynomials, relative
+   to max(1, |g(y0)|)): the first stage against the polynomial through
+   the others (weights L, as top_term in radau.c) and the start against
+   the stages' polynomial (weights w0, as start_term), after
+   hdo_radau_guard_values. */
+void hdo_radau_guard_error(mpfr_t e, const hdo_radau_guard *g, mpfr_srcptr L,
+                           mpfr_srcptr w0);
+/* The guards' polynomials in t - t0 (ng x (s + 1) into coef) from the
+   values of hdo_radau_guard_values, W the LU (wperm) of the Vandermonde
+   of 0, c_1..c_s; the jet of the guards near zero from an expansion at
+   (t0, y0).  Returns 0 or the expansion's failure (err filled). */
+int hdo_radau_guard_dense(mpfr_t *coef, hdo_radau_guard *g, const mpfr_t t0,
+                          const mpfr_t h, mpfr_srcptr y0, mpfr_srcptr c,
+                          const hdo_mat_t W, const slong *wperm,
+                          const mpfr_t tol, hdo_error_t *err);
+
+/* The dense output of the previous apply point, kept so that the driver,
+   which re-applies at its step's start after testing another point (a
+   guard's direction at an event, a sign pattern), gets back the very
+   polynomial it located the event on, not a new step. */
+typedef struct {
+    slong N, ncoef;
+    int valid;
+    mpfr_t t0, h, hnext;
+    mpfr_ptr y0;
+    mpfr_t *coef; /* the states' then the guards' coefficients */
+} hdo_radau_memo;
+
+void hdo_radau_memo_init(hdo_radau_memo *mo, slong N, slong ncoef,
+                         mpfr_prec_t w);
+void hdo_radau_memo_clear(hdo_radau_memo *mo);
+/* Exchanges the memo with the current point and dense output. */
+void hdo_radau_memo_swap(hdo_radau_memo *mo, mpfr_t t0, mpfr_t h, mpfr_t hnext,
+                         mpfr_ptr y0, mpfr_t *state_coef, slong nstate_coef,
+                         mpfr_t *guard_coef);
 
 #endif

@@ -56,7 +56,11 @@ def run(name, digits=30, text=None, args=(), timeout=3600, path=None):
         with open(model, "w") as f:
             f.write(text)
     out = os.path.join(tmp, "out")
-    cmd = [HDO, "run", model, "--digits", str(digits), "-o", out] + list(args)
+    # HDOCHECK_ARGS: options added to every run (tests/e2e/corpus_implicit.sh
+    # runs the checks under --method implicit); with HDOCHECK_IMPLICIT=1 a
+    # run in which the implicit method took no step fails the check
+    extra = os.environ.get("HDOCHECK_ARGS", "").split()
+    cmd = [HDO, "run", model, "--digits", str(digits), "-o", out] + list(args) + extra
     try:
         p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                            universal_newlines=True, timeout=timeout)
@@ -70,6 +74,11 @@ def run(name, digits=30, text=None, args=(), timeout=3600, path=None):
     for f in ("events.csv", "trajectory.csv"):
         if not os.path.exists(os.path.join(out, f)):
             fail("hdo run wrote no %s" % f)
+    if os.environ.get("HDOCHECK_IMPLICIT") == "1":
+        with open(os.path.join(out, "summary.json")) as f:
+            m = re.search(r'"implicit_steps": (\d+)', f.read())
+        if m is None or int(m.group(1)) == 0:
+            fail("the implicit method took no step (%s)" % " ".join(extra))
     return out
 
 
