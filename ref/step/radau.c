@@ -68,30 +68,6 @@ typedef struct {
     mpfr_ptr w0; /* s weights: the stages' polynomial at tau = 0 */
 } radau;
 
-slong
-hdo_radau_stages(mpfr_prec_t prec)
-{
-    /* The dense output is a polynomial of degree s: over a step h it is
-       accurate to about (h/rho)^(s+1), rho the solution's radius of
-       convergence; s = D/2 + 3 (D = prec / log2(10) - 10) makes
-       h/rho = tol^(1/(s+1)) about 0.03 at 30 digits: a step far beyond
-       any stability limit.  Up to 30 digits, s = min(D/2 + 9, 24)
-       instead: with the Newton solve cheap (radau_block.c), fewer and
-       longer steps win (Van der Pol mu = 1000 at 30 digits, CPU: 18
-       stages 2,218 steps 0.85 s, 24 stages 702 steps 0.57 s, 30 stages
-       434 steps 0.77 s; decisions.md).  Beyond, D/2 + 3: at 60 digits
-       38 and 45 stages took shorter steps than 33 and many more
-       iterations (probably the step safety factor of 0.8 at order
-       s - 1, changed since: radau_control.c; not re-measured). */
-    slong d = (slong)((double)prec / 3.3219280948873623) - 10;
-    slong s = d / 2 + 3, t = d / 2 + 9;
-    if (t > 24)
-        t = 24;
-    if (s < t)
-        s = t;
-    return s < 3 ? 3 : s;
-}
-
 static void horner(mpfr_ptr out, const mpfr_t *c, slong s, const mpfr_t h,
                    mpfr_prec_t wprec);
 
@@ -666,6 +642,18 @@ interpolate(radau *r, mpfr_t *dst)
     mpfr_clear(hk);
 }
 
+/* e := max(e, |a| / max(1, |y|)); sc is scratch */
+static void
+max_scaled(mpfr_t e, mpfr_t a, mpfr_t sc, mpfr_srcptr y)
+{
+    mpfr_abs(a, a, MPFR_RNDN);
+    mpfr_abs(sc, y, MPFR_RNDN);
+    if (mpfr_cmp_ui(sc, 1) < 0)
+        mpfr_set_ui(sc, 1, MPFR_RNDN);
+    mpfr_div(a, a, sc, MPFR_RNDN);
+    mpfr_max(e, e, a, MPFR_RNDN);
+}
+
 /* The error estimate of the dense output: the largest
    |Y_1 - p(c_1)| / max(1, |y0|), p the polynomial of degree s - 2
    through the stages 2..s, i.e. the last term of the polynomial
@@ -690,12 +678,7 @@ top_term(mpfr_t e, radau *r)
             mpfr_mul(sc, r->L + j, r->Z + j * n + i, MPFR_RNDN);
             mpfr_sub(a, a, sc, MPFR_RNDN); /* the weights sum to 1 */
         }
-        mpfr_abs(a, a, MPFR_RNDN);
-        mpfr_abs(sc, r->y0 + i, MPFR_RNDN);
-        if (mpfr_cmp_ui(sc, 1) < 0)
-            mpfr_set_ui(sc, 1, MPFR_RNDN);
-        mpfr_div(a, a, sc, MPFR_RNDN);
-        mpfr_max(e, e, a, MPFR_RNDN);
+        max_scaled(e, a, sc, r->y0 + i);
     }
     mpfr_clears(a, sc, (mpfr_ptr)0);
 }
@@ -721,12 +704,7 @@ start_term(mpfr_t e, radau *r)
         mpfr_set_ui(a, 0, MPFR_RNDN);
         for (slong j = 0; j < s; j++)
             mpfr_fma(a, r->w0 + j, r->Z + j * n + i, a, MPFR_RNDN);
-        mpfr_abs(a, a, MPFR_RNDN);
-        mpfr_abs(sc, r->y0 + i, MPFR_RNDN);
-        if (mpfr_cmp_ui(sc, 1) < 0)
-            mpfr_set_ui(sc, 1, MPFR_RNDN);
-        mpfr_div(a, a, sc, MPFR_RNDN);
-        mpfr_max(e, e, a, MPFR_RNDN);
+        max_scaled(e, a, sc, r->y0 + i);
     }
     mpfr_clears(a, sc, (mpfr_ptr)0);
 }
