@@ -101,6 +101,11 @@ hdo_expr hdo_sliding_lie(hdo_model_struct *model, const hdo_reduced_struct *r,
 int hdo_first_integral_test(hdo_model_struct *model,
                             const hdo_reduced_struct *red, hdo_expr S,
                             const mpfr_t t, mpfr_prec_t prec);
+/* The offset r in [-1/2, 1/2] (53 bits) of test point `point` (0 to 3)
+   for coordinate coord (a variable's index, -1 for t): the point is
+   b + (1 + |b|) r / 2^s, s the halvings (exposed for the boundary tests,
+   tests/hybrid/fi_thresholds.c). */
+void hdo_first_integral_offset(mpfr_t r, slong point, slong coord);
 
 typedef struct hdo_invariant hdo_invariant;
 /* Recognises the first integrals among the guards (compiled
