@@ -91,8 +91,7 @@ Test(hybrid_thresholds, verify_digits_boundary_last_row)
        way; only an exact comparison tells the sides apart */
     for (long k = 5; k <= 29; k += 8) {
         cr_expect_eq(last_row_case(model, 30, k, -1, 100), k, "k = %ld", k);
-        cr_expect_eq(last_row_case(model, 30, k, 1, 100), k - 1, "k = %ld",
-                     k);
+        cr_expect_eq(last_row_case(model, 30, k, 1, 100), k - 1, "k = %ld", k);
     }
     /* the cap: a's digits, also for equal values and for a difference
        10^-D (1 - 2^-30) or far below; 10^-D (1 + 2^-30) is D - 1 */
