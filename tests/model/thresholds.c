@@ -6,6 +6,7 @@
  * triangles), never read from the parser. */
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include <criterion/criterion.h>
 #include <flint/fmpq.h>
 #include "model.h"
@@ -201,4 +202,52 @@ Test(model_thresholds, relations_and_patterns_boundary, .timeout = 120)
     cr_expect(strstr(err.message, "make 4098 sign-pattern modes") != NULL, "%s",
               err.message);
     hdo_model_clear(m);
+}
+
+/* A model file of exactly `size` bytes: the model, then comment lines of
+   '#' up to the size (the last one ends the file without a newline). */
+static void
+write_padded(const char *path, size_t size)
+{
+    static const char *text = "model f\nvar x = 0\nmode a\n  der(x) = 1\n"
+                              "end\nstart a\nuntil 1\n";
+    FILE *f = fopen(path, "wb");
+    cr_assert_not_null(f);
+    size_t n = strlen(text);
+    cr_assert(fwrite(text, 1, n, f) == n);
+    static char line[4096];
+    memset(line, '#', sizeof line);
+    line[sizeof line - 1] = '\n';
+    while (n < size) {
+        size_t k = size - n < sizeof line ? size - n : sizeof line;
+        cr_assert(fwrite(line, 1, k, f) == k);
+        n += k;
+    }
+    cr_assert_eq(fclose(f), 0);
+}
+
+/* A model file of 64 MiB is read, one byte more is refused. */
+Test(model_thresholds, file_size_boundary, .timeout = 120)
+{
+    char dir[] = "/tmp/hdo-unit-filesize-XXXXXX", path[64];
+    cr_assert_not_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/big.hdae", dir);
+    cr_assert_eq(HDO_MODEL_MAX_FILE_MIB, 64);
+    const size_t cap = (size_t)64 << 20;
+    hdo_model_t m;
+    hdo_error_t err;
+    write_padded(path, cap);
+    hdo_error_clear(&err);
+    hdo_model_init(m);
+    cr_expect_eq(hdo_model_parse_file(m, path, &err), 0, "%s", err.message);
+    hdo_model_clear(m);
+    write_padded(path, cap + 1);
+    hdo_error_clear(&err);
+    hdo_model_init(m);
+    cr_expect_eq(hdo_model_parse_file(m, path, &err), HDO_ERR_IO);
+    cr_expect(strstr(err.message, "larger than 64 MiB") != NULL, "%s",
+              err.message);
+    hdo_model_clear(m);
+    cr_expect_eq(unlink(path), 0);
+    cr_expect_eq(rmdir(dir), 0);
 }
