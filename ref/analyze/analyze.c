@@ -103,7 +103,7 @@ km_fallback(hdo_analysis_mode *p, hdo_model_t model, slong m, const mpfr_t t,
 }
 
 /* Whether the sign pattern of mode m can hold at the start: every
-   relation of the pattern is on its side (within 2^(32-prec)) at the
+   relation of the pattern is on its side (>= -2^(32-prec)) at the
    consistent point of p.  A mode without relations can. */
 static int
 pattern_possible(hdo_model_t model, slong m, const hdo_analysis_mode *p,
@@ -137,7 +137,10 @@ pattern_possible(hdo_model_t model, slong m, const hdo_analysis_mode *p,
         ok = 0;
     for (slong j = 0; j < k && ok; j++) {
         mpfr_srcptr v = prog->value[prog->root_slot[j]];
-        if (mpfr_sgn(v) < 0 && mpfr_get_exp(v) > 32 - (mpfr_exp_t)prec)
+        /* v >= -2^(32 - prec) holds, the boundary included (an exponent
+           test, exp(v) > 32 - prec, refused v = -2^(32 - prec) itself:
+           tests/analyze/thresholds.c) */
+        if (mpfr_cmp_si_2exp(v, -1, 32 - (mpfr_exp_t)prec) < 0)
             ok = 0;
     }
     hdo_program_clear(prog);

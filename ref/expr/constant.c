@@ -186,7 +186,7 @@ walk_init_mini(walk *w, const hdo_expr_pool_struct *pool, hdo_expr e,
     if (a != b)
         w->nodes[w->len++] = a < b ? b : a;
     w->nodes[w->len++] = e;
-    walk_setup(w, pool, FALLBACK_BITS, cache);
+    walk_setup(w, pool, hdo_const_fallback_bits(0), cache);
     return 0;
 }
 
@@ -198,15 +198,29 @@ walk_clear(walk *w)
     flint_free(w->nodes);
 }
 
-/* 1 if the ball x lies within 2^-bits of zero (bits > 0). */
-static int
-tiny_ball(const arb_t x, slong bits)
+slong
+hdo_const_fallback_bits(slong want)
 {
-    mag_t m;
-    mag_init(m);
-    arb_get_mag(m, x);
-    int tiny = bits > 0 && mag_cmp_2exp_si(m, -bits) <= 0;
-    mag_clear(m);
+    return want <= 0 ? FALLBACK_BITS : FLINT_MAX(4 * want, FALLBACK_BITS);
+}
+
+/* |mid| + rad rounded up to 64 bits, not arb_get_mag: that bound adds a
+   unit of its 30-bit mantissa even to an exact 2^-bits, so a ball on the
+   threshold (within 2^-bits, as documented) was not taken as zero. */
+int
+hdo_const_tiny_ball(const arb_t x, slong bits)
+{
+    if (bits <= 0)
+        return 0;
+    arf_t u, r;
+    arf_init(u);
+    arf_init(r);
+    arf_abs(u, arb_midref(x));
+    arf_set_mag(r, arb_radref(x));
+    arf_add(u, u, r, 64, ARF_RND_UP);
+    int tiny = arf_cmp_2exp_si(u, -bits) <= 0;
+    arf_clear(r);
+    arf_clear(u);
     return tiny;
 }
 
@@ -229,7 +243,8 @@ settle_zero(arb_t x, walk *w, slong i)
         *known = w->zero[i];
     if (w->zero[i] == 1 + T_TRUE) {
         arb_zero(x);
-    } else if (w->zero[i] == 1 + T_UNKNOWN && tiny_ball(x, w->fallback_bits)) {
+    } else if (w->zero[i] == 1 + T_UNKNOWN &&
+               hdo_const_tiny_ball(x, w->fallback_bits)) {
         arb_zero(x);
         if (w->assumed_zero == HDO_EXPR_NONE)
             w->assumed_zero = w->nodes[i];
@@ -254,7 +269,7 @@ tan_pole(walk *w, slong i, const arb_t a, slong prec)
     arb_t c;
     arb_init(c);
     arb_cos(c, a, prec);
-    int pole = tiny_ball(c, w->fallback_bits);
+    int pole = hdo_const_tiny_ball(c, w->fallback_bits);
     arb_clear(c);
     if (pole && w->assumed_zero == HDO_EXPR_NONE)
         w->assumed_zero = w->nodes[i];
@@ -574,7 +589,7 @@ hdo_expr_const_examine_cached(hdo_const_report *rep, const hdo_expr_pool_t pool,
             return rep->reason == HDO_CONST_OK ? 0 : HDO_ERR_DOMAIN;
         }
     }
-    walk_init(&w, pool, e, FALLBACK_BITS);
+    walk_init(&w, pool, e, hdo_const_fallback_bits(0));
     w.cache = cache;
     int status = UNDECIDED;
     rep->bad = e;
@@ -623,7 +638,7 @@ hdo_expr_const_sign(int *sign, const hdo_expr_pool_t pool, hdo_expr e)
     arb_t r;
     walk w;
     arb_init(r);
-    walk_init(&w, pool, e, FALLBACK_BITS);
+    walk_init(&w, pool, e, hdo_const_fallback_bits(0));
     int status = -1;
     for (slong prec = 256; prec <= CHECK_MAX_PREC; prec *= 4) {
         int st = eval_ball(r, NULL, &w, prec);
@@ -659,7 +674,7 @@ hdo_expr_eval_constant(mpfr_t r, const hdo_expr_pool_t pool, hdo_expr e)
     arb_t x;
     walk w;
     arb_init(x);
-    walk_init(&w, pool, e, FLINT_MAX(4 * (slong)want, FALLBACK_BITS));
+    walk_init(&w, pool, e, hdo_const_fallback_bits(want));
     int status = HDO_ERR_DOMAIN;
     /* Start above the size of the largest rational in e: sin(10^100000)
        needs its argument to 332193 bits before any digit is right. */

@@ -35,4 +35,13 @@ truth_t hdo_exact_equals_si(hdo_exact_t x, slong pos, slong c);
 /* Whether nodes[pos] is a finite number (T_FALSE for tan(pi/2)). */
 truth_t hdo_exact_is_number(hdo_exact_t x, slong pos);
 
+/* The numerical fallback where Calcium cannot decide (constant.c): a
+   ball is taken as zero when it lies within 2^-bits of zero, i.e. when
+   an upper bound of |x| is <= 2^-bits (equal is zero; bits 0: never).
+   The bits are 16000 for the parser's decisions (want 0) and
+   max(4 want, 16000) for a value wanted to want bits
+   (hdo_expr_eval_constant).  Exposed for the boundary tests. */
+slong hdo_const_fallback_bits(slong want);
+int hdo_const_tiny_ball(const arb_t x, slong bits);
+
 #endif

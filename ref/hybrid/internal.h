@@ -58,6 +58,12 @@ void hdo_stiff_watch_step(hdo_stiff_watch *w, const hdo_stepper_t s,
    (t_end - t) / h exceeds max_steps. */
 int hdo_stiff_watch_hopeless(const hdo_stiff_watch *w, double t, double t_end,
                              long steps, long max_steps);
+/* --method auto's rule (hdo_run_auto_switch, for an ODE or index-1 arc
+   on the Taylor method): the arc has been stiff for HDO_STIFF_STEPS steps
+   and more than HDO_AUTO_SWITCH_STEPS steps of size h are left,
+   (t_end - t) / h > HDO_AUTO_SWITCH_STEPS. */
+int hdo_stiff_watch_switch_due(const hdo_stiff_watch *w, double t,
+                               double t_end);
 /* The diagnosis, for an error message. */
 void hdo_stiff_watch_describe(char *buf, size_t n, const hdo_stiff_watch *w,
                               const hdo_model_struct *model, double t,
@@ -101,6 +107,11 @@ hdo_expr hdo_sliding_lie(hdo_model_struct *model, const hdo_reduced_struct *r,
 int hdo_first_integral_test(hdo_model_struct *model,
                             const hdo_reduced_struct *red, hdo_expr S,
                             const mpfr_t t, mpfr_prec_t prec);
+/* The offset r in [-1/2, 1/2] (53 bits) of test point `point` (0 to 3)
+   for coordinate coord (a variable's index, -1 for t): the point is
+   b + (1 + |b|) r / 2^s, s the halvings (exposed for the boundary tests,
+   tests/hybrid/fi_thresholds.c). */
+void hdo_first_integral_offset(mpfr_t r, slong point, slong coord);
 
 typedef struct hdo_invariant hdo_invariant;
 /* Recognises the first integrals among the guards (compiled

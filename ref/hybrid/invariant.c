@@ -76,8 +76,8 @@ mix(uint64_t x)
 }
 
 /* r in [-1/2, 1/2] for (point, coordinate), exact in 53 bits. */
-static void
-random_offset(mpfr_t r, slong point, slong coord)
+void
+hdo_first_integral_offset(mpfr_t r, slong point, slong coord)
 {
     uint64_t u = mix(((uint64_t)point << 32) ^ (uint64_t)(coord + 1) ^
                      0x68646f2d666900ULL);
@@ -167,7 +167,7 @@ hdo_first_integral_test(hdo_model_struct *model, const hdo_reduced_struct *red,
                     hdo_expr_eval_constant(base, pool, model->vars[v].start) !=
                         0)
                     mpfr_set_ui(base, 0, MPFR_RNDN);
-                random_offset(r, pt, v);
+                hdo_first_integral_offset(r, pt, v);
                 mpfr_div_2ui(r, r, (unsigned long)shrink, MPFR_RNDN);
                 mpfr_abs(term, base, MPFR_RNDN);
                 mpfr_add_ui(term, term, 1, MPFR_RNDN);
@@ -175,7 +175,7 @@ hdo_first_integral_test(hdo_model_struct *model, const hdo_reduced_struct *red,
                          MPFR_RNDN);
             }
             if (prog->time_slot >= 0) {
-                random_offset(r, pt, -1);
+                hdo_first_integral_offset(r, pt, -1);
                 mpfr_div_2ui(r, r, (unsigned long)shrink, MPFR_RNDN);
                 mpfr_set(base, t, MPFR_RNDN);
                 mpfr_abs(term, base, MPFR_RNDN);

@@ -54,6 +54,14 @@ hdo_stiff_watch_hopeless(const hdo_stiff_watch *w, double t, double t_end,
     return (double)steps + (t_end - t) / w->h > (double)max_steps;
 }
 
+int
+hdo_stiff_watch_switch_due(const hdo_stiff_watch *w, double t, double t_end)
+{
+    if (w->steps < HDO_STIFF_STEPS || !(w->h > 0))
+        return 0;
+    return (t_end - t) / w->h > HDO_AUTO_SWITCH_STEPS;
+}
+
 void
 hdo_stiff_watch_describe(char *buf, size_t n, const hdo_stiff_watch *w,
                          const hdo_model_struct *model, double t, double t_end)
@@ -113,12 +121,8 @@ hdo_run_auto_switch(run_ctx *c, slong m)
     if (c->opt->method != HDO_METHOD_AUTO ||
         mc->step->type != &hdo_step_taylor ||
         !hdo_reduced_is_index1(mc->step->red) ||
-        c->stiff.steps < HDO_STIFF_STEPS || !(c->stiff.h > 0))
-        return 0;
-    double left =
-        (mpfr_get_d(c->t_end, MPFR_RNDN) - mpfr_get_d(c->t, MPFR_RNDN)) /
-        c->stiff.h;
-    if (!(left > HDO_AUTO_SWITCH_STEPS))
+        !hdo_stiff_watch_switch_due(&c->stiff, mpfr_get_d(c->t, MPFR_RNDN),
+                                    mpfr_get_d(c->t_end, MPFR_RNDN)))
         return 0;
     if (hdo_stepper_switch(mc->step, &hdo_step_radau) != 0)
         return 0; /* Taylor goes on, and the watch reports */

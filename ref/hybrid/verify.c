@@ -5,28 +5,69 @@
 #include <stdlib.h>
 #include "hybrid.h"
 
-/* Digits of agreement of x with y relative to scale: -log10(|x - y| /
-   scale), capped at cap (also when x == y). */
+/* Whether |x - y| <= 10^-k scale, decided on the safe side: d is |x - y|
+   rounded up, the bound is rounded down, so a value on the boundary or
+   within rounding of it does not count as agreeing to k digits. */
+static int
+within_digits(mpfr_srcptr d, mpfr_srcptr scale, long k, mpfr_prec_t prec)
+{
+    mpfr_t lim;
+    mpfr_init2(lim, prec);
+    mpfr_set_ui(lim, 10, MPFR_RNDN);
+    mpfr_pow_si(lim, lim, -k, MPFR_RNDD);
+    mpfr_mul(lim, lim, scale, MPFR_RNDD);
+    int ok = mpfr_cmp(d, lim) <= 0;
+    mpfr_clear(lim);
+    return ok;
+}
+
+/* Digits of agreement of x with y relative to scale: the largest k with
+   |x - y| <= 10^-k scale, capped at cap (also when x == y).  -log10 of
+   the ratio in double precision only proposes k: rounded to a double it
+   is k itself for a ratio 10^-k (1 + 2^-60), one digit more than the
+   values agree to, so the candidates around it are checked exactly
+   (within_digits) and a digit is never claimed that the values do not
+   have (tests/hybrid/verify_thresholds.c). */
 static double
 agree(mpfr_srcptr x, mpfr_srcptr y, mpfr_srcptr scale, long cap)
 {
     mpfr_t d;
     double r;
+    long k, lo;
     if (mpfr_nan_p(x) || mpfr_nan_p(y))
         return mpfr_nan_p(x) && mpfr_nan_p(y) ? (double)cap : 0.0;
-    mpfr_init2(d, mpfr_get_prec(x) > mpfr_get_prec(y) ? mpfr_get_prec(x)
-                                                      : mpfr_get_prec(y));
-    mpfr_sub(d, x, y, MPFR_RNDN);
+    if (mpfr_inf_p(x) || mpfr_inf_p(y))
+        return mpfr_equal_p(x, y) ? (double)cap : 0.0;
+    mpfr_prec_t prec =
+        (mpfr_get_prec(x) > mpfr_get_prec(y) ? mpfr_get_prec(x)
+                                             : mpfr_get_prec(y)) +
+        64;
+    mpfr_init2(d, prec);
+    mpfr_sub(d, x, y, MPFR_RNDA); /* |x - y| rounded up */
     mpfr_abs(d, d, MPFR_RNDN);
     if (mpfr_zero_p(d) || mpfr_zero_p(scale)) {
         mpfr_clear(d);
         return (double)cap;
     }
-    mpfr_div(d, d, scale, MPFR_RNDN);
-    mpfr_log10(d, d, MPFR_RNDN);
-    r = -mpfr_get_d(d, MPFR_RNDN);
+    {
+        mpfr_t q;
+        mpfr_init2(q, 64);
+        mpfr_div(q, d, scale, MPFR_RNDN);
+        mpfr_log10(q, q, MPFR_RNDN);
+        r = -mpfr_get_d(q, MPFR_RNDN);
+        mpfr_clear(q);
+    }
+    if (r >= (double)cap + 1) {
+        mpfr_clear(d);
+        return (double)cap;
+    }
+    /* the estimate is within far less than a digit of -log10 */
+    lo = (long)floor(r) - 1;
+    k = (long)floor(r) + 1 < cap ? (long)floor(r) + 1 : cap;
+    while (k > lo && !within_digits(d, scale, k, prec))
+        k--;
     mpfr_clear(d);
-    return r < cap ? r : (double)cap;
+    return (double)k;
 }
 
 /* scale[v] := the largest |value| variable v takes in b (1 if none). */

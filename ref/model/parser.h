@@ -80,9 +80,13 @@ typedef struct {
     slong stack_alloc;
 
     /* The loop variables in scope (for, sum, var u[i in ..]), innermost
-       last: a name token and its current integer value. */
+       last: a name token and its current integer value; its range lo..hi
+       once known (known = 1), and fixed = 1 when that range names no
+       loop variable, so that every entry of the loop has the same range
+       (loop_bound, loops.c). */
     struct {
-        slong tok, value;
+        slong tok, value, lo, hi;
+        int known, fixed;
     } * loops;
     slong nloops, loops_alloc;
     slong iterations; /* loop bodies parsed so far, for the limit */
@@ -131,6 +135,8 @@ typedef struct {
 #define parse_constant(...) hdo_model_p_parse_constant(__VA_ARGS__)
 #define constant_sign(...) hdo_model_p_constant_sign(__VA_ARGS__)
 #define count_iteration(...) hdo_model_p_count_iteration(__VA_ARGS__)
+#define loop_bound(...) hdo_model_p_loop_bound(__VA_ARGS__)
+#define loop_range(...) hdo_model_p_loop_range(__VA_ARGS__)
 #define tok_is(...) hdo_model_p_tok_is(__VA_ARGS__)
 #define find_loop(...) hdo_model_p_find_loop(__VA_ARGS__)
 #define parse_var_ref(...) hdo_model_p_parse_var_ref(__VA_ARGS__)
@@ -196,6 +202,8 @@ void constant_sign(int *sign, parser *P, hdo_expr e);
 
 /* loops.c: version 2 (arrays, for, sum) */
 int count_iteration(parser *P, slong tok);
+int loop_bound(parser *P, slong tok);
+void loop_range(parser *P, slong first, slong lo, slong hi);
 int tok_is(const parser *P, slong tok, const char *word);
 slong find_loop(const parser *P, slong tok);
 int parse_var_ref(slong *var, parser *P);

@@ -233,6 +233,11 @@ parse_var(parser *P)
                     P->p = ivar;
                     if ((status = push_loop(P, ivar, "a loop variable")))
                         return status;
+                    /* a declaration's range names no loop variable */
+                    P->loops[P->nloops - 1].lo = lo;
+                    P->loops[P->nloops - 1].hi = hi;
+                    P->loops[P->nloops - 1].known = 1;
+                    P->loops[P->nloops - 1].fixed = 1;
                 }
                 for (k = lo; k <= hi; k++) {
                     hdo_expr value;
