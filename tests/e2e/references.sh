@@ -7,7 +7,8 @@
 # fail, naming the file, line, column and both values), the 39th digit of
 # the same value (must pass: beyond the 35 compared digits), lambda = 0 at
 # t0 changed to 1e-44 (passes: below the absolute floor 10^-40 S) and to
-# 1e-36 (fails), an event's kind, a dropped event, and a changed "events"
+# 1e-36 (fails), the two boundaries at 0.999 and 1.001 times the limit
+# (35 digits; the floor), an event's kind, a dropped event, and a changed "events"
 # in summary.json (all must fail).
 # Part 2: tools/references.sh check regenerates every reference (in
 # parallel, one job per case, JOBS = nproc) at 40 digits with --verify and
@@ -94,6 +95,33 @@ expect "digit 39 of x" 0 trajectory.csv 6 x digit39 "PASS pendulum: agree to 38"
 expect "lambda 0 -> 1e-44" 0 trajectory.csv 2 lambda value:1e-44 "PASS pendulum"
 expect "lambda 0 -> 1e-36" 1 trajectory.csv 2 lambda value:1e-36 \
     "trajectory.csv: line 2" "column lambda: stored 0.0000"
+# The boundaries themselves (FLINT's rule: 35 -> 34 or 36 digits, or the
+# floor's 10^-5 -> 10^-4 or 10^-6, must fail one of these): x changed by a
+# relative 0.999e-35 passes and 1.001e-35 fails; lambda = 0 changed to
+# 0.999 and 1.001 times the floor's 10^-40 S (S its column's largest |value|).
+near() { # near CELL_OR_COLUMN FACTOR: the changed value, in Decimal at 80 digits
+    "$PY" - "$base/trajectory.csv" "$@" <<'PYEOF'
+import csv, sys
+from decimal import Decimal as D, getcontext
+getcontext().prec = 80
+path, what, factor = sys.argv[1], sys.argv[2], D(sys.argv[3])
+rows = list(csv.reader(open(path, newline="")))
+if what == "x":
+    x = D(rows[5][rows[0].index("x")])
+    print(format(x * (1 + factor * D(10) ** -35), ".60e"))
+else:
+    j = rows[0].index(what)
+    s = max(abs(D(r[j])) for r in rows[1:] if r[j] != "")
+    print(format(s * factor * D(10) ** -40, ".60e"))
+PYEOF
+}
+expect "x relative 0.999e-35" 0 trajectory.csv 6 x "value:$(near x 0.999)" "PASS pendulum"
+expect "x relative 1.001e-35" 1 trajectory.csv 6 x "value:$(near x 1.001)" \
+    "FAIL pendulum: trajectory.csv: line 6"
+expect "lambda 0 -> 0.999 floor" 0 trajectory.csv 2 lambda \
+    "value:$(near lambda 0.999)" "PASS pendulum"
+expect "lambda 0 -> 1.001 floor" 1 trajectory.csv 2 lambda \
+    "value:$(near lambda 1.001)" "trajectory.csv: line 2"
 expect "event kind" 1 events.csv 2 kind value:zeno "events.csv: line 2 column kind"
 expect "dropped event" 1 events.csv 3 - drop "stored has 3 events, fresh 2"
 expect "summary events" 1 summary.json - events value:4 "key events: stored 3, fresh 4"
@@ -101,6 +129,6 @@ if ((selftest_failures)); then
     echo "references: 0 passed, 1 failed (self-test of tools/refcompare.py)"
     exit 1
 fi
-echo "PASS references self-test: a changed 30th digit, near-zero value, event kind, event count and summary field are reported; a changed 39th digit and noise below the floor are not"
+echo "PASS references self-test: a changed 30th digit, near-zero value, event kind, event count and summary field are reported; a changed 39th digit and noise below the floor are not; at the 35-digit and floor boundaries 0.999 passes and 1.001 fails"
 
 tools/references.sh check
