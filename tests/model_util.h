@@ -59,4 +59,23 @@ tm_decimal(fmpq_t q, const char *s)
     cr_assert_eq(hdo_parse_decimal(q, s, strlen(s)), 0, "'%s'", s);
 }
 
+/* 1 if |a - b| <= 10^-digits max(1, |b|) */
+static inline int
+tm_close_rel(const mpfr_t a, const mpfr_t b, long digits)
+{
+    mpfr_t d, lim, p;
+    mpfr_inits2(mpfr_get_prec(b) + 32, d, lim, (mpfr_ptr)0);
+    mpfr_init2(p, 64);
+    mpfr_sub(d, a, b, MPFR_RNDN);
+    mpfr_abs(lim, b, MPFR_RNDN);
+    if (mpfr_cmp_ui(lim, 1) < 0)
+        mpfr_set_ui(lim, 1, MPFR_RNDN);
+    mpfr_set_ui(p, 10, MPFR_RNDN);
+    mpfr_pow_si(p, p, -digits, MPFR_RNDN);
+    mpfr_mul(lim, lim, p, MPFR_RNDN);
+    int ok = mpfr_cmpabs(d, lim) <= 0;
+    mpfr_clears(d, lim, p, (mpfr_ptr)0);
+    return ok;
+}
+
 #endif

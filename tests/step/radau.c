@@ -9,26 +9,6 @@
 #include "hybrid.h"
 #include "../model_util.h"
 
-/* |a - b| <= 10^-digits max(1, |b|) */
-static int
-close_rel(const mpfr_t a, const mpfr_t b, long digits)
-{
-    mpfr_t d, lim;
-    mpfr_inits2(mpfr_get_prec(b) + 32, d, lim, (mpfr_ptr)0);
-    mpfr_sub(d, a, b, MPFR_RNDN);
-    mpfr_abs(lim, b, MPFR_RNDN);
-    if (mpfr_cmp_ui(lim, 1) < 0)
-        mpfr_set_ui(lim, 1, MPFR_RNDN);
-    mpfr_t p;
-    mpfr_init2(p, 64);
-    mpfr_set_ui(p, 10, MPFR_RNDN);
-    mpfr_pow_si(p, p, -digits, MPFR_RNDN);
-    mpfr_mul(lim, lim, p, MPFR_RNDN);
-    int ok = mpfr_cmpabs(d, lim) <= 0;
-    mpfr_clears(d, lim, p, (mpfr_ptr)0);
-    return ok;
-}
-
 /* Hairer-Wanner II, table 5.5/5.6: s = 2: c = 1/3, 1, A = [5/12 -1/12;
    3/4 1/4]; s = 3: c = (4 -+ sqrt 6)/10, 1. */
 Test(step, radau_tableau_two_and_three_stages)
@@ -41,7 +21,7 @@ Test(step, radau_tableau_two_and_three_stages)
     cr_assert_eq(hdo_radau_nodes(c, 2), 0);
     mpfr_set_ui(w, 1, MPFR_RNDN);
     mpfr_div_ui(w, w, 3, MPFR_RNDN);
-    cr_expect(close_rel(c + 0, w, 58));
+    cr_expect(tm_close_rel(c + 0, w, 58));
     cr_expect(mpfr_cmp_ui(c + 1, 1) == 0);
     hdo_mat_init(A, 2, 2, prec);
     cr_assert_eq(hdo_radau_matrix(A, c, 2), 0);
@@ -49,7 +29,8 @@ Test(step, radau_tableau_two_and_three_stages)
     for (int k = 0; k < 4; k++) {
         mpfr_set_si(w, num[k], MPFR_RNDN);
         mpfr_div_ui(w, w, (unsigned long)den[k], MPFR_RNDN);
-        cr_expect(close_rel(hdo_mat_entry(A, k / 2, k % 2), w, 58), "a%d", k);
+        cr_expect(tm_close_rel(hdo_mat_entry(A, k / 2, k % 2), w, 58), "a%d",
+                  k);
     }
     hdo_mat_clear(A);
     cr_assert_eq(hdo_radau_nodes(c, 3), 0);
@@ -59,7 +40,7 @@ Test(step, radau_tableau_two_and_three_stages)
             mpfr_neg(w, w, MPFR_RNDN);
         mpfr_add_ui(w, w, 4, MPFR_RNDN);
         mpfr_div_ui(w, w, 10, MPFR_RNDN);
-        cr_expect(close_rel(c + k, w, 58), "c%d", k);
+        cr_expect(tm_close_rel(c + k, w, 58), "c%d", k);
     }
     /* many stages: s - 1 interior nodes found, increasing, in (0, 1) */
     mpfr_ptr c40 = hdo_vec_init(40, prec);
@@ -108,7 +89,7 @@ Test(step, radau_linear_stiff_closed_form_30_and_60_digits)
             mpfr_inits2(p, t, k, ex, ey, (mpfr_ptr)0);
             mpfr_set_str(t, ends[e], 10, MPFR_RNDN);
             cr_expect(mpfr_equal_p(last->time, t) ||
-                      close_rel(last->time, t, D + 5));
+                      tm_close_rel(last->time, t, D + 5));
             mpfr_set_ui(k, 999999, MPFR_RNDN);
             mpfr_ui_div(k, 1, k, MPFR_RNDN);
             mpfr_neg(ey, t, MPFR_RNDN);
@@ -124,8 +105,8 @@ Test(step, radau_linear_stiff_closed_form_30_and_60_digits)
             mpfr_add(ex, ex, a, MPFR_RNDN);
             mpfr_srcptr gx = last->values + tm_var(model, "x"),
                         gy = last->values + tm_var(model, "y");
-            cr_expect(close_rel(gy, ey, D - 2), "y(%s) at %ld digits", ends[e],
-                      D);
+            cr_expect(tm_close_rel(gy, ey, D - 2), "y(%s) at %ld digits",
+                      ends[e], D);
             /* x relative to its own size (k e^-10 ~ 4.5e-11 at t = 10) */
             mpfr_sub(a, gx, ex, MPFR_RNDN);
             mpfr_div(a, a, ex, MPFR_RNDN);
@@ -174,11 +155,11 @@ Test(step, radau_index1_dae_closed_form_30_and_60_digits)
             mpfr_inits2(mpfr_get_prec(row->time) + 64, sn, cs, (mpfr_ptr)0);
             mpfr_sin_cos(sn, cs, row->time, MPFR_RNDN);
             double tk = mpfr_get_d(row->time, MPFR_RNDN);
-            cr_expect(close_rel(row->values + tm_var(model, "y"), sn, D - 2),
+            cr_expect(tm_close_rel(row->values + tm_var(model, "y"), sn, D - 2),
                       "y(%.6g) at %ld digits", tk, D);
-            cr_expect(close_rel(row->values + tm_var(model, "z"), sn, D - 2),
+            cr_expect(tm_close_rel(row->values + tm_var(model, "z"), sn, D - 2),
                       "z(%.6g) at %ld digits", tk, D);
-            cr_expect(close_rel(row->values + tm_var(model, "w"), cs, D - 2),
+            cr_expect(tm_close_rel(row->values + tm_var(model, "w"), cs, D - 2),
                       "w(%.6g) at %ld digits", tk, D);
             mpfr_clears(sn, cs, (mpfr_ptr)0);
         }
@@ -212,9 +193,9 @@ Test(step, radau_dae_index1_implicit_higher_index_taylor)
     mpfr_mul_si(ex, last->time, -2, MPFR_RNDN);
     mpfr_exp(ex, ex, MPFR_RNDN);
     cr_expect(mpfr_cmp_ui(last->time, 1) == 0);
-    cr_expect(close_rel(last->values + tm_var(model, "x"), ex, 28));
+    cr_expect(tm_close_rel(last->values + tm_var(model, "x"), ex, 28));
     mpfr_mul_2ui(ex, ex, 1, MPFR_RNDN);
-    cr_expect(close_rel(last->values + tm_var(model, "z"), ex, 28));
+    cr_expect(tm_close_rel(last->values + tm_var(model, "z"), ex, 28));
     mpfr_clear(ex);
     hdo_result_clear(res);
     hdo_model_clear(model);
@@ -341,7 +322,7 @@ Test(step, radau_prothero_robinson_30_and_60_digits)
             mpfr_t ex;
             mpfr_init2(ex, mpfr_get_prec(row->time) + 64);
             mpfr_sin(ex, row->time, MPFR_RNDN);
-            cr_expect(close_rel(row->values + tm_var(model, "y"), ex, D - 2),
+            cr_expect(tm_close_rel(row->values + tm_var(model, "y"), ex, D - 2),
                       "y(%.6g) at %ld digits", mpfr_get_d(row->time, MPFR_RNDN),
                       D);
             mpfr_clear(ex);

@@ -11,26 +11,6 @@
 #include "step.h"
 #include "../model_util.h"
 
-/* |a - b| <= 10^-digits max(1, |b|) */
-static int
-near_rel(const mpfr_t a, const mpfr_t b, long digits)
-{
-    mpfr_t d, lim;
-    mpfr_inits2(mpfr_get_prec(a) + 32, d, lim, (mpfr_ptr)0);
-    mpfr_sub(d, a, b, MPFR_RNDN);
-    mpfr_abs(lim, b, MPFR_RNDN);
-    if (mpfr_cmp_ui(lim, 1) < 0)
-        mpfr_set_ui(lim, 1, MPFR_RNDN);
-    mpfr_t p;
-    mpfr_init2(p, 64);
-    mpfr_set_ui(p, 10, MPFR_RNDN);
-    mpfr_pow_si(p, p, -digits, MPFR_RNDN);
-    mpfr_mul(lim, lim, p, MPFR_RNDN);
-    int ok = mpfr_cmpabs(d, lim) <= 0;
-    mpfr_clears(d, lim, p, (mpfr_ptr)0);
-    return ok;
-}
-
 /* x' = -x, y' = x from x = 1, y = 0, guards 1/2 - y (when y > 1/2, not
    zero at t = 0) and x - 1 (when x < 1, zero at t = 0): the second's
    polynomial starts with the coefficients of e^-t - 1, 0, -1, 1/2, -1/6,
@@ -73,8 +53,8 @@ Test(step, radau_guard_jet_and_dense_output_30_and_60_digits)
         for (int k = 0; k < 5; k++) {
             mpfr_set_si(w, num[k], MPFR_RNDN);
             mpfr_div_ui(w, w, (unsigned long)den[k], MPFR_RNDN);
-            cr_expect(near_rel(g1[k], w, D + 8), "c_%d of x - 1 at %ld digits",
-                      k, D);
+            cr_expect(tm_close_rel(g1[k], w, D + 8),
+                      "c_%d of x - 1 at %ld digits", k, D);
         }
         cr_assert_eq(hdo_stepper_step_size(h, s, tol), 0);
         cr_expect(mpfr_sgn(h) > 0 && mpfr_cmp_ui(h, 1) <= 0);
@@ -84,11 +64,11 @@ Test(step, radau_guard_jet_and_dense_output_30_and_60_digits)
             hdo_stepper_eval(e, NULL, g, s, u);
             mpfr_neg(w, u, MPFR_RNDN);
             mpfr_exp(w, w, MPFR_RNDN); /* x = e^-u */
-            cr_expect(near_rel(e + X, w, D + 3));
+            cr_expect(tm_close_rel(e + X, w, D + 3));
             mpfr_sub_ui(w, w, 1, MPFR_RNDN); /* x - 1 */
-            cr_expect(near_rel(g + 1, w, D + 3), "x - 1 at %d/3 h", q);
+            cr_expect(tm_close_rel(g + 1, w, D + 3), "x - 1 at %d/3 h", q);
             mpfr_add_d(w, w, 0.5, MPFR_RNDN); /* 1/2 - y = x - 1/2 */
-            cr_expect(near_rel(g + 0, w, D + 3), "1/2 - y at %d/3 h", q);
+            cr_expect(tm_close_rel(g + 0, w, D + 3), "1/2 - y at %d/3 h", q);
         }
         /* elsewhere and back: the very same polynomials */
         mpfr_t *keep = malloc(2 * (p + 1) * sizeof(mpfr_t));
@@ -213,7 +193,7 @@ Test(step, radau_guard_mode_dense_output_through_a_fast_transient)
                 mpfr_exp(b, b, MPFR_RNDN);
                 mpfr_mul(b, b, P0, MPFR_RNDN);
                 mpfr_add(ref, ref, b, MPFR_RNDN);
-                if (!near_rel(e, ref, D + 2) && bad++ < 3)
+                if (!tm_close_rel(e, ref, D + 2) && bad++ < 3)
                     cr_expect(0, "x(%.6g + %.3g) at %ld digits: %.6g",
                               mpfr_get_d(t, MPFR_RNDN),
                               mpfr_get_d(u, MPFR_RNDN), D,
