@@ -485,7 +485,11 @@ factor_newton(radau *r, int full)
     r->lu_full = 0;
     r->lu_valid = hdo_radau_block_factor(&r->blk, r->h, r->J0) == 0;
     mpfr_set(r->hlu, r->h, MPFR_RNDN);
-    return r->lu_valid ? 0 : -1;
+    /* the blocks refused (h J beyond double's range, or a singular
+       block at the stages' mean Jacobian): the full matrix in MPFR, as
+       radau_block.c promises; a shorter step would not help the first
+       (x' = -1e300 (x - cos t) collapsed to 3e-38) */
+    return r->lu_valid ? 0 : factor_full(r);
 }
 
 /* Simplified Newton on Z_i - h sum_j a_ij f(t0 + c_j h, y0 + Z_j) = 0

@@ -86,7 +86,8 @@ int hdo_radau_guard_values(hdo_radau_guard *g, const mpfr_t t0,
                            const mpfr_t h, mpfr_srcptr y0, mpfr_srcptr Z,
                            mpfr_srcptr c, hdo_expr *bad);
 /* e := max(e, the error estimates of the guards' polynomials, relative
-   to max(1, |g(y0)|)): the first stage against the polynomial through
+   to the guard's size over the step, max(1, |g|) at tau = 0,
+   c_1..c_s): the first stage against the polynomial through
    the others (weights L, as top_term in radau.c) and the start against
    the stages' polynomial (weights w0, as start_term), after
    hdo_radau_guard_values. */

@@ -147,9 +147,18 @@ hdo_radau_guard_error(mpfr_t e, const hdo_radau_guard *g, mpfr_srcptr L,
     mpfr_t a, b, sc;
     mpfr_inits2(g->wprec, a, b, sc, (mpfr_ptr)0);
     for (slong q = 0; q < ng; q++) {
-        mpfr_abs(sc, g->gv + q, MPFR_RNDN);
-        if (mpfr_cmp_ui(sc, 1) < 0)
-            mpfr_set_ui(sc, 1, MPFR_RNDN);
+        /* relative to the guard's size over the step, max(1, |g|) at
+           tau = 0, c_1..c_s: the driver's zero rule and root isolation
+           judge a guard to tol (1 + its size over the step)
+           (hdo_event_zero_order); relative to |g(y0)| alone, a guard
+           that starts at zero after an event (1e12 h of a bouncing
+           ball) was held to tol absolute, the step fell to 3e-8, and
+           over that horizon the zero rule read the event's rounding
+           in g(y0) as a new crossing at once */
+        mpfr_set_ui(sc, 1, MPFR_RNDN);
+        for (slong m = 0; m <= s; m++)
+            if (mpfr_cmpabs(g->gv + m * ng + q, sc) > 0)
+                mpfr_abs(sc, g->gv + m * ng + q, MPFR_RNDN);
         /* top_term: the first stage against the others' polynomial */
         mpfr_set(a, g->gv + ng + q, MPFR_RNDN);
         for (slong j = 1; j < s; j++) {
