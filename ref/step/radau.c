@@ -500,11 +500,11 @@ factor_newton(radau *r, int full)
    contraction refactors at the current iterate (a full Newton step), so
    the iteration is never worse than Newton's.  It stops when the
    distance to the solution, estimated as theta / (1 - theta) times the
-   last increment (theta the contraction), is below 2^-16 of the step's
-   tolerance times max(1, |y0|), or at the rounding floor.  Returns 0 on
-   convergence, 1 when it does not converge (the caller shrinks h), 2
-   when it does not converge from a predicted start (the caller tries
-   again from zero). */
+   last increment (theta the contraction), is below 2^-8 of the step's
+   tolerance times max(1, |y0|) divided by Lsum, or at the rounding floor.
+   Returns 0 on convergence, 1 when it does not converge (the caller shrinks h),
+   2 when it does not converge from a predicted start (the caller tries again
+   from zero). */
 static int
 solve_stages(radau *r, int predicted)
 {
