@@ -215,30 +215,31 @@ Test(step, radau_dae_index1_implicit_higher_index_taylor)
     hdo_model_clear(model);
 }
 
-/* The block-diagonal Newton solve (radau_block.c, in double) against the
-   full matrix M = I - h (A (x) J) built here in MPFR: x = solve(R) must
-   satisfy |M x - R| <= 1e-9 |M| |x| (double's accuracy times a margin
-   for the eigenvector matrix's conditioning), with a stiff J (entries
-   from -1e6 to 1e3) at s = 3, 7 (one real eigenvalue), 18 and 24. */
-Test(step, radau_block_solve_against_full_matrix)
+/* Solves M x = R with the block form (radau_block.c) for a random R and
+   checks |M x - R| <= 1e-9 |M| |x| (double's accuracy times a margin for
+   the eigenvector matrix's conditioning) against M built here in MPFR, at
+   h = 0.01 and each stage count in ss: the states' rows (k < ny)
+   I - h (A (x) J), an unknown's rows (k >= ny) J at each stage alone. */
+static void
+check_block_solve(const double *J, slong n, slong ny, const slong *ss,
+                  int count)
 {
-    const double J[9] = {-1e6, 1, 0, 0.5, -2, 3, 0, 1e3, -1e4};
-    const slong ss[5] = {3, 7, 18, 24, 48};
-    const slong n = 3;
     mpfr_prec_t prec = 256;
-    for (int c = 0; c < 5; c++) {
+    for (int c = 0; c < count; c++) {
         slong s = ss[c], ns = n * s;
         mpfr_ptr nodes = hdo_vec_init(s, prec), Jm = hdo_vec_init(n * n, prec);
         mpfr_ptr R = hdo_vec_init(ns, prec), x = hdo_vec_init(ns, prec);
         hdo_mat_t A;
         hdo_radau_block b;
-        mpfr_t h, acc, t, rn, mn, xn;
-        mpfr_inits2(prec, h, acc, t, rn, mn, xn, (mpfr_ptr)0);
+        mpfr_t h, acc, t, a, rn, mn, xn, row;
+        mpfr_inits2(prec, h, acc, t, a, rn, mn, xn, row, (mpfr_ptr)0);
         hdo_mat_init(A, s, s, prec);
         cr_assert_eq(hdo_radau_nodes(nodes, s), 0);
         cr_assert_eq(hdo_radau_matrix(A, nodes, s), 0);
         cr_assert_eq(hdo_radau_block_init(&b, A, n), 0, "s = %ld", (long)s);
-        for (int e = 0; e < 9; e++)
+        if (ny < n)
+            hdo_radau_block_set_states(&b, ny);
+        for (slong e = 0; e < n * n; e++)
             mpfr_set_d(Jm + e, J[e], MPFR_RNDN);
         mpfr_set_d(h, 0.01, MPFR_RNDN);
         cr_assert_eq(hdo_radau_block_factor(&b, h, Jm), 0);
@@ -248,32 +249,35 @@ Test(step, radau_block_solve_against_full_matrix)
             mpfr_set(x + k, R + k, MPFR_RNDN);
         }
         hdo_radau_block_solve(&b, x);
-        /* |M x - R|, |M| (the largest row sum), |x| */
         mpfr_set_ui(rn, 0, MPFR_RNDN);
         mpfr_set_ui(mn, 0, MPFR_RNDN);
         hdo_vec_norm_inf(xn, x, ns);
         for (slong i = 0; i < s; i++)
             for (slong k = 0; k < n; k++) {
-                mpfr_t row;
-                mpfr_init2(row, prec);
-                mpfr_set_ui(row, 1, MPFR_RNDN);
-                mpfr_set(acc, x + i * n + k, MPFR_RNDN);
+                /* acc = (M x)_ik - R_ik, row = sum |M_ik,jl| */
+                mpfr_set_ui(acc, 0, MPFR_RNDN);
+                mpfr_set_ui(row, 0, MPFR_RNDN);
                 for (slong j = 0; j < s; j++)
                     for (slong l = 0; l < n; l++) {
-                        mpfr_mul(t, hdo_mat_entry(A, i, j), h, MPFR_RNDN);
-                        mpfr_mul(t, t, Jm + k * n + l, MPFR_RNDN);
+                        if (k < ny) {
+                            mpfr_mul(t, hdo_mat_entry(A, i, j), h, MPFR_RNDN);
+                            mpfr_mul(t, t, Jm + k * n + l, MPFR_RNDN);
+                            mpfr_neg(t, t, MPFR_RNDN);
+                            if (i == j && k == l)
+                                mpfr_add_ui(t, t, 1, MPFR_RNDN);
+                        } else if (i == j)
+                            mpfr_set(t, Jm + k * n + l, MPFR_RNDN);
+                        else
+                            continue;
+                        mpfr_abs(a, t, MPFR_RNDN);
+                        mpfr_add(row, row, a, MPFR_RNDN);
                         mpfr_mul(t, t, x + j * n + l, MPFR_RNDN);
-                        mpfr_sub(acc, acc, t, MPFR_RNDN);
-                        mpfr_mul(t, hdo_mat_entry(A, i, j), h, MPFR_RNDN);
-                        mpfr_mul(t, t, Jm + k * n + l, MPFR_RNDN);
-                        mpfr_abs(t, t, MPFR_RNDN);
-                        mpfr_add(row, row, t, MPFR_RNDN);
+                        mpfr_add(acc, acc, t, MPFR_RNDN);
                     }
                 mpfr_sub(acc, acc, R + i * n + k, MPFR_RNDN);
                 mpfr_abs(acc, acc, MPFR_RNDN);
-                mpfr_max(rn, rn, acc, MPFR_RNDN);
                 mpfr_max(mn, mn, row, MPFR_RNDN);
-                mpfr_clear(row);
+                mpfr_max(rn, rn, acc, MPFR_RNDN);
             }
         mpfr_mul(t, mn, xn, MPFR_RNDN);
         mpfr_mul_d(t, t, 1e-9, MPFR_RNDN);
@@ -290,8 +294,20 @@ Test(step, radau_block_solve_against_full_matrix)
         hdo_vec_clear(Jm, n * n);
         hdo_vec_clear(R, ns);
         hdo_vec_clear(x, ns);
-        mpfr_clears(h, acc, t, rn, mn, xn, (mpfr_ptr)0);
+        mpfr_clears(h, acc, t, a, rn, mn, xn, row, (mpfr_ptr)0);
     }
+}
+
+/* The block-diagonal Newton solve (radau_block.c, in double) against the
+   full matrix M = I - h (A (x) J) built here in MPFR: x = solve(R) must
+   satisfy |M x - R| <= 1e-9 |M| |x| (double's accuracy times a margin
+   for the eigenvector matrix's conditioning), with a stiff J (entries
+   from -1e6 to 1e3) at s = 3, 7 (one real eigenvalue), 18 and 24. */
+Test(step, radau_block_solve_against_full_matrix)
+{
+    const double J[9] = {-1e6, 1, 0, 0.5, -2, 3, 0, 1e3, -1e4};
+    const slong ss[5] = {3, 7, 18, 24, 48};
+    check_block_solve(J, 3, 3, ss, 5);
 }
 
 /* Prothero-Robinson: y' = -1e6 (y - sin t) + cos t, y(0) = 0, whose
@@ -379,4 +395,20 @@ Test(step, radau_method_arcs_auto_taylor_implicit)
         hdo_result_clear(res);
         hdo_model_clear(model);
     }
+}
+
+/* The block solve of a DAE mode (radau_block.c, A^-1's Schur form
+   T = S^-1) against the full Newton matrix built here in MPFR: the
+   states' rows I - h (A (x) (f_y f_z)), the unknown's rows (g_y g_z) at
+   each stage alone; x = solve(R) must satisfy |M x - R| <= 1e-9 |M| |x|
+   at s = 3, 7, 18 and 24, with a stiff f (entries to -1e6, h = 0.01).
+   A wrong sign or a missing A^-1 in the unknowns' or the states' rows
+   leaves residuals of the size of R. */
+Test(step, radau_block_solve_dae_against_full_matrix)
+{
+    /* y1' = -1e6 y1 + y2 + z, y2' = 0.5 y1 - 2 y2 + 3 z, 0 = y1 - y2 + 2z
+       linearised: rows 0, 1 f, row 2 g */
+    const double J[9] = {-1e6, 1, 1, 0.5, -2, 3, 1, -1, 2};
+    const slong ss[4] = {3, 7, 18, 24};
+    check_block_solve(J, 3, 2, ss, 4);
 }
