@@ -45,6 +45,12 @@ typedef struct {
     char *name;
     hdo_srcpos pos;
     hdo_expr start; /* constant expression, HDO_EXPR_NONE if not given */
+    /* `nominal E`: the variable's typical magnitude, a positive constant
+       expression (HDO_EXPR_NONE if not given).  Below it the variable's
+       digits are absolute, not relative to its value (the scale floor of
+       the error control and of --verify: docs/model-format.md). */
+    hdo_expr nominal;
+    hdo_srcpos nominal_pos;
 } hdo_var;
 
 /* An array variable u[lo..hi]: expanded at parse time into the scalar

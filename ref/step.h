@@ -46,6 +46,12 @@ typedef struct {
     const struct hdo_step_type_struct *type;
     void *impl;        /* the method's own state */
     hdo_dense dense;   /* read after a successful apply */
+    /* Scale floors, nstate + nimplicit entries at 64 bits (states, then
+       unknowns), zero after init and kept by hdo_stepper_switch: the
+       error control holds component i to tol max(its magnitude over the
+       step, floor[i]) (decisions.md, "Error control relative to each
+       component").  The caller sets them before apply. */
+    mpfr_ptr floor;
     char message[512]; /* why init failed */
     /* what init was given, for hdo_stepper_switch */
     hdo_model_struct *model;

@@ -77,6 +77,11 @@ typedef struct {
                             dense output at step ends (before the
                             projection) seen by hdo_taylor_evolve */
     int *fixed;          /* nstate ones, for the projection */
+    /* Scale floors of the error control, borrowed (nstate + nimplicit
+       entries: states, then unknowns; NULL: all zero): component i is
+       held to tol max(its magnitude over the step, floor[i]).  The
+       stepper (ref/step/taylor.c) points it at the driver's floors. */
+    mpfr_srcptr floor;
     /* a failure found while compiling, reported by hdo_taylor_expand */
     int init_status;
     char init_message[512];

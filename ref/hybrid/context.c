@@ -89,3 +89,88 @@ hdo_run_event_horizon(mpfr_t H, const mpfr_t t)
     if (mpfr_cmp_ui(H, 1) < 0)
         mpfr_set_ui(H, 1, MPFR_RNDN);
 }
+
+/* ------------------------------------------------------------------ */
+/* Scale floors */
+
+int
+hdo_run_floors_init(run_ctx *c)
+{
+    slong n = c->model->nvars;
+    c->nominal = hdo_vec_init(n, 64);
+    c->vmax = hdo_vec_init(n, 64);
+    for (slong v = 0; v < n; v++) {
+        const hdo_var *var = c->model->vars + v;
+        mpfr_set_zero(c->vmax + v, 1);
+        mpfr_set_zero(c->nominal + v, 1);
+        if (var->nominal == HDO_EXPR_NONE)
+            continue;
+        if (hdo_expr_eval_constant(c->nominal + v, c->model->pool,
+                                   var->nominal) != 0 ||
+            !mpfr_number_p(c->nominal + v) || mpfr_sgn(c->nominal + v) <= 0) {
+            hdo_error_set(c->err, HDO_ERR_DOMAIN, var->nominal_pos.line,
+                          var->nominal_pos.col,
+                          "the nominal value of '%s' is not a positive "
+                          "number",
+                          var->name);
+            return hdo_run_fail(c, HDO_ERR_DOMAIN, -1, NULL);
+        }
+    }
+    return 0;
+}
+
+void
+hdo_run_floors_clear(run_ctx *c)
+{
+    if (c->nominal != NULL)
+        hdo_vec_clear(c->nominal, c->model->nvars);
+    if (c->vmax != NULL)
+        hdo_vec_clear(c->vmax, c->model->nvars);
+    c->nominal = c->vmax = NULL;
+}
+
+/* floor := max(nominal_v, tol vmax_v, low), at 64 bits. */
+static void
+floor_of(mpfr_ptr floor, const run_ctx *c, slong v, mpfr_srcptr low)
+{
+    mpfr_mul(floor, c->vmax + v, c->tol, MPFR_RNDN);
+    mpfr_max(floor, floor, c->nominal + v, MPFR_RNDN);
+    mpfr_max(floor, floor, low, MPFR_RNDN);
+}
+
+void
+hdo_run_set_floors(run_ctx *c, mode_cache *mc)
+{
+    const hdo_reduced_struct *r = mc->red;
+    mpfr_t a;
+    if (c->vmax == NULL)
+        return; /* hdo_run_rows: no steps */
+    mpfr_init2(a, 64);
+    for (slong i = 0; i < r->nstate; i++)
+        if (r->state[i].order == 0 && mpfr_number_p(mc->xs + i)) {
+            mpfr_abs(a, mc->xs + i, MPFR_RNDU);
+            mpfr_max(c->vmax + r->state[i].var, c->vmax + r->state[i].var, a,
+                     MPFR_RNDU);
+        }
+    for (slong j = 0; j < r->nimplicit; j++)
+        if (r->unknown[j].order == 0 && mpfr_number_p(mc->xu + j)) {
+            mpfr_abs(a, mc->xu + j, MPFR_RNDU);
+            mpfr_max(c->vmax + r->unknown[j].var, c->vmax + r->unknown[j].var,
+                     a, MPFR_RNDU);
+        }
+    /* tol^2 times the largest magnitude of any variable so far: a
+       component that far below the rest of the state is negligible
+       beside it, and held absolutely there (the far nodes of
+       bowed_string, zero in the state and 10^-3000 in the truth, would
+       otherwise hold the step to 10^-90) */
+    mpfr_set_zero(a, 1);
+    for (slong v = 0; v < c->model->nvars; v++)
+        mpfr_max(a, a, c->vmax + v, MPFR_RNDU);
+    mpfr_mul(a, a, c->tol, MPFR_RNDN);
+    mpfr_mul(a, a, c->tol, MPFR_RNDN);
+    for (slong i = 0; i < r->nstate; i++)
+        floor_of(mc->step->floor + i, c, r->state[i].var, a);
+    for (slong j = 0; j < r->nimplicit; j++)
+        floor_of(mc->step->floor + r->nstate + j, c, r->unknown[j].var, a);
+    mpfr_clear(a);
+}

@@ -86,6 +86,10 @@ typedef struct {
     slong max_steps, max_events;
     hdo_stiff_watch stiff; /* is the current arc stiff (stiff.c) */
     struct timespec start;
+    /* scale floors (context.c, hdo_run_set_floors): per model variable,
+       its nominal value (0: none) and the largest |value| it has had so
+       far, at 64 bits */
+    mpfr_ptr nominal, vmax;
     /* an output row with an undefined (NaN) value of a variable its mode
        has: the run fails rather than print it (hdo_run) */
     int undefined_row;
@@ -118,6 +122,15 @@ int hdo_run_fail(run_ctx *c, int status, slong mode, const mpfr_t t);
 int hdo_run_option_fail(run_ctx *c);
 void hdo_run_time_tol(mpfr_t r, const run_ctx *c, const mpfr_t t);
 void hdo_run_event_horizon(mpfr_t H, const mpfr_t t);
+/* Evaluates the model's nominal values into c->nominal and zeroes
+   c->vmax (both allocated here, freed by hdo_run_floors_clear); returns
+   0 or HDO_ERR_DOMAIN with the declaration's place. */
+int hdo_run_floors_init(run_ctx *c);
+void hdo_run_floors_clear(run_ctx *c);
+/* Takes the order-0 values of mode cache mc's state (xs, xu) into
+   c->vmax, then sets the floors of mc's stepper: for a component of
+   variable v, max(nominal_v, tol vmax_v) (decisions.md). */
+void hdo_run_set_floors(run_ctx *c, mode_cache *mc);
 
 /* sample.c */
 void hdo_run_mode_values(mpfr_ptr values, int *present, const mode_cache *mc,

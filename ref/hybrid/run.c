@@ -53,6 +53,7 @@ step(run_ctx *c, int *done)
                       "more than %ld steps (--max-steps)%s", c->max_steps, why);
         return hdo_run_fail(c, HDO_ERR_TOO_MUCH_WORK, m, c->t);
     }
+    hdo_run_set_floors(c, mc);
     st = hdo_stepper_apply(mc->step, c->t, mc->xs, mc->xu, c->err);
     if (st < 0)
         return hdo_run_fail(c, st, m, c->t);
@@ -357,6 +358,8 @@ hdo_run_stoppable(hdo_result_t res, const hdo_model_struct *model,
 
     st = run_setup(&c);
     if (st == 0)
+        st = hdo_run_floors_init(&c);
+    if (st == 0)
         st = run_start(&c);
     while (st == 0 && !done) {
         if (mpfr_cmp(c.t, c.t_end) >= 0)
@@ -392,6 +395,7 @@ hdo_run_stoppable(hdo_result_t res, const hdo_model_struct *model,
     }
 
     hdo_run_hist_clear(&c);
+    hdo_run_floors_clear(&c);
     hdo_run_mode_table_clear(&c.modes, res);
     hdo_model_workspace_clear(&work);
     mpfr_clears(c.tol, c.every, c.t, c.t_end, c.last_event, (mpfr_ptr)0);

@@ -319,6 +319,7 @@ add_var(parser *P, char *name, hdo_srcpos pos, slong *index)
     m->vars[*index].name = name;
     m->vars[*index].pos = pos;
     m->vars[*index].start = HDO_EXPR_NONE;
+    m->vars[*index].nominal = HDO_EXPR_NONE;
     return 0;
 }
 

@@ -207,6 +207,32 @@ sweep_params(parser *P)
 /* Sweep 3: variables, modes, start, until, chattering (sweep 2b, the
    allocation of the variables, is in loops.c) */
 
+/* After a declaration's start value: `nominal E`, E a positive constant,
+   into vars[first .. first + n).  The word is contextual: no name can
+   follow a declaration there, so a variable named nominal is no clash. */
+static int
+parse_nominal(parser *P, slong first, slong n)
+{
+    hdo_expr value;
+    slong tok;
+    int status, sign;
+    if (!tok_is(P, P->p, "nominal"))
+        return 0;
+    tok = ++P->p;
+    if ((status = parse_constant(&value, P, "a nominal value")) != 0)
+        return status;
+    constant_sign(&sign, P, value);
+    if (sign <= 0)
+        return perr(P, HDO_ERR_SEMANTIC, tok,
+                    "the nominal value must be positive (the variable's "
+                    "typical magnitude)");
+    for (slong k = 0; k < n; k++) {
+        P->m->vars[first + k].nominal = value;
+        P->m->vars[first + k].nominal_pos = tok_pos(P, tok);
+    }
+    return 0;
+}
+
 static int
 parse_var(parser *P)
 {
@@ -252,13 +278,19 @@ parse_var(parser *P)
                 if (ivar >= 0)
                     P->nloops--;
             }
-        } else if (kind(P) == HDO_TK_EQ) {
+            if ((status = parse_nominal(P, a->first, hi - lo + 1)) != 0)
+                return status;
+        } else {
             slong index = e->index;
             hdo_expr value;
-            P->p++;
-            if ((status = parse_constant(&value, P, "a start value")) != 0)
+            if (kind(P) == HDO_TK_EQ) {
+                P->p++;
+                if ((status = parse_constant(&value, P, "a start value")))
+                    return status;
+                P->m->vars[index].start = value;
+            }
+            if ((status = parse_nominal(P, index, 1)) != 0)
                 return status;
-            P->m->vars[index].start = value;
         }
         if (kind(P) == HDO_TK_COMMA) {
             P->p++;
@@ -266,8 +298,8 @@ parse_var(parser *P)
         }
         if (!is_eos(kind(P)))
             return perr(P, HDO_ERR_SYNTAX, P->p,
-                        "expected %s',' or end of line after the variable %s, "
-                        "found %s",
+                        "expected %s'nominal', ',' or end of line after the "
+                        "variable %s, found %s",
                         P->tk[tok + 1].kind == HDO_TK_EQ ? "" : "'=', ",
                         describe(P, tok), found(P));
         return expect_eos(P, "the declaration");

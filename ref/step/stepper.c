@@ -17,6 +17,9 @@ hdo_stepper_init(hdo_stepper_t s, const hdo_step_type *type, hdo_model_t model,
     s->prec = prec;
     s->guards = malloc((nguards + 1) * sizeof(hdo_expr));
     HDO_ASSERT(s->guards != NULL);
+    s->floor = hdo_vec_init(red->nstate + red->nimplicit, 64);
+    for (slong i = 0; i < red->nstate + red->nimplicit; i++)
+        mpfr_set_zero(s->floor + i, 1);
     if (nguards > 0)
         memcpy(s->guards, guards, nguards * sizeof(hdo_expr));
     return type->alloc(s, model, red, guards, nguards, prec);
@@ -29,6 +32,9 @@ hdo_stepper_clear(hdo_stepper_t s)
         s->type->free(s);
     free(s->guards);
     s->guards = NULL;
+    if (s->floor != NULL)
+        hdo_vec_clear(s->floor, s->red->nstate + s->red->nimplicit);
+    s->floor = NULL;
     s->impl = NULL;
     s->type = NULL;
 }
@@ -44,6 +50,8 @@ hdo_stepper_switch(hdo_stepper_t s, const hdo_step_type *type)
         hdo_stepper_clear(t);
         return st;
     }
+    for (slong i = 0; i < s->red->nstate + s->red->nimplicit; i++)
+        mpfr_set(t->floor + i, s->floor + i, MPFR_RNDN);
     hdo_stepper_clear(s);
     *s = *t;
     return 0;

@@ -22,6 +22,7 @@ taylor_alloc(hdo_stepper_struct *s, hdo_model_t model,
         snprintf(s->message, sizeof s->message, "%s", tay->init_message);
     else
         hdo_taylor_lazy_setup(tay); /* the driver's unknowns: decisions.md */
+    tay->floor = s->floor;
     s->dense.order = tay->order;
     s->dense.state = (const mpfr_t *)tay->state_coef;
     s->dense.unknown = (const mpfr_t *)tay->unknown_coef;

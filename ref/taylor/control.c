@@ -1,106 +1,201 @@
-/* control.c -- the control layer: Jorba-Zou step size from the last Taylor
- * coefficients */
+/* control.c -- the control layer: the step size from the last Taylor
+ * coefficients, relative to each component's magnitude over the step */
 #include <math.h>
 #include "internal.h"
 
-/* The step size is an estimate: 64 bits are plenty, and computing the
-   roots at the working precision would cost more than the test is worth. */
-#define EST_PREC 64
+/* Why this rule.  Jorba and Zou (2005) take h = rho tol^(1/p), rho the
+   radius of convergence estimated from the last coefficients: the last
+   term |c_j| h^j is then tol^(j/p) times the size of the component.  Which
+   size is the question of scale.  Measured against max(1, |c_0|) (the
+   rule up to stop 21), every component below 1 was held to an absolute
+   tol, so a solution decaying to 1e-18 kept 8 of 20 digits and one of
+   size 1e-50 was not integrated at all (issue 23).  Here a component is
+   held relative to its own magnitude over the step,
+       M_i(h) = max(floor_i, max_{k in K_i} |c_ik| h^k),
+   K_i = {0, .., k_i + 1}, k_i the first order whose coefficient is not
+   zero: |c_0| alone would stop the step at a zero crossing (c_0 = 0: no
+   step at all), and |c_1| h is the size of a component that crosses zero
+   within the step.  Higher k would over-state the size where the terms
+   cancel (e^-t over a long step); k_i + 1 reaches a component that
+   starts at a zero of any order.  floor_i is the driver's scale floor
+   (decisions.md), 0 when the integrator is used alone.  The condition,
+   for every j in the last
+   quarter [ceil(3p/4), p] (series with gaps defeat the last two orders:
+   the pendulum released at rest from theta = pi/2 has
+   theta - pi/2 = t^2 f(t^4)),
+       |c_ij| h^j <= tol M_i(h) (as a geometric tail from the term of M),
+   is read as Jorba and Zou read it: rho_kj = (|c_ik| / |c_ij|)^(1/(j-k))
+   estimates the radius of convergence, the terms beyond order k then
+   decay like (h / rho)^(j-k), and h_kj = rho_kj tol^(1/(p-k)) makes the
+   last one, at order p, tol times the magnitude term |c_ik| h^k (the
+   floor term is k = 0 with |c_i0| replaced by floor_i).  The
+   component's step is h_i = max_k min_j h_kj, the step min_i h_i.
+   With k = 0 and M = |c_0| this is the two-term rule of Jorba and Zou
+   over a window of orders.  It is a step size, not a result: it is
+   computed from the logarithms in double precision (exact exponents,
+   53-bit mantissas), whose error moves h by a relative 1e-12. */
 
-/* The radius of convergence is estimated from the orders j in
-   [ceil(3p/4), p], not only the last two as Jorba and Zou do: series
-   with gaps defeat the last two.  The pendulum released at rest from
-   theta = pi/2 has theta - pi/2 = t^2 f(t^4) (sin(pi/2 + u) is even), so
-   at p = 48 coefficients 47 and 48 of theta and omega are all zero and
-   the two-term rule takes a step of 1 where the true radius is 0.6. */
-static slong
-first_order(slong p)
+/* log2 |x| of a nonzero x, in double: exact exponent plus the log of a
+   mantissa in [1/2, 1); -inf for zero. */
+static double
+log2_abs(const mpfr_t x)
+{
+    long e;
+    if (mpfr_zero_p(x))
+        return -INFINITY;
+    double d = mpfr_get_d_2exp(&e, x, MPFR_RNDN);
+    return (double)e + log2(fabs(d));
+}
+
+slong
+hdo_taylor_first_window_order(slong p)
 {
     slong j = (3 * p + 3) / 4;
     return j < 1 ? 1 : j;
 }
 
-/* h := min(h, (max(1, |c_0|) / |c_j|)^(1/j) tol^(1/p)) over the
-   components of one coefficient table and j in [first_order(p), p]. */
-/* log2 |x| of a nonzero x, in double: exact exponent plus the log of a
-   mantissa in [1/2, 1). */
+/* min over j in (k, p] of log2 h_kj for the magnitude term 2^lk h^k. */
 static double
-log2_abs(const mpfr_t x)
+window_bound(const double *lc, slong p, slong j0, slong k, double lk,
+             double ltol)
 {
-    long e;
-    double d = mpfr_get_d_2exp(&e, x, MPFR_RNDN);
-    return (double)e + log2(fabs(d));
+    double hk = INFINITY;
+    for (slong j = j0 > k + 1 ? j0 : k + 1; j <= p; j++) {
+        if (lc[j] == -INFINITY)
+            continue;
+        double lh = (lk - lc[j]) / (double)(j - k) + ltol / (double)(p - k);
+        if (lh < hk)
+            hk = lh;
+    }
+    return hk;
 }
 
-/* The roots cost more than the whole rest of the step-size test (a GMP
-   root per coefficient).  A candidate is therefore first estimated in
-   double from the logarithms, and its root is only taken when it may
-   come below the current h: a candidate whose estimate exceeds log2 h by
-   more than a margin far above the double rounding (1e-6 plus 1e-9 of
-   the magnitudes) cannot win, so the minimum, and hence h, are exactly
-   those of taking every root. */
-static int
-cannot_win(double lnum, const mpfr_t cj, slong j, double ltolp, double lh)
+double
+hdo_taylor_component_step(const mpfr_t *c, slong p, double lfloor,
+                          double ltol)
 {
-    double lc = log2_abs(cj), est = (lnum - lc) / (double)j + ltolp;
-    double margin = 1e-6 + 1e-9 * (fabs(lnum) + fabs(lc) + fabs(ltolp));
-    return isfinite(lh) && isfinite(est) && est > lh + margin;
+    slong j0 = hdo_taylor_first_window_order(p), kfirst = 0;
+    double best = -INFINITY, *lc = flint_malloc((p + 1) * sizeof *lc);
+    int any = 0;
+    for (slong k = 0; k <= p; k++) {
+        lc[k] = mpfr_number_p(c[k]) ? log2_abs(c[k]) : INFINITY;
+        any |= k >= j0 && lc[k] > -INFINITY;
+    }
+    if (!any) {
+        flint_free(lc);
+        return INFINITY; /* the window vanishes: a polynomial here */
+    }
+    while (kfirst < p && lc[kfirst] == -INFINITY)
+        kfirst++;
+    if (lfloor > -INFINITY)
+        best = window_bound(lc, p, j0, 0, lfloor, ltol);
+    for (slong k = 0; k <= kfirst + 1 && k < j0; k++) {
+        if (lc[k] == -INFINITY)
+            continue;
+        double hk = window_bound(lc, p, j0, k, lc[k], ltol);
+        if (hk > best)
+            best = hk;
+    }
+    if (best == -INFINITY) /* zero below the window: its first term */
+        best = window_bound(lc, p, j0, kfirst, lc[kfirst], ltol);
+    flint_free(lc);
+    return best;
 }
 
+double
+hdo_taylor_component_magnitude(const mpfr_t *c, slong p, double lfloor,
+                               double lh)
+{
+    slong j0 = hdo_taylor_first_window_order(p), kfirst = 0;
+    double m = lfloor;
+    while (kfirst < p && mpfr_zero_p(c[kfirst]))
+        kfirst++;
+    for (slong k = 0; k <= kfirst + 1 && k <= p; k++) {
+        if (k >= j0 && k != kfirst)
+            break;
+        double lk = log2_abs(c[k]) + (k > 0 ? (double)k * lh : 0.0);
+        if (lk > m)
+            m = lk;
+    }
+    return m;
+}
+
+/* *lh := min(*lh, log2 of the steps of the components of one coefficient
+   table); floor: per component, or NULL. */
 static void
-bound(mpfr_t h, const mpfr_t *c, slong n, const char *skip, slong p,
-      const mpfr_t tolp, mpfr_t num, mpfr_t cand)
+bound(double *lh, const mpfr_t *c, slong n, const char *skip, slong p,
+      mpfr_srcptr floor, double ltol)
 {
-    double ltolp = log2_abs(tolp);
-    double lh = mpfr_inf_p(h) ? INFINITY : log2_abs(h);
     for (slong i = 0; i < n; i++) {
-        const mpfr_t *ci = c + i * (p + 1);
         if (skip != NULL && skip[i])
             continue;
-        mpfr_abs(num, ci[0], MPFR_RNDU);
-        if (mpfr_cmp_ui(num, 1) < 0)
-            mpfr_set_ui(num, 1, MPFR_RNDN);
-        double lnum = log2_abs(num);
-        for (slong j = first_order(p); j <= p; j++) {
-            if (mpfr_zero_p(ci[j]))
-                continue;
-            if (cannot_win(lnum, ci[j], j, ltolp, lh))
-                continue;
-            mpfr_abs(cand, ci[j], MPFR_RNDU);
-            mpfr_div(cand, num, cand, MPFR_RNDD);
-            mpfr_rootn_ui(cand, cand, (unsigned long)j, MPFR_RNDD);
-            mpfr_mul(cand, cand, tolp, MPFR_RNDD);
-            if (mpfr_cmp(cand, h) < 0) {
-                mpfr_set(h, cand, MPFR_RNDN);
-                lh = mpfr_zero_p(h) ? -INFINITY : log2_abs(h);
-            }
-        }
+        double lf = floor != NULL ? log2_abs(floor + i) : -INFINITY;
+        double hi = hdo_taylor_component_step(c + i * (p + 1), p, lf, ltol);
+        if (hi < *lh)
+            *lh = hi;
     }
 }
 
 int
 hdo_taylor_step_size(mpfr_t h, const hdo_taylor_t tay, const mpfr_t tol)
 {
-    slong p = tay->order;
-    mpfr_t est, num, cand, tolp;
+    slong p = tay->order, ns = tay->red->nstate;
+    double lh = INFINITY, ltol = log2_abs(tol);
+    mpfr_t lim;
     int st = 0;
 
     HDO_ASSERT(tay->expanded && p >= 1);
-    mpfr_inits2(EST_PREC, est, num, cand, tolp, (mpfr_ptr)0);
-    mpfr_rootn_ui(tolp, tol, (unsigned long)p, MPFR_RNDD);
-    mpfr_set_inf(est, 1);
-    bound(est, tay->state_coef, tay->red->nstate, NULL, p, tolp, num, cand);
+    bound(&lh, tay->state_coef, ns, NULL, p, tay->floor, ltol);
     /* lazy unknowns are solved at each point from the states: their
        accuracy follows from the states', and they have no series here */
-    bound(est, tay->unknown_coef, tay->red->nimplicit, tay->lazy, p, tolp, num,
-          cand);
-    bound(est, tay->guard_coef, tay->nguards, NULL, p, tolp, num, cand);
-    mpfr_set(h, est, MPFR_RNDD);
+    bound(&lh, tay->unknown_coef, tay->red->nimplicit, tay->lazy, p,
+          tay->floor != NULL ? tay->floor + ns : NULL, ltol);
+    bound(&lh, tay->guard_coef, tay->nguards, NULL, p, NULL, ltol);
+    if (lh == INFINITY) {
+        mpfr_set_inf(h, 1);
+    } else if (lh == -INFINITY || lh < (double)(mpfr_get_emin() + 64)) {
+        mpfr_set_zero(h, 1);
+    } else {
+        /* 2^lh, rounded down by far more than the double's error */
+        mpfr_set_d(h, lh - 1e-9 * (fabs(lh) + 1), MPFR_RNDD);
+        mpfr_ui_pow(h, 2, h, MPFR_RNDD);
+    }
     /* collapse: the step no longer moves t */
-    mpfr_abs(num, tay->t0, MPFR_RNDN);
-    mpfr_mul_2si(num, num, -(long)tay->prec, MPFR_RNDN);
-    if (mpfr_zero_p(h) || mpfr_cmp(h, num) <= 0)
+    mpfr_init2(lim, 64);
+    mpfr_abs(lim, tay->t0, MPFR_RNDN);
+    mpfr_mul_2si(lim, lim, -(long)tay->prec, MPFR_RNDN);
+    if (mpfr_zero_p(h) || mpfr_cmp(h, lim) <= 0)
         st = HDO_ERR_STEP_COLLAPSE;
-    mpfr_clears(est, num, cand, tolp, (mpfr_ptr)0);
+    mpfr_clear(lim);
     return st;
+}
+
+int
+hdo_taylor_newton_small(mpfr_srcptr d, mpfr_srcptr x, slong stride,
+                        const slong *idx, mpfr_srcptr floor, slong n,
+                        long shift, int global)
+{
+    mpfr_t sc, big, lim;
+    int small = 1;
+    mpfr_inits2(64, sc, big, lim, (mpfr_ptr)0);
+    mpfr_set_zero(big, 1);
+    for (slong a = 0; a < n && small; a++) {
+        slong k = idx != NULL ? idx[a] : a;
+        mpfr_abs(sc, x + k * stride, MPFR_RNDN);
+        if (floor != NULL)
+            mpfr_max(sc, sc, floor + k, MPFR_RNDN);
+        if (global) {
+            mpfr_max(big, big, sc, MPFR_RNDN);
+            continue;
+        }
+        mpfr_mul_2si(lim, sc, shift, MPFR_RNDN);
+        small = mpfr_cmpabs(d + a, lim) <= 0;
+    }
+    if (global) {
+        mpfr_mul_2si(lim, big, shift, MPFR_RNDN);
+        for (slong a = 0; a < n && small; a++)
+            small = mpfr_cmpabs(d + a, lim) <= 0;
+    }
+    mpfr_clears(sc, big, lim, (mpfr_ptr)0);
+    return small;
 }

@@ -8,8 +8,9 @@
    (from a consistent point one evaluation shows the step is at rounding
    level; h linear in the unknowns converges in one). */
 #define MAX_NEWTON 10
-/* A Newton correction below 2^(GUARD_BITS - prec) max(1, |xu|) is
-   rounding noise: h is a sum of a few rounded terms. */
+/* A Newton correction below 2^(GUARD_BITS - prec) max(|xu_j|, floor_j)
+   of every unknown is rounding noise: h is a sum of a few rounded terms
+   (hdo_taylor_newton_small). */
 #define GUARD_BITS 16
 
 static int
@@ -113,11 +114,11 @@ order_zero(hdo_taylor_t tay, hdo_error_t *err)
 {
     hdo_program_struct *prog = tay->prog;
     slong nu = tay->red->nimplicit, per = tay->order + 1;
-    mpfr_t step, prev, size, lim;
+    mpfr_t step, prev;
     hdo_expr bad;
     int st = 0;
 
-    mpfr_inits2(tay->prec, step, prev, size, lim, (mpfr_ptr)0);
+    mpfr_inits2(tay->prec, step, prev, (mpfr_ptr)0);
     mpfr_set_inf(prev, 1);
     set_inputs(prog, tay->in_src, tay, HDO_TAYLOR_SRC_STATE, 0);
     if (prog->time_slot >= 0)
@@ -136,19 +137,17 @@ order_zero(hdo_taylor_t tay, hdo_error_t *err)
         get_h(tay, 0);
         hdo_lu_solve(tay->work, tay->Jh, tay->perm);
         hdo_vec_norm_inf(step, tay->work, nu);
-        mpfr_set_ui(size, 1, MPFR_RNDN);
-        for (slong j = 0; j < nu; j++)
-            if (mpfr_cmpabs(tay->unknown_coef[j * per], size) > 0)
-                mpfr_abs(size, tay->unknown_coef[j * per], MPFR_RNDN);
-        mpfr_mul_2si(lim, size, GUARD_BITS - (long)tay->prec, MPFR_RNDN);
-        if (mpfr_cmp(step, lim) <= 0)
+        mpfr_srcptr fl = tay->floor != NULL ? tay->floor + tay->red->nstate
+                                            : NULL;
+        if (hdo_taylor_newton_small(tay->work, tay->unknown_coef[0], per, NULL,
+                                    fl, nu, GUARD_BITS - (long)tay->prec, 0))
             break;
-        if (iter >= 2 && mpfr_cmp(step, prev) >= 0) {
-            /* no more progress: rounding noise if it is small */
-            mpfr_mul_2si(lim, size, -(long)tay->prec / 2, MPFR_RNDN);
-            if (mpfr_cmp(step, lim) <= 0)
-                break;
-        }
+        /* no more progress: rounding noise if it is small against the
+           largest unknown */
+        if (iter >= 2 && mpfr_cmp(step, prev) >= 0 &&
+            hdo_taylor_newton_small(tay->work, tay->unknown_coef[0], per,
+                                    NULL, fl, nu, -(long)tay->prec / 2, 1))
+            break;
         if (iter >= MAX_NEWTON || (iter >= 2 && mpfr_cmp(step, prev) >= 0)) {
             char msg[300];
             mpfr_snprintf(msg, sizeof msg,
@@ -164,7 +163,7 @@ order_zero(hdo_taylor_t tay, hdo_error_t *err)
             mpfr_sub(tay->unknown_coef[j * per], tay->unknown_coef[j * per],
                      tay->work + j, MPFR_RNDN);
     }
-    mpfr_clears(step, prev, size, lim, (mpfr_ptr)0);
+    mpfr_clears(step, prev, (mpfr_ptr)0);
     return st;
 }
 

@@ -29,4 +29,31 @@ int hdo_taylor_lazy_factor(hdo_taylor_t tay);
 void hdo_taylor_lazy_solve(mpfr_ptr xu, hdo_taylor_t tay, mpfr_srcptr xs,
                            const mpfr_t h);
 
+/* control.c: the first order of the window the step size reads,
+   ceil(3p/4); log2 of the step of one component whose p + 1
+   coefficients are c, for the scale floor 2^lfloor (-inf: none) and the
+   tolerance 2^ltol (the rule of control.c; +inf: no limit, -inf: none
+   possible). */
+slong hdo_taylor_first_window_order(slong p);
+double hdo_taylor_component_step(const mpfr_t *c, slong p, double lfloor,
+                                 double ltol);
+/* log2 of the component's magnitude over a step of 2^lh by the same rule:
+   max(2^lfloor, |c_k| 2^(k lh)) over k up to its first nonzero order + 1
+   (lh = +inf: use a finite step). */
+double hdo_taylor_component_magnitude(const mpfr_t *c, slong p, double lfloor,
+                                      double lh);
+
+/* Newton's exit for the algebraic unknowns (expand.c, lazy.c): 1 when
+   the corrections d[a] (a < n) are small against the unknowns they
+   correct, x[k stride] for k = idx[a] (idx NULL: a), whose scale floors
+   are floor[k] (floor NULL: none): with global = 0, every
+   |d[a]| <= 2^shift max(|x|, floor) of its own unknown (relative to each
+   unknown's size, so that one of size 1e-50 is solved to its digits, not
+   to 2^shift absolutely); with global = 1, max |d[a]| <= 2^shift times
+   the largest such scale (the rounding of the system, the exit when
+   Newton no longer makes progress). */
+int hdo_taylor_newton_small(mpfr_srcptr d, mpfr_srcptr x, slong stride,
+                            const slong *idx, mpfr_srcptr floor, slong n,
+                            long shift, int global);
+
 #endif

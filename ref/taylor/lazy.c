@@ -6,8 +6,8 @@
 
 /* Newton on the lazy unknowns from the truncated series: at most this many
    iterations (the guess is off by about (s/rho)^3, so three or four
-   suffice), and a correction below 2^(GUARD_BITS - prec) max(1, |x|) is
-   rounding noise, as in expand.c's order_zero. */
+   suffice), and a correction below 2^(GUARD_BITS - prec) max(|x|, floor)
+   of every unknown is rounding noise, as in expand.c's order_zero. */
 #define MAX_NEWTON 12
 #define GUARD_BITS 16
 
@@ -321,10 +321,10 @@ hdo_taylor_lazy_solve(mpfr_ptr xu, hdo_taylor_t tay, mpfr_srcptr xs,
                       const mpfr_t h)
 {
     slong nl = tay->nlazy;
-    mpfr_t t, step, prev, size, lim;
+    mpfr_t t, step, prev;
     hdo_expr bad;
 
-    mpfr_inits2(tay->prec, t, step, prev, size, lim, (mpfr_ptr)0);
+    mpfr_inits2(tay->prec, t, step, prev, (mpfr_ptr)0);
     mpfr_add(t, tay->t0, h, MPFR_RNDN);
     mpfr_set_inf(prev, 1);
     for (int iter = 0;; iter++) {
@@ -368,18 +368,15 @@ hdo_taylor_lazy_solve(mpfr_ptr xu, hdo_taylor_t tay, mpfr_srcptr xs,
             break;
         }
         hdo_vec_norm_inf(step, tay->work_l, nl);
-        mpfr_set_ui(size, 1, MPFR_RNDN);
-        for (slong a = 0; a < nl; a++)
-            if (mpfr_cmpabs(xu + tay->lazy_u[a], size) > 0)
-                mpfr_abs(size, xu + tay->lazy_u[a], MPFR_RNDN);
-        mpfr_mul_2si(lim, size, GUARD_BITS - (long)tay->prec, MPFR_RNDN);
-        int small = mpfr_cmp(step, lim) <= 0;
+        mpfr_srcptr fl = tay->floor != NULL ? tay->floor + tay->red->nstate
+                                            : NULL;
+        int small = hdo_taylor_newton_small(tay->work_l, xu, 1, tay->lazy_u,
+                                            fl, nl,
+                                            GUARD_BITS - (long)tay->prec, 0);
         int stalled = iter >= 2 && mpfr_cmp(step, prev) >= 0;
-        if (!small && stalled) {
-            /* no more progress: rounding noise if it is small */
-            mpfr_mul_2si(lim, size, -(long)tay->prec / 2, MPFR_RNDN);
-            small = mpfr_cmp(step, lim) <= 0;
-        }
+        if (!small && stalled) /* no more progress: rounding noise if small */
+            small = hdo_taylor_newton_small(tay->work_l, xu, 1, tay->lazy_u,
+                                            fl, nl, -(long)tay->prec / 2, 1);
         if (small)
             break;
         if (iter >= MAX_NEWTON || stalled) {
@@ -394,5 +391,5 @@ hdo_taylor_lazy_solve(mpfr_ptr xu, hdo_taylor_t tay, mpfr_srcptr xs,
             mpfr_sub(xu + tay->lazy_u[a], xu + tay->lazy_u[a], tay->work_l + a,
                      MPFR_RNDN);
     }
-    mpfr_clears(t, step, prev, size, lim, (mpfr_ptr)0);
+    mpfr_clears(t, step, prev, (mpfr_ptr)0);
 }

@@ -116,9 +116,19 @@ static const error_case cases[] = {
      "time 't' cannot appear in a start value"},
     {"model m\nvar x = 1/0\n", SEM, 2, 10, "division by zero"},
     {"model m\nvar x y\n", SYN, 2, 7,
-     "expected '=', ',' or end of line after the variable 'x', found 'y'"},
+     "expected '=', 'nominal', ',' or end of line after the variable 'x', "
+     "found 'y'"},
     {"model m\nvar x = 1 y\n", SYN, 2, 11,
-     "expected ',' or end of line after the variable 'x', found 'y'"},
+     "expected 'nominal', ',' or end of line after the variable 'x', found "
+     "'y'"},
+    {"model m\nvar x = 1 nominal 0\n", SEM, 2, 19,
+     "the nominal value must be positive (the variable's typical "
+     "magnitude)"},
+    {"model m\nvar x nominal -1/2\n", SEM, 2, 15,
+     "the nominal value must be positive"},
+    {"model m\nvar x = 1 nominal\n", SYN, 2, 18, "expected an expression"},
+    {"model m\nvar x = 1 nominal y\nvar y\n", SEM, 2, 19,
+     "'y' is a variable, but a nominal value must be constant"},
     {"model m\nvar\n", SYN, 2, 4,
      "expected a variable name after 'var', found end of line"},
     {"model m\nvar x,\n", SYN, 2, 7,

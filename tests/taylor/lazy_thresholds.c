@@ -1,6 +1,9 @@
 /* lazy_thresholds.c -- the lazy unknowns' Newton method at its limits
  * (ref/taylor/lazy.c): at most 12 corrections, the 13th step having to be
- * below 2^(16 - prec) max(1, |y|), else "does not converge".
+ * below 2^(16 - prec) max(|y|, floor_y), else "does not converge".  The
+ * root is y = 0, which no relative test reaches: the test gives y the
+ * scale floor 1 (the driver's floor of a variable of size 1), so the
+ * exit is 2^(16 - prec) absolutely.
  *
  * 0 = y^2 makes Newton exactly linear: from y = 2^-s the correction is
  * y^2 / (2y) = y/2, so y_i = 2^-(s+i) and step_i = 2^-(s+i+1), all exact.
@@ -49,6 +52,10 @@ solve_from(mpfr_t yout, mpfr_prec_t prec, long s)
         mpfr_set_ui(xs + i, 1, MPFR_RNDN);
     mpfr_set_ui_2exp(xu, 1, -s, MPFR_RNDN);
     mpfr_set_ui(tay->t0, 0, MPFR_RNDN);
+    mpfr_ptr floor = hdo_vec_init(red->nstate + 1, 64);
+    for (slong i = 0; i <= red->nstate; i++)
+        mpfr_set_ui(floor + i, i == red->nstate, MPFR_RNDN);
+    tay->floor = floor;
     mpfr_t h;
     mpfr_init2(h, prec);
     mpfr_set_ui(h, 0, MPFR_RNDN);
@@ -59,6 +66,7 @@ solve_from(mpfr_t yout, mpfr_prec_t prec, long s)
     mpfr_clear(h);
     hdo_vec_clear(xs, red->nstate);
     hdo_vec_clear(xu, 1);
+    hdo_vec_clear(floor, red->nstate + 1);
     hdo_taylor_clear(tay);
     hdo_reduced_clear(red);
     hdo_model_clear(model);
