@@ -378,16 +378,16 @@ void hdo_program_clear(hdo_program_t prog);
 
 /* Encloses the value of e, an expression of the variables and derivatives
    listed in inputs (as in a program) and of t, when input q lies in
-   in_mid[q] +- rel max(1, |in_mid[q]|) and t in t +- rel max(1, |t|):
-   Arb balls at prec bits.  Sets mid and rad (rounded up) and returns 0,
-   or returns HDO_ERR_DOMAIN when the enclosure meets a pole or leaves a
-   domain (1/x with x within rel of 0), or an input is missing.  It measures how
-   the value of a reset depends on the error of the state it is evaluated on
-   (ill-conditioning). */
+   in_mid[q] +- in_rad[q] (in_rad NULL: exactly in_mid[q]) and t in
+   t +- t_rad: Arb balls at prec bits.  Sets mid and rad (rounded up) and
+   returns 0, or returns HDO_ERR_DOMAIN when the enclosure meets a pole
+   or leaves a domain (1/x with x within its radius of 0), or an input is
+   missing.  It measures how the value of a reset, or of a switching
+   function, depends on the error of the state it is evaluated on. */
 int hdo_expr_enclose(mpfr_t mid, mpfr_t rad, const hdo_expr_pool_t pool,
                      hdo_expr e, const hdo_program_input *inputs,
-                     mpfr_srcptr in_mid, slong ninputs, const mpfr_t t,
-                     const mpfr_t rel, slong prec);
+                     mpfr_srcptr in_mid, mpfr_srcptr in_rad, slong ninputs,
+                     const mpfr_t t, const mpfr_t t_rad, slong prec);
 
 /* Point evaluation.  Set prog->value[prog->inputs[i].slot] for every
    input and t (if prog->time_slot >= 0), then call this.  Root i's value

@@ -200,11 +200,16 @@ void hdo_result_clear(hdo_result_t res);
 
 /* The zero rule of KM Remark 12 used by hdo_event_locate: the index m
    of the first coefficient of S = sum c_k s^k whose contribution
-   |c_m| H^m over the step exceeds tol (1 + max_k |c_k| H^k) (S is then
-   s^m Q(s) up to the tolerance, and the sign of c_m says where it leaves
-   zero), or len when S stays within the tolerance over the step. */
+   |c_m| H^m over the step exceeds ztol = tol max_k |c_k| H^k + floor (S
+   is then s^m Q(s) up to the tolerance, and the sign of c_m says where
+   it leaves zero), or len when S stays within ztol over the step.  The
+   first term is relative to S's own size over the step; floor (NULL: 0)
+   is the size below which S cannot be told from zero given the errors
+   of the state it is computed from (the driver's guard floors,
+   hdo_run_guard_floors): no absolute tolerance, so a guard 1e-65 h < 0
+   switches where h < 0 does. */
 slong hdo_event_zero_order(mpfr_srcptr c, slong len, const mpfr_t H,
-                           const mpfr_t tol);
+                           const mpfr_t tol, mpfr_srcptr floor);
 
 /* Event location on one step (ref/hybrid/locate.c).
 
@@ -215,8 +220,9 @@ slong hdo_event_zero_order(mpfr_srcptr c, slong len, const mpfr_t H,
 
    Finds the first event in [0, H], certified: ball arithmetic (Arb) on
    the exact polynomial with subdivision, so two zeros close together are
-   never mistaken for none.  A value |S(0)| <= tol (1 + max_k |c_k| H^k)
-   is taken as an exact zero (Kunkel-Mehrmann, Remark 12): the zero at
+   never mistaken for none.  A value |S(0)| within the zero rule's ztol
+   (hdo_event_zero_order, with floor) is taken as an exact zero
+   (Kunkel-Mehrmann, Remark 12): the zero at
    the start of an arc is then an event only if the first coefficient
    that matters over the step is negative (S leaves the surface into the
    infeasible side).  A tangency (S touching zero without crossing) is
@@ -227,7 +233,7 @@ slong hdo_event_zero_order(mpfr_srcptr c, slong len, const mpfr_t H,
    polynomial to about 2^(2-prec) H; or 0 when S stays feasible on the
    step.  root is rounded to its own precision. */
 int hdo_event_locate(mpfr_t root, mpfr_srcptr c, slong len, const mpfr_t H,
-                     const mpfr_t tol, mpfr_prec_t prec);
+                     const mpfr_t tol, mpfr_srcptr floor, mpfr_prec_t prec);
 
 /* How well the root s = root of S found by hdo_event_locate is
    determined when S is known to ztol = tol max_k |c_k| root^k (tol

@@ -699,30 +699,27 @@ hdo_expr_eval_constant(mpfr_t r, const hdo_expr_pool_t pool, hdo_expr e)
     return status;
 }
 
-/* The ball mid +- rel max(1, |mid|) at prec bits. */
+/* The ball mid +- rad at prec bits (rad NULL: mid rounded to prec). */
 static void
-ball_around(arb_t b, const mpfr_t mid, const mpfr_t rel, slong prec)
+ball_around(arb_t b, const mpfr_t mid, mpfr_srcptr rad, slong prec)
 {
-    mag_t r, rl;
-    mag_init(r);
-    mag_init(rl);
     arf_set_mpfr(arb_midref(b), mid);
     mag_zero(arb_radref(b));
     arb_set_round(b, b, prec);
-    arb_get_mag(r, b);
-    if (mag_cmp_2exp_si(r, 0) < 0)
-        mag_one(r);
-    mag_set_d(rl, mpfr_get_d(rel, MPFR_RNDU)); /* rounds up: an enclosure */
-    mag_mul(r, r, rl);
-    arb_add_error_mag(b, r);
-    mag_clear(rl);
-    mag_clear(r);
+    if (rad != NULL) {
+        arf_t a;
+        arf_init(a);
+        arf_set_mpfr(a, rad);
+        arb_add_error_arf(b, a); /* |rad|, rounded up */
+        arf_clear(a);
+    }
 }
 
 int
 hdo_expr_enclose(mpfr_t mid, mpfr_t rad, const hdo_expr_pool_t pool, hdo_expr e,
                  const hdo_program_input *inputs, mpfr_srcptr in_mid,
-                 slong ninputs, const mpfr_t t, const mpfr_t rel, slong prec)
+                 mpfr_srcptr in_rad, slong ninputs, const mpfr_t t,
+                 const mpfr_t t_rad, slong prec)
 {
     walk w;
     arb_ptr in = _arb_vec_init(ninputs > 0 ? ninputs : 1);
@@ -730,8 +727,9 @@ hdo_expr_enclose(mpfr_t mid, mpfr_t rad, const hdo_expr_pool_t pool, hdo_expr e,
     arb_init(tb);
     arb_init(r);
     for (slong q = 0; q < ninputs; q++)
-        ball_around(in + q, in_mid + q, rel, prec);
-    ball_around(tb, t, rel, prec);
+        ball_around(in + q, in_mid + q, in_rad != NULL ? in_rad + q : NULL,
+                    prec);
+    ball_around(tb, t, t_rad, prec);
     walk_init(&w, pool, e, 0);
     w.inputs = inputs;
     w.ninputs = ninputs;

@@ -37,6 +37,10 @@ typedef struct {
     /* guards that are first integrals of the mode (invariant.c), NULL
        when none: then the stepper integrates the regularised form */
     hdo_invariant *inv;
+    /* the guards' noise floors (floors.c, hdo_run_guard_floors), and the
+       program whose inputs list what the guards read; NULL until used */
+    mpfr_ptr gfloor;
+    hdo_program_struct *gprog;
 } mode_cache;
 
 /* A followed event, for the Zeno extrapolation. */
@@ -122,15 +126,28 @@ int hdo_run_fail(run_ctx *c, int status, slong mode, const mpfr_t t);
 int hdo_run_option_fail(run_ctx *c);
 void hdo_run_time_tol(mpfr_t r, const run_ctx *c, const mpfr_t t);
 void hdo_run_event_horizon(mpfr_t H, const mpfr_t t);
-/* Evaluates the model's nominal values into c->nominal and zeroes
-   c->vmax (both allocated here, freed by hdo_run_floors_clear); returns
-   0 or HDO_ERR_DOMAIN with the declaration's place. */
+/* floors.c: the scale floors of the error control and of the zero
+   rule (decisions.md, "Digits at every scale").
+   hdo_run_floors_init evaluates the model's nominal values into
+   c->nominal and zeroes c->vmax (freed by hdo_run_floors_clear); returns
+   0 or HDO_ERR_DOMAIN with the declaration's place.
+   hdo_run_var_floor: variable v's floor, max(nominal_v, tol vmax_v,
+   tol^2 max_w vmax_w).
+   hdo_run_set_floors takes the order-0 values of mc's state (xs, xu)
+   into c->vmax, then sets the floors of mc's stepper, component by
+   component from its variable's.
+   hdo_run_guard_floors sets mc->gfloor[g] for every switching function
+   of mc's stepper at (t, xs, xu) (dense: the expansion there, for
+   derivatives; may be NULL): the radius of the guard's value when each
+   input is known to tol max(|value|, floor), the size below which the
+   guard cannot be told from zero (0 where it cannot be enclosed). */
 int hdo_run_floors_init(run_ctx *c);
 void hdo_run_floors_clear(run_ctx *c);
-/* Takes the order-0 values of mode cache mc's state (xs, xu) into
-   c->vmax, then sets the floors of mc's stepper: for a component of
-   variable v, max(nominal_v, tol vmax_v) (decisions.md). */
+void hdo_run_var_floor(mpfr_t floor, const run_ctx *c, slong v);
 void hdo_run_set_floors(run_ctx *c, mode_cache *mc);
+void hdo_run_guard_floors(run_ctx *c, mode_cache *mc, const mpfr_t t,
+                          mpfr_srcptr xs, mpfr_srcptr xu,
+                          const hdo_dense *dense);
 
 /* sample.c */
 void hdo_run_mode_values(mpfr_ptr values, int *present, const mode_cache *mc,

@@ -169,9 +169,10 @@ int hdo_zeno_state_limit(mpfr_ptr lim, mpfr_srcptr const *y, slong n, slong dim,
    of length H leaves zero into its feasible side (S > 0) by more than the
    tolerance, with hdo_event_locate's rule for a zero at the start of an
    arc; 0 when it is infeasible at once or stays on the surface within
-   the tolerance over the step. */
+   the tolerance over the step (floor: the guard's, as in
+   hdo_event_zero_order). */
 int hdo_zeno_guard_leaves(mpfr_srcptr c, slong len, const mpfr_t H,
-                          const mpfr_t tol);
+                          const mpfr_t tol, mpfr_srcptr floor);
 /* Filippov sliding on the intersection of k switching surfaces
    (Aljarbouh-Caillaud (30), (39); decisions.md).  The 2^k adjacent modes
    are the corners of a cube: corner[sigma], bit j of sigma set when the

@@ -320,7 +320,8 @@ search(arf_t ra, arf_t rb, arb_srcptr Q, slong len, const arf_t H,
 }
 
 slong
-hdo_event_zero_order(mpfr_srcptr c, slong len, const mpfr_t H, const mpfr_t tol)
+hdo_event_zero_order(mpfr_srcptr c, slong len, const mpfr_t H, const mpfr_t tol,
+                     mpfr_srcptr floor)
 {
     /* Remark 12 of Kunkel and Mehrmann: right after a transition S(0) is
        zero up to the errors of the event location and the reset, of
@@ -328,15 +329,19 @@ hdo_event_zero_order(mpfr_srcptr c, slong len, const mpfr_t H, const mpfr_t tol)
        exact zero, and so is every following coefficient whose
        contribution |c_k| H^k over the step is within it: S is then
        s^m Q(s) with Q(0) = c_m, and the sign of c_m says in which
-       direction S leaves the surface.  The tolerance is ztol = tol (1 +
-       scale): S is known to about tol relative to its size over the step
-       plus tol absolute. */
+       direction S leaves the surface.  The tolerance is ztol = tol scale,
+       scale = max_k |c_k| H^k: S is known to about tol relative to its
+       size over the step, whatever that size (an absolute term, tol (1 +
+       scale) up to stop 21, made a guard 1e-25 h at 20 digits zero
+       everywhere: events at t = 0, or none; issue 23), plus the floor
+       below which the state's own errors hide S (hybrid.h). */
     mpfr_t ztol, term, p;
     slong m;
     mpfr_inits2(64, ztol, term, p, (mpfr_ptr)0);
     coef_scale(ztol, c, len, H);
-    mpfr_add_ui(ztol, ztol, 1, MPFR_RNDU);
     mpfr_mul(ztol, ztol, tol, MPFR_RNDU);
+    if (floor != NULL)
+        mpfr_add(ztol, ztol, floor, MPFR_RNDU);
     mpfr_set_ui(p, 1, MPFR_RNDN);
     for (m = 0; m < len; m++) {
         mpfr_abs(term, c + m, MPFR_RNDN);
@@ -351,7 +356,7 @@ hdo_event_zero_order(mpfr_srcptr c, slong len, const mpfr_t H, const mpfr_t tol)
 
 int
 hdo_event_locate(mpfr_t root, mpfr_srcptr c, slong len, const mpfr_t H,
-                 const mpfr_t tol, mpfr_prec_t prec)
+                 const mpfr_t tol, mpfr_srcptr floor, mpfr_prec_t prec)
 {
     mpfr_t term;
     slong m;
@@ -365,7 +370,7 @@ hdo_event_locate(mpfr_t root, mpfr_srcptr c, slong len, const mpfr_t H,
         }
         return 0;
     }
-    m = hdo_event_zero_order(c, len, H, tol);
+    m = hdo_event_zero_order(c, len, H, tol, floor);
     if (m == len) {
         /* |S| <= len * ztol on the whole step: it stays on the surface
            as far as the tolerance can tell; no crossing. */

@@ -114,6 +114,11 @@ hdo_run_mode_cache_clear(mode_cache *mc, hdo_result_struct *res)
     free(mc->other_mode);
     free(mc->other_when);
     free(mc->set);
+    if (mc->gprog != NULL) {
+        hdo_program_clear(mc->gprog);
+        free(mc->gprog);
+        hdo_vec_clear(mc->gfloor, mc->step->nguards);
+    }
     mc->step->type->max_residual(res->max_residual, mc->step);
     hdo_stepper_clear(mc->step);
     hdo_invariant_free(mc->inv);

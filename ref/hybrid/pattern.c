@@ -61,9 +61,11 @@ wanted_mask(run_ctx *c, slong m, const mpfr_t t)
     mpfr_init2(root, c->prec);
     hdo_stepper_step_size(h, mc->step, c->tol);
     hdo_run_event_horizon(h, t);
+    hdo_run_guard_floors(c, mc, t, mc->xs, mc->xu, &mc->step->dense);
     for (slong j = 0; j < k; j++) {
         mpfr_srcptr coef = mc->step->dense.guard[(first + j) * (p + 1)];
-        if (hdo_event_locate(root, coef, p + 1, h, c->tol, c->prec) ==
+        if (hdo_event_locate(root, coef, p + 1, h, c->tol,
+                             mc->gfloor + first + j, c->prec) ==
                 HDO_EVENT &&
             mpfr_zero_p(root))
             mask ^= (slong)1 << j;

@@ -115,11 +115,13 @@ step(run_ctx *c, int *done)
        the time tolerance of the first */
     int ph = hdo_run_phase_enter(c, PH_EVENTS);
     hdo_run_time_tol(stol, c, c->t);
+    hdo_run_guard_floors(c, mc, c->t, mc->xs, mc->xu, &mc->step->dense);
     for (slong g = 0; g < mc->nguards; g++) {
         mpfr_srcptr coef = mc->step->dense.guard[g * (p + 1)];
         if (hdo_invariant_skips(mc->inv, g))
             continue; /* a first integral on its feasible side */
-        if (hdo_event_locate(root, coef, p + 1, hloc, c->tol, c->prec) !=
+        if (hdo_event_locate(root, coef, p + 1, hloc, c->tol, mc->gfloor + g,
+                             c->prec) !=
                 HDO_EVENT ||
             mpfr_cmp(root, h) > 0)
             continue;

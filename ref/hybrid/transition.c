@@ -70,33 +70,49 @@ hdo_run_left_value(mpfr_t out, const left_limit *L, slong var, slong order)
 /* A reset is only as good as the state it is evaluated on, which is
    known to about the local tolerance: `with v = 1/x` at an event on
    x < 0 divides by rounding noise and would print a number like 5e39 to
-   every digit.  Each value is enclosed (Arb) with every input and t
-   widened by tol max(1, |value|); a value whose enclosure meets a pole
-   or a domain's edge, or is wider than 10^5 tol max(1, |value|) (the
-   10^-D the run promises), is refused with the reset, mode and time. */
+   every digit.  Each value is enclosed (Arb) with every input widened by
+   tol max(|value|, floor) (its own scale: floors.c) and t by
+   tol max(1, |t|); a value whose enclosure meets a pole or a domain's
+   edge, or is wider than 10^5 tol times the scale of the variable it is
+   assigned to (the 10^-D the run promises) is refused with the reset,
+   mode and time.  That scale is the largest of the value, the largest
+   magnitude the variable has had and its nominal value: a reset to
+   zero up to its inputs' errors (y = K (x - 1/2) at x = 1/2) of a
+   variable that has never been anything but zero has no scale its
+   digits could be counted against, unless `nominal` gives one. */
 static int
 reset_conditioning(run_ctx *c, hdo_program_struct *prog, slong src, slong k,
                    const mpfr_t t)
 {
     const hdo_transition *tr = hdo_run_transition_of(c->model, src, k);
-    mpfr_ptr in = malloc((prog->ninputs + 1) * sizeof *in);
-    HDO_ASSERT(in != NULL);
-    mpfr_t mid, rad, lim;
+    slong nin = prog->ninputs;
+    mpfr_ptr in = hdo_vec_init(nin + 1, c->prec),
+             inrad = hdo_vec_init(nin + 1, 64);
+    mpfr_t mid, rad, lim, trad;
     mpfr_inits2(c->prec, mid, rad, lim, (mpfr_ptr)0);
-    for (slong q = 0; q < prog->ninputs; q++) {
-        mpfr_init2(in + q, c->prec);
+    mpfr_init2(trad, 64);
+    hdo_run_time_tol(trad, c, t);
+    for (slong q = 0; q < nin; q++) {
         mpfr_set(in + q, prog->value[prog->inputs[q].slot], MPFR_RNDN);
+        hdo_run_var_floor(inrad + q, c, prog->inputs[q].var);
+        if (mpfr_cmpabs(in + q, inrad + q) > 0)
+            mpfr_abs(inrad + q, in + q, MPFR_RNDU);
+        mpfr_mul(inrad + q, inrad + q, c->tol, MPFR_RNDU);
     }
     int st = 0;
     for (slong a = 0; a < tr->nassigns && st == 0; a++) {
         const hdo_assign *as = tr->assigns + a;
-        int pole =
-            hdo_expr_enclose(mid, rad, c->model->pool, as->value, prog->inputs,
-                             in, prog->ninputs, t, c->tol, c->prec + 32) != 0;
+        int pole = hdo_expr_enclose(mid, rad, c->model->pool, as->value,
+                                    prog->inputs, in, inrad, nin, t, trad,
+                                    c->prec + 32) != 0;
         if (!pole) {
+            /* the target's scale: the value, or the largest magnitude
+               the variable has had, or its nominal value */
             mpfr_abs(lim, prog->value[prog->root_slot[a]], MPFR_RNDN);
-            if (mpfr_cmp_ui(lim, 1) < 0)
-                mpfr_set_ui(lim, 1, MPFR_RNDN);
+            if (c->vmax != NULL) {
+                mpfr_max(lim, lim, c->vmax + as->var, MPFR_RNDN);
+                mpfr_max(lim, lim, c->nominal + as->var, MPFR_RNDN);
+            }
             mpfr_mul(lim, lim, c->tol, MPFR_RNDN);
             mpfr_mul_ui(lim, lim, 100000, MPFR_RNDN);
             if (mpfr_lessequal_p(rad, lim))
@@ -130,10 +146,10 @@ reset_conditioning(run_ctx *c, hdo_program_struct *prog, slong src, slong k,
         free(s);
         st = hdo_run_fail(c, HDO_ERR_DOMAIN, src, t);
     }
-    for (slong q = 0; q < prog->ninputs; q++)
-        mpfr_clear(in + q);
-    free(in);
+    hdo_vec_clear(in, nin + 1);
+    hdo_vec_clear(inrad, nin + 1);
     mpfr_clears(mid, rad, lim, (mpfr_ptr)0);
+    mpfr_clear(trad);
     return st;
 }
 

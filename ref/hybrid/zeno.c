@@ -107,10 +107,10 @@ hdo_zeno_state_limit(mpfr_ptr lim, mpfr_srcptr const *y, slong n, slong dim,
 
 int
 hdo_zeno_guard_leaves(mpfr_srcptr c, slong len, const mpfr_t H,
-                      const mpfr_t tol)
+                      const mpfr_t tol, mpfr_srcptr floor)
 {
     /* the zero rule of hdo_event_locate (KM Remark 12): the first
        coefficient beyond the tolerance decides */
-    slong m = hdo_event_zero_order(c, len, H, tol);
+    slong m = hdo_event_zero_order(c, len, H, tol, floor);
     return m < len && mpfr_sgn(c + m) > 0;
 }

@@ -180,8 +180,9 @@ hdo_run_guard_leaves_at(run_ctx *c, slong m, slong g, mpfr_srcptr xs,
     mpfr_init2(h, c->prec);
     hdo_stepper_step_size(h, sp, c->tol);
     hdo_run_event_horizon(h, t);
-    int leaves =
-        hdo_zeno_guard_leaves(sp->dense.guard[g * (p + 1)], p + 1, h, c->tol);
+    hdo_run_guard_floors(c, mc, t, xs, xu, &sp->dense);
+    int leaves = hdo_zeno_guard_leaves(sp->dense.guard[g * (p + 1)], p + 1, h,
+                                       c->tol, mc->gfloor + g);
     mpfr_clear(h);
     return leaves;
 }

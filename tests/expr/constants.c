@@ -202,29 +202,31 @@ Test(expr_constants, domain_edge_is_exact)
 }
 
 /* hdo_expr_enclose (the reset conditioning of issue 14): 1/x with x
-   = 10^-40 known to 10^-35 meets the pole; 2 x + 1 with x = 3 is 7 +-
-   (2 * 3 * 10^-35) (the radius of 2 x is 2 rel max(1, 3)). */
+   = 10^-40 known to 10^-35 meets the pole; 2 x + 1 with x = 3 known to
+   3 10^-35 is 7 +- (2 * 3 * 10^-35); t's radius is its own. */
 Test(expr_constants, enclose_finds_poles_and_radii)
 {
     hdo_expr x = hdo_expr_var(pool, 0, 0);
     hdo_program_input in = {.var = 0, .order = 0, .slot = 0};
-    mpfr_t mid, rad, xv, t, rel;
-    mpfr_inits2(200, mid, rad, xv, t, rel, (mpfr_ptr)0);
+    mpfr_t mid, rad, xv, xr, t, rel;
+    mpfr_inits2(200, mid, rad, xv, xr, t, rel, (mpfr_ptr)0);
     mpfr_set_str(rel, "1e-35", 10, MPFR_RNDN);
     mpfr_set_ui(t, 1, MPFR_RNDN);
     mpfr_set_str(xv, "1e-40", 10, MPFR_RNDN);
+    mpfr_set(xr, rel, MPFR_RNDN);
     cr_assert_eq(hdo_expr_enclose(mid, rad, pool,
-                                  hdo_expr_div(pool, K(1, 1), x), &in, xv, 1, t,
-                                  rel, 232),
+                                  hdo_expr_div(pool, K(1, 1), x), &in, xv, xr,
+                                  1, t, rel, 232),
                  HDO_ERR_DOMAIN);
     mpfr_set_ui(xv, 3, MPFR_RNDN);
+    mpfr_mul_ui(xr, rel, 3, MPFR_RNDN);
     hdo_expr e = hdo_expr_add(pool, hdo_expr_mul(pool, K(2, 1), x), K(1, 1));
-    cr_assert_eq(hdo_expr_enclose(mid, rad, pool, e, &in, xv, 1, t, rel, 232),
-                 0);
+    cr_assert_eq(
+        hdo_expr_enclose(mid, rad, pool, e, &in, xv, xr, 1, t, rel, 232), 0);
     cr_assert(mpfr_cmp_ui(mid, 7) == 0);
     mpfr_mul_ui(t, rel, 6, MPFR_RNDN);
     mpfr_div(t, rad, t, MPFR_RNDN);
     cr_assert(mpfr_cmp_d(t, 0.999) > 0 && mpfr_cmp_d(t, 1.01) < 0,
               "radius / 6e-35 = %g", mpfr_get_d(t, MPFR_RNDN));
-    mpfr_clears(mid, rad, xv, t, rel, (mpfr_ptr)0);
+    mpfr_clears(mid, rad, xv, xr, t, rel, (mpfr_ptr)0);
 }

@@ -189,7 +189,7 @@ Test(expr_kinds, arb_enclosure_contains_the_value)
             mpfr_inits2(REF_PREC, t, rel, mid, rad, w, d, slack, (mpfr_ptr)0);
             mpfr_set_zero(t, 1);
             mpfr_set_zero(rel, 1); /* exact inputs */
-            cr_assert_eq(hdo_expr_enclose(mid, rad, pool, e, in, xy[0],
+            cr_assert_eq(hdo_expr_enclose(mid, rad, pool, e, in, xy[0], NULL,
                                           r->arity, t, rel, precs[j]),
                          0, "%s", r->name);
             mpfr_set_str(w, r->value, 10, MPFR_RNDN);

@@ -71,7 +71,7 @@ locate(mpfr_t root, const poly *p, const char *H)
     mpfr_inits2(PREC, h, tol, (mpfr_ptr)0);
     mpfr_set_str(h, H, 10, MPFR_RNDN);
     mpfr_set_str(tol, "1e-65", 10, MPFR_RNDN);
-    int st = hdo_event_locate(root, p->c, p->len, h, tol, PREC);
+    int st = hdo_event_locate(root, p->c, p->len, h, tol, NULL, PREC);
     mpfr_clears(h, tol, (mpfr_ptr)0);
     return st;
 }
@@ -295,12 +295,23 @@ Test(hybrid, infeasible_start_is_event_at_zero)
 
 Test(hybrid, identically_zero_guard_is_no_event)
 {
-    /* S = 0 up to noise on the whole step (a first integral): no event */
+    /* S = 0 up to noise on the whole step (a first integral E - E0 of
+       E ~ 1, whose state is known to 1e-65: the guard floor 1e-65 of
+       hdo_run_guard_floors): no event.  Without the floor the same
+       series is a guard of size 1e-79 at its own scale, which crosses
+       zero near s = 0.101 (1e-80 - 1e-79 s + ...): the zero rule is
+       relative, and only the floor says what noise is. */
     poly p = poly_from(4, "1e-80", "-1e-79", "1e-80", "-3e-81");
-    mpfr_t root;
-    mpfr_init2(root, PREC);
-    cr_assert_eq(locate(root, &p, "2"), 0);
-    mpfr_clear(root);
+    mpfr_t root, h, tol, floor;
+    mpfr_inits2(PREC, root, h, tol, floor, (mpfr_ptr)0);
+    mpfr_set_str(h, "2", 10, MPFR_RNDN);
+    mpfr_set_str(tol, "1e-65", 10, MPFR_RNDN);
+    mpfr_set_str(floor, "1e-65", 10, MPFR_RNDN);
+    cr_assert_eq(hdo_event_locate(root, p.c, p.len, h, tol, floor, PREC), 0);
+    cr_assert_eq(locate(root, &p, "2"), HDO_EVENT);
+    cr_assert(mpfr_cmp_d(root, 0.100) > 0 && mpfr_cmp_d(root, 0.102) < 0,
+              "root %.6Rg", root);
+    mpfr_clears(root, h, tol, floor, (mpfr_ptr)0);
     poly_free(&p);
 }
 

@@ -131,27 +131,31 @@ Test(zeno, guard_leaves_at_a_limit)
     mpfr_inits2(PREC, H, tol, (mpfr_ptr)0);
     mpfr_set_ui(H, 1, MPFR_RNDN);
     mpfr_set_d(tol, 1e-40, MPFR_RNDN);
+    /* the guard floor: S is computed from a state of size 1 known to tol */
+    mpfr_srcptr fl = tol;
     /* S = 1/1000 > 0: feasible, leaves */
     mpfr_set_d(c + 0, 1e-3, MPFR_RNDN);
-    cr_assert(hdo_zeno_guard_leaves(c, 3, H, tol));
+    cr_assert(hdo_zeno_guard_leaves(c, 3, H, tol, fl));
     /* S = 0, S' = 1/1000: leaves */
     mpfr_set_ui(c + 0, 0, MPFR_RNDN);
     mpfr_set_d(c + 1, 1e-3, MPFR_RNDN);
-    cr_assert(hdo_zeno_guard_leaves(c, 3, H, tol));
+    cr_assert(hdo_zeno_guard_leaves(c, 3, H, tol, fl));
     /* S = 0, S' = 1e-45 (noise), S'' = 0: stays on the surface */
     mpfr_set_d(c + 1, 1e-45, MPFR_RNDN);
-    cr_assert(!hdo_zeno_guard_leaves(c, 3, H, tol));
+    cr_assert(!hdo_zeno_guard_leaves(c, 3, H, tol, fl));
+    /* without the floor S' = 1e-45 is a slope at S's own scale */
+    cr_assert(hdo_zeno_guard_leaves(c, 3, H, tol, NULL));
     /* S = 0, S' noise, S''/2 = -1: infeasible at once */
     mpfr_set_si(c + 2, -1, MPFR_RNDN);
-    cr_assert(!hdo_zeno_guard_leaves(c, 3, H, tol));
+    cr_assert(!hdo_zeno_guard_leaves(c, 3, H, tol, fl));
     /* S = -1: infeasible */
     mpfr_set_si(c + 0, -1, MPFR_RNDN);
-    cr_assert(!hdo_zeno_guard_leaves(c, 3, H, tol));
+    cr_assert(!hdo_zeno_guard_leaves(c, 3, H, tol, fl));
     /* H = 0: only S(0) counts */
     mpfr_set_ui(H, 0, MPFR_RNDN);
     mpfr_set_ui(c + 0, 0, MPFR_RNDN);
     mpfr_set_ui(c + 1, 5, MPFR_RNDN);
-    cr_assert(!hdo_zeno_guard_leaves(c, 3, H, tol));
+    cr_assert(!hdo_zeno_guard_leaves(c, 3, H, tol, fl));
     hdo_vec_clear(c, 3);
     mpfr_clears(H, tol, (mpfr_ptr)0);
 }
@@ -164,8 +168,9 @@ Test(zeno, zero_rule_needs_the_natural_horizon)
        is a polynomial) S' is far above the tolerance and the arc leaves
        into the feasible side.  Over the 1.5e-11 left to an end time of
        2.55863396558 the whole arc is within the tolerance (its height is
-       5e-23) and the zero rule cannot tell S' from noise: the horizon of
-       the rule must not be the step clipped to the end time. */
+       5e-23) and the zero rule cannot tell S' from noise (the noise
+       S(0) decides): the horizon of the rule must not be the step
+       clipped to the end time. */
     mpfr_ptr c = hdo_vec_init(3, PREC);
     mpfr_t H, tol;
     mpfr_inits2(PREC, H, tol, (mpfr_ptr)0);
@@ -174,9 +179,9 @@ Test(zeno, zero_rule_needs_the_natural_horizon)
     mpfr_set_d(c + 1, 3.1e-11, MPFR_RNDN);
     mpfr_set_d(c + 2, -4.905, MPFR_RNDN);
     mpfr_set_d(H, 2.56, MPFR_RNDN);
-    cr_assert(hdo_zeno_guard_leaves(c, 3, H, tol));
+    cr_assert(hdo_zeno_guard_leaves(c, 3, H, tol, NULL));
     mpfr_set_d(H, 1.5e-11, MPFR_RNDN);
-    cr_assert(!hdo_zeno_guard_leaves(c, 3, H, tol));
+    cr_assert(!hdo_zeno_guard_leaves(c, 3, H, tol, NULL));
     hdo_vec_clear(c, 3);
     mpfr_clears(H, tol, (mpfr_ptr)0);
 }

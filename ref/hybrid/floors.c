@@ -1,0 +1,170 @@
+/* floors.c -- the scale floors of a run: below them a variable's digits,
+ * or a switching function's sign, are absolute */
+#include <stdlib.h>
+#include "driver.h"
+
+/* Why.  hdo holds every value to D significant digits relative to its
+   own magnitude (issue 23), which needs a floor where a magnitude stops
+   meaning anything: a variable that is zero (at rest, on a surface) is
+   computed as rounding noise, and noise resolved relative to itself
+   would hold the step at its scale.  The floor of variable v is
+       max(nominal_v, tol vmax_v, tol^2 max_w vmax_w),
+   vmax the largest |value| so far: the user's `nominal`; a value that
+   has fallen tol below its own largest magnitude (a fast mode damped
+   out: the stiffness estimate sees it then); a value tol^2 below the
+   largest variable of the model (the far nodes of bowed_string, zero in
+   the state and 10^-3000 in the truth, would hold the step to 10^-90).
+   Each term scales with the variables, so a model whose every state is
+   multiplied by 10^40 runs the same steps. */
+
+int
+hdo_run_floors_init(run_ctx *c)
+{
+    slong n = c->model->nvars;
+    c->nominal = hdo_vec_init(n, 64);
+    c->vmax = hdo_vec_init(n, 64);
+    for (slong v = 0; v < n; v++) {
+        const hdo_var *var = c->model->vars + v;
+        mpfr_set_zero(c->vmax + v, 1);
+        mpfr_set_zero(c->nominal + v, 1);
+        if (var->nominal == HDO_EXPR_NONE)
+            continue;
+        if (hdo_expr_eval_constant(c->nominal + v, c->model->pool,
+                                   var->nominal) != 0 ||
+            !mpfr_number_p(c->nominal + v) || mpfr_sgn(c->nominal + v) <= 0) {
+            hdo_error_set(c->err, HDO_ERR_DOMAIN, var->nominal_pos.line,
+                          var->nominal_pos.col,
+                          "the nominal value of '%s' is not a positive "
+                          "number",
+                          var->name);
+            return hdo_run_fail(c, HDO_ERR_DOMAIN, -1, NULL);
+        }
+    }
+    return 0;
+}
+
+void
+hdo_run_floors_clear(run_ctx *c)
+{
+    if (c->nominal != NULL)
+        hdo_vec_clear(c->nominal, c->model->nvars);
+    if (c->vmax != NULL)
+        hdo_vec_clear(c->vmax, c->model->nvars);
+    c->nominal = c->vmax = NULL;
+}
+
+/* tol^2 max_w vmax_w */
+static void
+model_floor(mpfr_t low, const run_ctx *c)
+{
+    mpfr_set_zero(low, 1);
+    for (slong v = 0; v < c->model->nvars; v++)
+        mpfr_max(low, low, c->vmax + v, MPFR_RNDU);
+    mpfr_mul(low, low, c->tol, MPFR_RNDN);
+    mpfr_mul(low, low, c->tol, MPFR_RNDN);
+}
+
+/* floor := max(nominal_v, tol vmax_v, low) */
+static void
+floor_with(mpfr_t floor, const run_ctx *c, slong v, const mpfr_t low)
+{
+    mpfr_mul(floor, c->vmax + v, c->tol, MPFR_RNDN);
+    mpfr_max(floor, floor, c->nominal + v, MPFR_RNDN);
+    mpfr_max(floor, floor, low, MPFR_RNDN);
+}
+
+void
+hdo_run_var_floor(mpfr_t floor, const run_ctx *c, slong v)
+{
+    mpfr_t low;
+    if (c->vmax == NULL) {
+        mpfr_set_zero(floor, 1);
+        return;
+    }
+    mpfr_init2(low, 64);
+    model_floor(low, c);
+    floor_with(floor, c, v, low);
+    mpfr_clear(low);
+}
+
+/* vmax_v := max(vmax_v, |x|) */
+static void
+note_value(run_ctx *c, slong v, mpfr_srcptr x)
+{
+    if (!mpfr_number_p(x))
+        return;
+    if (mpfr_cmpabs(x, c->vmax + v) > 0)
+        mpfr_abs(c->vmax + v, x, MPFR_RNDU);
+}
+
+void
+hdo_run_set_floors(run_ctx *c, mode_cache *mc)
+{
+    const hdo_reduced_struct *r = mc->red;
+    mpfr_t low;
+    if (c->vmax == NULL)
+        return; /* hdo_run_rows: no steps */
+    for (slong i = 0; i < r->nstate; i++)
+        if (r->state[i].order == 0)
+            note_value(c, r->state[i].var, mc->xs + i);
+    for (slong j = 0; j < r->nimplicit; j++)
+        if (r->unknown[j].order == 0)
+            note_value(c, r->unknown[j].var, mc->xu + j);
+    mpfr_init2(low, 64);
+    model_floor(low, c);
+    for (slong i = 0; i < r->nstate; i++)
+        floor_with(mc->step->floor + i, c, r->state[i].var, low);
+    for (slong j = 0; j < r->nimplicit; j++)
+        floor_with(mc->step->floor + r->nstate + j, c, r->unknown[j].var,
+                   low);
+    mpfr_clear(low);
+}
+
+void
+hdo_run_guard_floors(run_ctx *c, mode_cache *mc, const mpfr_t t,
+                     mpfr_srcptr xs, mpfr_srcptr xu, const hdo_dense *dense)
+{
+    const hdo_stepper_struct *sp = mc->step;
+    slong ng = sp->nguards;
+    if (ng == 0)
+        return;
+    if (mc->gprog == NULL) {
+        mc->gprog = malloc(sizeof *mc->gprog);
+        HDO_ASSERT(mc->gprog != NULL);
+        hdo_program_init(mc->gprog, c->model->pool, sp->guards, ng, 64);
+        mc->gfloor = hdo_vec_init(ng, 64);
+    }
+    const hdo_program_struct *gp = mc->gprog;
+    slong nin = gp->ninputs;
+    mpfr_ptr mid = hdo_vec_init(nin + 1, c->prec),
+             rad = hdo_vec_init(nin + 1, 64);
+    mpfr_t m, r, trad;
+    mpfr_inits2(c->prec, m, r, (mpfr_ptr)0);
+    mpfr_init2(trad, 64);
+    hdo_run_time_tol(trad, c, t);
+    mpfr_t zero;
+    mpfr_init2(zero, 64);
+    mpfr_set_zero(zero, 1);
+    left_limit L = {mc->red, xs, xu, dense, zero};
+    int known = 1;
+    for (slong q = 0; q < nin && known; q++) {
+        known = hdo_run_left_value(mid + q, &L, gp->inputs[q].var,
+                                   gp->inputs[q].order);
+        hdo_run_var_floor(rad + q, c, gp->inputs[q].var);
+        if (mpfr_cmpabs(mid + q, rad + q) > 0)
+            mpfr_abs(rad + q, mid + q, MPFR_RNDU);
+        mpfr_mul(rad + q, rad + q, c->tol, MPFR_RNDU);
+    }
+    for (slong g = 0; g < ng; g++) {
+        mpfr_set_zero(mc->gfloor + g, 1);
+        if (known && hdo_expr_enclose(m, r, c->model->pool, sp->guards[g],
+                                      gp->inputs, mid, rad, nin, t, trad,
+                                      c->prec + 32) == 0)
+            mpfr_set(mc->gfloor + g, r, MPFR_RNDU);
+    }
+    hdo_vec_clear(mid, nin + 1);
+    hdo_vec_clear(rad, nin + 1);
+    mpfr_clears(m, r, (mpfr_ptr)0);
+    mpfr_clear(trad);
+    mpfr_clear(zero);
+}
