@@ -235,6 +235,16 @@ slong hdo_event_zero_order(mpfr_srcptr c, slong len, const mpfr_t H,
 int hdo_event_locate(mpfr_t root, mpfr_srcptr c, slong len, const mpfr_t H,
                      const mpfr_t tol, mpfr_srcptr floor, mpfr_prec_t prec);
 
+/* hdo_event_locate at the start of an arc whose start time is known
+   only to slack (an event's time, hdo_event_time_error; NULL: exactly):
+   where S is infeasible at once but rises back through zero within
+   slack of the start, the arc starts on the surface and leaves it into
+   the feasible side, and the search goes on from that zero (0 or the
+   first event beyond it); otherwise as hdo_event_locate. */
+int hdo_event_locate_after(mpfr_t root, mpfr_srcptr c, slong len,
+                           const mpfr_t H, const mpfr_t tol, mpfr_srcptr floor,
+                           mpfr_srcptr slack, mpfr_prec_t prec);
+
 /* How well the root s = root of S found by hdo_event_locate is
    determined when S is known to ztol = tol max_k |c_k| root^k (tol
    relative to its size on [0, root]): sets delta to min_k (ztol / |T_k|)^(1/k),

@@ -52,6 +52,12 @@ typedef struct {
        step, floor[i]) (decisions.md, "Error control relative to each
        component").  The caller sets them before apply. */
     mpfr_ptr floor;
+    /* The switching functions' noise floors, nguards entries at 64 bits,
+       zero after init: the size below which a guard's value cannot be
+       told from zero given the state's errors (the driver's, from the
+       last step: hdo_run_guard_floors).  A guard's error is held to tol
+       max(its size over the step, gfloor / tol). */
+    mpfr_ptr gfloor;
     char message[512]; /* why init failed */
     /* what init was given, for hdo_stepper_switch */
     hdo_model_struct *model;

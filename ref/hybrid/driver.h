@@ -94,6 +94,10 @@ typedef struct {
        its nominal value (0: none) and the largest |value| it has had so
        far, at 64 bits */
     mpfr_ptr nominal, vmax;
+    /* the last located event: its time and how well that time is known
+       (hdo_run_event_digits); the first step after it widens the state
+       by its rate times that uncertainty for the zero rule (floors.c) */
+    mpfr_t event_at, event_dt;
     /* an output row with an undefined (NaN) value of a variable its mode
        has: the run fails rather than print it (hdo_run) */
     int undefined_row;

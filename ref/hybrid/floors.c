@@ -147,6 +147,11 @@ hdo_run_guard_floors(run_ctx *c, mode_cache *mc, const mpfr_t t,
     mpfr_set_zero(zero, 1);
     left_limit L = {mc->red, xs, xu, dense, zero};
     int known = 1;
+    /* right after an event the state is also off by its rate times the
+       uncertainty of the event's time (a triple root of h^3 is located
+       to tol^(1/3) only, and h^3 at the arc's start is then that big) */
+    int after = mpfr_equal_p(t, c->event_at) && dense != NULL &&
+                mpfr_regular_p(c->event_dt);
     for (slong q = 0; q < nin && known; q++) {
         known = hdo_run_left_value(mid + q, &L, gp->inputs[q].var,
                                    gp->inputs[q].order);
@@ -154,6 +159,12 @@ hdo_run_guard_floors(run_ctx *c, mode_cache *mc, const mpfr_t t,
         if (mpfr_cmpabs(mid + q, rad + q) > 0)
             mpfr_abs(rad + q, mid + q, MPFR_RNDU);
         mpfr_mul(rad + q, rad + q, c->tol, MPFR_RNDU);
+        if (after && hdo_run_left_value(m, &L, gp->inputs[q].var,
+                                        gp->inputs[q].order + 1)) {
+            mpfr_abs(m, m, MPFR_RNDU);
+            mpfr_mul(m, m, c->event_dt, MPFR_RNDU);
+            mpfr_add(rad + q, rad + q, m, MPFR_RNDU);
+        }
     }
     for (slong g = 0; g < ng; g++) {
         mpfr_set_zero(mc->gfloor + g, 1);
@@ -161,6 +172,7 @@ hdo_run_guard_floors(run_ctx *c, mode_cache *mc, const mpfr_t t,
                                       gp->inputs, mid, rad, nin, t, trad,
                                       c->prec + 32) == 0)
             mpfr_set(mc->gfloor + g, r, MPFR_RNDU);
+        mpfr_set(sp->gfloor + g, mc->gfloor + g, MPFR_RNDU);
     }
     hdo_vec_clear(mid, nin + 1);
     hdo_vec_clear(rad, nin + 1);

@@ -485,3 +485,65 @@ hdo_event_time_error(mpfr_t delta, mpfr_srcptr c, slong len, const mpfr_t H,
     flint_free(T);
     mpfr_clears(ztol, d, lg, (mpfr_ptr)0);
 }
+
+/* T := the coefficients of S(r + u), S = sum c_k s^k (Horner's Taylor
+   shift at prec; T has len entries, initialised here). */
+static void
+shift_to(mpfr_ptr T, mpfr_srcptr c, slong len, const mpfr_t r,
+         mpfr_prec_t prec)
+{
+    for (slong k = 0; k < len; k++) {
+        mpfr_init2(T + k, prec);
+        mpfr_set(T + k, c + k, MPFR_RNDN);
+    }
+    for (slong i = 0; i < len - 1; i++)
+        for (slong j = len - 2; j >= i; j--)
+            mpfr_fma(T + j, r, T + j + 1, T + j, MPFR_RNDN);
+}
+
+int
+hdo_event_locate_after(mpfr_t root, mpfr_srcptr c, slong len, const mpfr_t H,
+                       const mpfr_t tol, mpfr_srcptr floor,
+                       mpfr_srcptr slack, mpfr_prec_t prec)
+{
+    int st = hdo_event_locate(root, c, len, H, tol, floor, prec);
+    if (st != HDO_EVENT || !mpfr_zero_p(root) || slack == NULL ||
+        !mpfr_regular_p(slack) || len < 2)
+        return st;
+    /* Infeasible at the start.  The start is an event's time, known only
+       to slack: if S rises back through zero within it (a triple root of
+       h^3 located to tol^(1/3): h is a little past zero, h^3 negative,
+       and rising), the arc starts on the surface and leaves it into the
+       feasible side; the search goes on from that zero. */
+    mpfr_t w, r, rest;
+    mpfr_ptr negc = flint_malloc(len * sizeof *negc);
+    mpfr_inits2(prec, w, r, rest, (mpfr_ptr)0);
+    mpfr_min(w, slack, H, MPFR_RNDN);
+    for (slong k = 0; k < len; k++) {
+        mpfr_init2(negc + k, mpfr_get_prec(c + k));
+        mpfr_neg(negc + k, c + k, MPFR_RNDN);
+    }
+    int up = hdo_event_locate(r, negc, len, w, tol, NULL, prec) == HDO_EVENT &&
+             mpfr_sgn(r) > 0;
+    for (slong k = 0; k < len; k++)
+        mpfr_clear(negc + k);
+    flint_free(negc);
+    if (up) {
+        mpfr_ptr T = flint_malloc(len * sizeof *T);
+        shift_to(T, c, len, r, prec);
+        mpfr_sub(rest, H, r, MPFR_RNDN);
+        int st2 = hdo_event_locate(root, T, len, rest, tol, floor, prec);
+        if (st2 != HDO_EVENT || mpfr_sgn(root) > 0) {
+            st = st2;
+            if (st2 == HDO_EVENT)
+                mpfr_add(root, root, r, MPFR_RNDN);
+        } else {
+            mpfr_set_zero(root, 1); /* infeasible after it too */
+        }
+        for (slong k = 0; k < len; k++)
+            mpfr_clear(T + k);
+        flint_free(T);
+    }
+    mpfr_clears(w, r, rest, (mpfr_ptr)0);
+    return st;
+}

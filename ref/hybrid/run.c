@@ -116,12 +116,14 @@ step(run_ctx *c, int *done)
     int ph = hdo_run_phase_enter(c, PH_EVENTS);
     hdo_run_time_tol(stol, c, c->t);
     hdo_run_guard_floors(c, mc, c->t, mc->xs, mc->xu, &mc->step->dense);
+    int after = mpfr_equal_p(c->t, c->event_at); /* the first step after */
     for (slong g = 0; g < mc->nguards; g++) {
         mpfr_srcptr coef = mc->step->dense.guard[g * (p + 1)];
         if (hdo_invariant_skips(mc->inv, g))
             continue; /* a first integral on its feasible side */
-        if (hdo_event_locate(root, coef, p + 1, hloc, c->tol, mc->gfloor + g,
-                             c->prec) !=
+        if (hdo_event_locate_after(root, coef, p + 1, hloc, c->tol,
+                                   mc->gfloor + g, after ? c->event_dt : NULL,
+                                   c->prec) !=
                 HDO_EVENT ||
             mpfr_cmp(root, h) > 0)
             continue;
@@ -307,10 +309,14 @@ hdo_run_rows(slong *nrows, const hdo_model_struct *model,
     mpfr_init2(c.tol, c.prec);
     hdo_run_tol(c.tol, c.digits);
     mpfr_init2(c.every, c.prec + 32);
-    mpfr_inits2(c.prec, c.t, c.t_end, c.last_event, (mpfr_ptr)0);
+    mpfr_inits2(c.prec, c.t, c.t_end, c.last_event, c.event_at, (mpfr_ptr)0);
+    mpfr_init2(c.event_dt, 64);
+    mpfr_set_zero(c.event_dt, 1);
+    mpfr_set_inf(c.event_at, -1);
     int st = run_setup(&c);
     *nrows = st == 0 ? c.nsamples : 0;
-    mpfr_clears(c.tol, c.every, c.t, c.t_end, c.last_event, (mpfr_ptr)0);
+    mpfr_clears(c.tol, c.every, c.t, c.t_end, c.last_event, c.event_at,
+                c.event_dt, (mpfr_ptr)0);
     hdo_result_clear(res);
     hdo_model_workspace_clear(&work);
     return st < 0 ? st : 0;
@@ -353,7 +359,10 @@ hdo_run_stoppable(hdo_result_t res, const hdo_model_struct *model,
     mpfr_init2(c.tol, c.prec);
     hdo_run_tol(c.tol, c.digits);
     mpfr_init2(c.every, c.prec + 32);
-    mpfr_inits2(c.prec, c.t, c.t_end, c.last_event, (mpfr_ptr)0);
+    mpfr_inits2(c.prec, c.t, c.t_end, c.last_event, c.event_at, (mpfr_ptr)0);
+    mpfr_init2(c.event_dt, 64);
+    mpfr_set_zero(c.event_dt, 1);
+    mpfr_set_inf(c.event_at, -1);
     mpfr_set_ui(c.t, 0, MPFR_RNDN);
     /* an entry per mode entered: the model's, the sliding ones */
     hdo_run_mode_table_init(&c.modes);
@@ -400,7 +409,8 @@ hdo_run_stoppable(hdo_result_t res, const hdo_model_struct *model,
     hdo_run_floors_clear(&c);
     hdo_run_mode_table_clear(&c.modes, res);
     hdo_model_workspace_clear(&work);
-    mpfr_clears(c.tol, c.every, c.t, c.t_end, c.last_event, (mpfr_ptr)0);
+    mpfr_clears(c.tol, c.every, c.t, c.t_end, c.last_event, c.event_at,
+                c.event_dt, (mpfr_ptr)0);
     hdo_run_phase_enter(&c, PH_OTHER);
     res->seconds = hdo_run_elapsed(&c);
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu1);

@@ -165,6 +165,8 @@ hdo_run_event_digits(run_ctx *c, mpfr_srcptr coef, slong len, const mpfr_t H,
     mpfr_t delta, at;
     mpfr_inits2(64, delta, at, (mpfr_ptr)0);
     hdo_event_time_error(delta, coef, len, H, c->tol, s, c->prec);
+    mpfr_add(c->event_at, c->t, s, MPFR_RNDN); /* the event's own time */
+    mpfr_set(c->event_dt, delta, MPFR_RNDU);
     mpfr_add(at, c->t, s, MPFR_RNDN);
     mpfr_abs(at, at, MPFR_RNDN);
     if (mpfr_cmp_ui(at, 1) < 0)

@@ -66,6 +66,10 @@ typedef struct {
     hdo_radau_memo memo; /* the previous apply's dense output */
     int have_memo;
     mpfr_ptr w0; /* s weights: the stages' polynomial at tau = 0 */
+    /* each component's scale (radau_scale.c), from the stepper's floors
+       (borrowed: N entries, the states' then the unknowns') */
+    mpfr_srcptr floor;
+    mpfr_ptr sc; /* N, 64 bits */
 } radau;
 
 static void horner(mpfr_ptr out, const mpfr_t *c, slong s, const mpfr_t h,
@@ -242,6 +246,7 @@ radau_alloc(hdo_stepper_struct *st, hdo_model_t model,
         if (hdo_radau_guard_init(&r->gd, model, red, guards, nguards, r->c, s,
                                  w, st->message, sizeof st->message) != 0)
             return HDO_ERR_UNSUPPORTED;
+        r->gd.gfloor = st->gfloor;
         hdo_radau_memo_init(&r->memo, N, (N + nguards) * (s + 1), w);
         r->have_memo = 1;
         r->w0 = hdo_vec_init(s, w);
@@ -286,6 +291,8 @@ radau_alloc(hdo_stepper_struct *st, hdo_model_t model,
     mpfr_set_ui(r->tol, 1, MPFR_RNDN);
     mpfr_mul_2si(r->tol, r->tol, 17 - (long)prec, MPFR_RNDN);
     r->y0 = hdo_vec_init(N, w);
+    r->floor = st->floor;
+    r->sc = hdo_vec_init(N, 64);
     r->Z = hdo_vec_init(ns, w);
     r->F = hdo_vec_init(ns, w);
     r->R = hdo_vec_init(ns, w);
@@ -349,6 +356,7 @@ radau_free(hdo_stepper_struct *st)
             mpfr_clear(r->prev_coef[k]);
         free(r->prev_coef);
         hdo_vec_clear(r->y0, N);
+        hdo_vec_clear(r->sc, N);
         hdo_vec_clear(r->Z, ns);
         hdo_vec_clear(r->F, ns);
         hdo_vec_clear(r->R, ns);
@@ -501,7 +509,8 @@ factor_newton(radau *r, int full)
    the iteration is never worse than Newton's.  It stops when the
    distance to the solution, estimated as theta / (1 - theta) times the
    last increment (theta the contraction), is below 2^-8 of the step's
-   tolerance times max(1, |y0|) divided by Lsum, or at the rounding floor.
+   tolerance divided by Lsum, each component measured against its scale
+   (radau_scale.c), or at the rounding floor.
    Returns 0 on convergence, 1 when it does not converge (the caller shrinks h),
    2 when it does not converge from a predicted start (the caller tries again
    from zero). */
@@ -509,19 +518,22 @@ static int
 solve_stages(radau *r, int predicted)
 {
     slong n = r->N, s = r->s, ns = n * s;
-    mpfr_t step, prev, size, lim, ntol, eta;
+    mpfr_t step, prev, size, lim, ntol, nabs, eta;
     int st = 1, have_F = 0, fresh = 0;
-    mpfr_inits2(64, step, prev, size, lim, ntol, eta, (mpfr_ptr)0);
+    mpfr_inits2(64, step, prev, size, lim, ntol, nabs, eta, (mpfr_ptr)0);
     mpfr_set_inf(prev, 1);
     hdo_vec_norm_inf(size, r->y0, n);
-    if (mpfr_cmp_ui(size, 1) < 0)
-        mpfr_set_ui(size, 1, MPFR_RNDN);
+    hdo_radau_scales(r->sc, r->y0, NULL, r->floor, n, s);
     /* the error estimate (top_term) extrapolates the stages with
        weights summing to Lsum in size: their error must stay below the
-       tolerance after that */
-    mpfr_mul(ntol, r->tol, size, MPFR_RNDN);
-    mpfr_div(ntol, ntol, r->Lsum, MPFR_RNDN);
+       tolerance after that (relative to each component's scale; the
+       residual's dot products need it absolutely, for the smallest) */
+    mpfr_div(ntol, r->tol, r->Lsum, MPFR_RNDN);
     mpfr_mul_2si(ntol, ntol, -8, MPFR_RNDN);
+    mpfr_set(nabs, r->sc, MPFR_RNDN);
+    for (slong i = 1; i < n; i++)
+        mpfr_min(nabs, nabs, r->sc + i, MPFR_RNDN);
+    mpfr_mul(nabs, nabs, ntol, MPFR_RNDN);
     if (!r->lu_valid || !mpfr_equal_p(r->hlu, r->h)) {
         if (eval_stages(r, 1) != 0 || factor_newton(r, 0) != 0)
             goto done; /* a domain error or a singular matrix at this h:
@@ -533,7 +545,7 @@ solve_stages(radau *r, int predicted)
             goto done;
         have_F = 0;
         /* R = h A F - Z for y, -g for z; M dZ = R */
-        hdo_radau_dot_residual(r->R, &r->Ad, r->h, r->F, r->Z, r->n, ntol);
+        hdo_radau_dot_residual(r->R, &r->Ad, r->h, r->F, r->Z, r->n, nabs);
         for (slong i = 0; i < s; i++)
             for (slong k = r->n; k < n; k++)
                 mpfr_neg(r->R + i * n + k, r->F + i * n + k, MPFR_RNDN);
@@ -543,8 +555,9 @@ solve_stages(radau *r, int predicted)
             hdo_radau_block_solve(&r->blk, r->R);
         for (slong k = 0; k < ns; k++)
             mpfr_add(r->Z + k, r->Z + k, r->R + k, MPFR_RNDN);
-        hdo_vec_norm_inf(step, r->R, ns);
-        mpfr_mul_2si(lim, size, 8 - (long)r->wprec, MPFR_RNDN);
+        mpfr_set_zero(step, 1);
+        hdo_radau_scaled_max(step, r->R, ns, n, r->sc);
+        mpfr_set_ui_2exp(lim, 1, 8 - (long)r->wprec, MPFR_RNDN);
         if (mpfr_cmp(step, lim) <= 0) {
             st = 0;
             break;
@@ -553,10 +566,11 @@ solve_stages(radau *r, int predicted)
             mpfr_div(eta, step, prev, MPFR_RNDN); /* theta */
             if (mpfr_cmp_ui(eta, 1) >= 0) {
                 if (iter >= 2 && fresh && r->lu_full) {
-                    /* the rounding floor (as solve_unknowns in
-                       ref/reduce), else divergence */
+                    /* the rounding floor of the whole state (as
+                       solve_unknowns in ref/reduce), else divergence */
+                    hdo_vec_norm_inf(eta, r->R, ns);
                     mpfr_mul_2si(lim, size, -(long)r->prec, MPFR_RNDN);
-                    st = mpfr_cmp(step, lim) <= 0 ? 0 : 1;
+                    st = mpfr_cmp(eta, lim) <= 0 ? 0 : 1;
                     break;
                 }
             } else {
@@ -585,7 +599,7 @@ solve_stages(radau *r, int predicted)
         mpfr_set(prev, step, MPFR_RNDN);
     }
 done:
-    mpfr_clears(step, prev, size, lim, ntol, eta, (mpfr_ptr)0);
+    mpfr_clears(step, prev, size, lim, ntol, nabs, eta, (mpfr_ptr)0);
     return st != 0 && predicted ? 2 : st;
 }
 
@@ -604,13 +618,12 @@ predict(radau *r)
     mpfr_mul_2si(x, r->hprev, -20, MPFR_RNDN);
     if (ok && (mpfr_sgn(ds) <= 0 || mpfr_cmpabs(d, x) > 0))
         ok = 0;
+    if (ok)
+        hdo_radau_scales(r->sc, r->y0, NULL, r->floor, n, s);
     for (slong i = 0; i < n && ok; i++) {
         horner(x, r->prev_coef + i * (s + 1), s, ds, r->wprec);
         mpfr_sub(d, x, r->y0 + i, MPFR_RNDN);
-        mpfr_abs(x, r->y0 + i, MPFR_RNDN);
-        if (mpfr_cmp_ui(x, 1) < 0)
-            mpfr_set_ui(x, 1, MPFR_RNDN);
-        mpfr_mul_2si(x, x, -(long)r->prec / 2, MPFR_RNDN);
+        mpfr_mul_2si(x, r->sc + i, -(long)r->prec / 2, MPFR_RNDN);
         ok = mpfr_cmpabs(d, x) <= 0;
     }
     for (slong m = 0; m < s; m++)
@@ -646,20 +659,8 @@ interpolate(radau *r, mpfr_t *dst)
     mpfr_clear(hk);
 }
 
-/* e := max(e, |a| / max(1, |y|)); sc is scratch */
-static void
-max_scaled(mpfr_t e, mpfr_t a, mpfr_t sc, mpfr_srcptr y)
-{
-    mpfr_abs(a, a, MPFR_RNDN);
-    mpfr_abs(sc, y, MPFR_RNDN);
-    if (mpfr_cmp_ui(sc, 1) < 0)
-        mpfr_set_ui(sc, 1, MPFR_RNDN);
-    mpfr_div(a, a, sc, MPFR_RNDN);
-    mpfr_max(e, e, a, MPFR_RNDN);
-}
-
 /* The error estimate of the dense output: the largest
-   |Y_1 - p(c_1)| / max(1, |y0|), p the polynomial of degree s - 2
+   |Y_1 - p(c_1)| / sc_i (radau_scale.c), p the polynomial of degree s - 2
    through the stages 2..s, i.e. the last term of the polynomial
    through the stages (times prod_j (c_1 - c_j), well conditioned,
    where that term in monomials is not: the inverse Vandermonde of the
@@ -682,13 +683,13 @@ top_term(mpfr_t e, radau *r)
             mpfr_mul(sc, r->L + j, r->Z + j * n + i, MPFR_RNDN);
             mpfr_sub(a, a, sc, MPFR_RNDN); /* the weights sum to 1 */
         }
-        max_scaled(e, a, sc, r->y0 + i);
+        hdo_radau_scaled_max(e, a, 1, 1, r->sc + i);
     }
     mpfr_clears(a, sc, (mpfr_ptr)0);
 }
 
 /* e := max(e, the distance of y0 from the stages' polynomial at
-   tau = 0, |sum_j w0_j Z_j| / max(1, |y0|)), in modes with switching
+   tau = 0, |sum_j w0_j Z_j| / sc_i), in modes with switching
    functions.  The dense output takes y0 with the Lagrange weight l_0(tau)
    of the nodes 0, c_1..c_s, at most 1 on [0, 1]; top_term leaves y0 out,
    so a fast mode that the step does not resolve (a reset that leaves the
@@ -708,7 +709,7 @@ start_term(mpfr_t e, radau *r)
         mpfr_set_ui(a, 0, MPFR_RNDN);
         for (slong j = 0; j < s; j++)
             mpfr_fma(a, r->w0 + j, r->Z + j * n + i, a, MPFR_RNDN);
-        max_scaled(e, a, sc, r->y0 + i);
+        hdo_radau_scaled_max(e, a, 1, 1, r->sc + i);
     }
     mpfr_clears(a, sc, (mpfr_ptr)0);
 }
@@ -778,23 +779,27 @@ radau_apply(hdo_stepper_struct *st, const mpfr_t t0, mpfr_srcptr xs,
     mpfr_inits2(64, e, fac, (mpfr_ptr)0);
     mpfr_init2(ti, r->wprec);
     if (mpfr_zero_p(r->hnext)) {
-        /* first step: tol^(1/(s+1)) max(1, |y0|) / max(tiny, |f(y0)|) */
+        /* first step: tol^(1/(s+1)) max_i sc_i / max_i |f_i(y0)| (one
+           time unit when f = 0): the state's size over its rate, a guess
+           the error control corrects */
         set_inputs(r, r->f, r->fin, t0, r->y0);
         if (hdo_program_eval(r->f, &bad) != 0) {
             status = domain_fail(err, r, bad, t0);
             goto out;
         }
-        mpfr_set_ui(e, 0, MPFR_RNDN);
+        hdo_radau_scales(r->sc, r->y0, NULL, r->floor, N, s);
+        mpfr_set_zero(e, 1);
+        mpfr_set_zero(fac, 1);
         for (slong i = 0; i < n; i++) {
-            mpfr_abs(fac, r->f->value[r->f->root_slot[i]], MPFR_RNDN);
-            mpfr_max(e, e, fac, MPFR_RNDN);
+            mpfr_srcptr fi = r->f->value[r->f->root_slot[i]];
+            if (mpfr_cmpabs(fi, e) > 0)
+                mpfr_abs(e, fi, MPFR_RNDN);
+            mpfr_max(fac, fac, r->sc + i, MPFR_RNDN);
         }
-        hdo_vec_norm_inf(fac, r->y0, n);
-        if (mpfr_cmp_ui(fac, 1) < 0)
+        if (mpfr_zero_p(e) || mpfr_zero_p(fac))
             mpfr_set_ui(fac, 1, MPFR_RNDN);
-        if (mpfr_zero_p(e))
-            mpfr_set_ui(e, 1, MPFR_RNDN);
-        mpfr_div(fac, fac, e, MPFR_RNDN);
+        else
+            mpfr_div(fac, fac, e, MPFR_RNDN);
         mpfr_rootn_ui(e, r->tol, s + 1, MPFR_RNDN);
         mpfr_mul(r->hnext, fac, e, MPFR_RNDN);
     }
@@ -832,6 +837,10 @@ radau_apply(hdo_stepper_struct *st, const mpfr_t t0, mpfr_srcptr xs,
                              MPFR_RNDN);
                 interpolate(r, r->state_coef + i * (s + 1));
             }
+            /* each component against its size at the step's start and
+               end (the last stage, c_s = 1) */
+            hdo_radau_scales(r->sc, r->y0, r->Z + (s - 1) * N, r->floor, N,
+                             s);
             top_term(e, r);
             if (r->have_gd) {
                 /* the guards' polynomials are held to the tolerance as
@@ -844,7 +853,7 @@ radau_apply(hdo_stepper_struct *st, const mpfr_t t0, mpfr_srcptr xs,
                     mpfr_div_2ui(r->h, r->h, 2, MPFR_RNDN);
                     continue; /* undefined at a stage: a shorter step */
                 }
-                hdo_radau_guard_error(e, &r->gd, r->L, r->w0);
+                hdo_radau_guard_error(e, &r->gd, r->L, r->w0, r->tol);
             }
             if (mpfr_cmp(e, r->tol) <= 0) {
                 /* accepted; next proposal from the same rule */

@@ -53,7 +53,8 @@ void hdo_radau_block_solve(hdo_radau_block *b, mpfr_ptr R);
 
 /* The switching functions' dense output (radau_guard.c).  Their values at
    tau = 0, c_1..c_s (the start and the stages) are interpolated as the
-   states are; a guard within sqrt(tol) of zero at the start (an arc that
+   states are; a guard within sqrt(tol) of zero at the start, relative to
+   its size over the step and its floor (an arc that
    starts on its surface: after an event, a contact) gets instead the
    polynomial whose coefficients 0..K are its exact Taylor jet at the
    start (one expansion of order K by the Taylor AD, no Taylor step) and
@@ -64,6 +65,7 @@ typedef struct {
     slong ng, s, n, N, K;
     mpfr_prec_t wprec;
     hdo_taylor_struct *tay; /* order K: the guard program and the jet */
+    mpfr_srcptr gfloor;     /* borrowed: the stepper's guard floors */
     int tay_init, cinit;
     mpfr_ptr gv; /* (s + 1) x ng values at the nodes */
     mpfr_ptr b;  /* s + 1 scratch coefficients */
@@ -86,13 +88,14 @@ int hdo_radau_guard_values(hdo_radau_guard *g, const mpfr_t t0,
                            const mpfr_t h, mpfr_srcptr y0, mpfr_srcptr Z,
                            mpfr_srcptr c, hdo_expr *bad);
 /* e := max(e, the error estimates of the guards' polynomials, relative
-   to the guard's size over the step, max(1, |g|) at tau = 0,
-   c_1..c_s): the first stage against the polynomial through
+   to the guard's size over the step, max(|g| at tau = 0, c_1..c_s,
+   gfloor / tol) (hdo_radau_guard_scale): the first stage against the
+   polynomial through
    the others (weights L, as top_term in radau.c) and the start against
    the stages' polynomial (weights w0, as start_term), after
    hdo_radau_guard_values. */
 void hdo_radau_guard_error(mpfr_t e, const hdo_radau_guard *g, mpfr_srcptr L,
-                           mpfr_srcptr w0);
+                           mpfr_srcptr w0, const mpfr_t tol);
 /* The guards' polynomials in t - t0 (ng x (s + 1) into coef) from the
    values of hdo_radau_guard_values, W the LU (wperm) of the Vandermonde
    of 0, c_1..c_s; the jet of the guards near zero from an expansion at
@@ -121,5 +124,17 @@ void hdo_radau_memo_clear(hdo_radau_memo *mo);
 void hdo_radau_memo_swap(hdo_radau_memo *mo, mpfr_t t0, mpfr_t h, mpfr_t hnext,
                          mpfr_ptr y0, mpfr_t *state_coef, slong nstate_coef,
                          mpfr_t *guard_coef);
+
+/* radau_scale.c: sc[i] := the scale of component i of N (64 bits):
+   max(|y0_i|, |y0_i + Z_i| (Z NULL: left out), floor_i (floor NULL: 0),
+   2^-(3s + 25) max_k |y0_k|), the size the Newton iteration and the
+   error estimate measure component i's errors against (the reason for
+   the last term is there).  e := max(e, |a_k| / sc[k mod N]) over the n
+   entries of a (stage-major vectors of N components); +inf when an
+   entry is nonzero where the scale is 0. */
+void hdo_radau_scales(mpfr_ptr sc, mpfr_srcptr y0, mpfr_srcptr Z,
+                      mpfr_srcptr floor, slong N, slong s);
+void hdo_radau_scaled_max(mpfr_t e, mpfr_srcptr a, slong n, slong N,
+                          mpfr_srcptr sc);
 
 #endif

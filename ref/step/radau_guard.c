@@ -139,42 +139,47 @@ hdo_radau_guard_values(hdo_radau_guard *g, const mpfr_t t0, const mpfr_t h,
     return st;
 }
 
+/* sc := guard q's size over the step: max(|g| at tau = 0, c_1..c_s,
+   gfloor_q / tol).  Relative to max(1, |g|) (up to stop 21) a guard of
+   size 1e-30 was held to tol absolutely; relative to |g(y0)| alone, a
+   guard that starts at zero after an event (1e12 h of a bouncing ball)
+   was held to its rounding, the step fell to 3e-8, and over that horizon
+   the zero rule read the event's rounding in g(y0) as a new crossing at
+   once.  The floor keeps a guard that is zero up to the state's errors
+   (a first integral) from being held to its own noise. */
+static void
+guard_scale(mpfr_t sc, const hdo_radau_guard *g, slong q, const mpfr_t tol)
+{
+    slong s = g->s, ng = g->ng;
+    mpfr_set_zero(sc, 1);
+    if (g->gfloor != NULL)
+        mpfr_div(sc, g->gfloor + q, tol, MPFR_RNDN);
+    for (slong m = 0; m <= s; m++)
+        if (mpfr_cmpabs(g->gv + m * ng + q, sc) > 0)
+            mpfr_abs(sc, g->gv + m * ng + q, MPFR_RNDN);
+}
+
 void
 hdo_radau_guard_error(mpfr_t e, const hdo_radau_guard *g, mpfr_srcptr L,
-                      mpfr_srcptr w0)
+                      mpfr_srcptr w0, const mpfr_t tol)
 {
     slong s = g->s, ng = g->ng;
     mpfr_t a, b, sc;
     mpfr_inits2(g->wprec, a, b, sc, (mpfr_ptr)0);
     for (slong q = 0; q < ng; q++) {
-        /* relative to the guard's size over the step, max(1, |g|) at
-           tau = 0, c_1..c_s: the driver's zero rule and root isolation
-           judge a guard to tol (1 + its size over the step)
-           (hdo_event_zero_order); relative to |g(y0)| alone, a guard
-           that starts at zero after an event (1e12 h of a bouncing
-           ball) was held to tol absolute, the step fell to 3e-8, and
-           over that horizon the zero rule read the event's rounding
-           in g(y0) as a new crossing at once */
-        mpfr_set_ui(sc, 1, MPFR_RNDN);
-        for (slong m = 0; m <= s; m++)
-            if (mpfr_cmpabs(g->gv + m * ng + q, sc) > 0)
-                mpfr_abs(sc, g->gv + m * ng + q, MPFR_RNDN);
+        guard_scale(sc, g, q, tol);
         /* top_term: the first stage against the others' polynomial */
         mpfr_set(a, g->gv + ng + q, MPFR_RNDN);
         for (slong j = 1; j < s; j++) {
             mpfr_mul(b, L + j, g->gv + (j + 1) * ng + q, MPFR_RNDN);
             mpfr_sub(a, a, b, MPFR_RNDN);
         }
-        mpfr_abs(a, a, MPFR_RNDN);
-        mpfr_div(a, a, sc, MPFR_RNDN);
-        mpfr_max(e, e, a, MPFR_RNDN);
+        hdo_radau_scaled_max(e, a, 1, 1, sc);
         /* start_term: the start against the stages' polynomial */
         mpfr_neg(a, g->gv + q, MPFR_RNDN);
         for (slong j = 0; j < s; j++)
             mpfr_fma(a, w0 + j, g->gv + (j + 1) * ng + q, a, MPFR_RNDN);
-        mpfr_abs(a, a, MPFR_RNDN);
-        mpfr_div(a, a, sc, MPFR_RNDN);
-        mpfr_max(e, e, a, MPFR_RNDN);
+        hdo_radau_scaled_max(e, a, 1, 1, sc);
     }
     mpfr_clears(a, b, sc, (mpfr_ptr)0);
 }
@@ -190,10 +195,13 @@ hdo_radau_guard_dense(mpfr_t *coef, hdo_radau_guard *g, const mpfr_t t0,
     mpfr_t hk, lim, a;
     int st = 0, any_near = 0;
     mpfr_inits2(w, hk, lim, a, (mpfr_ptr)0);
-    /* A guard within sqrt(tol) of zero at the start: an arc that starts
-       on its surface (after an event), or a contact */
-    mpfr_sqrt(lim, tol, MPFR_RNDN);
+    /* A guard within sqrt(tol) of zero at the start, relative to its
+       size over the step: an arc that starts on its surface (after an
+       event), or a contact */
     for (slong q = 0; q < ng && st == 0; q++) {
+        guard_scale(lim, g, q, tol);
+        mpfr_sqrt(a, tol, MPFR_RNDN);
+        mpfr_mul(lim, lim, a, MPFR_RNDN);
         g->near[q] = mpfr_cmpabs(g->gv + q, lim) <= 0;
         any_near |= g->near[q];
     }

@@ -20,6 +20,9 @@ hdo_stepper_init(hdo_stepper_t s, const hdo_step_type *type, hdo_model_t model,
     s->floor = hdo_vec_init(red->nstate + red->nimplicit, 64);
     for (slong i = 0; i < red->nstate + red->nimplicit; i++)
         mpfr_set_zero(s->floor + i, 1);
+    s->gfloor = hdo_vec_init(nguards, 64);
+    for (slong q = 0; q < nguards; q++)
+        mpfr_set_zero(s->gfloor + q, 1);
     if (nguards > 0)
         memcpy(s->guards, guards, nguards * sizeof(hdo_expr));
     return type->alloc(s, model, red, guards, nguards, prec);
@@ -34,7 +37,9 @@ hdo_stepper_clear(hdo_stepper_t s)
     s->guards = NULL;
     if (s->floor != NULL)
         hdo_vec_clear(s->floor, s->red->nstate + s->red->nimplicit);
-    s->floor = NULL;
+    if (s->gfloor != NULL)
+        hdo_vec_clear(s->gfloor, s->nguards);
+    s->floor = s->gfloor = NULL;
     s->impl = NULL;
     s->type = NULL;
 }
@@ -52,6 +57,8 @@ hdo_stepper_switch(hdo_stepper_t s, const hdo_step_type *type)
     }
     for (slong i = 0; i < s->red->nstate + s->red->nimplicit; i++)
         mpfr_set(t->floor + i, s->floor + i, MPFR_RNDN);
+    for (slong q = 0; q < s->nguards; q++)
+        mpfr_set(t->gfloor + q, s->gfloor + q, MPFR_RNDN);
     hdo_stepper_clear(s);
     *s = *t;
     return 0;
