@@ -73,6 +73,9 @@ typedef struct {
 } hdo_check_struct;
 typedef hdo_check_struct hdo_check_t[1];
 
+/* hdo_check_clear frees everything s holds; a second hdo_check_clear
+   does nothing (clearing is idempotent).  A cleared check must be
+   initialised again before it is used. */
 void hdo_check_init(hdo_check_t s);
 void hdo_check_clear(hdo_check_t s);
 

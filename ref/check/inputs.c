@@ -55,6 +55,9 @@ hdo_check_clear(hdo_check_t s)
     hdo_tol_clear(s->tol);
     hdo_csv_clear(s->cand);
     hdo_model_clear(s->model);
+    /* all zeros, which every clear above takes as empty: a second
+       hdo_check_clear frees nothing twice */
+    memset(s, 0, sizeof *s);
 }
 
 static int
