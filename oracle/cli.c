@@ -8,10 +8,8 @@
 #include <string.h>
 #include "cli.h"
 
-/* hdo run --digits: a run at D digits costs about D^2.2 (measured on
-   der(x) = -x over [0, 1]: 1000 digits 2.4 s, 2000 digits 10.7 s), so
-   10000 digits take minutes and 100000 would take most of a day. */
-#define MAX_DIGITS 10000
+/* --digits: 1 to HDO_MAX_DIGITS, the library's limit (hybrid.h says
+   why), so that the commands and the library refuse the same D. */
 #define NOPT_MAX 32
 
 enum { O_HELP = 'h', O_DIGITS = 'd', O_PARAM = 'p', O_TABLE = 256 };
@@ -212,16 +210,16 @@ cli_parse(cli *c, int argc, char **argv)
             c->digits = parse_count(optarg, LONG_MAX);
             if (c->digits < 0)
                 rc = fail(c, 0,
-                          "--digits expects an integer from 1 to 10000, "
+                          "--digits expects an integer from 1 to %d, "
                           "not '%s'",
-                          optarg);
-            else if (c->digits > MAX_DIGITS)
+                          HDO_MAX_DIGITS, optarg);
+            else if (c->digits > HDO_MAX_DIGITS)
                 rc = fail(c, 0,
-                          "--digits %s: at most 10000 digits (the work grows "
+                          "--digits %s: at most %d digits (the work grows "
                           "like D^2.2: 2000 digits take about 10 s on one "
                           "variable, 10000 about 6 minutes); expected an "
-                          "integer from 1 to 10000",
-                          optarg);
+                          "integer from 1 to %d",
+                          optarg, HDO_MAX_DIGITS, HDO_MAX_DIGITS);
             break;
         case O_PARAM: /* applied when the model is read */
             rc = push(&c->params, optarg) == 0 ? -1 : 2;

@@ -12,6 +12,9 @@
 #include "commands.h"
 #include "hybrid.h"
 
+/* The usage below spells the limit out, to stay one readable text. */
+_Static_assert(HDO_MAX_DIGITS == 10000, "the usage says --digits <= 10000");
+
 static void
 usage(FILE *f)
 {

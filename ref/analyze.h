@@ -60,20 +60,30 @@ typedef struct {
        model is never written; render the analysis with &a->work */
     hdo_model_struct work;
     int have_work;
+    int live; /* private: 1 from hdo_analysis_init to hdo_analysis_clear */
 } hdo_analysis_struct;
 typedef hdo_analysis_struct hdo_analysis_t[1];
 
+/* hdo_analysis_init makes an empty analysis; hdo_analyze fills it, and
+   a second hdo_analyze of the same analysis first empties it (no
+   modes of two analyses mixed, nothing leaked).  hdo_analysis_clear
+   frees it; a second hdo_analysis_clear does nothing (clearing is
+   idempotent), and hdo_analyze refuses a cleared analysis with
+   HDO_ERR_INPUT until it is initialised again. */
 void hdo_analysis_init(hdo_analysis_t a);
 void hdo_analysis_clear(hdo_analysis_t a);
 
-/* Analyses every mode of model at digits D (> 0): the reduced form; a
+/* Analyses every mode of model at digits D (1 to HDO_MAX_DIGITS, as
+   hdo_run): the reduced form; a
    consistent point from the start values at t0 (hdo_start_guess,
    hdo_consistent_init), the start values kept where possible; the
    Kunkel-Mehrmann analysis there (hdo_km_analyze).  A mode that fails
    is recorded in its entry (status, err) and the others go on.  Returns
    0 (then a->failed says whether a fatal failure occurred), or
    HDO_ERR_DOMAIN with err (file set) when the start time or a start
-   value cannot be evaluated. */
+   value cannot be evaluated, or, before any work, HDO_ERR_INPUT with
+   err->file NULL for a model that is not parsed (hdo_model_parsed), a
+   cleared analysis, or digits outside 1 .. HDO_MAX_DIGITS. */
 int hdo_analyze(hdo_analysis_t a, const hdo_model_struct *model, long digits,
                 hdo_error_t *err);
 

@@ -34,7 +34,11 @@ typedef struct {
     long digits;             /* of the reference run (30) */
     /* tolerances overriding the file's (NaN: not given) */
     double time_abs, value_abs, value_rel;
-    const char *const *maps; /* CANDIDATE_NAME=MODEL_VAR, after the file's */
+    /* CANDIDATE_NAME=MODEL_VAR, after the file's (replacing its entry
+       for the same column); hdo_check_read_inputs refuses, with
+       HDO_ERR_INPUT, a MODEL_VAR that is not a variable of the model,
+       here or in the file (err->file NULL for an entry of maps) */
+    const char *const *maps;
     slong nmaps;
     const char *const *params; /* NAME=VALUE parameter overrides */
     slong nparams;
@@ -69,6 +73,9 @@ typedef struct {
 } hdo_check_struct;
 typedef hdo_check_struct hdo_check_t[1];
 
+/* hdo_check_clear frees everything s holds; a second hdo_check_clear
+   does nothing (clearing is idempotent).  A cleared check must be
+   initialised again before it is used. */
 void hdo_check_init(hdo_check_t s);
 void hdo_check_clear(hdo_check_t s);
 

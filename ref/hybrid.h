@@ -37,6 +37,13 @@ typedef enum {
             accumulation of local errors over the steps of a run).
    The reported values have D significant digits. */
 mpfr_prec_t hdo_run_prec(long digits);
+/* The most digits D a run or an analysis accepts (hdo_run,
+   hdo_run_verify, hdo_run_rows, hdo_analyze; the commands' --digits):
+   a run at D digits costs about D^2.2 (measured on der(x) = -x over
+   [0, 1]: 1000 digits 2.4 s, 2000 digits 10.7 s), so 10000 digits take
+   minutes and 100000 would take most of a day.  The one definition of
+   the limit: the command line and the library read it here. */
+#define HDO_MAX_DIGITS 10000
 void hdo_run_tol(mpfr_t tol, long digits); /* rounded to tol's precision */
 
 /* Progress report: called after every step with the time reached (as a
@@ -49,17 +56,22 @@ typedef void (*hdo_progress_fn)(void *data, double t, long steps, long nevents,
 struct hdo_row_struct;
 
 typedef struct {
-    long digits; /* D (> 0) */
+    long digits; /* D, 1 to HDO_MAX_DIGITS */
     /* The sampling step and the end time, exact (hdo_run_parse_time reads
        them from text once, naming the option in its errors); borrowed,
        read during hdo_run only.  every > 0, NULL: (t_end - t0) / 1000;
        until overrides the model's `until`, NULL: the model's. */
     const fmpq *every;
     const fmpq *until;
-    long max_steps;             /* 0: default 10^6 */
-    long max_events;            /* 0: default 10^5 */
-    const double *sample_times; /* when not NULL: sample exactly here
-                                   (ascending), instead of the grid */
+    long max_steps;  /* 0: default 10^6 */
+    long max_events; /* 0: default 10^5 */
+    /* When not NULL: sample exactly at these nsample_times times instead
+       of the grid (every is then not read).  They must be finite,
+       strictly increasing and within the run's span [t0, t_end], where
+       t0 or t_end rounded to a double either way counts as t0 or t_end
+       (its row is at t0 or t_end); else hdo_run refuses them
+       (HDO_ERR_INPUT, naming the first bad entry) before computing. */
+    const double *sample_times;
     slong nsample_times;
     int method; /* HDO_METHOD_AUTO (default), _TAYLOR or _IMPLICIT */
     hdo_progress_fn progress; /* may be NULL */
@@ -192,10 +204,26 @@ typedef struct {
        arc k ends where arc k + 1 starts, the last at the run's end. */
     hdo_method_arc *method_arcs;
     slong nmethod_arcs, method_arcs_alloc;
+    /* private: HDO_RESULT_LIVE from hdo_result_init to hdo_result_clear,
+       0 after it */
+    unsigned long live;
 } hdo_result_struct;
 typedef hdo_result_struct hdo_result_t[1];
+#define HDO_RESULT_LIVE 0x68646f72UL /* "hdor" */
 
+/* Initialises res to an empty result, ready for hdo_run.  A result may
+   receive several runs in turn: each hdo_run (hdo_run_verify) first
+   discards what res holds from the one before (as MPFR and FLINT
+   functions replace the value of their output argument), keeping only
+   command_argv and command_argc, so a reused result holds the rows and
+   events of its last run, never those of two runs appended. */
 void hdo_result_init(hdo_result_t res);
+/* Frees what res holds.  A second hdo_result_clear of the same result
+   does nothing (clearing is idempotent, as SUNDIALS' IDAFree(&mem)
+   leaves mem NULL so that a second call is harmless); a cleared result
+   must be initialised again before hdo_run takes it (hdo_run refuses it
+   with HDO_ERR_INPUT).  Clearing a result that was never initialised is
+   undefined. */
 void hdo_result_clear(hdo_result_t res);
 
 /* The zero rule of KM Remark 12 used by hdo_event_locate: the index m
@@ -257,8 +285,20 @@ void hdo_event_time_error(mpfr_t delta, mpfr_srcptr c, slong len,
                           const mpfr_t H, const mpfr_t tol, const mpfr_t root,
                           mpfr_prec_t prec);
 
-/* Runs the model from its start to t_end, into res (freshly
-   initialised).
+/* Runs the model from its start to t_end, into res (initialised by
+   hdo_result_init; what it holds from an earlier run is discarded
+   first, hdo_result_init says why).
+
+   The arguments are checked first, before any work and without touching
+   res; HDO_ERR_INPUT with err->file NULL (the call is wrong, not the
+   model) refuses: a model that no hdo_model_parse_file or
+   hdo_model_parse_string has parsed successfully (one only initialised,
+   one whose parse failed, one cleared: hdo_model_parsed); a cleared
+   result; opt->digits outside 1 .. HDO_MAX_DIGITS; sample_times that are
+   not all finite and strictly increasing, or nsample_times < 0.  Sample
+   times outside the run's span (hdo_run_options) are refused the same
+   way once the start and end times are evaluated, still before any
+   step (res is then empty).
 
    The start: the start mode's variables with a `var` start value are
    fixed, the others free; hdo_consistent_init makes the point consistent
@@ -305,7 +345,8 @@ void hdo_event_time_error(mpfr_t delta, mpfr_srcptr c, slong len,
    (HDO_ERR_UNSUPPORTED under `filippov`), naming the modes, the guard
    and the time.  Returns
    0, or a negative status with err filled (the rows and events up to the
-   failure stay in res): HDO_ERR_INPUT (bad options, no end time), the statuses
+   failure stay in res): HDO_ERR_INPUT (the arguments above, bad options,
+   no end time), the statuses
    of reduction, consistent initialisation and expansion, HDO_ERR_CHATTERING,
    HDO_ERR_ZENO (accumulating events without a `zeno goto`),
    HDO_ERR_TOO_MUCH_WORK (more than max_steps steps or max_events events). */
@@ -322,8 +363,9 @@ slong hdo_find_mode_name(const hdo_model_struct *model, const char *name);
 int hdo_run(hdo_result_t res, const hdo_model_struct *model,
             const hdo_run_options *opt, hdo_error_t *err);
 
-/* Checks the options of a run before it starts (start and end time,
-   --until, --every; the checks hdo_run makes first) and sets *nrows to
+/* Checks the options of a run before it starts (the model, digits and
+   sample_times as hdo_run checks them, the start and end time, --until,
+   --every; the checks hdo_run makes first) and sets *nrows to
    the number of sample rows the grid will have (events add two rows
    each).  Returns 0 or HDO_ERR_INPUT / a domain status with err filled;
    an error about an option (--until, --every) leaves err->file NULL, so
@@ -406,12 +448,14 @@ long hdo_result_agreement_where(char *msg, size_t size,
    agree (hdo_result_agreement; when where is not NULL, also the first
    place they agree to fewer than D digits, as
    hdo_result_agreement_where writes it, "" when none).  res and check
-   are freshly initialised (hdo_result_init) by the caller, who clears
-   both.  The wall time is about that of the D + 10 run alone on a
-   machine with two free cores; the model is only read (hdo_run never
-   writes it), so both runs share it.  opt->progress is called by the
-   D + 10 run only (the longer one); opt->row_sink receives the rows of
-   the D run only (check keeps its rows: the agreement reads them).
+   are initialised (hdo_result_init) by the caller, who clears both;
+   what they hold from earlier runs is discarded, and the arguments are
+   checked, as by hdo_run (D up to HDO_MAX_DIGITS: the check then runs at
+   HDO_MAX_DIGITS + 10).  The wall time is about that of the D + 10 run alone on
+   a machine with two free cores; the model is only read (hdo_run never writes
+   it), so both runs share it.  opt->progress is called by the D + 10 run only
+   (the longer one); opt->row_sink receives the rows of the D run only (check
+   keeps its rows: the agreement reads them).
 
    Returns 0, or the negative status of the run that failed with err
    filled: the D run's error as hdo_run gives it, or, when only the D + 10

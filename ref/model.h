@@ -164,8 +164,20 @@ typedef struct {
 } hdo_model_struct;
 typedef hdo_model_struct hdo_model_t[1];
 
+/* hdo_model_init makes an empty model, to be filled by
+   hdo_model_parse_file or hdo_model_parse_string.  hdo_model_clear
+   frees it and leaves it empty (all zeros): a second hdo_model_clear
+   does nothing, and hdo_model_parsed says 0 until the model is
+   initialised and parsed again. */
 void hdo_model_init(hdo_model_t model);
 void hdo_model_clear(hdo_model_t model);
+
+/* 1 when model holds a model that hdo_model_parse_file or
+   hdo_model_parse_string parsed successfully, 0 when it was only
+   initialised, its parse failed, or it was cleared (hdo_run and
+   hdo_analyze refuse such a model with HDO_ERR_INPUT).  The model must
+   have been initialised at least once. */
+int hdo_model_parsed(const hdo_model_struct *model);
 
 /* The symbolic workspace of a computation on a parsed model (a run, an
    analysis): *work is model with an expression pool of its own (a copy

@@ -71,8 +71,10 @@ main(int argc, char **argv)
     if (argc == 3) {
         char *end;
         opt.digits = strtol(argv[2], &end, 10);
-        if (*end != '\0' || opt.digits <= 0 || opt.digits > 100000) {
-            fprintf(stderr, "run_case: DIGITS must be a positive integer\n");
+        /* hdo_run refuses more than HDO_MAX_DIGITS too, with a message;
+           checked here so that the usage error comes first */
+        if (*end != '\0' || opt.digits <= 0 || opt.digits > HDO_MAX_DIGITS) {
+            fprintf(stderr, "run_case: DIGITS: 1 to %d\n", HDO_MAX_DIGITS);
             return 2;
         }
     }

@@ -11,11 +11,15 @@ hdo_analysis_init(hdo_analysis_t a)
     memset(a, 0, sizeof *a);
     mpfr_init2(a->t0, 64);
     a->start_mode = -1;
+    a->live = 1;
 }
 
 void
 hdo_analysis_clear(hdo_analysis_t a)
 {
+    /* cleared: all zeros, so a second clear must not free t0 again */
+    if (!a->live)
+        return;
     for (slong m = 0; m < a->nmodes; m++) {
         hdo_analysis_mode *p = a->modes + m;
         if (p->xs != NULL) {
@@ -31,6 +35,7 @@ hdo_analysis_clear(hdo_analysis_t a)
     if (a->start != NULL)
         hdo_vec_clear(a->start, a->nvars);
     mpfr_clear(a->t0);
+    memset(a, 0, sizeof *a);
 }
 
 mpfr_srcptr
@@ -223,9 +228,29 @@ hdo_analyze(hdo_analysis_t a, const hdo_model_struct *parsed, long digits,
             hdo_error_t *err)
 {
     hdo_model_struct *model = &a->work;
+    hdo_error_clear(err);
+    /* a library caller's mistakes, refused before any work (the
+       command line never makes them): each used to crash or, for the
+       digits, to run for days */
+    if (!a->live)
+        return hdo_error_set(err, HDO_ERR_INPUT, 0, 0,
+                             "the analysis was cleared (hdo_analysis_clear): "
+                             "initialise it again with hdo_analysis_init");
+    if (!hdo_model_parsed(parsed))
+        return hdo_error_set(err, HDO_ERR_INPUT, 0, 0,
+                             "the model holds no parsed model: "
+                             "hdo_model_parse_file or hdo_model_parse_string "
+                             "must succeed on it first");
+    if (digits <= 0 || digits > HDO_MAX_DIGITS)
+        return hdo_error_set(err, HDO_ERR_INPUT, 0, 0,
+                             "digits %ld: expected 1 to %d (HDO_MAX_DIGITS)",
+                             digits, HDO_MAX_DIGITS);
+    if (a->have_work) { /* an earlier analysis: emptied, not mixed in */
+        hdo_analysis_clear(a);
+        hdo_analysis_init(a);
+    }
     hdo_model_workspace_init(model, parsed);
     a->have_work = 1;
-    hdo_error_clear(err);
     a->digits = digits;
     /* the precision of a run at D digits: ten guard digits, so that the
        rank decisions and the consistent point are computed with more

@@ -55,6 +55,9 @@ hdo_check_clear(hdo_check_t s)
     hdo_tol_clear(s->tol);
     hdo_csv_clear(s->cand);
     hdo_model_clear(s->model);
+    /* all zeros, which every clear above takes as empty: a second
+       hdo_check_clear frees nothing twice */
+    memset(s, 0, sizeof *s);
 }
 
 static int
@@ -173,6 +176,37 @@ at(hdo_error_t *err, const char *file, int line, int col, const char *fmt, ...)
     return HDO_ERR_INPUT;
 }
 
+/* Every map entry in effect (not replaced by a later one for the same
+   column, as --map replaces the file's) must name a variable of the
+   model: a map to anything else would leave the column out of the
+   comparison as "not a variable of the model", so a misspelt target
+   (`--map h=H`) silently dropped the column it was meant to compare.
+   A file entry is reported at its target, which follows `CAND=` on its
+   line (tol.c keeps the column of CAND); a --map entry (line 0) names
+   the option. */
+static int
+check_maps(hdo_check_t s, hdo_error_t *err)
+{
+    const hdo_tol_struct *t = s->tol;
+    for (slong i = 0; i < t->nmap; i++) {
+        const hdo_tol_map_entry *m = t->map + i;
+        int replaced = 0;
+        for (slong k = i + 1; k < t->nmap; k++)
+            replaced |= strcmp(t->map[k].from, m->from) == 0;
+        if (replaced || hdo_model_find_var(s->model, m->to) >= 0)
+            continue;
+        if (m->line > 0)
+            return at(err, t->file, m->line, m->col + (int)strlen(m->from) + 1,
+                      "'%s' is not a variable of model %s (map %s=%s)", m->to,
+                      s->model->name, m->from, m->to);
+        hdo_error_clear(err);
+        return hdo_error_set(err, HDO_ERR_INPUT, 0, 0,
+                             "--map %s=%s: '%s' is not a variable of model %s",
+                             m->from, m->to, m->to, s->model->name);
+    }
+    return 0;
+}
+
 /* The compared variables: the tolerance file's list (each must be a
    variable of the model and a column of the candidate), or every value
    column of the candidate that is a variable of the model; the other
@@ -289,7 +323,7 @@ hdo_check_read_inputs(hdo_check_t s, hdo_error_t *err)
     int st;
     hdo_error_clear(err);
     if ((st = hdo_csv_read_file(s->cand, s->opt.cand_path, err)) != 0 ||
-        (st = read_tolerances(s, err)) != 0 ||
+        (st = read_tolerances(s, err)) != 0 || (st = check_maps(s, err)) != 0 ||
         (st = select_variables(s, err)) != 0)
         return st;
     return candidate_events(s, err);

@@ -16,6 +16,17 @@ int hdo_run_stoppable(hdo_result_t res, const hdo_model_struct *model,
                       const hdo_run_options *opt, hdo_error_t *err,
                       const atomic_int *stop);
 
+/* The checks hdo_run, hdo_run_verify (res and check) and hdo_run_rows
+   (res and check NULL) make of their arguments before any work, listed
+   at hdo_run (args.c): 0, or HDO_ERR_INPUT with err (if not NULL)
+   cleared and filled, err->file NULL. */
+int hdo_run_check_args(const hdo_result_struct *res,
+                       const hdo_result_struct *check,
+                       const hdo_model_struct *model,
+                       const hdo_run_options *opt, hdo_error_t *err);
+
+/* Empties res of an earlier run (command_argv and command_argc kept)
+   and sets it up for a run of model at digits D and precision prec. */
 void hdo_result_setup(hdo_result_t res, const hdo_model_t model, long digits,
                       mpfr_prec_t prec);
 /* Appends a row (values NaN, present 0) / an event (states NaN); the

@@ -2,6 +2,7 @@
  * and appending */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 #include "hybrid.h"
 #include "internal.h"
 
@@ -35,8 +36,11 @@ hdo_run_options_init(hdo_run_options *opt)
     opt->row_sink_data = NULL;
 }
 
-void
-hdo_result_init(hdo_result_t res)
+/* The fields of an empty result, except the three mpfr_t (initialised
+   once, by hdo_result_init) and command_argv/command_argc (the
+   caller's, kept across runs). */
+static void
+result_empty(hdo_result_t res)
 {
     res->prec = 0;
     res->digits = 0;
@@ -51,13 +55,7 @@ hdo_result_init(hdo_result_t res)
     res->sliding = NULL;
     res->event_digits = -1;
     res->event_digits_index = 0;
-    mpfr_init2(res->max_residual, 64);
-    mpfr_set_ui(res->max_residual, 0, MPFR_RNDN);
     res->start_adjusted = 0;
-    mpfr_init2(res->t0, 64);
-    mpfr_init2(res->t_end, 64);
-    mpfr_set_ui(res->t0, 0, MPFR_RNDN);
-    mpfr_set_ui(res->t_end, 0, MPFR_RNDN);
     res->seconds = 0;
     res->seconds_integration = res->seconds_events = 0;
     res->seconds_reduction = res->seconds_reinit = 0;
@@ -67,12 +65,12 @@ hdo_result_init(hdo_result_t res)
     res->method_arcs = NULL;
     res->nmethod_arcs = res->method_arcs_alloc = 0;
     res->cpu_seconds = 0;
-    res->command_argv = NULL;
-    res->command_argc = 0;
 }
 
-void
-hdo_result_clear(hdo_result_t res)
+/* Frees the rows, events and tables of a run (result_empty forgets
+   them). */
+static void
+result_free(hdo_result_t res)
 {
     for (slong i = 0; i < res->nrows; i++) {
         hdo_row *r = res->rows + i;
@@ -82,8 +80,6 @@ hdo_result_clear(hdo_result_t res)
     }
     free(res->rows);
     free(res->method_arcs);
-    res->method_arcs = NULL;
-    res->nmethod_arcs = res->method_arcs_alloc = 0;
     for (slong i = 0; i < res->nevents; i++) {
         hdo_event *e = res->events + i;
         mpfr_clear(e->time);
@@ -93,16 +89,45 @@ hdo_result_clear(hdo_result_t res)
     free(res->events);
     free(res->modes);
     free(res->sliding);
+}
+
+void
+hdo_result_init(hdo_result_t res)
+{
+    result_empty(res);
+    mpfr_init2(res->max_residual, 64);
+    mpfr_set_ui(res->max_residual, 0, MPFR_RNDN);
+    mpfr_init2(res->t0, 64);
+    mpfr_init2(res->t_end, 64);
+    mpfr_set_ui(res->t0, 0, MPFR_RNDN);
+    mpfr_set_ui(res->t_end, 0, MPFR_RNDN);
+    res->command_argv = NULL;
+    res->command_argc = 0;
+    res->live = HDO_RESULT_LIVE;
+}
+
+void
+hdo_result_clear(hdo_result_t res)
+{
+    /* a cleared result is all zeros, live included: clearing it again
+       must not free its mpfr_t twice */
+    if (res->live != HDO_RESULT_LIVE)
+        return;
+    result_free(res);
     mpfr_clear(res->max_residual);
     mpfr_clear(res->t0);
     mpfr_clear(res->t_end);
+    memset(res, 0, sizeof *res);
 }
 
-/* Sets up the sizes of a fresh result for a model at precision prec. */
 void
 hdo_result_setup(hdo_result_t res, const hdo_model_t model, long digits,
                  mpfr_prec_t prec)
 {
+    /* a result that holds an earlier run is emptied, not appended to */
+    result_free(res);
+    result_empty(res);
+    mpfr_set_ui(res->max_residual, 0, MPFR_RNDN);
     res->prec = prec;
     res->digits = digits;
     res->nvars = model->nvars;

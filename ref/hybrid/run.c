@@ -294,6 +294,9 @@ hdo_run_rows(slong *nrows, const hdo_model_struct *model,
     run_ctx c;
     hdo_result_t res;
     hdo_model_struct work;
+    *nrows = 0;
+    if (hdo_run_check_args(NULL, NULL, model, opt, err) != 0)
+        return HDO_ERR_INPUT;
     memset(&c, 0, sizeof c);
     hdo_model_workspace_init(&work, model);
     c.model = &work;
@@ -326,6 +329,8 @@ int
 hdo_run(hdo_result_t res, const hdo_model_struct *model,
         const hdo_run_options *opt, hdo_error_t *err)
 {
+    if (hdo_run_check_args(res, NULL, model, opt, err) != 0)
+        return HDO_ERR_INPUT;
     return hdo_run_stoppable(res, model, opt, err, NULL);
 }
 

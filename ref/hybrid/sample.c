@@ -71,12 +71,20 @@ hdo_run_add_row(run_ctx *c, const mpfr_t t, slong mode, mpfr_srcptr xs,
 /* ------------------------------------------------------------------ */
 /* Sampling */
 
-/* The k-th sample time. */
+/* The k-th sample time.  A given time within the rounding of t0 or
+   t_end to a double (hdo_run_setup_samples refuses the others outside
+   [t0, t_end]) is taken as t0 or t_end, so that a caller who has these
+   times as doubles gets their rows: before, a time just past t_end gave
+   no row, and one before t0 a row at its own time. */
 void
 hdo_run_sample_time(mpfr_t out, const run_ctx *c, slong k)
 {
     if (c->opt->sample_times != NULL) {
         mpfr_set_d(out, c->opt->sample_times[k], MPFR_RNDN);
+        if (mpfr_cmp(out, c->res->t0) < 0)
+            mpfr_set(out, c->res->t0, MPFR_RNDN);
+        else if (mpfr_cmp(out, c->t_end) > 0)
+            mpfr_set(out, c->t_end, MPFR_RNDN);
     } else if (k == c->nsamples - 1) {
         mpfr_set(out, c->t_end, MPFR_RNDN);
     } else {
@@ -135,7 +143,27 @@ int
 hdo_run_setup_samples(run_ctx *c)
 {
     if (c->opt->sample_times != NULL) {
-        c->nsamples = c->opt->nsample_times;
+        /* finite and increasing: hdo_run_check_args; here the span,
+           which is known only now (the times may be doubles of t0 and
+           t_end, rounded either way: the doubles around them pass) */
+        slong n = c->opt->nsample_times;
+        double lo = mpfr_get_d(c->res->t0, MPFR_RNDD);
+        double hi = mpfr_get_d(c->t_end, MPFR_RNDU);
+        if (n > 0 && (c->opt->sample_times[0] < lo ||
+                      c->opt->sample_times[n - 1] > hi)) {
+            int before = c->opt->sample_times[0] < lo;
+            slong k = before ? 0 : n - 1;
+            hdo_error_set(
+                c->err, HDO_ERR_INPUT, 0, 0,
+                "sample_times[%ld] = %.17g is %s the run's %s "
+                "time %.17g: the sample times must lie in the "
+                "run's span",
+                (long)k, c->opt->sample_times[k], before ? "before" : "after",
+                before ? "start" : "end",
+                mpfr_get_d(before ? c->res->t0 : c->t_end, MPFR_RNDN));
+            return hdo_run_option_fail(c);
+        }
+        c->nsamples = n;
         return 0;
     }
     if (c->opt->every != NULL) {

@@ -56,6 +56,10 @@ hdo_run_verify(hdo_result_t res, hdo_result_t check, long *verified,
     *verified = -1;
     if (where != NULL && size > 0)
         where[0] = '\0';
+    /* D is checked here, not in the runs: the check at D + 10 may go
+       past HDO_MAX_DIGITS */
+    if (hdo_run_check_args(res, check, model, opt, err) != 0)
+        return HDO_ERR_INPUT;
     a.res = res;
     b.res = check;
     a.model = b.model = model;

@@ -22,6 +22,17 @@ hdo_model_init(hdo_model_t model)
     model->chattering = HDO_CHATTER_FILIPPOV;
 }
 
+int
+hdo_model_parsed(const hdo_model_struct *model)
+{
+    /* only a successful parse leaves var_names set (an entry more than
+       the variables, so never NULL then): a failed one resets the model
+       (reset_keep_file), as hdo_model_clear does; and a parsed model
+       has a start mode */
+    return model->var_names != NULL && model->nmodes > 0 &&
+           model->start_mode >= 0 && model->start_mode < model->nmodes;
+}
+
 static void
 transition_clear(hdo_transition *tr)
 {

@@ -150,3 +150,52 @@ Test(check, junit, .init = setup, .fini = scratch_remove)
               "%s", text);
     hdo_check_clear(s);
 }
+
+/* A map whose target is not a variable of the model (#23 item 8): the
+   candidate column x, 0.5 off at every row, mapped to X used to be left
+   out as "not a variable of the model", and the check passed with
+   nothing compared but the rows of another column.  Refused now: at the
+   target's place in a tolerance file, by the option for a --map entry
+   (err.file NULL). */
+Test(check, map_target_not_a_variable, .init = setup, .fini = scratch_remove)
+{
+    hdo_check_t s;
+    hdo_check_options opt;
+    hdo_error_t err;
+    const char *maps[] = {"x=X"};
+    const char *tol = put(2, "bad.tol", "# the column\nmap = x=X\n");
+    hdo_check_options_init(&opt);
+    opt.model_path = put(0, "unit_check_decay.hdae", decay);
+    opt.cand_path = candidate(0.5);
+    opt.digits = 20;
+    opt.tol_path = tol;
+    hdo_check_init(s);
+    cr_assert_eq(hdo_check_run(s, &opt, &err), HDO_ERR_INPUT);
+    cr_expect_str_eq(err.file, tol);
+    cr_expect_eq(err.line, 2);
+    cr_expect_eq(err.col, 9);
+    cr_expect(strstr(err.message,
+                     "'X' is not a variable of model unit_check_decay") != NULL,
+              "%s", err.message);
+    hdo_check_clear(s);
+
+    opt.tol_path = put(3, "none.tol", "# no map\n");
+    opt.maps = maps;
+    opt.nmaps = 1;
+    hdo_check_init(s);
+    cr_assert_eq(hdo_check_run(s, &opt, &err), HDO_ERR_INPUT);
+    cr_expect(err.file == NULL);
+    cr_expect_str_eq(err.message, "--map x=X: 'X' is not a variable of model "
+                                  "unit_check_decay");
+    hdo_check_clear(s);
+
+    /* the file's bad entry replaced by --map x=x: the column is compared,
+       and its 0.5 fails */
+    maps[0] = "x=x";
+    opt.tol_path = tol;
+    hdo_check_init(s);
+    cr_assert_eq(hdo_check_run(s, &opt, &err), 0, "%s", err.message);
+    cr_expect_eq(s->nvar, 1);
+    cr_expect_eq(hdo_check_failed(s), 1);
+    hdo_check_clear(s);
+}
