@@ -50,7 +50,7 @@ usage(FILE *f)
         "                    method) also when stderr is not a terminal\n"
         "\n"
         "Exit status: 0 success, 1 --verify confirmed fewer than D digits\n"
-        "(the files are written, stderr names the first disagreement), 2 bad\n"
+        "(the files are written, stderr names the place of the fewest digits), 2 bad\n"
         "input, an output folder hdo may not write, or a run that cannot go\n"
         "on (an earlier result in DIR is then gone: docs/cli.md).\n");
 }
@@ -214,7 +214,7 @@ hdo_cmd_run(int argc, char **argv)
                says that the check failed */
             fprintf(stderr,
                     "hdo run: --verify: the runs at %ld and %ld digits agree "
-                    "to only %ld digits; first disagreement: %s\n",
+                    "to only %ld digits; fewest digits: %s\n",
                     opt.digits, opt.digits + 10, verified,
                     where[0] ? where : "(not located)");
             rc = 1;

@@ -117,6 +117,19 @@ typedef struct hdo_row_struct {
     slong mode;
     mpfr_ptr values; /* model->nvars entries */
     int *present;    /* 1 where the mode has the variable */
+    /* the index k of the sampling grid's time t0 + k every, or -1 for a
+       row of an event */
+    slong sample;
+    /* per variable: log2 of the magnitude its digits are counted
+       against (--verify): the larger of the variable's size over the
+       integration step that produced the value and its nominal value
+       (decisions.md, "Digits at every scale"); -inf where absent */
+    double *mag;
+    /* log2 of the run's zero level at the row: tol times the largest
+       magnitude any variable has had so far.  A value within it is zero
+       to the run's accuracy: it has no significant digits, and two runs
+       that both put a value within their zero levels agree on it. */
+    double zero;
 } hdo_row;
 
 typedef struct {
@@ -126,6 +139,9 @@ typedef struct {
     hdo_event_kind kind;
     const char *guard;    /* borrowed source text ("zeno" for zeno) */
     mpfr_ptr left, right; /* states (model->nvars, NaN where absent) */
+    /* the rows of the left and right states in the result's rows, or -1
+       (not stored: a row sink) */
+    slong row_left, row_right;
 } hdo_event;
 
 /* What is reported per mode used: the Kunkel-Mehrmann counts at the
@@ -420,24 +436,29 @@ void hdo_run_write_notes(FILE *f, const hdo_result_t res,
                          const hdo_model_struct *model, long digits);
 
 /* The smallest number of significant digits on which two runs of the same
-   model agree, over all event times and event states (left and right
-   limits); each value is compared relative to the largest magnitude its
-   variable takes in b's rows and events (times relative to
-   max(|t0|, |t_end|)), so a state that passes through zero is not
-   counted as disagreeing.  Before a zeno event the runs follow events
-   until their gaps reach each run's own tolerance, so there only the
-   events both followed are compared, and the zeno events with each
-   other; everywhere else the two event lists must match one to one
-   (same modes).  Capped at the digits of a.  Returns the number, or 0
-   when the event structure differs; with no events, the final rows are
-   compared. */
+   model agree, over every value both report: event times (relative to
+   max(|t0|, |t_end|)), the rows of events (the states before and after
+   them), the rows of the sampling grid both runs wrote (paired by
+   sample index) and the last rows.  A value x of a is compared with b's
+   y relative to max(|y|, its variable's size over the integration step
+   that produced x, the variable's nominal value, a's zero level) (the
+   magnitudes hdo_row records), so a solution that decays to 1e-18 has
+   its digits counted at 1e-18, and a value passing through zero those
+   of its step; two values that are both within their runs' zero levels
+   (tol times the largest magnitude of any variable so far) are zero to
+   both runs' accuracy and are not counted.  Before a zeno event the
+   runs follow events until their gaps reach each run's own tolerance,
+   so there only the events both followed are compared, and the zeno
+   events with each other; everywhere else the two event lists must
+   match one to one (same modes).  Capped at the digits of a.  Returns
+   the number, or 0 when the event structure differs. */
 long hdo_result_agreement(const hdo_result_t a, const hdo_result_t b);
 
 /* The same number; when it is below a's digits and msg is not NULL,
-   also writes into msg (size bytes) the first place in time order where
-   the runs agree to fewer digits than a's: the event (its time, a state
-   before or after it, or a different switch) or the last row, the
-   variable and both values (model names the modes and variables). */
+   also writes into msg (size bytes) the place where the runs agree to
+   the fewest digits: the event (its time, a state before or after it,
+   or the first different switch) or the row, the variable and both
+   values (model names the modes and variables). */
 long hdo_result_agreement_where(char *msg, size_t size,
                                 const hdo_model_struct *model,
                                 const hdo_result_t a, const hdo_result_t b);

@@ -98,6 +98,12 @@ typedef struct {
        (hdo_run_event_digits); the first step after it widens the state
        by its rate times that uncertainty for the zero rule (floors.c) */
     mpfr_t event_at, event_dt;
+    /* the magnitudes of the current step per variable (log2; sample.c,
+       hdo_run_step_magnitudes), whether they are the current step's, and
+       the first row whose magnitude waits for the next step's */
+    double *stepmag;
+    int stepmag_valid;
+    slong pending_row;
     /* an output row with an undefined (NaN) value of a variable its mode
        has: the run fails rather than print it (hdo_run) */
     int undefined_row;
@@ -157,8 +163,20 @@ void hdo_run_guard_floors(run_ctx *c, mode_cache *mc, const mpfr_t t,
 void hdo_run_mode_values(mpfr_ptr values, int *present, const mode_cache *mc,
                          mpfr_srcptr xs, mpfr_srcptr xu);
 slong hdo_run_res_mode(const run_ctx *c, slong m);
-void hdo_run_add_row(run_ctx *c, const mpfr_t t, slong mode, mpfr_srcptr xs,
-                     mpfr_srcptr xu);
+/* Adds a row of mode's values at t (to the result, or to the row sink);
+   returns its index in the result's rows, or -1 (a sink).  Its
+   magnitudes (hdo_row.mag) are the current step's when
+   c->stepmag_valid, else they wait for the next step's
+   (hdo_run_step_magnitudes). */
+slong hdo_run_add_row(run_ctx *c, const mpfr_t t, slong mode, mpfr_srcptr xs,
+                      mpfr_srcptr xu);
+/* The current step's magnitudes: per variable the larger of |x| at the
+   step's start (mc's state) and at its offset s_end (the dense output),
+   into c->stepmag; the rows waiting for them take them.  Valid until
+   hdo_run_stepmag_end (a transition: the rows after it belong to the
+   next arc). */
+void hdo_run_step_magnitudes(run_ctx *c, mode_cache *mc, const mpfr_t s_end);
+void hdo_run_stepmag_end(run_ctx *c);
 void hdo_run_sample_time(mpfr_t out, const run_ctx *c, slong k);
 void hdo_run_emit_samples(run_ctx *c, const mpfr_t limit, int inclusive);
 void hdo_run_emit_samples_point(run_ctx *c, slong mode, mpfr_srcptr xs,

@@ -297,13 +297,15 @@ hdo_run_enter_slot(run_ctx *c, slong src, slong m, const left_limit *L,
     int ph = hdo_run_phase_enter(c, PH_REDUCTION);
     hdo_run_note_mode_used(c, m, t);
     hdo_run_phase_enter(c, ph);
-    hdo_run_add_row(c, t, src, L->xs, L->xu);
+    slong row_left = hdo_run_add_row(c, t, src, L->xs, L->xu);
+    hdo_run_stepmag_end(c); /* the rows from here on are the next arc's */
     hdo_event *ev = hdo_result_add_event(c->res, t, hdo_run_res_mode(c, src),
                                          hdo_run_res_mode(c, m), kind, text);
     hdo_run_mode_values(ev->left, NULL, hdo_run_mode_entry(c, src), L->xs,
                         L->xu);
     hdo_run_mode_values(ev->right, NULL, mc, mc->xs, mc->xu);
-    hdo_run_add_row(c, t, m, mc->xs, mc->xu);
+    ev->row_left = row_left;
+    ev->row_right = hdo_run_add_row(c, t, m, mc->xs, mc->xu);
     hdo_run_skip_samples_at(c, t);
     hdo_run_hist_clear(c);
     c->mode = m;

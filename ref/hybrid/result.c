@@ -77,6 +77,7 @@ result_free(hdo_result_t res)
         mpfr_clear(r->time);
         hdo_vec_clear(r->values, res->nvars);
         free(r->present);
+        free(r->mag);
     }
     free(res->rows);
     free(res->method_arcs);
@@ -154,9 +155,14 @@ hdo_result_add_row(hdo_result_t res, const mpfr_t t, slong mode)
     r->mode = mode;
     r->values = hdo_vec_init(res->nvars, res->prec);
     r->present = calloc(res->nvars ? res->nvars : 1, sizeof *r->present);
-    HDO_ASSERT(r->present != NULL);
-    for (slong v = 0; v < res->nvars; v++)
+    r->mag = malloc((res->nvars ? res->nvars : 1) * sizeof *r->mag);
+    HDO_ASSERT(r->present != NULL && r->mag != NULL);
+    r->sample = -1;
+    r->zero = -INFINITY;
+    for (slong v = 0; v < res->nvars; v++) {
         mpfr_set_nan(r->values + v);
+        r->mag[v] = -INFINITY;
+    }
     return r;
 }
 
@@ -178,6 +184,7 @@ hdo_result_add_event(hdo_result_t res, const mpfr_t t, slong from, slong to,
     e->to = to;
     e->kind = kind;
     e->guard = guard;
+    e->row_left = e->row_right = -1;
     e->left = hdo_vec_init(res->nvars, res->prec);
     e->right = hdo_vec_init(res->nvars, res->prec);
     for (slong v = 0; v < res->nvars; v++) {

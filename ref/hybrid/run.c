@@ -151,6 +151,8 @@ step(run_ctx *c, int *done)
     if (best >= 0 && last && hdo_run_event_at_end(c, h, broot))
         best = -1;
 
+    /* the magnitudes of the step actually taken, for the rows' digits */
+    hdo_run_step_magnitudes(c, mc, best >= 0 ? broot : h);
     if (best < 0)
         hdo_run_phase_enter(c, ph); /* back to integration */
     if (best >= 0)
@@ -371,6 +373,9 @@ hdo_run_stoppable(hdo_result_t res, const hdo_model_struct *model,
     mpfr_set_ui(c.t, 0, MPFR_RNDN);
     /* an entry per mode entered: the model's, the sliding ones */
     hdo_run_mode_table_init(&c.modes);
+    c.stepmag = malloc((model->nvars + 1) * sizeof *c.stepmag);
+    HDO_ASSERT(c.stepmag != NULL);
+    c.pending_row = -1;
 
     st = run_setup(&c);
     if (st == 0)
@@ -412,6 +417,7 @@ hdo_run_stoppable(hdo_result_t res, const hdo_model_struct *model,
 
     hdo_run_hist_clear(&c);
     hdo_run_floors_clear(&c);
+    free(c.stepmag);
     hdo_run_mode_table_clear(&c.modes, res);
     hdo_model_workspace_clear(&work);
     mpfr_clears(c.tol, c.every, c.t, c.t_end, c.last_event, c.event_at,

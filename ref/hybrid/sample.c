@@ -1,5 +1,6 @@
 /* sample.c -- the rows of a run: values of a mode, event rows and the
  * sampling grid (--every, --until) */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "driver.h"
@@ -33,7 +34,44 @@ hdo_run_res_mode(const run_ctx *c, slong m)
     return m;
 }
 
-void
+/* log2 |x| (-inf for zero or NaN) */
+static double
+log2_abs(mpfr_srcptr x)
+{
+    long e;
+    if (!mpfr_regular_p(x))
+        return -INFINITY;
+    double d = mpfr_get_d_2exp(&e, x, MPFR_RNDN);
+    return (double)e + log2(fabs(d));
+}
+
+/* row's magnitudes: the current step's (or, waiting for the next
+   step's, none yet), the nominal values; and the run's zero level. */
+static void
+row_magnitudes(run_ctx *c, hdo_row *row, slong index)
+{
+    double big = -INFINITY;
+    for (slong v = 0; v < c->res->nvars; v++) {
+        double m = log2_abs(c->vmax + v);
+        if (row->present[v] && log2_abs(row->values + v) > m)
+            m = log2_abs(row->values + v);
+        if (m > big)
+            big = m;
+    }
+    row->zero = big + log2_abs(c->tol);
+    for (slong v = 0; v < c->res->nvars; v++) {
+        if (!row->present[v])
+            continue;
+        double m = log2_abs(c->nominal + v);
+        if (c->stepmag_valid && c->stepmag[v] > m)
+            m = c->stepmag[v];
+        row->mag[v] = m;
+    }
+    if (!c->stepmag_valid && c->pending_row < 0)
+        c->pending_row = index;
+}
+
+slong
 hdo_run_add_row(run_ctx *c, const mpfr_t t, slong mode, mpfr_srcptr xs,
                 mpfr_srcptr xu)
 {
@@ -47,6 +85,8 @@ hdo_run_add_row(run_ctx *c, const mpfr_t t, slong mode, mpfr_srcptr xs,
         tmp.values = hdo_vec_init(n, c->res->prec);
         tmp.present = calloc(n ? n : 1, sizeof *tmp.present);
         HDO_ASSERT(tmp.present != NULL);
+        tmp.sample = -1;
+        tmp.mag = NULL;
         for (slong v = 0; v < n; v++)
             mpfr_set_nan(tmp.values + v);
         hdo_run_mode_values(tmp.values, tmp.present,
@@ -58,7 +98,7 @@ hdo_run_add_row(run_ctx *c, const mpfr_t t, slong mode, mpfr_srcptr xs,
         hdo_vec_clear(tmp.values, n);
         free(tmp.present);
         mpfr_clear(tmp.time);
-        return;
+        return -1;
     }
     row = hdo_result_add_row(c->res, t, hdo_run_res_mode(c, mode));
     hdo_run_mode_values(row->values, row->present, hdo_run_mode_entry(c, mode),
@@ -66,6 +106,60 @@ hdo_run_add_row(run_ctx *c, const mpfr_t t, slong mode, mpfr_srcptr xs,
     for (slong v = 0; v < c->res->nvars; v++)
         if (row->present[v] && mpfr_nan_p(row->values + v))
             c->undefined_row = 1;
+    if (c->stepmag != NULL && c->vmax != NULL)
+        row_magnitudes(c, row, c->res->nrows - 1);
+    return c->res->nrows - 1;
+}
+
+void
+hdo_run_step_magnitudes(run_ctx *c, mode_cache *mc, const mpfr_t s_end)
+{
+    slong nv = c->res->nvars;
+    if (c->stepmag == NULL)
+        return;
+    /* the largest |x| at the start and at a quarter, half, three
+       quarters and the end of the step taken: a step may span a whole
+       arc (the ball's flight is one polynomial step), whose ends are
+       both zero */
+    mpfr_ptr vals = hdo_vec_init(nv, c->prec);
+    mpfr_t s;
+    mpfr_init2(s, c->prec);
+    for (slong v = 0; v < nv; v++)
+        c->stepmag[v] = -INFINITY;
+    for (int q = 0; q <= 4; q++) {
+        for (slong v = 0; v < nv; v++)
+            mpfr_set_nan(vals + v);
+        if (q == 0) {
+            hdo_run_mode_values(vals, NULL, mc, mc->xs, mc->xu);
+        } else {
+            mpfr_mul_ui(s, s_end, (unsigned long)q, MPFR_RNDN);
+            mpfr_div_ui(s, s, 4, MPFR_RNDN);
+            hdo_stepper_eval(mc->ts, mc->tu, NULL, mc->step, s);
+            hdo_run_mode_values(vals, NULL, mc, mc->ts, mc->tu);
+        }
+        for (slong v = 0; v < nv; v++)
+            if (log2_abs(vals + v) > c->stepmag[v])
+                c->stepmag[v] = log2_abs(vals + v);
+    }
+    mpfr_clear(s);
+    hdo_vec_clear(vals, nv);
+    /* rows since the last transition (its right state, samples at a
+       point) belong to this arc */
+    if (c->pending_row >= 0 && c->opt->row_sink == NULL)
+        for (slong i = c->pending_row; i < c->res->nrows; i++) {
+            hdo_row *r = c->res->rows + i;
+            for (slong v = 0; v < nv; v++)
+                if (r->present[v] && c->stepmag[v] > r->mag[v])
+                    r->mag[v] = c->stepmag[v];
+        }
+    c->pending_row = -1;
+    c->stepmag_valid = 1;
+}
+
+void
+hdo_run_stepmag_end(run_ctx *c)
+{
+    c->stepmag_valid = 0;
 }
 
 /* ------------------------------------------------------------------ */
@@ -112,7 +206,9 @@ hdo_run_emit_samples(run_ctx *c, const mpfr_t limit, int inclusive)
         if (mpfr_cmp(tk, c->t) >= 0) {
             mpfr_sub(s, tk, c->t, MPFR_RNDN);
             hdo_stepper_eval(mc->ts, mc->tu, NULL, mc->step, s);
-            hdo_run_add_row(c, tk, c->mode, mc->ts, mc->tu);
+            slong i = hdo_run_add_row(c, tk, c->mode, mc->ts, mc->tu);
+            if (i >= 0)
+                c->res->rows[i].sample = c->next_sample;
         }
         c->next_sample++;
     }
@@ -131,7 +227,9 @@ hdo_run_emit_samples_point(run_ctx *c, slong mode, mpfr_srcptr xs,
         int cmp = mpfr_cmp(tk, limit);
         if (cmp > 0 || (cmp == 0 && !inclusive))
             break;
-        hdo_run_add_row(c, tk, mode, xs, xu);
+        slong i = hdo_run_add_row(c, tk, mode, xs, xu);
+        if (i >= 0)
+            c->res->rows[i].sample = c->next_sample;
         c->next_sample++;
     }
     mpfr_clear(tk);

@@ -331,7 +331,8 @@ hdo_run_take_transition_tr(run_ctx *c, slong src, const hdo_transition *tr,
     mpfr_ptr vals = hdo_vec_init(tr->nassigns, c->prec);
     int st, adjusted = 0;
 
-    hdo_run_add_row(c, t, src, L->xs, L->xu);
+    slong row_left = hdo_run_add_row(c, t, src, L->xs, L->xu);
+    hdo_run_stepmag_end(c); /* the rows from here on are the next arc's */
     st = tr->nassigns > 0 ? eval_assigns(c, vals, src, k, L, t) : 0;
     if (st == 0)
         st = hdo_run_mode_cache_get(c, tgt, t);
@@ -404,7 +405,8 @@ hdo_run_take_transition_tr(run_ctx *c, slong src, const hdo_transition *tr,
         mpfr_set(ev->left + v, left + v, MPFR_RNDN);
     hdo_vec_clear(left, nv);
     hdo_run_mode_values(ev->right, NULL, mt, mt->xs, mt->xu);
-    hdo_run_add_row(c, t, tgt, mt->xs, mt->xu);
+    ev->row_left = row_left;
+    ev->row_right = hdo_run_add_row(c, t, tgt, mt->xs, mt->xu);
     hdo_run_skip_samples_at(c, t);
     c->mode = tgt;
     mpfr_set(c->t, t, MPFR_RNDN);

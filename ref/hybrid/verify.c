@@ -70,37 +70,46 @@ agree(mpfr_srcptr x, mpfr_srcptr y, mpfr_srcptr scale, long cap)
     return (double)k;
 }
 
-/* scale[v] := the largest |value| variable v takes in b (1 if none). */
-static mpfr_ptr
-scales(const hdo_result_t b)
+/* 2^l at 64 bits, rounded down; 0 for l = -inf */
+static void
+set_pow2(mpfr_t m, double l)
 {
-    mpfr_ptr s = hdo_vec_init(b->nvars, 64);
-    mpfr_t t;
-    mpfr_init2(t, 64);
-    for (slong v = 0; v < b->nvars; v++)
-        mpfr_set_ui(s + v, 0, MPFR_RNDN);
-    for (slong i = 0; i < b->nrows; i++)
-        for (slong v = 0; v < b->nvars; v++)
-            if (b->rows[i].present[v]) {
-                mpfr_abs(t, b->rows[i].values + v, MPFR_RNDU);
-                if (mpfr_cmp(t, s + v) > 0)
-                    mpfr_set(s + v, t, MPFR_RNDU);
-            }
-    for (slong i = 0; i < b->nevents; i++)
-        for (slong v = 0; v < b->nvars; v++) {
-            mpfr_srcptr lr[2] = {b->events[i].left + v, b->events[i].right + v};
-            for (int k = 0; k < 2; k++)
-                if (!mpfr_nan_p(lr[k])) {
-                    mpfr_abs(t, lr[k], MPFR_RNDU);
-                    if (mpfr_cmp(t, s + v) > 0)
-                        mpfr_set(s + v, t, MPFR_RNDU);
-                }
-        }
-    for (slong v = 0; v < b->nvars; v++)
-        if (mpfr_zero_p(s + v))
-            mpfr_set_ui(s + v, 1, MPFR_RNDN);
-    mpfr_clear(t);
-    return s;
+    if (!(l > -INFINITY) || !isfinite(l)) {
+        mpfr_set_zero(m, 1);
+        return;
+    }
+    mpfr_set_d(m, l, MPFR_RNDD);
+    mpfr_ui_pow(m, 2, m, MPFR_RNDD);
+}
+
+/* The scale of value v of row r (of a) against y (b's value, the better
+   estimate of the true one): max(|y|, 2^mag[v], 2^zero) (the magnitudes
+   recorded with a's row: sample.c), at 64 bits. */
+static void
+value_scale(mpfr_t sc, const hdo_row *r, slong v, mpfr_srcptr y)
+{
+    mpfr_t m;
+    mpfr_init2(m, 64);
+    mpfr_abs(sc, y, MPFR_RNDU);
+    if (r->mag != NULL) {
+        set_pow2(m, r->mag[v]);
+        mpfr_max(sc, sc, m, MPFR_RNDU);
+    }
+    set_pow2(m, r->zero);
+    mpfr_max(sc, sc, m, MPFR_RNDU);
+    mpfr_clear(m);
+}
+
+/* 1 when value v of row r is within the row's zero level */
+static int
+at_zero(const hdo_row *r, slong v)
+{
+    mpfr_t m;
+    mpfr_init2(m, 64);
+    set_pow2(m, r->zero);
+    int z = mpfr_cmpabs(r->values + v, m) <= 0;
+    mpfr_clear(m);
+    return z;
 }
 
 /* Index of the next zeno event at or after i, or n. */
@@ -112,55 +121,88 @@ next_zeno(const hdo_result_t r, slong i)
     return i;
 }
 
-/* Where the comparison stands: the first value that agrees to fewer
-   than `want` digits is described in msg (when msg is not NULL). */
+/* Where the comparison stands: the value with the fewest digits so
+   far, described in msg (when msg is not NULL) if below `want`. */
 typedef struct {
     long want;
     char *msg;
     size_t size;
-    int found;
+    int found;    /* a structural difference was described */
+    double worst; /* the fewest digits noted */
     const hdo_model_struct *model;
 } place_t;
 
-/* Records (once) that x (run a) and y (run b) agree to only d digits:
-   what, the event's index (0: the last row) and time, both values. */
+/* Notes that x (run a) and y (run b) agree to only d digits at time t:
+   what, and where (an event's index, or 0: a row). */
 static void
 note(place_t *pl, double d, const char *what, slong index, mpfr_srcptr t,
      mpfr_srcptr x, mpfr_srcptr y)
 {
-    if (pl == NULL || pl->msg == NULL || pl->found || d >= (double)pl->want)
+    if (pl == NULL || pl->msg == NULL || pl->found || d >= (double)pl->want ||
+        d >= pl->worst)
         return;
-    pl->found = 1;
+    pl->worst = d;
     char where[64];
     if (index > 0)
         snprintf(where, sizeof where, "event %ld", (long)index);
     else
-        snprintf(where, sizeof where, "the last row");
+        snprintf(where, sizeof where, "the row");
     mpfr_snprintf(pl->msg, pl->size,
                   "%s at t = %.17Rg, %s: %.*Re against %.*Re (%ld digits)",
                   where, t, what, (int)pl->want + 4, x, (int)pl->want + 4, y,
                   d <= 0 ? 0L : (long)floor(d));
 }
 
+/* The digits on which rows ra (of a) and rb (of b) agree, every variable
+   both have, each relative to its scale in a (value_scale). */
 static double
-event_agreement(const hdo_event *ea, const hdo_event *eb, slong nvars,
-                mpfr_srcptr sc, mpfr_srcptr tscale, long cap, place_t *pl)
+row_agreement(const hdo_row *ra, const hdo_row *rb, slong nvars, long cap,
+              slong index, const char *side, place_t *pl)
+{
+    double worst = (double)cap;
+    mpfr_t sc;
+    mpfr_init2(sc, 64);
+    for (slong v = 0; v < nvars; v++) {
+        if (!ra->present[v] || !rb->present[v])
+            continue;
+        /* both zero to their run's accuracy: no digits to compare */
+        if (at_zero(ra, v) && at_zero(rb, v))
+            continue;
+        value_scale(sc, ra, v, rb->values + v);
+        double d = agree(ra->values + v, rb->values + v, sc, cap);
+        if (d < worst)
+            worst = d;
+        if (pl != NULL && d < (double)pl->want) {
+            char what[300];
+            snprintf(what, sizeof what, "%s%s",
+                     pl->model != NULL ? pl->model->vars[v].name : "a variable",
+                     side);
+            note(pl, d, what, index, ra->time, ra->values + v, rb->values + v);
+        }
+    }
+    mpfr_clear(sc);
+    return worst;
+}
+
+/* An event's time and its two rows (the states before and after it). */
+static double
+event_agreement(const hdo_result_struct *a, const hdo_event *ea,
+                const hdo_result_struct *b, const hdo_event *eb,
+                mpfr_srcptr tscale, long cap, place_t *pl)
 {
     double worst = agree(ea->time, eb->time, tscale, cap);
     note(pl, worst, "its time", ea->index, ea->time, ea->time, eb->time);
-    for (slong v = 0; v < nvars; v++) {
-        const char *name = pl != NULL && pl->model != NULL
-                               ? pl->model->vars[v].name
-                               : "a variable";
-        char what[300];
-        double d = agree(ea->left + v, eb->left + v, sc + v, cap);
-        snprintf(what, sizeof what, "%s before it", name);
-        note(pl, d, what, ea->index, ea->time, ea->left + v, eb->left + v);
+    slong la = ea->row_left, lb = eb->row_left, qa = ea->row_right,
+          qb = eb->row_right;
+    if (la >= 0 && lb >= 0) {
+        double d = row_agreement(a->rows + la, b->rows + lb, a->nvars, cap,
+                                 ea->index, " before it", pl);
         if (d < worst)
             worst = d;
-        d = agree(ea->right + v, eb->right + v, sc + v, cap);
-        snprintf(what, sizeof what, "%s after it", name);
-        note(pl, d, what, ea->index, ea->time, ea->right + v, eb->right + v);
+    }
+    if (qa >= 0 && qb >= 0) {
+        double d = row_agreement(a->rows + qa, b->rows + qb, a->nvars, cap,
+                                 ea->index, " after it", pl);
         if (d < worst)
             worst = d;
     }
@@ -207,6 +249,22 @@ hdo_result_agreement(const hdo_result_t a, const hdo_result_t b)
     return hdo_result_agreement_where(NULL, 0, NULL, a, b);
 }
 
+/* The index of b's row of grid sample k (rows of b hold the samples in
+   increasing order), or -1. */
+static slong
+sample_row(const hdo_result_struct *b, slong k, slong *from)
+{
+    for (slong i = *from; i < b->nrows; i++) {
+        if (b->rows[i].sample == k) {
+            *from = i + 1;
+            return i;
+        }
+        if (b->rows[i].sample > k)
+            return -1;
+    }
+    return -1;
+}
+
 long
 hdo_result_agreement_where(char *msg, size_t size,
                            const hdo_model_struct *model, const hdo_result_t a,
@@ -215,16 +273,14 @@ hdo_result_agreement_where(char *msg, size_t size,
     long cap = a->digits;
     double worst = (double)cap;
     int same = 1;
-    mpfr_ptr sc;
     mpfr_t tscale;
-    place_t place = {a->digits, msg, size, 0, model};
+    place_t place = {a->digits, msg, size, 0, (double)a->digits, model};
     place_t *pl = msg != NULL && size > 0 && model != NULL ? &place : NULL;
 
     if (pl != NULL)
         msg[0] = '\0';
     if (a->nvars != b->nvars)
         return 0;
-    sc = scales(b);
     mpfr_init2(tscale, 64);
     mpfr_abs(tscale, b->t0, MPFR_RNDU);
     if (mpfr_cmpabs(b->t_end, tscale) > 0)
@@ -252,7 +308,7 @@ hdo_result_agreement_where(char *msg, size_t size,
                 same = 0;
                 break;
             }
-            double d = event_agreement(ea, eb, a->nvars, sc, tscale, cap, pl);
+            double d = event_agreement(a, ea, b, eb, tscale, cap, pl);
             if (d < worst)
                 worst = d;
         }
@@ -270,26 +326,38 @@ hdo_result_agreement_where(char *msg, size_t size,
                 note_structure(pl, a, za, b, zb);
                 same = 0;
             }
-            double d = event_agreement(ea, eb, a->nvars, sc, tscale, cap, pl);
+            double d = event_agreement(a, ea, b, eb, tscale, cap, pl);
             if (d < worst)
                 worst = d;
         }
         ia = ends_a ? za + 1 : a->nevents;
         ib = ends_b ? zb + 1 : b->nevents;
     }
-    if (same && a->nevents == 0 && a->nrows > 0 && b->nrows > 0) {
+    /* every row of the sampling grid both runs wrote (a grid time that
+       falls on an event is an event's row in one run and a grid row in
+       the other: it is compared with the event) */
+    slong from = 0;
+    for (slong i = 0; same && i < a->nrows; i++) {
+        const hdo_row *ra = a->rows + i;
+        if (ra->sample < 0)
+            continue;
+        slong j = sample_row(b, ra->sample, &from);
+        if (j < 0 || b->rows[j].mode != ra->mode)
+            continue;
+        double d = row_agreement(ra, b->rows + j, a->nvars, cap, 0, "", pl);
+        if (d < worst)
+            worst = d;
+    }
+    /* and the last rows (results built without a sampling grid) */
+    if (same && a->nrows > 0 && b->nrows > 0) {
         const hdo_row *ra = a->rows + a->nrows - 1,
                       *rb = b->rows + b->nrows - 1;
-        for (slong v = 0; v < a->nvars; v++)
-            if (ra->present[v] && rb->present[v]) {
-                double d = agree(ra->values + v, rb->values + v, sc + v, cap);
-                note(pl, d, model != NULL ? model->vars[v].name : "", 0,
-                     ra->time, ra->values + v, rb->values + v);
-                if (d < worst)
-                    worst = d;
-            }
+        if (mpfr_equal_p(ra->time, rb->time)) {
+            double d = row_agreement(ra, rb, a->nvars, cap, 0, "", pl);
+            if (d < worst)
+                worst = d;
+        }
     }
-    hdo_vec_clear(sc, b->nvars);
     mpfr_clear(tscale);
     if (!same)
         return 0;

@@ -1,10 +1,13 @@
 /* verify_thresholds.c -- --verify's agreement measure (ref/hybrid/verify.c,
  * hdo_result_agreement) at its boundaries, on results built by hand: a
  * value agrees to k digits when |x - y| <= 10^-k scale, the scale being
- * the largest magnitude the variable takes in the check run b (rows and
- * event states; times: max(|t0|, |t_end|)); the smallest over event
- * times and states (the last row when there are no events), capped at
- * a's digits. */
+ * max(|y|, 2^mag, 2^zero) (b's value, the better estimate of the true
+ * one; from a's row its variable's size over its step and the run's zero
+ * level), and two values that are
+ * both within their runs' zero levels agree; the smallest over event
+ * times (relative to max(|t0|, |t_end|)), the rows of events, the grid
+ * rows both runs wrote and the last rows, capped at a's digits. */
+#include <math.h>
 #include <criterion/criterion.h>
 #include "hybrid.h"
 #include "hybrid/internal.h"
@@ -25,6 +28,8 @@ result_new(hdo_result_t r, const hdo_model_t model, long digits)
     mpfr_set_ui(r->t_end, 100, MPFR_RNDN);
 }
 
+/* A row with no magnitudes and no zero level: its values are their own
+   scales. */
 static hdo_row *
 row_new(hdo_result_t r, long t, double x, double y)
 {
@@ -59,20 +64,24 @@ near(mpfr_ptr v, double base, double f, long k, int s, long e)
     mpfr_clears(d, g, (mpfr_ptr)0);
 }
 
-/* No events: the last rows.  b's x runs through -1000 (its scale), so
-   x_a = 5 + 1000 10^-k (1 -+ 2^-e) at the last row agrees to k and
-   k - 1 digits.  a's own rows reach 4000 (not the scale: b's is). */
+/* The last rows: x_b = base, x_a = base + f 10^-k (1 + s 2^-e); a's row
+   has the magnitude 2^lmag for x (-inf: none) and the zero level
+   2^lzero (-inf: none).  Earlier rows of b reach -1000: not a scale any
+   more (up to stop 21 the largest magnitude over the run was). */
 static long
-last_row_case(const hdo_model_t model, long digits, long k, int s, long e)
+last_row_case(const hdo_model_t model, long digits, double base, double f,
+              long k, int s, long e, double lmag, double lzero)
 {
     hdo_result_t a, b;
     result_new(a, model, digits);
     result_new(b, model, digits + 10);
     row_new(a, 0, 4000, 0);
     row_new(b, 0, -1000, 0);
-    row_new(b, 100, 5, 7);
-    hdo_row *ra = row_new(a, 100, 5, 7);
-    near(ra->values, 5, 1000, k, s, e);
+    row_new(b, 100, base, 7);
+    hdo_row *ra = row_new(a, 100, base, 7);
+    near(ra->values, base, f, k, s, e);
+    ra->mag[0] = lmag;
+    ra->zero = lzero;
     long d = hdo_result_agreement(a, b);
     hdo_result_clear(a);
     hdo_result_clear(b);
@@ -83,32 +92,96 @@ Test(hybrid_thresholds, verify_digits_boundary_last_row)
 {
     hdo_model_t model;
     tm_parse(model, two_vars);
+    const double none = -INFINITY;
     for (long k = 1; k <= 29; k++) {
-        cr_expect_eq(last_row_case(model, 30, k, -1, 30), k, "k = %ld", k);
-        cr_expect_eq(last_row_case(model, 30, k, 1, 30), k - 1, "k = %ld", k);
+        cr_expect_eq(last_row_case(model, 30, 5, 5, k, -1, 30, none, none), k,
+                     "k = %ld", k);
+        cr_expect_eq(last_row_case(model, 30, 5, 5, k, 1, 30, none, none),
+                     k - 1, "k = %ld", k);
     }
     /* 10^-k (1 +- 2^-100): the double that -log10 rounds to is k either
        way; only an exact comparison tells the sides apart */
     for (long k = 5; k <= 29; k += 8) {
-        cr_expect_eq(last_row_case(model, 30, k, -1, 100), k, "k = %ld", k);
-        cr_expect_eq(last_row_case(model, 30, k, 1, 100), k - 1, "k = %ld", k);
+        cr_expect_eq(last_row_case(model, 30, 5, 5, k, -1, 100, none, none),
+                     k, "k = %ld", k);
+        cr_expect_eq(last_row_case(model, 30, 5, 5, k, 1, 100, none, none),
+                     k - 1, "k = %ld", k);
     }
     /* the cap: a's digits, also for equal values and for a difference
        10^-D (1 - 2^-30) or far below; 10^-D (1 + 2^-30) is D - 1 */
-    cr_expect_eq(last_row_case(model, 30, 30, -1, 30), 30);
-    cr_expect_eq(last_row_case(model, 30, 30, 1, 30), 29);
-    cr_expect_eq(last_row_case(model, 30, 45, 0, 30), 30);
-    cr_expect_eq(last_row_case(model, 12, 12, -1, 30), 12);
-    cr_expect_eq(last_row_case(model, 12, 13, 1, 30), 12);
-    cr_expect_eq(last_row_case(model, 12, 12, 1, 30), 11);
+    cr_expect_eq(last_row_case(model, 30, 5, 5, 30, -1, 30, none, none), 30);
+    cr_expect_eq(last_row_case(model, 30, 5, 5, 30, 1, 30, none, none), 29);
+    cr_expect_eq(last_row_case(model, 30, 5, 5, 45, 0, 30, none, none), 30);
+    cr_expect_eq(last_row_case(model, 12, 5, 5, 12, -1, 30, none, none), 12);
+    cr_expect_eq(last_row_case(model, 12, 5, 5, 13, 1, 30, none, none), 12);
+    cr_expect_eq(last_row_case(model, 12, 5, 5, 12, 1, 30, none, none), 11);
     /* no digit at all: |x - y| = 10 scale */
-    cr_expect_eq(last_row_case(model, 30, -1, 0, 30), 0);
+    cr_expect_eq(last_row_case(model, 30, 5, 5, -1, 0, 30, none, none), 0);
     hdo_model_clear(model);
 }
 
-/* Events: the time relative to max(|t0|, |t_end|) = 100, the states to
-   the largest |value| of their variable in b's rows and events (here
-   b's event state y = -300 sets y's scale); the smallest over all. */
+/* Issue 23's reproducer 1: x(40) = 1.846...e-18 right to only 8 digits
+   was "20 verified digits" against the scale 1 of x's start; relative to
+   its own size it has 8.  The same value with a step magnitude 2^lmag
+   above it is judged against that (a zero crossing), and below the
+   zero level it is no digit at all: both runs' values there agree. */
+Test(hybrid_thresholds, verify_digits_relative_at_every_scale)
+{
+    hdo_model_t model;
+    tm_parse(model, two_vars);
+    const double none = -INFINITY, l2 = 3.321928094887362;
+    /* 1.846e-18 off by 1.846e-18 10^-k (1 -+ 2^-30) */
+    cr_expect_eq(last_row_case(model, 20, 1.846e-18, 1.846e-18, 8, -1, 30,
+                               none, none),
+                 8);
+    cr_expect_eq(last_row_case(model, 20, 1.846e-18, 1.846e-18, 8, 1, 30,
+                               none, none),
+                 7);
+    /* a magnitude 10^-10 over the step: 8 more digits */
+    cr_expect_eq(last_row_case(model, 20, 1.846e-18, 1e-10, 16, -1, 30,
+                               -10 * l2, none),
+                 16);
+    cr_expect_eq(last_row_case(model, 20, 1.846e-18, 1e-10, 16, 1, 30,
+                               -10 * l2, none),
+                 15);
+    /* a zero level 10^-10: the same */
+    cr_expect_eq(last_row_case(model, 20, 1.846e-18, 1e-10, 16, -1, 30, none,
+                               -10 * l2),
+                 16);
+    /* both values within a zero level 10^-17 (b's row has none: its value
+       counts as zero only when b's level says so, so here it is compared);
+       see verify_zero_levels */
+    hdo_model_clear(model);
+}
+
+/* Two values within their runs' zero levels agree whatever they are;
+   one of them outside is compared (relative to a's scale). */
+Test(hybrid_thresholds, verify_zero_levels)
+{
+    hdo_model_t model;
+    tm_parse(model, two_vars);
+    const double l2 = 3.321928094887362;
+    for (int both = 0; both < 2; both++) {
+        hdo_result_t a, b;
+        result_new(a, model, 30);
+        result_new(b, model, 40);
+        hdo_row *rb = row_new(b, 100, 3.8e-50, 7);
+        hdo_row *ra = row_new(a, 100, -1.27e-40, 7);
+        ra->zero = -35 * l2; /* tol 1e-35 times 1 */
+        rb->zero = both ? -45 * l2 : -55 * l2;
+        long d = hdo_result_agreement(a, b);
+        /* outside b's level: |x_a - x_b| = 1.27e-40 against a's scale
+           1e-35: 4 digits */
+        cr_expect_eq(d, both ? 30 : 4, "both = %d: %ld", both, d);
+        hdo_result_clear(a);
+        hdo_result_clear(b);
+    }
+    hdo_model_clear(model);
+}
+
+/* Events: the time relative to max(|t0|, |t_end|) = 100, the states
+   (the event's rows) relative to their own size; the smallest over
+   all. */
 static long
 event_case(const hdo_model_t model, long kt, int st, long ky, int sy)
 {
@@ -121,18 +194,19 @@ event_case(const hdo_model_t model, long kt, int st, long ky, int sy)
     mpfr_set_ui(t, 3, MPFR_RNDN);
     for (int i = 0; i < 2; i++) {
         row_new(r[i], 0, 0, 0);
+        hdo_row *left = row_new(r[i], 3, 3, 2);
+        hdo_row *right = row_new(r[i], 3, 3, -300);
+        (void)left;
+        (void)right;
         hdo_event *e = hdo_result_add_event(r[i], t, 0, 0, HDO_EV_SWITCH, "g");
-        mpfr_set_ui(e->left, 3, MPFR_RNDN);
-        mpfr_set_ui(e->right, 3, MPFR_RNDN);
-        mpfr_set_si(e->left + 1, 2, MPFR_RNDN);
-        mpfr_set_si(e->right + 1, i ? -300 : 2, MPFR_RNDN);
-        /* the last rows do not agree at all, but with events they are
-           not compared */
-        row_new(r[i], 100, i ? 1e6 : 0, 0);
+        e->row_left = r[i]->nrows - 2;
+        e->row_right = r[i]->nrows - 1;
+        /* the last rows (the same time in both) agree to 40 digits */
+        row_new(r[i], 100, 1, 0);
     }
     hdo_event *ea = a->events;
     near(ea->time, 3, 100, kt, st, 30);
-    near(ea->right + 1, -300, 300, ky, sy, 30);
+    near(a->rows[ea->row_right].values + 1, -300, 300, ky, sy, 30);
     long d = hdo_result_agreement(a, b);
     mpfr_clear(t);
     hdo_result_clear(a);
@@ -153,7 +227,39 @@ Test(hybrid_thresholds, verify_digits_boundary_events)
     /* the smaller of the two */
     cr_expect_eq(event_case(model, 21, -1, 20, -1), 20);
     cr_expect_eq(event_case(model, 20, 1, 21, 1), 19);
-    /* all equal: the cap (the last rows' x are not compared) */
+    /* all equal: the cap */
     cr_expect_eq(event_case(model, 40, 0, 40, 0), 30);
+    hdo_model_clear(model);
+}
+
+/* Grid rows are compared by their sample index, wherever they stand in
+   the rows (an event's rows between them); a sample one run lacks is
+   not. */
+Test(hybrid_thresholds, verify_grid_rows_by_sample)
+{
+    hdo_model_t model;
+    tm_parse(model, two_vars);
+    hdo_result_t a, b;
+    result_new(a, model, 30);
+    result_new(b, model, 40);
+    hdo_row *r;
+    r = row_new(a, 1, 2, 0);
+    r->sample = 1;
+    r = row_new(a, 2, 5, 0);
+    r->sample = 2;
+    near(r->values, 5, 5, 12, -1, 30); /* 12 digits at sample 2 */
+    r = row_new(a, 3, 7, 0);
+    r->sample = 3; /* b has no sample 3 */
+    near(r->values, 7, 7, 2, 0, 30);
+    row_new(a, 100, 1, 1);
+    r = row_new(b, 1, 2, 0);
+    r->sample = 1;
+    row_new(b, 2, 9, 9); /* an event's row (sample -1) */
+    r = row_new(b, 2, 5, 0);
+    r->sample = 2;
+    row_new(b, 100, 1, 1);
+    cr_expect_eq(hdo_result_agreement(a, b), 12);
+    hdo_result_clear(a);
+    hdo_result_clear(b);
     hdo_model_clear(model);
 }
