@@ -283,7 +283,7 @@ int hdo_event_locate(mpfr_t root, mpfr_srcptr c, slong len, const mpfr_t H,
    only to slack (an event's time, hdo_event_time_error; NULL: exactly):
    where S is infeasible at once but rises back through zero within
    slack of the start, the arc starts on the surface and leaves it into
-   the feasible side, and the search goes on from that zero (0 or the
+   the feasible side, and the search goes on from slack on (0, or the
    first event beyond it); otherwise as hdo_event_locate. */
 int hdo_event_locate_after(mpfr_t root, mpfr_srcptr c, slong len,
                            const mpfr_t H, const mpfr_t tol, mpfr_srcptr floor,

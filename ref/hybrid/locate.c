@@ -514,7 +514,7 @@ hdo_event_locate_after(mpfr_t root, mpfr_srcptr c, slong len, const mpfr_t H,
        to slack: if S rises back through zero within it (a triple root of
        h^3 located to tol^(1/3): h is a little past zero, h^3 negative,
        and rising), the arc starts on the surface and leaves it into the
-       feasible side; the search goes on from that zero. */
+       feasible side; the search goes on beyond the window. */
     mpfr_t w, r, rest;
     mpfr_ptr negc = flint_malloc(len * sizeof *negc);
     mpfr_inits2(prec, w, r, rest, (mpfr_ptr)0);
@@ -529,14 +529,17 @@ hdo_event_locate_after(mpfr_t root, mpfr_srcptr c, slong len, const mpfr_t H,
         mpfr_clear(negc + k);
     flint_free(negc);
     if (up) {
+        /* the search goes on from the window's end, not from the zero
+           itself: a triple zero is located to a third of the digits, and
+           the series shifted there starts with its rounding */
         mpfr_ptr T = flint_malloc(len * sizeof *T);
-        shift_to(T, c, len, r, prec);
-        mpfr_sub(rest, H, r, MPFR_RNDN);
+        shift_to(T, c, len, w, prec);
+        mpfr_sub(rest, H, w, MPFR_RNDN);
         int st2 = hdo_event_locate(root, T, len, rest, tol, floor, prec);
         if (st2 != HDO_EVENT || mpfr_sgn(root) > 0) {
             st = st2;
             if (st2 == HDO_EVENT)
-                mpfr_add(root, root, r, MPFR_RNDN);
+                mpfr_add(root, root, w, MPFR_RNDN);
         } else {
             mpfr_set_zero(root, 1); /* infeasible after it too */
         }
