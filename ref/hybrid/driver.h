@@ -235,6 +235,13 @@ int hdo_run_enter_slot(run_ctx *c, slong src, slong m, const left_limit *L,
 int hdo_run_sliding_event(run_ctx *c, slong g, const mpfr_t s);
 
 /* intersect.c */
+/* The numeric part of the test for a surface G simply crossed while
+   sliding (intersect.c, plain_crossing), thr = sqrt(tol) at prec: v[0]
+   = L G (the sliding field's), v[1] = L' G' (the field across, G' the
+   guard back), v[2..n) the weights beta = 2 alpha - 1 across; 1 when
+   v[0] < -thr, v[1] > thr and every |beta| < 1 - thr. */
+int hdo_run_plain_crossing_test(mpfr_srcptr v, slong n, const mpfr_t tol,
+                                mpfr_prec_t prec);
 int hdo_run_intersect_reach(run_ctx *c, slong m, slong g, const left_limit *L,
                             const mpfr_t t);
 int hdo_run_intersect_leave(run_ctx *c, slong m, slong j, int to_far,
