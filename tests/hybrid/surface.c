@@ -256,3 +256,55 @@ Test(surface, unique_between_two_modes)
         hdo_model_clear(model);
     }
 }
+
+/* The same model as tests/model/thresholds.c zero_variants_boundary:
+   der(y) = 0, der(x) = sign(y) + (if x >= j then 1 else 0, j = 1..10)
+   from x = y = 0, so y = 0 and x = 0 for all t (sign(0) = 0).  With its
+   zero variants (4096 modes in all) it runs; without them (a third mode
+   of 2 patterns: 4098) the identically zero relation is not covered. */
+static void
+zero_variant_model(hdo_model_t model, int three)
+{
+    static char text[8192];
+    size_t len = 0;
+    len += (size_t)snprintf(text + len, sizeof text - len,
+                            "model z\nvar x = 0, y = 0\nmode m0\n"
+                            "  der(y) = 0\n  der(x) = sign(y)");
+    for (int j = 1; j <= 10; j++)
+        len += (size_t)snprintf(text + len, sizeof text - len,
+                                " + if x >= %d then 1 else 0", j);
+    len += (size_t)snprintf(text + len, sizeof text - len,
+                            "\nend\nmode m1\n  der(y) = 0\n  der(x) = 1");
+    for (int j = 1; j <= 10; j++)
+        len += (size_t)snprintf(text + len, sizeof text - len,
+                                " + if x >= %d then 1 else 0", j);
+    len += (size_t)snprintf(text + len, sizeof text - len, "\nend\n");
+    if (three)
+        len += (size_t)snprintf(text + len, sizeof text - len,
+                                "mode m2\n  der(y) = 0\n"
+                                "  der(x) = if x >= 1 then 1 else 0\nend\n");
+    snprintf(text + len, sizeof text - len, "start m0\nuntil 1\n");
+    tm_parse(model, text);
+}
+
+Test(surface, zero_variants_beyond_the_cap, .timeout = 120)
+{
+    hdo_model_t model;
+    hdo_result_t res;
+    hdo_error_t err;
+    zero_variant_model(model, 0);
+    cr_assert_eq(tm_run(res, model, 30, NULL, &err), 0, "%s", err.message);
+    const hdo_row *last = res->rows + res->nrows - 1;
+    cr_expect(close_to_d(last->values + tm_var(model, "x"), 0, 28));
+    hdo_result_clear(res);
+    hdo_model_clear(model);
+    zero_variant_model(model, 1);
+    cr_expect_eq(tm_run(res, model, 30, NULL, &err), HDO_ERR_UNSUPPORTED);
+    cr_expect(strstr(err.message, "the continuation is not covered at t = "
+                                  "0") != NULL &&
+                  strstr(err.message, "beyond the 4096") != NULL &&
+                  err.line == 5 && err.col == 12,
+              "%d:%d %s", err.line, err.col, err.message);
+    hdo_result_clear(res);
+    hdo_model_clear(model);
+}
