@@ -42,6 +42,20 @@ move_state(run_ctx *c, slong from, slong to, const mpfr_t t)
     return hdo_run_reinit(c, to, t, &adjusted);
 }
 
+/* move_state for a pattern that is only tried: one that cannot be
+   entered there (a singular pattern, no consistent point) is no
+   continuation, and its error must not stay in the record (a later
+   failure would inherit its mode and time).  1 when moved. */
+static int
+try_move(run_ctx *c, slong from, slong to, const mpfr_t t)
+{
+    if (move_state(c, from, to, t) == 0)
+        return 1;
+    if (c->err != NULL)
+        hdo_error_clear(c->err);
+    return 0;
+}
+
 /* The Taylor expansion of mode m at its state (consistent at t) and H,
    the horizon of the zero rule there.  0, or -1 when the expansion
    fails (the first step reports it). */
@@ -162,10 +176,10 @@ decide(run_ctx *c, slong m, slong j, const mpfr_t t, const mpfr_t Hm,
               : (fam->strict & bit) ? cand[1]
                                     : cand[0];
     rel_state r[3];
-    int was[3] = {0, 0, 0}, tried[3] = {0, 0, 0}, st = 0;
+    int was[3] = {0, 0, 0}, tried[3] = {0, 0, 0};
     mpfr_t H;
     mpfr_init2(H, c->prec);
-    for (int i = 0; i < 3 && st == 0; i++) {
+    for (int i = 0; i < 3; i++) {
         r[i].kind = R_FAIL;
         r[i].order = 0;
         slong q = cand[i];
@@ -181,8 +195,7 @@ decide(run_ctx *c, slong m, slong j, const mpfr_t t, const mpfr_t Hm,
         }
         was[i] = c->res->modes[q].used;
         tried[i] = 1;
-        st = move_state(c, m, q, t);
-        if (st == 0 && expand(c, q, t, H) == 0)
+        if (try_move(c, m, q, t) && expand(c, q, t, H) == 0)
             r[i] = rel_state_of(c, q, j, H);
     }
     mpfr_clear(H);
@@ -190,9 +203,7 @@ decide(run_ctx *c, slong m, slong j, const mpfr_t t, const mpfr_t Hm,
     slong chosen = m;
     const char *why = NULL;
     int status = HDO_ERR_NOT_UNIQUE;
-    if (st < 0) {
-        chosen = m;
-    } else if (pk == R_POS && nk == R_NEG) {
+    if (pk == R_POS && nk == R_NEG) {
         why = "the fields of both sides leave it (repulsive sliding: %s > 0 "
               "and %s < 0 both continue)";
     } else if (pk == R_POS && nk != R_ZERO) {
@@ -240,13 +251,11 @@ decide(run_ctx *c, slong m, slong j, const mpfr_t t, const mpfr_t Hm,
                   "other's leaves it, and the relation's value at 0 "
                   "continues neither";
     }
-    /* otherwise (a side could not be expanded): stay, the first step
-       reports it */
+    /* otherwise (a side could not be entered or expanded): stay, the
+       first step reports what is wrong with it */
     for (int i = 0; i < 3; i++)
         if (tried[i] && cand[i] != chosen)
             untry(c, cand[i], was[i]);
-    if (st < 0)
-        return st;
     if (why != NULL)
         return refuse(c, status, m, j, t, why);
     *next = chosen;
@@ -386,12 +395,11 @@ hdo_run_check_when_unique(run_ctx *c, slong m, const mpfr_t t)
                                   &L, t))
             continue;
         int was = c->res->modes[b].used;
-        st = move_state(c, m, b, t);
         rel_state rb = {R_FAIL, 0};
-        if (st == 0 && expand(c, b, t, Hb) == 0)
+        if (try_move(c, m, b, t) && expand(c, b, t, Hb) == 0)
             rb = guard_state(c, b, kb, Hb, 1);
         untry(c, b, was);
-        if (st < 0 || rb.kind != R_POS || rb.order == 0)
+        if (rb.kind != R_POS || rb.order == 0)
             continue;
         char *ts;
         mpfr_asprintf(&ts, "%.*Re", (int)(c->digits - 1), t);
