@@ -308,3 +308,23 @@ Test(surface, zero_variants_beyond_the_cap, .timeout = 120)
     hdo_result_clear(res);
     hdo_model_clear(model);
 }
+
+/* A side that cannot be entered is no continuation: on x = 0 with
+   der(x) = -1, the pattern x >= 0 of (if x >= 0 then x else y) = 1 is
+   structurally singular (x = 1 leaves y undetermined); the run takes
+   x < 0 (y = 1, x = -t), as before the decision looked at both sides. */
+Test(surface, singular_side_is_no_continuation)
+{
+    hdo_model_t model;
+    hdo_result_t res;
+    hdo_error_t err;
+    tm_parse(model, "model s\nvar x = 0\nvar y\nmode m\n  der(x) = -1\n"
+                    "  (if x >= 0 then x else y) = 1\nend\n"
+                    "start m\nuntil 1\n");
+    cr_assert_eq(tm_run(res, model, 30, NULL, &err), 0, "%s", err.message);
+    const hdo_row *last = res->rows + res->nrows - 1;
+    cr_expect(close_to_d(last->values + tm_var(model, "x"), -1, 28));
+    cr_expect(close_to_d(last->values + tm_var(model, "y"), 1, 28));
+    hdo_result_clear(res);
+    hdo_model_clear(model);
+}
