@@ -229,6 +229,20 @@ Test(surface, not_unique_between_two_modes)
                       5, 3, "A", 0, "between modes 'A' and 'B'");
 }
 
+/* The same entered by a `when` at t = 1 (from a third mode, x = 0). */
+Test(surface, not_unique_between_two_modes_after_a_transition)
+{
+    expect_not_unique("model w\nvar x = 0, s = 0\n"
+                      "mode C\n  der(x) = 0\n  der(s) = 1\n"
+                      "  when s > 1 goto A\nend\n"
+                      "mode A\n  der(x) = 1\n  der(s) = 1\n"
+                      "  when x < 0 goto B\nend\n"
+                      "mode B\n  der(x) = -1\n  der(s) = 1\n"
+                      "  when x > 0 goto A\nend\n"
+                      "start C\nuntil 2\n",
+                      11, 3, "A", 1, "between modes 'A' and 'B'");
+}
+
 /* The unique counterparts run: B's field points back at the surface
    (x = t in A); and a `when` with a reset is a hybrid automaton's jump,
    not a side of a surface: A continues. */
