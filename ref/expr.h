@@ -201,12 +201,22 @@ hdo_expr hdo_expr_max(hdo_expr_pool_t pool, hdo_expr a, hdo_expr b);
    order. */
 void hdo_expr_relations(hdo_expr **d, slong *n, slong *alloc,
                         const hdo_expr_pool_t pool, hdo_expr e);
-/* e with every relation on d[j] replaced by the constant bits[j] (1:
-   D_j on its >= side, true for both D_j >= 0 and D_j > 0; 0: false),
-   and the `if`s whose conditions become constant by their branch: the
-   smooth expression of one sign pattern.  Relations on other D stay. */
+/* e with every relation on d[j] replaced by the constant its side
+   bits[j] gives it (1: D_j on its >= side, true for both D_j >= 0 and
+   D_j > 0; 0: D_j < 0, false for both; HDO_REL_ZERO: D_j = 0
+   identically, where D_j >= 0 is true and D_j > 0 false, so sign(D_j)
+   is 0), and the `if`s whose conditions become constant by their
+   branch: the smooth expression of one sign pattern.  Relations on
+   other D stay. */
+#define HDO_REL_ZERO 2
 hdo_expr hdo_expr_select(hdo_expr_pool_t pool, hdo_expr e, const hdo_expr *d,
                          const int *bits, slong n);
+/* ORs into kinds[j] 1 when e holds the relation D_j >= 0 and 2 when it
+   holds D_j > 0 (d[0..n) as for hdo_expr_select).  A relation whose
+   kinds are 3 (sign, or both strictnesses) has a value at D_j = 0 that
+   neither side's pattern gives. */
+void hdo_expr_relation_kinds(int *kinds, const hdo_expr_pool_t pool, hdo_expr e,
+                             const hdo_expr *d, slong n);
 /* 1 if e contains a relation (so an `if`, abs, sign, min or max). */
 int hdo_expr_has_relation(const hdo_expr_pool_t pool, hdo_expr e);
 /* The sign (-1, 0, 1) of a constant expression, exactly: Arb balls up

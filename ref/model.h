@@ -90,6 +90,10 @@ typedef struct {
     hdo_srcpos pos;
     int crossing; /* 1: a sign pattern's relation changes sign (no reset,
                      events of kind crossing) */
+    int zero;     /* 1 (a crossing of a zero variant, below): the relation
+                     is identically zero in this pattern; its guard is the
+                     switching function D itself, which the run expands
+                     but never locates (ref/hybrid/pattern.c) */
 } hdo_transition;
 
 typedef struct {
@@ -113,18 +117,46 @@ typedef struct {
        mask: bit j set when relation j is on its >= side.  The mode of
        the file keeps its index (pattern mask 0) and the others are
        appended; family_modes (2^nrel entries, on the family's own mode
-       only) lists the mode of each mask, rel the switching functions. */
+       only) lists the mode of each mask, rel the switching functions.
+       Zero variants: a relation whose value at D = 0 neither side gives
+       (sign(D), or D >= 0 and D > 0 both used: bit j of mixed, on the
+       family's own mode) has a third state, D = 0 identically, in which
+       D >= 0 is true and D > 0 false (hdo_expr_select with
+       HDO_REL_ZERO); zmask has bit j set for such a relation in that
+       state (its mask bit is then 0).  The zero variants are appended
+       after every family's sign patterns, listed in zero_modes (nzero
+       entries, on the family's own mode; hdo_model_pattern_mode finds
+       one), and their crossing for a zero relation is flagged `zero`.
+       rel_pos (on the family's own mode) is where each relation is
+       written in the file (its first occurrence); strict has bit j set
+       when relation j is only used as D > 0 (its value at D = 0 is then
+       that of the < side; otherwise, when not mixed, of the >= side). */
     slong family;
     char *pattern;
     slong mask;
     slong nrel;
     hdo_expr *rel;
     slong *family_modes;
+    slong zmask, mixed, strict;
+    slong *zero_modes;
+    slong nzero;
+    hdo_srcpos *rel_pos;
 } hdo_mode;
+
+/* Where a relation of a piecewise expression is written: its switching
+   function D (as in hdo_mode.rel) and the place of the comparison (of
+   its left operand) or of abs, sign, min, max. */
+typedef struct {
+    hdo_expr d;
+    hdo_srcpos pos;
+} hdo_relpos;
 
 /* Relations per mode, and modes in all after the expansion into sign
    patterns: what the symbolic copies of the patterns cost (12 relations,
-   4096 patterns: 0.4 s and 31 MB for a run; decisions.md). */
+   4096 patterns: 0.4 s and 31 MB for a run; decisions.md).  The zero
+   variants of a family are made only while the modes of all patterns
+   and zero variants stay within HDO_MODEL_MAX_PATTERN_MODES; a family
+   without them refuses a relation identically zero as not covered. */
 #define HDO_MODEL_MAX_RELATIONS 12
 #define HDO_MODEL_MAX_PATTERN_MODES 4096
 
@@ -161,6 +193,9 @@ typedef struct {
        without a proof (see hdo_expr_const_examine). */
     char *warnings;
     void *names; /* private: hash table of all declared names */
+    /* private: the relations as the parser met them, for rel_pos */
+    hdo_relpos *relpos;
+    slong nrelpos, relpos_alloc;
 } hdo_model_struct;
 typedef hdo_model_struct hdo_model_t[1];
 
@@ -230,6 +265,14 @@ int hdo_model_add_override(hdo_model_t model, const char *arg,
    element is named as in the output columns: "u[3]". */
 slong hdo_model_find_var(const hdo_model_t model, const char *name);
 slong hdo_model_find_mode(const hdo_model_t model, const char *name);
+
+/* The mode of family (a mode of the file with relations) whose
+   relations are on the sides of mask, except those of zmask, which are
+   identically zero (a zero variant; zmask a subset of the family's
+   mixed relations, mask & zmask == 0); -1 when the model has no such
+   mode (zero variants beyond the cap). */
+slong hdo_model_pattern_mode(const hdo_model_struct *model, slong family,
+                             slong mask, slong zmask);
 
 /* Sets q to the exact value of the decimal literal s[0..len): an optional
    sign, digits with an optional decimal point (".5" and "5." are fine),

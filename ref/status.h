@@ -28,7 +28,8 @@ enum {
     HDO_ERR_UNSUPPORTED = -11,
     HDO_ERR_IO = -12,
     HDO_ERR_MEMORY = -13,
-    HDO_ERR_INPUT = -14 /* bad CSV or option */
+    HDO_ERR_INPUT = -14,     /* bad CSV or option */
+    HDO_ERR_NOT_UNIQUE = -15 /* the solution does not continue uniquely */
 };
 
 const char *hdo_status_name(int status);

@@ -274,6 +274,13 @@ hdo_analyze(hdo_analysis_t a, const hdo_model_struct *parsed, long digits,
     HDO_ASSERT(a->modes != NULL);
     a->nmodes = model->nmodes;
     for (slong m = 0; m < model->nmodes; m++) {
+        if (model->modes[m].zmask != 0) {
+            /* a zero variant (a relation identically zero) is entered by
+               a run's Taylor test, never at a start value alone: not
+               analysed, not reported */
+            hdo_reduced_init(a->modes[m].red);
+            continue;
+        }
         analyze_mode(a, model, m);
         a->modes[m].possible =
             pattern_possible(model, m, a->modes + m, a->t0, a->prec);

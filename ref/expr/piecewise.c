@@ -166,6 +166,23 @@ hdo_expr_has_relation(const hdo_expr_pool_t pool, hdo_expr e)
     return has;
 }
 
+void
+hdo_expr_relation_kinds(int *kinds, const hdo_expr_pool_t pool, hdo_expr e,
+                        const hdo_expr *d, slong n)
+{
+    int32_t *nodes;
+    slong len = hdo_expr_reachable(&nodes, pool, &e, 1);
+    for (slong i = 0; i < len; i++) {
+        const hdo_expr_node *nd = pool->nodes + nodes[i];
+        if (nd->kind != HDO_X_GE && nd->kind != HDO_X_GT)
+            continue;
+        for (slong j = 0; j < n; j++)
+            if (d[j] == nd->a)
+                kinds[j] |= nd->kind == HDO_X_GE ? 1 : 2;
+    }
+    flint_free(nodes);
+}
+
 hdo_expr
 hdo_expr_select(hdo_expr_pool_t pool, hdo_expr e, const hdo_expr *d,
                 const int *bits, slong n)
@@ -187,7 +204,10 @@ hdo_expr_select(hdo_expr_pool_t pool, hdo_expr e, const hdo_expr *d,
             for (j = 0; j < n && d[j] != node.a; j++)
                 ;
             if (j < n) {
-                image[i] = boolean(pool, bits[j]);
+                /* on the zero side D >= 0 holds and D > 0 does not */
+                image[i] = boolean(pool, bits[j] == HDO_REL_ZERO
+                                             ? node.kind == HDO_X_GE
+                                             : bits[j] != 0);
                 continue;
             }
         }

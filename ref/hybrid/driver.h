@@ -269,6 +269,13 @@ int hdo_run_gradients_opposite(mpfr_srcptr ga, mpfr_srcptr gb, slong n,
                                const mpfr_t tol, mpfr_prec_t prec);
 int hdo_run_eval_on_left(run_ctx *c, mpfr_ptr out, const hdo_expr *e, slong n,
                          const left_limit *L, const mpfr_t t);
+/* 1 if the switching functions Sa and Sb are one surface seen from its
+   two sides near the point L at t: their gradients (in the variables
+   and t) opposite and parallel within sqrt(tol)
+   (hdo_run_gradients_opposite); 0 otherwise, and when L lacks a
+   variable of them. */
+int hdo_run_same_surface(run_ctx *c, hdo_expr Sa, hdo_expr Sb,
+                         const left_limit *L, const mpfr_t t);
 int hdo_run_sliding_pair(run_ctx *c, slong src, slong g, const left_limit *L,
                          const mpfr_t t);
 int hdo_run_sliding_get(run_ctx *c, slong a, slong b, const mpfr_t t,
@@ -280,6 +287,13 @@ int hdo_run_enter_slot(run_ctx *c, slong src, slong m, const left_limit *L,
 int hdo_run_sliding_event(run_ctx *c, slong g, const mpfr_t s);
 
 /* intersect.c */
+/* The numeric part of the test for a surface G simply crossed while
+   sliding (intersect.c, plain_crossing), thr = sqrt(tol) at prec: v[0]
+   = L G (the sliding field's), v[1] = L' G' (the field across, G' the
+   guard back), v[2..n) the weights beta = 2 alpha - 1 across; 1 when
+   v[0] < -thr, v[1] > thr and every |beta| < 1 - thr. */
+int hdo_run_plain_crossing_test(mpfr_srcptr v, slong n, const mpfr_t tol,
+                                mpfr_prec_t prec);
 int hdo_run_intersect_reach(run_ctx *c, slong m, slong g, const left_limit *L,
                             const mpfr_t t);
 int hdo_run_intersect_leave(run_ctx *c, slong m, slong j, int to_far,
@@ -287,9 +301,17 @@ int hdo_run_intersect_leave(run_ctx *c, slong m, slong j, int to_far,
 
 /* pattern.c: at the start and after a `when`, the sign pattern of a mode
    with relations that the state selects (*m: a mode of the family on
-   entry, its consistent state in hdo_run_mode_entry(c, *m); the chosen one on return,
-   with the state moved there).  Returns 0 or a negative status. */
+   entry, its consistent state in hdo_run_mode_entry(c, *m); the chosen one on
+   return, with the state moved there).  Returns 0 or a negative status. */
 int hdo_run_pick_pattern(run_ctx *c, slong *m, const mpfr_t t);
+/* pattern.c: at the start and after a `when`, in the mode m entered
+   (consistent at t): a `when` of m whose switching function is zero at
+   t and leaves into m's feasible side, towards a mode without relations
+   that comes back across the same surface (hdo_run_same_surface), with
+   no reset either way, and whose field leaves into its own feasible side
+   too, is refused as HDO_ERR_NOT_UNIQUE (repulsive sliding: both modes
+   continue).  Returns 0 or a negative status. */
+int hdo_run_check_when_unique(run_ctx *c, slong m, const mpfr_t t);
 
 /* event.c */
 int hdo_run_handle_event(run_ctx *c, slong g, const mpfr_t s, int simultaneous);

@@ -106,13 +106,12 @@ hdo_run_sliding_entry_test(mpfr_srcptr v, const mpfr_t tol, mpfr_prec_t prec)
     return yes;
 }
 
-/* 1 if S_b = -k S_a (k > 0) near the point to first order: the gradients
-   (in the variables and t) are opposite and parallel within sqrt(tol).
-   Two surfaces that merely meet at the point (a corner, an accumulation
-   of switches between two surfaces) are not one switching surface. */
-static int
-same_surface(run_ctx *c, hdo_expr Sa, hdo_expr Sb, const left_limit *L,
-             const mpfr_t t)
+/* S_b = -k S_a (k > 0) near the point to first order.  Two surfaces
+   that merely meet at the point (a corner, an accumulation of switches
+   between two surfaces) are not one switching surface. */
+int
+hdo_run_same_surface(run_ctx *c, hdo_expr Sa, hdo_expr Sb, const left_limit *L,
+                     const mpfr_t t)
 {
     hdo_model_struct *model = c->model;
     surf_vars l;
@@ -174,7 +173,7 @@ hdo_run_sliding_pair(run_ctx *c, slong src, slong g, const left_limit *L,
               hdo_run_sliding_entry_test(v, c->tol, c->prec);
     hdo_vec_clear(v, 4);
     if (yes)
-        yes = same_surface(c, S, Sb, L, t);
+        yes = hdo_run_same_surface(c, S, Sb, L, t);
     return yes;
 }
 
@@ -220,7 +219,9 @@ hdo_run_sliding_get(run_ctx *c, slong a, slong b, const mpfr_t t, slong *idx)
     for (int side = 0; side < 2; side++) {
         slong p = side ? b : a, q = side ? a : b;
         for (slong k = 0; k < model->modes[p].nwhens; k++)
-            if (model->modes[p].whens[k].target != q) {
+            /* a zero relation's guard is never located (pattern.c) */
+            if (model->modes[p].whens[k].target != q &&
+                !model->modes[p].whens[k].zero) {
                 mc->other_mode[ng] = p;
                 mc->other_when[ng] = k;
                 guards[ng++] = model->modes[p].whens[k].guard;

@@ -299,7 +299,8 @@ xslot_get(run_ctx *c, uint64_t mask, const mpfr_t t, slong *idx)
         for (slong w = 0; w < model->modes[p].nwhens; w++) {
             slong tg = model->modes[p].whens[w].target;
             hdo_expr G = model->modes[p].whens[w].guard;
-            if (tg >= 0 && tg < 64 && ((mask >> tg) & 1))
+            if ((tg >= 0 && tg < 64 && ((mask >> tg) & 1)) ||
+                model->modes[p].whens[w].zero)
                 continue;
             slong d;
             for (d = 2 * k; d < ng; d++)
@@ -366,6 +367,115 @@ enter_regime(run_ctx *c, slong src, uint64_t mask, const left_limit *L,
     return hdo_run_enter_slot(c, src, m, L, t, kind, text);
 }
 
+/* 1 when, while sliding in slot m (regime mask, field red), the surface
+   G that every corner crosses into mir (the mirrored regime) is simply
+   crossed at t (left limit L): no corner's transition across it has a
+   reset, the sliding field leaves through G (L G < -sqrt(tol)), the
+   regime of mir slides on the same surfaces with its weights inside
+   (0, 1) beyond sqrt(tol), and its field moves on into its side of G
+   (L' G' > sqrt(tol), G' the guard back).  Then the Filippov solution
+   passes through the surface while the sliding goes on (a relay
+   sliding while `if t < 1.5` switches): no weight on G is needed,
+   where the cube with G has none (its tangency conditions are singular
+   when G does not depend on the sliding variables).  0 otherwise, or a
+   negative status (the regime of mir cannot be built). */
+static int
+plain_crossing(run_ctx *c, slong m, hdo_expr G, uint64_t mask, uint64_t mir,
+               const left_limit *L, const mpfr_t t, slong *key)
+{
+    hdo_model_struct *model = c->model;
+    const mode_cache *mc = hdo_run_mode_find(c, m);
+    slong n = model->nmodes, q0 = -1, q1 = -1, w1 = -1;
+    int np = popcount_u64(mir), st, yes = 1;
+    if (np < 2)
+        return 0;
+    for (slong q = 0; q < n && q < 64 && yes; q++) {
+        if (!((mask >> q) & 1))
+            continue;
+        for (slong w = 0; w < model->modes[q].nwhens; w++) {
+            const hdo_transition *tr = model->modes[q].whens + w;
+            if (tr->guard != G || tr->zero)
+                continue;
+            yes = tr->nassigns == 0;
+            if (q0 < 0) {
+                q0 = q;
+                q1 = tr->target;
+            }
+            break;
+        }
+    }
+    if (!yes || q0 < 0)
+        return 0;
+    /* the guard of q1 back to q0 */
+    for (slong w = 0; w < model->modes[q1].nwhens && w1 < 0; w++)
+        if (model->modes[q1].whens[w].target == q0 &&
+            !model->modes[q1].whens[w].zero)
+            w1 = w;
+    if (w1 < 0 || model->modes[q1].whens[w1].nassigns > 0)
+        return 0;
+    if (np == 2) {
+        slong a = 0, b;
+        while (!((mir >> a) & 1))
+            a++;
+        for (b = a + 1; !((mir >> b) & 1); b++)
+            ;
+        slong ka;
+        for (ka = 0; ka < model->modes[a].nwhens; ka++)
+            if (model->modes[a].whens[ka].target == b &&
+                !model->modes[a].whens[ka].zero)
+                break;
+        if (ka == model->modes[a].nwhens)
+            return 0; /* no sliding pair across there */
+        st = hdo_run_sliding_get(c, a, b, t, key);
+    } else {
+        st = xslot_get(c, mir, t, key);
+    }
+    if (st < 0)
+        return st;
+    const mode_cache *mt = hdo_run_mode_find(c, *key);
+    hdo_expr e[2 + 2 * HDO_SLIDING_MAXK];
+    slong ne = 0;
+    e[ne++] = hdo_sliding_lie(model, mc->red, G);
+    e[ne++] = hdo_sliding_lie(model, mt->red, model->modes[q1].whens[w1].guard);
+    if (e[0] == HDO_EXPR_NONE || e[1] == HDO_EXPR_NONE)
+        return 0;
+    /* the weights of the regime across, beta = 2 alpha - 1 for a pair */
+    hdo_expr one = hdo_expr_const_si(model->pool, 1, 1);
+    if (mt->set == NULL)
+        e[ne++] = hdo_expr_sub(
+            model->pool,
+            hdo_expr_mul(model->pool, hdo_expr_const_si(model->pool, 2, 1),
+                         mt->alpha),
+            one);
+    else
+        for (slong j = 0; j < mt->set->k; j++)
+            e[ne++] = mt->set->beta[j];
+    mpfr_ptr v = hdo_vec_init(ne, c->prec);
+    yes = hdo_run_eval_on_left(c, v, e, ne, L, t) == 0 &&
+          hdo_run_plain_crossing_test(v, ne, c->tol, c->prec);
+    hdo_vec_clear(v, ne);
+    return yes;
+}
+
+int
+hdo_run_plain_crossing_test(mpfr_srcptr v, slong n, const mpfr_t tol,
+                            mpfr_prec_t prec)
+{
+    mpfr_t thr, x;
+    mpfr_inits2(prec, thr, x, (mpfr_ptr)0);
+    mpfr_sqrt(thr, tol, MPFR_RNDN);
+    mpfr_neg(x, v + 0, MPFR_RNDN);
+    int yes = mpfr_cmp(x, thr) > 0 && mpfr_cmp(v + 1, thr) > 0;
+    for (slong i = 2; yes && i < n; i++) {
+        /* |beta| < 1 - thr, as |beta| + thr < 1 */
+        mpfr_abs(x, v + i, MPFR_RNDN);
+        mpfr_add(x, x, thr, MPFR_RNDN);
+        yes = mpfr_cmp_ui(x, 1) < 0;
+    }
+    mpfr_clears(thr, x, (mpfr_ptr)0);
+    return yes;
+}
+
 /* While sliding in slot m, its guard g (another surface of a corner)
    is reached at t. */
 int
@@ -412,6 +522,16 @@ hdo_run_intersect_reach(run_ctx *c, slong m, slong g, const left_limit *L,
                               "t = %s, and the modes across it are not "
                               "distinct: not covered",
                               o->guard_text);
+    /* a surface that the sliding simply crosses (a relation of time,
+       or of variables the sliding does not hold) */
+    slong key;
+    st = plain_crossing(c, m, o->guard, mask, big & ~mask, L, t, &key);
+    if (st < 0)
+        return st;
+    if (st == 1)
+        return hdo_run_enter_slot(c, m, key, L, t,
+                                  o->crossing ? HDO_EV_CROSSING : HDO_EV_SWITCH,
+                                  o->guard_text);
     char ctx[512];
     snprintf(ctx, sizeof ctx,
              "the surface '%s' of mode '%s' reached while "

@@ -121,6 +121,8 @@ step(run_ctx *c, int *done)
         mpfr_srcptr coef = mc->step->dense.guard[g * (p + 1)];
         if (hdo_invariant_skips(mc->inv, g))
             continue; /* a first integral on its feasible side */
+        if (m < c->model->nmodes && c->model->modes[m].whens[g].zero)
+            continue; /* identically zero on the arc (pattern.c) */
         if (hdo_event_locate_after(root, coef, p + 1, hloc, c->tol,
                                    mc->gfloor + g, after ? c->event_dt : NULL,
                                    c->prec) !=
@@ -270,6 +272,8 @@ run_start(run_ctx *c)
     st = hdo_run_reinit(c, m, c->res->t0, &adjusted);
     if (st == 0)
         st = hdo_run_pick_pattern(c, &m, c->res->t0);
+    if (st == 0)
+        st = hdo_run_check_when_unique(c, m, c->res->t0);
     if (st < 0)
         return st;
     mc = hdo_run_mode_entry(c, m);

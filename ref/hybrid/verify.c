@@ -209,7 +209,9 @@ event_agreement(const hdo_result_struct *a, const hdo_event *ea,
     return worst;
 }
 
-/* The sequences of events differ at event k of a (or b has more). */
+/* The sequences of events differ at event k of a (or b has more): named
+   unless a value before it already agrees to fewer than D digits (the
+   first symptom is the more useful place). */
 static void
 note_structure(place_t *pl, const hdo_result_struct *a, slong ia,
                const hdo_result_struct *b, slong ib)
@@ -217,6 +219,8 @@ note_structure(place_t *pl, const hdo_result_struct *a, slong ia,
     if (pl == NULL || pl->msg == NULL || pl->found)
         return;
     pl->found = 1;
+    if (pl->msg[0] != '\0')
+        return; /* the values before it already part: that place */
     if (ia < a->nevents && ib < b->nevents) {
         char fa[256], ta[256], fb[256], tb[256];
         const hdo_event *ea = a->events + ia, *eb = b->events + ib;

@@ -53,6 +53,27 @@ opens_condition(const parser *P, slong tok)
     }
 }
 
+/* Records where the relation rel (a GE or GT node, or NOT of one) is
+   written, at token tok, for the messages of a run that stops on it
+   (hdo_mode.rel_pos). */
+static int
+note_relation(parser *P, hdo_expr rel, slong tok)
+{
+    hdo_model_struct *m = P->m;
+    const hdo_expr_node *nd = hdo_expr_node_get(P->pool, rel);
+    if (nd->kind == HDO_X_NOT)
+        nd = hdo_expr_node_get(P->pool, nd->a);
+    if (nd->kind != HDO_X_GE && nd->kind != HDO_X_GT)
+        return 0;
+    if (grow((void **)&m->relpos, &m->relpos_alloc, m->nrelpos + 1,
+             sizeof *m->relpos))
+        return nomem(P);
+    m->relpos[m->nrelpos].d = nd->a;
+    m->relpos[m->nrelpos].pos = tok_pos(P, tok);
+    m->nrelpos++;
+    return 0;
+}
+
 /* A relation a op b as the node D >= 0 or D > 0 (hdo_expr_rel); a
    constant one is decided exactly and folds to 1 or 0. */
 static int
@@ -79,6 +100,9 @@ build_relation(hdo_expr *out, parser *P, int op, hdo_expr a, hdo_expr b,
             hdo_expr_const_si(P->pool, sign > 0 || (sign == 0 && !strict), 1);
     } else {
         *out = hdo_expr_rel(P->pool, strict, d);
+        if ((status = note_relation(
+                 P, *out, is_relop(P->tk[optok].kind) ? atok : optok)) != 0)
+            return status;
     }
     return track(P, *out, optok);
 }

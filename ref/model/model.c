@@ -75,7 +75,10 @@ hdo_model_clear(hdo_model_t model)
         free(mode->pattern);
         free(mode->rel);
         free(mode->family_modes);
+        free(mode->zero_modes);
+        free(mode->rel_pos);
     }
+    free(model->relpos);
     for (i = 0; i < model->narrays; i++)
         free(model->arrays[i].name);
     free(model->arrays);

@@ -33,19 +33,105 @@ copy_transition(hdo_transition *out, const hdo_transition *in,
     }
 }
 
-/* Fills *pm, the pattern mask of the mode src (whose own fields are
-   read before it is overwritten when pm == src). */
+/* A family under construction: its k relations d and the modes of its
+   sign patterns (fam, by mask) and of its zero variants (zfam, nzero of
+   them, in increasing zero_code). */
+typedef struct {
+    const hdo_expr *d;
+    slong k;
+    slong *fam;
+    slong *zcode, *zfam;
+    slong nzero;
+} family_t;
+
+/* A rank for the state of every relation, in base 3 with relation j at
+   digit j (0: the < side, 1: the >= side, 2: zero); mask & zmask == 0. */
+static slong
+zero_code(slong k, slong mask, slong zmask)
+{
+    slong code = 0;
+    for (slong j = k - 1; j >= 0; j--)
+        code = 3 * code + ((zmask >> j) & 1 ? 2 : (mask >> j) & 1);
+    return code;
+}
+
+/* The position of code among the increasing codes[0..n), or -1. */
+static slong
+code_find(const slong *codes, slong n, slong code)
+{
+    slong lo = 0, hi = n;
+    while (lo < hi) {
+        slong mid = lo + (hi - lo) / 2;
+        if (codes[mid] < code)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < n && codes[lo] == code ? lo : -1;
+}
+
+static slong
+family_mode(const family_t *f, slong mask, slong zmask)
+{
+    if (zmask == 0)
+        return f->fam[mask];
+    slong i = code_find(f->zcode, f->nzero, zero_code(f->k, mask, zmask));
+    HDO_ASSERT(i >= 0);
+    return f->zfam[i];
+}
+
+/* The number of zero variants of k relations whose mixed ones (m of
+   them) may be zero: 3^m 2^(k-m) states less the 2^k sign patterns,
+   capped at cap + 1 (the caller only compares it with cap). */
+static slong
+zero_count(slong k, slong mixed, slong cap)
+{
+    slong all = 1;
+    for (slong j = 0; j < k && all <= cap + ((slong)1 << k); j++)
+        all *= (mixed >> j) & 1 ? 3 : 2;
+    slong n = all - ((slong)1 << k);
+    return n > cap ? cap + 1 : n;
+}
+
+/* The codes of the zero variants, increasing: every state with at least
+   one zero relation, all of them mixed.  n entries (zero_count). */
+static slong *
+zero_codes(slong k, slong mixed, slong n)
+{
+    slong total = 1, cnt = 0;
+    for (slong j = 0; j < k; j++)
+        total *= 3;
+    slong *codes = malloc((n ? n : 1) * sizeof *codes);
+    HDO_ASSERT(codes != NULL);
+    for (slong code = 0; code < total && cnt < n; code++) {
+        slong c = code;
+        int any = 0, ok = 1;
+        for (slong j = 0; j < k; j++, c /= 3)
+            if (c % 3 == 2) {
+                any = 1;
+                ok &= (int)((mixed >> j) & 1);
+            }
+        if (any && ok)
+            codes[cnt++] = code;
+    }
+    HDO_ASSERT(cnt == n);
+    return codes;
+}
+
+/* Fills *pm, the pattern (mask, zmask) of the mode src of family f (src's
+   own fields are read before it is overwritten when pm == src). */
 static void
 build_pattern(hdo_model_struct *m, hdo_mode *pm, const hdo_mode *src,
-              slong family, slong mask, const hdo_expr *d, slong k,
-              const slong *family_modes)
+              slong family, slong mask, slong zmask, const family_t *f)
 {
     hdo_expr_pool_struct *pool = m->pool;
+    const hdo_expr *d = f->d;
+    slong k = f->k;
     int bits[HDO_MODEL_MAX_RELATIONS];
     hdo_mode out;
     memset(&out, 0, sizeof out);
     for (slong j = 0; j < k; j++)
-        bits[j] = (mask >> j) & 1;
+        bits[j] = (zmask >> j) & 1 ? HDO_REL_ZERO : (int)((mask >> j) & 1);
     out.name = strdup(src->name);
     out.pos = src->pos;
     out.neqs = src->neqs;
@@ -86,19 +172,34 @@ build_pattern(hdo_model_struct *m, hdo_mode *pm, const hdo_mode *src,
     for (slong j = 0; j < k; j++) {
         hdo_transition *tr = out.whens + src->nwhens + j;
         hdo_expr dj = hdo_expr_select(pool, d[j], d, bits, k);
+        slong bit = (slong)1 << j;
+        int zero = bits[j] == HDO_REL_ZERO;
         /* feasible while the relation keeps its side: D >= 0 on the >=
            side, -D >= 0 on the other (the negated expression, which the
-           Filippov code recognises as the same surface) */
+           Filippov code recognises as the same surface).  A zero
+           relation keeps D itself, which the run expands and never
+           locates: D is analytic on an arc, so identically zero on its
+           first step it stays zero until an event changes the flow, and
+           every event into a zero variant decides the pattern anew
+           (ref/hybrid/pattern.c) */
         tr->guard = bits[j] ? dj : hdo_expr_neg(pool, dj);
-        tr->target = family_modes[mask ^ ((slong)1 << j)];
+        tr->target = zero ? family_mode(f, mask | bit, zmask & ~bit)
+                          : family_mode(f, mask ^ bit, zmask);
         tr->pos = src->pos;
         tr->crossing = 1;
+        tr->zero = zero;
         size_t n = strlen(texts[j]) + 8;
         tr->guard_text = malloc(n);
         HDO_ASSERT(tr->guard_text != NULL);
-        snprintf(tr->guard_text, n, "%s %s 0", texts[j], bits[j] ? "<" : ">");
+        snprintf(tr->guard_text, n, "%s %s 0", texts[j],
+                 zero      ? "!="
+                 : bits[j] ? "<"
+                           : ">");
         snprintf(out.pattern + strlen(out.pattern), plen - strlen(out.pattern),
-                 "%s%s %s 0", j ? ", " : "", texts[j], bits[j] ? ">=" : "<");
+                 "%s%s %s 0", j ? ", " : "", texts[j],
+                 zero      ? "="
+                 : bits[j] ? ">="
+                           : "<");
         free(texts[j]);
     }
     free(texts);
@@ -109,7 +210,33 @@ build_pattern(hdo_model_struct *m, hdo_mode *pm, const hdo_mode *src,
         out.zeno.guard = HDO_EXPR_NONE;
     out.family = family;
     out.mask = mask;
+    out.zmask = zmask;
     *pm = out;
+}
+
+slong
+hdo_model_pattern_mode(const hdo_model_struct *model, slong family, slong mask,
+                       slong zmask)
+{
+    const hdo_mode *fam = model->modes + family;
+    if (zmask == 0)
+        return fam->family_modes[mask];
+    slong lo = 0, hi = fam->nzero, code = zero_code(fam->nrel, mask, zmask);
+    /* the zero variants are in increasing zero_code */
+    while (lo < hi) {
+        slong mid = lo + (hi - lo) / 2;
+        const hdo_mode *z = model->modes + fam->zero_modes[mid];
+        if (zero_code(fam->nrel, z->mask, z->zmask) < code)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo < fam->nzero) {
+        const hdo_mode *z = model->modes + fam->zero_modes[lo];
+        if (z->mask == mask && z->zmask == zmask)
+            return fam->zero_modes[lo];
+    }
+    return -1;
 }
 
 static void
@@ -130,33 +257,56 @@ mode_free(hdo_mode *mode)
     free(mode->pattern);
 }
 
+/* Collects into rel/nrel the relations of mode and ORs their kinds
+   (hdo_expr_relation_kinds) into kinds, over its equations, guards and
+   resets; kinds is read only when collect is 0. */
+static void
+mode_relations(hdo_expr **rel, slong *nrel, slong *alloc, int *kinds,
+               int collect, const hdo_model_struct *m, const hdo_mode *mode)
+{
+    hdo_expr roots[1];
+    for (slong i = 0; i <= mode->neqs + mode->nwhens; i++) {
+        const hdo_transition *tr = NULL;
+        if (i < mode->neqs) {
+            roots[0] = mode->eqs[i].residual;
+        } else {
+            slong w = i - mode->neqs;
+            tr = w < mode->nwhens ? mode->whens + w
+                 : mode->has_zeno ? &mode->zeno
+                                  : NULL;
+            if (tr == NULL)
+                break;
+            roots[0] = tr->guard;
+        }
+        for (slong a = -1; a < (tr ? tr->nassigns : 0); a++) {
+            hdo_expr e = a < 0 ? roots[0] : tr->assigns[a].value;
+            if (e == HDO_EXPR_NONE)
+                continue;
+            if (collect)
+                hdo_expr_relations(rel, nrel, alloc, m->pool, e);
+            else
+                hdo_expr_relation_kinds(kinds, m->pool, e, *rel, *nrel);
+        }
+    }
+}
+
 int
 hdo_model_expand_patterns(hdo_model_struct *m, hdo_error_t *err)
 {
     slong n0 = m->nmodes, total = n0, npat = 0;
     slong *nrel = calloc(n0 ? n0 : 1, sizeof *nrel);
+    slong *mixed = calloc(n0 ? n0 : 1, sizeof *mixed);
+    slong *nzero = calloc(n0 ? n0 : 1, sizeof *nzero);
+    slong *strict = calloc(n0 ? n0 : 1, sizeof *strict);
     hdo_expr **rel = calloc(n0 ? n0 : 1, sizeof *rel);
-    HDO_ASSERT(nrel != NULL && rel != NULL);
+    HDO_ASSERT(nrel != NULL && mixed != NULL && nzero != NULL &&
+               strict != NULL && rel != NULL);
     int status = 0;
     for (slong q = 0; q < n0; q++) {
         hdo_mode *mode = m->modes + q;
         slong alloc = 0;
         mode->family = q;
-        for (slong i = 0; i < mode->neqs; i++)
-            hdo_expr_relations(rel + q, nrel + q, &alloc, m->pool,
-                               mode->eqs[i].residual);
-        for (slong w = 0; w <= mode->nwhens; w++) {
-            const hdo_transition *tr =
-                w < mode->nwhens ? mode->whens + w : &mode->zeno;
-            if (w == mode->nwhens && !mode->has_zeno)
-                break;
-            if (tr->guard != HDO_EXPR_NONE)
-                hdo_expr_relations(rel + q, nrel + q, &alloc, m->pool,
-                                   tr->guard);
-            for (slong a = 0; a < tr->nassigns; a++)
-                hdo_expr_relations(rel + q, nrel + q, &alloc, m->pool,
-                                   tr->assigns[a].value);
-        }
+        mode_relations(rel + q, nrel + q, &alloc, NULL, 1, m, mode);
         if (nrel[q] > HDO_MODEL_MAX_RELATIONS && status == 0)
             status = hdo_error_set(
                 err, HDO_ERR_UNSUPPORTED, mode->pos.line, mode->pos.col,
@@ -174,11 +324,35 @@ hdo_model_expand_patterns(hdo_model_struct *m, hdo_error_t *err)
                     "supported",
                     mode->name, (long)npat, HDO_MODEL_MAX_PATTERN_MODES);
         }
+        if (nrel[q] > 0 && status == 0) {
+            int kinds[HDO_MODEL_MAX_RELATIONS] = {0};
+            mode_relations(rel + q, nrel + q, &alloc, kinds, 0, m, mode);
+            for (slong j = 0; j < nrel[q]; j++)
+                if (kinds[j] == 3)
+                    mixed[q] |= (slong)1 << j;
+                else if (kinds[j] == 2)
+                    strict[q] |= (slong)1 << j;
+        }
+    }
+    /* the zero variants, family by family while all patterns stay
+       within the cap (model.h) */
+    for (slong q = 0; q < n0 && status == 0; q++) {
+        if (mixed[q] == 0)
+            continue;
+        slong nz = zero_count(nrel[q], mixed[q], HDO_MODEL_MAX_PATTERN_MODES);
+        if (npat + nz <= HDO_MODEL_MAX_PATTERN_MODES) {
+            nzero[q] = nz;
+            npat += nz;
+            total += nz;
+        }
     }
     if (status != 0 || total == n0) {
         for (slong q = 0; q < n0; q++)
             flint_free(rel[q]);
         free(nrel);
+        free(mixed);
+        free(nzero);
+        free(strict);
         free(rel);
         return status;
     }
@@ -186,40 +360,92 @@ hdo_model_expand_patterns(hdo_model_struct *m, hdo_error_t *err)
     HDO_ASSERT(modes != NULL);
     m->modes = modes;
     memset(modes + n0, 0, (total - n0) * sizeof *modes);
+    /* indices: the sign patterns of every family first (so that they
+       are where a model without zero variants has them), then the zero
+       variants */
+    family_t *fams = calloc(n0, sizeof *fams);
+    HDO_ASSERT(fams != NULL);
     slong next = n0;
     for (slong q = 0; q < n0; q++) {
         slong k = nrel[q], np = (slong)1 << k;
-        if (k == 0) {
-            flint_free(rel[q]);
+        if (k == 0)
             continue;
-        }
-        slong *fam = malloc(np * sizeof *fam);
-        HDO_ASSERT(fam != NULL);
-        fam[0] = q;
+        fams[q].d = rel[q];
+        fams[q].k = k;
+        fams[q].fam = malloc(np * sizeof *fams[q].fam);
+        HDO_ASSERT(fams[q].fam != NULL);
+        fams[q].fam[0] = q;
         for (slong p = 1; p < np; p++)
-            fam[p] = next++;
+            fams[q].fam[p] = next++;
+    }
+    for (slong q = 0; q < n0; q++) {
+        if (nzero[q] == 0)
+            continue;
+        fams[q].nzero = nzero[q];
+        fams[q].zcode = zero_codes(nrel[q], mixed[q], nzero[q]);
+        fams[q].zfam = malloc(nzero[q] * sizeof *fams[q].zfam);
+        HDO_ASSERT(fams[q].zfam != NULL);
+        for (slong i = 0; i < nzero[q]; i++)
+            fams[q].zfam[i] = next++;
+    }
+    HDO_ASSERT(next == total);
+    for (slong q = 0; q < n0; q++) {
+        family_t *f = fams + q;
+        slong k = f->k, np = (slong)1 << k;
+        if (k == 0)
+            continue;
         /* the patterns read the file's mode q, which becomes mask 0
            last */
         for (slong p = 1; p < np; p++)
-            build_pattern(m, modes + fam[p], modes + q, q, p, rel[q], k, fam);
+            build_pattern(m, modes + f->fam[p], modes + q, q, p, 0, f);
+        for (slong i = 0; i < f->nzero; i++) {
+            slong c = f->zcode[i], mask = 0, zmask = 0;
+            for (slong j = 0; j < k; j++, c /= 3) {
+                if (c % 3 == 2)
+                    zmask |= (slong)1 << j;
+                else if (c % 3 == 1)
+                    mask |= (slong)1 << j;
+            }
+            build_pattern(m, modes + f->zfam[i], modes + q, q, mask, zmask, f);
+        }
         hdo_mode file_mode = modes[q];
-        build_pattern(m, modes + q, &file_mode, q, 0, rel[q], k, fam);
+        build_pattern(m, modes + q, &file_mode, q, 0, 0, f);
         /* the name table points at the mode's own name string */
         free(modes[q].name);
         modes[q].name = file_mode.name;
         file_mode.name = NULL;
         mode_free(&file_mode);
-        modes[q].family_modes = fam;
+        modes[q].family_modes = f->fam;
+        modes[q].zero_modes = f->zfam;
+        modes[q].nzero = f->nzero;
+        modes[q].mixed = mixed[q];
+        modes[q].strict = strict[q];
         modes[q].nrel = k;
         modes[q].rel = malloc(k * sizeof *modes[q].rel);
-        HDO_ASSERT(modes[q].rel != NULL);
+        modes[q].rel_pos = malloc(k * sizeof *modes[q].rel_pos);
+        HDO_ASSERT(modes[q].rel != NULL && modes[q].rel_pos != NULL);
         memcpy(modes[q].rel, rel[q], k * sizeof *rel[q]);
+        for (slong j = 0; j < k; j++) {
+            /* the first place the parser met the relation */
+            slong r = 0;
+            while (r < m->nrelpos && m->relpos[r].d != rel[q][j])
+                r++;
+            modes[q].rel_pos[j] =
+                r < m->nrelpos ? m->relpos[r].pos : modes[q].pos;
+        }
         for (slong p = 1; p < np; p++)
-            modes[fam[p]].nrel = k;
+            modes[f->fam[p]].nrel = k;
+        for (slong i = 0; i < f->nzero; i++)
+            modes[f->zfam[i]].nrel = k;
+        free(f->zcode);
         flint_free(rel[q]);
     }
     m->nmodes = total;
+    free(fams);
     free(nrel);
+    free(mixed);
+    free(nzero);
+    free(strict);
     free(rel);
     return 0;
 }

@@ -42,6 +42,8 @@ hdo_status_name(int status)
         return "HDO_ERR_MEMORY";
     case HDO_ERR_INPUT:
         return "HDO_ERR_INPUT";
+    case HDO_ERR_NOT_UNIQUE:
+        return "HDO_ERR_NOT_UNIQUE";
     default:
         return "HDO_UNKNOWN_STATUS";
     }

@@ -117,6 +117,54 @@ Test(expr_piecewise, select_takes_the_branches_of_a_pattern)
     hdo_expr_pool_clear(p);
 }
 
+/* The zero side (HDO_REL_ZERO): D >= 0 true and D > 0 false, so
+   sign(0) = 0, abs(x) = x, max(x, 0) = x, if x >= 0 then 1 else -1 is 1
+   and if x < 0 then 1 else -1 is -1, as model-format.md defines them;
+   and the kinds say which relations need it. */
+Test(expr_piecewise, select_zero_side_is_the_definition_at_zero)
+{
+    hdo_expr_pool_t p;
+    hdo_expr_pool_init(p);
+    hdo_expr x = X(p);
+    hdo_expr sg = hdo_expr_sign(p, x);
+    hdo_expr ge =
+        hdo_expr_if(p, hdo_expr_rel(p, 0, x), C(p, 1, 1), C(p, -1, 1));
+    hdo_expr lt = hdo_expr_if(p, hdo_expr_rel(p, 1, hdo_expr_neg(p, x)),
+                              C(p, 1, 1), C(p, -1, 1));
+    hdo_expr ab = hdo_expr_abs(p, x);
+    hdo_expr mn = hdo_expr_max(p, x, C(p, 0, 1)); /* D = x - 0 = x */
+    hdo_expr all[5] = {sg, ge, lt, ab, mn};
+    hdo_expr *rel = NULL;
+    slong n = 0, alloc = 0;
+    for (int i = 0; i < 5; i++)
+        hdo_expr_relations(&rel, &n, &alloc, p, all[i]);
+    cr_assert_eq(n, 1);
+    cr_assert_eq(rel[0], x);
+    int zero[1] = {HDO_REL_ZERO};
+    cr_expect(is_const(p, hdo_expr_select(p, sg, rel, zero, 1), 0));
+    cr_expect(is_const(p, hdo_expr_select(p, ge, rel, zero, 1), 1));
+    cr_expect(is_const(p, hdo_expr_select(p, lt, rel, zero, 1), -1));
+    cr_expect_eq(hdo_expr_select(p, ab, rel, zero, 1), x);
+    cr_expect_eq(hdo_expr_select(p, mn, rel, zero, 1), x);
+    /* the sides are unchanged by the new value: sign is 1 and -1 */
+    int one[1] = {1}, none[1] = {0};
+    cr_expect(is_const(p, hdo_expr_select(p, sg, rel, one, 1), 1));
+    cr_expect(is_const(p, hdo_expr_select(p, sg, rel, none, 1), -1));
+    int kinds[1] = {0};
+    hdo_expr_relation_kinds(kinds, p, sg, rel, 1);
+    cr_expect_eq(kinds[0], 3); /* x > 0 and not(x >= 0) */
+    kinds[0] = 0;
+    hdo_expr_relation_kinds(kinds, p, hdo_expr_add(p, ge, lt), rel, 1);
+    cr_expect_eq(kinds[0], 1); /* x >= 0 and not(x >= 0) */
+    kinds[0] = 0;
+    hdo_expr_relation_kinds(
+        kinds, p, hdo_expr_if(p, hdo_expr_rel(p, 1, x), C(p, 1, 1), C(p, 0, 1)),
+        rel, 1);
+    cr_expect_eq(kinds[0], 2);
+    flint_free(rel);
+    hdo_expr_pool_clear(p);
+}
+
 Test(expr_piecewise, print_reparses_as_written)
 {
     hdo_expr_pool_t p;

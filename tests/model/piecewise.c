@@ -82,8 +82,10 @@ Test(model_piecewise, a_mode_becomes_its_sign_patterns)
                        "mode b\n  der(x) = 0\n  der(y) = 0\nend\n"
                        "start a at 0\nuntil 1\n";
     cr_assert_eq(parse(m, text, &err), 0, "%s", err.message);
-    /* a: relations x, 1/2 - x, y (abs in the guard): 8 patterns; b: 1 */
-    cr_assert_eq(m->nmodes, 9, "%ld modes", (long)m->nmodes);
+    /* a: relations x, 1/2 - x, y (abs in the guard): 8 patterns; b: 1;
+       and the 4 zero variants of x (sign(x) is 0 at x = 0, which
+       neither side gives), after every sign pattern */
+    cr_assert_eq(m->nmodes, 13, "%ld modes", (long)m->nmodes);
     const hdo_mode *a = m->modes + 0;
     cr_expect_eq(a->nrel, 3);
     cr_expect_str_eq(a->name, "a");
@@ -125,6 +127,109 @@ Test(model_piecewise, a_mode_becomes_its_sign_patterns)
     cr_expect_str_eq(s, "-x");
     free(s);
     cr_expect_str_eq(a->whens[1].guard_text, "x > 0");
+    /* x is used as x > 0 and x >= 0 (sign), the others only as >= */
+    cr_expect_eq(a->mixed, 1);
+    cr_expect_eq(a->strict, 0);
+    cr_assert_eq(a->nzero, 4);
+    for (slong i = 0; i < 4; i++) {
+        slong q = a->zero_modes[i];
+        const hdo_mode *z = m->modes + q;
+        cr_expect_eq(q, 9 + i);
+        cr_expect_eq(z->family, 0);
+        cr_expect_eq(z->zmask, 1);
+        cr_expect_eq(z->mask, 2 * i, "%ld", (long)z->mask);
+        cr_expect_eq(hdo_model_pattern_mode(m, 0, z->mask, 1), q);
+        cr_expect(z->whens[1].zero && z->whens[1].crossing);
+        /* the zero relation's guard is x itself, and leaving zero goes
+           to the >= side's pattern; the others cross into zero variants */
+        s = hdo_expr_to_string(m->pool, z->whens[1].guard, names);
+        cr_expect_str_eq(s, "x");
+        free(s);
+        cr_expect_eq(z->whens[1].target, a->family_modes[z->mask | 1]);
+        cr_expect_eq(z->whens[2].target,
+                     hdo_model_pattern_mode(m, 0, z->mask ^ 2, 1));
+        cr_expect(!z->whens[2].zero && !z->whens[3].zero);
+        /* sign(0) = 0: der(x) = 0 */
+        s = hdo_expr_to_string(m->pool, z->eqs[0].residual, names);
+        cr_expect_str_eq(s, "der(x)");
+        free(s);
+    }
+    cr_expect_str_eq(m->modes[a->zero_modes[0]].pattern,
+                     "x = 0, 0.5 - x < 0, y < 0");
+    cr_expect_eq(hdo_model_pattern_mode(m, 0, 5, 0), a->family_modes[5]);
+    hdo_model_clear(m);
+}
+
+/* The value of a relation at D = 0 where the two sides' patterns do not
+   give it: x >= 0 with x > 0, or x > 0 with x < 0 (sign), needs zero
+   variants; x >= 0 with x < 0 (the same relation, negated) does not,
+   its value at 0 being the >= side's; x > 0 alone is strict (its value
+   at 0 is the < side's). */
+Test(model_piecewise, zero_variants_only_where_needed)
+{
+    static const struct {
+        const char *eq;
+        slong mixed, strict, nmodes;
+    } cases[] = {
+        {"der(x) = if x >= 0 then 1 else -1", 0, 0, 2},
+        {"der(x) = if x < 0 then 1 else -1", 0, 0, 2},
+        {"der(x) = (if x >= 0 then 1 else -1) + (if x < 0 then 1 else 0)", 0, 0,
+         2},
+        {"der(x) = if x > 0 then 1 else -1", 0, 1, 2},
+        {"der(x) = if 0 > x then 1 else -1", 0, 0, 2},
+        {"der(x) = (if x >= 0 then 1 else -1) + (if x > 0 then 1 else 0)", 1, 0,
+         3},
+        {"der(x) = sign(x)", 1, 0, 3},
+        {"der(x) = sign(x) + sign(t - 1)", 3, 0, 4 + 5},
+        {"der(x) = sign(x) + abs(t - 1)", 1, 0, 4 + 2},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char text[300];
+        snprintf(text, sizeof text,
+                 "model z\nvar x = 0\nmode m\n  %s\nend\nstart m\n"
+                 "until 1\n",
+                 cases[i].eq);
+        hdo_model_t m;
+        hdo_error_t err;
+        cr_assert_eq(parse(m, text, &err), 0, "%s", err.message);
+        cr_expect_eq(m->modes[0].mixed, cases[i].mixed, "%s", cases[i].eq);
+        cr_expect_eq(m->modes[0].strict, cases[i].strict, "%s", cases[i].eq);
+        cr_expect_eq(m->nmodes, cases[i].nmodes, "%s: %ld modes", cases[i].eq,
+                     (long)m->nmodes);
+        hdo_model_clear(m);
+    }
+}
+
+/* Where each relation is written: the comparison's left operand, or
+   the abs/sign/min/max; a relation met twice keeps its first place. */
+Test(model_piecewise, relation_positions)
+{
+    const char *text = "model p\nvar x = 1\nvar y = 0\n"
+                       "mode a\n"
+                       "  der(x) = -sign(x)\n"
+                       "  der(y) = if t - 1 < 0 then min(x, 1/2) else x\n"
+                       "end\n"
+                       "start a\nuntil 1\n";
+    hdo_model_t m;
+    hdo_error_t err;
+    cr_assert_eq(parse(m, text, &err), 0, "%s", err.message);
+    const hdo_mode *a = m->modes + 0;
+    cr_assert_eq(a->nrel, 3);
+    static const char *const names[] = {"x", "y"};
+    for (slong j = 0; j < 3; j++) {
+        char *s = hdo_expr_to_string(m->pool, a->rel[j], names);
+        if (strcmp(s, "x") == 0) {
+            cr_expect_eq(a->rel_pos[j].line, 5);
+            cr_expect_eq(a->rel_pos[j].col, 13);
+        } else if (strcmp(s, "0.5 - x") == 0) {
+            cr_expect_eq(a->rel_pos[j].line, 6);
+            cr_expect_eq(a->rel_pos[j].col, 30);
+        } else {
+            cr_expect_eq(a->rel_pos[j].line, 6, "%s", s);
+            cr_expect_eq(a->rel_pos[j].col, 15, "%s", s);
+        }
+        free(s);
+    }
     hdo_model_clear(m);
 }
 

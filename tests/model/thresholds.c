@@ -1,7 +1,8 @@
 /* thresholds.c -- the parser's limits on loops and sign patterns at their
  * boundaries (ref/model.h; docs/decisions.md, "Thresholds and their
  * boundary tests"): 10^6 loop iterations in all, ranges of at most 10^6
- * elements, 12 relations per mode, 4096 sign-pattern modes.  Counts and
+ * elements, 12 relations per mode, 4096 sign-pattern modes (zero
+ * variants included while they fit).  Counts and
  * values are worked out by hand here (sums of 1 over rectangles and
  * triangles), never read from the parser. */
 #include <stdio.h>
@@ -201,6 +202,53 @@ Test(model_thresholds, relations_and_patterns_boundary, .timeout = 120)
     cr_expect_eq(relations_model(m, k11x2_1, 3, &err), HDO_ERR_UNSUPPORTED);
     cr_expect(strstr(err.message, "make 4098 sign-pattern modes") != NULL, "%s",
               err.message);
+    hdo_model_clear(m);
+}
+
+/* Mode m0: sign(y) (a relation used as y > 0 and y >= 0, with zero
+   variants) and x >= 1, ..., x >= 10: 2^11 sign patterns, and
+   3 * 2^10 - 2^11 = 1024 zero variants; mode m1: x >= 1, ..., x >= 10
+   (2^10 patterns); mode m2, when three: x >= 1 (2 patterns). */
+static int
+zero_variant_model(hdo_model_t m, int three, hdo_error_t *err)
+{
+    static char text[8192];
+    size_t len = 0;
+    len += (size_t)snprintf(text + len, sizeof text - len,
+                            "model z\nvar x = 0, y = 0\nmode m0\n"
+                            "  der(y) = 0\n  der(x) = sign(y)");
+    for (int j = 1; j <= 10; j++)
+        len += (size_t)snprintf(text + len, sizeof text - len,
+                                " + if x >= %d then 1 else 0", j);
+    len += (size_t)snprintf(text + len, sizeof text - len,
+                            "\nend\nmode m1\n  der(y) = 0\n  der(x) = 1");
+    for (int j = 1; j <= 10; j++)
+        len += (size_t)snprintf(text + len, sizeof text - len,
+                                " + if x >= %d then 1 else 0", j);
+    len += (size_t)snprintf(text + len, sizeof text - len, "\nend\n");
+    if (three)
+        len += (size_t)snprintf(text + len, sizeof text - len,
+                                "mode m2\n  der(y) = 0\n"
+                                "  der(x) = if x >= 1 then 1 else 0\nend\n");
+    snprintf(text + len, sizeof text - len, "start m0\nuntil 1\n");
+    return parse(m, text, err);
+}
+
+/* Zero variants are made while the patterns and zero variants of all
+   modes stay within 4096: 2048 + 1024 patterns and 1024 zero variants
+   are 4096 (made); with 2 more patterns, 4098 (not made, and the model
+   is still accepted: its 3074 sign patterns are within the cap). */
+Test(model_thresholds, zero_variants_boundary, .timeout = 120)
+{
+    hdo_model_t m;
+    hdo_error_t err;
+    cr_assert_eq(zero_variant_model(m, 0, &err), 0, "%s", err.message);
+    cr_expect_eq(m->modes[0].nzero, 1024);
+    cr_expect_eq(m->nmodes, 4096, "%ld modes", (long)m->nmodes);
+    hdo_model_clear(m);
+    cr_assert_eq(zero_variant_model(m, 1, &err), 0, "%s", err.message);
+    cr_expect_eq(m->modes[0].nzero, 0);
+    cr_expect_eq(m->nmodes, 2048 + 1024 + 2, "%ld modes", (long)m->nmodes);
     hdo_model_clear(m);
 }
 
