@@ -50,7 +50,8 @@ usage(FILE *f)
         "                    method) also when stderr is not a terminal\n"
         "\n"
         "Exit status: 0 success, 1 --verify confirmed fewer than D digits\n"
-        "(the files are written, stderr names the place of the fewest digits), 2 bad\n"
+        "(the files are written, stderr names the place of the fewest digits), "
+        "2 bad\n"
         "input, an output folder hdo may not write, or a run that cannot go\n"
         "on (an earlier result in DIR is then gone: docs/cli.md).\n");
 }

@@ -181,16 +181,17 @@ int hdo_reduce_mode_km(hdo_reduced_t r, hdo_model_t model, slong mode,
    consistent point by O(|change|^2) (exactly nearest when the free
    components absorb everything, or for a single constraint with fixed
    components).  Converged when max |constraint| <= 2^(8 - prec) *
-   max(1, ||J||_inf ||xs||_inf).  Then solves h for the unknowns by Newton
-   (LU), starting from the values in xu.  Sets *adjusted (may be NULL) to
-   1 if a fixed value changed by more than 2^(-prec/2) max(1, |value|)
-   (a "reinit-adjusted" event).  fixed may be NULL (all free).
-   Returns 0, HDO_ERR_INCONSISTENT (no consistent point near the guess,
-   with the largest constraint residual in err), HDO_ERR_SINGULAR
-   (dh/dunknowns singular, err names the equations and unknowns) or
-   HDO_ERR_DOMAIN; err carries the mode and t.  The compiled programs
-   are cached in r (recompiled when prec changes), so r is not
-   thread-safe. */
+   ||J||_inf ||xs||_inf (1 when that is 0).  Then solves h for the
+   unknowns by Newton (LU), starting from the values in xu, until a step
+   is at most 2^(8 - prec) ||xu||_inf (or, from the third iteration, a
+   step that does not decrease at most 2^(-prec/2) ||xu||_inf).  Sets *adjusted
+   (may be NULL) to 1 if a fixed value changed by more than 2^(-prec/2) max(1,
+   |value|) (a "reinit-adjusted" event).  fixed may be NULL (all free). Returns
+   0, HDO_ERR_INCONSISTENT (no consistent point near the guess, with the largest
+   constraint residual in err), HDO_ERR_SINGULAR (dh/dunknowns singular, err
+   names the equations and unknowns) or HDO_ERR_DOMAIN; err carries the mode and
+   t.  The compiled programs are cached in r (recompiled when prec changes), so
+   r is not thread-safe. */
 int hdo_consistent_init(mpfr_ptr xs, mpfr_ptr xu, int *adjusted,
                         hdo_model_t model, const hdo_reduced_t r,
                         const mpfr_t t, const int *fixed, mpfr_prec_t prec,

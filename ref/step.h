@@ -44,8 +44,8 @@ struct hdo_step_type_struct;
 
 typedef struct {
     const struct hdo_step_type_struct *type;
-    void *impl;        /* the method's own state */
-    hdo_dense dense;   /* read after a successful apply */
+    void *impl;      /* the method's own state */
+    hdo_dense dense; /* read after a successful apply */
     /* Scale floors, nstate + nimplicit entries at 64 bits (states, then
        unknowns), zero after init and kept by hdo_stepper_switch: the
        error control holds component i to tol max(its magnitude over the

@@ -115,14 +115,13 @@ hdo_run_set_floors(run_ctx *c, mode_cache *mc)
     for (slong i = 0; i < r->nstate; i++)
         floor_with(mc->step->floor + i, c, r->state[i].var, low);
     for (slong j = 0; j < r->nimplicit; j++)
-        floor_with(mc->step->floor + r->nstate + j, c, r->unknown[j].var,
-                   low);
+        floor_with(mc->step->floor + r->nstate + j, c, r->unknown[j].var, low);
     mpfr_clear(low);
 }
 
 void
-hdo_run_guard_floors(run_ctx *c, mode_cache *mc, const mpfr_t t,
-                     mpfr_srcptr xs, mpfr_srcptr xu, const hdo_dense *dense)
+hdo_run_guard_floors(run_ctx *c, mode_cache *mc, const mpfr_t t, mpfr_srcptr xs,
+                     mpfr_srcptr xu, const hdo_dense *dense)
 {
     const hdo_stepper_struct *sp = mc->step;
     slong ng = sp->nguards;
@@ -168,9 +167,9 @@ hdo_run_guard_floors(run_ctx *c, mode_cache *mc, const mpfr_t t,
     }
     for (slong g = 0; g < ng; g++) {
         mpfr_set_zero(mc->gfloor + g, 1);
-        if (known && hdo_expr_enclose(m, r, c->model->pool, sp->guards[g],
-                                      gp->inputs, mid, rad, nin, t, trad,
-                                      c->prec + 32) == 0)
+        if (known &&
+            hdo_expr_enclose(m, r, c->model->pool, sp->guards[g], gp->inputs,
+                             mid, rad, nin, t, trad, c->prec + 32) == 0)
             mpfr_set(mc->gfloor + g, r, MPFR_RNDU);
         mpfr_set(sp->gfloor + g, mc->gfloor + g, MPFR_RNDU);
     }

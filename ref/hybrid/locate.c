@@ -489,8 +489,7 @@ hdo_event_time_error(mpfr_t delta, mpfr_srcptr c, slong len, const mpfr_t H,
 /* T := the coefficients of S(r + u), S = sum c_k s^k (Horner's Taylor
    shift at prec; T has len entries, initialised here). */
 static void
-shift_to(mpfr_ptr T, mpfr_srcptr c, slong len, const mpfr_t r,
-         mpfr_prec_t prec)
+shift_to(mpfr_ptr T, mpfr_srcptr c, slong len, const mpfr_t r, mpfr_prec_t prec)
 {
     for (slong k = 0; k < len; k++) {
         mpfr_init2(T + k, prec);
@@ -503,8 +502,8 @@ shift_to(mpfr_ptr T, mpfr_srcptr c, slong len, const mpfr_t r,
 
 int
 hdo_event_locate_after(mpfr_t root, mpfr_srcptr c, slong len, const mpfr_t H,
-                       const mpfr_t tol, mpfr_srcptr floor,
-                       mpfr_srcptr slack, mpfr_prec_t prec)
+                       const mpfr_t tol, mpfr_srcptr floor, mpfr_srcptr slack,
+                       mpfr_prec_t prec)
 {
     int st = hdo_event_locate(root, c, len, H, tol, floor, prec);
     if (st != HDO_EVENT || !mpfr_zero_p(root) || slack == NULL ||

@@ -125,8 +125,7 @@ step(run_ctx *c, int *done)
             continue; /* identically zero on the arc (pattern.c) */
         if (hdo_event_locate_after(root, coef, p + 1, hloc, c->tol,
                                    mc->gfloor + g, after ? c->event_dt : NULL,
-                                   c->prec) !=
-                HDO_EVENT ||
+                                   c->prec) != HDO_EVENT ||
             mpfr_cmp(root, h) > 0)
             continue;
         if (best < 0) {

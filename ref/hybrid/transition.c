@@ -71,7 +71,8 @@ hdo_run_left_value(mpfr_t out, const left_limit *L, slong var, slong order)
    known to about the local tolerance: `with v = 1/x` at an event on
    x < 0 divides by rounding noise and would print a number like 5e39 to
    every digit.  Each value is enclosed (Arb) with every input widened by
-   tol max(|value|, floor) (its own scale: floors.c) and t by
+   tol max(|value|, floor) (its own scale: floors.c), at a located event
+   also by its rate times the event time's uncertainty, and t by
    tol max(1, |t|); a value whose enclosure meets a pole or a domain's
    edge, or is wider than 10^5 tol times the scale of the variable it is
    assigned to (the 10^-D the run promises) is refused with the reset,
@@ -82,29 +83,47 @@ hdo_run_left_value(mpfr_t out, const left_limit *L, slong var, slong order)
    digits could be counted against, unless `nominal` gives one. */
 static int
 reset_conditioning(run_ctx *c, hdo_program_struct *prog, slong src, slong k,
-                   const mpfr_t t)
+                   const left_limit *L, const mpfr_t t)
 {
     const hdo_transition *tr = hdo_run_transition_of(c->model, src, k);
     slong nin = prog->ninputs;
     mpfr_ptr in = hdo_vec_init(nin + 1, c->prec),
-             inrad = hdo_vec_init(nin + 1, 64);
+             inrad = hdo_vec_init(nin + 1, 64),
+             evrad = hdo_vec_init(nin + 1, 64);
     mpfr_t mid, rad, lim, trad;
     mpfr_inits2(c->prec, mid, rad, lim, (mpfr_ptr)0);
     mpfr_init2(trad, 64);
     hdo_run_time_tol(trad, c, t);
+    /* At a located event the state is also off by its rate times the
+       uncertainty of the event's time (x = 1 - t at x < 0 is zero up to
+       the event time's rounding, and 1/x then a pole): that widening
+       (evrad) decides poles only.  How many digits the event's state has
+       is event_digits' report (a multiple root: 8 of 20), not the
+       reset's conditioning. */
+    int at_event = mpfr_equal_p(t, c->event_at) && L->dense != NULL &&
+                   mpfr_regular_p(c->event_dt);
     for (slong q = 0; q < nin; q++) {
         mpfr_set(in + q, prog->value[prog->inputs[q].slot], MPFR_RNDN);
         hdo_run_var_floor(inrad + q, c, prog->inputs[q].var);
         if (mpfr_cmpabs(in + q, inrad + q) > 0)
             mpfr_abs(inrad + q, in + q, MPFR_RNDU);
         mpfr_mul(inrad + q, inrad + q, c->tol, MPFR_RNDU);
+        mpfr_set(evrad + q, inrad + q, MPFR_RNDU);
+        if (at_event && hdo_run_left_value(mid, L, prog->inputs[q].var,
+                                           prog->inputs[q].order + 1)) {
+            mpfr_abs(mid, mid, MPFR_RNDU);
+            mpfr_mul(mid, mid, c->event_dt, MPFR_RNDU);
+            mpfr_add(evrad + q, evrad + q, mid, MPFR_RNDU);
+        }
     }
     int st = 0;
     for (slong a = 0; a < tr->nassigns && st == 0; a++) {
         const hdo_assign *as = tr->assigns + a;
-        int pole = hdo_expr_enclose(mid, rad, c->model->pool, as->value,
-                                    prog->inputs, in, inrad, nin, t, trad,
-                                    c->prec + 32) != 0;
+        int pole =
+            hdo_expr_enclose(mid, rad, c->model->pool, as->value, prog->inputs,
+                             in, evrad, nin, t, trad, c->prec + 32) != 0 ||
+            hdo_expr_enclose(mid, rad, c->model->pool, as->value, prog->inputs,
+                             in, inrad, nin, t, trad, c->prec + 32) != 0;
         if (!pole) {
             /* the target's scale: the value, or the largest magnitude
                the variable has had, or its nominal value */
@@ -148,6 +167,7 @@ reset_conditioning(run_ctx *c, hdo_program_struct *prog, slong src, slong k,
     }
     hdo_vec_clear(in, nin + 1);
     hdo_vec_clear(inrad, nin + 1);
+    hdo_vec_clear(evrad, nin + 1);
     mpfr_clears(mid, rad, lim, (mpfr_ptr)0);
     mpfr_clear(trad);
     return st;
@@ -237,7 +257,7 @@ eval_assigns(run_ctx *c, mpfr_ptr vals, slong src, slong k, const left_limit *L,
     }
     for (slong a = 0; a < tr->nassigns; a++)
         mpfr_set(vals + a, prog->value[prog->root_slot[a]], MPFR_RNDN);
-    return reset_conditioning(c, prog, src, k, t);
+    return reset_conditioning(c, prog, src, k, L, t);
 }
 
 /* The start value of variable v as a guess (0 when it has none). */

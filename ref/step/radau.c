@@ -839,8 +839,7 @@ radau_apply(hdo_stepper_struct *st, const mpfr_t t0, mpfr_srcptr xs,
             }
             /* each component against its size at the step's start and
                end (the last stage, c_s = 1) */
-            hdo_radau_scales(r->sc, r->y0, r->Z + (s - 1) * N, r->floor, N,
-                             s);
+            hdo_radau_scales(r->sc, r->y0, r->Z + (s - 1) * N, r->floor, N, s);
             top_term(e, r);
             if (r->have_gd) {
                 /* the guards' polynomials are held to the tolerance as

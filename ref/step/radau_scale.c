@@ -44,8 +44,7 @@ hdo_radau_scales(mpfr_ptr sc, mpfr_srcptr y0, mpfr_srcptr Z, mpfr_srcptr floor,
 }
 
 void
-hdo_radau_scaled_max(mpfr_t e, mpfr_srcptr a, slong n, slong N,
-                     mpfr_srcptr sc)
+hdo_radau_scaled_max(mpfr_t e, mpfr_srcptr a, slong n, slong N, mpfr_srcptr sc)
 {
     mpfr_t q;
     mpfr_init2(q, 64);

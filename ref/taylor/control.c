@@ -71,8 +71,7 @@ window_bound(const double *lc, slong p, slong j0, slong k, double lk,
 }
 
 double
-hdo_taylor_component_step(const mpfr_t *c, slong p, double lfloor,
-                          double ltol)
+hdo_taylor_component_step(const mpfr_t *c, slong p, double lfloor, double ltol)
 {
     slong j0 = hdo_taylor_first_window_order(p), kfirst = 0;
     double best = -INFINITY, *lc = flint_malloc((p + 1) * sizeof *lc);

@@ -137,16 +137,16 @@ order_zero(hdo_taylor_t tay, hdo_error_t *err)
         get_h(tay, 0);
         hdo_lu_solve(tay->work, tay->Jh, tay->perm);
         hdo_vec_norm_inf(step, tay->work, nu);
-        mpfr_srcptr fl = tay->floor != NULL ? tay->floor + tay->red->nstate
-                                            : NULL;
+        mpfr_srcptr fl =
+            tay->floor != NULL ? tay->floor + tay->red->nstate : NULL;
         if (hdo_taylor_newton_small(tay->work, tay->unknown_coef[0], per, NULL,
                                     fl, nu, GUARD_BITS - (long)tay->prec, 0))
             break;
         /* no more progress: rounding noise if it is small against the
            largest unknown */
         if (iter >= 2 && mpfr_cmp(step, prev) >= 0 &&
-            hdo_taylor_newton_small(tay->work, tay->unknown_coef[0], per,
-                                    NULL, fl, nu, -(long)tay->prec / 2, 1))
+            hdo_taylor_newton_small(tay->work, tay->unknown_coef[0], per, NULL,
+                                    fl, nu, -(long)tay->prec / 2, 1))
             break;
         if (iter >= MAX_NEWTON || (iter >= 2 && mpfr_cmp(step, prev) >= 0)) {
             char msg[300];

@@ -368,15 +368,15 @@ hdo_taylor_lazy_solve(mpfr_ptr xu, hdo_taylor_t tay, mpfr_srcptr xs,
             break;
         }
         hdo_vec_norm_inf(step, tay->work_l, nl);
-        mpfr_srcptr fl = tay->floor != NULL ? tay->floor + tay->red->nstate
-                                            : NULL;
-        int small = hdo_taylor_newton_small(tay->work_l, xu, 1, tay->lazy_u,
-                                            fl, nl,
-                                            GUARD_BITS - (long)tay->prec, 0);
+        mpfr_srcptr fl =
+            tay->floor != NULL ? tay->floor + tay->red->nstate : NULL;
+        int small =
+            hdo_taylor_newton_small(tay->work_l, xu, 1, tay->lazy_u, fl, nl,
+                                    GUARD_BITS - (long)tay->prec, 0);
         int stalled = iter >= 2 && mpfr_cmp(step, prev) >= 0;
         if (!small && stalled) /* no more progress: rounding noise if small */
-            small = hdo_taylor_newton_small(tay->work_l, xu, 1, tay->lazy_u,
-                                            fl, nl, -(long)tay->prec / 2, 1);
+            small = hdo_taylor_newton_small(tay->work_l, xu, 1, tay->lazy_u, fl,
+                                            nl, -(long)tay->prec / 2, 1);
         if (small)
             break;
         if (iter >= MAX_NEWTON || stalled) {

@@ -43,8 +43,8 @@ ratio(double *best, int *poly, const mpfr_t *c, slong n, const char *skip,
         if (lh == INFINITY)
             continue; /* its window vanishes: no limit from it */
         *poly = 0;
-        double lm = hdo_taylor_component_magnitude(ci, p, lf,
-                                                   lh - ltol / (double)p);
+        double lm =
+            hdo_taylor_component_magnitude(ci, p, lf, lh - ltol / (double)p);
         if (lm == -INFINITY)
             continue; /* identically zero */
         double r[2] = {INFINITY, INFINITY};

@@ -87,8 +87,8 @@ Test(hybrid_thresholds, reset_without_a_scale)
               "%s", err.message);
     cr_expect_eq(reset_full("1", "1/2", "0 nominal 1", 30, &err), 0, "%s",
                  err.message);
-    cr_expect_eq(reset_full("100000", "1/2", "0 nominal 1", 30, &err), 0,
-                 "%s", err.message);
+    cr_expect_eq(reset_full("100000", "1/2", "0 nominal 1", 30, &err), 0, "%s",
+                 err.message);
     cr_expect_eq(reset_full("400000", "1/2", "0 nominal 1", 30, &err),
                  HDO_ERR_DOMAIN);
 }

@@ -102,8 +102,8 @@ Test(hybrid_thresholds, verify_digits_boundary_last_row)
     /* 10^-k (1 +- 2^-100): the double that -log10 rounds to is k either
        way; only an exact comparison tells the sides apart */
     for (long k = 5; k <= 29; k += 8) {
-        cr_expect_eq(last_row_case(model, 30, 5, 5, k, -1, 100, none, none),
-                     k, "k = %ld", k);
+        cr_expect_eq(last_row_case(model, 30, 5, 5, k, -1, 100, none, none), k,
+                     "k = %ld", k);
         cr_expect_eq(last_row_case(model, 30, 5, 5, k, 1, 100, none, none),
                      k - 1, "k = %ld", k);
     }
@@ -131,23 +131,23 @@ Test(hybrid_thresholds, verify_digits_relative_at_every_scale)
     tm_parse(model, two_vars);
     const double none = -INFINITY, l2 = 3.321928094887362;
     /* 1.846e-18 off by 1.846e-18 10^-k (1 -+ 2^-30) */
-    cr_expect_eq(last_row_case(model, 20, 1.846e-18, 1.846e-18, 8, -1, 30,
-                               none, none),
-                 8);
-    cr_expect_eq(last_row_case(model, 20, 1.846e-18, 1.846e-18, 8, 1, 30,
-                               none, none),
-                 7);
+    cr_expect_eq(
+        last_row_case(model, 20, 1.846e-18, 1.846e-18, 8, -1, 30, none, none),
+        8);
+    cr_expect_eq(
+        last_row_case(model, 20, 1.846e-18, 1.846e-18, 8, 1, 30, none, none),
+        7);
     /* a magnitude 10^-10 over the step: 8 more digits */
-    cr_expect_eq(last_row_case(model, 20, 1.846e-18, 1e-10, 16, -1, 30,
-                               -10 * l2, none),
-                 16);
-    cr_expect_eq(last_row_case(model, 20, 1.846e-18, 1e-10, 16, 1, 30,
-                               -10 * l2, none),
-                 15);
+    cr_expect_eq(
+        last_row_case(model, 20, 1.846e-18, 1e-10, 16, -1, 30, -10 * l2, none),
+        16);
+    cr_expect_eq(
+        last_row_case(model, 20, 1.846e-18, 1e-10, 16, 1, 30, -10 * l2, none),
+        15);
     /* a zero level 10^-10: the same */
-    cr_expect_eq(last_row_case(model, 20, 1.846e-18, 1e-10, 16, -1, 30, none,
-                               -10 * l2),
-                 16);
+    cr_expect_eq(
+        last_row_case(model, 20, 1.846e-18, 1e-10, 16, -1, 30, none, -10 * l2),
+        16);
     /* both values within a zero level 10^-17 (b's row has none: its value
        counts as zero only when b's level says so, so here it is compared);
        see verify_zero_levels */

@@ -97,9 +97,8 @@ check(long digits, const char *x0, double lx0, int floored)
     double want = closed_stiffness(lx0, 12, floored ? ltol : -INFINITY,
                                    c.tay->order, ltol);
     double got = stiffness_at(&c, x0, floored ? ftext : NULL);
-    cr_expect(fabs(got - want) < 1e-6,
-              "%ld digits, x0 = %s%s: %.9f, want %.9f", digits, x0,
-              floored ? " (floor tol)" : "", got, want);
+    cr_expect(fabs(got - want) < 1e-6, "%ld digits, x0 = %s%s: %.9f, want %.9f",
+              digits, x0, floored ? " (floor tol)" : "", got, want);
     tt_clear(&c);
 }
 
