@@ -30,6 +30,8 @@ ifeq ($(SAN),1)
   LDFLAGS += -fsanitize=address,undefined
   export LSAN_OPTIONS = suppressions=$(CURDIR)/tests/lsan.supp
   export UBSAN_OPTIONS = print_stacktrace=1
+  # the long property tests run their short form (tests/e2e/scaled_twin.sh)
+  export HDO_E2E_QUICK = 1
 endif
 # ThreadSanitizer (make tsan): hdo run --verify, whose two runs share one
 # parsed model in two threads, on corpus cases that cover DAE reduction,

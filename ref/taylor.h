@@ -82,6 +82,11 @@ typedef struct {
        held to tol max(its magnitude over the step, floor[i]).  The
        stepper (ref/step/taylor.c) points it at the driver's floors. */
     mpfr_srcptr floor;
+    /* log2 of each state's and unknown's own step (control.c) and of the
+       tolerance it was for, kept by hdo_taylor_step_size for the
+       stiffness estimate of the same expansion (comp_valid) */
+    double *comp_lh, comp_ltol;
+    int comp_valid;
     /* a failure found while compiling, reported by hdo_taylor_expand */
     int init_status;
     char init_message[512];
@@ -194,8 +199,8 @@ void hdo_taylor_eval_extra(mpfr_ptr e, const hdo_taylor_t tay, const mpfr_t h);
    at the default order), is below it.  Writes h > 0, or +infinity when
    those coefficients of every component vanish (a polynomial solution).
    Returns 0, or HDO_ERR_STEP_COLLAPSE when h <= 2^-prec |t0| (h is still
-   written). */
-int hdo_taylor_step_size(mpfr_t h, const hdo_taylor_t tay, const mpfr_t tol);
+   written).  Keeps each component's step for hdo_taylor_stiffness. */
+int hdo_taylor_step_size(mpfr_t h, hdo_taylor_t tay, const mpfr_t tol);
 
 /* Stiffness estimate of the last expansion: log10 of rho_low / rho_high,
    where rho_low is the radius of convergence estimated from the first

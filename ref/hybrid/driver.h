@@ -104,6 +104,10 @@ typedef struct {
     double *stepmag;
     int stepmag_valid;
     slong pending_row;
+    /* the current step's end offset and mode, for magnitudes computed
+       only when a row needs them (stepmag_due) */
+    mpfr_t stepmag_end;
+    int stepmag_due;
     /* an output row with an undefined (NaN) value of a variable its mode
        has: the run fails rather than print it (hdo_run) */
     int undefined_row;
@@ -148,16 +152,21 @@ void hdo_run_event_horizon(mpfr_t H, const mpfr_t t);
    component from its variable's.
    hdo_run_guard_floors sets mc->gfloor[g] for every switching function
    of mc's stepper at (t, xs, xu) (dense: the expansion there, for
-   derivatives; may be NULL): the radius of the guard's value when each
-   input is known to tol max(|value|, floor), the size below which the
-   guard cannot be told from zero (0 where it cannot be enclosed). */
+   derivatives; may be NULL) over the horizon H: the radius of the
+   guard's value when each input is known to tol max(|value|, floor)
+   plus its drift tol |rate| H over the step (and, right after an event,
+   its rate times the event time's uncertainty), the size below which
+   the guard cannot be told from zero (0 where it cannot be enclosed). */
 int hdo_run_floors_init(run_ctx *c);
 void hdo_run_floors_clear(run_ctx *c);
 void hdo_run_var_floor(mpfr_t floor, const run_ctx *c, slong v);
+/* r := tol max(|x|, vmax_v, nominal_v): the error of a value x of
+   variable v, against the largest size the variable has had. */
+void hdo_run_var_scale(mpfr_t r, const run_ctx *c, slong v, mpfr_srcptr x);
 void hdo_run_set_floors(run_ctx *c, mode_cache *mc);
 void hdo_run_guard_floors(run_ctx *c, mode_cache *mc, const mpfr_t t,
                           mpfr_srcptr xs, mpfr_srcptr xu,
-                          const hdo_dense *dense);
+                          const hdo_dense *dense, const mpfr_t H);
 
 /* sample.c */
 void hdo_run_mode_values(mpfr_ptr values, int *present, const mode_cache *mc,
@@ -170,12 +179,14 @@ slong hdo_run_res_mode(const run_ctx *c, slong m);
    (hdo_run_step_magnitudes). */
 slong hdo_run_add_row(run_ctx *c, const mpfr_t t, slong mode, mpfr_srcptr xs,
                       mpfr_srcptr xu);
-/* The current step's magnitudes: per variable the larger of |x| at the
-   step's start (mc's state) and at its offset s_end (the dense output),
-   into c->stepmag; the rows waiting for them take them.  Valid until
-   hdo_run_stepmag_end (a transition: the rows after it belong to the
-   next arc). */
-void hdo_run_step_magnitudes(run_ctx *c, mode_cache *mc, const mpfr_t s_end);
+/* The current step (of the current mode, taken to the offset s_end)
+   has magnitudes: per variable the largest |x| at its start and at a
+   quarter, half, three quarters and its end (the dense output), into
+   c->stepmag.  They are computed when a row first needs them (the
+   rows waiting since a transition, or one of this step's), not on every
+   step: most steps write no row.  Valid until hdo_run_stepmag_end (a
+   transition: the rows after it belong to the next arc). */
+void hdo_run_step_magnitudes(run_ctx *c, const mpfr_t s_end);
 void hdo_run_stepmag_end(run_ctx *c);
 void hdo_run_sample_time(mpfr_t out, const run_ctx *c, slong k);
 void hdo_run_emit_samples(run_ctx *c, const mpfr_t limit, int inclusive);

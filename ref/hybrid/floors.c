@@ -87,6 +87,17 @@ hdo_run_var_floor(mpfr_t floor, const run_ctx *c, slong v)
     mpfr_clear(low);
 }
 
+void
+hdo_run_var_scale(mpfr_t r, const run_ctx *c, slong v, mpfr_srcptr x)
+{
+    mpfr_abs(r, x, MPFR_RNDN);
+    if (c->vmax != NULL) {
+        mpfr_max(r, r, c->vmax + v, MPFR_RNDN);
+        mpfr_max(r, r, c->nominal + v, MPFR_RNDN);
+    }
+    mpfr_mul(r, r, c->tol, MPFR_RNDN);
+}
+
 /* vmax_v := max(vmax_v, |x|) */
 static void
 note_value(run_ctx *c, slong v, mpfr_srcptr x)
@@ -121,7 +132,7 @@ hdo_run_set_floors(run_ctx *c, mode_cache *mc)
 
 void
 hdo_run_guard_floors(run_ctx *c, mode_cache *mc, const mpfr_t t, mpfr_srcptr xs,
-                     mpfr_srcptr xu, const hdo_dense *dense)
+                     mpfr_srcptr xu, const hdo_dense *dense, const mpfr_t H)
 {
     const hdo_stepper_struct *sp = mc->step;
     slong ng = sp->nguards;
@@ -146,9 +157,13 @@ hdo_run_guard_floors(run_ctx *c, mode_cache *mc, const mpfr_t t, mpfr_srcptr xs,
     mpfr_set_zero(zero, 1);
     left_limit L = {mc->red, xs, xu, dense, zero};
     int known = 1;
-    /* right after an event the state is also off by its rate times the
-       uncertainty of the event's time (a triple root of h^3 is located
-       to tol^(1/3) only, and h^3 at the arc's start is then that big) */
+    /* Over the step the inputs drift by their rate's error, tol |x'| H
+       (the guard x2 - x1 of three balls at their limit state, x = 0,
+       has for slope v2 - v1 the limit's rounding: it must be zero, not a
+       direction).  Right after an event the state is also off by its
+       rate times the uncertainty of the event's time (a triple root of
+       h^3 is located to tol^(1/3) only, and h^3 at the arc's start is
+       then that big). */
     int after = mpfr_equal_p(t, c->event_at) && dense != NULL &&
                 mpfr_regular_p(c->event_dt);
     for (slong q = 0; q < nin && known; q++) {
@@ -158,11 +173,17 @@ hdo_run_guard_floors(run_ctx *c, mode_cache *mc, const mpfr_t t, mpfr_srcptr xs,
         if (mpfr_cmpabs(mid + q, rad + q) > 0)
             mpfr_abs(rad + q, mid + q, MPFR_RNDU);
         mpfr_mul(rad + q, rad + q, c->tol, MPFR_RNDU);
-        if (after && hdo_run_left_value(m, &L, gp->inputs[q].var,
-                                        gp->inputs[q].order + 1)) {
+        if (dense != NULL && hdo_run_left_value(m, &L, gp->inputs[q].var,
+                                                gp->inputs[q].order + 1)) {
             mpfr_abs(m, m, MPFR_RNDU);
-            mpfr_mul(m, m, c->event_dt, MPFR_RNDU);
-            mpfr_add(rad + q, rad + q, m, MPFR_RNDU);
+            mpfr_mul(r, m, c->tol, MPFR_RNDU);
+            if (mpfr_number_p(H))
+                mpfr_mul(r, r, H, MPFR_RNDU);
+            mpfr_add(rad + q, rad + q, r, MPFR_RNDU);
+            if (after) {
+                mpfr_mul(m, m, c->event_dt, MPFR_RNDU);
+                mpfr_add(rad + q, rad + q, m, MPFR_RNDU);
+            }
         }
     }
     for (slong g = 0; g < ng; g++) {

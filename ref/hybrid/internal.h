@@ -170,9 +170,9 @@ slong hdo_zeno_period(const slong *src, const slong *g, slong n, slong nsamples,
                       slong pmax);
 /* Whether the states y[0..n) (n >= 4, oldest first, dim components
    each) converge geometrically: the differences y[k] - y[k-1] (max norm,
-   relative to max(1, |y|)) are nonzero and strictly shrink, and the
-   componentwise Aitken limits of all consecutive triples agree within
-   tol max(1, |limit|).  Returns 1 with lim[0..dim) set to the limit of the
+   componentwise relative to max(|y_i|, ||y||)) are nonzero and strictly
+   shrink, and the componentwise Aitken limits of all consecutive triples
+   agree within tol max(|limit_i|, ||y||).  Returns 1 with lim[0..dim) set to the limit of the
    last triple, else 0 (lim untouched). */
 int hdo_zeno_state_limit(mpfr_ptr lim, mpfr_srcptr const *y, slong n, slong dim,
                          const mpfr_t tol, mpfr_prec_t prec);

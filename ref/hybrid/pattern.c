@@ -69,7 +69,7 @@ expand(run_ctx *c, slong m, const mpfr_t t, mpfr_t H)
         return -1;
     hdo_stepper_step_size(H, mc->step, c->tol);
     hdo_run_event_horizon(H, t);
-    hdo_run_guard_floors(c, mc, t, mc->xs, mc->xu, &mc->step->dense);
+    hdo_run_guard_floors(c, mc, t, mc->xs, mc->xu, &mc->step->dense, H);
     return 0;
 }
 

@@ -115,7 +115,7 @@ step(run_ctx *c, int *done)
        the time tolerance of the first */
     int ph = hdo_run_phase_enter(c, PH_EVENTS);
     hdo_run_time_tol(stol, c, c->t);
-    hdo_run_guard_floors(c, mc, c->t, mc->xs, mc->xu, &mc->step->dense);
+    hdo_run_guard_floors(c, mc, c->t, mc->xs, mc->xu, &mc->step->dense, hloc);
     int after = mpfr_equal_p(c->t, c->event_at); /* the first step after */
     for (slong g = 0; g < mc->nguards; g++) {
         mpfr_srcptr coef = mc->step->dense.guard[g * (p + 1)];
@@ -153,7 +153,7 @@ step(run_ctx *c, int *done)
         best = -1;
 
     /* the magnitudes of the step actually taken, for the rows' digits */
-    hdo_run_step_magnitudes(c, mc, best >= 0 ? broot : h);
+    hdo_run_step_magnitudes(c, best >= 0 ? broot : h);
     if (best < 0)
         hdo_run_phase_enter(c, ph); /* back to integration */
     if (best >= 0)
@@ -378,6 +378,7 @@ hdo_run_stoppable(hdo_result_t res, const hdo_model_struct *model,
     hdo_run_mode_table_init(&c.modes);
     c.stepmag = malloc((model->nvars + 1) * sizeof *c.stepmag);
     HDO_ASSERT(c.stepmag != NULL);
+    mpfr_init2(c.stepmag_end, c.prec);
     c.pending_row = -1;
 
     st = run_setup(&c);
@@ -421,6 +422,7 @@ hdo_run_stoppable(hdo_result_t res, const hdo_model_struct *model,
     hdo_run_hist_clear(&c);
     hdo_run_floors_clear(&c);
     free(c.stepmag);
+    mpfr_clear(c.stepmag_end);
     hdo_run_mode_table_clear(&c.modes, res);
     hdo_model_workspace_clear(&work);
     mpfr_clears(c.tol, c.every, c.t, c.t_end, c.last_event, c.event_at,

@@ -45,6 +45,8 @@ log2_abs(mpfr_srcptr x)
     return (double)e + log2(fabs(d));
 }
 
+static void compute_magnitudes(run_ctx *c);
+
 /* row's magnitudes: the current step's (or, waiting for the next
    step's, none yet), the nominal values; and the run's zero level. */
 static void
@@ -106,14 +108,20 @@ hdo_run_add_row(run_ctx *c, const mpfr_t t, slong mode, mpfr_srcptr xs,
     for (slong v = 0; v < c->res->nvars; v++)
         if (row->present[v] && mpfr_nan_p(row->values + v))
             c->undefined_row = 1;
+    if (c->stepmag_due)
+        compute_magnitudes(c);
     if (c->stepmag != NULL && c->vmax != NULL)
         row_magnitudes(c, row, c->res->nrows - 1);
     return c->res->nrows - 1;
 }
 
-void
-hdo_run_step_magnitudes(run_ctx *c, mode_cache *mc, const mpfr_t s_end)
+/* Computes the magnitudes of the due step (see driver.h). */
+static void
+compute_magnitudes(run_ctx *c)
 {
+    mode_cache *mc = hdo_run_mode_entry(c, c->mode);
+    mpfr_srcptr s_end = c->stepmag_end;
+    c->stepmag_due = 0;
     slong nv = c->res->nvars;
     if (c->stepmag == NULL)
         return;
@@ -157,9 +165,22 @@ hdo_run_step_magnitudes(run_ctx *c, mode_cache *mc, const mpfr_t s_end)
 }
 
 void
+hdo_run_step_magnitudes(run_ctx *c, const mpfr_t s_end)
+{
+    if (c->stepmag == NULL)
+        return;
+    mpfr_set(c->stepmag_end, s_end, MPFR_RNDN);
+    c->stepmag_due = 1;
+    c->stepmag_valid = 0;
+    if (c->pending_row >= 0)
+        compute_magnitudes(c);
+}
+
+void
 hdo_run_stepmag_end(run_ctx *c)
 {
     c->stepmag_valid = 0;
+    c->stepmag_due = 0;
 }
 
 /* ------------------------------------------------------------------ */

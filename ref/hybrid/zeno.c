@@ -44,13 +44,14 @@ hdo_zeno_period(const slong *src, const slong *g, slong n, slong nsamples,
     return 0;
 }
 
-/* max(1, |x|) * tol into r. */
+/* max(|x|, big) * tol into r: relative to the component, and below it
+   to the size big of the whole state (max(1, |x|) up to stop 21: a
+   model scaled by 1e-40 took any cascade for a converging one). */
 static void
-rel_tol(mpfr_t r, mpfr_srcptr x, const mpfr_t tol)
+rel_tol(mpfr_t r, mpfr_srcptr x, mpfr_srcptr big, const mpfr_t tol)
 {
     mpfr_abs(r, x, MPFR_RNDN);
-    if (mpfr_cmp_ui(r, 1) < 0)
-        mpfr_set_ui(r, 1, MPFR_RNDN);
+    mpfr_max(r, r, big, MPFR_RNDN);
     mpfr_mul(r, r, tol, MPFR_RNDN);
 }
 
@@ -60,8 +61,8 @@ hdo_zeno_state_limit(mpfr_ptr lim, mpfr_srcptr const *y, slong n, slong dim,
 {
     if (n < 4 || dim <= 0)
         return 0;
-    mpfr_t d, s, prev, eps;
-    mpfr_inits2(prec, d, s, prev, eps, (mpfr_ptr)0);
+    mpfr_t d, s, prev, eps, big;
+    mpfr_inits2(prec, d, s, prev, eps, big, (mpfr_ptr)0);
     mpfr_ptr a = hdo_vec_init(dim, prec), b = hdo_vec_init(dim, prec);
     int ok = 1;
 
@@ -69,11 +70,13 @@ hdo_zeno_state_limit(mpfr_ptr lim, mpfr_srcptr const *y, slong n, slong dim,
     mpfr_set_inf(prev, 1);
     for (slong k = 1; ok && k < n; k++) {
         mpfr_set_ui(s, 0, MPFR_RNDN);
+        hdo_vec_norm_inf(big, y[k], dim);
         for (slong i = 0; i < dim; i++) {
             mpfr_sub(d, y[k] + i, y[k - 1] + i, MPFR_RNDN);
             mpfr_abs(d, d, MPFR_RNDN);
             mpfr_abs(eps, y[k] + i, MPFR_RNDN);
-            if (mpfr_cmp_ui(eps, 1) > 0)
+            mpfr_max(eps, eps, big, MPFR_RNDN);
+            if (!mpfr_zero_p(eps))
                 mpfr_div(d, d, eps, MPFR_RNDN);
             if (mpfr_cmp(d, s) > 0)
                 mpfr_set(s, d, MPFR_RNDN);
@@ -83,14 +86,15 @@ hdo_zeno_state_limit(mpfr_ptr lim, mpfr_srcptr const *y, slong n, slong dim,
     }
     /* the Aitken limits of all consecutive triples agree within tol */
     for (slong k = 2; ok && k < n; k++) {
+        hdo_vec_norm_inf(big, y[k], dim);
         for (slong i = 0; i < dim; i++) {
-            rel_tol(eps, y[k] + i, tol);
+            rel_tol(eps, y[k] + i, big, tol);
             hdo_zeno_aitken(b + i, y[k - 2] + i, y[k - 1] + i, y[k] + i, eps);
         }
         if (k > 2)
             for (slong i = 0; ok && i < dim; i++) {
                 mpfr_sub(d, b + i, a + i, MPFR_RNDN);
-                rel_tol(eps, b + i, tol);
+                rel_tol(eps, b + i, big, tol);
                 ok = mpfr_cmpabs(d, eps) <= 0;
             }
         mpfr_ptr t = a;
@@ -101,7 +105,7 @@ hdo_zeno_state_limit(mpfr_ptr lim, mpfr_srcptr const *y, slong n, slong dim,
         hdo_vec_set(lim, a, dim);
     hdo_vec_clear(a, dim);
     hdo_vec_clear(b, dim);
-    mpfr_clears(d, s, prev, eps, (mpfr_ptr)0);
+    mpfr_clears(d, s, prev, eps, big, (mpfr_ptr)0);
     return ok;
 }
 

@@ -124,12 +124,15 @@ hdo_run_zeno(run_ctx *c, slong src, const left_limit *L, const mpfr_t tn)
     if (n == 3) {
         const hist_entry *a = c->hist + idx[2], *b = c->hist + idx[1],
                          *e = c->hist + idx[0];
+        /* a difference below tol times the variable's scale is
+           converged already (relative to that scale, not to 1: a spiral
+           of size 1e-40 has its limit extrapolated as one of size 1) */
         for (slong i = 0; i < r->nstate; i++) {
-            hdo_run_time_tol(eps, c, e->ls + i);
+            hdo_run_var_scale(eps, c, r->state[i].var, e->ls + i);
             hdo_zeno_aitken(mz->ls + i, a->ls + i, b->ls + i, e->ls + i, eps);
         }
         for (slong j = 0; j < r->nimplicit; j++) {
-            hdo_run_time_tol(eps, c, e->lu + j);
+            hdo_run_var_scale(eps, c, r->unknown[j].var, e->lu + j);
             hdo_zeno_aitken(mz->lu + j, a->lu + j, b->lu + j, e->lu + j, eps);
         }
     }
@@ -180,7 +183,7 @@ hdo_run_guard_leaves_at(run_ctx *c, slong m, slong g, mpfr_srcptr xs,
     mpfr_init2(h, c->prec);
     hdo_stepper_step_size(h, sp, c->tol);
     hdo_run_event_horizon(h, t);
-    hdo_run_guard_floors(c, mc, t, xs, xu, &sp->dense);
+    hdo_run_guard_floors(c, mc, t, xs, xu, &sp->dense, h);
     int leaves = hdo_zeno_guard_leaves(sp->dense.guard[g * (p + 1)], p + 1, h,
                                        c->tol, mc->gfloor + g);
     mpfr_clear(h);

@@ -340,6 +340,31 @@ inconsistent_fail(hdo_error_t *err, hdo_model_t model, const hdo_reduced_t r,
     return fail(err, HDO_ERR_INCONSISTENT, model, r, t, msg);
 }
 
+/* Scales each row of J (and b with it) by the power of two that brings
+   its largest entry into [1, 2): the rank decisions of the least-squares
+   step are then relative to each constraint's own size (a model scaled
+   by 1e-40 has constraint gradients of 1e-40, which the absolute floor
+   of hdo_rank_from_sv took for rank 0).  Exact, and the least-squares
+   solution of a full-rank J is unchanged. */
+static void
+equilibrate_rows(hdo_mat_t J, mpfr_ptr b)
+{
+    for (slong i = 0; i < J->rows; i++) {
+        mpfr_exp_t e = MPFR_EMIN_MIN;
+        for (slong j = 0; j < J->cols; j++) {
+            mpfr_srcptr a = hdo_mat_entry(J, i, j);
+            if (mpfr_regular_p(a) && mpfr_get_exp(a) > e)
+                e = mpfr_get_exp(a);
+        }
+        if (e == MPFR_EMIN_MIN || e == 1)
+            continue;
+        for (slong j = 0; j < J->cols; j++)
+            mpfr_mul_2si(hdo_mat_entry(J, i, j), hdo_mat_entry(J, i, j),
+                         1 - (long)e, MPFR_RNDN);
+        mpfr_mul_2si(b + i, b + i, 1 - (long)e, MPFR_RNDN);
+    }
+}
+
 /* Projects xs onto the constraints (see the header): damped
    Gauss-Newton.  Far from the constraints a full step can overshoot
    (x^2 = 0.01 from x = 0.01 jumps to 0.505), so each step is halved
@@ -373,6 +398,7 @@ project(mpfr_ptr xs, hdo_model_t model, const hdo_reduced_t r, const mpfr_t t,
         }
         for (slong i = 0; i < nc; i++)
             mpfr_neg(f + i, f + i, MPFR_RNDN);
+        equilibrate_rows(J, f);
         status = gn_step(dx, J, f, fixed, ns, prec);
         if (status != 0) {
             status = fail(err, status, model, r, t,
@@ -554,22 +580,22 @@ hdo_consistent_init(mpfr_ptr xs, mpfr_ptr xu, int *adjusted, hdo_model_t model,
         status = project(xs, model, r, t, fixed, prec, err);
     if (status == 0 && adjusted != NULL && fixed != NULL) {
         /* A fixed value counts as adjusted when it moved by more than
-           2^(-prec/2) max(1, |x0|): far beyond rounding, so a real
-           change of the given value. */
-        mpfr_t dlt, lim;
-        mpfr_inits2(prec, dlt, lim, (mpfr_ptr)0);
+           2^(-prec/2) max(|x0|, ||x0||): far beyond rounding, so a real
+           change of the given value (relative to the state's size, not
+           to 1: a model scaled by 1e-40 has its adjustments too). */
+        mpfr_t dlt, lim, big;
+        mpfr_inits2(prec, dlt, lim, big, (mpfr_ptr)0);
+        hdo_vec_norm_inf(big, x0, ns);
         for (slong i = 0; i < ns; i++) {
             if (!fixed[i])
                 continue;
             mpfr_sub(dlt, xs + i, x0 + i, MPFR_RNDN);
-            mpfr_abs(lim, x0 + i, MPFR_RNDN);
-            if (mpfr_cmp_ui(lim, 1) < 0)
-                mpfr_set_ui(lim, 1, MPFR_RNDN);
+            mpfr_set(lim, big, MPFR_RNDN);
             mpfr_mul_2si(lim, lim, -(long)(prec / 2), MPFR_RNDN);
             if (mpfr_cmpabs(dlt, lim) > 0)
                 *adjusted = 1;
         }
-        mpfr_clears(dlt, lim, (mpfr_ptr)0);
+        mpfr_clears(dlt, lim, big, (mpfr_ptr)0);
     }
     if (status == 0 && r->nh > 0)
         status = solve_unknowns(xu, model, r, t, xs, prec, err);

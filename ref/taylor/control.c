@@ -74,18 +74,25 @@ double
 hdo_taylor_component_step(const mpfr_t *c, slong p, double lfloor, double ltol)
 {
     slong j0 = hdo_taylor_first_window_order(p), kfirst = 0;
-    double best = -INFINITY, *lc = flint_malloc((p + 1) * sizeof *lc);
+    double best = -INFINITY, lcs[64];
+    double *lc = p + 1 <= 64 ? lcs : flint_malloc((p + 1) * sizeof *lc);
     int any = 0;
-    for (slong k = 0; k <= p; k++) {
+    /* the logarithms of the window, and of the orders up to the first
+       nonzero one + 1 (the zeros are read exactly; the orders between
+       are not needed) */
+    for (slong k = j0; k <= p; k++) {
         lc[k] = mpfr_number_p(c[k]) ? log2_abs(c[k]) : INFINITY;
-        any |= k >= j0 && lc[k] > -INFINITY;
+        any |= lc[k] > -INFINITY;
     }
     if (!any) {
-        flint_free(lc);
+        if (lc != lcs)
+            flint_free(lc);
         return INFINITY; /* the window vanishes: a polynomial here */
     }
-    while (kfirst < p && lc[kfirst] == -INFINITY)
+    while (kfirst < p && mpfr_zero_p(c[kfirst]))
         kfirst++;
+    for (slong k = 0; k <= kfirst + 1 && k < j0; k++)
+        lc[k] = mpfr_number_p(c[k]) ? log2_abs(c[k]) : INFINITY;
     if (lfloor > -INFINITY)
         best = window_bound(lc, p, j0, 0, lfloor, ltol);
     for (slong k = 0; k <= kfirst + 1 && k < j0; k++) {
@@ -96,8 +103,9 @@ hdo_taylor_component_step(const mpfr_t *c, slong p, double lfloor, double ltol)
             best = hk;
     }
     if (best == -INFINITY) /* zero below the window: its first term */
-        best = window_bound(lc, p, j0, kfirst, lc[kfirst], ltol);
-    flint_free(lc);
+        best = window_bound(lc, p, j0, kfirst, log2_abs(c[kfirst]), ltol);
+    if (lc != lcs)
+        flint_free(lc);
     return best;
 }
 
@@ -120,23 +128,26 @@ hdo_taylor_component_magnitude(const mpfr_t *c, slong p, double lfloor,
 }
 
 /* *lh := min(*lh, log2 of the steps of the components of one coefficient
-   table); floor: per component, or NULL. */
+   table); floor: per component, or NULL; each step into keep[i] (keep
+   may be NULL). */
 static void
-bound(double *lh, const mpfr_t *c, slong n, const char *skip, slong p,
-      mpfr_srcptr floor, double ltol)
+bound(double *lh, double *keep, const mpfr_t *c, slong n, const char *skip,
+      slong p, mpfr_srcptr floor, double ltol)
 {
     for (slong i = 0; i < n; i++) {
         if (skip != NULL && skip[i])
             continue;
         double lf = floor != NULL ? log2_abs(floor + i) : -INFINITY;
         double hi = hdo_taylor_component_step(c + i * (p + 1), p, lf, ltol);
+        if (keep != NULL)
+            keep[i] = hi;
         if (hi < *lh)
             *lh = hi;
     }
 }
 
 int
-hdo_taylor_step_size(mpfr_t h, const hdo_taylor_t tay, const mpfr_t tol)
+hdo_taylor_step_size(mpfr_t h, hdo_taylor_t tay, const mpfr_t tol)
 {
     slong p = tay->order, ns = tay->red->nstate;
     double lh = INFINITY, ltol = log2_abs(tol);
@@ -144,12 +155,15 @@ hdo_taylor_step_size(mpfr_t h, const hdo_taylor_t tay, const mpfr_t tol)
     int st = 0;
 
     HDO_ASSERT(tay->expanded && p >= 1);
-    bound(&lh, tay->state_coef, ns, NULL, p, tay->floor, ltol);
+    /* the components' own steps are kept for the stiffness estimate */
+    bound(&lh, tay->comp_lh, tay->state_coef, ns, NULL, p, tay->floor, ltol);
     /* lazy unknowns are solved at each point from the states: their
        accuracy follows from the states', and they have no series here */
-    bound(&lh, tay->unknown_coef, tay->red->nimplicit, tay->lazy, p,
-          tay->floor != NULL ? tay->floor + ns : NULL, ltol);
-    bound(&lh, tay->guard_coef, tay->nguards, NULL, p, NULL, ltol);
+    bound(&lh, tay->comp_lh + ns, tay->unknown_coef, tay->red->nimplicit,
+          tay->lazy, p, tay->floor != NULL ? tay->floor + ns : NULL, ltol);
+    bound(&lh, NULL, tay->guard_coef, tay->nguards, NULL, p, NULL, ltol);
+    tay->comp_valid = 1;
+    tay->comp_ltol = ltol;
     if (lh == INFINITY) {
         mpfr_set_inf(h, 1);
     } else if (lh == -INFINITY || lh < (double)(mpfr_get_emin() + 64)) {

@@ -213,6 +213,7 @@ hdo_taylor_expand(hdo_taylor_t tay, const mpfr_t t0, mpfr_srcptr xs,
     int st;
 
     tay->expanded = 0;
+    tay->comp_valid = 0;
     mpfr_set(tay->t0, t0, MPFR_RNDN);
     if (tay->init_status != 0)
         return hdo_taylor_fail(err, tay, tay->init_status, t0,

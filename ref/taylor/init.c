@@ -287,6 +287,7 @@ hdo_taylor_init(hdo_taylor_t tay, hdo_model_t model, const hdo_reduced_t red,
     hdo_mat_init(tay->Jh, nu, nu, prec);
     tay->perm = xmalloc(nu, sizeof(slong));
     tay->work = hdo_vec_init(nu, prec);
+    tay->comp_lh = xmalloc(ns + nu + 1, sizeof(double));
 
     tay->state_coef = coef_init(ns, per, prec);
     tay->unknown_coef = coef_init(nu, per, prec);
@@ -311,6 +312,7 @@ hdo_taylor_clear(hdo_taylor_t tay)
 {
     const hdo_reduced_struct *r = tay->red;
     slong per = tay->order + 1;
+    free(tay->comp_lh);
     hdo_taylor_lazy_clear(tay);
     hdo_program_clear(tay->prog);
     free(tay->in_src);

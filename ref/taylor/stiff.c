@@ -28,7 +28,8 @@ log2_abs(const mpfr_t x)
    avoids.  A component whose low orders vanish tells nothing. */
 static void
 ratio(double *best, int *poly, const mpfr_t *c, slong n, const char *skip,
-      mpfr_srcptr floor, slong p, slong lo1, slong hi0, double ltol)
+      mpfr_srcptr floor, const double *kept, slong p, slong lo1, slong hi0,
+      double ltol)
 {
     for (slong i = 0; i < n; i++) {
         const mpfr_t *ci = c + i * (p + 1);
@@ -37,7 +38,9 @@ ratio(double *best, int *poly, const mpfr_t *c, slong n, const char *skip,
         double lf = floor != NULL && !mpfr_zero_p(floor + i)
                         ? log2_abs(floor + i)
                         : -INFINITY;
-        double lh = hdo_taylor_component_step(ci, p, lf, ltol);
+        /* the step hdo_taylor_step_size found for it, or the same rule */
+        double lh =
+            kept != NULL ? kept[i] : hdo_taylor_component_step(ci, p, lf, ltol);
         if (lh == -INFINITY)
             continue;
         if (lh == INFINITY)
@@ -74,10 +77,14 @@ hdo_taylor_stiffness(const hdo_taylor_t tay)
     if (p < 8 || hi0 <= lo1)
         return 0.0; /* too few orders to tell two scales apart */
     ltol = log2_abs(tay->tol);
-    ratio(&best, &poly, tay->state_coef, ns, NULL, tay->floor, p, lo1, hi0,
-          ltol);
+    const double *kept = tay->comp_valid ? tay->comp_lh : NULL;
+    if (kept != NULL)
+        ltol = tay->comp_ltol; /* the tolerance those steps were for */
+    ratio(&best, &poly, tay->state_coef, ns, NULL, tay->floor, kept, p, lo1,
+          hi0, ltol);
     ratio(&best, &poly, tay->unknown_coef, tay->red->nimplicit, tay->lazy,
-          tay->floor != NULL ? tay->floor + ns : NULL, p, lo1, hi0, ltol);
+          tay->floor != NULL ? tay->floor + ns : NULL,
+          kept != NULL ? kept + ns : NULL, p, lo1, hi0, ltol);
     if (poly || best == -INFINITY)
         return 0.0; /* a polynomial series, or nothing to compare */
     return best * 0.30102999566398120; /* log10 */

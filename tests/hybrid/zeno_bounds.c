@@ -347,11 +347,17 @@ state_limit_at(const mpq_t L, double f)
     }
     mpq_set_ui(tol, 1, 1);
     mpq_div_2exp(tol, tol, 100);
-    /* delta = f tol max(1, |L + delta|): f tol when |L| < 1/2, and
-       f tol L / (1 - f tol) when L >= 1 */
+    /* delta = f tol max(|L + delta|, ||y_3||): f tol L / (1 - f tol)
+       when L >= 1 (the limit is the larger); f tol (L + 1/8) when
+       |L| < 1/2 (y_3 = L + 1/8 up to O(tol), the state's size is the
+       larger: the 0.9 and 1.1 margins dwarf that O(tol^2)) */
     mpq_set_d(delta, f);
     mpq_mul(delta, delta, tol);
-    if (mpq_cmp_ui(L, 1, 1) >= 0) {
+    if (mpq_cmp_ui(L, 1, 1) < 0) {
+        mpq_set_ui(scale, 1, 8);
+        mpq_add(scale, scale, L);
+        mpq_mul(delta, delta, scale);
+    } else {
         mpq_set_ui(scale, 1, 1);
         mpq_sub(scale, scale, delta);
         mpq_div(delta, delta, scale);
@@ -393,10 +399,12 @@ Test(hybrid_thresholds, livelock_aitken_agreement_boundary)
     mpq_set_ui(L, 1000, 1);
     cr_assert(state_limit_at(L, 0.9), "L = 1000, 0.9 tol |L|");
     cr_assert(!state_limit_at(L, 1.1), "L = 1000, 1.1 tol |L|");
-    /* |limit| < 1: the tolerance is tol itself */
+    /* |limit| below the state's size (y_3 = 1/1000 + 1/8): the tolerance
+       is tol |y_3|, relative to the state, not to 1 (a state scaled by
+       10^-40 has the limits it has at 1) */
     mpq_set_ui(L, 1, 1000);
-    cr_assert(state_limit_at(L, 0.9), "L = 1/1000, 0.9 tol");
-    cr_assert(!state_limit_at(L, 1.1), "L = 1/1000, 1.1 tol");
+    cr_assert(state_limit_at(L, 0.9), "L = 1/1000, 0.9 tol |y_3|");
+    cr_assert(!state_limit_at(L, 1.1), "L = 1/1000, 1.1 tol |y_3|");
     mpq_clear(L);
 }
 
