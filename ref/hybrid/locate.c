@@ -436,6 +436,20 @@ hdo_event_locate(mpfr_t root, mpfr_srcptr c, slong len, const mpfr_t H,
     return result;
 }
 
+/* T := the coefficients of S(r + u), S = sum c_k s^k (Horner's Taylor
+   shift at prec; T has len entries, initialised here). */
+static void
+shift_to(mpfr_ptr T, mpfr_srcptr c, slong len, const mpfr_t r, mpfr_prec_t prec)
+{
+    for (slong k = 0; k < len; k++) {
+        mpfr_init2(T + k, prec);
+        mpfr_set(T + k, c + k, MPFR_RNDN);
+    }
+    for (slong i = 0; i < len - 1; i++)
+        for (slong j = len - 2; j >= i; j--)
+            mpfr_fma(T + j, r, T + j + 1, T + j, MPFR_RNDN);
+}
+
 void
 hdo_event_time_error(mpfr_t delta, mpfr_srcptr c, slong len, const mpfr_t H,
                      const mpfr_t tol, const mpfr_t root, mpfr_prec_t prec)
@@ -459,14 +473,7 @@ hdo_event_time_error(mpfr_t delta, mpfr_srcptr c, slong len, const mpfr_t H,
     mpfr_inits2(64, ztol, d, lg, (mpfr_ptr)0);
     coef_scale(ztol, c, len, root);
     mpfr_mul(ztol, ztol, tol, MPFR_RNDU);
-    for (slong k = 0; k < len; k++) {
-        mpfr_init2(T + k, prec);
-        mpfr_set(T + k, c + k, MPFR_RNDN);
-    }
-    /* Taylor shift: T(u) = S(r + u) */
-    for (slong i = 0; i < len - 1; i++)
-        for (slong j = len - 2; j >= i; j--)
-            mpfr_fma(T + j, root, T + j + 1, T + j, MPFR_RNDN);
+    shift_to(T, c, len, root, prec); /* T(u) = S(r + u) */
     mpfr_set_inf(delta, 1);
     for (slong k = 1; k < len; k++) {
         if (mpfr_zero_p(T + k))
@@ -484,20 +491,6 @@ hdo_event_time_error(mpfr_t delta, mpfr_srcptr c, slong len, const mpfr_t H,
         mpfr_clear(T + k);
     flint_free(T);
     mpfr_clears(ztol, d, lg, (mpfr_ptr)0);
-}
-
-/* T := the coefficients of S(r + u), S = sum c_k s^k (Horner's Taylor
-   shift at prec; T has len entries, initialised here). */
-static void
-shift_to(mpfr_ptr T, mpfr_srcptr c, slong len, const mpfr_t r, mpfr_prec_t prec)
-{
-    for (slong k = 0; k < len; k++) {
-        mpfr_init2(T + k, prec);
-        mpfr_set(T + k, c + k, MPFR_RNDN);
-    }
-    for (slong i = 0; i < len - 1; i++)
-        for (slong j = len - 2; j >= i; j--)
-            mpfr_fma(T + j, r, T + j + 1, T + j, MPFR_RNDN);
 }
 
 int
