@@ -125,11 +125,14 @@ typedef struct hdo_row_struct {
        integration step that produced the value and its nominal value
        (decisions.md, "Digits at every scale"); -inf where absent */
     double *mag;
-    /* log2 of the run's zero level at the row: tol times the largest
-       magnitude any variable has had so far.  A value within it is zero
-       to the run's accuracy: it has no significant digits, and two runs
-       that both put a value within their zero levels agree on it. */
-    double zero;
+    /* per variable, log2: the scale floor the error control held the
+       value to (floors.c, and the method's own rounding floor), and the
+       variable's scale (the largest magnitude it has had so far, or its
+       nominal).  A value whose size and step are below its floor has its
+       D digits absolutely, against its scale, not relative to itself:
+       --verify counts them so and summary.json reports them
+       ("absolute_values"). */
+    double *floor, *scale;
 } hdo_row;
 
 typedef struct {
@@ -241,6 +244,10 @@ void hdo_result_init(hdo_result_t res);
    with HDO_ERR_INPUT).  Clearing a result that was never initialised is
    undefined. */
 void hdo_result_clear(hdo_result_t res);
+/* The number of rows whose value of variable v is absolute (its size and
+   its step's below its floor: hdo_row; exact zeros not counted), and in
+   *first the first such row (-1: none). */
+slong hdo_result_absolute(slong *first, const hdo_result_t res, slong v);
 
 /* The zero rule of KM Remark 12 used by hdo_event_locate: the index m
    of the first coefficient of S = sum c_k s^k whose contribution
@@ -441,14 +448,13 @@ void hdo_run_write_notes(FILE *f, const hdo_result_t res,
    them), the rows of the sampling grid both runs wrote (paired by
    sample index) and the last rows.  A value x of a is compared with b's
    y relative to max(|y|, its variable's size over the integration step
-   that produced x, the variable's nominal value, a's zero level) (the
-   magnitudes hdo_row records), so a solution that decays to 1e-18 has
-   its digits counted at 1e-18, and a value passing through zero those
-   of its step; two values that are both within their runs' zero levels
-   (tol times the largest magnitude of any variable so far) are zero to
-   both runs' accuracy and are not counted.  Before a zeno event the
-   runs follow events until their gaps reach each run's own tolerance,
-   so there only the events both followed are compared, and the zeno
+   that produced x, the variable's nominal value) when that is at least
+   x's floor (the magnitudes and floors hdo_row records), so a solution
+   that decays to 1e-18 has its digits counted at 1e-18, and a value
+   passing through zero those of its step; below its floor, absolutely
+   against the variable's scale (hdo_result_absolute counts those).  Before a
+   zeno event the runs follow events until their gaps reach each run's own
+   tolerance, so there only the events both followed are compared, and the zeno
    events with each other; everywhere else the two event lists must
    match one to one (same modes).  Capped at the digits of a.  Returns
    the number, or 0 when the event structure differs. */

@@ -58,6 +58,10 @@ typedef struct {
        last step: hdo_run_guard_floors).  A guard's error is held to tol
        max(its size over the step, gfloor / tol). */
     mpfr_ptr gfloor;
+    /* log2 of the method's own absolute rounding floor at the last
+       apply (Radau IIA: 2^-(3s+25) of the largest component), below which
+       it holds every component absolutely; -inf: none (Taylor) */
+    double lround;
     char message[512]; /* why init failed */
     /* what init was given, for hdo_stepper_switch */
     hdo_model_struct *model;
