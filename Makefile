@@ -1,6 +1,7 @@
 # hdo -- one plain GNU Makefile that finds its sources by wildcard.
 #
-#   make            build build/libhdo.a and build/hdo
+#   make            build build/libhdo.a, build/hdo and the Python module
+#                   hdo (build/python; tools/python, docs/python.md)
 #   make run        install what is missing, build, compute the corpus
 #   make references  regenerate the golden references cases/<case>.ref/
 #   make check      install what is missing, build, run every test
@@ -16,7 +17,8 @@ CC ?= cc
 DEBIAN_PACKAGES := gcc g++ libc6-dev libmpfr-dev libgmp-dev libflint-dev libflint-arb-dev libcalcium-dev libantic-dev \
                    libcriterion-dev python3-mpmath python3-scipy \
                    libsundials-dev gnuplot-nox bc pkg-config parallel rsync \
-                   libmatio-dev
+                   libmatio-dev python3-dev python3-numpy python3-pytest \
+                   python3-matplotlib
 
 OPT ?= -O2
 CFLAGS ?= $(OPT) -g
@@ -55,9 +57,9 @@ HDO := $(BUILD)/hdo
 CASES := $(sort $(wildcard cases/*.hdae))
 
 .PHONY: all deps run references check unit e2e tsan tsan-run bench crosscheck fuzz fuzz-build format format-check clean \
-        shared install uninstall
+        shared install uninstall python
 
-all: $(HDO)
+all: $(HDO) python
 
 # Installs the Debian packages that are missing (as root, or with sudo
 # when it works without a password); otherwise prints the one line to run.
@@ -104,7 +106,8 @@ references: deps
 	@HDO=$(HDO) tools/references.sh write
 
 check: deps
-	@$(MAKE) --no-print-directory $(HDO) $(BUILD)/hdo-ida $(BUILD)/test-unit shared
+	@$(MAKE) --no-print-directory $(HDO) $(BUILD)/hdo-ida $(BUILD)/test-unit shared \
+	  python
 	@$(MAKE) --no-print-directory unit e2e
 
 unit: $(BUILD)/test-unit
@@ -203,6 +206,44 @@ uninstall:
 	rmdir $(DESTDIR)$(INCLUDEDIR)/hdo $(DESTDIR)$(DOCDIR)/examples \
 	  $(DESTDIR)$(DOCDIR) 2>/dev/null || true
 
+# ---- the Python module hdo (tools/python, docs/python.md) -------------
+# A CPython extension, hdo._hdo (tools/python/ext/*.c), linked with the
+# position-independent libhdo.a (so it needs no libhdo.so at run time:
+# the module works from build/python as installed) with the library's
+# symbols kept local (--exclude-libs), beside the package's Python files
+# (tools/python/hdo/*.py) in $(BUILD)/python/hdo/.  Debian's python3
+# only; without its headers (python3-dev) `make` says so and builds the
+# rest.  Under SAN=1 the module is instrumented too: tests/e2e/python.sh
+# preloads the sanitizer runtime into the uninstrumented interpreter.
+PYTHON := /usr/bin/python3
+PY_EXT_SUFFIX := $(shell $(PYTHON) -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))' 2>/dev/null)
+PY_INCLUDE := $(shell $(PYTHON) -c 'import sysconfig; print(sysconfig.get_paths()["include"])' 2>/dev/null)
+PY_HEADER := $(wildcard $(PY_INCLUDE)/Python.h)
+PY_VERSION := $(shell $(PYTHON) -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null)
+PY_SRC := $(sort $(wildcard tools/python/ext/*.c))
+PY_OBJ := $(PY_SRC:%.c=$(BUILD)/obj/%.o)
+PY_PKG := $(BUILD)/python/hdo
+PY_MOD := $(PY_PKG)/_hdo$(PY_EXT_SUFFIX)
+PY_FILES := $(patsubst tools/python/hdo/%,$(PY_PKG)/%,$(sort $(wildcard tools/python/hdo/*.py)))
+-include $(PY_OBJ:.o=.d)
+
+ifneq ($(PY_HEADER),)
+python: $(PY_MOD) $(PY_FILES)
+else
+python:
+	@echo "python: $(PYTHON)'s headers are missing (Debian package python3-dev): the module hdo is not built"
+endif
+
+$(PY_OBJ): CFLAGS += -fPIC -fvisibility=hidden -I$(PY_INCLUDE)
+$(PY_MOD): $(PY_OBJ) $(BUILD)/libhdo.a
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -shared -Wl,--exclude-libs,ALL -o $@ $(PY_OBJ) \
+	  $(BUILD)/libhdo.a $(LDLIBS)
+
+$(PY_PKG)/%.py: tools/python/hdo/%.py
+	@mkdir -p $(dir $@)
+	cp $< $@
+
 # ---- tools/ida: the SUNDIALS IDA adapter, and make crosscheck ----------
 IDA_SRC := $(sort $(wildcard tools/ida/*.c))
 IDA_OBJ := $(IDA_SRC:%.c=$(BUILD)/obj/%.o)
@@ -258,11 +299,12 @@ fuzz-build:
 	@FUZZ_BUILD=$(BUILD)/fuzz tools/fuzz.sh build
 
 format:
-	clang-format -i $(LIB_SRC) $(CLI_SRC) $(TEST_SRC) ref/*.h docs/examples/*.c
+	clang-format -i $(LIB_SRC) $(CLI_SRC) $(TEST_SRC) ref/*.h docs/examples/*.c \
+	  $(PY_SRC) tools/python/ext/*.h
 
 format-check:
 	@clang-format --dry-run --Werror $(LIB_SRC) $(CLI_SRC) $(TEST_SRC) ref/*.h \
-	  docs/examples/*.c \
+	  docs/examples/*.c $(PY_SRC) tools/python/ext/*.h \
 	  && echo "format: ok"
 
 clean:
