@@ -3,9 +3,11 @@
 # pytest: tests/python with the module of this build ($BUILD/python, BUILD
 # being the folder of HDO), printing "python: N passed, N failed".
 #
-# Skipped (a SKIP line, never a pass) only when what the module needs is
-# not installed: Python's headers (python3-dev, without which `make` does
-# not build it) or pytest (python3-pytest); `make check` installs both.
+# Skipped (a SKIP line, never a pass) only when what the module or its
+# tests need is not installed: Python's headers (python3-dev, without which
+# `make` does not build it), pytest, numpy, or SciPy and mpmath (the
+# tests' candidates and closed forms); `make check` installs them all.
+# Without matplotlib only tests/python/test_plot.py is skipped.
 # Under SAN=1 the module is built with AddressSanitizer and UBSan while
 # Debian's python3 is not: the sanitizer runtimes are preloaded, Python
 # allocates with malloc (PYTHONMALLOC=malloc, so ASan sees every block),
@@ -22,10 +24,12 @@ if [[ ! -f $include/Python.h ]]; then
     echo "python: SKIP (no Python.h for $PY: install python3-dev, then make)"
     exit 0
 fi
-if ! "$PY" -c 'import pytest' 2>/dev/null; then
-    echo "python: SKIP (no pytest for $PY: install python3-pytest)"
-    exit 0
-fi
+for m in pytest:python3-pytest numpy:python3-numpy scipy:python3-scipy mpmath:python3-mpmath; do
+    if ! "$PY" -c "import ${m%%:*}" 2>/dev/null; then
+        echo "python: SKIP (no ${m%%:*} for $PY: install ${m#*:})"
+        exit 0
+    fi
+done
 if ! compgen -G "$build/python/hdo/_hdo*.so" >/dev/null; then
     echo "python: FAIL: the module is not built ($build/python/hdo/_hdo*.so; make python)"
     exit 1

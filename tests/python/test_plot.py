@@ -3,10 +3,11 @@ a verdict (the candidate over the reference tube, the error on a log
 scale, events coloured by verdict); the figures are read back: which
 points are drawn where, in which colour, and that they render as PNG."""
 
-import matplotlib
-import matplotlib.colors
 import numpy as np
 import pytest
+
+matplotlib = pytest.importorskip("matplotlib")  # python3-matplotlib: optional
+import matplotlib.colors  # noqa: E402
 
 import hdo
 from test_ball import BALL, TOL, scipy_ball
