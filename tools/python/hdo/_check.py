@@ -98,6 +98,8 @@ def _candidate(model, t, values, names):
     for c in cols:
         if not c or any(ch in c for ch in "\r\n"):
             raise ValueError("column name %r: empty or with a line end" % c)
+        if c == "mode":  # hdo check reads a column "mode" as mode names
+            raise ValueError("a column named 'mode': give the modes with modes=[...]")
     table = np.empty((len(t), len(cols)), dtype=np.float64)
     present = np.ones((len(t), len(cols)), dtype=np.uint8)
     for j, key in enumerate(values):
