@@ -101,6 +101,7 @@ take(cli *c, const cli_option *o, const char *n, const char *v)
             return 2;
         }
         t->set = 1;
+        t->text = v;
         return 0;
     }
     case CLI_CHOICE:
@@ -156,6 +157,7 @@ cli_parse(cli *c, int argc, char **argv)
     char **av;
 
     c->digits = 30;
+    c->digits_given = 0;
     c->params.v = NULL;
     c->params.n = 0;
     c->op[0] = c->op[1] = NULL;
@@ -207,6 +209,7 @@ cli_parse(cli *c, int argc, char **argv)
             rc = 0;
             break;
         case O_DIGITS:
+            c->digits_given = 1;
             c->digits = parse_count(optarg, LONG_MAX);
             if (c->digits < 0)
                 rc = fail(c, 0,

@@ -23,6 +23,7 @@ typedef enum {
 typedef struct {
     fmpq_t q;
     int set;
+    const char *text; /* as given (argv), for a record of the options */
 } cli_time;
 
 typedef struct {
@@ -47,6 +48,7 @@ typedef struct {
     void (*usage)(FILE *);   /* the command's usage text */
     const cli_option *opts;  /* ended by a NULL name */
     long digits;             /* -d, --digits D: 1..10000, default 30 */
+    int digits_given;        /* whether -d was on the command line */
     cli_list params;         /* -p, --param NAME=VALUE, repeatable */
     const char *op[2];       /* the operands */
 } cli;

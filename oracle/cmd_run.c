@@ -107,6 +107,37 @@ progress_end(progress_state *ps)
 }
 
 int
+run_with_progress(hdo_result_t res, long *verified, char *where, size_t n,
+                  const hdo_model_struct *model, hdo_run_options *opt,
+                  int verify, int want_progress, hdo_error_t *err)
+{
+    progress_state ps;
+    int st;
+    memset(&ps, 0, sizeof ps);
+    clock_gettime(CLOCK_MONOTONIC, &ps.start);
+    ps.tty = isatty(STDERR_FILENO);
+    if (ps.tty || want_progress) {
+        opt->progress = progress;
+        opt->progress_data = &ps;
+    }
+    *verified = -1;
+    where[0] = '\0';
+    if (verify) {
+        /* the runs at D and D + 10 digits in two threads */
+        hdo_result_t res2;
+        hdo_result_init(res2);
+        st = hdo_run_verify(res, res2, verified, where, n, model, opt, err);
+        hdo_result_clear(res2);
+    } else {
+        st = hdo_run(res, model, opt, err);
+    }
+    progress_end(&ps);
+    opt->progress = NULL;
+    opt->progress_data = NULL;
+    return st;
+}
+
+int
 hdo_cmd_run(int argc, char **argv)
 {
     static const char *const methods[] = {"auto", "taylor", "implicit", NULL};
@@ -117,7 +148,6 @@ hdo_cmd_run(int argc, char **argv)
     hdo_model_t model;
     hdo_result_t res;
     hdo_error_t err;
-    progress_state ps;
     cli_time every, until;
     hdo_run_options_init(&opt);
     /* HDO_METHOD_AUTO, _TAYLOR, _IMPLICIT in the order of methods[] */
@@ -176,29 +206,12 @@ hdo_cmd_run(int argc, char **argv)
         goto done;
     }
 
-    memset(&ps, 0, sizeof ps);
-    clock_gettime(CLOCK_MONOTONIC, &ps.start);
-    ps.tty = isatty(STDERR_FILENO);
-    if (ps.tty || want_progress) {
-        opt.progress = progress;
-        opt.progress_data = &ps;
-    }
     res->command_argv = (const char *const *)argv; /* for summary.json */
     res->command_argc = argc;
-    long verified = -1;
-    char where[1024] = "";
-    int st;
-    if (verify) {
-        /* the runs at D and D + 10 digits in two threads */
-        hdo_result_t res2;
-        hdo_result_init(res2);
-        st = hdo_run_verify(res, res2, &verified, where, sizeof where, model,
-                            &opt, &err);
-        hdo_result_clear(res2);
-    } else {
-        st = hdo_run(res, model, &opt, &err);
-    }
-    progress_end(&ps);
+    long verified;
+    char where[1024];
+    int st = run_with_progress(res, &verified, where, sizeof where, model, &opt,
+                               verify, want_progress, &err);
     if (st != 0) {
         /* the earlier result was removed by hdo_outdir_prepare */
         cli_print_error(&c, &err);
