@@ -120,6 +120,8 @@ void cert_set_clear(cert_set_t X);
 /* X := the balls x (n entries): c their midpoints, the radii in r
    (AFFINE: in r0, r zero). */
 void cert_set_from_balls(cert_set_t X, arb_srcptr x);
+/* Y := X (both initialised with the same n). */
+void cert_set_copy(cert_set_t Y, const cert_set_t X);
 /* out (n balls) := an enclosure of every point of X. */
 void cert_set_hull(arb_ptr out, const cert_set_t X, slong prec);
 /* out := an enclosure of g . (x - c) over x in X, for a row g (n). */
@@ -136,22 +138,26 @@ void cert_set_advance(cert_set_t X, arb_srcptr xc, const arb_mat_t J);
    From the set X at time t0 (a ball: the start of an arc may be known
    only to a ball), over s in [0, h]: every component (states, unknowns,
    guards, in that order: ncomp = ns + nu + ng) satisfies
-     y_i(t0 + s) in P_i(s) + s^(p+1) R_i + G_i(s) . (x0 - c),
-   P_i the Taylor polynomial of degree p from the centre c (working
-   precision), R_i the coefficient p + 1 enclosed over the a priori box
-   B of the whole step (the Lagrange remainder), G_i(s) the polynomial of
-   the derivatives of the coefficients with respect to the start state,
-   enclosed over the hull of X (low precision: it multiplies the small
-   x0 - c), and x0 - c ranging over X - c. */
+     y_i(t0 + s) in L_i(s) + H_i(s) + s^(P+1) R_i + G_i(s) . (x0 - c),
+   L_i the Taylor polynomial of degree qj from the centre c (working
+   precision), H_i the orders qj + 1 .. P = p + q enclosed over the whole
+   set, R_i the coefficient P + 1 enclosed over the a priori box B of the
+   step (the Lagrange remainder), G_i(s) the derivatives of the orders up
+   to qj with respect to the start state over the hull of X (low
+   precision: they multiply the small x0 - c), and x0 - c ranging over
+   X - c (Lohner's linear part). */
 typedef struct {
     const cert_sys_struct *sys;
     slong ns, nu, ng, ncomp;
-    slong p;            /* Taylor order */
-    slong prec, lprec;
+    slong p;            /* the run's Taylor order */
+    slong q;            /* further orders: P = p + q */
+    slong qj;           /* the orders from the centre, with derivatives */
+    slong prec, lprec, eprec;
     int mutate;         /* HDO_CERTIFY_MUTATE_* */
-    cert_series_t main; /* order p, from c, working precision */
-    cert_series_t jet;  /* order p, ns parameters, from hull(X) */
-    cert_series_t rem;  /* order p + 1, over B */
+    cert_series_t main; /* order qj, from c, working precision */
+    cert_series_t jet;  /* order qj, ns parameters, over hull(X) */
+    cert_series_t ext;  /* order P, over hull(X), precision eprec */
+    cert_series_t rem;  /* order P + 1, over B */
     /* the step */
     arb_t t0;
     arf_t h;
@@ -166,8 +172,8 @@ typedef struct {
 } cert_step_struct;
 typedef cert_step_struct cert_step_t[1];
 
-void cert_step_init(cert_step_t st, const cert_sys_t sys, slong p, slong prec,
-                    slong lprec, int mutate);
+void cert_step_init(cert_step_t st, const cert_sys_t sys, slong p, slong q,
+                    slong prec, slong lprec, int mutate);
 void cert_step_clear(cert_step_t st);
 
 /* Takes a validated step from X at t0: h at most hmax (a point > 0),
@@ -177,23 +183,162 @@ void cert_step_clear(cert_step_t st);
    holds (Nedialkov, Jackson and Pryce 2001: then the solution from
    every point of X exists on [0, h] and stays in B), and (2) each
    state's and unknown's remainder h^(p+1) |R_i| is at most
-   2^ltol scale_i (scale: mag, ncomp entries; guards' unused).  uguess
+   2^ltol scale_i (scale: mag, ncomp entries, each raised here to its
+   component's size over the step; guards' unused).  uguess
    (nu): a guess of the unknowns at c.
    Returns 0, or HDO_ERR_STEP_COLLAPSE (no step validated, st->why says
    why), HDO_ERR_DOMAIN, HDO_ERR_SINGULAR or HDO_ERR_NO_CONVERGENCE (an
    unknown not enclosed). */
 int cert_step_take(cert_step_t st, const cert_set_t X, const arb_t t0,
-                   const arf_t hmax, const mag_struct *scale, double ltol,
+                   const arf_t hmax, mag_ptr scale, double ltol,
                    arb_srcptr uguess, hdo_expr *bad);
 
-/* Component i at s (a ball inside [0, h]): value or (deriv) its time
-   derivative, whose remainder is (p + 1) s^p R_i.  Returns 0, or -1 when
-   s is not inside [0, h] (out is then indeterminate). */
+/* Component i at s: its value, or with CERT_EVAL_DERIV its time
+   derivative (whose remainder is (p + 1) s^p R_i); with CERT_EVAL_CENTER
+   for the trajectory from the centre c alone (the linear part left out).
+   The caller vouches that the true s lies in [0, h] (the ball s may
+   reach beyond: an interval's ball does).  Returns 0, or -1 when the
+   midpoint of s is not in [0, h] (out is then indeterminate). */
+#define CERT_EVAL_DERIV 1
+#define CERT_EVAL_CENTER 2
 int cert_step_eval(arb_t out, const cert_step_t st, slong i, const arb_t s,
-                   int deriv, slong prec);
+                   int flags, slong prec);
+/* The derivatives of component i at s (or of its time derivative, with
+   CERT_EVAL_DERIV) with respect to the start state, over the set: the
+   row G_i(s) (ns balls). */
+void cert_step_grad(arb_ptr g, const cert_step_t st, slong i, const arb_t s,
+                    int flags);
 /* Every state at s (ns balls) and the Jacobian of the states at s with
    respect to the start state, over X (n x n), for cert_set_advance. */
 int cert_step_states(arb_ptr x, arb_mat_t J, const cert_step_t st,
                      const arb_t s);
+
+/* ------------------------------------------------------------------ */
+/* event.c: switching functions on a validated step.  Guard g is
+   component ns + nu + g of the step; its enclosure over a ball of s
+   (cert_step_eval) and of its derivative make both tests. */
+
+/* Proves that guard g is positive on [a, b] (0 <= a <= b <= h, points):
+   pieces where the enclosure's lower bound is positive, or where the
+   derivative has one sign and the value at the lower end (rising) or
+   upper end (falling) is positive; bisection otherwise.  zero_at_a: the
+   guard is exactly zero at a (proven by the caller, the arc's start on
+   the surface of its previous event): then positivity on (a, b] is
+   proven from a derivative positive over [a, a + d].  Returns 1 when
+   proven; 0 otherwise, with *fail (may be NULL) set to the lower end of
+   the first piece that could not be decided. */
+int cert_guard_positive(const cert_step_t st, slong g, const arf_t a,
+                        const arf_t b, int zero_at_a, arf_t fail);
+
+/* Encloses a zero of guard g near sp (a point in [0, h]): the interval
+   Newton operator N(I) = m - G(m)/G'(I) inside the interior of I proves
+   exactly one zero in I (Moore; Neumaier 1990, thm 5.1.7), and a
+   derivative negative over I makes it a crossing from feasible to
+   infeasible.  root: the final I, inside [0, h].  flags: CERT_EVAL_CENTER
+   for the trajectory from the set's centre alone.  Returns 0, or -1 when
+   no I around sp is proven (a multiple or nearly multiple zero, a zero
+   not there, or one at the step's edge). */
+int cert_guard_root(arb_t root, const cert_step_t st, slong g, const arf_t sp,
+                    int flags);
+
+/* ------------------------------------------------------------------ */
+/* result.c */
+int cert_result_live(const hdo_certified_struct *c);
+void cert_result_reset(hdo_certified_struct *c, long digits, mpfr_prec_t prec,
+                       slong nvars);
+void cert_ball_set_arb(hdo_ball *b, const arb_t x);
+void cert_ball_get_arb(arb_t x, const hdo_ball *b);
+hdo_cert_row *cert_result_add_row(hdo_certified_struct *c);
+hdo_cert_event *cert_result_add_event(hdo_certified_struct *c);
+
+/* ------------------------------------------------------------------ */
+/* mode.c: the modes of a certified pass and what happens at their ends. */
+
+/* A mode as the pass uses it: its reduced form (Pryce's, or the
+   Kunkel-Mehrmann fallback's where the run used it), compiled with its
+   switching functions (under `chattering hysteresis d`, S + d), and the
+   stepper. */
+typedef struct {
+    int built;
+    int status; /* < 0: unusable, why says why */
+    char why[512];
+    hdo_reduced_t red;
+    cert_sys_t sys;
+    cert_step_t step;
+    slong ng;
+    hdo_expr *guards; /* as compiled: hysteresis added */
+    int *locate;      /* per guard: located (0: a zero variant's D) */
+    slong *comp;      /* per model variable: its component (state or
+                         unknown of order 0), or -1 */
+} cert_mode;
+
+typedef struct {
+    const hdo_result_struct *res;
+    const hdo_model_struct *model;
+    hdo_model_struct work; /* the workspace: reductions, programs */
+    hdo_certified_struct *cert;
+    const hdo_certify_options *opt;
+    slong prec, lprec, p, q;
+    double ltol; /* log2 of the tolerance 10^-(D+5) */
+    slong nmodes;
+    cert_mode *modes;
+    double *varmax; /* per variable: log2 of its largest magnitude so far */
+    double *nominal; /* per variable: log2 of its nominal, or -inf */
+} cert_ctx;
+
+/* The ball of a constant expression of the workspace (0, or -1). */
+int cert_constant_arb(arb_t r, hdo_model_struct *w, hdo_expr e, slong prec);
+
+/* driver.c: the pass along the run's arcs from its start; fills
+   c->cert's rows, events, complete, reason, until.  Returns 0 (the
+   whole run) or HDO_CERTIFY_STOPPED. */
+int cert_run(cert_ctx *c);
+
+/* The mode m, built on first use; NULL (with the reason in why) when it
+   cannot be used. */
+cert_mode *cert_mode_get(cert_ctx *c, slong m, char *why, size_t size);
+void cert_mode_free(cert_ctx *c);
+
+/* The start point of mode m at t0: the states as balls (x, ns) from the
+   `var` start values, proven consistent (every constraint exactly zero
+   there, by Calcium, where the mode has constraints), and the unknowns
+   (u, nu) enclosed by Krawczyk near guess (nu values, may be NULL).
+   Returns 0, or -1 with why. */
+int cert_start_state(arb_ptr x, arb_ptr u, cert_ctx *c, slong m,
+                     const arb_t t0, arb_srcptr guess, char *why,
+                     size_t size);
+
+/* The state after transition k of mode src (left-limit component
+   values y, ns + nu of src, at time t): the `with` values evaluated on
+   y in Arb, kept values copied, the target's constraints proven
+   (structurally: each is a constraint of src on which no assigned
+   variable acts; or exactly zero), the target's unknowns by Krawczyk
+   near guess.  x: the target's states, u: its unknowns.  Returns 0, or
+   -1 with why. */
+int cert_transition_state(arb_ptr x, arb_ptr u, cert_ctx *c, slong src,
+                          slong k, arb_srcptr y, const arb_t t,
+                          arb_srcptr guess, char *why, size_t size);
+
+/* 1 when guard g of mode m is exactly zero at the run's start (its
+   value at the `var` start values and t0 a constant that Calcium proves
+   zero). */
+int cert_start_guard_zero(cert_ctx *c, slong m, slong g);
+/* 1 when guard g of mode m is a first integral, proven symbolically: its
+   derivative along the flow, dS/dt + sum dS/dx_i rhs_i over the explicit
+   variables it reads (and no others), folds to the constant 0. */
+int cert_guard_invariant(cert_ctx *c, slong m, slong g);
+
+/* The Jacobian K (target states x source states) of the state after
+   transition k of src with respect to src's states, over the left-limit
+   balls y (states then unknowns of src) at time t: the assignments'
+   derivatives (with the unknowns' through the implicit function), rows of
+   the identity for kept states.  Returns 0, or -1. */
+int cert_transition_jacobian(arb_mat_t K, cert_ctx *c, slong src, slong k,
+                             arb_srcptr y, const arb_t t);
+
+/* 1 when guard g of mode dst is exactly zero right after transition k of
+   src from the zero of src's guard k (the same surface: S_dst composed
+   with the reset is S_src or -S_src), else 0. */
+int cert_guard_zero_after(cert_ctx *c, slong src, slong k, slong dst, slong g);
 
 #endif

@@ -245,3 +245,15 @@ cert_set_advance(cert_set_t X, arb_srcptr xc, const arb_mat_t J)
     _arb_vec_clear(E, n + 1);
     _arb_vec_clear(t, n + 1);
 }
+
+void
+cert_set_copy(cert_set_t Y, const cert_set_t X)
+{
+    HDO_ASSERT(Y->n == X->n);
+    Y->wrap = X->wrap;
+    _arb_vec_set(Y->c, X->c, X->n);
+    _arb_vec_set(Y->r, X->r, X->n);
+    _arb_vec_set(Y->r0, X->r0, X->n);
+    arb_mat_set(Y->A, X->A);
+    arb_mat_set(Y->C, X->C);
+}
