@@ -32,8 +32,8 @@ enum {
 enum {
     HDO_CERTIFY_MUTATE_NONE = 0,
     HDO_CERTIFY_MUTATE_NO_REMAINDER, /* the Lagrange remainder dropped */
-    HDO_CERTIFY_MUTATE_NO_INFLATION, /* the a priori box neither inflated
-                                        nor checked */
+    HDO_CERTIFY_MUTATE_NO_INFLATION, /* the a priori box not inflated (the
+                                        enclosure check then never holds) */
     HDO_CERTIFY_MUTATE_EVENT_SHRINK  /* event-time balls shrunk by 2 */
 };
 

@@ -49,6 +49,18 @@ min_digits(hdo_certified_struct *cert, const hdo_result_struct *res,
         for (slong v = 0; v < model->nvars; v++) {
             if (!r->present[v])
                 continue;
+            /* a ball within the run's zero level is zero to the run's
+               accuracy: no digits to count, as --verify counts them */
+            if (!mpfr_nan_p(r->values[v].mid)) {
+                mpfr_t z;
+                mpfr_init2(z, 64);
+                mpfr_abs(z, r->values[v].mid, MPFR_RNDU);
+                mpfr_add(z, z, r->values[v].rad, MPFR_RNDU);
+                int small = isfinite(pr->zero) && mpfr_log2d(z) <= pr->zero;
+                mpfr_clear(z);
+                if (small)
+                    continue;
+            }
             double sc = isfinite(pr->mag[v]) ? exp2(pr->mag[v]) : 0;
             if (isfinite(nominal[v]) && exp2(nominal[v]) > sc)
                 sc = exp2(nominal[v]);
@@ -121,6 +133,11 @@ hdo_certify(hdo_certified_t cert, const hdo_result_t res,
             mpfr_clear(x);
         }
     }
+    c.stiff_from = INFINITY;
+    for (slong k = 0; k < res->nmethod_arcs; k++)
+        if (strcmp(res->method_arcs[k].method, "taylor") != 0 &&
+            res->method_arcs[k].t_start < c.stiff_from)
+            c.stiff_from = res->method_arcs[k].t_start;
     static const char *const wraps[] = {"Lohner's QR", "interval box",
                                         "affine (doubleton)"};
     snprintf(cert->method, sizeof cert->method,

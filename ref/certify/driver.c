@@ -35,6 +35,8 @@ typedef struct {
     arf_t sloc;  /* the current step's start, from tarc: exact */
     arb_ptr u;   /* the unknowns at the current point (guesses) */
     int *zero0;  /* per guard: exactly zero at the arc's start */
+    int *skip;   /* per guard: zero all along the arc (a first integral) */
+    slong prev_m, prev_k; /* the transition that began the arc, or -1 */
     slong row;   /* the next row of the run to certify */
     slong ev;    /* the next event of the run */
     mpfr_t last; /* the time of the last certified row */
@@ -178,6 +180,134 @@ local_time(arb_t s, arc_t *a, const mpfr_t t)
     arb_clear(tt);
 }
 
+/* The ball mid +- rad. */
+static void
+ball_from(arb_t x, const mpfr_t mid, const mpfr_t rad)
+{
+    arf_t r;
+    arf_init(r);
+    arf_set_mpfr(arb_midref(x), mid);
+    mag_zero(arb_radref(x));
+    arf_set_mpfr(r, rad);
+    arb_add_error_arf(x, r);
+    arf_clear(r);
+}
+
+/* 1 when guard k of mode m reads no variable: a switching function of t
+   alone (a clock, PWM). */
+static int
+time_only(const arc_t *a, slong m, slong k)
+{
+    hdo_model_struct *w = &a->c->work;
+    hdo_expr S = a->c->modes[m].guards[k];
+    if (!hdo_expr_has_time(w->pool, S))
+        return 0;
+    for (slong v = 0; v < a->c->model->nvars; v++)
+        if (hdo_expr_max_order(w->pool, S, v) >= 0)
+            return 0;
+    return 1;
+}
+
+/* The sign of the time-only guard k of mode m at the point t, decided in
+   Arb at up to 16 times the working precision; 0 when undecided.  A
+   sample within an event's time ball is otherwise undecided (the state's
+   balls hide the sign); a clock's sign at a point is not. */
+static int
+time_sign(const arc_t *a, slong m, slong k, const mpfr_t t)
+{
+    if (!time_only(a, m, k))
+        return 0;
+    hdo_model_struct *w = &a->c->work;
+    hdo_expr S = a->c->modes[m].guards[k];
+    int r = 0;
+    mpfr_t mid, rad, tz;
+    mpfr_init2(rad, 64);
+    mpfr_init2(tz, 64);
+    mpfr_set_zero(tz, 1);
+    for (slong p = a->c->prec; p <= 16 * a->c->prec && r == 0; p *= 2) {
+        mpfr_init2(mid, 4 * p + 64);
+        if (hdo_expr_enclose(mid, rad, w->pool, S, NULL, NULL, NULL, 0, t, tz,
+                             p) == 0 &&
+            mpfr_cmpabs(mid, rad) > 0)
+            r = mpfr_sgn(mid) > 0 ? 1 : -1;
+        mpfr_clear(mid);
+    }
+    mpfr_clear(rad);
+    mpfr_clear(tz);
+    return r;
+}
+
+static int
+before_time_event(arc_t *a, slong k, const mpfr_t t)
+{
+    return time_sign(a, a->m, k, t) > 0;
+}
+
+/* The zero of a time-only guard k of mode m in the ball te, enclosed in
+   absolute time by the interval Newton operator on S(t) (S' = dS/dt
+   symbolically): the event time of a clock does not depend on the state,
+   nor on the uncertain start of the arc, whose ball would otherwise add
+   up from event to event.  te is replaced by the tighter ball when one is
+   proven; returns 1 then, else 0. */
+static int
+time_root(arb_t te, const arc_t *a, slong m, slong k)
+{
+    if (!time_only(a, m, k))
+        return 0;
+    hdo_model_struct *w = &a->c->work;
+    hdo_expr S = a->c->modes[m].guards[k];
+    hdo_expr dS = hdo_expr_diff_time(w->pool, S);
+    slong prec = a->c->prec;
+    int ok = 0;
+    mpfr_t mid, rad, tm, tr;
+    arb_t I, N, g, d;
+    mpfr_init2(mid, 4 * prec + 64);
+    mpfr_init2(rad, 64);
+    mpfr_init2(tm, prec + 64);
+    mpfr_init2(tr, 64);
+    arb_init(I);
+    arb_init(N);
+    arb_init(g);
+    arb_init(d);
+    arb_set(I, te);
+    for (int it = 0; it < 6; it++) {
+        arf_t rr;
+        arf_init(rr);
+        arf_get_mpfr(tm, arb_midref(I), MPFR_RNDN);
+        arf_set_mag(rr, arb_radref(I));
+        arf_get_mpfr(tr, rr, MPFR_RNDU);
+        arf_clear(rr);
+        int e1 = hdo_expr_enclose(mid, rad, w->pool, dS, NULL, NULL, NULL, 0,
+                                  tm, tr, prec);
+        if (e1 != 0)
+            break;
+        ball_from(d, mid, rad);
+        mpfr_set_zero(tr, 1);
+        if (hdo_expr_enclose(mid, rad, w->pool, S, NULL, NULL, NULL, 0, tm, tr,
+                             prec) != 0)
+            break;
+        ball_from(g, mid, rad);
+        arb_div(N, g, d, prec);
+        arb_neg(N, N);
+        arb_add_arf(N, N, arb_midref(I), prec);
+        if (!arb_contains_interior(I, N))
+            break;
+        arb_swap(I, N);
+        ok = 1;
+    }
+    if (ok)
+        arb_set(te, I);
+    mpfr_clear(mid);
+    mpfr_clear(rad);
+    mpfr_clear(tm);
+    mpfr_clear(tr);
+    arb_clear(I);
+    arb_clear(N);
+    arb_clear(g);
+    arb_clear(d);
+    return ok;
+}
+
 /* Certifies the sample rows of the current step up to local time hc
    (exclusive of rows at or beyond it).  A row whose local time straddles
    hc shortens the commit point *hc to below it.  Returns 0, or a stop. */
@@ -197,11 +327,19 @@ emit_samples(arc_t *a, arf_t hc, int upto_inclusive)
         arb_get_ubound_arf(hi, s, a->c->prec);
         int before = upto_inclusive ? arf_cmp(hi, hc) <= 0
                                     : arf_cmp(hi, hc) < 0;
-        int after = arf_cmp(lo, hc) >= 0;
+        int after = !before && arf_cmp(lo, hc) >= 0;
         if (arf_sgn(lo) < 0) {
-            /* the row may precede the arc: within its start's ball */
-            before = after = 0;
-            arf_zero(lo);
+            /* the row may precede the arc: within its start's ball; after
+               a clock's event its sign there decides */
+            if (a->prev_k >= 0 &&
+                time_sign(a, a->prev_m, a->prev_k, res->rows[a->row].time) <
+                    0) {
+                arf_zero(lo);
+                arb_set_interval_arf(s, lo, hi, a->c->prec);
+            } else {
+                before = after = 0;
+                arf_zero(lo);
+            }
         }
         if (!before && !after) {
             if (arf_sgn(lo) > 0) {
@@ -266,7 +404,7 @@ exclude_all(arc_t *a, const arf_t b, slong ge, const arf_t be, arf_t fail)
     cert_mode *cm = a->cm;
     int first = arf_is_zero(a->sloc);
     for (slong g = 0; g < cm->ng; g++) {
-        if (!cm->locate[g])
+        if (!cm->locate[g] || a->skip[g])
             continue;
         const arf_struct *end = g == ge ? be : b;
         arf_t zero;
@@ -294,6 +432,7 @@ arc_begin(arc_t *a, slong m, const arb_t t, const cert_set_struct *X,
         cert_set_clear(a->X);
         _arb_vec_clear(a->u, a->cm->red->nimplicit + 1);
         flint_free(a->zero0);
+        flint_free(a->skip);
     }
     a->m = m;
     a->cm = cm;
@@ -307,24 +446,9 @@ arc_begin(arc_t *a, slong m, const arb_t t, const cert_set_struct *X,
     a->u = _arb_vec_init(cm->red->nimplicit + 1);
     _arb_vec_set(a->u, u, cm->red->nimplicit);
     a->zero0 = flint_calloc(cm->ng + 1, sizeof(int));
+    a->skip = flint_calloc(cm->ng + 1, sizeof(int));
     arb_set(a->tarc, t);
     arf_zero(a->sloc);
-    if (getenv("HDO_CERT_DEBUG")) {
-        arb_ptr hh = _arb_vec_init(cm->red->nstate + 1);
-        cert_set_hull(hh, a->X, a->c->prec);
-        fprintf(stderr, "  arc %s: hull", a->c->model->modes[m].name);
-        for (slong i = 0; i < cm->red->nstate; i++) {
-            fprintf(stderr, " ");
-            arb_fprintn(stderr, hh + i, 20, 0);
-        }
-        fprintf(stderr, " u");
-        for (slong i = 0; i < cm->red->nimplicit; i++) {
-            fprintf(stderr, " ");
-            arb_fprintn(stderr, a->u + i, 20, 0);
-        }
-        fprintf(stderr, "\n");
-        _arb_vec_clear(hh, cm->red->nstate + 1);
-    }
     return 0;
 }
 
@@ -338,6 +462,41 @@ unknown_guess(arb_ptr g, const cert_mode *cm, mpfr_srcptr vals)
             mpfr_number_p(vals + cm->red->unknown[j].var))
             arf_set_mpfr(arb_midref(g + j), vals + cm->red->unknown[j].var);
     }
+}
+
+/* Guards whose enclosure at the arc's start is exactly zero (an exact
+   state: the ball of S at s = 0, with the set's spread, is 0 +- 0) are
+   zero there, proven. */
+static void
+exact_zeros(arc_t *a)
+{
+    cert_mode *cm = a->cm;
+    arb_t z, v;
+    arb_init(z);
+    arb_init(v);
+    for (slong g = 0; g < cm->ng; g++) {
+        if (a->zero0[g])
+            continue;
+        slong comp = cm->red->nstate + cm->red->nimplicit + g;
+        if (cert_step_eval(v, cm->step, comp, z, 0, a->c->prec) == 0 &&
+            arb_is_zero(v)) {
+            a->zero0[g] = 1;
+            a->skip[g] = cert_guard_invariant(a->c, a->m, g);
+        }
+    }
+    arb_clear(z);
+    arb_clear(v);
+}
+
+/* A guard exactly zero at the arc's start whose derivative along the flow
+   is identically zero (a first integral, proven symbolically) stays zero
+   on the whole arc: it neither crosses nor needs to be located (the
+   mode's `when` is regularised as model-format.md says). */
+static void
+arc_invariants(arc_t *a)
+{
+    for (slong g = 0; g < a->cm->ng; g++)
+        a->skip[g] = a->zero0[g] && cert_guard_invariant(a->c, a->m, g);
 }
 
 /* The state set at the event: for each start x0 of the set, the state
@@ -442,6 +601,10 @@ take_event(arc_t *a, slong k, const arb_t I, int instant)
     arb_add(te, te, I, prec);
     arb_sub(tec, tec, I, prec);
     arb_add(tec, tec, Ic, prec);
+    /* a clock's event: its time in absolute terms, exact to the
+       precision */
+    if (!instant && time_root(te, a, src, k))
+        arb_set(tec, te);
     cert_mode *cd = st == 0 ? cert_mode_get(c, dst, why, sizeof why) : NULL;
     if (st == 0 && cd == NULL)
         st = stop(a, arb_d(te), "%s", why);
@@ -460,18 +623,6 @@ take_event(arc_t *a, slong k, const arb_t I, int instant)
            unknowns enclosed there */
         cert_set_hull(yh, Xe, prec);
         _arb_vec_set(yc, Xe->c, ns);
-        if (getenv("HDO_CERT_DEBUG")) {
-            fprintf(stderr, "  event: Ic ");
-            arb_fprintn(stderr, Ic, 20, 0);
-            fprintf(stderr, " I ");
-            arb_fprintn(stderr, I, 20, 0);
-            fprintf(stderr, " left hull");
-            for (slong i = 0; i < ns; i++) {
-                fprintf(stderr, " ");
-                arb_fprintn(stderr, yh + i, 20, 0);
-            }
-            fprintf(stderr, "\n");
-        }
         if (nu > 0 &&
             (cert_unknowns(yh + ns, cm->sys, yh, te, a->u, prec) != 0 ||
              cert_unknowns(yc + ns, cm->sys, yc, tec, a->u, prec) != 0))
@@ -482,9 +633,9 @@ take_event(arc_t *a, slong k, const arb_t I, int instant)
     }
     if (st == 0) {
         unknown_guess(g, cd, E->right);
-        if (cert_transition_state(xh, uh, c, src, k, yh, te, g, why,
+        if (cert_transition_state(xh, uh, c, src, k, yh, te, g, !instant, why,
                                   sizeof why) != 0 ||
-            cert_transition_state(xc, uc, c, src, k, yc, tec, g, why,
+            cert_transition_state(xc, uc, c, src, k, yc, tec, g, !instant, why,
                                   sizeof why) != 0)
             st = stop(a, arb_d(te), "%s", why);
     }
@@ -512,8 +663,9 @@ take_event(arc_t *a, slong k, const arb_t I, int instant)
         (E->row_left != a->row || E->row_right != a->row + 1))
         st = stop(a, arb_d(te),
                   "the run's rows of event %ld are not where the pass "
-                  "expects them",
-                  (long)E->index);
+                  "expects them (rows %ld and %ld, the pass at row %ld)",
+                  (long)E->index, (long)E->row_left, (long)E->row_right,
+                  (long)a->row);
     if (st == 0) {
         hdo_cert_event *ce = cert_result_add_event(c->cert);
         ce->event = a->ev;
@@ -552,8 +704,11 @@ take_event(arc_t *a, slong k, const arb_t I, int instant)
         }
         a->ev++;
         st = arc_begin(a, dst, te, Xn, NULL, uh);
+        a->prev_m = src;
+        a->prev_k = k;
         for (slong gg = 0; st == 0 && gg < a->cm->ng; gg++)
-            a->zero0[gg] = cert_guard_zero_after(c, src, k, dst, gg);
+            a->zero0[gg] = cert_guard_zero_after(c, src, k, dst, gg, !instant);
+        arc_invariants(a);
     }
     cert_set_clear(Xe);
     cert_set_clear(Xn);
@@ -583,7 +738,7 @@ instant_event(arc_t *a, slong k)
     arb_init(v);
     int ok = 1;
     for (slong g = 0; g <= k && ok; g++) {
-        if (!cm->locate[g])
+        if (!cm->locate[g] || (a->skip[g] && g != k))
             continue;
         slong comp = cm->red->nstate + cm->red->nimplicit + g;
         int want = g == k ? -1 : 1;
@@ -618,8 +773,14 @@ instant_event(arc_t *a, slong k)
                     "not decided)",
                     a->c->model->modes[a->m].whens[k].guard_text);
     }
+    /* the rows at the arc's start come before the event's rows */
+    arf_t zero;
+    arf_init(zero);
+    int st = emit_samples(a, zero, 1);
+    arf_clear(zero);
     arb_zero(z);
-    int st = take_event(a, k, z, 1);
+    if (st == 0)
+        st = take_event(a, k, z, 1);
     arb_clear(z);
     return st;
 }
@@ -721,6 +882,33 @@ run_arc(arc_t *a)
             }
             target = res->rows[r].time;
         }
+        /* an arc the run found stiff: up to its last row before it */
+        if (c->stiff_from < mpfr_get_d(target, MPFR_RNDN)) {
+            slong r = a->row;
+            while (r < res->nrows &&
+                   mpfr_get_d(res->rows[r].time, MPFR_RNDN) < c->stiff_from)
+                r++;
+            if (r == a->row || res->rows[r - 1].sample < 0) {
+                st = stop(a, c->stiff_from,
+                          "a stiff arc (the run integrated it with the "
+                          "implicit method from t = %.17g): the certified "
+                          "Taylor steps would be limited by stability",
+                          c->stiff_from);
+                break;
+            }
+            term = "a stiff arc follows (the run integrated it with the "
+                   "implicit method): the certified Taylor steps would be "
+                   "limited by stability";
+            target = res->rows[r - 1].time;
+            E = NULL;
+        }
+        if (c->cert->steps > 50 * (res->steps + 20)) {
+            st = stop(a, arb_d(a->tarc),
+                      "the certified pass took %ld steps, 50 times the run's "
+                      "%ld: a stiff arc, or steps its remainder keeps small",
+                      (long)c->cert->steps, (long)res->steps);
+            break;
+        }
         arb_add_arf(tstep, a->tarc, a->sloc, prec);
         local_time(sig, a, target);
         /* the step may reach a little beyond the target, to cover its
@@ -741,7 +929,8 @@ run_arc(arc_t *a)
             arf_set(hmax, hcap);
         int instant = E != NULL && term == NULL && arf_is_zero(a->sloc) &&
                       arb_contains_zero(sig);
-        if (arf_sgn(hmax) <= 0 && !instant) {
+        int at_start = arf_is_zero(a->sloc) && arb_contains_zero(sig);
+        if (arf_sgn(hmax) <= 0 && !at_start) {
             st = stop(a, arb_d(tstep),
                       "the run's next event or end (t = %.17g) lies before "
                       "the certified time",
@@ -763,10 +952,8 @@ run_arc(arc_t *a)
         }
         c->cert->steps++;
         const arf_struct *h = a->cm->step->h;
-        if (getenv("HDO_CERT_DEBUG"))
-            fprintf(stderr, "step t=%.17g h=%.6g hmax=%.6g ev=%ld row=%ld\n",
-                    arb_d(tstep), arf_get_d(h, ARF_RND_NEAR),
-                    arf_get_d(hmax, ARF_RND_NEAR), (long)a->ev, (long)a->row);
+        if (arf_is_zero(a->sloc))
+            exact_zeros(a);
         if (instant) {
             st = instant_event(a, k);
             if (st == 0)
@@ -815,6 +1002,12 @@ run_arc(arc_t *a)
             arf_set(hc, lo);
             if ((st = emit_samples(a, hc, 0)) != 0)
                 break;
+            while (a->row < E->row_left && res->rows[a->row].sample >= 0 &&
+                   before_time_event(a, k, res->rows[a->row].time)) {
+                local_time(hb, a, res->rows[a->row].time);
+                if (emit_sample(a, hb) != 0)
+                    break;
+            }
             if (a->row < E->row_left) {
                 st = stop(a, mpfr_get_d(E->time, MPFR_RNDN),
                           "a sample lies within the time ball of event %ld",
@@ -831,10 +1024,6 @@ run_arc(arc_t *a)
         if (reach)
             arb_get_ubound_arf(hc, sig, prec);
         slong g = exclude_all(a, hc, -1, hc, fail);
-        if (getenv("HDO_CERT_DEBUG"))
-            fprintf(stderr, "  exclude up to %.6g: guard %ld fail %.6g\n",
-                    arf_get_d(hc, ARF_RND_NEAR), (long)g,
-                    arf_get_d(fail, ARF_RND_NEAR));
         if (g >= 0) {
             if (arf_cmp_2exp_si(fail, -30) > 0 && ++shorten <= MAX_SHORTEN) {
                 arf_mul_2exp_si(hcap, fail, -1);
@@ -853,7 +1042,9 @@ run_arc(arc_t *a)
         if ((st = emit_samples(a, hc, reach)) != 0)
             break;
         if (reach && term != NULL) {
-            st = stop(a, mpfr_get_d(E->time, MPFR_RNDN), "%s", term);
+            st = stop(a, E != NULL ? mpfr_get_d(E->time, MPFR_RNDN)
+                                   : c->stiff_from,
+                      "%s", term);
             break;
         }
         if (reach && E == NULL) {
@@ -876,19 +1067,6 @@ run_arc(arc_t *a)
             arb_get_mid_arb(a->u + j, a->u + j);
         }
         cert_set_advance(a->X, x, J);
-        if (getenv("HDO_CERT_DEBUG")) {
-            fprintf(stderr, "  commit: x");
-            for (slong i = 0; i < ns; i++) {
-                fprintf(stderr, " ");
-                arb_fprintn(stderr, x + i, 8, 0);
-            }
-            fprintf(stderr, " r");
-            for (slong i = 0; i < ns; i++) {
-                fprintf(stderr, " ");
-                arb_fprintn(stderr, a->X->r + i, 4, 0);
-            }
-            fprintf(stderr, "\n");
-        }
         arf_add(a->sloc, a->sloc, hc, prec, ARF_RND_NEAR);
         /* the sum is exact at this precision in practice; a rounded one
            would only move the next step's start, which the local times
@@ -921,6 +1099,7 @@ cert_run(cert_ctx *c)
     memset(&a, 0, sizeof a);
     a.c = c;
     a.m = res->rows[0].mode;
+    a.prev_m = a.prev_k = -1;
     arb_init(a.tarc);
     arf_init(a.sloc);
     mpfr_init2(a.last, c->prec);
@@ -951,6 +1130,10 @@ cert_run(cert_ctx *c)
                 st = stop(&a, arb_d(t0), "%s", why);
             else
                 st = arc_begin(&a, a.m, t0, NULL, x, u);
+            for (slong gg = 0; st == 0 && gg < a.cm->ng; gg++)
+                a.zero0[gg] = cert_start_guard_zero(c, a.m, gg);
+            if (st == 0)
+                arc_invariants(&a);
             _arb_vec_clear(x, cm->red->nstate + 1);
             _arb_vec_clear(u, cm->red->nimplicit + 1);
             _arb_vec_clear(g, cm->red->nimplicit + 1);
@@ -971,6 +1154,7 @@ cert_run(cert_ctx *c)
         cert_set_clear(a.X);
         _arb_vec_clear(a.u, a.cm->red->nimplicit + 1);
         flint_free(a.zero0);
+        flint_free(a.skip);
     }
     arb_clear(a.tarc);
     arf_clear(a.sloc);

@@ -284,6 +284,7 @@ typedef struct {
     cert_mode *modes;
     double *varmax; /* per variable: log2 of its largest magnitude so far */
     double *nominal; /* per variable: log2 of its nominal, or -inf */
+    double stiff_from; /* the run's first implicit arc's start, or +inf */
 } cert_ctx;
 
 /* The ball of a constant expression of the workspace (0, or -1). */
@@ -310,14 +311,22 @@ int cert_start_state(arb_ptr x, arb_ptr u, cert_ctx *c, slong m,
 
 /* The state after transition k of mode src (left-limit component
    values y, ns + nu of src, at time t): the `with` values evaluated on
-   y in Arb, kept values copied, the target's constraints proven
-   (structurally: each is a constraint of src on which no assigned
-   variable acts; or exactly zero), the target's unknowns by Krawczyk
-   near guess.  x: the target's states, u: its unknowns.  Returns 0, or
-   -1 with why. */
+   y in Arb, kept values copied, the target's constraints proven exactly
+   zero (each, after the reset, a constraint of src, whose exact solution
+   keeps it zero, or with at_zero the switching function that fired, zero
+   at its located event; or exactly zero in balls), the target's unknowns
+   by Krawczyk near guess.  x: the target's states, u: its unknowns.
+   Returns 0, or -1 with why. */
 int cert_transition_state(arb_ptr x, arb_ptr u, cert_ctx *c, slong src,
                           slong k, arb_srcptr y, const arb_t t,
-                          arb_srcptr guess, char *why, size_t size);
+                          arb_srcptr guess, int at_zero, char *why,
+                          size_t size);
+
+/* 1 when guard g of mode dst is exactly zero right after transition k of
+   src: composed with the reset it is, up to its sign, src's guard k (with
+   at_zero: the event was its located zero) or a constraint of src. */
+int cert_guard_zero_after(cert_ctx *c, slong src, slong k, slong dst, slong g,
+                          int at_zero);
 
 /* 1 when guard g of mode m is exactly zero at the run's start (its
    value at the `var` start values and t0 a constant that Calcium proves
@@ -325,8 +334,13 @@ int cert_transition_state(arb_ptr x, arb_ptr u, cert_ctx *c, slong src,
 int cert_start_guard_zero(cert_ctx *c, slong m, slong g);
 /* 1 when guard g of mode m is a first integral, proven symbolically: its
    derivative along the flow, dS/dt + sum dS/dx_i rhs_i over the explicit
-   variables it reads (and no others), folds to the constant 0. */
+   variables it reads (and no others), expands to zero (normal.c). */
 int cert_guard_invariant(cert_ctx *c, slong m, slong g);
+
+/* normal.c: 1 when e expands, as a polynomial in its other
+   sub-expressions with exact rational coefficients, to no term: a proof
+   that e is identically zero (0 means not proven). */
+int cert_expr_is_zero(const hdo_expr_pool_struct *pool, hdo_expr e);
 
 /* The Jacobian K (target states x source states) of the state after
    transition k of src with respect to src's states, over the left-limit
@@ -335,10 +349,5 @@ int cert_guard_invariant(cert_ctx *c, slong m, slong g);
    the identity for kept states.  Returns 0, or -1. */
 int cert_transition_jacobian(arb_mat_t K, cert_ctx *c, slong src, slong k,
                              arb_srcptr y, const arb_t t);
-
-/* 1 when guard g of mode dst is exactly zero right after transition k of
-   src from the zero of src's guard k (the same surface: S_dst composed
-   with the reset is S_src or -S_src), else 0. */
-int cert_guard_zero_after(cert_ctx *c, slong src, slong k, slong dst, slong g);
 
 #endif

@@ -5,6 +5,11 @@
 #include <string.h>
 #include "internal.h"
 
+/* The most states a mode may have: the Lohner part costs (1 + 2 n)
+   products per product of the expansion (the 206 of the bowed string
+   would take minutes a step). */
+#define CERT_MAX_STATES 100
+
 cert_mode *
 cert_mode_get(cert_ctx *c, slong m, char *why, size_t size)
 {
@@ -29,6 +34,15 @@ cert_mode_get(cert_ctx *c, slong m, char *why, size_t size)
     if (cm->status < 0) {
         snprintf(cm->why, sizeof cm->why, "mode %s is not reduced: %.400s",
                  mode->name, err.message);
+        snprintf(why, size, "%s", cm->why);
+        return NULL;
+    }
+    if (cm->red->nstate > CERT_MAX_STATES) {
+        cm->status = HDO_ERR_UNSUPPORTED;
+        snprintf(cm->why, sizeof cm->why,
+                 "mode %s has %ld states, more than the %d whose Jacobian "
+                 "the certified pass carries (its cost grows as their square)",
+                 mode->name, (long)cm->red->nstate, CERT_MAX_STATES);
         snprintf(why, size, "%s", cm->why);
         return NULL;
     }
@@ -222,10 +236,12 @@ subset(const hdo_expr *a, slong n, const hdo_expr *b, slong nb)
     return 1;
 }
 
+static int same_up_to_sign(hdo_model_struct *w, hdo_expr e, hdo_expr s);
+
 int
 cert_transition_state(arb_ptr x, arb_ptr u, cert_ctx *c, slong src, slong k,
-                      arb_srcptr y, const arb_t t, arb_srcptr guess, char *why,
-                      size_t size)
+                      arb_srcptr y, const arb_t t, arb_srcptr guess,
+                      int at_zero, char *why, size_t size)
 {
     const hdo_transition *tr = c->model->modes[src].whens + k;
     cert_mode *cs = cert_mode_get(c, src, why, size);
@@ -318,6 +334,24 @@ cert_transition_state(arb_ptr x, arb_ptr u, cert_ctx *c, slong src, slong k,
             if (hdo_expr_max_order(w->pool, rd->cons[q], tr->assigns[a].var) >=
                 0)
                 ok = 0;
+        if (!ok && rd->cons_rhs == NULL) {
+            /* the constraint after the reset, in src's variables: the
+               guard that fired at its zero, or a constraint of src */
+            hdo_expr *from = flint_malloc((na + 1) * sizeof *from);
+            hdo_expr *to = flint_malloc((na + 1) * sizeof *to);
+            for (slong a = 0; a < na; a++) {
+                from[a] = hdo_expr_var(w->pool, tr->assigns[a].var, 0);
+                to[a] = tr->assigns[a].value;
+            }
+            hdo_expr e =
+                hdo_expr_substitute_many(w->pool, rd->cons[q], from, to, na);
+            ok = at_zero && same_up_to_sign(w, e, cs->guards[k]);
+            for (slong r = 0; !ok && rs->cons_rhs == NULL && r < rs->ncons;
+                 r++)
+                ok = same_up_to_sign(w, e, rs->cons[r]);
+            flint_free(from);
+            flint_free(to);
+        }
         if (!ok) {
             /* exactly zero in balls: an exact state (an assigned 0) */
             arb_t r;
@@ -369,8 +403,19 @@ cert_transition_state(arb_ptr x, arb_ptr u, cert_ctx *c, slong src, slong k,
     return st;
 }
 
+/* e and s are the same expression, or opposite ones. */
+static int
+same_up_to_sign(hdo_model_struct *w, hdo_expr e, hdo_expr s)
+{
+    hdo_expr zero = hdo_expr_const_si(w->pool, 0, 1);
+    return e == s || e == hdo_expr_neg(w->pool, s) ||
+           hdo_expr_sub(w->pool, e, s) == zero ||
+           hdo_expr_add(w->pool, e, s) == zero;
+}
+
 int
-cert_guard_zero_after(cert_ctx *c, slong src, slong k, slong dst, slong g)
+cert_guard_zero_after(cert_ctx *c, slong src, slong k, slong dst, slong g,
+                      int at_zero)
 {
     char why[64];
     cert_mode *cs = cert_mode_get(c, src, why, sizeof why);
@@ -387,10 +432,12 @@ cert_guard_zero_after(cert_ctx *c, slong src, slong k, slong dst, slong g)
     }
     hdo_expr e = hdo_expr_substitute_many(w->pool, cd->guards[g], from, to,
                                           tr->nassigns);
-    hdo_expr s = cs->guards[k];
-    int z = e == s || e == hdo_expr_neg(w->pool, s) ||
-            hdo_expr_sub(w->pool, e, s) == hdo_expr_const_si(w->pool, 0, 1) ||
-            hdo_expr_add(w->pool, e, s) == hdo_expr_const_si(w->pool, 0, 1);
+    /* zero at the event: the guard that fired (at a located zero), or a
+       constraint of src (zero all along its exact solution) */
+    int z = at_zero && same_up_to_sign(w, e, cs->guards[k]);
+    for (slong q = 0; !z && q < cs->red->ncons; q++)
+        z = cs->red->cons_rhs == NULL &&
+            same_up_to_sign(w, e, cs->red->cons[q]);
     flint_free(from);
     flint_free(to);
     return z;
@@ -579,9 +626,5 @@ cert_guard_invariant(cert_ctx *c, slong m, slong g)
                          hdo_expr_mul(w->pool, hdo_expr_diff(w->pool, S, v, 0),
                                       red->rhs[e]));
     }
-    fmpq_t q;
-    fmpq_init(q);
-    int z = hdo_expr_get_fmpq(q, w->pool, L) == 0 && fmpq_is_zero(q);
-    fmpq_clear(q);
-    return z;
+    return cert_expr_is_zero(w->pool, L);
 }

@@ -303,8 +303,7 @@ attempt(cert_step_struct *st, arf_t h, int inflate, const mag_struct *scale,
     for (slong i = 0; i < ns; i++) {
         arb_mul(lhs, sp, st->R + i, lp);
         arb_add(lhs, lhs, B0 + i, lp);
-        if (st->mutate != HDO_CERTIFY_MUTATE_NO_INFLATION &&
-            !arb_contains_interior(st->B + i, lhs)) {
+        if (!arb_contains_interior(st->B + i, lhs)) {
             snprintf(st->why, sizeof st->why,
                      "the a priori enclosure does not hold (the Taylor "
                      "remainder over the box leaves it)");
@@ -379,10 +378,10 @@ cert_step_take(cert_step_t st, const cert_set_t X, const arb_t t0,
     for (;;) {
         if (++st->tries > MAX_TRIES ||
             arf_cmpabs_2exp_si(h, et - st->prec + 8) < 0) {
-            char last[300];
+            char last[sizeof st->why];
             snprintf(last, sizeof last, "%s", st->why);
             snprintf(st->why, sizeof st->why,
-                     "no step could be validated down to h = %.3g%s%s",
+                     "no step could be validated down to h = %.3g%s%.300s",
                      arf_get_d(h, ARF_RND_NEAR), last[0] ? ": " : "", last);
             status = HDO_ERR_STEP_COLLAPSE;
             break;
