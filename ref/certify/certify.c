@@ -7,6 +7,9 @@
 #include "internal.h"
 #include "taylor.h"
 
+#define CERT_GUARD_BITS 32
+#define CERT_GUARD_DIGITS 3
+
 static double
 thread_cpu(void)
 {
@@ -84,6 +87,8 @@ hdo_certify(hdo_certified_t cert, const hdo_result_t res,
             hdo_error_t *err)
 {
     hdo_certify_options defaults;
+    if (err != NULL)
+        hdo_error_clear(err);
     if (opt == NULL) {
         hdo_certify_options_init(&defaults);
         opt = &defaults;
@@ -111,11 +116,15 @@ hdo_certify(hdo_certified_t cert, const hdo_result_t res,
     c.model = model;
     c.cert = cert;
     c.opt = opt;
-    c.prec = res->prec;
+    /* a margin of 32 bits and 3 digits over the run's precision and
+       tolerance: the radii accumulate over steps and events, and the
+       digits the balls guarantee should still reach D */
+    c.prec = res->prec + CERT_GUARD_BITS;
     c.p = opt->order > 0 ? opt->order : hdo_taylor_default_order(res->prec);
     c.lprec = opt->lprec > 0 ? opt->lprec : 64;
     c.q = opt->extra >= 0 ? opt->extra : c.p / 2;
-    c.ltol = -(double)(res->digits + 5) * 3.32192809488736234787;
+    c.ltol = -(double)(res->digits + 5 + CERT_GUARD_DIGITS) *
+             3.32192809488736234787;
     hdo_model_workspace_init(&c.work, model);
     c.nmodes = model->nmodes;
     c.modes = flint_calloc(model->nmodes + 1, sizeof *c.modes);

@@ -31,7 +31,7 @@ typedef struct {
     cert_mode *cm;
     cert_set_t X;
     int has_X;
-    arb_t tarc;  /* the arc's start, absolute */
+    arb_t tarc;  /* the arc's start, absolute: an event's time ball */
     arf_t sloc;  /* the current step's start, from tarc: exact */
     arb_ptr u;   /* the unknowns at the current point (guesses) */
     int *zero0;  /* per guard: exactly zero at the arc's start */
@@ -527,44 +527,46 @@ event_map(cert_set_t Xe, arc_t *a, slong k, const arb_t I, arb_t Ic,
     arf_clear(m);
     if (st != 0)
         return -1;
-    arb_ptr xc = _arb_vec_init(ns + 1), gj = _arb_vec_init(ns + 1);
-    arb_ptr jr = _arb_vec_init(ns + 1);
-    arb_t f, gp, q;
-    arb_init(f);
-    arb_init(gp);
-    arb_init(q);
+    arb_ptr xc = _arb_vec_init(ns + 1), jr = _arb_vec_init(ns + 1);
+    arb_ptr Dte = _arb_vec_init(ns + 1);
     arb_mat_t M;
     arb_mat_init(M, ns, ns);
+    arb_t f, gp;
+    arb_init(f);
+    arb_init(gp);
     for (slong i = 0; i < ns && st == 0; i++)
         if (cert_step_eval(xc + i, cm->step, i, Ic, CERT_EVAL_CENTER, prec) !=
             0)
             st = -1;
-    cert_step_grad(gj, cm->step, gc, I, 0);
+    /* Dte = -dS Dx / S' */
+    cert_step_grad(Dte, cm->step, gc, I, 0);
     if (st == 0 &&
         (cert_step_eval(gp, cm->step, gc, I, CERT_EVAL_DERIV, prec) != 0 ||
          !arb_is_negative(gp)))
         st = -1;
+    for (slong d = 0; st == 0 && d < ns; d++) {
+        arb_div(Dte + d, Dte + d, gp, lp);
+        arb_neg(Dte + d, Dte + d);
+    }
     for (slong i = 0; i < ns && st == 0; i++) {
         if (cert_step_eval(f, cm->step, i, I, CERT_EVAL_DERIV, prec) != 0) {
             st = -1;
             break;
         }
-        arb_div(q, f, gp, lp);
         cert_step_grad(jr, cm->step, i, I, 0);
-        for (slong d = 0; d < ns; d++)
-            arb_submul(jr + d, q, gj + d, lp);
-        for (slong d = 0; d < ns; d++)
+        for (slong d = 0; d < ns; d++) {
+            arb_addmul(jr + d, f, Dte + d, lp);
             arb_set(arb_mat_entry(M, i, d), jr + d);
+        }
     }
     if (st == 0)
         cert_set_advance(Xe, xc, M);
     arb_mat_clear(M);
+    _arb_vec_clear(Dte, ns + 1);
     _arb_vec_clear(xc, ns + 1);
-    _arb_vec_clear(gj, ns + 1);
     _arb_vec_clear(jr, ns + 1);
     arb_clear(f);
     arb_clear(gp);
-    arb_clear(q);
     return st;
 }
 
@@ -640,7 +642,9 @@ take_event(arc_t *a, slong k, const arb_t I, int instant)
             st = stop(a, arb_d(te), "%s", why);
     }
     if (st == 0) {
-        /* the new set: the centre's image and the reset's Jacobian */
+        /* the new set: the centre's image and the reset's Jacobian
+           (Lohner's method across the reset); where the Jacobian is not
+           enclosed, the hull */
         if (nsd == ns &&
             cert_transition_jacobian(K, c, src, k, yh, te) == 0) {
             cert_set_copy(Xn, Xe);
@@ -655,8 +659,9 @@ take_event(arc_t *a, slong k, const arb_t I, int instant)
             cert_set_from_balls(Xn, xh);
         }
         if (st != 0)
-            st = stop(a, arb_d(te), "the state after event %ld is enclosed "
-                                    "inconsistently (a defect)",
+            st = stop(a, arb_d(te),
+                      "the state after event %ld is enclosed inconsistently "
+                      "(a defect)",
                       (long)E->index);
     }
     if (st == 0 &&
@@ -927,10 +932,14 @@ run_arc(arc_t *a)
         }
         if (capped && arf_cmp(hcap, hmax) < 0)
             arf_set(hmax, hcap);
-        int instant = E != NULL && term == NULL && arf_is_zero(a->sloc) &&
-                      arb_contains_zero(sig);
+        /* the run took the event at once: at the time of its last event
+           (or its start); the pass proves it infeasible there */
+        int instant =
+            E != NULL && term == NULL && arf_is_zero(a->sloc) &&
+            mpfr_equal_p(E->time, a->ev > 0 ? res->events[a->ev - 1].time
+                                             : res->t0);
         int at_start = arf_is_zero(a->sloc) && arb_contains_zero(sig);
-        if (arf_sgn(hmax) <= 0 && !at_start) {
+        if (arf_sgn(hmax) <= 0 && !at_start && !instant) {
             st = stop(a, arb_d(tstep),
                       "the run's next event or end (t = %.17g) lies before "
                       "the certified time",

@@ -74,6 +74,9 @@ int cert_sys_eval_h(arb_ptr out, const cert_sys_t sys, arb_srcptr x,
                     arb_srcptr u, const arb_t t, slong prec);
 int cert_sys_eval_jac(arb_ptr out, const cert_sys_t sys, arb_srcptr x,
                       arb_srcptr u, const arb_t t, slong prec);
+/* The states' derivatives (ns) at the balls x, u and t. */
+int cert_sys_eval_f(arb_ptr out, const cert_sys_t sys, arb_srcptr x,
+                    arb_srcptr u, const arb_t t, slong prec);
 
 /* ------------------------------------------------------------------ */
 /* krawczyk.c */

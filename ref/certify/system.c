@@ -11,7 +11,7 @@
 #define SYS_CACHE 4
 typedef struct {
     slong prec[SYS_CACHE];
-    cert_series_struct h[SYS_CACHE], j[SYS_CACHE];
+    cert_series_struct h[SYS_CACHE], j[SYS_CACHE], f[SYS_CACHE];
     slong n;
 } sys_cache;
 
@@ -148,6 +148,7 @@ cert_sys_clear(cert_sys_t sys)
     for (slong i = 0; i < cache->n; i++) {
         cert_series_clear(cache->h + i);
         cert_series_clear(cache->j + i);
+        cert_series_clear(cache->f + i);
     }
     flint_free(cache);
     hdo_program_clear(sys->prog);
@@ -163,7 +164,8 @@ cert_sys_clear(cert_sys_t sys)
     flint_free(sys->jin);
 }
 
-/* The cached order-0 series of hprog (which 0) or jprog (1) at prec. */
+/* The cached order-0 series of hprog (which 0), jprog (1) or prog (2)
+   at prec. */
 static cert_series_struct *
 cached(const cert_sys_t sys, int which, slong prec)
 {
@@ -176,18 +178,21 @@ cached(const cert_sys_t sys, int which, slong prec)
         if (c->n == SYS_CACHE) { /* replace the oldest */
             cert_series_clear(c->h);
             cert_series_clear(c->j);
+            cert_series_clear(c->f);
             memmove(c->h, c->h + 1, (SYS_CACHE - 1) * sizeof *c->h);
             memmove(c->j, c->j + 1, (SYS_CACHE - 1) * sizeof *c->j);
+            memmove(c->f, c->f + 1, (SYS_CACHE - 1) * sizeof *c->f);
             memmove(c->prec, c->prec + 1, (SYS_CACHE - 1) * sizeof *c->prec);
             c->n--;
             i = c->n;
         }
         cert_series_init(c->h + i, sys->hprog, sys->model->pool, 0, 0, prec);
         cert_series_init(c->j + i, sys->jprog, sys->model->pool, 0, 0, prec);
+        cert_series_init(c->f + i, sys->prog, sys->model->pool, 0, 0, prec);
         c->prec[i] = prec;
         c->n++;
     }
-    return which == 0 ? c->h + i : c->j + i;
+    return which == 0 ? c->h + i : which == 1 ? c->j + i : c->f + i;
 }
 
 static int
@@ -222,6 +227,23 @@ cert_sys_eval_jac(arb_ptr out, const cert_sys_t sys, arb_srcptr x,
                   arb_srcptr u, const arb_t t, slong prec)
 {
     return eval0(out, sys, 1, x, u, t, prec);
+}
+
+int
+cert_sys_eval_f(arb_ptr out, const cert_sys_t sys, arb_srcptr x, arb_srcptr u,
+                const arb_t t, slong prec)
+{
+    cert_series_struct *S = cached(sys, 2, prec);
+    for (slong i = 0; i < sys->ns; i++)
+        arb_set(cert_series_coef(S, sys->sx[i], 0, 0), x + i);
+    for (slong j = 0; j < sys->nu; j++)
+        arb_set(cert_series_coef(S, sys->su[j], 0, 0), u + j);
+    if (sys->prog->time_slot >= 0)
+        arb_set(cert_series_coef(S, sys->prog->time_slot, 0, 0), t);
+    int st = cert_series_step(S, 0, NULL, NULL);
+    for (slong i = 0; st == 0 && i < sys->ns; i++)
+        arb_set(out + i, cert_series_coef(S, sys->sder[i], 0, 0));
+    return st;
 }
 
 /* u_k of every jet component from h_k = J u_k + r_k = 0: reads the

@@ -21,9 +21,9 @@ typedef struct {
    digits D (until: NULL for the model's) and certifies it with opt
    (NULL: defaults). */
 static inline void
-ct_init(ct_case *c, const char *text, const char *path,
-        const char *const *params, long digits, const char *until,
-        const hdo_certify_options *opt)
+ct_init_every(ct_case *c, const char *text, const char *path,
+              const char *const *params, long digits, const char *until,
+              const char *every, const hdo_certify_options *opt)
 {
     hdo_error_t err;
     hdo_error_clear(&err);
@@ -38,19 +38,33 @@ ct_init(ct_case *c, const char *text, const char *path,
     hdo_run_options ro;
     hdo_run_options_init(&ro);
     ro.digits = digits;
-    fmpq_t u;
+    fmpq_t u, ev;
     fmpq_init(u);
+    fmpq_init(ev);
     if (until != NULL) {
         cr_assert_eq(hdo_run_parse_time(u, "--until", until, 1, &err), 0);
         ro.until = u;
+    }
+    if (every != NULL) {
+        cr_assert_eq(hdo_run_parse_time(ev, "--every", every, 1, &err), 0);
+        ro.every = ev;
     }
     hdo_result_init(c->res);
     st = hdo_run(c->res, c->model, &ro, &err);
     cr_assert_eq(st, 0, "run: %s", err.message);
     fmpq_clear(u);
+    fmpq_clear(ev);
     hdo_certified_init(c->cert);
     c->status = hdo_certify(c->cert, c->res, c->model, opt, &err);
     cr_assert(c->status >= 0, "certify: %s", err.message);
+}
+
+static inline void
+ct_init(ct_case *c, const char *text, const char *path,
+        const char *const *params, long digits, const char *until,
+        const hdo_certify_options *opt)
+{
+    ct_init_every(c, text, path, params, digits, until, NULL, opt);
 }
 
 static inline void
