@@ -56,12 +56,12 @@ typedef struct {
 
 /* A certified row of the plain run's trajectory. */
 typedef struct {
-    slong row;         /* its index in the run's rows */
-    slong mode;        /* as the run's row */
-    hdo_ball time;     /* exact for a sample, the event's ball for an
-                          event row */
-    hdo_ball *values;  /* model->nvars; only where present */
-    int *present;      /* 1 where the mode has the variable */
+    slong row;        /* its index in the run's rows */
+    slong mode;       /* as the run's row */
+    hdo_ball time;    /* exact for a sample, the event's ball for an
+                         event row */
+    hdo_ball *values; /* model->nvars; only where present */
+    int *present;     /* 1 where the mode has the variable */
 } hdo_cert_row;
 
 /* A certified event: its time and the states before and after it. */

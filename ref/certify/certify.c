@@ -123,8 +123,8 @@ hdo_certify(hdo_certified_t cert, const hdo_result_t res,
     c.p = opt->order > 0 ? opt->order : hdo_taylor_default_order(res->prec);
     c.lprec = opt->lprec > 0 ? opt->lprec : 64;
     c.q = opt->extra >= 0 ? opt->extra : c.p / 2;
-    c.ltol = -(double)(res->digits + 5 + CERT_GUARD_DIGITS) *
-             3.32192809488736234787;
+    c.ltol =
+        -(double)(res->digits + 5 + CERT_GUARD_DIGITS) * 3.32192809488736234787;
     hdo_model_workspace_init(&c.work, model);
     c.nmodes = model->nmodes;
     c.modes = flint_calloc(model->nmodes + 1, sizeof *c.modes);
@@ -136,8 +136,8 @@ hdo_certify(hdo_certified_t cert, const hdo_result_t res,
         if (model->vars[v].nominal != HDO_EXPR_NONE) {
             mpfr_t x;
             mpfr_init2(x, 64);
-            if (hdo_expr_eval_constant(x, model->pool, model->vars[v].nominal) ==
-                0)
+            if (hdo_expr_eval_constant(x, model->pool,
+                                       model->vars[v].nominal) == 0)
                 c.nominal[v] = mpfr_log2d(x);
             mpfr_clear(x);
         }

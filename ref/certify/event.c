@@ -39,8 +39,8 @@ sign_over(const cert_step_struct *st, slong comp, const arf_t lo,
 }
 
 int
-cert_guard_positive(const cert_step_t st, slong g, const arf_t a,
-                    const arf_t b, int zero_at_a, arf_t fail)
+cert_guard_positive(const cert_step_t st, slong g, const arf_t a, const arf_t b,
+                    int zero_at_a, arf_t fail)
 {
     slong comp = st->ns + st->nu + g, lp = st->lprec, n = 0, pieces = 0;
     arf_struct *lo = flint_malloc(2 * MAX_DEPTH * sizeof *lo);
@@ -181,7 +181,8 @@ cert_guard_root(arb_t root, const cert_step_t st, slong g, const arf_t sp,
         if (arf_cmp(hi, st->h) > 0)
             arf_set(hi, st->h);
         arb_set_interval_arf(I, lo, hi, prec);
-        if (cert_step_eval(d, st, comp, I, flags | CERT_EVAL_DERIV, prec) != 0 ||
+        if (cert_step_eval(d, st, comp, I, flags | CERT_EVAL_DERIV, prec) !=
+                0 ||
             !arb_is_negative(d)) {
             /* the slope is not one-signed: I too wide, or a multiple
                (or rising) zero; narrower first, then give up */
@@ -205,7 +206,8 @@ cert_guard_root(arb_t root, const cert_step_t st, slong g, const arf_t sp,
             mag_t w0;
             mag_init(w0);
             mag_set(w0, arb_radref(I));
-            if (cert_step_eval(d, st, comp, I, flags | CERT_EVAL_DERIV, prec) != 0 ||
+            if (cert_step_eval(d, st, comp, I, flags | CERT_EVAL_DERIV, prec) !=
+                    0 ||
                 !arb_is_negative(d)) {
                 mag_clear(w0);
                 status = -1;

@@ -31,9 +31,9 @@ typedef struct {
     hdo_program_t hprog, jprog;
     /* per input of hprog / jprog: its state (>= 0) or unknown (-1 - j) */
     slong *hin, *jin;
-    int status;     /* HDO_ERR_UNSUPPORTED: an input that is neither */
+    int status; /* HDO_ERR_UNSUPPORTED: an input that is neither */
     char why[256];
-    void *cache;    /* order-0 series of hprog and jprog per precision */
+    void *cache; /* order-0 series of hprog and jprog per precision */
 } cert_sys_struct;
 typedef cert_sys_struct cert_sys_t[1];
 
@@ -53,8 +53,7 @@ void cert_sys_clear(cert_sys_t sys);
    input i; returns 0 or HDO_ERR_UNSUPPORTED (an input that is neither,
    named in why). */
 int cert_sys_map_inputs(slong *map, const cert_sys_t sys,
-                        const hdo_program_struct *prog, char *why,
-                        size_t size);
+                        const hdo_program_struct *prog, char *why, size_t size);
 
 /* The expansion of sys to order S->order (S built on sys->prog with nd
    parameters).  x0: the states' order-0 jets, ns blocks of w = 1 + nd
@@ -88,8 +87,8 @@ int cert_sys_eval_f(arb_ptr out, const cert_sys_t sys, arb_srcptr x,
    U proves, for each (t, x), exactly one zero of h(t, x, .) in U, which
    lies in K(U), written to u.  Returns 0, or HDO_ERR_NO_CONVERGENCE
    when no box up to the tries is proven (u unchanged), HDO_ERR_DOMAIN. */
-int cert_unknowns(arb_ptr u, const cert_sys_t sys, arb_srcptr x,
-                  const arb_t t, arb_srcptr guess, slong prec);
+int cert_unknowns(arb_ptr u, const cert_sys_t sys, arb_srcptr x, const arb_t t,
+                  arb_srcptr guess, slong prec);
 
 /* Krawczyk's method for a square system F(y) = 0 given by callbacks:
    f(out, y, data) writes F at the balls y (n entries), jac(out, y, data)
@@ -108,13 +107,13 @@ int cert_krawczyk(arb_ptr y, slong n, cert_vec_fn f, cert_vec_fn jac,
    the start box and C the product of the Jacobians since (AFFINE). */
 typedef struct {
     slong n;
-    int wrap;     /* HDO_CERTIFY_WRAP_* */
+    int wrap; /* HDO_CERTIFY_WRAP_* */
     slong prec, lprec;
-    arb_ptr c;    /* n points */
-    arb_mat_t A;  /* n x n */
-    arb_ptr r;    /* n */
-    arb_mat_t C;  /* AFFINE: n x n */
-    arb_ptr r0;   /* AFFINE: n */
+    arb_ptr c;   /* n points */
+    arb_mat_t A; /* n x n */
+    arb_ptr r;   /* n */
+    arb_mat_t C; /* AFFINE: n x n */
+    arb_ptr r0;  /* AFFINE: n */
 } cert_set_struct;
 typedef cert_set_struct cert_set_t[1];
 
@@ -152,9 +151,9 @@ void cert_set_advance(cert_set_t X, arb_srcptr xc, const arb_mat_t J);
 typedef struct {
     const cert_sys_struct *sys;
     slong ns, nu, ng, ncomp;
-    slong p;            /* the run's Taylor order */
-    slong q;            /* further orders: P = p + q */
-    slong qj;           /* the orders from the centre, with derivatives */
+    slong p;  /* the run's Taylor order */
+    slong q;  /* further orders: P = p + q */
+    slong qj; /* the orders from the centre, with derivatives */
     slong prec, lprec, eprec;
     int mutate;         /* HDO_CERTIFY_MUTATE_* */
     cert_series_t main; /* order qj, from c, working precision */
@@ -164,13 +163,13 @@ typedef struct {
     /* the step */
     arb_t t0;
     arf_t h;
-    arb_ptr R;    /* ncomp remainder coefficients */
-    arb_ptr B;    /* ns: the a priori box of the states */
-    arb_ptr UB;   /* nu: the unknowns over B */
-    arb_ptr u0;   /* nu: the unknowns at c */
+    arb_ptr R;                /* ncomp remainder coefficients */
+    arb_ptr B;                /* ns: the a priori box of the states */
+    arb_ptr UB;               /* nu: the unknowns over B */
+    arb_ptr u0;               /* nu: the unknowns at c */
     const cert_set_struct *X; /* the set at the step's start (borrowed) */
-    slong tries;  /* remainder evaluations of the last step */
-    double lhfac; /* log2 of validated step / proposal, learned */
+    slong tries;              /* remainder evaluations of the last step */
+    double lhfac;             /* log2 of validated step / proposal, learned */
     char why[512];
 } cert_step_struct;
 typedef cert_step_struct cert_step_t[1];
@@ -285,8 +284,8 @@ typedef struct {
     double ltol; /* log2 of the tolerance 10^-(D+5) */
     slong nmodes;
     cert_mode *modes;
-    double *varmax; /* per variable: log2 of its largest magnitude so far */
-    double *nominal; /* per variable: log2 of its nominal, or -inf */
+    double *varmax;    /* per variable: log2 of its largest magnitude so far */
+    double *nominal;   /* per variable: log2 of its nominal, or -inf */
     double stiff_from; /* the run's first implicit arc's start, or +inf */
 } cert_ctx;
 
@@ -308,9 +307,8 @@ void cert_mode_free(cert_ctx *c);
    there, by Calcium, where the mode has constraints), and the unknowns
    (u, nu) enclosed by Krawczyk near guess (nu values, may be NULL).
    Returns 0, or -1 with why. */
-int cert_start_state(arb_ptr x, arb_ptr u, cert_ctx *c, slong m,
-                     const arb_t t0, arb_srcptr guess, char *why,
-                     size_t size);
+int cert_start_state(arb_ptr x, arb_ptr u, cert_ctx *c, slong m, const arb_t t0,
+                     arb_srcptr guess, char *why, size_t size);
 
 /* The state after transition k of mode src (left-limit component
    values y, ns + nu of src, at time t): the `with` values evaluated on
@@ -320,10 +318,9 @@ int cert_start_state(arb_ptr x, arb_ptr u, cert_ctx *c, slong m,
    at its located event; or exactly zero in balls), the target's unknowns
    by Krawczyk near guess.  x: the target's states, u: its unknowns.
    Returns 0, or -1 with why. */
-int cert_transition_state(arb_ptr x, arb_ptr u, cert_ctx *c, slong src,
-                          slong k, arb_srcptr y, const arb_t t,
-                          arb_srcptr guess, int at_zero, char *why,
-                          size_t size);
+int cert_transition_state(arb_ptr x, arb_ptr u, cert_ctx *c, slong src, slong k,
+                          arb_srcptr y, const arb_t t, arb_srcptr guess,
+                          int at_zero, char *why, size_t size);
 
 /* 1 when guard g of mode dst is exactly zero right after transition k of
    src: composed with the reset it is, up to its sign, src's guard k (with
@@ -352,5 +349,58 @@ int cert_expr_is_zero(const hdo_expr_pool_struct *pool, hdo_expr e);
    the identity for kept states.  Returns 0, or -1. */
 int cert_transition_jacobian(arb_mat_t K, cert_ctx *c, slong src, slong k,
                              arb_srcptr y, const arb_t t);
+
+/* ------------------------------------------------------------------ */
+/* driver.c, rows.c, jump.c: the pass along the run's arcs. */
+
+/* run_arc's outcome besides the end of the run (0) and a stop */
+#define ARC_EVENT 2
+
+/* The arc being certified: its mode, its set of states, its time. */
+typedef struct {
+    cert_ctx *c;
+    slong m;
+    cert_mode *cm;
+    cert_set_t X;
+    int has_X;
+    arb_t tarc; /* the arc's start, absolute: an event's time ball */
+    arf_t sloc; /* the current step's start, from tarc: exact */
+    arb_ptr u;  /* the unknowns at the current point (guesses) */
+    int *zero0; /* per guard: exactly zero at the arc's start */
+    int *skip;  /* per guard: zero all along the arc (a first integral) */
+    slong prev_m, prev_k; /* the transition that began the arc, or -1 */
+    slong row;            /* the next row of the run to certify */
+    slong ev;             /* the next event of the run */
+    mpfr_t last;          /* the time of the last certified row */
+} arc_t;
+
+/* driver.c */
+int cert_stop(arc_t *a, double t, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+double cert_arb_d(const arb_t x);
+int cert_arc_begin(arc_t *a, slong m, const arb_t t, const cert_set_struct *X,
+                   arb_srcptr x, arb_srcptr u);
+
+/* rows.c */
+/* The values of the mode's variables at s into out (model->nvars),
+   present set; 0, or -1 when one is not enclosed. */
+int cert_values_at(hdo_ball *out, int *present, arc_t *a, const arb_t s);
+/* Certifies the run's row a->row, a sample at local time s. */
+int cert_emit_sample(arc_t *a, const arb_t s);
+/* s := t - (tarc + sloc), the local time of t in the current step. */
+void cert_local_time(arb_t s, arc_t *a, const mpfr_t t);
+/* Certifies the sample rows of the current step up to local time hc. */
+int cert_emit_samples(arc_t *a, arf_t hc, int upto_inclusive);
+int cert_time_only(const arc_t *a, slong m, slong k);
+int cert_time_sign(const arc_t *a, slong m, slong k, const mpfr_t t);
+int cert_before_clock(arc_t *a, slong k, const mpfr_t t);
+int cert_time_root(arb_t te, const arc_t *a, slong m, slong k);
+
+/* jump.c */
+void cert_unknown_guess(arb_ptr g, const cert_mode *cm, mpfr_srcptr vals);
+void cert_exact_zeros(arc_t *a);
+void cert_arc_invariants(arc_t *a);
+int cert_take_event(arc_t *a, slong k, const arb_t I, int instant);
+int cert_instant_event(arc_t *a, slong k);
 
 #endif

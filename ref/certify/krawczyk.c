@@ -41,8 +41,8 @@ newton_mid(arb_ptr m, slong n, cert_vec_fn f, cert_vec_fn jac, void *data,
         int small = 1;
         for (slong i = 0; i < n; i++) {
             arb_ptr di = arb_mat_entry(d, i, 0);
-            arf_sub(arb_midref(m + i), arb_midref(m + i), arb_midref(di),
-                    prec, ARF_RND_NEAR);
+            arf_sub(arb_midref(m + i), arb_midref(m + i), arb_midref(di), prec,
+                    ARF_RND_NEAR);
             /* converged when the step is near the rounding of m */
             if (!arf_is_zero(arb_midref(di)) &&
                 arf_cmpabs_2exp_si(arb_midref(di),

@@ -52,8 +52,8 @@ cert_mode_get(cert_ctx *c, slong m, char *why, size_t size)
     for (slong k = 0; k < cm->ng; k++) {
         cm->guards[k] = mode->whens[k].guard;
         if (c->model->chattering == HDO_CHATTER_HYSTERESIS)
-            cm->guards[k] = hdo_expr_add(w->pool, cm->guards[k],
-                                         c->model->hysteresis);
+            cm->guards[k] =
+                hdo_expr_add(w->pool, cm->guards[k], c->model->hysteresis);
         /* a zero variant's relation D is expanded, never located */
         cm->locate[k] = !mode->whens[k].zero;
     }
@@ -192,9 +192,8 @@ cert_start_state(arb_ptr x, arb_ptr u, cert_ctx *c, slong m, const arb_t t0,
         }
     }
     for (slong k = 0; k < red->ncons && st == 0; k++) {
-        hdo_expr e =
-            hdo_expr_substitute_many(w->pool, red->cons[k], from, to,
-                                     red->nstate);
+        hdo_expr e = hdo_expr_substitute_many(w->pool, red->cons[k], from, to,
+                                              red->nstate);
         if (red->cons_rhs != NULL || hdo_expr_has_time(w->pool, e) ||
             !proven_zero(w, e)) {
             snprintf(why, size,
@@ -282,8 +281,7 @@ cert_transition_state(arb_ptr x, arb_ptr u, cert_ctx *c, slong src, slong k,
                 st = -1;
             }
             for (slong a = 0; a < na && st == 0; a++)
-                arb_set(val + a,
-                        cert_series_coef(S, prog->root_slot[a], 0, 0));
+                arb_set(val + a, cert_series_coef(S, prog->root_slot[a], 0, 0));
             cert_series_clear(S);
         }
         flint_free(map);
@@ -300,8 +298,8 @@ cert_transition_state(arb_ptr x, arb_ptr u, cert_ctx *c, slong src, slong k,
             continue;
         }
         slong j;
-        for (j = 0; j < nss && !(rs->state[j].var == var &&
-                                 rs->state[j].order == order);
+        for (j = 0; j < nss &&
+                    !(rs->state[j].var == var && rs->state[j].order == order);
              j++)
             ;
         if (j < nss) {
@@ -346,8 +344,7 @@ cert_transition_state(arb_ptr x, arb_ptr u, cert_ctx *c, slong src, slong k,
             hdo_expr e =
                 hdo_expr_substitute_many(w->pool, rd->cons[q], from, to, na);
             ok = at_zero && same_up_to_sign(w, e, cs->guards[k]);
-            for (slong r = 0; !ok && rs->cons_rhs == NULL && r < rs->ncons;
-                 r++)
+            for (slong r = 0; !ok && rs->cons_rhs == NULL && r < rs->ncons; r++)
                 ok = same_up_to_sign(w, e, rs->cons[r]);
             flint_free(from);
             flint_free(to);
@@ -450,8 +447,8 @@ cert_transition_jacobian(arb_mat_t K, cert_ctx *c, slong src, slong k,
     char why[64];
     const hdo_transition *tr = c->model->modes[src].whens + k;
     cert_mode *cs = cert_mode_get(c, src, why, sizeof why);
-    cert_mode *cd = cs != NULL ? cert_mode_get(c, tr->target, why, sizeof why)
-                               : NULL;
+    cert_mode *cd =
+        cs != NULL ? cert_mode_get(c, tr->target, why, sizeof why) : NULL;
     if (cd == NULL)
         return -1;
     hdo_model_struct *w = &c->work;
@@ -485,8 +482,8 @@ cert_transition_jacobian(arb_mat_t K, cert_ctx *c, slong src, slong k,
     if (st == 0 && cert_sys_map_inputs(map, cs->sys, prog, NULL, 0) != 0)
         st = -1;
     for (slong i = 0; st == 0 && i < prog->ninputs; i++) {
-        slong slot = map[i] >= 0 ? cs->sys->sx[map[i]]
-                                 : cs->sys->su[-1 - map[i]];
+        slong slot =
+            map[i] >= 0 ? cs->sys->sx[map[i]] : cs->sys->su[-1 - map[i]];
         for (slong d = 0; d < wd; d++)
             arb_set(cert_series_coef(SA, prog->inputs[i].slot, d, 0),
                     cert_series_coef(S0, slot, d, 0));
@@ -508,8 +505,8 @@ cert_transition_jacobian(arb_mat_t K, cert_ctx *c, slong src, slong k,
                         cert_series_coef(SA, slot, d + 1, 0));
             continue;
         }
-        for (j = 0; j < ns && !(rs->state[j].var == var &&
-                                rs->state[j].order == order);
+        for (j = 0; j < ns &&
+                    !(rs->state[j].var == var && rs->state[j].order == order);
              j++)
             ;
         if (j < ns) {

@@ -155,8 +155,8 @@ expand(poly *p, const hdo_expr_pool_struct *pool, hdo_expr e, int depth)
         poly_mul(p, &a, &b);
         poly_clear(&a);
         poly_clear(&b);
-    } else if (n->kind == HDO_X_DIV &&
-               hdo_expr_get_fmpq(q, pool, n->b) == 0 && !fmpq_is_zero(q)) {
+    } else if (n->kind == HDO_X_DIV && hdo_expr_get_fmpq(q, pool, n->b) == 0 &&
+               !fmpq_is_zero(q)) {
         poly a;
         poly_init(&a);
         expand(&a, pool, n->a, depth + 1);
@@ -165,8 +165,7 @@ expand(poly *p, const hdo_expr_pool_struct *pool, hdo_expr e, int depth)
             fmpq_mul(a.t[i].c, a.t[i].c, q);
         poly_axpy(p, 1, &a);
         poly_clear(&a);
-    } else if (n->kind == HDO_X_POW &&
-               hdo_expr_get_fmpq(q, pool, n->b) == 0 &&
+    } else if (n->kind == HDO_X_POW && hdo_expr_get_fmpq(q, pool, n->b) == 0 &&
                fmpz_is_one(fmpq_denref(q)) && fmpz_sgn(fmpq_numref(q)) >= 0 &&
                fmpz_cmp_si(fmpq_numref(q), MAX_POW) <= 0) {
         slong k = fmpz_get_si(fmpq_numref(q));

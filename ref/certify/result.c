@@ -163,8 +163,7 @@ hdo_cert_row *
 cert_result_add_row(hdo_certified_struct *c)
 {
     if ((c->nrows & (c->nrows - 1)) == 0) /* 0, 1, 2, 4, ...: grow */
-        c->rows = flint_realloc(c->rows,
-                                2 * (c->nrows + 1) * sizeof *c->rows);
+        c->rows = flint_realloc(c->rows, 2 * (c->nrows + 1) * sizeof *c->rows);
     hdo_cert_row *r = c->rows + c->nrows++;
     ball_init(&r->time, c->prec);
     r->values = balls_init(c->nvars, c->prec);
@@ -178,8 +177,8 @@ hdo_cert_event *
 cert_result_add_event(hdo_certified_struct *c)
 {
     if ((c->nevents & (c->nevents - 1)) == 0)
-        c->events = flint_realloc(c->events,
-                                  2 * (c->nevents + 1) * sizeof *c->events);
+        c->events =
+            flint_realloc(c->events, 2 * (c->nevents + 1) * sizeof *c->events);
     hdo_cert_event *e = c->events + c->nevents++;
     memset(e, 0, sizeof *e);
     ball_init(&e->time, c->prec);

@@ -455,7 +455,8 @@ op(cert_series_struct *S, const hdo_program_instr *c, arb_ptr R, arb_srcptr U,
             arb_clear(dv);
             break;
         }
-        /* 2 w_0 w_k = -(sum_{j=0}^k u_j u_{k-j} + sum_{j=1}^{k-1} w_j w_{k-j}) */
+        /* 2 w_0 w_k = -(sum_{j=0}^k u_j u_{k-j} + sum_{j=1}^{k-1} w_j w_{k-j})
+         */
         jdot(t, U, U, k, 0, k, S);
         jdot(S->tmp2, W, W, k, 1, k - 1, S);
         for (slong d = 0; d < w; d++) {

@@ -27,8 +27,8 @@ typedef struct {
     arb_ptr ax;
     arb_ptr tmp; /* w scratch jets of one coefficient */
     arb_ptr tmp2;
-    int status;          /* HDO_ERR_DOMAIN when a constant is undefined */
-    hdo_expr bad;        /* its node */
+    int status;   /* HDO_ERR_DOMAIN when a constant is undefined */
+    hdo_expr bad; /* its node */
 } cert_series_struct;
 typedef cert_series_struct cert_series_t[1];
 

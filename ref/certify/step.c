@@ -133,8 +133,8 @@ horner(arb_t out, arb_srcptr c, slong lo, slong hi, const arb_t s, int deriv,
    ref/taylor/control.c); log2 of it, or lhmax when those coefficients
    all vanish. */
 static double
-step_log2_once(const cert_step_struct *st, const mag_struct *scale,
-               double ltol, double lhmax)
+step_log2_once(const cert_step_struct *st, const mag_struct *scale, double ltol,
+               double lhmax)
 {
     slong P = st->p + st->q;
     double best = lhmax;
@@ -259,12 +259,12 @@ attempt(cert_step_struct *st, arf_t h, int inflate, const mag_struct *scale,
     arb_init(sp);
     arb_init(lhs);
     arb_set_arf(s, h);
-    zero_to(s, s);               /* [0, h] */
+    zero_to(s, s);                   /* [0, h] */
     arb_add(T, st->t0, s, st->prec); /* the times of the step */
     /* B0: the Taylor polynomial of degree P over [0, h] from the set */
     for (slong i = 0; i < ns + nu; i++)
-        horner(B0 + i, cert_series_coef(st->ext, comp_slot(st, i), 0, 0), 0,
-               P, s, 0, lp);
+        horner(B0 + i, cert_series_coef(st->ext, comp_slot(st, i), 0, 0), 0, P,
+               s, 0, lp);
     for (slong i = 0; i < ns; i++) {
         arb_set(st->B + i, B0 + i);
         if (st->mutate == HDO_CERTIFY_MUTATE_NO_INFLATION)
@@ -346,8 +346,8 @@ done:
 
 int
 cert_step_take(cert_step_t st, const cert_set_t X, const arb_t t0,
-               const arf_t hmax, mag_ptr scale, double ltol,
-               arb_srcptr uguess, hdo_expr *bad)
+               const arf_t hmax, mag_ptr scale, double ltol, arb_srcptr uguess,
+               hdo_expr *bad)
 {
     st->X = X;
     st->tries = 0;

@@ -89,9 +89,8 @@ cert_sys_init(cert_sys_t sys, hdo_model_struct *model,
             hdo_expr_var(pool, red->unknown[j].var, red->unknown[j].order);
     }
     for (slong g = 0; g < ng; g++)
-        roots[ns + nu + g] =
-            hdo_expr_substitute_many(pool, guards[g], from, red->rhs,
-                                     red->nexplicit);
+        roots[ns + nu + g] = hdo_expr_substitute_many(pool, guards[g], from,
+                                                      red->rhs, red->nexplicit);
     hdo_program_init(sys->prog, pool, roots, nroots, 64);
     hdo_program_struct *p = sys->prog;
     sys->sx = flint_malloc((ns + 1) * sizeof(slong));
@@ -196,8 +195,8 @@ cached(const cert_sys_t sys, int which, slong prec)
 }
 
 static int
-eval0(arb_ptr out, const cert_sys_t sys, int which, arb_srcptr x,
-      arb_srcptr u, const arb_t t, slong prec)
+eval0(arb_ptr out, const cert_sys_t sys, int which, arb_srcptr x, arb_srcptr u,
+      const arb_t t, slong prec)
 {
     cert_series_struct *S = cached(sys, which, prec);
     const hdo_program_struct *p = S->prog;
@@ -223,8 +222,8 @@ cert_sys_eval_h(arb_ptr out, const cert_sys_t sys, arb_srcptr x, arb_srcptr u,
 }
 
 int
-cert_sys_eval_jac(arb_ptr out, const cert_sys_t sys, arb_srcptr x,
-                  arb_srcptr u, const arb_t t, slong prec)
+cert_sys_eval_jac(arb_ptr out, const cert_sys_t sys, arb_srcptr x, arb_srcptr u,
+                  const arb_t t, slong prec)
 {
     return eval0(out, sys, 1, x, u, t, prec);
 }

@@ -97,13 +97,11 @@ cert_set_dot(arb_t out, arb_srcptr g, const cert_set_t X, slong prec)
     arb_t acc;
     arb_init(acc);
     for (slong j = 0; j < n; j++)
-        arb_dot(gA + j, NULL, 0, g, 1, X->A->rows[0] + j, X->A->c, n,
-                prec);
+        arb_dot(gA + j, NULL, 0, g, 1, X->A->rows[0] + j, X->A->c, n, prec);
     arb_dot(acc, NULL, 0, gA, 1, X->r, 1, n, prec);
     if (X->wrap == HDO_CERTIFY_WRAP_AFFINE) {
         for (slong j = 0; j < n; j++)
-            arb_dot(gA + j, NULL, 0, g, 1, X->C->rows[0] + j, X->C->c, n,
-                    prec);
+            arb_dot(gA + j, NULL, 0, g, 1, X->C->rows[0] + j, X->C->c, n, prec);
         arb_dot(acc, acc, 0, gA, 1, X->r0, 1, n, prec);
     }
     arb_swap(out, acc);
@@ -137,8 +135,8 @@ orthonormal_frame(arb_mat_t Q, const arb_mat_t M, arb_srcptr r, slong n,
     for (slong j = 0; j < n; j++) {
         double s = 0;
         for (slong i = 0; i < n; i++) {
-            double m = arf_get_d(arb_midref(arb_mat_entry(M, i, j)),
-                                 ARF_RND_NEAR);
+            double m =
+                arf_get_d(arb_midref(arb_mat_entry(M, i, j)), ARF_RND_NEAR);
             s += m * m;
         }
         double rad = mag_get_d(arb_radref(r + j));
@@ -153,8 +151,7 @@ orthonormal_frame(arb_mat_t Q, const arb_mat_t M, arb_srcptr r, slong n,
         for (int attempt = 0; attempt <= n; attempt++) {
             for (slong i = 0; i < n; i++) {
                 if (attempt == 0)
-                    arb_get_mid_arb(v + i,
-                                    arb_mat_entry(M, i, keys[q].col));
+                    arb_get_mid_arb(v + i, arb_mat_entry(M, i, keys[q].col));
                 else
                     arb_set_si(v + i, i == (attempt - 1));
             }

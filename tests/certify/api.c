@@ -19,9 +19,8 @@ Test(certify_api, refuses_what_it_cannot_use)
     /* a model not parsed */
     cr_assert_eq(hdo_certify(cert, res, model, NULL, &err), HDO_ERR_INPUT);
     cr_assert(err.file == NULL && strstr(err.message, "parsed") != NULL);
-    cr_assert_eq(hdo_model_parse_string(model, decay, strlen(decay), "d.hdae",
-                                        &err),
-                 0);
+    cr_assert_eq(
+        hdo_model_parse_string(model, decay, strlen(decay), "d.hdae", &err), 0);
     /* a result with no run in it */
     cr_assert_eq(hdo_certify(cert, res, model, NULL, &err), HDO_ERR_INPUT);
     cr_assert(strstr(err.message, "no rows") != NULL, "%s", err.message);

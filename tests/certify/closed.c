@@ -14,8 +14,7 @@ static const char *oscillator =
 
 /* x = cos(w t), v = -w sin(w t), w from the -p override text (NULL: 1). */
 static void
-oscillator_exact(arb_t x, arb_t v, const arb_t t, const char *wtext,
-                 slong prec)
+oscillator_exact(arb_t x, arb_t v, const arb_t t, const char *wtext, slong prec)
 {
     arb_t w, wt;
     arb_init(w);

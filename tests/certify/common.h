@@ -29,8 +29,8 @@ ct_init_every(ct_case *c, const char *text, const char *path,
     hdo_error_clear(&err);
     hdo_model_init(c->model);
     for (slong i = 0; params != NULL && params[i] != NULL; i++)
-        cr_assert_eq(hdo_model_add_override(c->model, params[i], &err), 0,
-                     "%s", err.message);
+        cr_assert_eq(hdo_model_add_override(c->model, params[i], &err), 0, "%s",
+                     err.message);
     int st = text != NULL ? hdo_model_parse_string(c->model, text, strlen(text),
                                                    "test.hdae", &err)
                           : hdo_model_parse_file(c->model, path, &err);

@@ -55,8 +55,7 @@ check_case(const char *name, long D, int complete, long min_digits)
     snprintf(path, sizeof path, "cases/%s.hdae", name);
     ct_case c;
     ct_init(&c, NULL, path, NULL, D, NULL, NULL);
-    cr_assert_eq(c.cert->complete, complete, "%s: %s", name,
-                 c.cert->reason);
+    cr_assert_eq(c.cert->complete, complete, "%s: %s", name, c.cert->reason);
     if (complete)
         cr_assert_eq(c.cert->nrows, c.res->nrows, "%s", name);
     cr_assert(c.cert->min_digits >= min_digits, "%s: %ld digits at %s", name,

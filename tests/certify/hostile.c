@@ -93,8 +93,7 @@ Test(certify_hostile, sliding_onset_stops)
             "start m\nuntil 2\n",
             NULL, NULL, 30, NULL, NULL);
     cr_assert_eq(c.status, HDO_CERTIFY_STOPPED);
-    cr_assert(strstr(c.cert->reason, "sliding") != NULL, "%s",
-              c.cert->reason);
+    cr_assert(strstr(c.cert->reason, "sliding") != NULL, "%s", c.cert->reason);
     cr_assert(mpfr_get_d(c.cert->until, MPFR_RNDN) <= 1.0);
     slong px = ct_var(&c, "x");
     arb_t t, x;

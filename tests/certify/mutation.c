@@ -97,9 +97,8 @@ event_ball_holds_both_ends(int mutate)
     hdo_reduced_init(red);
     cr_assert_eq(hdo_reduce_mode(red, &work, 0, &err), 0);
     cert_sys_t sys;
-    cr_assert_eq(cert_sys_init(sys, &work, red, &model->modes[0].whens[0].guard,
-                               1),
-                 0);
+    cr_assert_eq(
+        cert_sys_init(sys, &work, red, &model->modes[0].whens[0].guard, 1), 0);
     slong prec = 160;
     cert_step_t st;
     cert_step_init(st, sys, 20, 10, prec, 64, mutate);

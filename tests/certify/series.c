@@ -79,15 +79,14 @@ check(const char *expr, series_fn f, const char *x0s, slong prec)
         cr_assert(arb_overlaps(co + k, rk), "%s at %s, order %ld, prec %ld",
                   expr, x0s, (long)k, (long)prec);
         /* a ball as tight as Arb's own, within a few bits */
-        cr_assert(arb_rel_accuracy_bits(co + k) > prec - 40 ||
-                      arb_is_zero(rk),
+        cr_assert(arb_rel_accuracy_bits(co + k) > prec - 40 || arb_is_zero(rk),
                   "%s order %ld: %ld bits", expr, (long)k,
                   (long)arb_rel_accuracy_bits(co + k));
         if (k <= order) {
             arb_poly_get_coeff_arb(rk, ref, k + 1);
             arb_mul_si(rk, rk, k + 1, prec);
-            cr_assert(arb_overlaps(dco + k, rk), "d/dx0 of %s order %ld",
-                      expr, (long)k);
+            cr_assert(arb_overlaps(dco + k, rk), "d/dx0 of %s order %ld", expr,
+                      (long)k);
         }
         arb_clear(rk);
     }
