@@ -55,7 +55,7 @@ poly_add_term(poly *p, const fmpq_t c, const hdo_expr *f, slong nf)
         return;
     for (slong i = 0; i < p->n; i++)
         if (p->t[i].nf == nf &&
-            memcmp(p->t[i].f, f, (size_t)nf * sizeof *f) == 0) {
+            (nf == 0 || memcmp(p->t[i].f, f, (size_t)nf * sizeof *f) == 0)) {
             fmpq_add(p->t[i].c, p->t[i].c, c);
             return;
         }
@@ -72,7 +72,8 @@ poly_add_term(poly *p, const fmpq_t c, const hdo_expr *f, slong nf)
     fmpq_init(t->c);
     fmpq_set(t->c, c);
     t->nf = nf;
-    memcpy(t->f, f, (size_t)nf * sizeof *f);
+    if (nf > 0) /* f may be NULL for a constant term */
+        memcpy(t->f, f, (size_t)nf * sizeof *f);
 }
 
 static int
