@@ -57,6 +57,18 @@ cert_mode_get(cert_ctx *c, slong m, char *why, size_t size)
         /* a zero variant's relation D is expanded, never located */
         cm->locate[k] = !mode->whens[k].zero;
     }
+    for (slong k = 0; k < cm->ng; k++)
+        if (!cm->locate[k]) {
+            /* that D stays zero is the run's decision at the entry (the
+               zero rule), not a proof */
+            cm->status = HDO_ERR_UNSUPPORTED;
+            snprintf(cm->why, sizeof cm->why,
+                     "mode %s is a zero variant (a relation identically zero, "
+                     "`%s`): its staying zero is not certified",
+                     mode->name, mode->whens[k].guard_text);
+            snprintf(why, size, "%s", cm->why);
+            return NULL;
+        }
     cm->status = cert_sys_init(cm->sys, w, cm->red, cm->guards, cm->ng);
     if (cm->status < 0) {
         snprintf(cm->why, sizeof cm->why, "mode %s: %s", mode->name,
