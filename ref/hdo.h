@@ -21,6 +21,7 @@
 #include "compare.h"
 #include "analyze.h"
 #include "check.h"
+#include "certify.h"
 #include "outdir.h"
 #include "process.h"
 
