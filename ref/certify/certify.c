@@ -52,21 +52,19 @@ min_digits(hdo_certified_struct *cert, const hdo_result_struct *res,
         for (slong v = 0; v < model->nvars; v++) {
             if (!r->present[v])
                 continue;
-            /* a ball within the run's zero level is zero to the run's
-               accuracy: no digits to count, as --verify counts them */
-            if (!mpfr_nan_p(r->values[v].mid)) {
-                mpfr_t z;
-                mpfr_init2(z, 64);
-                mpfr_abs(z, r->values[v].mid, MPFR_RNDU);
-                mpfr_add(z, z, r->values[v].rad, MPFR_RNDU);
-                int small = isfinite(pr->zero) && mpfr_log2d(z) <= pr->zero;
-                mpfr_clear(z);
-                if (small)
-                    continue;
-            }
-            double sc = isfinite(pr->mag[v]) ? exp2(pr->mag[v]) : 0;
-            if (isfinite(nominal[v]) && exp2(nominal[v]) > sc)
-                sc = exp2(nominal[v]);
+            /* relative to the value's size (its own, its step's, its
+               nominal); below its floor absolutely, against the
+               variable's scale: as --verify counts it (hdo_row) */
+            double ls = pr->mag[v];
+            if (isfinite(nominal[v]) && nominal[v] > ls)
+                ls = nominal[v];
+            if (hdo_log2_abs(r->values[v].mid) > ls)
+                ls = hdo_log2_abs(r->values[v].mid);
+            if (pr->floor != NULL && ls < pr->floor[v])
+                ls = fmax(pr->scale[v], pr->floor[v]);
+            /* a variable without any size yet (exactly zero so far, no
+               nominal, no floor): its radius counted against 1 */
+            double sc = ls > -INFINITY ? exp2(ls) : 1.0;
             d = hdo_ball_digits(r->values + v, sc);
             if (d < best) {
                 best = d;
