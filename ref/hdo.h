@@ -22,6 +22,7 @@
 #include "analyze.h"
 #include "check.h"
 #include "golden.h"
+#include "certify.h"
 #include "outdir.h"
 #include "process.h"
 

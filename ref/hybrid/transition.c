@@ -338,83 +338,6 @@ hdo_run_skip_samples_at(run_ctx *c, const mpfr_t t)
     mpfr_clear(tk);
 }
 
-/* 1 when the switching function S is a threshold on one variable, of
-   order 0: x, -x, x + K, K + x, x - K or K - x (K constant); *var := x's
-   variable and at := the value of x on the surface S = 0.  Read-only:
-   the pool is shared by the two runs of --verify. */
-static int
-threshold_surface(mpfr_t at, slong *var, const hdo_expr_pool_t pool, hdo_expr S)
-{
-    const hdo_expr_node *n = hdo_expr_node_get(pool, S);
-    int sign = 1; /* at = sign K */
-    hdo_expr x = S, k = HDO_EXPR_NONE;
-    if (n->kind == HDO_X_NEG) {
-        x = n->a;
-    } else if (n->kind == HDO_X_ADD || n->kind == HDO_X_SUB) {
-        const hdo_expr_node *a = hdo_expr_node_get(pool, n->a);
-        x = a->kind == HDO_X_VAR ? n->a : n->b;
-        k = a->kind == HDO_X_VAR ? n->b : n->a;
-        /* x + K, K + x: x = -K; x - K: x = K; K - x: x = K */
-        sign = n->kind == HDO_X_ADD ? -1 : 1;
-    }
-    const hdo_expr_node *xn = hdo_expr_node_get(pool, x);
-    if (xn->kind != HDO_X_VAR || xn->b != 0)
-        return 0;
-    if (k == HDO_EXPR_NONE) {
-        mpfr_set_zero(at, 1);
-    } else if (!hdo_expr_is_constant(pool, k) ||
-               hdo_expr_eval_constant(at, pool, k) != 0) {
-        return 0;
-    } else if (sign < 0) {
-        mpfr_neg(at, at, MPFR_RNDN);
-    }
-    *var = xn->a;
-    return 1;
-}
-
-/* Why.  At a switch on a threshold, `when h < 0`, the variable is on the
-   surface by the definition of the event's time, h = 0 exactly (up to
-   the event time's error, which the snap does not change); the
-   state computed there holds h's rounding residue instead (1e-40 after
-   the ball's first impact at 30 digits, from terms of size 1).  A reset
-   that leaves h alone carried that residue into every later arc: the
-   ball's 110th flight, 8.5e-35 high, started 1.2e-40 below the floor
-   and had 5 significant digits, not 30 (issue 23).  The kept variable
-   is set onto the surface instead; its error is the event time's. */
-static void
-snap_to_threshold(run_ctx *c, const hdo_transition *tr, mode_cache *mt,
-                  slong nassigns)
-{
-    slong var;
-    mpfr_t at;
-    mpfr_init2(at, c->prec);
-    if (tr->crossing || tr->guard == HDO_EXPR_NONE ||
-        !threshold_surface(at, &var, c->model->pool, tr->guard)) {
-        mpfr_clear(at);
-        return;
-    }
-    for (slong a = 0; a < nassigns; a++)
-        if (tr->assigns[a].var == var) {
-            mpfr_clear(at);
-            return; /* the reset sets it */
-        }
-    /* only a value on the surface to the run's accuracy (tol times the
-       variable's scale): not one switched at once from past it (an
-       infeasible start, a reset into the far side), nor one whose
-       surface hysteresis moved */
-    const hdo_reduced_struct *r = mt->red;
-    mpfr_t d, eps;
-    mpfr_inits2(64, d, eps, (mpfr_ptr)0);
-    for (slong i = 0; i < r->nstate; i++)
-        if (r->state[i].var == var && r->state[i].order == 0) {
-            mpfr_sub(d, mt->xs + i, at, MPFR_RNDN);
-            hdo_run_var_scale(eps, c, var, mt->xs + i);
-            if (mpfr_cmpabs(d, eps) <= 0)
-                mpfr_set(mt->xs + i, at, MPFR_RNDN);
-        }
-    mpfr_clears(at, d, eps, (mpfr_ptr)0);
-}
-
 /* Performs transition k of mode src at time t from the left limit L:
    the left row, the resets, the consistent reinitialisation of the
    target, the event record and the right row.  The current mode becomes
@@ -474,8 +397,6 @@ hdo_run_take_transition_tr(run_ctx *c, slong src, const hdo_transition *tr,
         }
     }
     hdo_vec_clear(vals, tr->nassigns);
-    if (kind == HDO_EV_SWITCH)
-        snap_to_threshold(c, tr, mt, tr->nassigns);
     /* the event's left limit, taken now: L points into the source mode's
        cache, which the reinitialisation may rebuild when the target is
        the source (the Kunkel-Mehrmann fallback of a self-loop) */

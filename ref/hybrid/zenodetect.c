@@ -181,6 +181,7 @@ hdo_run_guard_leaves_at(run_ctx *c, slong m, slong g, mpfr_srcptr xs,
     hdo_stepper_struct *sp = mc->step;
     hdo_error_t e;
     hdo_error_clear(&e);
+    hdo_run_set_floors(c, mc);
     if (hdo_stepper_apply(sp, t, xs, xu, &e) < 0)
         return 1;
     slong p = sp->dense.order;

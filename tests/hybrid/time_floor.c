@@ -1,6 +1,5 @@
-/* time_floor.c -- a variable on its threshold after a switch, and the
- * rows whose digits the rounding of the time makes absolute (issue 23:
- * ref/hybrid/transition.c snap_to_threshold, sample.c time_floor) */
+/* time_floor.c -- the rows whose digits the rounding of the time makes
+ * absolute (issue 23: ref/hybrid/sample.c time_floor) */
 #include <criterion/criterion.h>
 #include "hybrid.h"
 #include "../model_util.h"
@@ -20,35 +19,6 @@ parse_ball(hdo_model_t model, const char *level)
     char text[1024];
     snprintf(text, sizeof text, ball, level, level);
     tm_parse(model, text);
-}
-
-/* After each impact h is the threshold exactly, not the residue of
-   1 - g t^2 / 2 at the computed impact time (about 1e-40 at 30 digits):
-   0, and 1/3 rounded to the run's precision. */
-Test(time_floor, a_switch_puts_its_variable_on_the_threshold)
-{
-    const char *levels[] = {"0", "1/3"};
-    for (int i = 0; i < 2; i++) {
-        hdo_model_t model;
-        hdo_result_t res;
-        hdo_error_t err;
-        parse_ball(model, levels[i]);
-        cr_assert_eq(tm_run(res, model, 30, NULL, &err), 0, "%s", err.message);
-        cr_assert_gt(res->nevents, 10);
-        slong h = tm_var(model, "h");
-        mpfr_t want;
-        mpfr_init2(want, res->prec);
-        mpfr_set_ui(want, i, MPFR_RNDN);
-        mpfr_div_ui(want, want, 3, MPFR_RNDN);
-        for (slong k = 0; k < 10; k++) {
-            const hdo_row *right = res->rows + res->events[k].row_right;
-            cr_expect(mpfr_equal_p(right->values + h, want),
-                      "level %s, event %ld", levels[i], (long)k + 1);
-        }
-        mpfr_clear(want);
-        hdo_result_clear(res);
-        hdo_model_clear(model);
-    }
 }
 
 /* The ball's flights near its Zeno point are shorter than the time's
