@@ -319,6 +319,7 @@ static int
 fresh_result(compare_job *j, char **argv, int argc)
 {
     hdo_run_options opt;
+    hdo_golden_record now;
     hdo_model_t model;
     hdo_result_t res;
     hdo_error_t err;
@@ -334,6 +335,7 @@ fresh_result(compare_job *j, char **argv, int argc)
         return 2;
     }
     hdo_run_options_init(&opt);
+    hdo_golden_record_init(&now);
     fmpq_init(every);
     fmpq_init(until);
     hdo_model_init(model);
@@ -351,10 +353,20 @@ fresh_result(compare_job *j, char **argv, int argc)
         fail(j, "hdo ref compare: %s", err.message);
         rc = 2;
     }
+    /* the -o folder is a golden reference of this hdo: its ref.json
+       names this version */
+    if (rc == 0 && j->out != NULL &&
+        hdo_golden_record_set(
+            &now, j->rec.model, j->rec.digits, j->rec.verify, j->rec.every,
+            j->rec.until, j->rec.method, j->rec.max_steps, j->rec.max_events,
+            (const char *const *)j->rec.params, j->rec.nparams) != 0) {
+        fail(j, "hdo ref compare: out of memory");
+        rc = 2;
+    }
     if (rc == 0)
         rc = run_into(j->fresh, res, &verified, where, sizeof where, model,
                       &opt, j->rec.verify, j->progress,
-                      j->out != NULL ? &j->rec : NULL, &j->c);
+                      j->out != NULL ? &now : NULL, &j->c);
     if (rc == 0 && j->out != NULL &&
         hdo_golden_files_write(j->out, j->fresh, &err) != 0) {
         fail(j, "hdo ref compare: %s", err.message);
@@ -367,6 +379,7 @@ fresh_result(compare_job *j, char **argv, int argc)
                 verified, opt.digits, where);
     if (rc == 2 && j->error[0] == '\0')
         snprintf(j->error, sizeof j->error, "the run of %s failed", j->c.op[0]);
+    hdo_golden_record_clear(&now);
     hdo_result_clear(res);
     hdo_model_clear(model);
     fmpq_clear(every);
@@ -387,13 +400,21 @@ print_verdict(const compare_job *j)
         if (r->more[f] > 0)
             printf("FAIL %s: %s: ... and %ld more differences\n", name,
                    hdo_golden_file_name(f), (long)r->more[f]);
+    /* a reference of another hdo may differ by the engine's change,
+       not the model's: say so */
+    char version[160] = "";
+    if (j->rec.hdo_version != NULL && j->with == NULL &&
+        strcmp(j->rec.hdo_version, hdo_version()) != 0)
+        snprintf(version, sizeof version,
+                 "; written by hdo %.60s, compared by hdo %.60s",
+                 j->rec.hdo_version, hdo_version());
     if (r->ndiffs > 0) {
         printf("FAIL %s: %ld difference(s) beyond %ld digits or in structure",
                name, (long)r->ndiffs, r->need);
         if (isnan(r->worst))
-            printf(" (smallest agreement - digits)\n");
+            printf(" (smallest agreement - digits)%s\n", version);
         else
-            printf(" (smallest agreement %.1f digits)\n", r->worst);
+            printf(" (smallest agreement %.1f digits)%s\n", r->worst, version);
         return 1;
     }
     double shown = isnan(r->worst) ? (double)r->cap : r->worst;
@@ -406,7 +427,7 @@ print_verdict(const compare_job *j)
            (long)r->events, r->identical ? ", bit-identical" : "");
     if (r->notes != NULL)
         printf("; notes: %s", r->notes);
-    printf("\n");
+    printf("%s\n", version);
     return 0;
 }
 

@@ -12,7 +12,8 @@
 #     time, t_end, option --every);
 #   - -p recorded in ref.json and rerun; --verify recorded and rerun;
 #   - --junit: a failure per part that differs, an <error> on exit 2;
-#   - -o keeps the fresh result, which then compares (--with) as equal;
+#   - -o keeps the fresh result (ref.json naming this hdo), which then
+#     compares as equal; a reference of another hdo version is named so;
 #   - bad input exits 2 and names file:line:col where there is one: a
 #     malformed ref.json, a model error (x' for der(x)), a missing file, a
 #     run option given to compare, no such subcommand.
@@ -135,6 +136,13 @@ sed 's/^param e = 0.8/param e = 0.75/' "$user/ball.orig" >"$user/ball.hdae"
 expect out-differs 1 '^FAIL' -- ref compare ball.hdae golden -o fresh
 [[ -f $user/fresh/ref.json ]] && ok || bad "-o: no fresh/ref.json"
 expect out-accepted 0 '^PASS ball' -- ref compare ball.hdae fresh
+version=$("$hdo" --version | cut -d' ' -f2)
+grep -qF "\"hdo_version\": \"$version\"," "$user/fresh/ref.json" && ok ||
+    bad "-o: fresh/ref.json does not name hdo $version"
+# a reference of another hdo: the verdict line says so
+sed -i "s/\"hdo_version\": \"$version\"/\"hdo_version\": \"0.0.9\"/" "$user/fresh/ref.json"
+expect other-version 0 "^PASS ball: agree to 30 digits .*; written by hdo 0\.0\.9, compared by hdo $version\$" -- \
+    ref compare ball.hdae fresh
 cp "$user/ball.orig" "$user/ball.hdae"
 
 # bad input: exit 2, file:line:col where there is one
