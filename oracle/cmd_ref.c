@@ -76,8 +76,9 @@ usage_compare(FILE *f)
         "the differences, the first first, and a last line 'PASS MODEL:\n"
         "agree to A digits ...' or 'FAIL MODEL: K difference(s) ...'.\n"
         "\n"
-        "  --digits-agree N  digits that must agree (default: the recorded\n"
-        "                    digits - 5, at least 1)\n"
+        "  --digits-agree N  digits that must agree, at most the recorded\n"
+        "                    digits (default: the recorded digits - 5, at\n"
+        "                    least 1)\n"
         "  --junit FILE      JUnit XML report: one test case each for the\n"
         "                    options, the events, the trajectory and the\n"
         "                    summary (an <error> on exit 2)\n"
@@ -310,6 +311,15 @@ read_stored(compare_job *j)
     }
     if (j->need == 0)
         j->need = j->rec.digits > 5 ? j->rec.digits - 5 : 1;
+    /* the agreement is capped at the stored digits: more could never
+       pass, not even a bit-identical rerun */
+    if (j->need > j->rec.digits) {
+        fail(j,
+             "hdo ref compare: --digits-agree %ld: %s holds %ld digits "
+             "(ref.json), at most %ld can agree",
+             j->need, j->c.op[1], j->rec.digits, j->rec.digits);
+        return 2;
+    }
     return 0;
 }
 

@@ -2,9 +2,10 @@
 # help_texts.sh -- every command's --help agrees with docs/cli.md and the
 # manual page docs/hdo.1 about its options.
 #
-# For each command: `hdo CMD --help` exits 0 with its usage on stdout;
-# every long option the usage names is in the command's section of
-# cli.md and of the manual page (.SS CMD), and every option of the
+# For each command (ref write and ref compare: their ### sections):
+# `hdo CMD --help` exits 0 with its usage on stdout; every long option
+# the usage names is in the command's section of cli.md and of the
+# manual page (.SS CMD), and every option of the
 # command's table in cli.md (rows "| `-d, --digits D` | ...") is in the
 # usage.  `hdo --help` lists every command, and each has a synopsis in
 # the manual page.  One claim is checked in words, because it once went
@@ -21,7 +22,8 @@ bad() {
 
 # CMD (as typed after hdo) : cli.md section heading : manual section
 commands=("run:## hdo run :run" "analyze:## hdo analyze :analyze"
-    "check:## hdo check :check")
+    "check:## hdo check :check" "ref write:### hdo ref write :ref"
+    "ref compare:### hdo ref compare :ref")
 
 for entry in "${commands[@]}"; do
     IFS=: read -r cmd heading man <<<"$entry"
@@ -41,8 +43,10 @@ start = cli.find("\n" + heading)
 if start < 0:
     print("docs/cli.md has no section '%s'" % heading.strip())
     sys.exit()
-end = cli.find("\n## ", start + 1)
-section = cli[start:end if end > 0 else len(cli)]
+# a section ends at the next heading of its level or above
+ends = [cli.find(h, start + 1) for h in ("\n## ", "\n### ")[: heading.count("#") - 1]]
+ends = [e for e in ends if e > 0]
+section = cli[start : min(ends) if ends else len(cli)]
 page = open("docs/hdo.1").read().replace("\\-", "-")
 m = re.search(r"^\.SS %s\n(.*?)(?=^\.S[SH] )" % re.escape(man), page, re.S | re.M)
 if not m:
@@ -75,12 +79,18 @@ done
 
 # the command list of hdo --help, and a synopsis per command in hdo.1
 "$HDO" --help >"$tmp/top" || bad "hdo --help exits non-zero"
-for c in run analyze check; do
+for c in run analyze check ref; do
     grep -qE "^  $c( |$)" "$tmp/top" || bad "hdo --help does not list '$c'"
+done
+for c in run analyze check "ref write" "ref compare"; do
     grep -qE "^\.B hdo $c\$" docs/hdo.1 || bad "docs/hdo.1 has no synopsis of hdo $c"
 done
+# hdo ref --help names its two commands
+"$HDO" ref --help | grep -q '^usage: hdo ref write MODEL DIR' &&
+    "$HDO" ref --help | grep -q '^       hdo ref compare MODEL DIR' ||
+    bad "hdo ref --help does not give both usages"
 
 if ((fails)); then
     exit 1
 fi
-echo "PASS help_texts: run, analyze and check --help name exactly the options of their cli.md tables, all in the manual page; implicit with \`when\` clauses"
+echo "PASS help_texts: run, analyze, check, ref write and ref compare --help name exactly the options of their cli.md tables, all in the manual page; implicit with \`when\` clauses"

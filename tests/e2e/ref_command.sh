@@ -169,6 +169,9 @@ expect param-option 2 '^hdo ref compare: --param: the run options are those' -- 
     ref compare ball.hdae golden -p e=1
 expect with-and-out 2 '^hdo ref compare: --with and --out exclude each other' -- \
     ref compare ball.hdae golden --with other -o x
+expect too-many-digits 2 '^hdo ref compare: --digits-agree 31: golden holds 30 digits \(ref.json\), at most 30 can agree$' -- \
+    ref compare ball.hdae golden --digits-agree 31
+expect all-digits 0 '^PASS ball: agree to 30 digits' -- ref compare ball.hdae golden --digits-agree 30
 expect no-dir 2 '^hdo ref compare: expected MODEL and DIR$' -- ref compare ball.hdae
 expect no-subcommand 2 '^hdo ref: unknown command .bogus. \(write or compare\)$' -- ref bogus
 expect bad-every 2 '^hdo ref write: error: --every: expected a positive decimal number' -- \
