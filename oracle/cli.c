@@ -257,6 +257,25 @@ cli_clear(cli *c)
     free(c->params.v);
 }
 
+const char *const cli_methods[] = {"auto", "taylor", "implicit", NULL};
+
+void
+cli_run_init(cli_run *r)
+{
+    hdo_run_options_init(&r->opt);
+    r->every.set = r->until.set = 0;
+    r->every.text = r->until.text = NULL;
+    r->verify = r->progress = 0;
+}
+
+void
+cli_run_finish(cli_run *r, const cli *c)
+{
+    r->opt.digits = c->digits;
+    r->opt.every = r->every.set ? r->every.q : NULL;
+    r->opt.until = r->until.set ? r->until.q : NULL;
+}
+
 int
 cli_params_apply(hdo_model_t model, const cli *c)
 {

@@ -169,35 +169,22 @@ run_into(hdo_golden_files_t g, hdo_result_t res, long *verified, char *where,
 static int
 ref_write(int argc, char **argv, char **all)
 {
-    static const char *const methods[] = {"auto", "taylor", "implicit", NULL};
-    hdo_run_options opt;
     hdo_golden_record rec;
     hdo_golden_files_t g;
     hdo_model_t model;
     hdo_result_t res;
     hdo_error_t err;
-    cli_time every, until;
-    int verify = 0, progress = 0, rc;
+    cli_run r;
+    int rc;
     long verified = -1;
     char where[1024];
-    hdo_run_options_init(&opt);
-    const cli_option opts[] = {
-        {"every", 0, CLI_TIME_POS, .dest = &every},
-        {"until", 0, CLI_TIME, .dest = &until},
-        {"verify", 0, CLI_FLAG, .dest = &verify},
-        {"max-steps", 0, CLI_COUNT, .dest = &opt.max_steps},
-        {"max-events", 0, CLI_COUNT, .dest = &opt.max_events},
-        {"method", 0, CLI_CHOICE, .dest = &opt.method,
-         .what = "auto, taylor or implicit", .choices = methods},
-        {"progress", 0, CLI_FLAG, .dest = &progress},
-        {0}};
+    cli_run_init(&r);
+    const cli_option opts[] = {CLI_RUN_OPTIONS(&r), {0}};
     cli c = {.cmd = "ref write",
              .operands = "MODEL and DIR",
              .nops = 2,
              .usage = usage_write,
              .opts = opts};
-    every.set = until.set = 0;
-    every.text = until.text = NULL;
     rc = cli_parse(&c, argc, argv);
     if (rc >= 0) {
         cli_clear(&c);
@@ -208,14 +195,12 @@ ref_write(int argc, char **argv, char **all)
     hdo_result_init(res);
     hdo_golden_files_init(g);
     hdo_golden_record_init(&rec);
-    opt.digits = c.digits;
-    opt.every = every.set ? every.q : NULL;
-    opt.until = until.set ? until.q : NULL;
+    cli_run_finish(&r, &c);
     rc = read_model(model, &c, c.params.v, c.params.n);
-    if (rc == 0 &&
-        hdo_golden_record_set(&rec, model->name, c.digits, verify, every.text,
-                              until.text, opt.method, opt.max_steps,
-                              opt.max_events, c.params.v, c.params.n) != 0) {
+    if (rc == 0 && hdo_golden_record_set(
+                       &rec, model->name, c.digits, r.verify, r.every.text,
+                       r.until.text, r.opt.method, r.opt.max_steps,
+                       r.opt.max_events, c.params.v, c.params.n) != 0) {
         fprintf(stderr, "hdo ref write: out of memory\n");
         rc = 2;
     }
@@ -228,14 +213,14 @@ ref_write(int argc, char **argv, char **all)
     res->command_argv = (const char *const *)all; /* for summary.json */
     res->command_argc = argc + 1;
     if (rc == 0)
-        rc = run_into(g, res, &verified, where, sizeof where, model, &opt,
-                      verify, progress, &rec, &c);
+        rc = run_into(g, res, &verified, where, sizeof where, model, &r.opt,
+                      r.verify, r.progress, &rec, &c);
     if (rc == 0 && hdo_golden_files_write(c.op[1], g, &err) != 0) {
         fprintf(stderr, "hdo ref write: %s\n", err.message);
         rc = 2;
     }
     if (rc == 0)
-        rc = report_run(res, model, opt.digits, verified, where, c.op[1],
+        rc = report_run(res, model, r.opt.digits, verified, where, c.op[1],
                         "ref write");
     hdo_golden_record_clear(&rec);
     hdo_golden_files_clear(g);

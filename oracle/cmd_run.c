@@ -146,27 +146,18 @@ run_with_progress(hdo_result_t res, long *verified, char *where, size_t n,
 int
 hdo_cmd_run(int argc, char **argv)
 {
-    static const char *const methods[] = {"auto", "taylor", "implicit", NULL};
-    hdo_run_options opt;
     const char *out = NULL;
     char *out_alloc = NULL;
-    int verify = 0, want_progress = 0, certify = 0, rc = 0;
+    int certify = 0, rc = 0;
     hdo_model_t model;
     hdo_result_t res;
     hdo_error_t err;
-    cli_time every, until;
-    hdo_run_options_init(&opt);
-    /* HDO_METHOD_AUTO, _TAYLOR, _IMPLICIT in the order of methods[] */
+    cli_run r;
+    cli_run_init(&r);
+    hdo_run_options *const opt = &r.opt;
     const cli_option opts[] = {
         {"out", 'o', CLI_PATH, .dest = &out, .what = "folder name"},
-        {"every", 0, CLI_TIME_POS, .dest = &every},
-        {"until", 0, CLI_TIME, .dest = &until},
-        {"verify", 0, CLI_FLAG, .dest = &verify},
-        {"max-steps", 0, CLI_COUNT, .dest = &opt.max_steps},
-        {"max-events", 0, CLI_COUNT, .dest = &opt.max_events},
-        {"method", 0, CLI_CHOICE, .dest = &opt.method,
-         .what = "auto, taylor or implicit", .choices = methods},
-        {"progress", 0, CLI_FLAG, .dest = &want_progress},
+        CLI_RUN_OPTIONS(&r),
         {"certify", 0, CLI_FLAG, .dest = &certify},
         {0}};
     cli c = {.cmd = "run",
@@ -174,7 +165,6 @@ hdo_cmd_run(int argc, char **argv)
              .nops = 1,
              .usage = usage,
              .opts = opts};
-    every.set = until.set = 0;
 
     rc = cli_parse(&c, argc, argv);
     if (rc >= 0) {
@@ -182,9 +172,7 @@ hdo_cmd_run(int argc, char **argv)
         return rc;
     }
     rc = 2; /* until the run succeeds */
-    opt.digits = c.digits;
-    opt.every = every.set ? every.q : NULL;
-    opt.until = until.set ? until.q : NULL;
+    cli_run_finish(&r, &c);
     hdo_error_clear(&err);
     hdo_model_init(model);
     hdo_result_init(res);
@@ -199,8 +187,8 @@ hdo_cmd_run(int argc, char **argv)
     /* everything that can be refused is refused before the output
        folder is touched and before any computing */
     slong nrows = 0;
-    if (hdo_run_rows(&nrows, model, &opt, &err) != 0 ||
-        hdo_run_check_memory(nrows, model, opt.digits, verify, &err) != 0) {
+    if (hdo_run_rows(&nrows, model, opt, &err) != 0 ||
+        hdo_run_check_memory(nrows, model, opt->digits, r.verify, &err) != 0) {
         cli_print_error(&c, &err);
         goto done;
     }
@@ -219,8 +207,8 @@ hdo_cmd_run(int argc, char **argv)
     res->command_argc = argc;
     long verified;
     char where[1024];
-    int st = run_with_progress(res, &verified, where, sizeof where, model, &opt,
-                               verify, want_progress, &err);
+    int st = run_with_progress(res, &verified, where, sizeof where, model, opt,
+                               r.verify, r.progress, &err);
     if (st != 0) {
         /* the earlier result was removed by hdo_outdir_prepare */
         cli_print_error(&c, &err);
@@ -251,7 +239,7 @@ hdo_cmd_run(int argc, char **argv)
             if (verified >= 0)
                 printf(", %ld verified digits", verified);
             printf(" -> %s\n", out);
-            hdo_run_write_notes(stderr, res, model, opt.digits);
+            hdo_run_write_notes(stderr, res, model, opt->digits);
         }
         if (rc == 0 && certify && cert->complete) {
             printf("%s: certified: every value and event time, %ld digits at "
@@ -266,14 +254,14 @@ hdo_cmd_run(int argc, char **argv)
             rc = 1;
         }
         hdo_certified_clear(cert);
-        if (rc != 2 && verified >= 0 && verified < opt.digits) {
+        if (rc != 2 && verified >= 0 && verified < opt->digits) {
             /* a reference that could not be confirmed must not pass for
                one that was: the files say verified_digits, the exit code
                says that the check failed */
             fprintf(stderr,
                     "hdo run: --verify: the runs at %ld and %ld digits agree "
                     "to only %ld digits; fewest digits: %s\n",
-                    opt.digits, opt.digits + 10, verified,
+                    opt->digits, opt->digits + 10, verified,
                     where[0] ? where : "(not located)");
             rc = 1;
         }
