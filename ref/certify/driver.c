@@ -111,10 +111,14 @@ event_transition(const cert_ctx *c, const hdo_event *e, slong m)
 }
 
 /* Proves every located guard positive on [0, b] (the event's guard ge
-   only on [0, be] when ge >= 0).  Returns -1 when proven, else the
-   first guard that was not, with *fail its place. */
+   only on [0, be] when ge >= 0).  zend: the local time of the run's
+   exact end when the step reaches it (else NULL): a clock exactly zero
+   there (an edge at `until`, which the run does not take: model-format.md)
+   is proven positive up to it, not at it.  Returns -1 when proven, else
+   the first guard that was not, with *fail its place. */
 static slong
-exclude_all(arc_t *a, const arf_t b, slong ge, const arf_t be, arf_t fail)
+exclude_all(arc_t *a, const arf_t b, slong ge, const arf_t be,
+            const arb_struct *zend, arf_t fail)
 {
     cert_mode *cm = a->cm;
     int first = arf_is_zero(a->sloc);
@@ -126,6 +130,14 @@ exclude_all(arc_t *a, const arf_t b, slong ge, const arf_t be, arf_t fail)
         arf_init(zero);
         int ok = cert_guard_positive(cm->step, g, zero, end,
                                      first && a->zero0[g], fail);
+        if (!ok && zend != NULL && cert_clock_zero_at_end(a, g)) {
+            arf_t zlo;
+            arf_init(zlo);
+            arb_get_lbound_arf(zlo, zend, a->c->prec);
+            ok = cert_guard_positive_to_zero(cm->step, g, zero, zlo, end,
+                                             first && a->zero0[g], fail);
+            arf_clear(zlo);
+        }
         arf_clear(zero);
         if (!ok)
             return g;
@@ -293,7 +305,13 @@ run_arc(arc_t *a)
             break;
         }
         arb_add_arf(tstep, a->tarc, a->sloc, prec);
-        cert_local_time(sig, a, target);
+        if (E == NULL && term == NULL && c->tend != HDO_EXPR_NONE) {
+            /* the run's end: its exact time (the last row's) */
+            arb_sub(sig, c->tend_ball, a->tarc, prec);
+            arb_sub_arf(sig, sig, a->sloc, prec);
+        } else {
+            cert_local_time(sig, a, target);
+        }
         /* the step may reach a little beyond the target, to cover its
            ball (a margin far above any ball's radius) */
         upper(hmax, sig, prec);
@@ -369,7 +387,7 @@ run_arc(arc_t *a)
             }
             arb_get_lbound_arf(lo, I, prec);
             arb_get_ubound_arf(hi, I, prec);
-            slong g = exclude_all(a, hi, k, lo, fail);
+            slong g = exclude_all(a, hi, k, lo, NULL, fail);
             if (g >= 0) {
                 if (arf_cmp_2exp_si(fail, -20) > 0 &&
                     ++shorten <= MAX_SHORTEN) {
@@ -393,7 +411,7 @@ run_arc(arc_t *a)
                 break;
             while (a->row < E->row_left && res->rows[a->row].sample >= 0 &&
                    cert_before_clock(a, k, res->rows[a->row].time)) {
-                cert_local_time(hb, a, res->rows[a->row].time);
+                cert_row_local_time(hb, a, a->row);
                 if (cert_emit_sample(a, hb) != 0)
                     break;
             }
@@ -427,7 +445,9 @@ run_arc(arc_t *a)
         arf_set(hc, h);
         if (reach)
             arb_get_ubound_arf(hc, sig, prec);
-        slong g = exclude_all(a, hc, -1, hc, fail);
+        slong g =
+            exclude_all(a, hc, -1, hc,
+                        reach && E == NULL && term == NULL ? sig : NULL, fail);
         if (g >= 0) {
             if (arf_cmp_2exp_si(fail, -30) > 0 && ++shorten <= MAX_SHORTEN) {
                 arf_mul_2exp_si(hcap, fail, -1);

@@ -138,6 +138,39 @@ cert_guard_positive(const cert_step_t st, slong g, const arf_t a, const arf_t b,
 }
 
 int
+cert_guard_positive_to_zero(const cert_step_t st, slong g, const arf_t a,
+                            const arf_t zlo, const arf_t b, int zero_at_a,
+                            arf_t fail)
+{
+    slong comp = st->ns + st->nu + g;
+    arf_t d, c;
+    arf_init(d);
+    arf_init(c);
+    arf_sub(d, zlo, a, st->lprec, ARF_RND_DOWN);
+    int ok = 0, sloped = 0;
+    for (int k = 0; k < MAX_DEPTH && !sloped && arf_sgn(d) > 0; k++) {
+        /* S(z) = 0 and S' < 0 on [c, b], z in [zlo, b]: S > 0 on [c, z);
+           a larger c leaves more to the enclosures of [a, c] */
+        arf_sub(c, zlo, d, st->prec, ARF_RND_DOWN);
+        if (arf_cmp(c, a) < 0)
+            arf_set(c, a);
+        sloped = sign_over(st, comp, c, b, 1, st->prec) < 0;
+        arf_mul_2exp_si(d, d, -2);
+    }
+    if (sloped)
+        ok = arf_cmp(c, a) > 0
+                 ? cert_guard_positive(st, g, a, c, zero_at_a, fail)
+                 : !zero_at_a;
+    else if (fail != NULL)
+        arf_set(fail, zlo);
+    if (sloped && !ok && fail != NULL && arf_cmp(c, a) <= 0)
+        arf_set(fail, a);
+    arf_clear(d);
+    arf_clear(c);
+    return ok;
+}
+
+int
 cert_guard_root(arb_t root, const cert_step_t st, slong g, const arf_t sp,
                 int flags)
 {

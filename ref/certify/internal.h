@@ -231,6 +231,13 @@ int cert_step_states(arb_ptr x, arb_mat_t J, const cert_step_t st,
    the first piece that could not be decided. */
 int cert_guard_positive(const cert_step_t st, slong g, const arf_t a,
                         const arf_t b, int zero_at_a, arf_t fail);
+/* The same on [a, z) for a guard exactly zero at z, a point of [zlo, b]
+   (a clock's edge at the run's end): a derivative negative over [c, b]
+   for some c <= zlo makes it positive on [c, z), and cert_guard_positive
+   proves [a, c]. */
+int cert_guard_positive_to_zero(const cert_step_t st, slong g, const arf_t a,
+                                const arf_t zlo, const arf_t b, int zero_at_a,
+                                arf_t fail);
 
 /* Encloses a zero of guard g near sp (a point in [0, h]): the interval
    Newton operator N(I) = m - G(m)/G'(I) inside the interior of I proves
@@ -287,6 +294,10 @@ typedef struct {
     double *varmax;    /* per variable: log2 of its largest magnitude so far */
     double *nominal;   /* per variable: log2 of its nominal, or -inf */
     double stiff_from; /* the run's first implicit arc's start, or +inf */
+    /* the run's exact end (`until`, or the override), when its rounding
+       is the run's t_end: the last row's time, HDO_EXPR_NONE otherwise */
+    hdo_expr tend;
+    arb_t tend_ball;
 } cert_ctx;
 
 /* The ball of a constant expression of the workspace (0, or -1). */
@@ -389,6 +400,13 @@ int cert_values_at(hdo_ball *out, int *present, arc_t *a, const arb_t s);
 int cert_emit_sample(arc_t *a, const arb_t s);
 /* s := t - (tarc + sloc), the local time of t in the current step. */
 void cert_local_time(arb_t s, arc_t *a, const mpfr_t t);
+/* The time of the run's row i (a ball: the exact end for the last
+   sample, cert_ctx.tend), and its local time in the current step. */
+void cert_row_time(arb_t t, const cert_ctx *c, slong i);
+void cert_row_local_time(arb_t s, arc_t *a, slong i);
+/* 1 when guard g of the arc's mode is of t alone and exactly zero at
+   the run's exact end (Calcium): a clock's edge at `until`. */
+int cert_clock_zero_at_end(arc_t *a, slong g);
 /* Certifies the sample rows of the current step up to local time hc. */
 int cert_emit_samples(arc_t *a, arf_t hc, int upto_inclusive);
 int cert_time_only(const arc_t *a, slong m, slong k);

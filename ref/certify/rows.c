@@ -27,6 +27,31 @@ cert_values_at(hdo_ball *out, int *present, arc_t *a, const arb_t s)
     return st;
 }
 
+/* The time of the run's row i: for the sample at the run's end, the
+   exact end (c->tend) when known; else the row's time, exact (a sample's
+   grid time as the run rounded it). */
+void
+cert_row_time(arb_t t, const cert_ctx *c, slong i)
+{
+    const hdo_row *row = c->res->rows + i;
+    if (c->tend != HDO_EXPR_NONE && row->sample >= 0 &&
+        mpfr_equal_p(row->time, c->res->t_end)) {
+        arb_set(t, c->tend_ball);
+    } else {
+        arf_set_mpfr(arb_midref(t), row->time);
+        mag_zero(arb_radref(t));
+    }
+}
+
+/* The local time of row i in the current step. */
+void
+cert_row_local_time(arb_t s, arc_t *a, slong i)
+{
+    cert_row_time(s, a->c, i);
+    arb_sub(s, s, a->tarc, a->c->prec);
+    arb_sub_arf(s, s, a->sloc, a->c->prec);
+}
+
 /* Certifies the run's row a->row, a sample of the current arc at local
    time s of the current step. */
 int
@@ -36,8 +61,11 @@ cert_emit_sample(arc_t *a, const arb_t s)
     hdo_cert_row *r = cert_result_add_row(a->c->cert);
     r->row = a->row;
     r->mode = row->mode;
-    mpfr_set(r->time.mid, row->time, MPFR_RNDN);
-    mpfr_set_zero(r->time.rad, 1);
+    arb_t tr;
+    arb_init(tr);
+    cert_row_time(tr, a->c, a->row);
+    cert_ball_set_arb(&r->time, tr);
+    arb_clear(tr);
     if (cert_values_at(r->values, r->present, a, s) != 0) {
         a->c->cert->nrows--; /* not certified: dropped */
         hdo_cert_row tmp = a->c->cert->rows[a->c->cert->nrows];
@@ -208,7 +236,7 @@ cert_emit_samples(arc_t *a, arf_t hc, int upto_inclusive)
     arb_init(s);
     int st = 0;
     while (a->row < res->nrows && res->rows[a->row].sample >= 0) {
-        cert_local_time(s, a, res->rows[a->row].time);
+        cert_row_local_time(s, a, a->row);
         arf_t lo, hi;
         arf_init(lo);
         arf_init(hi);
@@ -267,4 +295,18 @@ cert_emit_samples(arc_t *a, arf_t hc, int upto_inclusive)
     }
     arb_clear(s);
     return st;
+}
+
+int
+cert_clock_zero_at_end(arc_t *a, slong g)
+{
+    cert_ctx *c = a->c;
+    if (c->tend == HDO_EXPR_NONE || !cert_time_only(a, a->m, g))
+        return 0;
+    hdo_model_struct *w = &c->work;
+    hdo_expr T = hdo_expr_time(w->pool);
+    hdo_expr e =
+        hdo_expr_substitute_many(w->pool, a->cm->guards[g], &T, &c->tend, 1);
+    int sign;
+    return hdo_expr_const_sign(&sign, w->pool, e) == 0 && sign == 0;
 }

@@ -123,9 +123,16 @@ Test(certify_corpus, bouncing_ball_to_its_zeno_point)
     check_case("bouncing_ball", 30, 0, 25);
 }
 
-Test(certify_corpus, boost_converter_ccm_to_its_first_coincidence)
+/* PWM edges on the grid (the event's rows stand for the sample) and
+   the edge at until (not taken: a clock exactly zero there) */
+Test(certify_corpus, boost_converter_ccm)
 {
-    check_case("boost_converter_ccm", 30, 0, 25);
+    check_case("boost_converter_ccm", 30, 1, 25);
+}
+
+Test(certify_corpus, boost_converter_dcm)
+{
+    check_case("boost_converter_dcm", 30, 1, 25);
 }
 
 /* At 100 digits: 90 certified digits at least. */
