@@ -111,7 +111,8 @@ event_transition(const cert_ctx *c, const hdo_event *e, slong m)
 }
 
 /* Proves every located guard positive on [0, b] (the event's guard ge
-   only on [0, be] when ge >= 0).  zend: the local time of the run's
+   only on [0, be] when ge >= 0, its zero in [be, b]).  zend: the local
+   time of the run's
    exact end when the step reaches it (else NULL): a clock exactly zero
    there (an edge at `until`, which the run does not take: model-format.md)
    is proven positive up to it, not at it.  Returns -1 when proven, else
@@ -138,6 +139,12 @@ exclude_all(arc_t *a, const arf_t b, slong ge, const arf_t be,
                                              first && a->zero0[g], fail);
             arf_clear(zlo);
         }
+        if (!ok && g == ge)
+            /* the event's own zero lies in [be, b] (interval Newton): an
+               exact one (t > 1: a ball of radius 0) leaves S(be) = 0, so
+               positivity is proven up to it, not at it */
+            ok = cert_guard_positive_to_zero(cm->step, g, zero, be, b,
+                                             first && a->zero0[g], fail);
         arf_clear(zero);
         if (!ok)
             return g;
@@ -205,9 +212,7 @@ terminal_reason(hdo_event_kind kind)
     case HDO_EV_ZENO:
         return "the events accumulate (Zeno): certified up to the last "
                "event the run followed, not the accumulation point";
-    case HDO_EV_REINIT_ADJUSTED:
-        return "the reinitialisation moves the kept values (reinit-adjusted: "
-               "the smallest change is not certified)";
+    case HDO_EV_REINIT_ADJUSTED: /* the smallest change: reinit.c */
     case HDO_EV_SWITCH:
     case HDO_EV_CROSSING:
         break;
@@ -527,6 +532,7 @@ cert_run(cert_ctx *c)
     a.c = c;
     a.m = res->rows[0].mode;
     a.prev_m = a.prev_k = -1;
+    a.tzero = HDO_EXPR_NONE;
     arb_init(a.tarc);
     arf_init(a.sloc);
     mpfr_init2(a.last, c->prec);

@@ -328,16 +328,32 @@ int cert_start_state(arb_ptr x, arb_ptr u, cert_ctx *c, slong m, const arb_t t0,
    keeps it zero, or with at_zero the switching function that fired, zero
    at its located event; or exactly zero in balls), the target's unknowns
    by Krawczyk near guess.  x: the target's states, u: its unknowns.
-   Returns 0, or -1 with why. */
+   A constraint not proven so is met by the smallest change of the
+   states (cert_reinit_project): *moved = 1, and P (the target's nstate
+   square, may be NULL) gets the change's Jacobian; *moved = 0 and P
+   untouched otherwise.  Returns 0, or -1 with why. */
 int cert_transition_state(arb_ptr x, arb_ptr u, cert_ctx *c, slong src, slong k,
                           arb_srcptr y, const arb_t t, arb_srcptr guess,
-                          int at_zero, char *why, size_t size);
+                          int at_zero, arb_mat_struct *P, int *moved,
+                          char *why, size_t size);
+
+/* reinit.c: the smallest change of the states x of mode cm at time t
+   onto its constraints (those with proven[q] are exactly zero at x):
+   when they are affine in the states, the Euclidean projection
+   x - A^T (A A^T)^-1 g(x), A = dg/dx (Arb proves A A^T invertible);
+   P (nstate x nstate, may be NULL) gets its Jacobian
+   I - A^T (A A^T)^-1 A.  Returns 0, or -1 with why. */
+int cert_reinit_project(arb_ptr x, arb_mat_struct *P, cert_ctx *c,
+                        const cert_mode *cm, const int *proven, const arb_t t,
+                        char *why, size_t size);
 
 /* 1 when guard g of mode dst is exactly zero right after transition k of
    src: composed with the reset it is, up to its sign, src's guard k (with
    at_zero: the event was its located zero) or a constraint of src. */
 int cert_guard_zero_after(cert_ctx *c, slong src, slong k, slong dst, slong g,
                           int at_zero);
+/* e and s are the same expression of w's pool, or opposite ones. */
+int cert_same_up_to_sign(hdo_model_struct *w, hdo_expr e, hdo_expr s);
 
 /* 1 when guard g of mode m is exactly zero at the run's start (its
    value at the `var` start values and t0 a constant that Calcium proves
@@ -380,6 +396,10 @@ typedef struct {
     int *zero0; /* per guard: exactly zero at the arc's start */
     int *skip;  /* per guard: zero all along the arc (a first integral) */
     slong prev_m, prev_k; /* the transition that began the arc, or -1 */
+    /* a clock (switching function of t alone) proven exactly zero at the
+       arc's start time: the one whose located zero the last event was,
+       kept through instantaneous events; HDO_EXPR_NONE when none */
+    hdo_expr tzero;
     slong row;            /* the next row of the run to certify */
     slong ev;             /* the next event of the run */
     mpfr_t last;          /* the time of the last certified row */

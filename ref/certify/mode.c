@@ -247,12 +247,11 @@ subset(const hdo_expr *a, slong n, const hdo_expr *b, slong nb)
     return 1;
 }
 
-static int same_up_to_sign(hdo_model_struct *w, hdo_expr e, hdo_expr s);
-
 int
 cert_transition_state(arb_ptr x, arb_ptr u, cert_ctx *c, slong src, slong k,
                       arb_srcptr y, const arb_t t, arb_srcptr guess,
-                      int at_zero, char *why, size_t size)
+                      int at_zero, arb_mat_struct *P, int *moved, char *why,
+                      size_t size)
 {
     const hdo_transition *tr = c->model->modes[src].whens + k;
     cert_mode *cs = cert_mode_get(c, src, why, size);
@@ -264,6 +263,8 @@ cert_transition_state(arb_ptr x, arb_ptr u, cert_ctx *c, slong src, slong k,
     slong na = tr->nassigns, nss = rs->nstate;
     int st = 0;
     arb_ptr val = _arb_vec_init(na + 1);
+    int *proven = flint_calloc(rd->ncons + 1, sizeof *proven), nproven = 0;
+    *moved = 0;
     /* the `with` values on the left limit, in Arb */
     if (na > 0) {
         hdo_expr *e = flint_malloc(na * sizeof *e);
@@ -355,9 +356,9 @@ cert_transition_state(arb_ptr x, arb_ptr u, cert_ctx *c, slong src, slong k,
             }
             hdo_expr e =
                 hdo_expr_substitute_many(w->pool, rd->cons[q], from, to, na);
-            ok = at_zero && same_up_to_sign(w, e, cs->guards[k]);
+            ok = at_zero && cert_same_up_to_sign(w, e, cs->guards[k]);
             for (slong r = 0; !ok && rs->cons_rhs == NULL && r < rs->ncons; r++)
-                ok = same_up_to_sign(w, e, rs->cons[r]);
+                ok = cert_same_up_to_sign(w, e, rs->cons[r]);
             flint_free(from);
             flint_free(to);
         }
@@ -390,15 +391,24 @@ cert_transition_state(arb_ptr x, arb_ptr u, cert_ctx *c, slong src, slong k,
             hdo_program_clear(prog);
             arb_clear(r);
         }
-        if (!ok) {
+        proven[q] = ok;
+        nproven += ok;
+    }
+    /* a constraint not proven: the values kept or assigned are moved by
+       the smallest change onto the constraints (reinit.c) */
+    if (st == 0 && nproven < rd->ncons) {
+        char w2[256];
+        if (cert_reinit_project(x, P, c, cd, proven, t, w2, sizeof w2) != 0) {
             snprintf(why, size,
                      "the state after `%s` is not proven consistent for mode "
-                     "%s (its constraint %ld is not one of mode %s kept by the "
-                     "reset, nor exactly zero)",
+                     "%s (a constraint is not one of mode %s kept by the "
+                     "reset, nor exactly zero), and its reinitialisation is "
+                     "not enclosed: %s",
                      tr->guard_text, c->model->modes[tr->target].name,
-                     (long)q + 1, c->model->modes[src].name);
+                     c->model->modes[src].name, w2);
             st = -1;
         }
+        *moved = 1;
     }
     if (st == 0 && rd->nimplicit > 0 &&
         cert_unknowns(u, cd->sys, x, t, guess, c->prec) != 0) {
@@ -409,12 +419,12 @@ cert_transition_state(arb_ptr x, arb_ptr u, cert_ctx *c, slong src, slong k,
         st = -1;
     }
     _arb_vec_clear(val, na + 1);
+    flint_free(proven);
     return st;
 }
 
-/* e and s are the same expression, or opposite ones. */
-static int
-same_up_to_sign(hdo_model_struct *w, hdo_expr e, hdo_expr s)
+int
+cert_same_up_to_sign(hdo_model_struct *w, hdo_expr e, hdo_expr s)
 {
     hdo_expr zero = hdo_expr_const_si(w->pool, 0, 1);
     return e == s || e == hdo_expr_neg(w->pool, s) ||
@@ -443,10 +453,10 @@ cert_guard_zero_after(cert_ctx *c, slong src, slong k, slong dst, slong g,
                                           tr->nassigns);
     /* zero at the event: the guard that fired (at a located zero), or a
        constraint of src (zero all along its exact solution) */
-    int z = at_zero && same_up_to_sign(w, e, cs->guards[k]);
+    int z = at_zero && cert_same_up_to_sign(w, e, cs->guards[k]);
     for (slong q = 0; !z && q < cs->red->ncons; q++)
         z = cs->red->cons_rhs == NULL &&
-            same_up_to_sign(w, e, cs->red->cons[q]);
+            cert_same_up_to_sign(w, e, cs->red->cons[q]);
     flint_free(from);
     flint_free(to);
     return z;

@@ -117,6 +117,12 @@ Test(certify_corpus, stick_slip_hysteresis)
     check_case("stick_slip_hysteresis", 30, 1, 24);
 }
 
+/* six reinit-adjusted openings (iL forced to 0: the smallest change) */
+Test(certify_corpus, boost_converter)
+{
+    check_case("boost_converter", 30, 1, 25);
+}
+
 /* Certified up to a stop: what is certified holds the run's values. */
 Test(certify_corpus, bouncing_ball_to_its_zeno_point)
 {
