@@ -129,22 +129,27 @@ exclude_all(arc_t *a, const arf_t b, slong ge, const arf_t be,
         const arf_struct *end = g == ge ? be : b;
         arf_t zero;
         arf_init(zero);
-        int ok = cert_guard_positive(cm->step, g, zero, end,
-                                     first && a->zero0[g], fail);
+        int z0 = first && a->zero0[g];
+        int ok = cert_guard_positive(cm->step, g, zero, end, z0, fail);
+        if (!ok && z0 && cert_guard_slope_zero(a, g)) {
+            /* a tangential departure: S and S' zero, S'' decides */
+            z0 = 2;
+            ok = cert_guard_positive(cm->step, g, zero, end, z0, fail);
+        }
         if (!ok && zend != NULL && cert_clock_zero_at_end(a, g)) {
             arf_t zlo;
             arf_init(zlo);
             arb_get_lbound_arf(zlo, zend, a->c->prec);
-            ok = cert_guard_positive_to_zero(cm->step, g, zero, zlo, end,
-                                             first && a->zero0[g], fail);
+            ok = cert_guard_positive_to_zero(cm->step, g, zero, zlo, end, z0,
+                                             fail);
             arf_clear(zlo);
         }
         if (!ok && g == ge)
             /* the event's own zero lies in [be, b] (interval Newton): an
                exact one (t > 1: a ball of radius 0) leaves S(be) = 0, so
                positivity is proven up to it, not at it */
-            ok = cert_guard_positive_to_zero(cm->step, g, zero, be, b,
-                                             first && a->zero0[g], fail);
+            ok =
+                cert_guard_positive_to_zero(cm->step, g, zero, be, b, z0, fail);
         arf_clear(zero);
         if (!ok)
             return g;
@@ -167,6 +172,7 @@ cert_arc_begin(arc_t *a, slong m, const arb_t t, const cert_set_struct *X,
         _arb_vec_clear(a->u, a->cm->red->nimplicit + 1);
         flint_free(a->zero0);
         flint_free(a->skip);
+        flint_free(a->slope0);
     }
     a->m = m;
     a->cm = cm;
@@ -181,6 +187,11 @@ cert_arc_begin(arc_t *a, slong m, const arb_t t, const cert_set_struct *X,
     _arb_vec_set(a->u, u, cm->red->nimplicit);
     a->zero0 = flint_calloc(cm->ng + 1, sizeof(int));
     a->skip = flint_calloc(cm->ng + 1, sizeof(int));
+    a->slope0 = flint_malloc((cm->ng + 1) * sizeof(int));
+    for (slong g = 0; g < cm->ng; g++)
+        a->slope0[g] = -1;
+    a->prev_m = a->prev_k = -1;
+    a->prev_at_zero = a->prev_moved = 0;
     arb_set(a->tarc, t);
     arf_zero(a->sloc);
     return 0;
@@ -589,6 +600,7 @@ cert_run(cert_ctx *c)
         _arb_vec_clear(a.u, a.cm->red->nimplicit + 1);
         flint_free(a.zero0);
         flint_free(a.skip);
+        flint_free(a.slope0);
     }
     arb_clear(a.tarc);
     arf_clear(a.sloc);

@@ -56,7 +56,9 @@ cert_guard_positive(const cert_step_t st, slong g, const arf_t a, const arf_t b,
         arf_init(hi + i);
     }
     if (zero_at_a && arf_cmp(a, b) < 0) {
-        /* S(a) = 0 exactly: S > 0 on (a, a + d] when S' > 0 on [a, a + d] */
+        /* S(a) = 0 exactly: S > 0 on (a, a + d] when S' > 0 on [a, a + d]
+           (zero_at_a 2: S'(a) = 0 too, and S'' > 0 there) */
+        int dflag = zero_at_a == 2 ? CERT_EVAL_DERIV2 : CERT_EVAL_DERIV;
         arf_t d;
         arf_init(d);
         arf_sub(d, b, a, lp, ARF_RND_DOWN);
@@ -65,7 +67,7 @@ cert_guard_positive(const cert_step_t st, slong g, const arf_t a, const arf_t b,
             arf_add(mid, a, d, st->prec, ARF_RND_DOWN);
             if (arf_cmp(mid, b) > 0)
                 arf_set(mid, b);
-            if (sign_over(st, comp, a, mid, 1, st->prec) > 0) {
+            if (sign_over(st, comp, a, mid, dflag, st->prec) > 0) {
                 ok = 1;
                 arf_set(start, mid);
                 break;

@@ -203,6 +203,7 @@ int cert_step_take(cert_step_t st, const cert_set_t X, const arb_t t0,
    midpoint of s is not in [0, h] (out is then indeterminate). */
 #define CERT_EVAL_DERIV 1
 #define CERT_EVAL_CENTER 2
+#define CERT_EVAL_DERIV2 4 /* the second derivative, remainder likewise */
 int cert_step_eval(arb_t out, const cert_step_t st, slong i, const arb_t s,
                    int flags, slong prec);
 /* The derivatives of component i at s (or of its time derivative, with
@@ -226,7 +227,9 @@ int cert_step_states(arb_ptr x, arb_mat_t J, const cert_step_t st,
    upper end (falling) is positive; bisection otherwise.  zero_at_a: the
    guard is exactly zero at a (proven by the caller, the arc's start on
    the surface of its previous event): then positivity on (a, b] is
-   proven from a derivative positive over [a, a + d].  Returns 1 when
+   proven from a derivative positive over [a, a + d]; zero_at_a 2: its
+   derivative is exactly zero at a too (cert_guard_slope_zero), and the
+   second derivative positive over [a, a + d] proves it.  Returns 1 when
    proven; 0 otherwise, with *fail (may be NULL) set to the lower end of
    the first piece that could not be decided. */
 int cert_guard_positive(const cert_step_t st, slong g, const arf_t a,
@@ -368,6 +371,11 @@ int cert_guard_invariant(cert_ctx *c, slong m, slong g);
    sub-expressions with exact rational coefficients, to no term: a proof
    that e is identically zero (0 means not proven). */
 int cert_expr_is_zero(const hdo_expr_pool_struct *pool, hdo_expr e);
+/* 1 when e expands (as above) to a combination sum c_j rel_j with
+   exact rational c_j: e is zero wherever every rel_j is (0: not
+   proven). */
+int cert_expr_in_span(const hdo_expr_pool_struct *pool, hdo_expr e,
+                      const hdo_expr *rel, slong n);
 
 /* The Jacobian K (target states x source states) of the state after
    transition k of src with respect to src's states, over the left-limit
@@ -396,6 +404,10 @@ typedef struct {
     int *zero0; /* per guard: exactly zero at the arc's start */
     int *skip;  /* per guard: zero all along the arc (a first integral) */
     slong prev_m, prev_k; /* the transition that began the arc, or -1 */
+    int prev_at_zero;     /* ... at a located zero of its guard */
+    int prev_moved;       /* ... whose reinitialisation moved the state */
+    int *slope0; /* per guard: its derivative proven zero at the start (1),
+                    not (0), not tried yet (-1): tangent.c */
     /* a clock (switching function of t alone) proven exactly zero at the
        arc's start time: the one whose located zero the last event was,
        kept through instantaneous events; HDO_EXPR_NONE when none */
@@ -433,6 +445,17 @@ int cert_time_only(const arc_t *a, slong m, slong k);
 int cert_time_sign(const arc_t *a, slong m, slong k, const mpfr_t t);
 int cert_before_clock(arc_t *a, slong k, const mpfr_t t);
 int cert_time_root(arb_t te, const arc_t *a, slong m, slong k);
+
+/* tangent.c: 1 when guard g of the arc's mode, exactly zero at the arc's
+   start after a transition, has its derivative along the mode's flow
+   exactly zero there too (a tangential departure: the break-away of
+   stick_slip_stick), proven symbolically: that derivative, written in
+   the left limit's variables through the reset (the target's unknowns
+   as fresh symbols), is a rational combination of relations that hold
+   at the event: the mode left's implicit equations and constraints, the
+   fired switching function, and the target's implicit equations and
+   constraints. */
+int cert_guard_slope_zero(arc_t *a, slong g);
 
 /* jump.c */
 void cert_unknown_guess(arb_ptr g, const cert_mode *cm, mpfr_srcptr vals);

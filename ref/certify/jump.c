@@ -276,6 +276,8 @@ cert_take_event(arc_t *a, slong k, const arb_t I, int instant)
         st = cert_arc_begin(a, dst, te, Xn, NULL, uh);
         a->prev_m = src;
         a->prev_k = k;
+        a->prev_at_zero = !instant;
+        a->prev_moved = moved;
         a->tzero = tz;
         /* a guard zero by the reset's algebra is not, once the
            reinitialisation moved the state: then only exact balls */

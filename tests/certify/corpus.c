@@ -123,6 +123,12 @@ Test(certify_corpus, boost_converter)
     check_case("boost_converter", 30, 1, 25);
 }
 
+/* three tangential break-aways (tangent.c) */
+Test(certify_corpus, stick_slip_stick)
+{
+    check_case("stick_slip_stick", 30, 1, 25);
+}
+
 /* Certified up to a stop: what is certified holds the run's values. */
 Test(certify_corpus, bouncing_ball_to_its_zeno_point)
 {
