@@ -32,9 +32,9 @@ cert_stop(arc_t *a, double t, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
-    const char *mode = a->m >= 0 && a->m < a->c->model->nmodes
-                           ? a->c->model->modes[a->m].name
-                           : "?";
+    char mode[256] = "?";
+    if (a->m >= 0)
+        hdo_mode_name(mode, sizeof mode, a->c->model, a->m);
     snprintf(cert->stop_mode, sizeof cert->stop_mode, "%s", mode);
     cert->stop_time = t;
     if (isnan(t))
@@ -94,15 +94,40 @@ scales(mag_ptr scale, arc_t *a)
     flint_free(lx);
 }
 
-/* The transition index of the run's event e in mode m, or -1. */
+/* The guard index of the run's event e in mode m (its `when`; for a
+   sliding start the `when` into the pair's other mode; for a sliding end
+   0 for alpha = 0, into b, 1 for alpha = 1, into a), or -1. */
 static slong
-event_transition(const cert_ctx *c, const hdo_event *e, slong m)
+event_transition(cert_ctx *c, const hdo_event *e, slong m)
 {
-    if (e->from != m || m >= c->model->nmodes)
+    slong n = c->model->nmodes;
+    if (e->from != m)
         return -1;
+    if (m >= n) {
+        char why[64];
+        const cert_mode *cm = cert_mode_get(c, m, why, sizeof why);
+        if (cm == NULL || e->kind != HDO_EV_SLIDING_END)
+            return -1;
+        for (slong k = 0; k < 2; k++)
+            if (e->to == (k == 0 ? cm->sb : cm->sa) && e->guard != NULL &&
+                strcmp(e->guard, cm->gtext[k]) == 0)
+                return k;
+        return -1;
+    }
+    slong to = e->to;
+    if (e->kind == HDO_EV_SLIDING_START) {
+        if (to < n || to >= n + n * n)
+            return -1;
+        slong a = (to - n) / n, b = (to - n) % n;
+        if (m != a && m != b)
+            return -1;
+        to = m == a ? b : a;
+    } else if (to >= n) {
+        return -1;
+    }
     const hdo_mode *mode = c->model->modes + m;
     for (slong k = 0; k < mode->nwhens; k++)
-        if (mode->whens[k].target == e->to &&
+        if (mode->whens[k].target == to &&
             (mode->whens[k].guard_text == e->guard ||
              (e->guard != NULL &&
               strcmp(mode->whens[k].guard_text, e->guard) == 0)))
@@ -208,18 +233,27 @@ last_sample_before(const arc_t *a, const hdo_event *E)
     return r;
 }
 
-/* Why the pass does not go beyond the run's event of this kind. */
+/* Why the pass does not go beyond the run's event e. */
 static const char *
-terminal_reason(hdo_event_kind kind)
+terminal_reason(const cert_ctx *c, const hdo_event *e)
 {
-    switch (kind) {
+    slong n = c->model->nmodes;
+    if (e->from >= n && e->kind != HDO_EV_SLIDING_END)
+        return "a further surface reached while sliding (sliding on an "
+               "intersection of surfaces, or across one), which the pass "
+               "does not certify";
+    switch (e->kind) {
     case HDO_EV_SIMULTANEOUS:
         return "two switching functions vanish at once (a simultaneous "
                "event), which the pass does not decide";
     case HDO_EV_SLIDING_START:
     case HDO_EV_SLIDING_END:
-        return "Filippov sliding starts here, which the pass does not "
-               "certify yet";
+        /* a pair's sliding is certified (sliding.c); an intersection's
+           is not */
+        if (e->to >= n + n * n || e->from >= n + n * n)
+            return "Filippov sliding on an intersection of surfaces, which "
+                   "the pass does not certify";
+        break;
     case HDO_EV_ZENO:
         return "the events accumulate (Zeno): certified up to the last "
                "event the run followed, not the accumulation point";
@@ -270,7 +304,7 @@ run_arc(arc_t *a)
     arb_mat_init(J, ns, ns);
     for (;;) {
         const hdo_event *E = a->ev < res->nevents ? res->events + a->ev : NULL;
-        const char *term = E != NULL ? terminal_reason(E->kind) : NULL;
+        const char *term = E != NULL ? terminal_reason(c, E) : NULL;
         slong k = -1;
         mpfr_srcptr target = res->t_end;
         if (E != NULL && term == NULL) {
@@ -280,7 +314,7 @@ run_arc(arc_t *a)
                                "the run's event %ld (`%s`) is not a transition "
                                "of mode %s",
                                (long)E->index, E->guard ? E->guard : "",
-                               c->model->modes[a->m].name);
+                               a->cm->name);
                 break;
             }
             target = E->time;
@@ -418,8 +452,7 @@ run_arc(arc_t *a)
                                "the switching function `%s` is not proven "
                                "positive before event %ld: an earlier or "
                                "simultaneous zero is not excluded",
-                               c->model->modes[a->m].whens[g].guard_text,
-                               (long)E->index);
+                               a->cm->gtext[g], (long)E->index);
                 break;
             }
             arf_set(hc, lo);
@@ -442,8 +475,8 @@ run_arc(arc_t *a)
                         "negative at the sample's time: the exact event "
                         "comes first (a sample at the event's time, "
                         "ordered by the rounding of the two times)",
-                        mpfr_get_d(r->time, MPFR_RNDN),
-                        c->model->modes[a->m].name, (long)E->index);
+                        mpfr_get_d(r->time, MPFR_RNDN), a->cm->name,
+                        (long)E->index);
                 else
                     st =
                         cert_stop(a, mpfr_get_d(E->time, MPFR_RNDN),
@@ -477,7 +510,7 @@ run_arc(arc_t *a)
                 "the switching function `%s` is not proven positive "
                 "near t = %.17g: a grazing contact, or a zero the run "
                 "did not take",
-                c->model->modes[a->m].whens[g].guard_text, cert_arb_d(hb));
+                a->cm->gtext[g], cert_arb_d(hb));
             break;
         }
         if ((st = cert_emit_samples(a, hc, reach)) != 0)

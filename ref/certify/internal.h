@@ -280,8 +280,19 @@ typedef struct {
     slong ng;
     hdo_expr *guards; /* as compiled: hysteresis added */
     int *locate;      /* per guard: located (0: a zero variant's D) */
+    const char **gtext; /* per guard: its text, for messages */
     slong *comp;      /* per model variable: its component (state or
                          unknown of order 0), or -1 */
+    char name[256];   /* the mode's name as results write it */
+    /* a Filippov sliding mode of the pair sa < sb (sliding.c; sa = -1
+       for a model mode): the surface S (sa's guard towards sb), the Lie
+       derivatives la = L_sa S, lb = L_sb S, the weight alpha =
+       lb / (lb - la) of sa's field; guards alpha (then sb), 1 - alpha
+       (then sa), then the other whens of sa and sb (other_mode,
+       other_when) */
+    slong sa, sb;
+    hdo_expr S, la, lb, alpha;
+    slong *other_mode, *other_when;
 } cert_mode;
 
 typedef struct {
@@ -294,6 +305,11 @@ typedef struct {
     double ltol; /* log2 of the tolerance 10^-(D+5) */
     slong nmodes;
     cert_mode *modes;
+    /* the Filippov sliding modes used (sliding.c): their keys (the run's
+       mode indices) and modes, each allocated once (pointers stay) */
+    slong nslide;
+    slong *slide_key;
+    cert_mode **slide;
     double *varmax;    /* per variable: log2 of its largest magnitude so far */
     double *nominal;   /* per variable: log2 of its nominal, or -inf */
     double stiff_from; /* the run's first implicit arc's start, or +inf */
@@ -311,10 +327,41 @@ int cert_constant_arb(arb_t r, hdo_model_struct *w, hdo_expr e, slong prec);
    whole run) or HDO_CERTIFY_STOPPED. */
 int cert_run(cert_ctx *c);
 
-/* The mode m, built on first use; NULL (with the reason in why) when it
-   cannot be used. */
+/* The mode m (a model mode, or a sliding mode's result index), built on
+   first use; NULL (with the reason in why) when it cannot be used. */
 cert_mode *cert_mode_get(cert_ctx *c, slong m, char *why, size_t size);
 void cert_mode_free(cert_ctx *c);
+/* Compiles cm (its red, guards, locate and name set) for ball
+   expansions: its system, stepper and components.  0, or -1 with why. */
+int cert_mode_compile(cert_ctx *c, cert_mode *cm, char *why, size_t size);
+/* Frees what cert_mode_get built in cm. */
+void cert_mode_release(cert_mode *cm);
+/* The model's `when` k of src when the event is that transition into
+   the model mode dst, resets applied; NULL for the entry into or the
+   exit from a Filippov sliding mode (every state kept, no reset:
+   decisions.md, "Filippov sliding"). */
+const hdo_transition *cert_when(const cert_ctx *c, slong src, slong k,
+                                slong dst);
+
+/* sliding.c: the sliding mode of the pair (run's index m >= nmodes),
+   built into a new cert_mode; NULL with why for an intersection or a
+   pair the pass does not cover. */
+cert_mode *cert_sliding_get(cert_ctx *c, slong m, char *why, size_t size);
+/* At a sliding start (from model mode src by its when k, into the
+   sliding mode dst) on the surface, at the left limit's balls y (src's
+   states then unknowns) and time t: both fields point at the surface,
+   la < 0 < lb, proven in balls (the side that fired is already proven
+   by its crossing), and the two whens are across one surface (b's guard
+   is -S, exactly).  0, or -1 with why. */
+int cert_sliding_entry(cert_ctx *c, slong src, slong k, slong dst,
+                       arb_srcptr y, const arb_t t, char *why, size_t size);
+/* After the sliding-end of the sliding mode src by its guard k (0:
+   alpha = 0, into sb; 1: alpha = 1, into sa), guard g of the target dst:
+   1 when it is the surface's (+-S): zero there, S being exactly
+   invariant along the sliding field; *slope then 1 (its derivative is
+   -+lb or +-la, zero at that end). */
+int cert_sliding_exit_zero(cert_ctx *c, slong src, slong k, slong dst, slong g,
+                           int *slope);
 
 /* The start point of mode m at t0: the states as balls (x, ns) from the
    `var` start values, proven consistent (every constraint exactly zero
@@ -324,8 +371,9 @@ void cert_mode_free(cert_ctx *c);
 int cert_start_state(arb_ptr x, arb_ptr u, cert_ctx *c, slong m, const arb_t t0,
                      arb_srcptr guess, char *why, size_t size);
 
-/* The state after transition k of mode src (left-limit component
-   values y, ns + nu of src, at time t): the `with` values evaluated on
+/* The state after transition k of mode src into dst (left-limit
+   component values y, ns + nu of src, at time t): the `with` values (a
+   model when's: cert_when) evaluated on
    y in Arb, kept values copied, the target's constraints proven exactly
    zero (each, after the reset, a constraint of src, whose exact solution
    keeps it zero, or with at_zero the switching function that fired, zero
@@ -336,9 +384,9 @@ int cert_start_state(arb_ptr x, arb_ptr u, cert_ctx *c, slong m, const arb_t t0,
    square, may be NULL) gets the change's Jacobian; *moved = 0 and P
    untouched otherwise.  Returns 0, or -1 with why. */
 int cert_transition_state(arb_ptr x, arb_ptr u, cert_ctx *c, slong src, slong k,
-                          arb_srcptr y, const arb_t t, arb_srcptr guess,
-                          int at_zero, arb_mat_struct *P, int *moved,
-                          char *why, size_t size);
+                          slong dst, arb_srcptr y, const arb_t t,
+                          arb_srcptr guess, int at_zero, arb_mat_struct *P,
+                          int *moved, char *why, size_t size);
 
 /* reinit.c: the smallest change of the states x of mode cm at time t
    onto its constraints (those with proven[q] are exactly zero at x):
@@ -383,7 +431,7 @@ int cert_expr_in_span(const hdo_expr_pool_struct *pool, hdo_expr e,
    derivatives (with the unknowns' through the implicit function), rows of
    the identity for kept states.  Returns 0, or -1. */
 int cert_transition_jacobian(arb_mat_t K, cert_ctx *c, slong src, slong k,
-                             arb_srcptr y, const arb_t t);
+                             slong dst, arb_srcptr y, const arb_t t);
 
 /* ------------------------------------------------------------------ */
 /* driver.c, rows.c, jump.c: the pass along the run's arcs. */

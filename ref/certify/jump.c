@@ -135,7 +135,7 @@ cert_take_event(arc_t *a, slong k, const arb_t I, int instant)
     const hdo_event *E = res->events + a->ev;
     cert_mode *cm = a->cm;
     slong ns = cm->red->nstate, nu = cm->red->nimplicit, prec = c->prec;
-    slong src = a->m, dst = c->model->modes[a->m].whens[k].target;
+    slong src = a->m, dst = E->to; /* checked: driver.c event_transition */
     char why[512];
     int st = 0;
     arb_t te, tec, Ic;
@@ -189,12 +189,15 @@ cert_take_event(arc_t *a, slong k, const arb_t I, int instant)
     arb_mat_t P;
     arb_mat_init(P, nsd, nsd);
     int moved = 0, moved_c = 0;
+    if (st == 0 && dst >= c->nmodes && src < c->nmodes &&
+        cert_sliding_entry(c, src, k, dst, yh, te, why, sizeof why) != 0)
+        st = cert_stop(a, cert_arb_d(te), "%s", why);
     if (st == 0) {
         cert_unknown_guess(g, cd, E->right);
-        if (cert_transition_state(xh, uh, c, src, k, yh, te, g, !instant, P,
-                                  &moved, why, sizeof why) != 0 ||
-            cert_transition_state(xc, uc, c, src, k, yc, tec, g, !instant, NULL,
-                                  &moved_c, why, sizeof why) != 0)
+        if (cert_transition_state(xh, uh, c, src, k, dst, yh, te, g, !instant,
+                                  P, &moved, why, sizeof why) != 0 ||
+            cert_transition_state(xc, uc, c, src, k, dst, yc, tec, g, !instant,
+                                  NULL, &moved_c, why, sizeof why) != 0)
             st = cert_stop(a, cert_arb_d(te), "%s", why);
     }
     if (st == 0) {
@@ -203,7 +206,7 @@ cert_take_event(arc_t *a, slong k, const arb_t I, int instant)
            reinitialisation's when it moved the state; where the Jacobian
            is not enclosed, the hull */
         int jok = nsd == ns && moved == moved_c &&
-                  cert_transition_jacobian(K, c, src, k, yh, te) == 0;
+                  cert_transition_jacobian(K, c, src, k, dst, yh, te) == 0;
         if (jok && moved)
             arb_mat_mul(K, P, K, c->lprec);
         if (jok) {
@@ -281,12 +284,17 @@ cert_take_event(arc_t *a, slong k, const arb_t I, int instant)
         a->tzero = tz;
         /* a guard zero by the reset's algebra is not, once the
            reinitialisation moved the state: then only exact balls */
-        for (slong gg = 0; st == 0 && gg < a->cm->ng; gg++)
+        for (slong gg = 0; st == 0 && gg < a->cm->ng; gg++) {
+            int slope = 0;
             a->zero0[gg] =
                 (!moved &&
                  cert_guard_zero_after(c, src, k, dst, gg, !instant)) ||
                 (tz != HDO_EXPR_NONE && cert_time_only(a, dst, gg) &&
-                 cert_same_up_to_sign(&c->work, a->cm->guards[gg], tz));
+                 cert_same_up_to_sign(&c->work, a->cm->guards[gg], tz)) ||
+                cert_sliding_exit_zero(c, src, k, dst, gg, &slope);
+            if (slope)
+                a->slope0[gg] = 1; /* the sliding's end: S' = 0 there */
+        }
         cert_arc_invariants(a);
     }
     cert_set_clear(Xe);
@@ -352,7 +360,7 @@ cert_instant_event(arc_t *a, slong k)
             "the run switches at once by `%s`, which the pass does not "
             "prove (the switching functions at the arc's start are "
             "not decided)",
-            a->c->model->modes[a->m].whens[k].guard_text);
+            a->cm->gtext[k]);
     }
     /* the rows at the arc's start come before the event's rows */
     arf_t zero;

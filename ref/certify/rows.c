@@ -110,14 +110,23 @@ ball_from(arb_t x, const mpfr_t mid, const mpfr_t rad)
     arf_clear(r);
 }
 
+/* Guard k of mode m as compiled (m built: the arc's or a previous one). */
+static hdo_expr
+guard_of(const arc_t *a, slong m, slong k)
+{
+    char why[64];
+    const cert_mode *cm = cert_mode_get(a->c, m, why, sizeof why);
+    return cm != NULL && k < cm->ng ? cm->guards[k] : HDO_EXPR_NONE;
+}
+
 /* 1 when guard k of mode m reads no variable: a switching function of t
    alone (a clock, PWM). */
 int
 cert_time_only(const arc_t *a, slong m, slong k)
 {
     hdo_model_struct *w = &a->c->work;
-    hdo_expr S = a->c->modes[m].guards[k];
-    if (!hdo_expr_has_time(w->pool, S))
+    hdo_expr S = guard_of(a, m, k);
+    if (S == HDO_EXPR_NONE || !hdo_expr_has_time(w->pool, S))
         return 0;
     for (slong v = 0; v < a->c->model->nvars; v++)
         if (hdo_expr_max_order(w->pool, S, v) >= 0)
@@ -135,7 +144,7 @@ cert_time_sign(const arc_t *a, slong m, slong k, const mpfr_t t)
     if (!cert_time_only(a, m, k))
         return 0;
     hdo_model_struct *w = &a->c->work;
-    hdo_expr S = a->c->modes[m].guards[k];
+    hdo_expr S = guard_of(a, m, k);
     int r = 0;
     mpfr_t mid, rad, tz;
     mpfr_init2(rad, 64);
@@ -172,7 +181,7 @@ cert_time_root(arb_t te, const arc_t *a, slong m, slong k)
     if (!cert_time_only(a, m, k))
         return 0;
     hdo_model_struct *w = &a->c->work;
-    hdo_expr S = a->c->modes[m].guards[k];
+    hdo_expr S = guard_of(a, m, k);
     hdo_expr dS = hdo_expr_diff_time(w->pool, S);
     slong prec = a->c->prec;
     int ok = 0;
@@ -275,15 +284,12 @@ cert_emit_samples(arc_t *a, arf_t hc, int upto_inclusive)
         if (st != 0 || after)
             break;
         if (res->rows[a->row].mode != a->m) {
-            st =
-                cert_stop(a, mpfr_get_d(res->rows[a->row].time, MPFR_RNDN),
-                          "the run's row %ld is in mode %s, the certified pass "
-                          "in mode %s",
-                          (long)a->row,
-                          res->rows[a->row].mode < a->c->model->nmodes
-                              ? a->c->model->modes[res->rows[a->row].mode].name
-                              : "sliding",
-                          a->c->model->modes[a->m].name);
+            char rn[256];
+            hdo_mode_name(rn, sizeof rn, a->c->model, res->rows[a->row].mode);
+            st = cert_stop(a, mpfr_get_d(res->rows[a->row].time, MPFR_RNDN),
+                           "the run's row %ld is in mode %s, the certified "
+                           "pass in mode %s",
+                           (long)a->row, rn, a->cm->name);
             break;
         }
         if (cert_emit_sample(a, s) != 0) {

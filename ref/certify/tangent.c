@@ -41,18 +41,19 @@ cert_guard_slope_zero(arc_t *a, slong g)
         return 0;
     hdo_model_struct *w = &c->work;
     const hdo_reduced_struct *rs = cs->red, *rd = cd->red;
-    const hdo_transition *tr = c->model->modes[a->prev_m].whens + a->prev_k;
+    const hdo_transition *tr = cert_when(c, a->prev_m, a->prev_k, a->m);
     if (rs->cons_rhs != NULL || rd->cons_rhs != NULL)
         return 0;
     /* the target's values after the event in the left limit's terms:
        an assigned state its `with` value, an unknown a fresh symbol, a
        kept value its own node (the left limit's); der(x) of an explicit
        variable the target's rhs */
-    slong nmax = tr->nassigns + rd->nimplicit + rd->nexplicit + 1;
+    slong na = tr != NULL ? tr->nassigns : 0;
+    slong nmax = na + rd->nimplicit + rd->nexplicit + 1;
     hdo_expr *from = flint_malloc(nmax * sizeof *from);
     hdo_expr *to = flint_malloc(nmax * sizeof *to);
     slong n = 0;
-    for (slong i = 0; i < tr->nassigns; i++) {
+    for (slong i = 0; i < na; i++) {
         from[n] = hdo_expr_var(w->pool, tr->assigns[i].var, 0);
         to[n++] = tr->assigns[i].value;
     }
@@ -84,8 +85,12 @@ cert_guard_slope_zero(arc_t *a, slong g)
         rel[r++] = rs->h[k];
     for (slong k = 0; k < rs->ncons; k++)
         rel[r++] = rs->cons[k];
+    /* the switching function that fired, zero at its located event; a
+       sliding's end: alpha = lb / (lb - la) = 0 is lb = 0, 1 - alpha =
+       -la / (lb - la) = 0 is la = 0 (lb - la proven nonzero) */
     if (a->prev_at_zero)
-        rel[r++] = cs->guards[a->prev_k];
+        rel[r++] = cs->sa < 0 ? cs->guards[a->prev_k]
+                              : (a->prev_k == 0 ? cs->lb : cs->la);
     for (slong k = 0; k < rd->nh; k++)
         rel[r++] = subst(w, rd->h[k], from, to, nval);
     for (slong k = 0; k < rd->ncons; k++)

@@ -129,6 +129,27 @@ Test(certify_corpus, stick_slip_stick)
     check_case("stick_slip_stick", 30, 1, 25);
 }
 
+/* Filippov sliding on one surface (sliding.c) */
+Test(certify_corpus, stick_slip)
+{
+    check_case("stick_slip", 30, 1, 25);
+}
+
+Test(certify_corpus, stick_slip_belt)
+{
+    check_case("stick_slip_belt", 30, 1, 25);
+}
+
+Test(certify_corpus, evaporator)
+{
+    check_case("evaporator", 30, 1, 25);
+}
+
+Test(certify_corpus, km_chattering)
+{
+    check_case("km_chattering", 30, 1, 25);
+}
+
 /* Certified up to a stop: what is certified holds the run's values. */
 Test(certify_corpus, bouncing_ball_to_its_zeno_point)
 {
