@@ -318,9 +318,12 @@ run_arc(arc_t *a)
                 break;
             }
             target = E->time;
+        } else if (E != NULL && E->kind == HDO_EV_ZENO) {
+            st = cert_zeno_event(a, E); /* zeno.c */
+            break;
         } else if (E != NULL) {
             slong r = last_sample_before(a, E);
-            if (E->kind == HDO_EV_ZENO || r < 0) {
+            if (r < 0) {
                 st = cert_stop(a, mpfr_get_d(E->time, MPFR_RNDN), "%s", term);
                 break;
             }
@@ -427,12 +430,15 @@ run_arc(arc_t *a)
             if (arf_cmp(m, h) > 0)
                 arf_set(m, h);
             if (cert_guard_root(I, a->cm->step, k, m, 0) != 0) {
-                st = cert_stop(
-                    a, mpfr_get_d(E->time, MPFR_RNDN),
-                    "the time of event %ld (`%s`) is not enclosed as a "
-                    "simple crossing (a grazing or multiple zero, or "
-                    "one the run misplaced)",
-                    (long)E->index, E->guard);
+                /* the rest of a Zeno cascade, by its scaling (zeno.c) */
+                st = cert_zeno_tail(a);
+                if (st == -2)
+                    st = cert_stop(
+                        a, mpfr_get_d(E->time, MPFR_RNDN),
+                        "the time of event %ld (`%s`) is not enclosed as a "
+                        "simple crossing (a grazing or multiple zero, or "
+                        "one the run misplaced)",
+                        (long)E->index, E->guard);
                 break;
             }
             arb_get_lbound_arf(lo, I, prec);

@@ -505,6 +505,20 @@ int cert_time_root(arb_t te, const arc_t *a, slong m, slong k);
    constraints. */
 int cert_guard_slope_zero(arc_t *a, slong g);
 
+/* zeno.c: the run's zeno event E, the next after the arc's last event:
+   its time t* enclosed by the scaling argument (zeno.c says when it
+   applies), the zeno clause taken from the limit state 0 there, and the
+   target's arc begun.  Returns ARC_EVENT, or a stop saying why not. */
+int cert_zeno(arc_t *a, const hdo_event *E, arb_t tstar, char *why,
+              size_t size);
+int cert_zeno_event(arc_t *a, const hdo_event *E);
+/* The run's events from a->ev up to its zeno event, when the steps cannot
+   enclose them (gaps near the rounding): each certified by the cascade's
+   self-similarity, its time and states the scaled image of the first
+   cycle's; the arc after them begun.  ARC_EVENT, a stop, or -2 when no
+   such cascade lies ahead (the caller's stop stands). */
+int cert_zeno_tail(arc_t *a);
+
 /* jump.c */
 void cert_unknown_guess(arb_ptr g, const cert_mode *cm, mpfr_srcptr vals);
 void cert_exact_zeros(arc_t *a);

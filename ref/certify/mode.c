@@ -54,6 +54,7 @@ cert_mode_get(cert_ctx *c, slong m, char *why, size_t size)
     cm->guards = flint_malloc((cm->ng + 1) * sizeof *cm->guards);
     cm->locate = flint_malloc((cm->ng + 1) * sizeof *cm->locate);
     cm->gtext = flint_malloc((cm->ng + 1) * sizeof *cm->gtext);
+    cm->gtext[cm->ng] = "zeno"; /* the zeno clause: k = ng (cert_when) */
     for (slong k = 0; k < cm->ng; k++) {
         cm->gtext[k] = mode->whens[k].guard_text;
         cm->guards[k] = mode->whens[k].guard;
@@ -140,11 +141,14 @@ cert_mode_free(cert_ctx *c)
 const hdo_transition *
 cert_when(const cert_ctx *c, slong src, slong k, slong dst)
 {
-    if (src < 0 || src >= c->nmodes || dst >= c->nmodes ||
-        k >= c->model->modes[src].nwhens ||
-        c->model->modes[src].whens[k].target != dst)
+    if (src < 0 || src >= c->nmodes || dst >= c->nmodes)
         return NULL;
-    return c->model->modes[src].whens + k;
+    const hdo_mode *mode = c->model->modes + src;
+    if (k == mode->nwhens && mode->has_zeno && mode->zeno.target == dst)
+        return &mode->zeno;
+    if (k >= mode->nwhens || mode->whens[k].target != dst)
+        return NULL;
+    return mode->whens + k;
 }
 
 /* The ball of a constant expression of the workspace's pool. */
