@@ -157,8 +157,10 @@ analyze(cascade *z, arc_t *a, const hdo_event *E, arb_t tstar, char *why,
                                           ce->events + j0 - 1 + p, res);
          j0--)
         ;
-    if (j0 + 2 * p > K + 1) {
-        snprintf(why, size, "fewer than two cycles of the cascade certified");
+    if (j0 + 2 * p > K) {
+        snprintf(why, size,
+                 "fewer than two cycles of the cascade certified after its "
+                 "first event");
         return -1;
     }
     /* the cycle's modes and whens; all explicit ODEs of the same two
