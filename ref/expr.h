@@ -319,8 +319,9 @@ hdo_expr hdo_expr_diff_time(hdo_expr_pool_t pool, hdo_expr e);
 hdo_expr hdo_expr_total_derivative(hdo_expr_pool_t pool, hdo_expr e);
 
 /* Substitution: every VAR(var, order) node (for _many: every node
-   from[i], which must be VAR nodes) replaced by repl (to[i]),
-   simultaneously, and the expression rebuilt with simplification. */
+   from[i], which must be VAR nodes or the TIME node) replaced by repl
+   (to[i]), simultaneously, and the expression rebuilt with
+   simplification. */
 hdo_expr hdo_expr_substitute(hdo_expr_pool_t pool, hdo_expr e, slong var,
                              slong order, hdo_expr repl);
 hdo_expr hdo_expr_substitute_many(hdo_expr_pool_t pool, hdo_expr e,

@@ -155,12 +155,27 @@ hdo_certify(hdo_certified_t cert, const hdo_result_t res,
              (long)c.p, (long)c.prec, (long)c.lprec,
              wraps[opt->wrap >= 0 && opt->wrap <= 2 ? opt->wrap : 0]);
 
+    /* the exact end: the run's t_end is its rounding (hdo_run evaluates
+       it the same way), or the end is not the one given */
+    c.tend = opt->until != NULL ? hdo_expr_const_fmpq(c.work.pool, opt->until)
+                                : model->t_end;
+    arb_init(c.tend_ball);
+    if (c.tend != HDO_EXPR_NONE) {
+        mpfr_t te;
+        mpfr_init2(te, res->prec);
+        if (hdo_expr_eval_constant(te, c.work.pool, c.tend) != 0 ||
+            !mpfr_equal_p(te, res->t_end) ||
+            cert_constant_arb(c.tend_ball, &c.work, c.tend, c.prec) != 0)
+            c.tend = HDO_EXPR_NONE;
+        mpfr_clear(te);
+    }
     int st = cert_run(&c);
     min_digits(cert, res, model, c.nominal);
     if (cert->complete)
         mpfr_set(cert->until, res->t_end, MPFR_RNDN);
 
     cert_mode_free(&c);
+    arb_clear(c.tend_ball);
     hdo_model_workspace_clear(&c.work);
     flint_free(c.varmax);
     flint_free(c.nominal);

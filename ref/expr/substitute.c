@@ -1,4 +1,4 @@
-/* substitute.c -- replacing variable nodes by expressions */
+/* substitute.c -- replacing variable (and time) nodes by expressions */
 #include <stdlib.h>
 #include "expr.h"
 #include "pool.h"
@@ -24,7 +24,7 @@ hdo_expr_substitute_many(hdo_expr_pool_t pool, hdo_expr e, const hdo_expr *from,
         hdo_expr x = nodes[i];
         const hdo_expr_node node = pool->nodes[x];
         image[i] = x;
-        if (node.kind == HDO_X_VAR) {
+        if (node.kind == HDO_X_VAR || node.kind == HDO_X_TIME) {
             for (slong k = 0; k < n; k++)
                 if (from[k] == x)
                     image[i] = to[k];

@@ -115,6 +115,10 @@ typedef struct {
     /* an output row with an undefined (NaN) value of a variable its mode
        has: the run fails rather than print it (hdo_run) */
     int undefined_row;
+    /* the switching function of the event being taken when it is of t
+       alone (a clock: its sign at a sample's exact time orders the two,
+       sample.c), else HDO_EXPR_NONE */
+    hdo_expr event_clock;
     int phase; /* the phase timer in force, and since when */
     struct timespec phase_since;
 } run_ctx;
@@ -203,6 +207,19 @@ void hdo_run_emit_samples_point(run_ctx *c, slong mode, mpfr_srcptr xs,
                                 mpfr_srcptr xu, const mpfr_t limit,
                                 int inclusive);
 int hdo_run_setup_samples(run_ctx *c);
+/* The samples at an event of guard g of mode m located at tstar (cli.md:
+   a sample at an event's time is no row of its own, the event's two rows
+   stand for it).  hdo_run_event_samples_begin sets c->event_clock and
+   emits the samples of the current expansion that precede the event;
+   hdo_run_skip_samples_at (transition.c) skips those at its time and
+   writes one that follows it, though its rounded time does not, from
+   the right limit (mode, xs, xu); hdo_run_event_samples_end clears
+   c->event_clock. */
+void hdo_run_event_samples_begin(run_ctx *c, slong m, slong g,
+                                 const mpfr_t tstar);
+void hdo_run_event_samples_end(run_ctx *c);
+int hdo_run_sample_side(run_ctx *c, slong k, const mpfr_t tk,
+                        const mpfr_t tstar);
 
 /* mode.c */
 
@@ -248,7 +265,8 @@ void hdo_run_event_digits(run_ctx *c, mpfr_srcptr coef, slong len,
                           const mpfr_t H, const mpfr_t s);
 void hdo_run_start_guess(mpfr_t out, const run_ctx *c, slong v);
 int hdo_run_reinit(run_ctx *c, slong m, const mpfr_t t, int *adjusted);
-void hdo_run_skip_samples_at(run_ctx *c, const mpfr_t t);
+void hdo_run_skip_samples_at(run_ctx *c, const mpfr_t t, slong mode,
+                             mpfr_srcptr xs, mpfr_srcptr xu);
 int hdo_run_take_transition_tr(run_ctx *c, slong src, const hdo_transition *tr,
                                slong k, const left_limit *L, const mpfr_t t,
                                hdo_event_kind kind);

@@ -10,8 +10,8 @@
 /* The event of a step */
 
 /* Handles the event of guard g at offset s of the current step. */
-int
-hdo_run_handle_event(run_ctx *c, slong g, const mpfr_t s, int simultaneous)
+static int
+handle_event(run_ctx *c, slong g, const mpfr_t s, int simultaneous)
 {
     slong src = c->mode;
     mode_cache *mc = hdo_run_mode_entry(c, src);
@@ -21,7 +21,7 @@ hdo_run_handle_event(run_ctx *c, slong g, const mpfr_t s, int simultaneous)
 
     mpfr_inits2(c->prec, tstar, gap, ttol, (mpfr_ptr)0);
     mpfr_add(tstar, c->t, s, MPFR_RNDN);
-    hdo_run_emit_samples(c, tstar, 0);
+    hdo_run_event_samples_begin(c, src, g, tstar);
     hdo_stepper_eval(mc->ls, mc->lu, NULL, mc->step, s);
     left_limit L = {mc->red, mc->ls, mc->lu, &mc->step->dense, s};
 
@@ -130,5 +130,13 @@ hdo_run_handle_event(run_ctx *c, slong g, const mpfr_t s, int simultaneous)
                                  simultaneous ? HDO_EV_SIMULTANEOUS
                                               : HDO_EV_SWITCH);
     mpfr_clears(tstar, gap, ttol, (mpfr_ptr)0);
+    return st;
+}
+
+int
+hdo_run_handle_event(run_ctx *c, slong g, const mpfr_t s, int simultaneous)
+{
+    int st = handle_event(c, g, s, simultaneous);
+    hdo_run_event_samples_end(c);
     return st;
 }

@@ -307,7 +307,7 @@ hdo_run_enter_slot(run_ctx *c, slong src, slong m, const left_limit *L,
     hdo_run_mode_values(ev->right, NULL, mc, mc->xs, mc->xu);
     ev->row_left = row_left;
     ev->row_right = hdo_run_add_row(c, t, m, mc->xs, mc->xu);
-    hdo_run_skip_samples_at(c, t);
+    hdo_run_skip_samples_at(c, t, m, mc->xs, mc->xu);
     hdo_run_hist_clear(c);
     c->mode = m;
     mpfr_set(c->t, t, MPFR_RNDN);

@@ -323,16 +323,26 @@ hdo_run_reinit(run_ctx *c, slong m, const mpfr_t t, int *adjusted)
     return 0;
 }
 
-/* Skips the samples at time t: the event rows stand for them. */
+/* Skips the samples at time t: the event rows stand for them.  One
+   after the event whose rounded time is not after t (a clock's,
+   hdo_run_sample_side) is written from the right limit (mode, xs, xu):
+   the next arc starts at t and would drop it. */
 void
-hdo_run_skip_samples_at(run_ctx *c, const mpfr_t t)
+hdo_run_skip_samples_at(run_ctx *c, const mpfr_t t, slong mode, mpfr_srcptr xs,
+                        mpfr_srcptr xu)
 {
     mpfr_t tk;
     mpfr_init2(tk, c->prec);
     while (c->next_sample < c->nsamples) {
         hdo_run_sample_time(tk, c, c->next_sample);
-        if (mpfr_cmp(tk, t) > 0)
+        int side = hdo_run_sample_side(c, c->next_sample, tk, t);
+        if (side > 0 && mpfr_cmp(tk, t) > 0)
             break;
+        if (side > 0) {
+            slong i = hdo_run_add_row(c, tk, mode, xs, xu);
+            if (i >= 0)
+                c->res->rows[i].sample = c->next_sample;
+        }
         c->next_sample++;
     }
     mpfr_clear(tk);
@@ -432,7 +442,7 @@ hdo_run_take_transition_tr(run_ctx *c, slong src, const hdo_transition *tr,
     ev->row_left = row_left;
     ev->row_right = hdo_run_add_row(c, t, tgt, mt->xs, mt->xu);
     hdo_run_carry_floors(c, row_left, ev->row_right);
-    hdo_run_skip_samples_at(c, t);
+    hdo_run_skip_samples_at(c, t, tgt, mt->xs, mt->xu);
     c->mode = tgt;
     mpfr_set(c->t, t, MPFR_RNDN);
     mpfr_set(c->last_event, t, MPFR_RNDN);
