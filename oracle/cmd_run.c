@@ -220,7 +220,7 @@ hdo_cmd_run(int argc, char **argv)
         if (certify) {
             hdo_certify_options copt;
             hdo_certify_options_init(&copt);
-            copt.until = opt.until;
+            copt.until = opt->until;
             cst = hdo_certify(cert, res, model, &copt, &err);
         }
         if (cst < 0) {
