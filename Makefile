@@ -260,7 +260,7 @@ fuzz-build:
 # module order of tools/module-order.txt (tools/check-layering, issue 24):
 # circles of files, includes and calls up the order, other modules'
 # private headers.  Exit 1 with the list.  Not part of `make check` until
-# the tree passes it.
+# the tree passes it; its self-test, tests/e2e/layering.sh, is.
 layering:
 	@/usr/bin/python3 tools/check-layering
 
