@@ -8,6 +8,7 @@
 #   make tsan       hdo run --verify (two threads, one model) under TSan
 #   make bench      the performance record (never part of make check)
 #   make format-check
+#   make layering   the include and call graph against the module order
 #   make install PREFIX=/usr/local DESTDIR=   (and make uninstall)
 
 SHELL := /bin/bash
@@ -55,7 +56,7 @@ HDO := $(BUILD)/hdo
 CASES := $(sort $(wildcard cases/*.hdae))
 
 .PHONY: all deps run references check unit e2e tsan tsan-run bench crosscheck fuzz fuzz-build format format-check clean \
-        shared install uninstall
+        shared install uninstall layering
 
 all: $(HDO)
 
@@ -256,6 +257,14 @@ fuzz:
 fuzz-build:
 	@$(MAKE) --no-print-directory deps EXTRA_PACKAGES="$(FUZZ_PACKAGES)"
 	@FUZZ_BUILD=$(BUILD)/fuzz tools/fuzz.sh build
+
+# The include and call graph of ref/, oracle/ and tools/ida/ against the
+# module order of tools/module-order.txt (tools/check-layering, issue 24):
+# circles of files, includes and calls up the order, other modules'
+# private headers.  Exit 1 with the list.  Not part of `make check` until
+# the tree passes it; its self-test, tests/e2e/layering.sh, is.
+layering:
+	@/usr/bin/python3 tools/check-layering
 
 format:
 	clang-format -i $(LIB_SRC) $(CLI_SRC) $(TEST_SRC) ref/*.h docs/examples/*.c
