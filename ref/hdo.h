@@ -17,6 +17,7 @@
 #include "km.h"
 #include "reduce.h"
 #include "taylor.h"
+#include "step.h"
 #include "hybrid.h"
 #include "compare.h"
 #include "analyze.h"
