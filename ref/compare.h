@@ -14,6 +14,7 @@
 #include "hybrid.h"
 #include "model.h"
 #include "status.h"
+#include "util.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -228,15 +229,10 @@ int hdo_tol_read_string(hdo_tol_t tol, const char *text, size_t len,
                         const char *filename, hdo_error_t *err);
 int hdo_tol_read_file(hdo_tol_t tol, const char *path, hdo_error_t *err);
 
-/* Reads a whole file into a malloc'd buffer (*len bytes, NUL added).
-   Returns 0, HDO_ERR_IO (err message: the system's reason),
-   HDO_ERR_MEMORY, or HDO_ERR_INPUT for a file that holds a NUL byte (not
-   text: refused as soon as it is read, so /dev/zero stops at once) or is
-   larger than HDO_INPUT_MAX_BYTES (4 GiB: 10^7 candidate rows of a dozen
-   columns fit, a runaway device does not). */
+/* The largest input file hdo check reads (hdo_read_whole_file, util.h,
+   which refuses a NUL byte in them): 4 GiB, so 10^7 candidate rows of a
+   dozen columns fit and a runaway device does not. */
 #define HDO_INPUT_MAX_BYTES ((size_t)4 << 30)
-int hdo_read_whole_file(char **text, size_t *len, const char *path,
-                        hdo_error_t *err);
 
 /* ------------------------------------------------------------------ */
 /* The tube comparison of one variable (Modelica csv-compare's tube).

@@ -317,7 +317,8 @@ hdo_evfile_read_file(hdo_evfile_t ef, const char *path, hdo_error_t *err)
 {
     char *text;
     size_t len;
-    int st = hdo_read_whole_file(&text, &len, path, err);
+    int st = hdo_read_whole_file(&text, &len, path, HDO_INPUT_MAX_BYTES,
+                                 HDO_FILE_REFUSE_NUL, err);
     if (st) {
         free(ef->file);
         ef->file = strdup(path);

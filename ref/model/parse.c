@@ -185,23 +185,6 @@ check_first_declaration(parser *P, slong tok, hdo_name_entry **entry)
     return 0;
 }
 
-int
-grow(void **ptr, slong *alloc, slong need, size_t size)
-{
-    if (need > *alloc) {
-        slong n = *alloc ? *alloc : 8;
-        void *q;
-        while (n < need)
-            n *= 2;
-        q = realloc(*ptr, (size_t)n * size);
-        if (q == NULL)
-            return HDO_ERR_MEMORY;
-        *ptr = q;
-        *alloc = n;
-    }
-    return 0;
-}
-
 /* ------------------------------------------------------------------ */
 /* Building expressions: every node goes through track(), which keeps
    the height of each pool node and the size of exact constants within

@@ -7,6 +7,7 @@
 #include "model/lex.h"
 #include "model/names.h"
 #include "model/parse.h"
+#include "util.h"
 
 /* Why four sweeps.  The format lets top-level statements come in any
    order, as a user of Modelica would expect (a mode may use a variable
@@ -121,7 +122,6 @@ typedef struct {
 #define name_kind_word(...) hdo_model_p_name_kind_word(__VA_ARGS__)
 #define check_first_declaration(...)                                           \
     hdo_model_p_check_first_declaration(__VA_ARGS__)
-#define grow(...) hdo_model_p_grow(__VA_ARGS__)
 #define node_arity(...) hdo_model_p_node_arity(__VA_ARGS__)
 #define node_fmpq(...) hdo_model_p_node_fmpq(__VA_ARGS__)
 #define track(...) hdo_model_p_track(__VA_ARGS__)
@@ -175,8 +175,8 @@ hdo_name_entry *lookup(const parser *P, slong tok);
 const char *name_kind_word(int k);
 int check_first_declaration(parser *P, slong tok, hdo_name_entry **entry);
 /* Grows *ptr (of *alloc entries of size bytes) to hold at least need;
-   0, or HDO_ERR_MEMORY (*ptr and *alloc unchanged). */
-int grow(void **ptr, slong *alloc, slong need, size_t size);
+   0, or HDO_ERR_MEMORY (*ptr and *alloc unchanged): util.h's one rule. */
+#define grow(...) hdo_grow(__VA_ARGS__)
 int node_arity(hdo_expr_kind k);
 const fmpq *node_fmpq(const parser *P, hdo_expr e);
 int track(parser *P, hdo_expr e, slong tok);

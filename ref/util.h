@@ -1,0 +1,49 @@
+/* util.h -- the generic helpers of libhdo, each once: growable arrays,
+   reading a whole file, allocation that asserts, JSON and XML escaping,
+   safe output files, the clock.  They know nothing of models or runs:
+   every other module may use them (tools/module-order.txt). */
+#ifndef HDO_UTIL_H
+#define HDO_UTIL_H
+
+#include <stddef.h>
+#include <stdio.h>
+#include <flint/flint.h>
+#include "status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Grows the array *p of *alloc elements of size sz to hold at least need
+   (doubling, from 16): returns 0, or HDO_ERR_MEMORY with *p and *alloc
+   unchanged (the caller still frees *p). */
+int hdo_grow(void **p, slong *alloc, slong need, size_t sz);
+
+/* What hdo_read_whole_file does with a NUL byte. */
+enum {
+    /* refused: HDO_ERR_INPUT "a NUL byte at offset N: not a text file",
+       with its line (hdo check's inputs) */
+    HDO_FILE_REFUSE_NUL = 0,
+    /* the text ends with the first NUL byte, which it keeps (*len counts
+       it), so that a lexer reports it at its line and column (the model
+       file) */
+    HDO_FILE_STOP_AT_NUL = 1
+};
+
+/* Reads the file at path into a malloc'd buffer *text of *len bytes
+   (a NUL added after them), stopping as soon as the file shows it is
+   not text (a NUL byte, as flags says: /dev/zero stops at once) or
+   holds more than max_bytes bytes (a runaway device).  Returns 0,
+   HDO_ERR_IO ("cannot open: <the system's reason>", "cannot read:
+   ..."), HDO_ERR_MEMORY, or HDO_ERR_INPUT for a refused NUL byte or
+   "larger than M MiB, the limit of an input file" (with
+   HDO_FILE_STOP_AT_NUL, HDO_ERR_INPUT always means the size).  On
+   failure *text is NULL; err's file is left to the caller. */
+int hdo_read_whole_file(char **text, size_t *len, const char *path,
+                        size_t max_bytes, int flags, hdo_error_t *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
