@@ -407,11 +407,6 @@ int hdo_write_trajectory(FILE *f, const hdo_result_t res,
                          hdo_error_t *err);
 int hdo_write_events(FILE *f, const hdo_result_t res, const hdo_model_t model,
                      long digits, hdo_error_t *err);
-/* Writes s as a JSON string literal: '"' and '\\' escaped, control
-   characters as \u00XX, every other byte as it is (UTF-8 passes
-   through).  The one JSON escaping of hdo (summary.json, hdo analyze
-   --json). */
-void hdo_json_string(FILE *f, const char *s);
 /* verified_digits < 0: not verified (the key is left out). */
 int hdo_write_summary(FILE *f, const hdo_result_t res, const hdo_model_t model,
                       long verified_digits, hdo_error_t *err);

@@ -1,7 +1,7 @@
 /* util.h -- the generic helpers of libhdo, each once: growable arrays,
-   reading a whole file, allocation that asserts, JSON and XML escaping,
-   safe output files, the clock.  They know nothing of models or runs:
-   every other module may use them (tools/module-order.txt). */
+   reading a whole file, JSON and XML escaping, safe output files.  They know
+   nothing of models or runs: every other module may use them
+   (tools/module-order.txt). */
 #ifndef HDO_UTIL_H
 #define HDO_UTIL_H
 
@@ -41,6 +41,35 @@ enum {
    failure *text is NULL; err's file is left to the caller. */
 int hdo_read_whole_file(char **text, size_t *len, const char *path,
                         size_t max_bytes, int flags, hdo_error_t *err);
+
+/* Writes s as a JSON string literal: '"' and '\\' escaped, control
+   characters as \u00XX, every other byte as it is (UTF-8 passes
+   through).  The one JSON escaping of hdo (summary.json, hdo analyze
+   --json). */
+void hdo_json_string(FILE *f, const char *s);
+
+/* Writes s escaped for XML text and attributes; bytes XML cannot hold
+   (control characters, broken UTF-8) become '?'. */
+void hdo_xml_escape(FILE *f, const char *s);
+
+/* Output files (hdo check's JUnit report and plots).  A regular file (or
+   a new one) is written to a temporary file beside it and renamed into
+   place by hdo_outfile_commit; a path that exists and is not a regular
+   file (device, FIFO, symlink) is written through and never replaced.
+   A folder is refused (HDO_ERR_IO). */
+typedef struct {
+    const char *path;
+    char *tmp; /* NULL when writing through */
+    FILE *f;
+} hdo_outfile;
+
+int hdo_outfile_open(hdo_outfile *o, const char *path, hdo_error_t *err);
+/* Closes, checks every write, renames: 0 or HDO_ERR_IO (the temporary
+   file removed). */
+int hdo_outfile_commit(hdo_outfile *o, hdo_error_t *err);
+void hdo_outfile_abort(hdo_outfile *o);
+/* Copies the file src onto dst as above. */
+int hdo_outfile_copy(const char *dst, const char *src, hdo_error_t *err);
 
 #ifdef __cplusplus
 }

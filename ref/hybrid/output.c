@@ -4,6 +4,7 @@
 #include <string.h>
 #include "hybrid.h"
 #include "internal.h"
+#include "util.h"
 #include "version.h"
 
 static const char *
@@ -117,21 +118,6 @@ hdo_write_events(FILE *f, const hdo_result_t res, const hdo_model_t model,
         fputc('\n', f);
     }
     return io_status(f, err, "events.csv");
-}
-
-void
-hdo_json_string(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '"' || *p == '\\')
-            fprintf(f, "\\%c", *p);
-        else if (*p < 0x20)
-            fprintf(f, "\\u%04x", *p);
-        else
-            fputc(*p, f);
-    }
-    fputc('"', f);
 }
 
 int

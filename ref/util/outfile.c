@@ -10,7 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "compare.h"
+#include "util.h"
 
 int
 hdo_outfile_open(hdo_outfile *o, const char *path, hdo_error_t *err)

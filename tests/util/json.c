@@ -3,7 +3,7 @@
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include "hybrid.h"
+#include "util.h"
 
 static void
 expect_json(const char *in, const char *want)
