@@ -6,9 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include "cli.h"
 #include "commands.h"
+#include "util.h"
 
 static void
 usage(FILE *out)
@@ -55,14 +55,6 @@ usage(FILE *out)
         "Exit 0 pass, 1 fail, 2 bad input or a reference run that cannot go "
         "on.\n",
         out);
-}
-
-static double
-now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
 /* The first error message, for the JUnit <error>. */
@@ -136,7 +128,7 @@ check(hdo_check_t s, const hdo_check_options *opt, const char *plot)
 int
 hdo_cmd_check(int argc, char **argv)
 {
-    double t0 = now();
+    double t0 = hdo_clock_now();
     const char *junit = NULL, *plot = NULL;
     hdo_check_options opt;
     hdo_check_t s;
@@ -189,7 +181,8 @@ hdo_cmd_check(int argc, char **argv)
                         : first_error[0] ? first_error
                                          : "hdo check could not be done: bad "
                                            "command line (see standard error)";
-        if (hdo_check_write_junit(junit, s, e, now() - t0, &err) != 0) {
+        if (hdo_check_write_junit(junit, s, e, hdo_clock_now() - t0, &err) !=
+            0) {
             print_error(&err);
             rc = 2;
         }

@@ -6,11 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <math.h>
-#include <time.h>
 #include <unistd.h>
 #include "cli.h"
 #include "commands.h"
 #include "hybrid.h"
+#include "util.h"
 
 /* The usage below spells the limit out, to stay one readable text. */
 _Static_assert(HDO_MAX_DIGITS == 10000, "the usage says --digits <= 10000");
@@ -60,27 +60,18 @@ usage(FILE *f)
    one line rewritten at most four times a second; elsewhere (--progress)
    a line every five seconds, for a log. */
 typedef struct {
-    struct timespec start;
+    double start; /* hdo_clock_now() */
     double last;
     int shown;
     int tty;
     double t_end;
 } progress_state;
 
-static double
-since(const struct timespec *t0)
-{
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    return (double)(now.tv_sec - t0->tv_sec) +
-           1e-9 * (double)(now.tv_nsec - t0->tv_nsec);
-}
-
 static void
 progress(void *data, double t, long steps, long nevents, const char *method)
 {
     progress_state *ps = data;
-    double e = since(&ps->start);
+    double e = hdo_clock_now() - ps->start;
     if (e < 2.0 || e - ps->last < (ps->tty ? 0.25 : 5.0))
         return;
     ps->last = e;
@@ -171,7 +162,7 @@ hdo_cmd_run(int argc, char **argv)
     }
 
     memset(&ps, 0, sizeof ps);
-    clock_gettime(CLOCK_MONOTONIC, &ps.start);
+    ps.start = hdo_clock_now();
     ps.tty = isatty(STDERR_FILENO);
     if (ps.tty || want_progress) {
         opt.progress = progress;

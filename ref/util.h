@@ -1,5 +1,6 @@
 /* util.h -- the generic helpers of libhdo, each once: growable arrays,
-   reading a whole file, JSON and XML escaping, safe output files.  They know
+   reading a whole file, allocation that asserts, JSON and XML escaping,
+   safe output files, the clocks.  They know
    nothing of models or runs: every other module may use them
    (tools/module-order.txt). */
 #ifndef HDO_UTIL_H
@@ -70,6 +71,20 @@ int hdo_outfile_commit(hdo_outfile *o, hdo_error_t *err);
 void hdo_outfile_abort(hdo_outfile *o);
 /* Copies the file src onto dst as above. */
 int hdo_outfile_copy(const char *dst, const char *src, hdo_error_t *err);
+
+/* malloc (hdo_xmalloc) and calloc (hdo_xcalloc, zeroed) of n entries of
+   size bytes, at least one entry; a failure is an assertion
+   (HDO_ASSERT): for the library's own tables, not for inputs. */
+void *hdo_xmalloc(slong n, size_t size);
+void *hdo_xcalloc(slong n, size_t size);
+
+/* The clocks, in seconds: hdo_clock_now the wall time (CLOCK_MONOTONIC,
+   from an arbitrary origin: only differences mean something),
+   hdo_clock_thread_cpu the CPU time of the calling thread
+   (CLOCK_THREAD_CPUTIME_ID: the other thread of hdo_run_verify is not
+   counted). */
+double hdo_clock_now(void);
+double hdo_clock_thread_cpu(void);
 
 #ifdef __cplusplus
 }

@@ -5,7 +5,6 @@
 #ifndef HDO_HYBRID_DRIVER_H
 #define HDO_HYBRID_DRIVER_H
 
-#include <time.h>
 #include "hybrid.h"
 #include "internal.h"
 #include "km.h"
@@ -89,7 +88,7 @@ typedef struct {
     mpfr_t last_event; /* time of the last event (or -inf) */
     slong max_steps, max_events;
     hdo_stiff_watch stiff; /* is the current arc stiff (stiff.c) */
-    struct timespec start;
+    double start;          /* hdo_clock_now() when the run started */
     /* scale floors (context.c, hdo_run_set_floors): per model variable,
        its nominal value (0: none) and the largest |value| it has had so
        far, at 64 bits */
@@ -112,7 +111,7 @@ typedef struct {
        has: the run fails rather than print it (hdo_run) */
     int undefined_row;
     int phase; /* the phase timer in force, and since when */
-    struct timespec phase_since;
+    double phase_since;
 } run_ctx;
 
 /* Phase timers (hdo_result_struct): the time since the last switch is

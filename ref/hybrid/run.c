@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "driver.h"
+#include "util.h"
 
 /* The layering (style.md, GSL odeiv2): a stepper (ref/step.h: the Taylor
    method today) is step + control (the dense output at a point and its
@@ -346,12 +347,12 @@ hdo_run_stoppable(hdo_result_t res, const hdo_model_struct *model,
 {
     run_ctx c;
     int st = 0, done = 0;
-    struct timespec cpu0, cpu1;
+    double cpu0;
     hdo_model_struct work;
 
     memset(&c, 0, sizeof c);
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu0);
-    clock_gettime(CLOCK_MONOTONIC, &c.start);
+    cpu0 = hdo_clock_thread_cpu();
+    c.start = hdo_clock_now();
     hdo_model_workspace_init(&work, model);
     c.model = &work;
     c.opt = opt;
@@ -429,8 +430,6 @@ hdo_run_stoppable(hdo_result_t res, const hdo_model_struct *model,
                 c.event_dt, (mpfr_ptr)0);
     hdo_run_phase_enter(&c, PH_OTHER);
     res->seconds = hdo_run_elapsed(&c);
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu1);
-    res->cpu_seconds = (double)(cpu1.tv_sec - cpu0.tv_sec) +
-                       1e-9 * (double)(cpu1.tv_nsec - cpu0.tv_nsec);
+    res->cpu_seconds = hdo_clock_thread_cpu() - cpu0;
     return st < 0 ? st : 0;
 }
