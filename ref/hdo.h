@@ -11,6 +11,7 @@
 
 #include "version.h"
 #include "status.h"
+#include "util.h"
 #include "expr.h"
 #include "model.h"
 #include "linalg.h"
