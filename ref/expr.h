@@ -34,7 +34,7 @@ typedef int32_t hdo_expr;
      lexer and parser through this table;
    - precedence is its binding strength for the printer (HDO_PREC_*).
    The rules of a kind (MPFR evaluation in program.c, symbolic derivative
-   in diff.c, Taylor recurrence in taylor.c, Arb ball in constant.c,
+   in diff.c, Taylor recurrence in autodiff.c, Arb ball in constant.c,
    exact test in exact.c, folding in construct.c) are cases of switches
    that have no default: the build (-Werror=switch) refuses a kind that
    lacks one.  docs/internals.md says how to add a builtin. */

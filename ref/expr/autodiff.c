@@ -1,4 +1,4 @@
-/* taylor.c -- Taylor-mode automatic differentiation over a flat program:
+/* autodiff.c -- Taylor-mode automatic differentiation over a flat program:
    normalised coefficients f^(k)(t0)/k!, one order at a time */
 #include <stdlib.h>
 #include "expr.h"

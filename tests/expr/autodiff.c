@@ -1,4 +1,4 @@
-/* taylor.c -- tests of Taylor-mode AD against independent series.
+/* autodiff.c -- tests of Taylor-mode AD against independent series.
    Expected coefficients: closed forms where they exist; otherwise
    python3-mpmath 1.2.1, mp.dps = 50, mpmath.taylor(f, t0, 8), e.g.
      /usr/bin/python3 -c "import mpmath as m; m.mp.dps=50;
