@@ -366,15 +366,8 @@ void hdo_event_time_error(mpfr_t delta, mpfr_srcptr c, slong len,
    of reduction, consistent initialisation and expansion, HDO_ERR_CHATTERING,
    HDO_ERR_ZENO (accumulating events without a `zeno goto`),
    HDO_ERR_TOO_MUCH_WORK (more than max_steps steps or max_events events). */
-/* Mode indices in results: the model's modes, then the Filippov sliding
-   modes of ordered pairs, nmodes + a * nmodes + b, named "sliding(A,B)",
-   then those on intersections, nmodes + nmodes^2 + mask (bit q: mode q),
-   named "sliding(A,B,C,D)" in file order (decisions.md).  hdo_mode_name writes
-   the name of index m ("?" when out of range); hdo_find_mode_name is its
-   inverse (-1 if unknown: an index, not a status). */
-void hdo_mode_name(char *buf, size_t size, const hdo_model_struct *model,
-                   slong m);
-slong hdo_find_mode_name(const hdo_model_struct *model, const char *name);
+/* The mode indices in results, events and the driver's mode table are
+   the mode ids of model.h (hdo_mode_id_kind_of, hdo_mode_name). */
 
 int hdo_run(hdo_result_t res, const hdo_model_struct *model,
             const hdo_run_options *opt, hdo_error_t *err);

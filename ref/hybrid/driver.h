@@ -30,7 +30,7 @@ typedef struct {
     slong sa, sb;
     hdo_expr alpha;
     slong *other_mode, *other_when;
-    /* sliding on an intersection of surfaces (key nmodes + nmodes^2 +
+    /* sliding on an intersection of surfaces (key hdo_mode_id_cube of the
        mask): the cube of adjacent modes, surfaces and weights (sliding.c) */
     hdo_sliding_set *set;
     /* guards that are first integrals of the mode (invariant.c), NULL
@@ -196,11 +196,11 @@ int hdo_run_setup_samples(run_ctx *c);
 
 /* mode.c */
 
-/* The keys of the mode table are the mode indices of the results
-   (hybrid.h, hdo_mode_name): a model mode m < nmodes; the Filippov
-   sliding mode of the pair a < b, nmodes + a * nmodes + b; the sliding
-   mode on an intersection, nmodes + nmodes^2 + mask (models of at most
-   HDO_SLIDING_MAXMODES modes).  A new kind of mode takes keys of its
+/* The keys of the mode table are the mode ids of the results (model.h,
+   hdo_mode_id_kind_of): a model mode m < nmodes; the Filippov sliding
+   mode of the pair a < b (hdo_mode_id_pair); the sliding mode on an
+   intersection (hdo_mode_id_cube, models of at most
+   HDO_MODE_ID_MAXMODES modes).  A new kind of mode takes keys of its
    own that collide with none of these (negative keys are free) and maps
    them to result indices in hdo_run_res_mode.
 

@@ -178,7 +178,7 @@ hdo_run_sliding_pair(run_ctx *c, slong src, slong g, const left_limit *L,
 }
 
 /* Builds (once per run) the sliding mode of the pair a < b into the mode
-   cache at nmodes + a * nmodes + b: the surface is a's guard towards b,
+   cache at hdo_mode_id_pair(a, b): the surface is a's guard towards b,
    alpha the weight of a's flow; guards alpha >= 0 (then b), 1 - alpha >=
    0 (then a), then the other whens of a and b (reaching one of them is
    sliding on an intersection, not covered). */
@@ -186,7 +186,7 @@ int
 hdo_run_sliding_get(run_ctx *c, slong a, slong b, const mpfr_t t, slong *idx)
 {
     hdo_model_struct *model = c->model;
-    slong n = model->nmodes, m = n + a * n + b;
+    slong m = hdo_mode_id_pair(model, a, b);
     mode_cache *mc = hdo_run_mode_entry(c, m);
     int st;
     *idx = m;

@@ -194,10 +194,6 @@ int hdo_zeno_guard_leaves(mpfr_srcptr c, slong len, const mpfr_t H,
    combination; det is the determinant whose non-vanishing makes the
    weights unique (HDO_EXPR_NONE when not built). */
 #define HDO_SLIDING_MAXK 3
-/* Intersection sliding modes are numbered nmodes + nmodes^2 + mask (bit
-   q of mask: mode q adjacent), for models of at most this many modes. */
-#define HDO_SLIDING_MAXMODES 62
-slong hdo_sliding_index(const hdo_model_struct *model, uint64_t mask);
 typedef struct {
     slong k;
     slong corner[1 << HDO_SLIDING_MAXK];

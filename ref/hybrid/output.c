@@ -64,9 +64,8 @@ io_status(FILE *f, hdo_error_t *err, const char *what)
     return 0;
 }
 
-/* A mode's name; the indices past the model's modes are the Filippov
-   sliding modes of ordered pairs: nmodes + A * nmodes + B is
-   "sliding(A,B)" (ref/hybrid/filippov.c, decisions.md). */
+/* A mode's name (a mode id of model.h: a model mode, "sliding(A,B)",
+   "sliding(A,B,C,D)"). */
 static void
 put_mode(FILE *f, const hdo_model_t model, slong m)
 {
