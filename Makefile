@@ -76,8 +76,11 @@ deps:
 	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
 	fi
 
+# Written afresh: ar would keep the objects of source files since removed
+# or renamed, and their symbols would clash with the new ones.
 $(BUILD)/libhdo.a: $(LIB_OBJ)
 	@mkdir -p $(dir $@)
+	@rm -f $@
 	$(AR) rcs $@ $^
 
 $(HDO): $(CLI_OBJ) $(BUILD)/libhdo.a

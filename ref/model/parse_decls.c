@@ -1,5 +1,7 @@
-/* sweeps.c -- the statements of a model, in the four sweeps described
-   in parser.h: names, parameters (with -p), variables, and the rest */
+/* parse_decls.c -- the declarations of a model and the four sweeps
+   described in parser.h: names, parameters (with -p), variables (arrays
+   expanded), and the rest (modes through parse_equations.c, start,
+   until, chattering) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -205,7 +207,7 @@ sweep_params(parser *P)
 
 /* ------------------------------------------------------------------ */
 /* Sweep 3: variables, modes, start, until, chattering (sweep 2b, the
-   allocation of the variables, is in loops.c) */
+   allocation of the variables, is sweep_vars below) */
 
 /* After a declaration's start value: `nominal E`, E a positive constant,
    into vars[first .. first + n).  The word is contextual: no name can
@@ -304,381 +306,6 @@ parse_var(parser *P)
                         describe(P, tok), found(P));
         return expect_eos(P, "the declaration");
     }
-}
-
-/* NAME that must be a mode; after says where it stands, for messages. */
-static int
-parse_mode_ref(slong *mode, parser *P, const char *after)
-{
-    hdo_name_entry *e;
-    char what[64];
-    int status;
-    snprintf(what, sizeof what, "a mode name after %s", after);
-    if ((status = expect_name(P, what)) != 0)
-        return status;
-    e = lookup(P, P->p);
-    if (e == NULL)
-        return perr(P, HDO_ERR_SEMANTIC, P->p, "unknown mode %s after %s",
-                    found(P), after);
-    if (e->kind != HDO_NAME_MODE)
-        return perr(P, HDO_ERR_SEMANTIC, P->p, "%s is %s, not a mode", found(P),
-                    name_kind_word(e->kind));
-    *mode = e->index;
-    P->p++;
-    return 0;
-}
-
-/* "with" NAME = expr { , NAME = expr } into tr. */
-static int
-parse_assigns(parser *P, hdo_transition *tr)
-{
-    slong alloc = 0;
-    int status;
-    P->serial++; /* a fresh mark for "assigned twice in this reset" */
-    P->p++;
-    for (;;) {
-        slong tok, var;
-        hdo_name_entry *e;
-        hdo_assign *as;
-        if ((status = expect_name(P, "a variable name after 'with'")) != 0)
-            return status;
-        tok = P->p;
-        e = lookup(P, tok);
-        if (e == NULL)
-            return perr(P, HDO_ERR_SEMANTIC, tok,
-                        "unknown variable %s in the reset", found(P));
-        if (e->kind != HDO_NAME_VAR && e->kind != HDO_NAME_ARRAY)
-            return perr(P, HDO_ERR_SEMANTIC, tok,
-                        "%s is %s; only variables can be reset", found(P),
-                        name_kind_word(e->kind));
-        if ((status = parse_var_ref(&var, P)) != 0)
-            return status;
-        if (P->var_mark[var] == P->serial) {
-            hdo_srcpos first = tok_pos(P, P->var_tok[var]);
-            return perr(P, HDO_ERR_SEMANTIC, tok,
-                        "variable '%s' is assigned twice in one reset (first "
-                        "at %d:%d)",
-                        P->m->vars[var].name, first.line, first.col);
-        }
-        P->var_mark[var] = P->serial;
-        P->var_tok[var] = tok;
-        if (kind(P) != HDO_TK_EQ)
-            return perr(P, HDO_ERR_SYNTAX, P->p,
-                        "expected '=' after %s in the reset, found %s",
-                        describe(P, tok), found(P));
-        P->p++;
-        GROW(P, tr->assigns, alloc, tr->nassigns + 1);
-        as = tr->assigns + tr->nassigns++;
-        as->var = var;
-        as->pos = tok_pos(P, tok);
-        as->value = HDO_EXPR_NONE;
-        P->record = REF_RESET;
-        P->no_der = "a reset";
-        slong vtok = P->p;
-        status = parse_sum(&as->value, P);
-        P->record = 0;
-        P->no_der = NULL;
-        if (status != 0 || (status = check_root(P, as->value, vtok)) != 0)
-            return status;
-        if (kind(P) != HDO_TK_COMMA)
-            break;
-        P->p++;
-    }
-    return 0;
-}
-
-/* The rest of a transition, after its guard (after: "the guard" or
-   "'zeno'"; what: the statement, for messages): goto MODE [with
-   assignments], then the end of the line. */
-static int
-parse_goto_with(parser *P, hdo_transition *tr, const char *after,
-                const char *what)
-{
-    int status;
-    if (kind(P) != HDO_TK_GOTO)
-        return perr(P, HDO_ERR_SYNTAX, P->p,
-                    "expected 'goto MODE' after %s, found %s", after, found(P));
-    P->p++;
-    if ((status = parse_mode_ref(&tr->target, P, "'goto'")) != 0)
-        return status;
-    if (kind(P) == HDO_TK_WITH && (status = parse_assigns(P, tr)) != 0)
-        return status;
-    if (!is_eos(kind(P)))
-        return perr(P, HDO_ERR_SYNTAX, P->p,
-                    "expected %send of line after %s, found %s",
-                    tr->nassigns > 0 ? "',' or " : "'with' or ", what,
-                    found(P));
-    return expect_eos(P, what);
-}
-
-static int
-parse_when(parser *P, hdo_mode *mode, slong *whens_alloc)
-{
-    slong wtok = P->p, first, op = 0;
-    hdo_transition *tr;
-    hdo_expr a, b;
-    int status;
-    P->p++;
-    first = P->p;
-    P->record = REF_GUARD;
-    P->no_der = "a guard";
-    status = parse_sum(&a, P);
-    if (status == 0) {
-        op = P->p;
-        if (kind(P) == HDO_TK_LE || kind(P) == HDO_TK_GE)
-            status = perr(P, HDO_ERR_SYNTAX, op,
-                          "%s is not allowed in a guard: write '%c' (the "
-                          "event is the crossing, where both mean the same)",
-                          found(P), kind(P) == HDO_TK_LE ? '<' : '>');
-        else if (kind(P) == HDO_TK_EQ)
-            status = perr(P, HDO_ERR_SYNTAX, op,
-                          "a guard is a comparison with '<' or '>', found "
-                          "'=' (write 'when a < b goto MODE')");
-        else if (kind(P) != HDO_TK_LT && kind(P) != HDO_TK_GT)
-            status = perr(P, HDO_ERR_SYNTAX, op,
-                          "expected '<' or '>' in the guard after 'when', "
-                          "found %s",
-                          found(P));
-        else {
-            P->p++;
-            status = parse_sum(&b, P);
-        }
-    }
-    P->record = 0;
-    P->no_der = NULL;
-    if (status != 0)
-        return status;
-    GROW(P, mode->whens, *whens_alloc, mode->nwhens + 1);
-    tr = mode->whens + mode->nwhens++;
-    memset(tr, 0, sizeof *tr);
-    tr->guard = HDO_EXPR_NONE;
-    tr->pos = tok_pos(P, wtok);
-    if ((tr->guard_text = slice_strdup(P, first, P->p - 1)) == NULL)
-        return nomem(P);
-    /* a < b: S = a - b >= 0 while feasible; a > b: S = b - a. */
-    if (P->tk[op].kind == HDO_TK_LT)
-        status =
-            build_binary(&tr->guard, P, HDO_X_SUB, a, b, op, first, op + 1);
-    else
-        status =
-            build_binary(&tr->guard, P, HDO_X_SUB, b, a, op, op + 1, first);
-    if (status != 0 || (status = check_root(P, tr->guard, first)) != 0)
-        return status;
-    return parse_goto_with(P, tr, "the guard", "the transition");
-}
-
-static int
-parse_zeno(parser *P, hdo_mode *mode)
-{
-    slong ztok = P->p;
-    hdo_transition *tr = &mode->zeno;
-    if (mode->has_zeno)
-        return perr(P, HDO_ERR_SEMANTIC, ztok,
-                    "mode '%s' has a second 'zeno' clause (the first is at "
-                    "line %d)",
-                    mode->name, tr->pos.line);
-    mode->has_zeno = 1;
-    tr->guard = HDO_EXPR_NONE;
-    tr->pos = tok_pos(P, ztok);
-    if ((tr->guard_text = malloc(5)) == NULL)
-        return nomem(P);
-    strcpy(tr->guard_text, "zeno");
-    P->p++;
-    return parse_goto_with(P, tr, "'zeno'", "the zeno clause");
-}
-
-int
-parse_equation(parser *P, hdo_mode *mode, slong *eqs_alloc)
-{
-    slong first = P->p, rtok;
-    hdo_expr l, r;
-    hdo_equation *eq;
-    int status;
-    if ((status = parse_sum(&l, P)) != 0)
-        return status;
-    if (kind(P) == HDO_TK_LT || kind(P) == HDO_TK_GT || kind(P) == HDO_TK_LE ||
-        kind(P) == HDO_TK_GE)
-        return perr(P, HDO_ERR_SYNTAX, P->p,
-                    "expected '=' in the equation, found %s (a condition "
-                    "belongs in 'when ... goto MODE')",
-                    found(P));
-    if (kind(P) != HDO_TK_EQ)
-        return perr(P, HDO_ERR_SYNTAX, P->p,
-                    "expected '=' in the equation, found %s", found(P));
-    P->p++;
-    rtok = P->p;
-    if ((status = parse_sum(&r, P)) != 0)
-        return status;
-    if (!is_eos(kind(P)))
-        return perr(P, HDO_ERR_SYNTAX, P->p,
-                    "expected end of line after the equation, found %s",
-                    found(P));
-    GROW(P, mode->eqs, *eqs_alloc, mode->neqs + 1);
-    eq = mode->eqs + mode->neqs++;
-    eq->pos = tok_pos(P, first);
-    eq->text = NULL;
-    eq->residual = HDO_EXPR_NONE;
-    if ((eq->text = slice_strdup(P, first, P->p - 1)) == NULL)
-        return nomem(P);
-    if (P->nloops > 0 && (status = append_loop_values(P, &eq->text)) != 0)
-        return status;
-    if ((status = build_binary(&eq->residual, P, HDO_X_SUB, l, r, first, first,
-                               rtok)) != 0 ||
-        (status = check_root(P, eq->residual, first)) != 0)
-        return status;
-    return expect_eos(P, "the equation");
-}
-
-static int
-cmp_slong(const void *a, const void *b)
-{
-    slong x = *(const slong *)a, y = *(const slong *)b;
-    return (x > y) - (x < y);
-}
-
-/* Collects the variables of mode's equations into mode->vars (marking
-   them with P->serial in P->var_mark), by an explicit-stack walk over
-   the DAG that visits each node once per mode. */
-static int
-collect_mode_vars(parser *P, hdo_mode *mode)
-{
-    slong len = P->pool->len, top = 0, i, nvars = 0, alloc = 0;
-    slong old = P->stamp_alloc;
-    if (grow((void **)&P->stamp, &P->stamp_alloc, len, sizeof *P->stamp))
-        return nomem(P);
-    if (P->stamp_alloc > old)
-        memset(P->stamp + old, 0,
-               (size_t)(P->stamp_alloc - old) * sizeof *P->stamp);
-    P->serial++;
-    for (i = 0; i < mode->neqs; i++) {
-        GROW(P, P->stack, P->stack_alloc, top + 1);
-        P->stack[top++] = mode->eqs[i].residual;
-        while (top > 0) {
-            hdo_expr e = P->stack[--top];
-            const hdo_expr_node *n = hdo_expr_node_get(P->pool, e);
-            int ar;
-            if (P->stamp[e] == (int32_t)P->serial)
-                continue;
-            P->stamp[e] = (int32_t)P->serial;
-            if (n->kind == HDO_X_VAR) {
-                if (P->var_mark[n->a] != P->serial) {
-                    P->var_mark[n->a] = P->serial;
-                    GROW(P, mode->vars, alloc, nvars + 1);
-                    mode->vars[nvars++] = n->a;
-                }
-                continue;
-            }
-            ar = node_arity(n->kind);
-            GROW(P, P->stack, P->stack_alloc, top + 2);
-            if (ar >= 1)
-                P->stack[top++] = n->a;
-            if (ar == 2)
-                P->stack[top++] = n->b;
-        }
-    }
-    mode->nvars = nvars;
-    if (nvars > 1)
-        qsort(mode->vars, (size_t)nvars, sizeof *mode->vars, cmp_slong);
-    return 0;
-}
-
-/* The checks that need the whole mode: equation count, and that guards
-   and reset right-hand sides only use the mode's own variables. */
-static int
-finish_mode(parser *P, hdo_mode *mode, slong mtok, slong refs_from)
-{
-    int status;
-    slong i;
-    if (mode->neqs == 0)
-        return perr(P, HDO_ERR_SEMANTIC, mtok, "mode '%s' has no equations",
-                    mode->name);
-    if ((status = collect_mode_vars(P, mode)) != 0)
-        return status;
-    if (mode->neqs != mode->nvars) {
-        char list[512];
-        size_t k = 0;
-        list[0] = 0;
-        for (i = 0; i < mode->nvars && k < sizeof list - 80; i++)
-            k +=
-                (size_t)snprintf(list + k, sizeof list - k, "%s%s",
-                                 i ? ", " : "", P->m->vars[mode->vars[i]].name);
-        if (i < mode->nvars)
-            snprintf(list + k, sizeof list - k, ", ...");
-        return perr(P, HDO_ERR_SEMANTIC, mtok,
-                    "mode '%s' (line %d) has %ld equation%s but %ld "
-                    "variable%s%s%s%s: a mode needs one equation per variable",
-                    mode->name, mode->pos.line, (long)mode->neqs,
-                    mode->neqs == 1 ? "" : "s", (long)mode->nvars,
-                    mode->nvars == 1 ? "" : "s", mode->nvars ? " (" : "", list,
-                    mode->nvars ? ")" : "");
-    }
-    for (i = refs_from; i < P->nrefs; i++) {
-        const var_ref *r = P->refs + i;
-        if (P->var_mark[r->var] == P->serial)
-            continue;
-        if (r->kind == REF_GUARD)
-            return perr(P, HDO_ERR_SEMANTIC, r->tok,
-                        "the guard uses '%.60s', which is not a variable of "
-                        "mode '%s' (it occurs in none of its equations)",
-                        P->m->vars[r->var].name, mode->name);
-        return perr(P, HDO_ERR_SEMANTIC, r->tok,
-                    "the reset uses '%.60s', which is not a variable of mode "
-                    "'%s' (right-hand sides are evaluated on the state of the "
-                    "mode being left)",
-                    P->m->vars[r->var].name, mode->name);
-    }
-    return 0;
-}
-
-static int
-parse_mode(parser *P)
-{
-    slong mtok = P->p, ntok, eqs_alloc = 0, whens_alloc = 0, refs_from;
-    hdo_name_entry *e;
-    hdo_mode *mode;
-    int status;
-    P->p++;
-    if ((status = expect_name(P, "a mode name after 'mode'")) != 0)
-        return status;
-    ntok = P->p;
-    if ((status = check_first_declaration(P, ntok, &e)) != 0)
-        return status;
-    mode = P->m->modes + e->index;
-    mode->pos = tok_pos(P, mtok);
-    P->p++;
-    if ((status = expect_eos(P, "the mode name")) != 0)
-        return status;
-    P->nrefs = 0;
-    refs_from = 0;
-    for (;;) {
-        int k;
-        skip_terminators(P);
-        k = kind(P);
-        if (k == HDO_TK_END) {
-            P->p++;
-            if ((status = expect_eos(P, "'end'")) != 0)
-                return status;
-            break;
-        }
-        if (starts_top_level(k))
-            return perr(P, HDO_ERR_SYNTAX, P->p,
-                        "expected 'end' to close mode '%s' (line %d), found "
-                        "%s",
-                        mode->name, mode->pos.line, found(P));
-        if (k == HDO_TK_WHEN)
-            status = parse_when(P, mode, &whens_alloc);
-        else if (k == HDO_TK_ZENO)
-            status = parse_zeno(P, mode);
-        else if (tok_is(P, P->p, "for") &&
-                 P->tk[P->p + 1].kind == HDO_TK_NAME &&
-                 tok_is(P, P->p + 2, "in"))
-            status = parse_for(P, mode, &eqs_alloc);
-        else
-            status = parse_equation(P, mode, &eqs_alloc);
-        if (status != 0)
-            return status;
-    }
-    return finish_mode(P, mode, mtok, refs_from);
 }
 
 static int
@@ -934,4 +561,93 @@ hdo_model_parse_tokens(hdo_model_t model, hdo_lexed_struct *lx,
         status = sweep_rest(&P);
     parser_clear(&P);
     return status;
+}
+
+static int
+add_var(parser *P, char *name, hdo_srcpos pos, slong *index)
+{
+    hdo_model_struct *m = P->m;
+    if (grow((void **)&m->vars, &P->vars_alloc, m->nvars + 1,
+             sizeof *m->vars)) {
+        free(name);
+        return nomem(P);
+    }
+    *index = m->nvars++;
+    m->vars[*index].name = name;
+    m->vars[*index].pos = pos;
+    m->vars[*index].start = HDO_EXPR_NONE;
+    m->vars[*index].nominal = HDO_EXPR_NONE;
+    return 0;
+}
+
+/* [ lo .. hi ] or [ i in lo .. hi ] after an array name; *ivar is the
+   loop variable's token or -1.  The loop variable is not pushed. */
+int
+parse_array_bounds(slong *lo, slong *hi, slong *ivar, parser *P)
+{
+    int status;
+    HDO_ASSERT(kind(P) == HDO_TK_LBRACKET);
+    P->p++;
+    *ivar = -1;
+    if (kind(P) == HDO_TK_NAME && tok_is(P, P->p + 1, "in")) {
+        if ((status = push_loop(P, P->p, "a loop variable")) != 0)
+            return status;
+        *ivar = P->p - 2;
+        P->nloops--;
+    }
+    if ((status = parse_range(lo, hi, P, "an array declaration")) != 0)
+        return status;
+    if (kind(P) != HDO_TK_RBRACKET)
+        return perr(P, HDO_ERR_SYNTAX, P->p,
+                    "expected ']' after the range of the array, found %s",
+                    found(P));
+    P->p++;
+    return 0;
+}
+
+int
+sweep_vars(parser *P)
+{
+    hdo_model_struct *m = P->m;
+    int status;
+    for (slong d = 0; d < P->ndecl; d++) {
+        slong tok = P->decl_toks[d], index, lo, hi, ivar, k;
+        hdo_name_entry *e = lookup(P, tok);
+        char *name = tok_strdup(P, tok);
+        if (name == NULL)
+            return nomem(P);
+        if (e->kind == HDO_NAME_VAR) {
+            if ((status = add_var(P, name, tok_pos(P, tok), &index)) != 0)
+                return status;
+            e->name = m->vars[index].name;
+            e->index = index;
+            continue;
+        }
+        P->p = tok + 1;
+        if ((status = parse_array_bounds(&lo, &hi, &ivar, P)) != 0) {
+            free(name);
+            return status;
+        }
+        GROW(P, m->arrays, P->arrays_alloc, m->narrays + 1);
+        m->arrays[m->narrays].name = name;
+        m->arrays[m->narrays].pos = tok_pos(P, tok);
+        m->arrays[m->narrays].first = m->nvars;
+        m->arrays[m->narrays].lo = lo;
+        m->arrays[m->narrays].hi = hi;
+        e->name = name;
+        e->index = m->narrays++;
+        for (k = lo; k <= hi; k++) {
+            size_t n = strlen(name) + 24;
+            char *el = malloc(n);
+            if (el == NULL)
+                return nomem(P);
+            snprintf(el, n, "%s[%ld]", name, (long)k);
+            if ((status = add_var(P, el, tok_pos(P, tok), &index)) != 0)
+                return status;
+            if (hdo_names_add(P->names, el, strlen(el), HDO_NAME_VAR, index,
+                              tok) == NULL)
+                return nomem(P);
+        }
+    }
+    return 0;
 }

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# language_v2.sh -- the version-2 constructs of the model language against
+# language_arrays.sh -- the version-2 constructs of the model language against
 # closed forms (docs/model-format.md):
 #
 #  1. arrays and for loops: the chain of N = 8 unit masses
@@ -29,7 +29,7 @@ set -u
 . "$(dirname "$0")/common.bash" # cd to the top, HDO, PY, scratch $tmp
 
 fail() {
-    echo "FAIL language_v2: $*"
+    echo "FAIL language_arrays: $*"
     exit 1
 }
 
@@ -196,4 +196,4 @@ rc=$?
 grep -q "'ten' is not a number" "$tmp/err2" && [[ $rc -eq 2 ]] && [[ ! -e $tmp/bad2/trajectory.csv ]] ||
     fail "-p g=ten: exit $rc, $(head -n 1 "$tmp/err2")"
 
-echo "PASS language_v2: digits agreeing with the closed forms: $res; check -p PASS, without -p FAIL; -p errors exit 2; $scipy_note"
+echo "PASS language_arrays: digits agreeing with the closed forms: $res; check -p PASS, without -p FAIL; -p errors exit 2; $scipy_note"

@@ -1,4 +1,4 @@
-/* v2.c -- unit tests of the version-2 constructs of the .hdae language:
+/* arrays.c -- unit tests of the version-2 constructs of the .hdae language:
    hierarchical names, arrays (declarations, indices, for, sum) expanded
    into scalar variables, and parameter overrides (-p).  Expected values
    are computed by hand or in exact arithmetic here, not taken from the
@@ -40,7 +40,7 @@ param_index(const hdo_model_t m, const char *name)
     return -1;
 }
 
-Test(model_v2, dotted_names)
+Test(model_arrays, dotted_names)
 {
     const char *src = "model circuit\n"
                       "param C1.C = 1/2\n"
@@ -64,7 +64,7 @@ Test(model_v2, dotted_names)
     hdo_model_clear(m);
 }
 
-Test(model_v2, dotted_name_errors)
+Test(model_arrays, dotted_name_errors)
 {
     hdo_model_t m;
     hdo_error_t err;
@@ -78,7 +78,7 @@ Test(model_v2, dotted_name_errors)
 
 /* Version-1 files that use for, in and sum as names keep their meaning:
    the words are keywords only where the new constructs stand. */
-Test(model_v2, contextual_keywords_stay_names)
+Test(model_arrays, contextual_keywords_stay_names)
 {
     const char *src = "model m\n"
                       "param in = 2\n"
@@ -99,7 +99,7 @@ Test(model_v2, contextual_keywords_stay_names)
 
 /* Variables keep file order, arrays expanded in place; start values per
    element; element names as output columns. */
-Test(model_v2, array_declarations)
+Test(model_arrays, array_declarations)
 {
     const char *src = "model m\n"
                       "param N = 3\n"
@@ -148,7 +148,7 @@ Test(model_v2, array_declarations)
 }
 
 /* Nested loops: 2 x 3 equations, indices of both loop variables. */
-Test(model_v2, nested_for)
+Test(model_arrays, nested_for)
 {
     const char *src = "model m\n"
                       "param R = 2, C = 3\n"
@@ -189,7 +189,7 @@ Test(model_v2, nested_for)
 
 /* sum() in a parameter is folded exactly: 1 + 4 + ... + 100 = 385, and
    the sum of 1/(k(k+1)) for k = 1..9 telescopes to 9/10. */
-Test(model_v2, sum_exact)
+Test(model_arrays, sum_exact)
 {
     const char *src = "model m\n"
                       "param S = sum(k in 1..10, k^2)\n"
@@ -214,7 +214,7 @@ Test(model_v2, sum_exact)
 /* A sum of more terms than the height limit of one expression (10000)
    is accepted: the terms form a balanced tree.  1 + ... + 20000 =
    20000 * 20001 / 2; the sum over the variable x has 20000 terms. */
-Test(model_v2, sum_long)
+Test(model_arrays, sum_long)
 {
     const char *src = "model m\n"
                       "param S = sum(k in 1..20000, k)\n"
@@ -268,7 +268,7 @@ static const v2_error v2_errors[] = {
      HDO_ERR_SEMANTIC, 5, 36, "the reset uses 'u[2]', which is not"},
 };
 
-Test(model_v2, errors)
+Test(model_arrays, errors)
 {
     for (size_t k = 0; k < sizeof v2_errors / sizeof *v2_errors; k++) {
         const v2_error *c = v2_errors + k;
@@ -302,7 +302,7 @@ static const char *const override_model = "model m\n"
 
 /* An override replaces the value, later parameters and array bounds
    see it, and the overrides are kept for summary.json. */
-Test(model_v2, overrides)
+Test(model_arrays, overrides)
 {
     hdo_model_t m;
     hdo_error_t err;
@@ -335,7 +335,7 @@ Test(model_v2, overrides)
     }
 }
 
-Test(model_v2, override_errors)
+Test(model_arrays, override_errors)
 {
     static const char *const bad[] = {"g",      "=1",   "g=",   "g=abc",
                                       "g=1/0",  "g=1/", "g=/2", "g=1/-2",
