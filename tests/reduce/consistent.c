@@ -1,4 +1,4 @@
-/* init.c -- tests of hdo_consistent_init: pendulum at 30/100/300 digits, ball,
+/* consistent.c -- tests of hdo_consistent_init: pendulum at 30/100/300 digits, ball,
  * nilpotent DAE, error cases */
 #include <math.h>
 #include <stdlib.h>

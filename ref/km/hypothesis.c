@@ -1,4 +1,4 @@
-/* analyze.c -- Hypothesis 1 of Kunkel and Mehrmann on the derivative
+/* hypothesis.c -- Hypothesis 1 of Kunkel and Mehrmann on the derivative
    array of a mode: strangeness index mu and the counts a, d, v, u */
 #include <math.h>
 #include <stdlib.h>
