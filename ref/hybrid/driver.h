@@ -31,7 +31,7 @@ typedef struct {
     hdo_expr alpha;
     slong *other_mode, *other_when;
     /* sliding on an intersection of surfaces (key hdo_mode_id_cube of the
-       mask): the cube of adjacent modes, surfaces and weights (sliding.c) */
+       mask): the cube of adjacent modes, surfaces and weights (ref/reduce/filippov_cube.c) */
     hdo_sliding_set *set;
     /* guards that are first integrals of the mode (invariant.c), NULL
        when none: then the stepper integrates the regularised form */

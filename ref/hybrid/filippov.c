@@ -1,6 +1,6 @@
 /* filippov.c -- Filippov sliding of hdo_run on one surface: entering,
  * following and leaving `sliding(a,b)`; the symbolic construction is in
- * sliding.c, several surfaces in intersect.c */
+ * ref/reduce/filippov.c, several surfaces in intersect.c */
 #include <stdlib.h>
 #include <string.h>
 #include "driver.h"

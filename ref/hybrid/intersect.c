@@ -2,7 +2,7 @@
  * switching surfaces (Aljarbouh-Caillaud, chattering path avoidance,
  * section 3.2; decisions.md, "Filippov sliding").  It uses the
  * driver's private mode cache, left limits and transitions (driver.h);
- * the symbolic construction is in sliding.c.
+ * the symbolic construction is in ref/reduce/filippov_cube.c.
  *
  * A regime is a set of adjacent modes: one mode (k = 0), the pair of a
  * `sliding(a,b)` mode (k = 1, filippov.c), or the 2^k corners of a cube
@@ -12,7 +12,7 @@
  * multilinear convex combination (30) of the 2^k corner fields with
  * the weights alpha_j fixed by the k tangency conditions (39).  It is
  * built only when the corner fields are affine in the signs of the
- * surfaces (checked symbolically, sliding.c); then (30) equals
+ * surfaces (checked symbolically, ref/reduce/filippov_cube.c); then (30) equals
  * f0 + sum_j beta_j g_j (beta_j = 2 alpha_j - 1: Utkin's equivalent
  * control) and (39) is the linear system G beta = -L_f0 surf with
  * G_jl = grad surf_j . g_l, so the weights are unique exactly when
