@@ -285,6 +285,63 @@ int hdo_sliding_build_set(hdo_reduced_struct *out, hdo_sliding_set *set,
                           const hdo_reduced_struct *const *red, char *why,
                           size_t nwhy);
 
+/* ------------------------------------------------------------------ */
+/* The regularised form of a mode whose guards are first integrals (KM
+   (23)): a reduced form built from a reduced form, with the per-arc
+   state of the guards it skips. */
+
+/* Switching functions that are first integrals of their mode
+   (ref/reduce/invariant.c: KM 2017 section 5.1 case 4(a), eq. (23);
+   decisions.md). */
+
+/* Whether S (a function of t and of order-0 explicit variables of red)
+   is a first integral of red's explicit flow: HDO_FI_SYMBOLIC when its
+   Lie derivative simplifies to 0, HDO_FI_NUMERIC when it passes the zero
+   test at FI_POINTS pseudo-random points at precision 3 prec + 64
+   (invariant.c), 0 when not (or undecidable: S or its Lie derivative
+   depends on an implicit variable or a derivative, or is undefined at
+   the test points).  t: the time around which the points are taken. */
+#define HDO_FI_SYMBOLIC 1
+#define HDO_FI_NUMERIC 2
+int hdo_first_integral_test(hdo_model_struct *model,
+                            const hdo_reduced_struct *red, hdo_expr S,
+                            const mpfr_t t, mpfr_prec_t prec);
+/* The offset r in [-1/2, 1/2] (53 bits) of test point `point` (0 to 3)
+   for coordinate coord (a variable's index, -1 for t): the point is
+   b + (1 + |b|) r / 2^s, s the halvings (exposed for the boundary tests,
+   tests/reduce/fi_thresholds.c). */
+void hdo_first_integral_offset(mpfr_t r, slong point, slong coord);
+
+typedef struct hdo_invariant hdo_invariant;
+/* Recognises the first integrals among the guards (compiled
+   expressions) of a mode with the reduced form red.  NULL when there is
+   none; else the regularised form (red plus one constraint per first
+   integral, KM (23)) and the per-arc state.  red and model must outlive
+   it. */
+hdo_invariant *hdo_invariant_build(hdo_model_struct *model,
+                                   const hdo_reduced_struct *red,
+                                   const hdo_expr *guards, slong nguards,
+                                   const mpfr_t t, mpfr_prec_t prec);
+/* The reduced form to integrate with: the regularised one, or red when
+   inv is NULL. */
+const hdo_reduced_struct *hdo_invariant_reduced(const hdo_invariant *inv,
+                                                const hdo_reduced_struct *red);
+/* At the entry of an arc at (t, xs) (consistent states of red): every
+   first integral's constraint value becomes S(t, xs), and its guard is
+   skipped on this arc when S(t, xs) >= -tol (feasible, or on the surface
+   within the tolerance); otherwise (infeasible at once) the locator
+   keeps it and reports the event at the start.  Returns 0, or
+   HDO_ERR_DOMAIN when a first integral is undefined there (then no guard
+   is skipped, and the step's expansion, which evaluates the guards,
+   reports the domain error).  A NULL inv is a no-op. */
+int hdo_invariant_enter(hdo_invariant *inv, const mpfr_t t, mpfr_srcptr xs,
+                        const mpfr_t tol);
+/* 1 when guard g reports no events on the current arc. */
+int hdo_invariant_skips(const hdo_invariant *inv, slong g);
+/* 1 when guard g was recognised as a first integral. */
+int hdo_invariant_is_first(const hdo_invariant *inv, slong g);
+void hdo_invariant_free(hdo_invariant *inv);
+
 #ifdef __cplusplus
 }
 #endif

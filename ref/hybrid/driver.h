@@ -33,7 +33,7 @@ typedef struct {
     /* sliding on an intersection of surfaces (key hdo_mode_id_cube of the
        mask): the cube of adjacent modes, surfaces and weights (ref/reduce/filippov_cube.c) */
     hdo_sliding_set *set;
-    /* guards that are first integrals of the mode (invariant.c), NULL
+    /* guards that are first integrals of the mode (ref/reduce/invariant.c), NULL
        when none: then the stepper integrates the regularised form */
     hdo_invariant *inv;
     /* the guards' noise floors (floors.c, hdo_run_guard_floors), and the

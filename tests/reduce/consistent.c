@@ -1,5 +1,5 @@
-/* consistent.c -- tests of hdo_consistent_init: pendulum at 30/100/300 digits, ball,
- * nilpotent DAE, error cases */
+/* consistent.c -- tests of hdo_consistent_init: pendulum at 30/100/300
+ * digits, ball, nilpotent DAE, error cases */
 #include <math.h>
 #include <stdlib.h>
 #include "util.h"

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "hybrid.h"
-#include "hybrid/internal.h"
+#include "reduce.h"
 #include "../model_util.h"
 
 /* Expected values come from closed forms evaluated here with MPFR: the

@@ -2,8 +2,7 @@
  * (Kunkel and Mehrmann 2017, section 5.1, case 4(a), eq. (23); issue #5) */
 #include <stdlib.h>
 #include <string.h>
-#include "hybrid.h"
-#include "internal.h"
+#include "reduce.h"
 
 /* Why.  A switching function S that is a first integral of its mode
    (d/dt S = 0 along the flow, identically) cannot change sign on an arc:
