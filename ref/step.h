@@ -19,7 +19,7 @@
      eval       the dense output at t0 + s, 0 <= s <= h;
      evolve     moves to t0 + s: the dense output, then the projection
                 onto the constraints (the next consistent point).
-   Methods: hdo_step_taylor (ref/step/taylor.c), hdo_step_radau
+   Methods: hdo_step_taylor (ref/step/taylor_step.c), hdo_step_radau
    (ref/step/radau.c). */
 #ifndef HDO_STEP_H
 #define HDO_STEP_H

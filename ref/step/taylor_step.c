@@ -1,5 +1,5 @@
-/* taylor.c -- hdo_step_taylor: the Taylor integrator of taylor.h behind the
- * stepper interface */
+/* taylor_step.c -- hdo_step_taylor: the Taylor integrator of taylor.h
+ * behind the stepper interface */
 #include <stdlib.h>
 #include <string.h>
 #include "step.h"

@@ -1,4 +1,4 @@
-/* taylor.c -- the Taylor method through the stepper interface (step.h):
+/* taylor_step.c -- the Taylor method through the stepper interface (step.h):
    the table's name, its dense output against the closed form of
    x' = -x, y' = x (x = e^-t, y = 1 - e^-t), and a driver loop written
    only with the interface's functions, at 30 and 60 digits. */
