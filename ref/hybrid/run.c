@@ -61,7 +61,7 @@ step(run_ctx *c, int *done)
     p = mc->step->dense.order;
     c->res->order_sum += p;
     mpfr_inits2(c->prec, h, hmax, hloc, root, broot, stol, (mpfr_ptr)0);
-    st = hdo_stepper_step_size(h, mc->step, c->tol);
+    st = hdo_stepper_step_size(h, mc->step);
     hdo_stiff_watch_step(&c->stiff, mc->step, m, c->t, h);
     if (st == 0 && hdo_run_auto_switch(c, m)) {
         st = hdo_stepper_apply(mc->step, c->t, mc->xs, mc->xu, c->err);
@@ -71,9 +71,9 @@ step(run_ctx *c, int *done)
             return st;
         }
         p = mc->step->dense.order;
-        st = hdo_stepper_step_size(h, mc->step, c->tol);
+        st = hdo_stepper_step_size(h, mc->step);
     }
-    if (mc->step->type == &hdo_step_radau)
+    if (mc->step->type->flags & HDO_STEP_IMPLICIT)
         c->res->implicit_steps++;
     hdo_run_note_method(c, mc->step->type->name);
     if (st == HDO_ERR_STEP_COLLAPSE) {

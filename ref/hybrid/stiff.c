@@ -80,14 +80,17 @@ hdo_stiff_watch_describe(char *buf, size_t n, const hdo_stiff_watch *w,
 }
 
 /* The method of a new arc of reduced form red (hdo_run_options.method):
-   Radau IIA for an ODE or index-1 DAE mode under --method implicit, else Taylor
-   (auto switches later, in step (run.c), where an arc is stiff). */
+   under --method implicit the first implicit step type that takes red
+   (Radau IIA, for an ODE or index-1 DAE mode), else the default one,
+   Taylor (auto switches later, in step (run.c), where an arc is
+   stiff). */
 static const hdo_step_type *
 stepper_for(const run_ctx *c, const hdo_reduced_struct *red)
 {
-    if (c->opt->method == HDO_METHOD_IMPLICIT && hdo_reduced_is_index1(red))
-        return &hdo_step_radau;
-    return &hdo_step_taylor;
+    const hdo_step_type *t = NULL;
+    if (c->opt->method == HDO_METHOD_IMPLICIT)
+        t = hdo_step_type_find(HDO_STEP_IMPLICIT, red);
+    return t != NULL ? t : hdo_step_types[0];
 }
 
 /* hdo_stepper_init with the method of stepper_for; an implicit method
@@ -101,11 +104,11 @@ hdo_run_stepper_init(const run_ctx *c, hdo_stepper_t s, hdo_model_t model,
                      slong ng)
 {
     const hdo_step_type *type = stepper_for(c, red);
-    int st = hdo_stepper_init(s, type, model, red, guards, ng, c->prec);
-    if (st == HDO_ERR_UNSUPPORTED && type != &hdo_step_taylor) {
+    int st = hdo_stepper_init(s, type, model, red, guards, ng, c->prec, c->tol);
+    if (st == HDO_ERR_UNSUPPORTED && (type->flags & HDO_STEP_IMPLICIT)) {
         hdo_stepper_clear(s);
-        st = hdo_stepper_init(s, &hdo_step_taylor, model, red, guards, ng,
-                              c->prec);
+        st = hdo_stepper_init(s, hdo_step_types[0], model, red, guards, ng,
+                              c->prec, c->tol);
     }
     return st;
 }
@@ -118,13 +121,14 @@ int
 hdo_run_auto_switch(run_ctx *c, slong m)
 {
     mode_cache *mc = hdo_run_mode_entry(c, m);
+    const hdo_step_type *to;
     if (c->opt->method != HDO_METHOD_AUTO ||
-        mc->step->type != &hdo_step_taylor ||
-        !hdo_reduced_is_index1(mc->step->red) ||
+        (mc->step->type->flags & HDO_STEP_IMPLICIT) ||
+        (to = hdo_step_type_find(HDO_STEP_IMPLICIT, mc->step->red)) == NULL ||
         !hdo_stiff_watch_switch_due(&c->stiff, mpfr_get_d(c->t, MPFR_RNDN),
                                     mpfr_get_d(c->t_end, MPFR_RNDN)))
         return 0;
-    if (hdo_stepper_switch(mc->step, &hdo_step_radau) != 0)
+    if (hdo_stepper_switch(mc->step, to) != 0)
         return 0; /* Taylor goes on, and the watch reports */
     c->res->method_switches++;
     hdo_stiff_watch_init(&c->stiff);

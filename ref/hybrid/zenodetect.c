@@ -181,7 +181,7 @@ hdo_run_guard_leaves_at(run_ctx *c, slong m, slong g, mpfr_srcptr xs,
     slong p = sp->dense.order;
     mpfr_t h;
     mpfr_init2(h, c->prec);
-    hdo_stepper_step_size(h, sp, c->tol);
+    hdo_stepper_step_size(h, sp);
     hdo_run_event_horizon(h, t);
     hdo_run_guard_floors(c, mc, t, xs, xu, &sp->dense, h);
     int leaves = hdo_zeno_guard_leaves(sp->dense.guard[g * (p + 1)], p + 1, h,

@@ -38,9 +38,9 @@ taylor_apply(hdo_stepper_struct *s, const mpfr_t t0, mpfr_srcptr xs,
 }
 
 static int
-taylor_step_size(mpfr_t h, const hdo_stepper_struct *s, const mpfr_t tol)
+taylor_step_size(mpfr_t h, const hdo_stepper_struct *s)
 {
-    return hdo_taylor_step_size(h, s->impl, tol);
+    return hdo_taylor_step_size(h, s->impl, s->tol);
 }
 
 static void
@@ -80,7 +80,13 @@ taylor_free(hdo_stepper_struct *s)
     free(s->impl);
 }
 
-const hdo_step_type hdo_step_taylor = {
-    "taylor",         taylor_alloc,        taylor_apply,
-    taylor_step_size, taylor_eval,         taylor_evolve,
-    taylor_stiffness, taylor_max_residual, taylor_free};
+const hdo_step_type hdo_step_taylor = {.name = "taylor",
+                                       .flags = 0,
+                                       .alloc = taylor_alloc,
+                                       .apply = taylor_apply,
+                                       .step_size = taylor_step_size,
+                                       .eval = taylor_eval,
+                                       .evolve = taylor_evolve,
+                                       .stiffness = taylor_stiffness,
+                                       .max_residual = taylor_max_residual,
+                                       .free = taylor_free};
