@@ -19,6 +19,7 @@
 #include "reduce.h"
 #include "taylor.h"
 #include "step.h"
+#include "event.h"
 #include "hybrid.h"
 #include "compare.h"
 #include "analyze.h"

@@ -242,65 +242,6 @@ void hdo_result_init(hdo_result_t res);
    undefined. */
 void hdo_result_clear(hdo_result_t res);
 
-/* The zero rule of KM Remark 12 used by hdo_event_locate: the index m
-   of the first coefficient of S = sum c_k s^k whose contribution
-   |c_m| H^m over the step exceeds ztol = tol max_k |c_k| H^k + floor (S
-   is then s^m Q(s) up to the tolerance, and the sign of c_m says where
-   it leaves zero), or len when S stays within ztol over the step.  The
-   first term is relative to S's own size over the step; floor (NULL: 0)
-   is the size below which S cannot be told from zero given the errors
-   of the state it is computed from (the driver's guard floors,
-   hdo_run_guard_floors): no absolute tolerance, so a guard 1e-65 h < 0
-   switches where h < 0 does. */
-slong hdo_event_zero_order(mpfr_srcptr c, slong len, const mpfr_t H,
-                           const mpfr_t tol, mpfr_srcptr floor);
-
-/* Event location on one step (ref/hybrid/locate.c).
-
-   S(s) = sum_{k < len} c[k] s^k is the Taylor series of a switching
-   function over a step s in [0, H] (the integrator's guard series; c is
-   a contiguous array of len coefficients).  The mode is feasible while
-   S >= 0; an event is a sign change of S from positive to negative.
-
-   Finds the first event in [0, H], certified: ball arithmetic (Arb) on
-   the exact polynomial with subdivision, so two zeros close together are
-   never mistaken for none.  A value |S(0)| within the zero rule's ztol
-   (hdo_event_zero_order, with floor) is taken as an exact zero
-   (Kunkel-Mehrmann, Remark 12): the zero at
-   the start of an arc is then an event only if the first coefficient
-   that matters over the step is negative (S leaves the surface into the
-   infeasible side).  A tangency (S touching zero without crossing) is
-   not an event.
-
-   Returns HDO_EVENT with root set to the event's s in [0, H] (0 when the
-   start itself is infeasible), refined by safeguarded Newton on the
-   polynomial to about 2^(2-prec) H; or 0 when S stays feasible on the
-   step.  root is rounded to its own precision. */
-int hdo_event_locate(mpfr_t root, mpfr_srcptr c, slong len, const mpfr_t H,
-                     const mpfr_t tol, mpfr_srcptr floor, mpfr_prec_t prec);
-
-/* hdo_event_locate at the start of an arc whose start time is known
-   only to slack (an event's time, hdo_event_time_error; NULL: exactly):
-   where S is infeasible at once but rises back through zero within
-   slack of the start, the arc starts on the surface and leaves it into
-   the feasible side, and the search goes on from slack on (0, or the
-   first event beyond it); otherwise as hdo_event_locate. */
-int hdo_event_locate_after(mpfr_t root, mpfr_srcptr c, slong len,
-                           const mpfr_t H, const mpfr_t tol, mpfr_srcptr floor,
-                           mpfr_srcptr slack, mpfr_prec_t prec);
-
-/* How well the root s = root of S found by hdo_event_locate is
-   determined when S is known to ztol = tol max_k |c_k| root^k (tol
-   relative to its size on [0, root]): sets delta to min_k (ztol / |T_k|)^(1/k),
-   T_k the Taylor coefficients of S at the root, i.e. ztol / |S'| at a simple
-   root and (ztol m! / |S^(m)|)^(1/m) at a root of multiplicity m (the
-   event of der(x) = -5 (t - 1)^4, when x < 0, at t = 1, is known to
-   about tol^(1/5)).  No precision of the root finder can do better:
-   only a run at more digits can.  delta: 64 bits, +inf if S is flat. */
-void hdo_event_time_error(mpfr_t delta, mpfr_srcptr c, slong len,
-                          const mpfr_t H, const mpfr_t tol, const mpfr_t root,
-                          mpfr_prec_t prec);
-
 /* Runs the model from its start to t_end, into res (initialised by
    hdo_result_init; what it holds from an earlier run is discarded
    first, hdo_result_init says why).

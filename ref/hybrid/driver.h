@@ -7,6 +7,7 @@
 
 #include "hybrid.h"
 #include "internal.h"
+#include "event.h"
 #include "km.h"
 
 /* How many past events the Zeno detection looks at: enough for

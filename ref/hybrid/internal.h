@@ -80,34 +80,4 @@ void hdo_stiff_watch_describe(char *buf, size_t n, const hdo_stiff_watch *w,
                               const hdo_model_struct *model, double t,
                               double t_end);
 
-/* Zeno limits (ref/hybrid/zeno.c) */
-
-/* Sets out to Aitken's delta-squared limit x2 + d2^2 / (d1 - d2) of
-   x0, x1, x2 (d1 = x1 - x0, d2 = x2 - x1), or to x2 itself when |d2| <=
-   eps (converged to the noise level), when the differences do not shrink
-   or change sign.  out may not alias the inputs. */
-void hdo_zeno_aitken(mpfr_t out, mpfr_srcptr x0, mpfr_srcptr x1, mpfr_srcptr x2,
-                     const mpfr_t eps);
-/* The smallest period p in 1..pmax of the last (nsamples - 1) p + 1
-   events of src[0..n), g[0..n) (a followed event's mode and `when`,
-   oldest first): (src, g)[i] = (src, g)[i - p] throughout that window;
-   0 when there is none (or too few events). */
-slong hdo_zeno_period(const slong *src, const slong *g, slong n, slong nsamples,
-                      slong pmax);
-/* Whether the states y[0..n) (n >= 4, oldest first, dim components
-   each) converge geometrically: the differences y[k] - y[k-1] (max norm,
-   componentwise relative to max(|y_i|, ||y||)) are nonzero and strictly
-   shrink, and the componentwise Aitken limits of all consecutive triples
-   agree within tol max(|limit_i|, ||y||).  Returns 1 with lim[0..dim) set to the limit of the
-   last triple, else 0 (lim untouched). */
-int hdo_zeno_state_limit(mpfr_ptr lim, mpfr_srcptr const *y, slong n, slong dim,
-                         const mpfr_t tol, mpfr_prec_t prec);
-/* 1 when the switching function with the series c[0..len) over a step
-   of length H leaves zero into its feasible side (S > 0) by more than the
-   tolerance, with hdo_event_locate's rule for a zero at the start of an
-   arc; 0 when it is infeasible at once or stays on the surface within
-   the tolerance over the step (floor: the guard's, as in
-   hdo_event_zero_order). */
-int hdo_zeno_guard_leaves(mpfr_srcptr c, slong len, const mpfr_t H,
-                          const mpfr_t tol, mpfr_srcptr floor);
 #endif

@@ -9,7 +9,7 @@
    method today) is step + control (the dense output at a point and its
    step size), seen only through its table; this file is the
    driver: it takes the steps, projects onto the constraints after each,
-   asks ref/hybrid/locate.c whether a switching function changes sign
+   asks ref/event/locate.c whether a switching function changes sign
    inside the step, and performs the transitions.  Everything that can be
    built once per mode (reduced form, stepper compiled with the
    guards, the `with` programs) is built the first time the mode is

@@ -1,5 +1,6 @@
 /* zenodetect.c -- Zeno detection in hdo_run: accumulating event times
- * and livelock (a cascade at one instant); the limits are in zeno.c */
+ * and livelock (a cascade at one instant); the limits are in
+ * ref/event/zeno.c */
 #include <stdlib.h>
 #include <string.h>
 #include "driver.h"

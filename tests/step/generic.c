@@ -20,6 +20,7 @@
  * (HDO_STEP_INDEX1_ONLY on a higher-index form) is skipped for it. */
 #include <criterion/criterion.h>
 #include <string.h>
+#include "event.h"
 #include "hybrid.h"
 #include "step.h"
 #include "../model_util.h"

@@ -2,7 +2,7 @@
  * one Taylor step */
 #include <stdlib.h>
 #include <arb_poly.h>
-#include "hybrid.h"
+#include "event.h"
 
 /* Why this method.  The dense output of a step is an exact polynomial
    S(s) = sum c_k s^k on [0, H], so "never miss an event" is a question

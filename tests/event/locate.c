@@ -4,7 +4,9 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
-#include "hybrid.h"
+#include <flint/ulong_extras.h>
+#include "event.h"
+#include "linalg.h"
 
 #define PREC 232 /* 60 digits + guard */
 
@@ -105,7 +107,7 @@ assert_root_str(const mpfr_t root, const char *expected, int digits)
     mpfr_clear(e);
 }
 
-Test(hybrid, simple_root_full_precision)
+Test(event, simple_root_full_precision)
 {
     /* (s - 0.3)(s - 2) on [0, 1]: the crossing at 0.3 */
     poly p = poly_from(1, "1");
@@ -119,7 +121,7 @@ Test(hybrid, simple_root_full_precision)
     poly_free(&p);
 }
 
-Test(hybrid, no_root_in_step)
+Test(event, no_root_in_step)
 {
     /* (s - 0.3)(s - 2) on [0, 0.25] and 1 + s^2 on [0, 10] */
     poly p = poly_from(1, "1");
@@ -135,7 +137,7 @@ Test(hybrid, no_root_in_step)
     poly_free(&q);
 }
 
-Test(hybrid, two_close_roots_both_found)
+Test(event, two_close_roots_both_found)
 {
     /* ((s - 0.5)^2 - 1e-20)(1 + s^2/10): positive at both ends of [0, 1],
        zeros at 0.5 -+ 1e-10.  A sign test at the ends sees nothing. */
@@ -161,7 +163,7 @@ Test(hybrid, two_close_roots_both_found)
     poly_free(&u);
 }
 
-Test(hybrid, cluster_of_roots_first_taken)
+Test(event, cluster_of_roots_first_taken)
 {
     /* roots 0.1, 0.1 + 1e-15, 0.5, 0.7 times a positive factor: the
        first crossing from + to - is at 0.1 (the sign at 0 is +) */
@@ -191,7 +193,7 @@ Test(hybrid, cluster_of_roots_first_taken)
     poly_free(&q);
 }
 
-Test(hybrid, double_root_touching_is_no_event)
+Test(event, double_root_touching_is_no_event)
 {
     /* (s - 0.5)^2 (2 - s) >= 0 on [0, 1]: touches zero at 0.5 */
     poly p = poly_from(2, "2", "-1");
@@ -204,7 +206,7 @@ Test(hybrid, double_root_touching_is_no_event)
     poly_free(&p);
 }
 
-Test(hybrid, triple_root_crossing_found)
+Test(event, triple_root_crossing_found)
 {
     /* -(s - 0.25)^3 crosses down at 0.25 with S' = 0 there: found, and
        located to about a third of the digits (the value is flat) */
@@ -220,7 +222,7 @@ Test(hybrid, triple_root_crossing_found)
     poly_free(&p);
 }
 
-Test(hybrid, zero_at_start_leaving_feasible)
+Test(event, zero_at_start_leaving_feasible)
 {
     /* s (1 - s): zero at 0, leaving upwards: not an event on [0, 0.5],
        the crossing at 1 on [0, 2] */
@@ -241,7 +243,7 @@ Test(hybrid, zero_at_start_leaving_feasible)
     poly_free(&q);
 }
 
-Test(hybrid, noisy_zero_at_start_is_skipped)
+Test(event, noisy_zero_at_start_is_skipped)
 {
     /* The ball just after an impact: h(0) = -1e-75 (reset noise, below
        the tolerance), h' = 3, h'' = -9.81: the artificial zero at
@@ -263,7 +265,7 @@ Test(hybrid, noisy_zero_at_start_is_skipped)
     poly_free(&p);
 }
 
-Test(hybrid, infeasible_start_is_event_at_zero)
+Test(event, infeasible_start_is_event_at_zero)
 {
     mpfr_t root;
     mpfr_init2(root, PREC);
@@ -293,7 +295,7 @@ Test(hybrid, infeasible_start_is_event_at_zero)
     poly_free(&d);
 }
 
-Test(hybrid, identically_zero_guard_is_no_event)
+Test(event, identically_zero_guard_is_no_event)
 {
     /* S = 0 up to noise on the whole step (a first integral E - E0 of
        E ~ 1, whose state is known to 1e-65: the guard floor 1e-65 of
@@ -315,7 +317,7 @@ Test(hybrid, identically_zero_guard_is_no_event)
     poly_free(&p);
 }
 
-Test(hybrid, time_event_exact)
+Test(event, time_event_exact)
 {
     /* when t > 1.5 from t0 = 0.2: S = 1.5 - (0.2 + s) = 1.3 - s */
     poly p = poly_from(2, "1.3", "-1");
@@ -327,7 +329,7 @@ Test(hybrid, time_event_exact)
     poly_free(&p);
 }
 
-Test(hybrid, high_degree_series_with_late_crossing)
+Test(event, high_degree_series_with_late_crossing)
 {
     /* cos(s) - 0.5 by its Taylor series to degree 60 on [0, 1.2]: the
        first zero is pi/3 */
@@ -366,7 +368,7 @@ Test(hybrid, high_degree_series_with_late_crossing)
    step [0, H], some outside; an event is reported exactly when a root of
    odd multiplicity lies in (0, H], at the smallest such root.  Roots are
    drawn well apart (>= 1/64) so that no cluster rule applies. */
-Test(hybrid, random_products_fast_exclusion_agrees)
+Test(event, random_products_fast_exclusion_agrees)
 {
     flint_rand_t st;
     flint_randinit(st);
@@ -424,7 +426,7 @@ Test(hybrid, random_products_fast_exclusion_agrees)
    C(5, k) 0.5^(5-k), so |c_k| r^k = C(5, k) / 32, the largest 10/32
    (ztol = 0.3125 tol), and its Taylor coefficients at 0.5 are 0 except
    T_5 = -1. */
-Test(hybrid, time_error_simple_and_fivefold_roots)
+Test(event, time_error_simple_and_fivefold_roots)
 {
     mpfr_t tol, H, root, delta, want;
     mpfr_inits2(PREC, tol, H, root, want, (mpfr_ptr)0);

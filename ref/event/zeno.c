@@ -1,6 +1,7 @@
 /* zeno.c -- the numerics of Zeno limits: Aitken extrapolation, the period of
  * a cascade of events, geometric convergence of event states */
-#include "internal.h"
+#include "event.h"
+#include "linalg.h"
 
 /* The driver (zenodetect.c) decides when events accumulate and takes the `zeno`
    clause; this file holds the parts that only look at numbers, so that

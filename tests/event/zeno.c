@@ -1,7 +1,8 @@
 /* zeno.c -- tests of the Zeno numerics: Aitken limits, cascade periods,
  * geometric convergence of event states, the zero rule at a limit */
 #include <criterion/criterion.h>
-#include "hybrid/internal.h"
+#include "event.h"
+#include "linalg.h"
 
 /* Expected values are exact: geometric sequences whose limits are known
    rationals, and polynomials whose signs are read off their
