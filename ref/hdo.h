@@ -20,6 +20,7 @@
 #include "taylor.h"
 #include "step.h"
 #include "event.h"
+#include "result.h"
 #include "hybrid.h"
 #include "compare.h"
 #include "analyze.h"

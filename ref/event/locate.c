@@ -334,7 +334,7 @@ hdo_event_zero_order(mpfr_srcptr c, slong len, const mpfr_t H, const mpfr_t tol,
        size over the step, whatever that size (an absolute term, tol (1 +
        scale) up to stop 21, made a guard 1e-25 h at 20 digits zero
        everywhere: events at t = 0, or none; issue 23), plus the floor
-       below which the state's own errors hide S (hybrid.h). */
+       below which the state's own errors hide S (event.h). */
     mpfr_t ztol, term, p;
     slong m;
     mpfr_inits2(64, ztol, term, p, (mpfr_ptr)0);

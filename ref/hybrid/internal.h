@@ -25,17 +25,6 @@ int hdo_run_check_args(const hdo_result_struct *res,
                        const hdo_model_struct *model,
                        const hdo_run_options *opt, hdo_error_t *err);
 
-/* Empties res of an earlier run (command_argv and command_argc kept)
-   and sets it up for a run of model at digits D and precision prec. */
-void hdo_result_setup(hdo_result_t res, const hdo_model_t model, long digits,
-                      mpfr_prec_t prec);
-/* Appends a row (values NaN, present 0) / an event (states NaN); the
-   returned pointer is valid until the next append. */
-hdo_row *hdo_result_add_row(hdo_result_t res, const mpfr_t t, slong mode);
-hdo_event *hdo_result_add_event(hdo_result_t res, const mpfr_t t, slong from,
-                                slong to, hdo_event_kind kind,
-                                const char *guard);
-
 /* The stiffness watch (stiff.c).  An arc counts as stiff at a step when
    hdo_stepper_stiffness (hdo_taylor_stiffness) of the step is at least
    hdo_stiff_threshold(order) = log10(order) + HDO_STIFF_MARGIN (3.28 at

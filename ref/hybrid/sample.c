@@ -34,41 +34,16 @@ hdo_run_res_mode(const run_ctx *c, slong m)
     return m;
 }
 
-/* log2 |x| (-inf for zero or NaN) */
-static double
-log2_abs(mpfr_srcptr x)
-{
-    long e;
-    if (!mpfr_regular_p(x))
-        return -INFINITY;
-    double d = mpfr_get_d_2exp(&e, x, MPFR_RNDN);
-    return (double)e + log2(fabs(d));
-}
-
 static void compute_magnitudes(run_ctx *c);
 
-/* row's magnitudes: the current step's (or, waiting for the next
-   step's, none yet), the nominal values; and the run's zero level. */
+/* row's magnitudes (hdo_row_set_magnitudes): the current step's (or,
+   waiting for the next step's, none yet), the nominal values; and the
+   run's zero level. */
 static void
 row_magnitudes(run_ctx *c, hdo_row *row, slong index)
 {
-    double big = -INFINITY;
-    for (slong v = 0; v < c->res->nvars; v++) {
-        double m = log2_abs(c->vmax + v);
-        if (row->present[v] && log2_abs(row->values + v) > m)
-            m = log2_abs(row->values + v);
-        if (m > big)
-            big = m;
-    }
-    row->zero = big + log2_abs(c->tol);
-    for (slong v = 0; v < c->res->nvars; v++) {
-        if (!row->present[v])
-            continue;
-        double m = log2_abs(c->nominal + v);
-        if (c->stepmag_valid && c->stepmag[v] > m)
-            m = c->stepmag[v];
-        row->mag[v] = m;
-    }
+    hdo_row_set_magnitudes(row, c->res->nvars, c->vmax, c->nominal,
+                           c->stepmag_valid ? c->stepmag : NULL, c->tol);
     if (!c->stepmag_valid && c->pending_row < 0)
         c->pending_row = index;
 }
@@ -146,20 +121,16 @@ compute_magnitudes(run_ctx *c)
             hdo_run_mode_values(vals, NULL, mc, mc->ts, mc->tu);
         }
         for (slong v = 0; v < nv; v++)
-            if (log2_abs(vals + v) > c->stepmag[v])
-                c->stepmag[v] = log2_abs(vals + v);
+            if (hdo_log2_abs(vals + v) > c->stepmag[v])
+                c->stepmag[v] = hdo_log2_abs(vals + v);
     }
     mpfr_clear(s);
     hdo_vec_clear(vals, nv);
     /* rows since the last transition (its right state, samples at a
        point) belong to this arc */
     if (c->pending_row >= 0 && c->opt->row_sink == NULL)
-        for (slong i = c->pending_row; i < c->res->nrows; i++) {
-            hdo_row *r = c->res->rows + i;
-            for (slong v = 0; v < nv; v++)
-                if (r->present[v] && c->stepmag[v] > r->mag[v])
-                    r->mag[v] = c->stepmag[v];
-        }
+        for (slong i = c->pending_row; i < c->res->nrows; i++)
+            hdo_row_raise_magnitudes(c->res->rows + i, nv, c->stepmag);
     c->pending_row = -1;
     c->stepmag_valid = 1;
 }

@@ -1,37 +1,12 @@
 /* thresholds.c -- thresholds of the hybrid driver (docs/decisions.md) at
- * their boundaries: the working precision of D digits, the chattering
- * count and the step limit (the zero rule of the event locator:
- * tests/event/thresholds.c). */
+ * their boundaries: the chattering count and the step limit (the zero
+ * rule of the event locator: tests/event/thresholds.c; the precision of
+ * D digits: tests/result/precision.c). */
 #include <stdio.h>
 #include <gmp.h>
 #include <criterion/criterion.h>
 #include "hybrid.h"
 #include "../model_util.h"
-
-/* prec = ceil((D + 10) log2 10): the bit length of 10^(D+10) (never a
-   power of two), computed exactly with GMP, for every D up to the
-   largest --digits accepted (100000). */
-Test(hybrid_thresholds, run_prec_exact_for_every_digits, .timeout = 120)
-{
-    mpz_t p;
-    mpz_init(p);
-    mpz_ui_pow_ui(p, 10, 11); /* 10^(D+10) for D = 1 */
-    for (long D = 1; D <= 100000; D++) {
-        mpfr_prec_t want = (mpfr_prec_t)mpz_sizeinbase(p, 2);
-        if (hdo_run_prec(D) != want)
-            cr_assert_fail("D = %ld: prec %ld, 10^(D+10) has %ld bits", D,
-                           (long)hdo_run_prec(D), (long)want);
-        mpz_mul_ui(p, p, 10);
-    }
-    mpz_clear(p);
-    /* and the tolerance 10^-(D+5) at D = 30: 10^-35 to 200 bits */
-    mpfr_t tol, want;
-    mpfr_inits2(200, tol, want, (mpfr_ptr)0);
-    hdo_run_tol(tol, 30);
-    mpfr_set_str(want, "1e-35", 10, MPFR_RNDN);
-    cr_assert(mpfr_equal_p(tol, want));
-    mpfr_clears(tol, want, (mpfr_ptr)0);
-}
 
 /* `when n < K goto a with n = n + 1` from n = 0 switches K times at
    t = 0, each at once after the previous: K = 100 instantaneous switches

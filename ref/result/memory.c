@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <sys/resource.h>
 #include <unistd.h>
-#include "hybrid.h"
+#include "result.h"
 
 /* Bytes one stored row of the trajectory takes at D digits with n
    variables (hdo_result_add_row): the row record, twice for the array

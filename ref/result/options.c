@@ -1,7 +1,7 @@
-/* options.c -- the exact time options of a run (--until, --every), read
- * from text once */
+/* options.c -- the options of a run: their defaults, and the exact time
+ * options (--until, --every), read from text once */
 #include <string.h>
-#include "hybrid.h"
+#include "result.h"
 
 int
 hdo_run_parse_time(fmpq_t q, const char *option, const char *text, int positive,
@@ -26,4 +26,21 @@ hdo_run_parse_time(fmpq_t q, const char *option, const char *text, int positive,
     if (err != NULL)
         err->file = NULL;
     return HDO_ERR_INPUT;
+}
+
+void
+hdo_run_options_init(hdo_run_options *opt)
+{
+    opt->digits = 30;
+    opt->every = NULL;
+    opt->until = NULL;
+    opt->max_steps = 0;
+    opt->max_events = 0;
+    opt->sample_times = NULL;
+    opt->nsample_times = 0;
+    opt->method = HDO_METHOD_AUTO;
+    opt->progress = NULL;
+    opt->progress_data = NULL;
+    opt->row_sink = NULL;
+    opt->row_sink_data = NULL;
 }

@@ -1,7 +1,7 @@
-/* outputs.c -- a run's result folder: trajectory.csv, events.csv and
+/* folder.c -- a run's result folder: trajectory.csv, events.csv and
  * summary.json written as one set (ref/outdir.h) */
 #include <string.h>
-#include "hybrid.h"
+#include "result.h"
 #include "outdir.h"
 
 static const char *const names[] = {"trajectory.csv", "events.csv",

@@ -1,9 +1,8 @@
-/* output.c -- trajectory.csv, events.csv and summary.json of a run, as cli.md
+/* tables.c -- trajectory.csv, events.csv and summary.json of a run, as cli.md
  * specifies */
 #include <errno.h>
 #include <string.h>
-#include "hybrid.h"
-#include "internal.h"
+#include "result.h"
 #include "util.h"
 #include "version.h"
 

@@ -2,7 +2,7 @@
  * --every, read once, and the errors that name the option */
 #include <criterion/criterion.h>
 #include <string.h>
-#include "hybrid.h"
+#include "result.h"
 
 /* The value of text against the rational num/den (exact: 0.1 must be
    1/10, not the binary number nearest to it). */

@@ -1,9 +1,9 @@
-/* verify.c -- the number of significant digits on which two runs agree (hdo run
- * --verify) */
+/* agreement.c -- the number of significant digits on which two runs
+ * agree (hdo run --verify) */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include "hybrid.h"
+#include "result.h"
 
 /* Whether |x - y| <= 10^-k scale, decided on the safe side: d is |x - y|
    rounded up, the bound is rounded down, so a value on the boundary or
@@ -27,7 +27,7 @@ within_digits(mpfr_srcptr d, mpfr_srcptr scale, long k, mpfr_prec_t prec)
    is k itself for a ratio 10^-k (1 + 2^-60), one digit more than the
    values agree to, so the candidates around it are checked exactly
    (within_digits) and a digit is never claimed that the values do not
-   have (tests/hybrid/verify_thresholds.c). */
+   have (tests/result/verify_thresholds.c). */
 static double
 agree(mpfr_srcptr x, mpfr_srcptr y, mpfr_srcptr scale, long cap)
 {

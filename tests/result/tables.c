@@ -1,10 +1,9 @@
-/* output.c -- tests of the output tables: trajectory.csv, events.csv,
+/* tables.c -- tests of the output tables: trajectory.csv, events.csv,
  * summary.json, written from a hand-built result */
 #include <criterion/criterion.h>
 #include <stdlib.h>
 #include <string.h>
-#include "hybrid.h"
-#include "../../ref/hybrid/internal.h"
+#include "result.h"
 
 /* The expected text is written out by hand from cli.md: header
    time,mode,<vars in declaration order>; D significant digits; empty

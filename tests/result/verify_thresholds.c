@@ -1,4 +1,4 @@
-/* verify_thresholds.c -- --verify's agreement measure (ref/hybrid/verify.c,
+/* verify_thresholds.c -- --verify's agreement measure (ref/result/agreement.c,
  * hdo_result_agreement) at its boundaries, on results built by hand: a
  * value agrees to k digits when |x - y| <= 10^-k scale, the scale being
  * max(|y|, 2^mag, 2^zero) (b's value, the better estimate of the true
@@ -10,7 +10,7 @@
 #include <math.h>
 #include <criterion/criterion.h>
 #include "hybrid.h"
-#include "hybrid/internal.h"
+#include "result.h"
 #include "../model_util.h"
 
 #define PREC 400 /* the results' precision: far below every margin */

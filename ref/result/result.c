@@ -3,38 +3,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "hybrid.h"
-#include "internal.h"
-
-mpfr_prec_t
-hdo_run_prec(long digits)
-{
-    return (mpfr_prec_t)ceil((double)(digits + 10) * 3.321928094887362348);
-}
-
-void
-hdo_run_tol(mpfr_t tol, long digits)
-{
-    mpfr_set_ui(tol, 10, MPFR_RNDN);
-    mpfr_pow_si(tol, tol, -(digits + 5), MPFR_RNDN);
-}
-
-void
-hdo_run_options_init(hdo_run_options *opt)
-{
-    opt->digits = 30;
-    opt->every = NULL;
-    opt->until = NULL;
-    opt->max_steps = 0;
-    opt->max_events = 0;
-    opt->sample_times = NULL;
-    opt->nsample_times = 0;
-    opt->method = HDO_METHOD_AUTO;
-    opt->progress = NULL;
-    opt->progress_data = NULL;
-    opt->row_sink = NULL;
-    opt->row_sink_data = NULL;
-}
+#include "linalg.h"
+#include "result.h"
 
 /* The fields of an empty result, except the three mpfr_t (initialised
    once, by hdo_result_init) and command_argv/command_argc (the

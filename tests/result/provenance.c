@@ -3,9 +3,8 @@
 #include <criterion/criterion.h>
 #include <stdlib.h>
 #include <string.h>
-#include "hybrid.h"
+#include "result.h"
 #include "version.h"
-#include "../../ref/hybrid/internal.h"
 
 static const char *model_text = "model prov\n"
                                 "param p = 1/3\n"
