@@ -12,8 +12,11 @@
 #include "hybrid.h"
 #include "util.h"
 
-/* The usage below spells the limit out, to stay one readable text. */
+/* The usage below spells the limit and the precision rule's numbers
+   out, to stay one readable text; these say when it must change. */
 _Static_assert(HDO_MAX_DIGITS == 10000, "the usage says --digits <= 10000");
+_Static_assert(HDO_DIGITS_DEFAULT == 30, "the usage says default 30");
+_Static_assert(HDO_VERIFY_EXTRA_DIGITS == 10, "the usage says D + 10");
 
 static void
 usage(FILE *f)
@@ -207,7 +210,7 @@ hdo_cmd_run(int argc, char **argv)
             fprintf(stderr,
                     "hdo run: --verify: the runs at %ld and %ld digits agree "
                     "to only %ld digits; fewest digits: %s\n",
-                    opt.digits, opt.digits + 10, verified,
+                    opt.digits, hdo_run_verify_digits(opt.digits), verified,
                     where[0] ? where : "(not located)");
             rc = 1;
         }

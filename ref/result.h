@@ -31,13 +31,26 @@ typedef enum {
     HDO_EV_CROSSING /* a relation of a piecewise expression changed sign */
 } hdo_event_kind;
 
-/* Working precision and tolerance from the digits D asked for:
-     prec = ceil((D + 10) log2 10) bits  (10 guard digits against the
-            rounding of long sums, projections and Newton solves),
+/* The precision rule (ref/result/precision.c), the one definition of its
+   numbers, which the library, the commands and the tests call: a run
+   reports D significant digits (HDO_DIGITS_DEFAULT when none is asked:
+   hdo_run_digits), and computes with the working precision and the
+   tolerance
+     prec = ceil((D + 10) log2 10) bits  (HDO_GUARD_DIGITS = 10 guard
+            digits against the rounding of long sums, projections and
+            Newton solves: hdo_run_prec),
      tol  = 10^-(D + 5)                  (local truncation error per step
-            and the event tolerances: 5 guard digits against the
-            accumulation of local errors over the steps of a run).
-   The reported values have D significant digits. */
+            and the event tolerances: HDO_TOL_GUARD_DIGITS = 5 guard
+            digits against the accumulation of local errors over the
+            steps of a run: hdo_run_tol);
+   --verify's second run is at D + HDO_VERIFY_EXTRA_DIGITS digits
+   (hdo_run_verify_digits). */
+#define HDO_DIGITS_DEFAULT 30
+#define HDO_GUARD_DIGITS 10
+#define HDO_TOL_GUARD_DIGITS 5
+#define HDO_VERIFY_EXTRA_DIGITS 10
+long hdo_run_digits(long digits);        /* digits > 0 ? digits : the default */
+long hdo_run_verify_digits(long digits); /* hdo_run_digits(digits) + 10 */
 mpfr_prec_t hdo_run_prec(long digits);
 /* The most digits D a run or an analysis accepts (hdo_run,
    hdo_run_verify, hdo_run_rows, hdo_analyze; the commands' --digits):
@@ -87,7 +100,8 @@ typedef struct {
     void *row_sink_data;
 } hdo_run_options;
 
-void hdo_run_options_init(hdo_run_options *opt); /* D = 30, the rest defaults */
+/* D = HDO_DIGITS_DEFAULT, the rest defaults */
+void hdo_run_options_init(hdo_run_options *opt);
 
 /* Sets q to the exact value of the decimal text of the option named
    option ("--until", "--every"; positive: the value must be > 0).

@@ -309,7 +309,7 @@ hdo_run_rows(slong *nrows, const hdo_model_struct *model,
     c.opt = opt;
     c.res = res;
     c.err = err;
-    c.digits = opt->digits > 0 ? opt->digits : 30;
+    c.digits = hdo_run_digits(opt->digits);
     c.prec = hdo_run_prec(c.digits);
     if (err != NULL)
         hdo_error_clear(err);
@@ -358,7 +358,7 @@ hdo_run_stoppable(hdo_result_t res, const hdo_model_struct *model,
     c.opt = opt;
     c.res = res;
     c.err = err;
-    c.digits = opt->digits > 0 ? opt->digits : 30;
+    c.digits = hdo_run_digits(opt->digits);
     c.prec = hdo_run_prec(c.digits);
     c.max_steps = opt->max_steps > 0 ? opt->max_steps : HDO_RUN_MAX_STEPS;
     c.max_events = opt->max_events > 0 ? opt->max_events : HDO_RUN_MAX_EVENTS;

@@ -59,7 +59,7 @@ hdo_run_write_notes(FILE *f, const hdo_result_t res,
                 "function: a state known to 10^-%ld fixes it no better); "
                 "summary.json \"event_digits\"\n",
                 model->file, (long)res->event_digits_index, res->event_digits,
-                digits, digits + 5);
+                digits, digits + HDO_TOL_GUARD_DIGITS);
 }
 
 int

@@ -131,7 +131,8 @@ hdo_write_summary(FILE *f, const hdo_result_t res, const hdo_model_t model,
     }
     fprintf(f, ",\n  \"digits\": %ld,\n  \"precision_bits\": %ld,\n",
             res->digits, (long)res->prec);
-    fprintf(f, "  \"tolerance\": \"1e-%ld\",\n", res->digits + 5);
+    fprintf(f, "  \"tolerance\": \"1e-%ld\",\n",
+            res->digits + HDO_TOL_GUARD_DIGITS);
     fputs("  \"t0\": ", f);
     mpfr_fprintf(f, "%.*Re", (int)(res->digits - 1), res->t0);
     fputs(",\n  \"t_end\": ", f);

@@ -74,7 +74,7 @@ last_row_case(const hdo_model_t model, long digits, double base, double f,
 {
     hdo_result_t a, b;
     result_new(a, model, digits);
-    result_new(b, model, digits + 10);
+    result_new(b, model, hdo_run_verify_digits(digits));
     row_new(a, 0, 4000, 0);
     row_new(b, 0, -1000, 0);
     row_new(b, 100, base, 7);
