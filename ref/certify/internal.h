@@ -353,7 +353,8 @@ int cert_transition_jacobian(arb_mat_t K, cert_ctx *c, slong src, slong k,
                              arb_srcptr y, const arb_t t);
 
 /* ------------------------------------------------------------------ */
-/* driver.c, rows.c, jump.c: the pass along the run's arcs. */
+/* arc.c, rows.c, jump.c, driver.c (each calling only those before
+   it): the pass along the run's arcs. */
 
 /* run_arc's outcome besides the end of the run (0) and a stop */
 #define ARC_EVENT 2
@@ -376,7 +377,7 @@ typedef struct {
     mpfr_t last;          /* the time of the last certified row */
 } arc_t;
 
-/* driver.c */
+/* arc.c */
 int cert_stop(arc_t *a, double t, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 double cert_arb_d(const arb_t x);
