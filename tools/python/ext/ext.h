@@ -32,8 +32,9 @@ typedef struct {
     int live;
     long verified;   /* verified digits, -1 without verify */
     PyObject *where; /* str: where the verify runs agree least, or None */
-    /* CLOCK_MONOTONIC (Python's time.monotonic) when the call entered and
-       left libhdo: what shows that runs in threads overlap */
+    /* hdo_clock_now (CLOCK_MONOTONIC, Python's time.monotonic) when the
+       call entered and left libhdo: what shows that runs in threads
+       overlap */
     double entered, left;
 } ResultObject;
 

@@ -61,7 +61,9 @@ PyInit__hdo(void)
              "A check that cannot be done (hdo check's exit 2): a bad "
              "candidate, tolerance file or events.")) == NULL ||
         PyModule_AddStringConstant(mod, "version", hdo_version()) != 0 ||
-        PyModule_AddIntConstant(mod, "MAX_DIGITS", HDO_MAX_DIGITS) != 0) {
+        PyModule_AddIntConstant(mod, "MAX_DIGITS", HDO_MAX_DIGITS) != 0 ||
+        PyModule_AddIntConstant(mod, "DIGITS_DEFAULT", HDO_DIGITS_DEFAULT) !=
+            0) {
         Py_DECREF(mod);
         return NULL;
     }
