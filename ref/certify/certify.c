@@ -112,8 +112,8 @@ hdo_certify(hdo_certified_t cert, const hdo_result_t res,
     c.p = opt->order > 0 ? opt->order : hdo_taylor_default_order(res->prec);
     c.lprec = opt->lprec > 0 ? opt->lprec : 64;
     c.q = opt->extra >= 0 ? opt->extra : c.p / 2;
-    c.ltol =
-        -(double)(res->digits + 5 + CERT_GUARD_DIGITS) * 3.32192809488736234787;
+    c.ltol = -(double)(res->digits + HDO_TOL_GUARD_DIGITS + CERT_GUARD_DIGITS) *
+             3.32192809488736234787;
     hdo_model_workspace_init(&c.work, model);
     c.nmodes = model->nmodes;
     c.modes = flint_calloc(model->nmodes + 1, sizeof *c.modes);
