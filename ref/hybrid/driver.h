@@ -336,14 +336,14 @@ int hdo_run_check_when_unique(run_ctx *c, slong m, const mpfr_t t);
 /* event.c */
 int hdo_run_handle_event(run_ctx *c, slong g, const mpfr_t s, int simultaneous);
 
-/* stiff.c */
-int hdo_run_auto_switch(run_ctx *c, slong m);
+/* method.c */
+int hdo_run_auto_switch(run_ctx *c, mode_cache *mc);
 int hdo_run_stepper_init(const run_ctx *c, hdo_stepper_t s, hdo_model_t model,
                          const hdo_reduced_struct *red, const hdo_expr *guards,
                          slong ng);
 void hdo_run_stiff_why(char *buf, size_t n, const run_ctx *c);
 /* Notes that a step of the method name starts at c->t (res's
-   method_arcs, stiff.c). */
+   method_arcs). */
 void hdo_run_note_method(run_ctx *c, const char *name);
 
 #endif
