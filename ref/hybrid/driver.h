@@ -347,7 +347,6 @@ int hdo_run_sliding_enter(run_ctx *c, slong src, slong g, const left_limit *L,
                           const mpfr_t t);
 int hdo_run_enter_slot(run_ctx *c, slong src, slong m, const left_limit *L,
                        const mpfr_t t, hdo_event_kind kind, const char *text);
-int hdo_run_sliding_event(run_ctx *c, slong g, const mpfr_t s);
 
 /* intersect.c */
 /* The numeric part of the test for a surface G simply crossed while
@@ -364,6 +363,9 @@ int hdo_run_intersect_leave(run_ctx *c, slong m, slong j, int to_far,
 
 /* event.c */
 int hdo_run_handle_event(run_ctx *c, slong g, const mpfr_t s, int simultaneous);
+/* The event of guard g of the current sliding mode at offset s (a
+   pair's alpha leaving [0, 1], or intersect.c's surfaces). */
+int hdo_run_sliding_event(run_ctx *c, slong g, const mpfr_t s);
 
 /* run.c: 1 when the event at offset root of the last step (length h,
    from c->t to c->t_end) lies within the time tolerance of t_end,
