@@ -6,9 +6,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include "cli.h"
 #include "commands.h"
+#include "util.h"
+
+/* The usage spells the default digits out, to stay one readable text. */
+_Static_assert(HDO_DIGITS_DEFAULT == 30, "the usage says default 30");
 
 static void
 usage(FILE *out)
@@ -58,14 +61,6 @@ usage(FILE *out)
         "Exit 0 pass, 1 fail, 2 bad input or a reference run that cannot go "
         "on.\n",
         out);
-}
-
-static double
-now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
 /* The first error message, for the JUnit <error>. */
@@ -158,7 +153,7 @@ check(hdo_check_t s, const hdo_check_options *opt, const char *plot)
 int
 hdo_cmd_check(int argc, char **argv)
 {
-    double t0 = now();
+    double t0 = hdo_clock_now();
     const char *junit = NULL, *plot = NULL;
     hdo_check_options opt;
     hdo_check_t s;
@@ -211,7 +206,8 @@ hdo_cmd_check(int argc, char **argv)
                         : first_error[0] ? first_error
                                          : "hdo check could not be done: bad "
                                            "command line (see standard error)";
-        if (hdo_check_write_junit(junit, s, e, now() - t0, &err) != 0) {
+        if (hdo_check_write_junit(junit, s, e, hdo_clock_now() - t0, &err) !=
+            0) {
             print_error(&err);
             rc = 2;
         }

@@ -6,9 +6,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include "cli.h"
 #include "commands.h"
+#include "util.h"
+
+/* The usage spells the precision rule's numbers out, to stay one
+   readable text; these say when it must change. */
+_Static_assert(HDO_DIGITS_DEFAULT == 30, "the usage says default 30");
+_Static_assert(HDO_VERIFY_EXTRA_DIGITS == 10, "the usage says D + 10");
 
 static void
 usage_ref(FILE *f)
@@ -114,7 +119,7 @@ report_run(const hdo_result_t res, const hdo_model_t model, long digits,
     fprintf(stderr,
             "hdo %s: --verify: the runs at %ld and %ld digits agree to only "
             "%ld digits; fewest digits: %s\n",
-            cmd, digits, digits + 10, verified,
+            cmd, digits, hdo_run_verify_digits(digits), verified,
             where[0] ? where : "(not located)");
     return 1;
 }
@@ -244,14 +249,6 @@ typedef struct {
     double t0;
     char error[1400]; /* the first error, for the JUnit <error> */
 } compare_job;
-
-static double
-now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 static void fail(compare_job *j, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
@@ -463,8 +460,8 @@ write_junit(compare_job *j, int code)
     hdo_error_clear(&err);
     st = hdo_junit_write_for("hdo ref compare", j->junit,
                              j->rec.model != NULL ? j->rec.model : j->c.op[0],
-                             tc, n, code == 2 ? j->error : NULL, now() - j->t0,
-                             &err);
+                             tc, n, code == 2 ? j->error : NULL,
+                             hdo_clock_now() - j->t0, &err);
     for (int p = 0; p < n; p++) {
         free(first[p]);
         free(text[p]);
@@ -505,7 +502,7 @@ ref_compare(int argc, char **argv, char **all)
     hdo_error_t err;
     int rc;
     memset(&j, 0, sizeof j);
-    j.t0 = now();
+    j.t0 = hdo_clock_now();
     const cli_option opts[] = {
         {"digits-agree", 0, CLI_COUNT, .dest = &j.need},
         {"junit", 0, CLI_FILE, .dest = &j.junit, .what = "file name"},

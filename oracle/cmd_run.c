@@ -6,15 +6,18 @@
 #include <stdlib.h>
 #include <string.h>
 #include <math.h>
-#include <time.h>
 #include <unistd.h>
 #include "cli.h"
 #include "commands.h"
 #include "hybrid.h"
 #include "certify.h"
+#include "util.h"
 
-/* The usage below spells the limit out, to stay one readable text. */
+/* The usage below spells the limit and the precision rule's numbers
+   out, to stay one readable text; these say when it must change. */
 _Static_assert(HDO_MAX_DIGITS == 10000, "the usage says --digits <= 10000");
+_Static_assert(HDO_DIGITS_DEFAULT == 30, "the usage says default 30");
+_Static_assert(HDO_VERIFY_EXTRA_DIGITS == 10, "the usage says D + 10");
 
 static void
 usage(FILE *f)
@@ -72,27 +75,18 @@ usage(FILE *f)
    one line rewritten at most four times a second; elsewhere (--progress)
    a line every five seconds, for a log. */
 typedef struct {
-    struct timespec start;
+    double start; /* hdo_clock_now() */
     double last;
     int shown;
     int tty;
     double t_end;
 } progress_state;
 
-static double
-since(const struct timespec *t0)
-{
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    return (double)(now.tv_sec - t0->tv_sec) +
-           1e-9 * (double)(now.tv_nsec - t0->tv_nsec);
-}
-
 static void
 progress(void *data, double t, long steps, long nevents, const char *method)
 {
     progress_state *ps = data;
-    double e = since(&ps->start);
+    double e = hdo_clock_now() - ps->start;
     if (e < 2.0 || e - ps->last < (ps->tty ? 0.25 : 5.0))
         return;
     ps->last = e;
@@ -120,7 +114,7 @@ run_with_progress(hdo_result_t res, long *verified, char *where, size_t n,
     progress_state ps;
     int st;
     memset(&ps, 0, sizeof ps);
-    clock_gettime(CLOCK_MONOTONIC, &ps.start);
+    ps.start = hdo_clock_now();
     ps.tty = isatty(STDERR_FILENO);
     if (ps.tty || want_progress) {
         opt->progress = progress;
@@ -262,7 +256,7 @@ hdo_cmd_run(int argc, char **argv)
             fprintf(stderr,
                     "hdo run: --verify: the runs at %ld and %ld digits agree "
                     "to only %ld digits; fewest digits: %s\n",
-                    opt->digits, opt->digits + 10, verified,
+                    opt->digits, hdo_run_verify_digits(opt->digits), verified,
                     where[0] ? where : "(not located)");
             rc = 1;
         }

@@ -5,7 +5,7 @@
 #define HDO_CERTIFY_H
 
 #include <stdio.h>
-#include "hybrid.h"
+#include "result.h"
 
 #ifdef __cplusplus
 extern "C" {

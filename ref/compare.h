@@ -14,6 +14,7 @@
 #include "hybrid.h"
 #include "model.h"
 #include "status.h"
+#include "util.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -228,15 +229,10 @@ int hdo_tol_read_string(hdo_tol_t tol, const char *text, size_t len,
                         const char *filename, hdo_error_t *err);
 int hdo_tol_read_file(hdo_tol_t tol, const char *path, hdo_error_t *err);
 
-/* Reads a whole file into a malloc'd buffer (*len bytes, NUL added).
-   Returns 0, HDO_ERR_IO (err message: the system's reason),
-   HDO_ERR_MEMORY, or HDO_ERR_INPUT for a file that holds a NUL byte (not
-   text: refused as soon as it is read, so /dev/zero stops at once) or is
-   larger than HDO_INPUT_MAX_BYTES (4 GiB: 10^7 candidate rows of a dozen
-   columns fit, a runaway device does not). */
+/* The largest input file hdo check reads (hdo_read_whole_file, util.h,
+   which refuses a NUL byte in them): 4 GiB, so 10^7 candidate rows of a
+   dozen columns fit and a runaway device does not. */
 #define HDO_INPUT_MAX_BYTES ((size_t)4 << 30)
-int hdo_read_whole_file(char **text, size_t *len, const char *path,
-                        hdo_error_t *err);
 
 /* ------------------------------------------------------------------ */
 /* The tube comparison of one variable (Modelica csv-compare's tube).
@@ -425,25 +421,6 @@ void hdo_check_summarize(hdo_check_summary *sm, const hdo_tube_struct *tubes,
                          const hdo_matching_t match, int events_given);
 
 /* ------------------------------------------------------------------ */
-/* Output files.  A regular file (or a new one) is written to a temporary
-   file beside it and renamed into place by hdo_outfile_commit; a path
-   that exists and is not a regular file (device, FIFO, symlink) is
-   written through and never replaced.  A folder is refused (HDO_ERR_IO). */
-typedef struct {
-    const char *path;
-    char *tmp; /* NULL when writing through */
-    FILE *f;
-} hdo_outfile;
-
-int hdo_outfile_open(hdo_outfile *o, const char *path, hdo_error_t *err);
-/* Closes, checks every write, renames: 0 or HDO_ERR_IO (the temporary
-   file removed). */
-int hdo_outfile_commit(hdo_outfile *o, hdo_error_t *err);
-void hdo_outfile_abort(hdo_outfile *o);
-/* Copies the file src onto dst as above. */
-int hdo_outfile_copy(const char *dst, const char *src, hdo_error_t *err);
-
-/* ------------------------------------------------------------------ */
 /* JUnit XML.  One test case per entry (failure: NULL when it passed,
    else the failure's one-line message; text: the details), or, when
    error is not NULL, one test case `check` holding an <error> element
@@ -455,9 +432,6 @@ typedef struct {
     double seconds;
 } hdo_junit_case;
 
-/* Writes s escaped for XML text and attributes; bytes XML cannot hold
-   (control characters, broken UTF-8) become '?'. */
-void hdo_xml_escape(FILE *f, const char *s);
 int hdo_junit_write(const char *path, const char *suite,
                     const hdo_junit_case *tc, slong n, const char *error,
                     double seconds, hdo_error_t *err);

@@ -13,7 +13,6 @@ extern "C" {
 enum {
     HDO_OK = 0,
     HDO_EVENT = 1, /* a switching function crossed zero */
-    HDO_END = 2,   /* the end time was reached */
 
     HDO_ERR_SYNTAX = -1,       /* bad model text (file:line:col) */
     HDO_ERR_SEMANTIC = -2,     /* well-formed but meaningless model */

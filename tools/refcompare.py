@@ -26,7 +26,7 @@ where S is the largest magnitude of that column in the stored file (the time
 column and the event times use the time column's S).  Above 10^-5 S this is
 the relative error; below it the floor makes it an absolute error of
 10^-(N+5) S.  Why: hdo measures its own accuracy relative to the column's
-scale (--verify, ref/hybrid/verify.c) and works with the local tolerance
+scale (--verify, ref/result/agreement.c) and works with the local tolerance
 10^-(D+5); a value that is zero in exact arithmetic (a contact force before
 contact, lambda at t0, a state that crosses zero at an event) is computed to
 an absolute accuracy near 10^-(D+5) S, so its relative digits are

@@ -8,7 +8,9 @@
 #include <arb.h>
 #include <arb_mat.h>
 #include "certify.h"
+#include "reduce.h"
 #include "series.h"
+#include "util.h"
 
 /* ------------------------------------------------------------------ */
 /* system.c: a reduced mode (reduce.h) compiled once for ball expansions.
@@ -327,9 +329,12 @@ int cert_constant_arb(arb_t r, hdo_model_struct *w, hdo_expr e, slong prec);
    whole run) or HDO_CERTIFY_STOPPED. */
 int cert_run(cert_ctx *c);
 
-/* The mode m (a model mode, or a sliding mode's result index), built on
-   first use; NULL (with the reason in why) when it cannot be used. */
+/* sliding.c: the mode m (a model mode, or a sliding mode's result
+   index), built on first use; NULL (with the reason in why) when it
+   cannot be used. */
 cert_mode *cert_mode_get(cert_ctx *c, slong m, char *why, size_t size);
+/* compile.c: the model mode m < nmodes, as cert_mode_get. */
+cert_mode *cert_model_mode_get(cert_ctx *c, slong m, char *why, size_t size);
 void cert_mode_free(cert_ctx *c);
 /* Compiles cm (its red, guards, locate and name set) for ball
    expansions: its system, stepper and components.  0, or -1 with why. */
@@ -434,7 +439,8 @@ int cert_transition_jacobian(arb_mat_t K, cert_ctx *c, slong src, slong k,
                              slong dst, arb_srcptr y, const arb_t t);
 
 /* ------------------------------------------------------------------ */
-/* driver.c, rows.c, jump.c: the pass along the run's arcs. */
+/* arc.c, rows.c, jump.c, driver.c (each calling only those before
+   it): the pass along the run's arcs. */
 
 /* run_arc's outcome besides the end of the run (0) and a stop */
 #define ARC_EVENT 2
@@ -465,7 +471,7 @@ typedef struct {
     mpfr_t last;          /* the time of the last certified row */
 } arc_t;
 
-/* driver.c */
+/* arc.c */
 int cert_stop(arc_t *a, double t, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 double cert_arb_d(const arb_t x);

@@ -1,11 +1,10 @@
 /* sliding.c -- Filippov sliding of codimension 1 in the certified pass:
    the sliding mode of a pair as the run builds it, the proof that both
    fields point at the surface where it starts, and the surface's zero
-   where it ends */
+   where it ends; and cert_mode_get, which builds either kind of mode */
 #include <stdio.h>
 #include <string.h>
 #include "internal.h"
-#include "hybrid/internal.h"
 
 /* Why this is a proof (docs/certify.md, "Filippov sliding"): the
    sliding field der(x) = alpha f_a + (1 - alpha) f_b with alpha =
@@ -162,6 +161,13 @@ eval_on(arb_t out, cert_ctx *c, const cert_mode *cm, hdo_expr e, arb_srcptr y,
     flint_free(map);
     hdo_program_clear(prog);
     return st;
+}
+
+cert_mode *
+cert_mode_get(cert_ctx *c, slong m, char *why, size_t size)
+{
+    return m >= c->nmodes ? cert_sliding_get(c, m, why, size)
+                          : cert_model_mode_get(c, m, why, size);
 }
 
 int

@@ -2,16 +2,8 @@
  * variable, the pairing of events, and the verdict */
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include "check.h"
-
-static double
-now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+#include "util.h"
 
 /* The reference samples (ref/compare/reference.c), with the errors
    placed: a candidate that starts before t0 at its first row, a model
@@ -19,13 +11,13 @@ now(void)
 static int
 reference(hdo_check_t s, hdo_error_t *err)
 {
-    double t0 = now();
+    double t0 = hdo_clock_now();
     int st;
     hdo_error_clear(err);
     st = hdo_check_reference(s->ref, s->ref_ev, s->model, s->var, s->nvar,
                              s->cand->time, s->cand->nrows, s->tol->time_abs,
                              s->opt.digits, err);
-    s->seconds_ref = now() - t0;
+    s->seconds_ref = hdo_clock_now() - t0;
     if (st == 0)
         return 0;
     if (st == HDO_ERR_INPUT && err->file == NULL && err->line == 0) {
@@ -86,11 +78,11 @@ int
 hdo_check_compute(hdo_check_t s, hdo_error_t *err)
 {
     int st = reference(s, err);
-    double t0 = now();
+    double t0 = hdo_clock_now();
     if (st != 0)
         return st;
     st = compare(s);
-    s->seconds_compare = now() - t0;
+    s->seconds_compare = hdo_clock_now() - t0;
     if (st != 0)
         return hdo_error_set(err, st, 0, 0, "out of memory comparing %ld rows",
                              (long)s->cand->nrows);

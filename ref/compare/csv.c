@@ -398,73 +398,6 @@ hdo_csv_read_string(hdo_csv_t csv, const char *text, size_t len,
 }
 
 int
-hdo_read_whole_file(char **text, size_t *len, const char *path,
-                    hdo_error_t *err)
-{
-    FILE *f = fopen(path, "rb");
-    char *buf = NULL;
-    size_t n = 0, cap = 0;
-    *text = NULL;
-    *len = 0;
-    if (f == NULL)
-        return hdo_error_set(err, HDO_ERR_IO, 0, 0, "cannot open: %s",
-                             strerror(errno));
-    for (;;) {
-        size_t got;
-        if (cap - n < 65536 + 1) {
-            size_t ncap = cap < 65536 ? 262144 : 2 * cap;
-            char *nb = ncap > cap ? realloc(buf, ncap) : NULL;
-            if (nb == NULL) {
-                free(buf);
-                fclose(f);
-                return hdo_error_set(err, HDO_ERR_MEMORY, 0, 0,
-                                     "out of memory reading the file");
-            }
-            buf = nb;
-            cap = ncap;
-        }
-        got = fread(buf + n, 1, cap - n - 1, f);
-        /* A text file has no NUL byte: stop at the first one (hdo check
-           m cand /dev/zero must not read forever). */
-        if (got > 0 && memchr(buf + n, '\0', got) != NULL) {
-            int line = 1;
-            char *z = memchr(buf + n, '\0', got);
-            for (char *p = buf; p < z; p++)
-                line += *p == '\n';
-            size_t off = (size_t)(z - buf);
-            free(buf);
-            fclose(f);
-            return hdo_error_set(err, HDO_ERR_INPUT, line, 0,
-                                 "a NUL byte at offset %zu: not a text file",
-                                 off);
-        }
-        n += got;
-        if (n > HDO_INPUT_MAX_BYTES) {
-            free(buf);
-            fclose(f);
-            return hdo_error_set(err, HDO_ERR_INPUT, 0, 0,
-                                 "larger than %d MiB, the limit of an input "
-                                 "file",
-                                 (int)(HDO_INPUT_MAX_BYTES >> 20));
-        }
-        if (got == 0)
-            break;
-    }
-    if (ferror(f)) {
-        int e = errno;
-        free(buf);
-        fclose(f);
-        return hdo_error_set(err, HDO_ERR_IO, 0, 0, "cannot read: %s",
-                             strerror(e));
-    }
-    fclose(f);
-    buf[n] = '\0';
-    *text = buf;
-    *len = n;
-    return 0;
-}
-
-int
 hdo_csv_read_file(hdo_csv_t csv, const char *path, hdo_error_t *err)
 {
     char *text;
@@ -473,7 +406,8 @@ hdo_csv_read_file(hdo_csv_t csv, const char *path, hdo_error_t *err)
     /* chosen by content: a MAT v4 dsres file starts with Aclass */
     if (hdo_is_mat4(path))
         return hdo_csv_read_mat(csv, path, err);
-    st = hdo_read_whole_file(&text, &len, path, err);
+    st = hdo_read_whole_file(&text, &len, path, HDO_INPUT_MAX_BYTES,
+                             HDO_FILE_REFUSE_NUL, err);
     if (st) {
         free(csv->file);
         csv->file = strdup(path);

@@ -5,6 +5,7 @@
 
 #include <locale.h>
 #include "compare.h"
+#include "util.h"
 
 /* One decoded cell: NUL-terminated text (quotes removed, surrounding
    blanks trimmed), its length (it may hold NUL bytes from a hostile file)
@@ -54,9 +55,5 @@ void hdo_strtab_clear(hdo_strtab *tab);
 /* Index of s in tab (>= 0), added with (line, col) if new; HDO_ERR_MEMORY
    (< 0) when out of memory. */
 slong hdo_strtab_intern(hdo_strtab *tab, const char *s, int line, int col);
-
-/* Growth of an array of elements of size sz to hold at least need;
-   returns 0 or HDO_ERR_MEMORY (the array is then unchanged). */
-int hdo_grow(void **p, slong *alloc, slong need, size_t sz);
 
 #endif

@@ -87,21 +87,6 @@ hdo_check_model_span(double *t0, double *t_end, hdo_model_t model,
     return 0;
 }
 
-/* The mode a candidate names for result mode m: a sign pattern of a
-   mode with relations is that mode (its name), and a sliding mode
-   between patterns slides between their modes. */
-static slong
-family_of(const hdo_model_struct *model, slong m)
-{
-    slong n = model->nmodes;
-    if (m >= 0 && m < n)
-        return model->modes[m].family;
-    if (m >= n && m < n + n * n)
-        return n + model->modes[(m - n) / n].family * n +
-               model->modes[(m - n) % n].family;
-    return m;
-}
-
 int
 hdo_check_reference(hdo_refsamp_t ref, hdo_evlist_t ref_ev, hdo_model_t model,
                     const slong *var, slong nvar, const double *cand_t,
@@ -265,14 +250,13 @@ hdo_check_reference(hdo_refsamp_t ref, hdo_evlist_t ref_ev, hdo_model_t model,
                             mpfr_get_d(x + var[j], MPFR_RNDN);
                     k++;
                 }
-                /* a crossing (a relation of a piecewise expression
-                   changing sign) is no jump of the state: a candidate
-                   need not report it */
-                if (ev->kind != HDO_EV_CROSSING && ev_t[e] >= cand_t[0] - ta &&
-                    ev_t[e] <= t_end &&
+                /* a kind that is no jump of the state (a crossing)
+                   need not be reported by a candidate (result.h) */
+                if (hdo_event_kind_shown(ev->kind) &&
+                    ev_t[e] >= cand_t[0] - ta && ev_t[e] <= t_end &&
                     hdo_evlist_push(ref_ev, ev_t[e], ev_t[e],
-                                    family_of(model, ev->from),
-                                    family_of(model, ev->to), 0)) {
+                                    hdo_mode_id_family(model, ev->from),
+                                    hdo_mode_id_family(model, ev->to), 0)) {
                     st = hdo_error_set(err, HDO_ERR_MEMORY, 0, 0,
                                        "out of memory");
                     goto done;

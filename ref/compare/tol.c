@@ -326,7 +326,8 @@ hdo_tol_read_file(hdo_tol_t tol, const char *path, hdo_error_t *err)
 {
     char *text;
     size_t len;
-    int st = hdo_read_whole_file(&text, &len, path, err);
+    int st = hdo_read_whole_file(&text, &len, path, HDO_INPUT_MAX_BYTES,
+                                 HDO_FILE_REFUSE_NUL, err);
     if (st) {
         free(tol->file);
         tol->file = strdup(path);

@@ -1,6 +1,7 @@
 /* cmp.h -- private: the state of one comparison of golden references,
-   shared by compare.c (the tables) and summary.c (summary.json and
-   ref.json) */
+   its differences and numbers (cmp.c), shared by summary.c (summary.json
+   and ref.json) and compare.c (the tables), each calling only those
+   before it */
 #ifndef HDO_GOLDEN_CMP_H
 #define HDO_GOLDEN_CMP_H
 

@@ -63,7 +63,9 @@ hdo_golden_files_read(hdo_golden_files_t g, const char *dir, int need_record,
     for (int k = 0; k < HDO_GOLDEN_NFILES; k++) {
         hdo_error_t e;
         hdo_error_clear(&e);
-        int st = hdo_read_whole_file(g->text + k, g->len + k, g->path[k], &e);
+        int st =
+            hdo_read_whole_file(g->text + k, g->len + k, g->path[k],
+                                HDO_INPUT_MAX_BYTES, HDO_FILE_REFUSE_NUL, &e);
         if (st == HDO_ERR_IO && k == HDO_GOLDEN_RECORD && !need_record &&
             access(g->path[k], F_OK) != 0)
             continue; /* a result of hdo run, without its options */

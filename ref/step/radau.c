@@ -286,8 +286,13 @@ radau_alloc(hdo_stepper_struct *st, hdo_model_t model,
     for (slong k = 0; k < N * (s + 1); k++)
         mpfr_init2(r->prev_coef[k], w);
     mpfr_set_ui(r->hnext, 0, MPFR_RNDN);
-    /* the tolerance the hybrid driver uses: 2^(17 - prec) is about
-       10^-(D+5) at its prec of D + 10 digits (as taylor.h's default) */
+    /* the tolerance: 2^(17 - prec), about the hybrid driver's 10^-(D+5)
+       at its prec of D + 10 digits (as taylor.h's default), not st->tol
+       itself, which is that number exactly: the two differ by a factor
+       of about 1.3, and taking the driver's would move the results of
+       every arc Radau integrates, which is not this interface's change
+       to make (the golden references of robertson and vanderpol rest
+       on it) */
     mpfr_set_ui(r->tol, 1, MPFR_RNDN);
     mpfr_mul_2si(r->tol, r->tol, 17 - (long)prec, MPFR_RNDN);
     r->y0 = hdo_vec_init(N, w);
@@ -893,10 +898,10 @@ out:
 }
 
 static int
-radau_step_size(mpfr_t h, const hdo_stepper_struct *st, const mpfr_t tol)
+radau_step_size(mpfr_t h, const hdo_stepper_struct *st)
 {
     const radau *r = st->impl;
-    (void)tol; /* the step was chosen by apply for r->tol */
+    /* the step was chosen by apply for r->tol */
     mpfr_set(h, r->h, MPFR_RNDN);
     return 0;
 }
@@ -974,7 +979,14 @@ radau_max_residual(mpfr_t r, const hdo_stepper_struct *st)
         mpfr_set(r, ra->max_res, MPFR_RNDU);
 }
 
-const hdo_step_type hdo_step_radau = {
-    "implicit",      radau_alloc,        radau_apply,
-    radau_step_size, radau_eval,         radau_evolve,
-    radau_stiffness, radau_max_residual, radau_free};
+const hdo_step_type hdo_step_radau = {.name = "implicit",
+                                      .flags = HDO_STEP_IMPLICIT |
+                                               HDO_STEP_INDEX1_ONLY,
+                                      .alloc = radau_alloc,
+                                      .apply = radau_apply,
+                                      .step_size = radau_step_size,
+                                      .eval = radau_eval,
+                                      .evolve = radau_evolve,
+                                      .stiffness = radau_stiffness,
+                                      .max_residual = radau_max_residual,
+                                      .free = radau_free};

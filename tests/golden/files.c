@@ -26,8 +26,9 @@ slurp(const char *dir, const char *name)
     size_t len;
     hdo_error_t err;
     snprintf(path, sizeof path, "%s/%s", dir, name);
-    cr_assert_eq(hdo_read_whole_file(&text, &len, path, &err), 0, "%s: %s",
-                 path, err.message);
+    cr_assert_eq(hdo_read_whole_file(&text, &len, path, HDO_INPUT_MAX_BYTES,
+                                     HDO_FILE_REFUSE_NUL, &err),
+                 0, "%s: %s", path, err.message);
     return text;
 }
 

@@ -116,8 +116,8 @@ def _candidate(model, t, values, names):
 
 
 def check(model, t, values=None, *, names=None, modes=None, events=None,
-          time_abs=None, value_abs=None, value_rel=None, tol=None, digits=30,
-          params=None, map=None, name=None):
+          time_abs=None, value_abs=None, value_rel=None, tol=None,
+          digits=_hdo.DIGITS_DEFAULT, params=None, map=None, name=None):
     """Judges a candidate against the model's reference as `hdo check`
     does on the same data (docs/python.md), and returns a Verdict.
 
