@@ -9,7 +9,7 @@
 #include <unistd.h>
 #include <criterion/criterion.h>
 #include "compare.h"
-#include "compare/csvlex.h"
+#include "check/formats/formats.h"
 #include "model.h"
 
 /* Under AddressSanitizer the process reserves terabytes of shadow

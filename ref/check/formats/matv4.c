@@ -1,4 +1,4 @@
-/* mat.c -- candidates as MAT v4 result files (`dsres`), as OpenModelica
+/* matv4.c -- candidates as MAT v4 result files (`dsres`), as OpenModelica
    and Dymola write them, read with libmatio: Aclass (its fourth row
    binNormal or binTrans), name, description, dataInfo, data_1, data_2,
    in double or single precision.  The result becomes an hdo_csv_t as if
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include "csvlex.h"
+#include "formats.h"
 
 int
 hdo_is_mat4(const char *path)

@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "csvlex.h"
+#include "formats.h"
 
 void
 hdo_evlist_init(hdo_evlist_t list)

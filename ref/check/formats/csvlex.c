@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "csvlex.h"
+#include "formats.h"
 
 void
 hdo_strtab_init(hdo_strtab *tab)

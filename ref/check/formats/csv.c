@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "csvlex.h"
+#include "formats.h"
 
 void
 hdo_csv_init(hdo_csv_t csv)

@@ -1,7 +1,8 @@
-/* csvlex.h -- private: the CSV tokenizer shared by the candidate and the
+/* formats.h -- private to the formats layer of hdo check: the CSV
+   tokenizer shared by the candidate and the
    events file readers, and the strict C-locale number parser */
-#ifndef HDO_COMPARE_CSVLEX_H
-#define HDO_COMPARE_CSVLEX_H
+#ifndef HDO_CHECK_FORMATS_H
+#define HDO_CHECK_FORMATS_H
 
 #include <locale.h>
 #include "compare.h"
