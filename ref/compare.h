@@ -88,7 +88,10 @@ void hdo_csv_clear(hdo_csv_t csv);
    an error. */
 int hdo_csv_read_string(hdo_csv_t csv, const char *text, size_t len,
                         const char *filename, hdo_error_t *err);
-/* Reads the file at path as above; HDO_ERR_IO if it cannot be read. */
+/* Reads the candidate file at path, whatever its format: the first row of
+   the table of readers (ref/check/formats/readers.c: MAT v4 by content,
+   then CSV text as above) that takes it.  HDO_ERR_IO if it cannot be
+   read. */
 int hdo_csv_read_file(hdo_csv_t csv, const char *path, hdo_error_t *err);
 
 /* MAT v4 result files (`dsres`, OpenModelica and Dymola: Aclass, name,
@@ -97,7 +100,8 @@ int hdo_csv_read_file(hdo_csv_t csv, const char *path, hdo_error_t *err);
    (Time) first, one column per other name (data_1 columns held constant),
    repeated time rows at events; line numbers are time-point numbers.
    hdo_csv_read_file chooses it by content (hdo_is_mat4: Aclass is the
-   first matrix).  Returns 0, HDO_ERR_INPUT or HDO_ERR_MEMORY. */
+   first matrix; the table of readers).  Returns 0, HDO_ERR_INPUT or
+   HDO_ERR_MEMORY. */
 int hdo_is_mat4(const char *path);
 int hdo_csv_read_mat(hdo_csv_t csv, const char *path, hdo_error_t *err);
 

@@ -398,16 +398,12 @@ hdo_csv_read_string(hdo_csv_t csv, const char *text, size_t len,
 }
 
 int
-hdo_csv_read_file(hdo_csv_t csv, const char *path, hdo_error_t *err)
+hdo_csv_read_text_file(hdo_csv_t csv, const char *path, hdo_error_t *err)
 {
     char *text;
     size_t len;
-    int st;
-    /* chosen by content: a MAT v4 dsres file starts with Aclass */
-    if (hdo_is_mat4(path))
-        return hdo_csv_read_mat(csv, path, err);
-    st = hdo_read_whole_file(&text, &len, path, HDO_INPUT_MAX_BYTES,
-                             HDO_FILE_REFUSE_NUL, err);
+    int st = hdo_read_whole_file(&text, &len, path, HDO_INPUT_MAX_BYTES,
+                                 HDO_FILE_REFUSE_NUL, err);
     if (st) {
         free(csv->file);
         csv->file = strdup(path);

@@ -57,4 +57,20 @@ void hdo_strtab_clear(hdo_strtab *tab);
    (< 0) when out of memory. */
 slong hdo_strtab_intern(hdo_strtab *tab, const char *s, int line, int col);
 
+/* The readers of candidate files, one row each (readers.c): its name, a
+   test of a file by its content (NULL: the fallback, tried last) and the
+   reader, which fills a freshly initialised csv and returns 0 or a
+   negative status with err filled.  hdo_csv_read_file tries the rows in
+   order and reads with the first whose detect says 1. */
+typedef struct {
+    const char *name;
+    int (*detect)(const char *path);
+    int (*read)(hdo_csv_t csv, const char *path, hdo_error_t *err);
+} hdo_candidate_reader;
+
+extern const hdo_candidate_reader hdo_candidate_readers[];
+
+/* The CSV reader of a file (the text through hdo_csv_read_string). */
+int hdo_csv_read_text_file(hdo_csv_t csv, const char *path, hdo_error_t *err);
+
 #endif
