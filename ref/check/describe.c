@@ -126,18 +126,6 @@ hdo_check_describe_event_failure(char *buf, size_t n, const hdo_check_t s,
                  hdo_match_verdict_name(m->verdict), m->diff, s->tol->time_abs);
 }
 
-/* The first failing row of variable j (outside the tube or not
-   compared), -1 if none. */
-slong
-hdo_check_first_bad_row(const hdo_check_t s, slong j)
-{
-    const hdo_tube_struct *tb = s->tube + j;
-    slong i = tb->first_fail;
-    if (tb->first_uncompared >= 0 && (i < 0 || tb->first_uncompared < i))
-        i = tb->first_uncompared;
-    return i;
-}
-
 int
 hdo_check_first_failure(char *buf, size_t n, const hdo_check_t s)
 {
@@ -177,25 +165,6 @@ hdo_check_first_failure(char *buf, size_t n, const hdo_check_t s)
             return 1;
         }
     return 0;
-}
-
-slong
-hdo_check_missing_tail(double *t_last, const hdo_check_t s)
-{
-    slong k = s->match->n, nmore = 0;
-    *t_last = NAN;
-    if (!s->events_given)
-        return 0;
-    while (k > 0 && s->match->m[k - 1].cand < 0 &&
-           (s->match->m[k - 1].verdict == HDO_MATCH_MISSING ||
-            !hdo_match_judged(s->match->m[k - 1].verdict))) {
-        const hdo_cmp_event *e = s->ref_ev->ev + s->match->m[k - 1].ref;
-        if (isnan(*t_last))
-            *t_last = e->t_hi;
-        nmore += e->count;
-        k--;
-    }
-    return nmore;
 }
 
 /* The machine-readable last line of the report (docs/decisions.md,

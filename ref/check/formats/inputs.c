@@ -9,57 +9,6 @@
 #include <sys/stat.h>
 #include "check.h"
 
-void
-hdo_check_options_init(hdo_check_options *opt)
-{
-    memset(opt, 0, sizeof *opt);
-    /* those of `hdo run` by default, so that the reference is the one
-       hdo run computes */
-    opt->digits = 30;
-    opt->time_abs = opt->value_abs = opt->value_rel = NAN;
-}
-
-void
-hdo_check_init(hdo_check_t s)
-{
-    memset(s, 0, sizeof *s);
-    hdo_check_options_init(&s->opt);
-    hdo_model_init(s->model);
-    hdo_csv_init(s->cand);
-    hdo_tol_init(s->tol);
-    hdo_evfile_init(s->evfile);
-    hdo_evlist_init(s->cand_ev);
-    hdo_evlist_init(s->ref_ev);
-    hdo_matching_init(s->match);
-    hdo_refsamp_init(s->ref);
-}
-
-void
-hdo_check_clear(hdo_check_t s)
-{
-    if (s->tube != NULL)
-        for (slong j = 0; j < s->nvar; j++)
-            hdo_tube_clear(s->tube + j);
-    free(s->tube);
-    hdo_refsamp_clear(s->ref);
-    free(s->ignored);
-    free(s->col);
-    free(s->var);
-    free(s->mode_map);
-    free(s->tol_default);
-    free(s->plot_file);
-    hdo_matching_clear(s->match);
-    hdo_evlist_clear(s->ref_ev);
-    hdo_evlist_clear(s->cand_ev);
-    hdo_evfile_clear(s->evfile);
-    hdo_tol_clear(s->tol);
-    hdo_csv_clear(s->cand);
-    hdo_model_clear(s->model);
-    /* all zeros, which every clear above takes as empty: a second
-       hdo_check_clear frees nothing twice */
-    memset(s, 0, sizeof *s);
-}
-
 static int
 oom(hdo_error_t *err)
 {

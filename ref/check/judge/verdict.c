@@ -1,0 +1,266 @@
+/* verdict.c -- hdo check's judgement: the check's state (init, clear),
+ * the reference run, the tube of every compared variable, the pairing of
+ * events, the verdict and the figures of the summary line */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "check.h"
+#include "util.h"
+
+void
+hdo_check_options_init(hdo_check_options *opt)
+{
+    memset(opt, 0, sizeof *opt);
+    /* those of `hdo run` by default, so that the reference is the one
+       hdo run computes */
+    opt->digits = 30;
+    opt->time_abs = opt->value_abs = opt->value_rel = NAN;
+}
+
+void
+hdo_check_init(hdo_check_t s)
+{
+    memset(s, 0, sizeof *s);
+    hdo_check_options_init(&s->opt);
+    hdo_model_init(s->model);
+    hdo_csv_init(s->cand);
+    hdo_tol_init(s->tol);
+    hdo_evfile_init(s->evfile);
+    hdo_evlist_init(s->cand_ev);
+    hdo_evlist_init(s->ref_ev);
+    hdo_matching_init(s->match);
+    hdo_refsamp_init(s->ref);
+}
+
+void
+hdo_check_clear(hdo_check_t s)
+{
+    if (s->tube != NULL)
+        for (slong j = 0; j < s->nvar; j++)
+            hdo_tube_clear(s->tube + j);
+    free(s->tube);
+    hdo_refsamp_clear(s->ref);
+    free(s->ignored);
+    free(s->col);
+    free(s->var);
+    free(s->mode_map);
+    free(s->tol_default);
+    free(s->plot_file);
+    hdo_matching_clear(s->match);
+    hdo_evlist_clear(s->ref_ev);
+    hdo_evlist_clear(s->cand_ev);
+    hdo_evfile_clear(s->evfile);
+    hdo_tol_clear(s->tol);
+    hdo_csv_clear(s->cand);
+    hdo_model_clear(s->model);
+    /* all zeros, which every clear above takes as empty: a second
+       hdo_check_clear frees nothing twice */
+    memset(s, 0, sizeof *s);
+}
+
+/* The reference samples (ref/check/judge/reference.c), with the errors
+   placed: a candidate that starts before t0 at its first row, a model
+   without a span at the model. */
+static int
+reference(hdo_check_t s, hdo_error_t *err)
+{
+    double t0 = hdo_clock_now();
+    int st;
+    hdo_error_clear(err);
+    st = hdo_check_reference(s->ref, s->ref_ev, s->model, s->var, s->nvar,
+                             s->cand->time, s->cand->nrows, s->tol->time_abs,
+                             s->opt.digits, err);
+    s->seconds_ref = hdo_clock_now() - t0;
+    if (st == 0)
+        return 0;
+    if (st == HDO_ERR_INPUT && err->file == NULL && err->line == 0) {
+        /* the candidate starts before t0, or the model's span is
+           undefined */
+        if (strstr(err->message, "candidate") != NULL) {
+            err->file = s->opt.cand_path;
+            err->line = s->cand->line[0];
+            err->col = 1;
+        } else {
+            err->file = s->opt.model_path;
+        }
+    } else if (st == HDO_ERR_MEMORY) {
+        size_t l = strlen(err->message);
+        snprintf(err->message + l, sizeof err->message - l,
+                 " (the candidate has %ld rows)", (long)s->cand->nrows);
+    } else {
+        s->run_status = st;
+    }
+    return st;
+}
+
+/* The tubes and the event pairing. */
+static int
+compare(hdo_check_t s)
+{
+    hdo_csv_struct *c = s->cand;
+    hdo_tol_struct *t = s->tol;
+    s->tube = calloc((size_t)s->nvar + 1, sizeof(hdo_tube_struct));
+    if (s->tube == NULL)
+        return HDO_ERR_MEMORY;
+    for (slong j = 0; j < s->nvar; j++) {
+        hdo_tube_init(s->tube + j);
+        if (hdo_tube_compare(s->tube + j, s->ref->t, s->ref->v + j * s->ref->n,
+                             s->ref->n, c->time, c->values + s->col[j],
+                             c->present + s->col[j], c->ncols, c->nrows,
+                             t->time_abs, t->value_abs, t->value_rel))
+            return HDO_ERR_MEMORY;
+    }
+    hdo_evlist_merge_cascades(s->ref_ev);
+    hdo_evlist_merge_cascades(s->cand_ev);
+    /* Without an events file, a mode column or repeated time rows (the
+       output of a fixed-step solver or a co-simulation), the candidate
+       does not give its events: it is judged on its values alone. */
+    s->events_given =
+        s->opt.events_path != NULL || c->has_mode || s->cand_ev->n > 0;
+    if (!s->events_given)
+        return 0;
+    if (hdo_events_match(s->match, s->ref_ev, s->cand_ev, t->time_abs,
+                         t->modes_exact, c->time[0], c->time[c->nrows - 1]))
+        return HDO_ERR_MEMORY;
+    hdo_matching_excuse_end(s->match, s->ref_ev, s->cand_ev, s->ref->t_end,
+                            t->time_abs);
+    return 0;
+}
+
+int
+hdo_check_compute(hdo_check_t s, hdo_error_t *err)
+{
+    int st = reference(s, err);
+    double t0 = hdo_clock_now();
+    if (st != 0)
+        return st;
+    st = compare(s);
+    s->seconds_compare = hdo_clock_now() - t0;
+    if (st != 0)
+        return hdo_error_set(err, st, 0, 0, "out of memory comparing %ld rows",
+                             (long)s->cand->nrows);
+    return 0;
+}
+
+int
+hdo_check_run(hdo_check_t s, const hdo_check_options *opt, hdo_error_t *err)
+{
+    int st = hdo_check_read_model(s, opt, err);
+    if (st == 0)
+        st = hdo_check_read_inputs(s, err);
+    if (st == 0)
+        st = hdo_check_compute(s, err);
+    return st;
+}
+
+int
+hdo_check_variable_failed(const hdo_check_t s, slong j)
+{
+    return hdo_tube_failed(s->tube + j);
+}
+
+int
+hdo_check_failed(const hdo_check_t s)
+{
+    for (slong j = 0; j < s->nvar; j++)
+        if (hdo_check_variable_failed(s, j))
+            return 1;
+    return s->match->nfailed > 0;
+}
+
+/* The first failing row of variable j (outside the tube or not
+   compared), -1 if none. */
+slong
+hdo_check_first_bad_row(const hdo_check_t s, slong j)
+{
+    const hdo_tube_struct *tb = s->tube + j;
+    slong i = tb->first_fail;
+    if (tb->first_uncompared >= 0 && (i < 0 || tb->first_uncompared < i))
+        i = tb->first_uncompared;
+    return i;
+}
+
+slong
+hdo_check_missing_tail(double *t_last, const hdo_check_t s)
+{
+    slong k = s->match->n, nmore = 0;
+    *t_last = NAN;
+    if (!s->events_given)
+        return 0;
+    while (k > 0 && s->match->m[k - 1].cand < 0 &&
+           (s->match->m[k - 1].verdict == HDO_MATCH_MISSING ||
+            !hdo_match_judged(s->match->m[k - 1].verdict))) {
+        const hdo_cmp_event *e = s->ref_ev->ev + s->match->m[k - 1].ref;
+        if (isnan(*t_last))
+            *t_last = e->t_hi;
+        nmore += e->count;
+        k--;
+    }
+    return nmore;
+}
+
+int
+hdo_tube_failed(const hdo_tube_t tube)
+{
+    return tube->nfailed > 0 || tube->ncompared == 0 || tube->nnoref > 0 ||
+           tube->nnocand > 0;
+}
+
+void
+hdo_check_summarize(hdo_check_summary *sm, const hdo_tube_struct *tubes,
+                    slong nvar, const double *cand_t, const double *cand_v,
+                    const unsigned char *cand_present, slong ncols,
+                    const slong *col, slong nrows, const hdo_matching_t match,
+                    int events_given)
+{
+    memset(sm, 0, sizeof *sm);
+    sm->value_var = -1;
+    sm->event_time_err = NAN;
+    sm->point_err = NAN;
+    sm->nvar = nvar;
+    sm->events_given = events_given;
+    for (slong j = 0; j < nvar; j++) {
+        const hdo_tube_struct *tb = tubes + j;
+        sm->vars_failed += hdo_tube_failed(tb);
+        sm->rows_compared += tb->ncompared;
+        sm->rows_uncompared += tb->nnoref + tb->nnocand;
+        if (tb->max_diff_row >= 0 && !(tb->max_diff <= sm->point_err))
+            sm->point_err = tb->max_diff;
+        for (slong i = 0; i < nrows; i++) {
+            slong k = i * ncols + col[j];
+            double v = cand_v[k], e;
+            if (!cand_present[k] || isnan(tb->lo[i]))
+                continue;
+            e = isnan(v)        ? INFINITY
+                : v < tb->lo[i] ? tb->lo[i] - v
+                : v > tb->hi[i] ? v - tb->hi[i]
+                                : 0;
+            if (e > sm->value_err) {
+                sm->value_err = e;
+                sm->value_t = cand_t[i];
+                sm->value_var = j;
+            }
+        }
+        if (tb->worst >= 0 && tb->worst_err > 0) {
+            double r = tb->worst_allowed > 0 ? tb->worst_err / tb->worst_allowed
+                                             : INFINITY;
+            sm->value_ratio = r > sm->value_ratio ? r : sm->value_ratio;
+        }
+    }
+    for (slong k = 0; k < match->n; k++) {
+        const hdo_match *m = match->m + k;
+        if (!hdo_match_judged(m->verdict))
+            continue;
+        sm->events_ref += m->ref >= 0;
+        sm->events_cand += m->cand >= 0;
+        if (m->verdict == HDO_MATCH_MISSING)
+            sm->events_missing++;
+        else if (m->verdict == HDO_MATCH_EXTRA)
+            sm->events_extra++;
+        else if (m->verdict != HDO_MATCH_OK)
+            sm->events_wrong++;
+        if (!isnan(m->diff) && !(fabs(m->diff) <= sm->event_time_err))
+            sm->event_time_err = fabs(m->diff);
+    }
+    sm->failed = sm->vars_failed > 0 || match->nfailed > 0;
+}
