@@ -110,7 +110,7 @@ check(hdo_check_t s, const hdo_check_options *opt, const char *plot)
                        opt->digits, hdo_status_name(s->run_status));
         return 2;
     }
-    check_print_report(s, stdout);
+    hdo_check_write_report(stdout, s);
     hdo_check_write_summary(stdout, s);
     /* a report that did not reach its reader is no verdict */
     if (fflush(stdout) != 0 || ferror(stdout)) {

@@ -12,7 +12,4 @@ int hdo_cmd_run(int argc, char **argv);
 int hdo_cmd_analyze(int argc, char **argv);
 int hdo_cmd_check(int argc, char **argv);
 
-/* hdo check's human report (check_report.c). */
-void check_print_report(const hdo_check_t s, FILE *out);
-
 #endif

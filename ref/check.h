@@ -8,11 +8,11 @@
    every variable and the pairing of events; compare.h).  The verdict is
    hdo_check_failed; the figures of the summary line are
    hdo_check_summarize (compare.h), written by hdo_check_write_summary;
-   hdo_check_write_junit and hdo_check_plot write the JUnit report and
-   the plots.  Nothing here prints on the terminal: oracle/cmd_check.c
-   renders the human report.  Errors name file, line and column where
-   there is one (err->file set); an error without a file is about the
-   command (an option, memory). */
+   hdo_check_write_report writes the human report, hdo_check_write_junit
+   and hdo_check_plot the JUnit report and the plots, each to the stream
+   or file it is given (oracle/cmd_check.c chooses them).  Errors name file,
+   line and column where there is one (err->file set); an error without a file
+   is about the command (an option, memory). */
 #ifndef HDO_CHECK_H
 #define HDO_CHECK_H
 
@@ -124,6 +124,13 @@ int hdo_check_first_failure(char *buf, size_t n, const hdo_check_t s);
    candidate gives its events: their number, and in *t_last the time of
    the last (NaN when none). */
 slong hdo_check_missing_tail(double *t_last, const hdo_check_t s);
+
+/* The human report (oracle/cmd_check.c prints it on stdout, before the
+   summary line): the verdict, the candidate's rows and span, the
+   coverage, the reference run, the tolerances and where each came from,
+   the columns not compared, per variable the tube, the event table, the
+   events the candidate misses at its end, and the first failure. */
+void hdo_check_write_report(FILE *out, const hdo_check_t s);
 
 /* The machine-readable line "summary: verdict=... ref_span=T0..T1\n"
    (docs/decisions.md, "hdo check summary line"), preceded by an empty

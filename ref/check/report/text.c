@@ -1,10 +1,10 @@
-/* check_report.c -- hdo check's human report (the verdict, the inputs,
-   per variable the tube, the event table, the first failure); the
-   summary line, JUnit and plots are the library's (ref/check.h) */
+/* text.c -- hdo check's human report (the verdict, the inputs, per
+   variable the tube, the event table, the first failure), the analogue
+   of hdo_analysis_write_text; the summary line is describe.c's */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include "commands.h"
+#include "check.h"
 
 /* Where a tolerance came from: line > 0 of the file, -1 the command
    line, 0 the default. */
@@ -20,7 +20,7 @@ tol_source(const hdo_check_t s, int line, char *buf, size_t n)
 }
 
 void
-check_print_report(const hdo_check_t s, FILE *out)
+hdo_check_write_report(FILE *out, const hdo_check_t s)
 {
     const hdo_csv_struct *c = s->cand;
     const hdo_tol_struct *t = s->tol;

@@ -1,10 +1,65 @@
-/* junit.c -- hdo check's JUnit report: a test case per compared
- * variable and one for the events, or an <error> for a check that could
- * not be done */
+/* junit.c -- the JUnit XML report of hdo check: one test case per
+ * compared variable and one for the events, or one test case with an
+ * <error> when the check could not be done (exit 2), so that a CI job
+ * never reads a stale report from an earlier run */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "check.h"
+
+int
+hdo_junit_write(const char *path, const char *suite, const hdo_junit_case *tc,
+                slong n, const char *error, double seconds, hdo_error_t *err)
+{
+    hdo_outfile o;
+    FILE *f;
+    slong nfail = 0;
+    int st = hdo_outfile_open(&o, path, err);
+    if (st)
+        return st;
+    f = o.f;
+    if (error != NULL)
+        n = 0;
+    for (slong k = 0; k < n; k++)
+        nfail += tc[k].failure != NULL;
+    fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n");
+    fprintf(f, "  <testsuite name=\"hdo check ");
+    hdo_xml_escape(f, suite);
+    fprintf(f,
+            "\" tests=\"%ld\" failures=\"%ld\" errors=\"%d\" time=\"%.3f\">\n",
+            (long)(error != NULL ? 1 : n), (long)nfail, error != NULL, seconds);
+    if (error != NULL) {
+        fprintf(f, "    <testcase classname=\"hdo.check.");
+        hdo_xml_escape(f, suite);
+        fprintf(f, "\" name=\"check\" time=\"%.3f\">\n", seconds);
+        fprintf(f, "      <error message=\"");
+        hdo_xml_escape(f, error);
+        fprintf(f, "\">");
+        hdo_xml_escape(f, error);
+        fprintf(f, "</error>\n    </testcase>\n");
+    }
+    for (slong k = 0; k < n; k++) {
+        fprintf(f, "    <testcase classname=\"hdo.check.");
+        hdo_xml_escape(f, suite);
+        fprintf(f, "\" name=\"");
+        hdo_xml_escape(f, tc[k].name);
+        fprintf(f, "\" time=\"%.3f\">\n", tc[k].seconds);
+        if (tc[k].failure != NULL) {
+            fprintf(f, "      <failure message=\"");
+            hdo_xml_escape(f, tc[k].failure);
+            fprintf(f, "\">");
+            hdo_xml_escape(f, tc[k].text != NULL ? tc[k].text : "");
+            fprintf(f, "</failure>\n");
+        } else {
+            fprintf(f, "      <system-out>");
+            hdo_xml_escape(f, tc[k].text != NULL ? tc[k].text : "");
+            fprintf(f, "</system-out>\n");
+        }
+        fprintf(f, "    </testcase>\n");
+    }
+    fprintf(f, "  </testsuite>\n</testsuites>\n");
+    return hdo_outfile_commit(&o, err);
+}
 
 int
 hdo_check_write_junit(const char *path, const hdo_check_t s, const char *error,
