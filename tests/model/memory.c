@@ -8,7 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <criterion/criterion.h>
-#include "compare.h"
+#include "check.h"
 #include "check/formats/formats.h"
 #include "model.h"
 

@@ -5,7 +5,7 @@
 #define HDO_CHECK_FORMATS_H
 
 #include <locale.h>
-#include "compare.h"
+#include "check.h"
 #include "util.h"
 
 /* One decoded cell: NUL-terminated text (quotes removed, surrounding

@@ -4,7 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "compare.h"
+#include "check.h"
 
 void
 hdo_matching_init(hdo_matching_t mt)

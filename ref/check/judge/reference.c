@@ -5,7 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "compare.h"
+#include "check.h"
 
 void
 hdo_refsamp_init(hdo_refsamp_t r)

@@ -4,7 +4,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "compare.h"
+#include "check.h"
 
 void
 hdo_tube_init(hdo_tube_t tube)

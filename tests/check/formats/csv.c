@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <criterion/criterion.h>
-#include "compare.h"
+#include "check.h"
 
 static int
 read_n(hdo_csv_t csv, const char *text, size_t len, hdo_error_t *err)

@@ -6,7 +6,7 @@
 #include <float.h>
 #include <math.h>
 #include <criterion/criterion.h>
-#include "compare.h"
+#include "check.h"
 
 /* Events at t and t + gap (gap = k 2^-52, exact): merged or not. */
 static slong

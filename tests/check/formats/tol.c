@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <criterion/criterion.h>
-#include "compare.h"
+#include "check.h"
 
 static int
 read_tol(hdo_tol_t tol, const char *text, hdo_error_t *err)

@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <criterion/criterion.h>
-#include "ball.h"
-#include "compare.h"
+#include "../ball.h"
+#include "check.h"
 
 #define T_END 2.8 /* before the seventh bounce (t_6 = 2.88...) */
 

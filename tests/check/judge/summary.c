@@ -2,7 +2,7 @@
  * check (hdo_check_summarize): closed-form references x = t */
 #include <math.h>
 #include <criterion/criterion.h>
-#include "compare.h"
+#include "check.h"
 
 /* The reference x = t sampled every 0.05 on [0, 1] (no value after 0.8,
    a mode without x), a candidate of 5 rows, one 1e-3 off, one where the
