@@ -410,8 +410,9 @@ int hdo_check_model_span(double *t0, double *t_end, hdo_model_t model,
 
 /* Fills ref and appends to ref_ev the reference events from time_abs
    before the candidate's first time on.  Returns 0, the run's negative
-   status, HDO_ERR_INPUT (candidate before t0) or HDO_ERR_MEMORY, with err
-   filled. */
+   status, HDO_ERR_INPUT (the candidate before t0: err->input
+   HDO_INPUT_CANDIDATE; the model's span undefined: HDO_INPUT_MODEL) or
+   HDO_ERR_MEMORY, with err filled. */
 int hdo_check_reference(hdo_refsamp_t ref, hdo_evlist_t ref_ev,
                         hdo_model_t model, const slong *var, slong nvar,
                         const double *cand_t, slong ncand, double time_abs,

@@ -199,3 +199,79 @@ Test(check, map_target_not_a_variable, .init = setup, .fini = scratch_remove)
     cr_expect_eq(hdo_check_failed(s), 1);
     hdo_check_clear(s);
 }
+
+/* The error record says which input failed (issue 24, 4.7): each reader
+   sets err.input, and the candidate that starts before t0 is placed at
+   its first row by that field, not by the words of the message.  A model
+   whose message holds "candidate" (a parameter named so) stays the
+   model's. */
+Test(check, error_names_its_input, .init = setup, .fini = scratch_remove)
+{
+    hdo_check_t s;
+    hdo_check_options opt;
+    hdo_error_t err;
+    const char *maps[] = {"x"};
+    const char *params[] = {"k"};
+    hdo_check_options_init(&opt);
+    opt.model_path = put(0, "unit_check_decay.hdae", decay);
+    opt.digits = 20;
+
+    opt.cand_path = put(1, "bad.csv", "time,x\n0,1\n0.5\n");
+    hdo_check_init(s);
+    cr_assert_eq(hdo_check_run(s, &opt, &err), HDO_ERR_INPUT);
+    cr_expect_eq(err.input, HDO_INPUT_CANDIDATE, "%s", err.message);
+    hdo_check_clear(s);
+
+    opt.cand_path = put(1, "early.csv", "time,x\n-1,1\n0,1\n");
+    hdo_check_init(s);
+    cr_assert_eq(hdo_check_run(s, &opt, &err), HDO_ERR_INPUT);
+    cr_expect_eq(err.input, HDO_INPUT_CANDIDATE, "%s", err.message);
+    cr_expect_str_eq(err.file, opt.cand_path);
+    cr_expect_eq(err.line, 2);
+    hdo_check_clear(s);
+
+    opt.cand_path = candidate(0);
+    opt.tol_path = put(2, "t.tol", "time_abs = -1\n");
+    hdo_check_init(s);
+    cr_assert_eq(hdo_check_run(s, &opt, &err), HDO_ERR_INPUT);
+    cr_expect_eq(err.input, HDO_INPUT_TOLERANCES, "%s", err.message);
+    hdo_check_clear(s);
+    opt.tol_path = put(2, "t.tol", "# none\n");
+
+    opt.events_path = put(3, "ev.csv", "time,from,to\n0.5,m,nomode\n");
+    hdo_check_init(s);
+    cr_assert_eq(hdo_check_run(s, &opt, &err), HDO_ERR_INPUT);
+    cr_expect_eq(err.input, HDO_INPUT_EVENTS, "%s", err.message);
+    hdo_check_clear(s);
+    opt.events_path = NULL;
+
+    opt.maps = maps;
+    opt.nmaps = 1;
+    hdo_check_init(s);
+    cr_assert_eq(hdo_check_run(s, &opt, &err), HDO_ERR_INPUT);
+    cr_expect_eq(err.input, HDO_INPUT_OPTION, "%s", err.message);
+    hdo_check_clear(s);
+    opt.nmaps = 0;
+
+    opt.params = params;
+    opt.nparams = 1;
+    hdo_check_init(s);
+    cr_assert_eq(hdo_check_run(s, &opt, &err), HDO_ERR_INPUT);
+    cr_expect_eq(err.input, HDO_INPUT_OPTION, "%s", err.message);
+    hdo_check_clear(s);
+    opt.nparams = 0;
+
+    opt.model_path = put(0, "candidate.hdae",
+                         "model m\nparam candidate = 1\nvar x = 1\nmode m\n"
+                         "  der(x) = -candidate * x\nend\nstart m at "
+                         "candidate/0\nuntil 1\n");
+    hdo_check_init(s);
+    cr_assert_neq(hdo_check_run(s, &opt, &err), 0);
+    cr_expect_eq(err.input, HDO_INPUT_MODEL, "%s", err.message);
+    hdo_check_clear(s);
+
+    hdo_check_init(s);
+    cr_assert_eq(check(s, candidate(0), &err), 0, "%s", err.message);
+    cr_expect_eq(err.input, HDO_INPUT_NONE);
+    hdo_check_clear(s);
+}

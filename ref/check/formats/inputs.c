@@ -23,9 +23,14 @@ hdo_check_read_model(hdo_check_t s, const hdo_check_options *opt,
     s->opt = *opt;
     hdo_error_clear(err);
     for (slong k = 0; k < opt->nparams; k++)
-        if ((st = hdo_model_add_override(s->model, opt->params[k], err)) != 0)
+        if ((st = hdo_model_add_override(s->model, opt->params[k], err)) != 0) {
+            err->input = HDO_INPUT_OPTION;
             return st;
-    return hdo_model_parse_file(s->model, opt->model_path, err);
+        }
+    st = hdo_model_parse_file(s->model, opt->model_path, err);
+    if (st != 0 && err != NULL)
+        err->input = HDO_INPUT_MODEL;
+    return st;
 }
 
 static int
@@ -82,11 +87,15 @@ read_tolerances(hdo_check_t s, hdo_error_t *err)
     }
     for (slong i = 0; i < s->opt.nmaps; i++) {
         const char *a = s->opt.maps[i], *eq = strchr(a, '=');
-        if (eq == NULL || eq == a || eq[1] == '\0')
+        if (eq == NULL || eq == a || eq[1] == '\0') {
+            /* an option's error names no file (the candidate reader
+               left its own in err) */
+            hdo_error_clear(err);
             return hdo_error_set(err, HDO_ERR_INPUT, 0, 0,
                                  "--map expects CANDIDATE_NAME=MODEL_VAR, "
                                  "not '%s'",
                                  a);
+        }
         hdo_error_clear(err);
         if ((st = hdo_tol_add_map(t, a, (size_t)(eq - a), eq + 1,
                                   strlen(eq + 1), 0, 0, err)) != 0) {
@@ -266,6 +275,24 @@ candidate_events(hdo_check_t s, hdo_error_t *err)
     return st;
 }
 
+/* Which input the error err of a stage below belongs to: the file it
+   names (the candidate, the tolerance file, the events file), or the
+   command line (an option) when it names none; memory is none. */
+static void
+tag_input(hdo_error_t *err, const hdo_check_t s)
+{
+    const char *f = err->file;
+    if (f == NULL)
+        err->input =
+            err->status == HDO_ERR_INPUT ? HDO_INPUT_OPTION : HDO_INPUT_NONE;
+    else if (f == s->cand->file || f == s->opt.cand_path)
+        err->input = HDO_INPUT_CANDIDATE;
+    else if (f == s->tol->file || f == s->opt.tol_path || f == s->tol_default)
+        err->input = HDO_INPUT_TOLERANCES;
+    else if (f == s->evfile->file || f == s->opt.events_path)
+        err->input = HDO_INPUT_EVENTS;
+}
+
 int
 hdo_check_read_inputs(hdo_check_t s, hdo_error_t *err)
 {
@@ -273,7 +300,11 @@ hdo_check_read_inputs(hdo_check_t s, hdo_error_t *err)
     hdo_error_clear(err);
     if ((st = hdo_csv_read_file(s->cand, s->opt.cand_path, err)) != 0 ||
         (st = read_tolerances(s, err)) != 0 || (st = check_maps(s, err)) != 0 ||
-        (st = select_variables(s, err)) != 0)
+        (st = select_variables(s, err)) != 0 ||
+        (st = candidate_events(s, err)) != 0) {
+        if (err != NULL)
+            tag_input(err, s);
         return st;
-    return candidate_events(s, err);
+    }
+    return 0;
 }

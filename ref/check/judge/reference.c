@@ -81,9 +81,13 @@ hdo_check_model_span(double *t0, double *t_end, hdo_model_t model,
         *t_end = mpfr_get_d(x, MPFR_RNDN);
     }
     mpfr_clear(x);
-    if (st)
-        return hdo_error_set(err, HDO_ERR_INPUT, 0, 0,
-                             "the start or end time is undefined");
+    if (st) {
+        hdo_error_set(err, HDO_ERR_INPUT, 0, 0,
+                      "the start or end time is undefined");
+        if (err != NULL)
+            err->input = HDO_INPUT_MODEL;
+        return HDO_ERR_INPUT;
+    }
     return 0;
 }
 
@@ -108,13 +112,18 @@ hdo_check_reference(hdo_refsamp_t ref, hdo_evlist_t ref_ev, hdo_model_t model,
     if (st)
         return st;
     ref->t0 = t0;
-    if (ncand < 1)
-        return hdo_error_set(err, HDO_ERR_INPUT, 0, 0, "no candidate row");
-    if (cand_t[0] < t0)
-        return hdo_error_set(err, HDO_ERR_INPUT, 0, 0,
-                             "the candidate starts at t = %.17g, before the "
-                             "model's start t0 = %.17g",
-                             cand_t[0], t0);
+    if (ncand < 1 || cand_t[0] < t0) {
+        if (ncand < 1)
+            hdo_error_set(err, HDO_ERR_INPUT, 0, 0, "no candidate row");
+        else
+            hdo_error_set(err, HDO_ERR_INPUT, 0, 0,
+                          "the candidate starts at t = %.17g, before the "
+                          "model's start t0 = %.17g",
+                          cand_t[0], t0);
+        if (err != NULL)
+            err->input = HDO_INPUT_CANDIDATE;
+        return HDO_ERR_INPUT;
+    }
     /* t - time_abs, t - time_abs/2, t, t + time_abs/2, t + time_abs of
        every candidate time t: the window ends and its middle, so that the
        window's range is right for a reference that is monotone or has one

@@ -74,9 +74,9 @@ reference(hdo_check_t s, hdo_error_t *err)
     if (st == 0)
         return 0;
     if (st == HDO_ERR_INPUT && err->file == NULL && err->line == 0) {
-        /* the candidate starts before t0, or the model's span is
-           undefined */
-        if (strstr(err->message, "candidate") != NULL) {
+        /* the candidate starts before t0 (at its first row), or the
+           model's span is undefined (at the model) */
+        if (err->input == HDO_INPUT_CANDIDATE) {
             err->file = s->opt.cand_path;
             err->line = s->cand->line[0];
             err->col = 1;
