@@ -137,12 +137,20 @@ slong hdo_csv_find_column(const hdo_csv_t csv, const char *name);
    reference, an events file, repeated time rows); for a mode change
    between two candidate rows at different times it is the interval between
    them.  from/to are mode indices of the caller's choosing (the model's),
-   -1 when not known.  line: source line, 0 for none. */
+   -1 when not known.  line: source line, 0 for none.  observable: 0 for
+   a reference event that the candidate cannot show (it changes no column
+   the candidate has: hdo_check_compute), which is paired only with a
+   candidate event that agrees with it and is otherwise "not observable
+   in the candidate", never missing; 1 otherwise (hdo_evlist_push's
+   default).  sample: the index of a reference event's left limit among
+   the reference samples (its right limit follows), -1 for none. */
 typedef struct {
     double t_lo, t_hi;
     slong from, to;
     int line;
     slong count; /* events merged into this one (a cascade), >= 1 */
+    int observable;
+    slong sample;
 } hdo_cmp_event;
 
 typedef struct {
@@ -162,14 +170,19 @@ int hdo_evlist_push(hdo_evlist_t list, double t_lo, double t_hi, slong from,
    collapse to one double): events whose times differ by at most 8 units
    in the last place of a double.  The merged event goes from the first
    event's from to the last one's to, over [first t_lo, last t_hi]; count
-   adds up.  Events known only as an interval (t_lo < t_hi) are never
-   merged.  Applied to both sides, a cascade of the reference matches one
+   adds up; the merged event is observable when one of its events is.
+   Events known only as an interval (t_lo < t_hi) are never merged.  Applied to both sides, a cascade of the reference matches one
    candidate event at that instant, and is judged by the state after it. */
 int hdo_evlist_merge_cascades(hdo_evlist_t list);
 
 /* The candidate's events, inferred from its rows and appended to list.
-   A group of rows that are copies of one another (same time, mode and
-   cells) is no event.
+   A group of rows with the same time in which neither the mode nor any
+   compared column jumps (hdo_cells_jump) is no event: copies of one row,
+   or rows where only columns that are not compared change (OpenModelica
+   writes a second pair of rows at an impact where only its discrete
+   variables change).  hdo_csv_infer_events compares every column and
+   counts any difference as a jump; hdo_csv_infer_events_on compares the
+   columns col[0..ncol) with the band value_abs + value_rel max(|x|, |y|).
    A group of consecutive rows with the same time holds: with a mode
    column, one event per consecutive pair of its rows whose modes differ,
    or one event from the group's first to its last mode when none differ
@@ -179,6 +192,14 @@ int hdo_evlist_merge_cascades(hdo_evlist_t list);
    (NULL: use them as they are).  Returns 0 or HDO_ERR_MEMORY. */
 int hdo_csv_infer_events(hdo_evlist_t list, const hdo_csv_t csv,
                          const slong *mode_map);
+int hdo_csv_infer_events_on(hdo_evlist_t list, const hdo_csv_t csv,
+                            const slong *mode_map, const slong *col,
+                            slong ncol, double value_abs, double value_rel);
+/* Whether two cells x (present: px) and y of one column jump: they differ
+   by more than value_abs + value_rel max(|x|, |y|) (0 and 0: any
+   difference), or one is empty and the other not; two NaN do not. */
+int hdo_cells_jump(double x, int px, double y, int py, double value_abs,
+                   double value_rel);
 
 /* An events file: CSV with a header that has columns `time`, `from` and
    `to` (in any order; other columns, such as those of hdo's events.csv,
@@ -331,7 +352,9 @@ int hdo_tube_compare(hdo_tube_t tube, const double *ref_t, const double *ref_v,
    spurious or missed event does not shift the pairings after it.
    Reference events whose time is outside [span_lo, span_hi] (the
    candidate's time span) and have no anchor are reported as outside, not
-   as failures. */
+   as failures; reference events that are not observable and have no
+   anchor are "not observable in the candidate", never paired in a gap
+   (so never missing, early or late). */
 typedef enum {
     HDO_MATCH_OK = 0,
     HDO_MATCH_MISSING, /* reference event without candidate */
@@ -340,12 +363,13 @@ typedef enum {
     HDO_MATCH_LATE,
     HDO_MATCH_MODE,    /* wrong mode change (modes exact) */
     HDO_MATCH_OUTSIDE, /* reference event outside the candidate's span */
-    HDO_MATCH_AT_END   /* unpaired, within time_abs of the model's end time */
+    HDO_MATCH_AT_END,  /* unpaired, within time_abs of the model's end time */
+    HDO_MATCH_UNOBSERVABLE /* a reference event the candidate cannot show */
 } hdo_match_verdict;
 
 /* 1 for the verdicts that are judged (ok or a failure); 0 for events
-   outside the candidate's span or at the end time, which are listed but
-   neither pass nor fail. */
+   outside the candidate's span, at the end time or not observable in the
+   candidate, which are listed but neither pass nor fail. */
 int hdo_match_judged(hdo_match_verdict v);
 
 typedef struct {
@@ -435,6 +459,10 @@ typedef struct {
     slong rows_compared, rows_uncompared;
     double point_err; /* largest |c - ref(t)| away from events, NaN: none */
     int events_given;
+    /* reference events (cascades counted by their events) listed but
+       not judged: not observable in the candidate, outside its span, at
+       the end time */
+    slong events_unobservable, events_outside, events_at_end;
 } hdo_check_summary;
 
 int hdo_tube_failed(const hdo_tube_t tube);
@@ -573,6 +601,11 @@ slong hdo_check_missing_tail(double *t_last, const hdo_check_t s);
    the columns not compared, per variable the tube, the event table, the
    events the candidate misses at its end, and the first failure. */
 void hdo_check_write_report(FILE *out, const hdo_check_t s);
+
+/* The figures of the summary line of s (hdo_check_summarize, and when
+   the candidate gives no events, events_ref: the reference events in the
+   candidate's span), which the human report quotes too. */
+void hdo_check_summary_of(hdo_check_summary *sm, const hdo_check_t s);
 
 /* The machine-readable line "summary: verdict=... ref_span=T0..T1\n"
    (docs/decisions.md, "hdo check summary line"), preceded by an empty

@@ -41,6 +41,8 @@ hdo_evlist_push(hdo_evlist_t list, double t_lo, double t_hi, slong from,
     e->to = to;
     e->line = line;
     e->count = 1;
+    e->observable = 1;
+    e->sample = -1;
     return 0;
 }
 
@@ -54,20 +56,42 @@ map_mode(const slong *mode_map, slong m)
     return mode_map != NULL ? mode_map[m] : m;
 }
 
-/* Whether the rows i..j-1 are copies of one another (same mode, same
-   cells): a solver that writes a row twice has no event there. */
-static int
-rows_identical(const hdo_csv_t csv, slong i, slong j)
+/* Whether two cells of one column differ by more than the band
+   value_abs + value_rel max(|x|, |y|): a jump (band 0: any difference).
+   An empty cell beside a value is a jump; two NaN are none. */
+int
+hdo_cells_jump(double x, int px, double y, int py, double value_abs,
+               double value_rel)
 {
+    double ax = fabs(x), ay = fabs(y);
+    if (px != py)
+        return 1;
+    if (!px || (isnan(x) && isnan(y)))
+        return 0;
+    if (isnan(x) || isnan(y))
+        return 1;
+    return !(fabs(x - y) <= value_abs + value_rel * (ax > ay ? ax : ay));
+}
+
+/* Whether in the rows i..j-1 neither the mode nor any of the columns
+   col[0..ncol) jumps (NULL: every column): a solver that writes a row
+   twice, or writes rows at an instant where only columns that are not
+   compared change (OpenModelica's discrete variables), has no event
+   there. */
+static int
+rows_without_jump(const hdo_csv_t csv, slong i, slong j, const slong *col,
+                  slong ncol, double value_abs, double value_rel)
+{
+    slong nc = col != NULL ? ncol : csv->ncols;
     for (slong k = i + 1; k < j; k++) {
         if (csv->has_mode && csv->mode[k] != csv->mode[i])
             return 0;
-        for (slong c = 0; c < csv->ncols; c++) {
+        for (slong q = 0; q < nc; q++) {
+            slong c = col != NULL ? col[q] : q;
             slong a = i * csv->ncols + c, b = k * csv->ncols + c;
-            double x = csv->values[a], y = csv->values[b];
-            if (csv->present[a] != csv->present[b])
-                return 0;
-            if (csv->present[a] && !(x == y || (isnan(x) && isnan(y))))
+            if (hdo_cells_jump(csv->values[a], csv->present[a],
+                               csv->values[b], csv->present[b], value_abs,
+                               value_rel))
                 return 0;
         }
     }
@@ -88,6 +112,7 @@ hdo_evlist_merge_cascades(hdo_evlist_t list)
                 p->t_hi = e->t_hi > p->t_hi ? e->t_hi : p->t_hi;
                 p->to = e->to;
                 p->count += e->count;
+                p->observable |= e->observable;
                 continue;
             }
         }
@@ -101,6 +126,14 @@ int
 hdo_csv_infer_events(hdo_evlist_t list, const hdo_csv_t csv,
                      const slong *mode_map)
 {
+    return hdo_csv_infer_events_on(list, csv, mode_map, NULL, 0, 0, 0);
+}
+
+int
+hdo_csv_infer_events_on(hdo_evlist_t list, const hdo_csv_t csv,
+                        const slong *mode_map, const slong *col, slong ncol,
+                        double value_abs, double value_rel)
+{
     slong i = 0, n = csv->nrows;
     while (i < n) {
         slong j = i + 1, k;
@@ -108,7 +141,8 @@ hdo_csv_infer_events(hdo_evlist_t list, const hdo_csv_t csv,
         /* The group i..j-1 of rows with the same time. */
         while (j < n && csv->time[j] == csv->time[i])
             j++;
-        if (j - i > 1 && !rows_identical(csv, i, j)) {
+        if (j - i > 1 && !rows_without_jump(csv, i, j, col, ncol, value_abs,
+                                            value_rel)) {
             if (csv->has_mode) {
                 for (k = i + 1; k < j; k++)
                     if (csv->mode[k] != csv->mode[k - 1]) {

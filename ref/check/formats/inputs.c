@@ -256,7 +256,10 @@ candidate_events(hdo_check_t s, hdo_error_t *err)
                                ? "inferred from the mode column and repeated "
                                  "time rows"
                                : "inferred from repeated time rows";
-        if (hdo_csv_infer_events(s->cand_ev, s->cand, s->mode_map))
+        /* only the compared columns (and the mode) make events */
+        if (hdo_csv_infer_events_on(s->cand_ev, s->cand, s->mode_map, s->col,
+                                    s->nvar, s->tol->value_abs,
+                                    s->tol->value_rel))
             return oom(err);
         return 0;
     }

@@ -40,6 +40,8 @@ hdo_match_verdict_name(hdo_match_verdict v)
         return "outside the candidate's span";
     case HDO_MATCH_AT_END:
         return "at the end time (not judged)";
+    case HDO_MATCH_UNOBSERVABLE:
+        return "not observable in the candidate";
     }
     return "?";
 }
@@ -47,7 +49,8 @@ hdo_match_verdict_name(hdo_match_verdict v)
 int
 hdo_match_judged(hdo_match_verdict v)
 {
-    return v != HDO_MATCH_OUTSIDE && v != HDO_MATCH_AT_END;
+    return v != HDO_MATCH_OUTSIDE && v != HDO_MATCH_AT_END &&
+           v != HDO_MATCH_UNOBSERVABLE;
 }
 
 void
@@ -136,6 +139,10 @@ match_gap(hdo_matching_t mt, const hdo_cmp_event *R, slong i0, slong i1,
         int st;
         if (i < i1 && (R[i].t_lo < span_lo || R[i].t_lo > span_hi)) {
             st = push_match(mt, i++, -1, HDO_MATCH_OUTSIDE, NAN);
+        } else if (i < i1 && !R[i].observable) {
+            /* no candidate event agreed with it (an anchor): the
+               candidate cannot show it */
+            st = push_match(mt, i++, -1, HDO_MATCH_UNOBSERVABLE, NAN);
         } else if (i < i1 && j < j1) {
             double d = time_diff(R + i, C + j);
             hdo_match_verdict v = modes_exact && !modes_agree(R + i, C + j)

@@ -271,6 +271,9 @@ hdo_check_reference(hdo_refsamp_t ref, hdo_evlist_t ref_ev, hdo_model_t model,
                                        "out of memory");
                     goto done;
                 }
+                if (ev->kind != HDO_EV_CROSSING && ev_t[e] >= cand_t[0] - ta &&
+                    ev_t[e] <= t_end)
+                    ref_ev->ev[ref_ev->n - 1].sample = k - 2;
                 e++;
             }
         }

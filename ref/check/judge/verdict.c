@@ -93,6 +93,33 @@ reference(hdo_check_t s, hdo_error_t *err)
     return st;
 }
 
+/* Which reference events the candidate can show: every one when it gives
+   an events file; else one that jumps a compared variable (its two limits
+   differ by more than the value band, hdo_cells_jump), or, when the
+   candidate has a mode column, one that changes the mode.  An event that
+   changes no column the candidate has (stick to slip on a belt, in a
+   candidate without modes: the state is continuous) cannot be seen in
+   it: it is listed as not observable, never as missing, and the
+   candidate's values around it are judged by the tube as everywhere. */
+static void
+mark_observable(hdo_check_t s)
+{
+    const hdo_refsamp_struct *r = s->ref;
+    const hdo_tol_struct *t = s->tol;
+    for (slong e = 0; e < s->ref_ev->n; e++) {
+        hdo_cmp_event *ev = s->ref_ev->ev + e;
+        slong k = ev->sample;
+        int seen = s->opt.events_path != NULL ||
+                   (s->cand->has_mode && ev->from != ev->to) || k < 0;
+        for (slong j = 0; !seen && j < s->nvar; j++) {
+            double a = r->v[j * r->n + k], b = r->v[j * r->n + k + 1];
+            seen = hdo_cells_jump(a, !isnan(a), b, !isnan(b), t->value_abs,
+                                  t->value_rel);
+        }
+        ev->observable = seen;
+    }
+}
+
 /* The tubes and the event pairing. */
 static int
 compare(hdo_check_t s)
@@ -110,6 +137,7 @@ compare(hdo_check_t s)
                              t->time_abs, t->value_abs, t->value_rel))
             return HDO_ERR_MEMORY;
     }
+    mark_observable(s);
     hdo_evlist_merge_cascades(s->ref_ev);
     hdo_evlist_merge_cascades(s->cand_ev);
     /* Without an events file, a mode column or repeated time rows (the
@@ -249,6 +277,9 @@ hdo_check_summarize(hdo_check_summary *sm, const hdo_tube_struct *tubes,
     }
     for (slong k = 0; k < match->n; k++) {
         const hdo_match *m = match->m + k;
+        sm->events_unobservable += m->verdict == HDO_MATCH_UNOBSERVABLE;
+        sm->events_outside += m->verdict == HDO_MATCH_OUTSIDE;
+        sm->events_at_end += m->verdict == HDO_MATCH_AT_END && m->ref >= 0;
         if (!hdo_match_judged(m->verdict))
             continue;
         sm->events_ref += m->ref >= 0;
@@ -263,4 +294,19 @@ hdo_check_summarize(hdo_check_summary *sm, const hdo_tube_struct *tubes,
             sm->event_time_err = fabs(m->diff);
     }
     sm->failed = sm->vars_failed > 0 || match->nfailed > 0;
+}
+
+void
+hdo_check_summary_of(hdo_check_summary *sm, const hdo_check_t s)
+{
+    const hdo_csv_struct *c = s->cand;
+    hdo_check_summarize(sm, s->tube, s->nvar, c->time, c->values, c->present,
+                        c->ncols, s->col, c->nrows, s->match, s->events_given);
+    /* Without the candidate's events nothing is paired: the reference
+       events in its span are still counted, so that the report's "N
+       reference" and the summary line say the same. */
+    if (!s->events_given)
+        for (slong e = 0; e < s->ref_ev->n; e++)
+            sm->events_ref += s->ref_ev->ev[e].t_lo >= c->time[0] &&
+                              s->ref_ev->ev[e].t_lo <= c->time[c->nrows - 1];
 }

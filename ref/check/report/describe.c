@@ -174,6 +174,7 @@ hdo_check_first_failure(char *buf, size_t n, const hdo_check_t s)
               events_extra=N events_wrong=N vars_failed=K/N
               rows_compared=N rows_uncompared=N point_err=E
               events_given=yes|no cand_span=A..B ref_span=T0..T1
+              events_unobservable=N
    value_err is the largest distance of a candidate value from the range
    the reference takes over [t - time_abs, t + time_abs] (the tube before
    the tolerance band), in the variable's units, and value_where where it
@@ -188,17 +189,18 @@ hdo_check_first_failure(char *buf, size_t n, const hdo_check_t s)
    point_err is the largest |candidate - reference(t)| at the candidate's
    own times away from events (- when none), which a wide time_abs cannot hide;
    events_given no when the candidate has no events file, mode column or
-   repeated time rows (then events_ref counts 0: nothing was matched);
+   repeated time rows (then nothing is paired, and events_ref counts the
+   reference events in the candidate's span);
    cand_span
    the candidate's first and last time, ref_span the model's t0 and end
-   time.  Numbers are printed with %.3e (inf for a NaN candidate value). */
+   time; events_unobservable the reference events the candidate cannot
+   show (they change no column it has), listed and not judged.  Numbers are printed with %.3e (inf for a NaN candidate value). */
 void
 hdo_check_write_summary(FILE *out, const hdo_check_t s)
 {
     const hdo_csv_struct *c = s->cand;
     hdo_check_summary sm;
-    hdo_check_summarize(&sm, s->tube, s->nvar, c->time, c->values, c->present,
-                        c->ncols, s->col, c->nrows, s->match, s->events_given);
+    hdo_check_summary_of(&sm, s);
     fprintf(out, "\nsummary: verdict=%s value_err=%.3e value_where=",
             sm.failed ? "FAIL" : "PASS", sm.value_err);
     if (sm.value_var >= 0)
@@ -225,7 +227,8 @@ hdo_check_write_summary(FILE *out, const hdo_check_t s)
     fprintf(out, " cand_span=%.17g..%.17g ref_span=%.17g..", c->time[0],
             c->time[c->nrows - 1], s->ref->t0);
     if (isnan(s->ref->t_end))
-        fprintf(out, "-\n");
+        fprintf(out, "-");
     else
-        fprintf(out, "%.17g\n", s->ref->t_end);
+        fprintf(out, "%.17g", s->ref->t_end);
+    fprintf(out, " events_unobservable=%ld\n", (long)sm.events_unobservable);
 }

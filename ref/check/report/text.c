@@ -27,6 +27,7 @@ hdo_check_write_report(FILE *out, const hdo_check_t s)
     char buf[1024];
     char lt[64], la[64], lr[64];
     int failed = hdo_check_failed(s);
+    hdo_check_summary sm;
 
     fprintf(out, "%s\n", failed ? "FAIL" : "PASS");
     fprintf(out, "model %s, candidate %s: %ld rows, t = %.15g .. %.15g\n",
@@ -65,18 +66,36 @@ hdo_check_write_report(FILE *out, const hdo_check_t s)
         fprintf(out, "  %-12s %s  %s\n", c->names[s->col[j]],
                 hdo_check_variable_failed(s, j) ? "FAIL" : "pass", buf);
     }
+    hdo_check_summary_of(&sm, s);
     if (!s->events_given)
         fprintf(out,
                 "\nevents: %ld reference; not given by the candidate (no "
                 "events file, mode column or repeated time rows): judged on "
                 "its values only\n",
-                (long)s->ref_ev->n);
+                (long)sm.events_ref);
     else
         fprintf(out, "\nevents: %ld reference, %ld candidate (%s)%s\n",
-                (long)s->ref_ev->n, (long)s->cand_ev->n, s->events_source,
+                (long)sm.events_ref, (long)sm.events_cand, s->events_source,
                 t->modes_exact && !c->has_mode && s->opt.events_path == NULL
                     ? "; the candidate has no modes: events compared by time"
                     : "");
+    if (s->events_given &&
+        sm.events_unobservable + sm.events_outside + sm.events_at_end > 0) {
+        /* listed in the table, neither passed nor failed */
+        const char *sep = "";
+        fprintf(out, "  not judged:");
+        if (sm.events_unobservable > 0)
+            fprintf(out, " %ld not observable in the candidate (they change "
+                         "no column it has)",
+                    (long)sm.events_unobservable), sep = ",";
+        if (sm.events_outside > 0)
+            fprintf(out, "%s %ld outside the candidate's span", sep,
+                    (long)sm.events_outside), sep = ",";
+        if (sm.events_at_end > 0)
+            fprintf(out, "%s %ld at the end time", sep,
+                    (long)sm.events_at_end);
+        fprintf(out, "\n");
+    }
     if (s->match->n > 0)
         fprintf(out, "  %4s  %-24s %-24s %-28s %-11s %s\n", "#", "reference",
                 "candidate", "from -> to", "difference", "verdict");
