@@ -32,6 +32,9 @@ usage(FILE *out)
         "(fields in docs/decisions.md).\n"
         "\n"
         "  -t, --tol FILE   tolerance file (default tolerances/<model>.tol)\n"
+        "  --columns time,NAME,...\n"
+        "                   the column names of a file without a header\n"
+        "                   line (Octave's csvwrite), by position\n"
         "  --events FILE    the candidate's events (time,from,to or\n"
         "                   events.csv); default: inferred from repeated\n"
         "                   time rows and the mode column\n"
@@ -138,6 +141,8 @@ hdo_cmd_check(int argc, char **argv)
     const cli_option opts[] = {
         {"tol", 't', CLI_FILE, .dest = &opt.tol_path, .what = "file name"},
         {"events", 0, CLI_FILE, .dest = &opt.events_path, .what = "file name"},
+        {"columns", 0, CLI_FILE, .dest = &opt.columns,
+         .what = "list of column names"},
         {"junit", 0, CLI_FILE, .dest = &junit, .what = "file name"},
         {"plot", 0, CLI_FILE, .dest = &plot, .what = "file name"},
         {"time-abs", 0, CLI_TOL, .dest = &opt.time_abs},

@@ -97,6 +97,11 @@ typedef struct {
     int *mode_cell_col;     /* 1-based column of each row's mode cell */
     hdo_strtab modes;       /* the distinct mode names */
     char sep;               /* the separator found: ',', ';', '\t', ' ' */
+    /* Set by the caller before reading (NULL: the file's header): the
+       column names of a file without a header line, by position,
+       separated by commas ("time,h,v"); the first line is then data.
+       Borrowed. */
+    const char *columns;
 } hdo_csv_struct;
 typedef hdo_csv_struct hdo_csv_t[1];
 
@@ -171,8 +176,9 @@ int hdo_evlist_push(hdo_evlist_t list, double t_lo, double t_hi, slong from,
    in the last place of a double.  The merged event goes from the first
    event's from to the last one's to, over [first t_lo, last t_hi]; count
    adds up; the merged event is observable when one of its events is.
-   Events known only as an interval (t_lo < t_hi) are never merged.  Applied to both sides, a cascade of the reference matches one
-   candidate event at that instant, and is judged by the state after it. */
+   Events known only as an interval (t_lo < t_hi) are never merged.  Applied to
+   both sides, a cascade of the reference matches one candidate event at that
+   instant, and is judged by the state after it. */
 int hdo_evlist_merge_cascades(hdo_evlist_t list);
 
 /* The candidate's events, inferred from its rows and appended to list.
@@ -193,8 +199,8 @@ int hdo_evlist_merge_cascades(hdo_evlist_t list);
 int hdo_csv_infer_events(hdo_evlist_t list, const hdo_csv_t csv,
                          const slong *mode_map);
 int hdo_csv_infer_events_on(hdo_evlist_t list, const hdo_csv_t csv,
-                            const slong *mode_map, const slong *col,
-                            slong ncol, double value_abs, double value_rel);
+                            const slong *mode_map, const slong *col, slong ncol,
+                            double value_abs, double value_rel);
 /* Whether two cells x (present: px) and y of one column jump: they differ
    by more than value_abs + value_rel max(|x|, |y|) (0 and 0: any
    difference), or one is empty and the other not; two NaN do not. */
@@ -501,7 +507,10 @@ typedef struct {
        tolerances/x.tol), else the defaults of hdo_tol_init */
     const char *tol_path;
     const char *events_path; /* NULL: inferred from the candidate */
-    long digits;             /* of the reference run (30) */
+    /* the column names of a candidate without a header line, by
+       position ("time,h,v"); NULL: its header */
+    const char *columns;
+    long digits; /* of the reference run (30) */
     /* tolerances overriding the file's (NaN: not given) */
     double time_abs, value_abs, value_rel;
     /* CANDIDATE_NAME=MODEL_VAR, after the file's (replacing its entry

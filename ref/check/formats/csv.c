@@ -110,6 +110,18 @@ is_time_name(const char *s)
            strcmp(s, "t") == 0;
 }
 
+/* Whether the cell holds one number and nothing else (a data row where a
+   header was expected). */
+static int
+cell_is_number(const csv_cell *c, locale_t loc)
+{
+    char *end;
+    if (c->len == 0 || strlen(c->s) != c->len)
+        return 0;
+    strtod_l(c->s, &end, loc);
+    return end == c->s + c->len;
+}
+
 static int
 read_header(hdo_csv_t csv, header *h, csv_lexer *lx, hdo_error_t *err)
 {
@@ -117,6 +129,16 @@ read_header(hdo_csv_t csv, header *h, csv_lexer *lx, hdo_error_t *err)
     slong n = lx->ncells;
     const csv_cell *c0 = lx->cells;
     csv->header_line = lx->line;
+    if (csv->columns == NULL && cell_is_number(c0, lx->loc)) {
+        /* Octave's and MATLAB's csvwrite and dlmwrite write no header */
+        csv_quote(shown, sizeof shown, c0->s, c0->len);
+        return hdo_error_set(err, HDO_ERR_INPUT, lx->line, c0->col,
+                             "the file has no header line: line %d starts "
+                             "with the number %s; name its %ld columns by "
+                             "position with --columns (time first: "
+                             "--columns time,x,...)",
+                             lx->line, shown, (long)n);
+    }
     if (!is_time_name(c0->s) || strlen(c0->s) != c0->len) {
         csv_quote(shown, sizeof shown, c0->s, c0->len);
         return hdo_error_set(err, HDO_ERR_INPUT, lx->line, c0->col,
@@ -347,13 +369,47 @@ read_row(hdo_csv_t csv, const header *h, csv_lexer *lx, slong ncells,
     return 0;
 }
 
+/* The header of a file without one, from csv->columns (names separated
+   by commas, the --columns option): read as a header line would be, its
+   errors naming the option. */
+static int
+columns_header(hdo_csv_t csv, header *h, slong *ncells, hdo_error_t *err)
+{
+    csv_lexer hx;
+    int st;
+    if (csv_lexer_init(&hx, csv->columns, strlen(csv->columns))) {
+        csv_lexer_clear(&hx);
+        return hdo_error_set(err, HDO_ERR_MEMORY, 0, 0, "out of memory");
+    }
+    hx.sep = ',';
+    st = csv_next_row(&hx, err);
+    if (st == 1) {
+        *ncells = hx.ncells;
+        st = read_header(csv, h, &hx, err);
+    } else if (st == 0) {
+        st = hdo_error_set(err, HDO_ERR_INPUT, 0, 0, "--columns is empty");
+    }
+    csv->header_line = 0;
+    if (st != 0 && err != NULL) {
+        /* an error of the option, not of a line of the file */
+        char msg[sizeof err->message];
+        int k = snprintf(msg, sizeof msg, "--columns %.200s: ", csv->columns);
+        snprintf(msg + k, sizeof msg - (size_t)k, "%.800s", err->message);
+        memcpy(err->message, msg, sizeof msg);
+        err->file = NULL;
+        err->line = err->col = 0;
+    }
+    csv_lexer_clear(&hx);
+    return st;
+}
+
 int
 hdo_csv_read_string(hdo_csv_t csv, const char *text, size_t len,
                     const char *filename, hdo_error_t *err)
 {
     csv_lexer lx;
     header h;
-    int st;
+    int st, pending = 0;
     slong ncells = 0;
     memset(&h, 0, sizeof h);
     csv->file = strdup(filename != NULL ? filename : "<candidate>");
@@ -371,12 +427,27 @@ hdo_csv_read_string(hdo_csv_t csv, const char *text, size_t len,
     if (st == 0)
         st = hdo_error_set(err, HDO_ERR_INPUT, 1, 1,
                            "empty file: expected a header 'time,...'");
-    if (st == 1) {
+    if (st == 1 && csv->columns != NULL) {
+        /* the names given by position: the first row is data */
+        if (!cell_is_number(lx.cells, lx.loc)) {
+            char shown[200];
+            csv_quote(shown, sizeof shown, lx.cells[0].s, lx.cells[0].len);
+            st = hdo_error_set(err, HDO_ERR_INPUT, lx.line, lx.cells[0].col,
+                               "--columns names the columns of a file "
+                               "without a header line, but line %d starts "
+                               "with %s, not a time",
+                               lx.line, shown);
+        } else {
+            st = columns_header(csv, &h, &ncells, err);
+            pending = 1;
+        }
+    } else if (st == 1) {
         ncells = lx.ncells;
         st = read_header(csv, &h, &lx, err);
     }
     while (st == 0) {
-        st = csv_next_row(&lx, err);
+        st = pending ? 1 : csv_next_row(&lx, err);
+        pending = 0;
         if (st == 1 && csv->names == NULL) {
             int s2 = make_columns(csv, &h, &lx, err);
             if (s2)

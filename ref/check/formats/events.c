@@ -89,9 +89,8 @@ rows_without_jump(const hdo_csv_t csv, slong i, slong j, const slong *col,
         for (slong q = 0; q < nc; q++) {
             slong c = col != NULL ? col[q] : q;
             slong a = i * csv->ncols + c, b = k * csv->ncols + c;
-            if (hdo_cells_jump(csv->values[a], csv->present[a],
-                               csv->values[b], csv->present[b], value_abs,
-                               value_rel))
+            if (hdo_cells_jump(csv->values[a], csv->present[a], csv->values[b],
+                               csv->present[b], value_abs, value_rel))
                 return 0;
         }
     }
@@ -141,8 +140,8 @@ hdo_csv_infer_events_on(hdo_evlist_t list, const hdo_csv_t csv,
         /* The group i..j-1 of rows with the same time. */
         while (j < n && csv->time[j] == csv->time[i])
             j++;
-        if (j - i > 1 && !rows_without_jump(csv, i, j, col, ncol, value_abs,
-                                            value_rel)) {
+        if (j - i > 1 &&
+            !rows_without_jump(csv, i, j, col, ncol, value_abs, value_rel)) {
             if (csv->has_mode) {
                 for (k = i + 1; k < j; k++)
                     if (csv->mode[k] != csv->mode[k - 1]) {

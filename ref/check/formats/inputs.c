@@ -301,6 +301,15 @@ hdo_check_read_inputs(hdo_check_t s, hdo_error_t *err)
 {
     int st;
     hdo_error_clear(err);
+    s->cand->columns = s->opt.columns;
+    if (s->opt.columns != NULL && hdo_is_mat4(s->opt.cand_path)) {
+        hdo_error_set(err, HDO_ERR_INPUT, 0, 0,
+                      "--columns names the columns of a CSV file without a "
+                      "header line; %s is a MAT file, whose names it holds",
+                      s->opt.cand_path);
+        err->input = HDO_INPUT_OPTION;
+        return HDO_ERR_INPUT;
+    }
     if ((st = hdo_csv_read_file(s->cand, s->opt.cand_path, err)) != 0 ||
         (st = read_tolerances(s, err)) != 0 || (st = check_maps(s, err)) != 0 ||
         (st = select_variables(s, err)) != 0 ||

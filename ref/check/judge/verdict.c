@@ -219,9 +219,12 @@ hdo_check_missing_tail(double *t_last, const hdo_check_t s)
            (s->match->m[k - 1].verdict == HDO_MATCH_MISSING ||
             !hdo_match_judged(s->match->m[k - 1].verdict))) {
         const hdo_cmp_event *e = s->ref_ev->ev + s->match->m[k - 1].ref;
-        if (isnan(*t_last))
-            *t_last = e->t_hi;
-        nmore += e->count;
+        /* an event the candidate cannot show is not one it misses */
+        if (s->match->m[k - 1].verdict != HDO_MATCH_UNOBSERVABLE) {
+            if (isnan(*t_last))
+                *t_last = e->t_hi;
+            nmore += e->count;
+        }
         k--;
     }
     return nmore;

@@ -194,7 +194,8 @@ hdo_check_first_failure(char *buf, size_t n, const hdo_check_t s)
    cand_span
    the candidate's first and last time, ref_span the model's t0 and end
    time; events_unobservable the reference events the candidate cannot
-   show (they change no column it has), listed and not judged.  Numbers are printed with %.3e (inf for a NaN candidate value). */
+   show (they change no column it has), listed and not judged.  Numbers are
+   printed with %.3e (inf for a NaN candidate value). */
 void
 hdo_check_write_summary(FILE *out, const hdo_check_t s)
 {

@@ -85,15 +85,17 @@ hdo_check_write_report(FILE *out, const hdo_check_t s)
         const char *sep = "";
         fprintf(out, "  not judged:");
         if (sm.events_unobservable > 0)
-            fprintf(out, " %ld not observable in the candidate (they change "
-                         "no column it has)",
-                    (long)sm.events_unobservable), sep = ",";
+            fprintf(out,
+                    " %ld not observable in the candidate (they change "
+                    "no column it has)",
+                    (long)sm.events_unobservable),
+                sep = ",";
         if (sm.events_outside > 0)
             fprintf(out, "%s %ld outside the candidate's span", sep,
-                    (long)sm.events_outside), sep = ",";
+                    (long)sm.events_outside),
+                sep = ",";
         if (sm.events_at_end > 0)
-            fprintf(out, "%s %ld at the end time", sep,
-                    (long)sm.events_at_end);
+            fprintf(out, "%s %ld at the end time", sep, (long)sm.events_at_end);
         fprintf(out, "\n");
     }
     if (s->match->n > 0)
