@@ -131,6 +131,17 @@ int hdo_csv_read_file(hdo_csv_t csv, const char *path, hdo_error_t *err);
 int hdo_is_mat4(const char *path);
 int hdo_csv_read_mat(hdo_csv_t csv, const char *path, hdo_error_t *err);
 
+/* Co-simulation output written as two rows per output time (Dymola's
+   co-simulation export: the output held from the step before, then the
+   new one).  When csv is of that kind -- at least three output times on
+   one grid t0 + k h, the first with one row and every later one with two,
+   the first row of each pair equal to the row before it in every cell,
+   and at least one pair that differs -- drops the first row of each pair
+   (the held value, which is not the value at that time) and returns the
+   number of rows dropped, with the step in *step; otherwise returns 0
+   (and *step NaN) and leaves csv as it is. */
+slong hdo_csv_cosim_rows(hdo_csv_t csv, double *step);
+
 /* Index of the value column with this header, or -1 if there is none (an
    index, not a status). */
 slong hdo_csv_find_column(const hdo_csv_t csv, const char *name);
@@ -545,6 +556,10 @@ typedef struct {
     hdo_tube_struct *tube;     /* nvar, NULL until compared */
     const char *events_source; /* the events file, or how they were found */
     int tol_from_file;
+    /* co-simulation double rows (hdo_csv_cosim_rows): the rows dropped,
+       0 when the candidate is not of that kind, and the step */
+    slong cosim_dropped;
+    double cosim_step;
     int events_given; /* 0: no events file, mode column or event rows */
     int run_status;   /* the reference run's failure, 0: none */
     double seconds_ref, seconds_compare;

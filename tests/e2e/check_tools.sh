@@ -116,5 +116,38 @@ expect headerless 2 'octave.csv:1:1: error: the file has no header line: line 1 
 expect headerless-columns 0 'verdict=PASS .*rows_compared=226' -- "$M" "$tmp/octave.csv" --columns time,x,y --time-abs 1e-9 --value-abs 1e-12 --value-rel 1e-12
 expect headerless-columns-count 2 'octave.csv:1:.*expected 2 cells as in the header, found 3' -- "$M" "$tmp/octave.csv" --columns time,x
 expect columns-with-header 2 'jump-only.csv:1:1: error: --columns names the columns of a file without a header line, but line 1 starts with time' -- "$M" "$tmp/jump-only.csv" --columns time,x,y
+# Dymola's co-simulation export: two rows per output time, the held value
+# then the new one (x = e^-t, y = 1 - e^-t every 0.1 on [0, 1])
+write_xy_model "$tmp/xy.hdae"
+"$PY" - "$tmp" <<'P2'
+import math, sys
+d = sys.argv[1]
+ts = [k / 10 for k in range(11)]
+val = lambda t: (math.exp(-t), 1 - math.exp(-t))
+def write(name, rows):
+    with open(f"{d}/{name}", "w") as f:
+        f.write("time,x,y\n")
+        for r in rows:
+            f.write("%r,%r,%r\n" % r)
+rows = [(0.0,) + val(0.0)]
+for k in range(1, 11):
+    rows.append((ts[k],) + val(ts[k - 1]))
+    rows.append((ts[k],) + val(ts[k]))
+write("cosim.csv", rows)
+# one pair whose first row is not the held value (0.45's, not 0.4's): not
+# that kind of file, so its pairs are events
+bad = list(rows)
+bad[9] = (ts[5],) + val(0.45)
+write("cosim-broken.csv", bad)
+P2
+expect cosim 0 'verdict=PASS .*events_given=no' -- "$tmp/xy.hdae" "$tmp/cosim.csv" --value-abs 1e-12 --value-rel 1e-12
+expect cosim-said 0 '^rows: read as co-simulation output \(two rows at each of the 10 output times after the first, every 0.1: .*the first row of each pair was left out' -- "$tmp/xy.hdae" "$tmp/cosim.csv"
+expect cosim-rows 0 'x +pass +11 compared' -- "$tmp/xy.hdae" "$tmp/cosim.csv"
+expect cosim-broken 1 'events_extra=9 ' -- "$tmp/xy.hdae" "$tmp/cosim-broken.csv"
+if "$HDO" check "$tmp/xy.hdae" "$tmp/cosim-broken.csv" 2>&1 | grep -q co-simulation; then
+    bad "cosim-broken-unsaid: read as co-simulation output"
+else
+    ok
+fi
 echo "check_tools: $passed passed, $failed failed"
 ((failed == 0))

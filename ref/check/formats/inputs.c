@@ -310,8 +310,10 @@ hdo_check_read_inputs(hdo_check_t s, hdo_error_t *err)
         err->input = HDO_INPUT_OPTION;
         return HDO_ERR_INPUT;
     }
-    if ((st = hdo_csv_read_file(s->cand, s->opt.cand_path, err)) != 0 ||
-        (st = read_tolerances(s, err)) != 0 || (st = check_maps(s, err)) != 0 ||
+    if ((st = hdo_csv_read_file(s->cand, s->opt.cand_path, err)) == 0)
+        s->cosim_dropped = hdo_csv_cosim_rows(s->cand, &s->cosim_step);
+    if (st != 0 || (st = read_tolerances(s, err)) != 0 ||
+        (st = check_maps(s, err)) != 0 ||
         (st = select_variables(s, err)) != 0 ||
         (st = candidate_events(s, err)) != 0) {
         if (err != NULL)

@@ -39,6 +39,14 @@ hdo_check_write_report(FILE *out, const hdo_check_t s)
                 "coverage: the candidate covers [%.15g, %.15g] of [%.15g, "
                 "%.15g]: it is compared where it has rows only\n",
                 c->time[0], c->time[c->nrows - 1], s->ref->t0, s->ref->t_end);
+    if (s->cosim_dropped > 0)
+        fprintf(out,
+                "rows: read as co-simulation output (two rows at each of the "
+                "%ld output times after the first, every %.15g: the first "
+                "repeats the previous time's values, the output held through "
+                "the step, the second is the new one); the first row of each "
+                "pair was left out\n",
+                (long)s->cosim_dropped, s->cosim_step);
     fprintf(out,
             "reference: hdo run at %ld digits (as `hdo run -d %ld`), %ld "
             "samples, %ld steps, %ld events, %.2f s\n",
