@@ -49,6 +49,8 @@ typedef struct {
     long digits;             /* -d, --digits D: 1..10000, default 30 */
     cli_list params;         /* -p, --param NAME=VALUE, repeatable */
     const char *op[2];       /* the operands */
+    int more_ops;            /* 1: operands after the nops go to rest */
+    cli_list rest;           /* those operands (hdo check's candidates) */
 } cli;
 
 /* Reads argv[1..argc) (argv[0] is the command; argv itself is left in

@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cli.h"
 #include "commands.h"
 #include "util.h"
 
@@ -94,18 +93,55 @@ print_error(const hdo_error_t *err)
     }
 }
 
+/* The one reference run of the checks s[0..n) (hdo_check_shared_run),
+   with the progress on stderr when asked; a failure of the run itself
+   is every check's (run_status).  0 or the status, with err filled;
+   *seconds the time it took. */
+int
+check_reference(hdo_refrun_t run, hdo_check_struct *const *s, slong n,
+                int want_progress, double *seconds, hdo_error_t *err)
+{
+    check_progress ps;
+    double t0 = hdo_clock_now();
+    int st;
+    check_progress_init(&ps, want_progress);
+    st = hdo_check_shared_run(
+        run, s, n, want_progress ? check_progress_show : NULL, &ps, err);
+    check_progress_end(&ps);
+    if (st == HDO_ERR_MEMORY && n == 1) {
+        size_t l = strlen(err->message);
+        snprintf(err->message + l, sizeof err->message - l,
+                 " (the candidate has %ld rows)", (long)s[0]->cand->nrows);
+    } else if (st != 0 && st != HDO_ERR_INPUT && st != HDO_ERR_MEMORY) {
+        for (slong i = 0; i < n; i++)
+            s[i]->run_status = st;
+    }
+    *seconds = hdo_clock_now() - t0;
+    return st;
+}
+
 /* Reads, computes and reports; the exit code. */
 static int
-check(hdo_check_t s, const hdo_check_options *opt, const char *plot)
+check(hdo_check_t s, const hdo_check_options *opt, const char *plot,
+      int want_progress)
 {
     hdo_error_t err;
+    hdo_check_struct *list[1] = {s};
     int rc = hdo_check_read_model(s, opt, &err);
     if (rc == 0 && s->model->warnings != NULL)
         fputs(s->model->warnings, stderr);
     if (rc == 0)
         rc = hdo_check_read_inputs(s, &err);
-    if (rc == 0)
-        rc = hdo_check_compute(s, &err);
+    if (rc == 0) {
+        hdo_refrun_t run;
+        double sec;
+        hdo_refrun_init(run);
+        rc = check_reference(run, list, 1, want_progress, &sec, &err);
+        if (rc == 0)
+            rc = hdo_check_compute_from(s, run, &err);
+        s->seconds_ref += sec;
+        hdo_refrun_clear(run);
+    }
     if (rc != 0) {
         print_error(&err);
         if (s->run_status != 0)
@@ -132,19 +168,23 @@ int
 hdo_cmd_check(int argc, char **argv)
 {
     double t0 = hdo_clock_now();
-    const char *junit = NULL, *plot = NULL;
+    check_outputs o = {NULL, NULL, NULL, 0, 0};
     hdo_check_options opt;
     hdo_check_t s;
-    cli_list maps = {NULL, 0};
-    int rc;
+    cli_list maps = {NULL, 0}, cands = {NULL, 0};
+    char **owned = NULL;
+    slong nowned = 0;
+    int rc, many = 0;
     hdo_check_options_init(&opt);
     const cli_option opts[] = {
         {"tol", 't', CLI_FILE, .dest = &opt.tol_path, .what = "file name"},
         {"events", 0, CLI_FILE, .dest = &opt.events_path, .what = "file name"},
         {"columns", 0, CLI_FILE, .dest = &opt.columns,
          .what = "list of column names"},
-        {"junit", 0, CLI_FILE, .dest = &junit, .what = "file name"},
-        {"plot", 0, CLI_FILE, .dest = &plot, .what = "file name"},
+        {"junit", 0, CLI_FILE, .dest = &o.junit, .what = "file name"},
+        {"plot", 0, CLI_FILE, .dest = &o.plot, .what = "file name"},
+        {"report", 0, CLI_FILE, .dest = &o.report, .what = "file name"},
+        {"progress", 0, CLI_FLAG, .dest = &o.progress},
         {"time-abs", 0, CLI_TOL, .dest = &opt.time_abs},
         {"value-abs", 0, CLI_TOL, .dest = &opt.value_abs},
         {"value-rel", 0, CLI_TOL, .dest = &opt.value_rel},
@@ -153,6 +193,7 @@ hdo_cmd_check(int argc, char **argv)
     cli c = {.cmd = "check",
              .operands = "MODEL and CANDIDATE.csv",
              .nops = 2,
+             .more_ops = 1,
              .usage = usage,
              .opts = opts};
 
@@ -163,35 +204,75 @@ hdo_cmd_check(int argc, char **argv)
         cli_clear(&c);
         return 0;
     }
-    if (rc < 0 && plot != NULL && !hdo_check_plot_available()) {
+    if (rc < 0 && o.plot != NULL && !hdo_check_plot_available()) {
         error_line("hdo check: --plot needs the gnuplot command, which is not "
                    "on PATH (install gnuplot or gnuplot-nox)");
         rc = 2;
     }
+    o.plot_in_report = o.report != NULL && hdo_check_plot_available();
+    if (rc < 0) {
+        const char **paths = malloc((size_t)(c.rest.n + 2) * sizeof *paths);
+        if (paths == NULL) {
+            rc = 2;
+        } else {
+            paths[0] = c.op[1];
+            for (int k = 0; k < c.rest.n; k++)
+                paths[k + 1] = c.rest.v[k];
+            rc = check_candidates(&cands, &owned, &nowned, paths,
+                                  c.rest.n + 1) == 0
+                     ? -1
+                     : 2;
+            free(paths);
+        }
+        /* one file: the full report, as always; several: one line each */
+        many = rc < 0 && (cands.n > 1 || nowned > 0);
+    }
     if (rc < 0) {
         opt.model_path = c.op[0];
-        opt.cand_path = c.op[1];
+        opt.cand_path = cands.v[0];
         opt.digits = c.digits;
         opt.maps = maps.v;
         opt.nmaps = maps.n;
         opt.params = c.params.v;
         opt.nparams = c.params.n;
-        rc = check(s, &opt, plot);
+        if (many)
+            rc = check_many(&opt, cands.v, cands.n, &o);
+        else
+            rc = check(s, &opt, o.plot, o.progress);
     }
     /* written on every exit: on exit 2 an <error>, so that no stale report
        of an earlier run stays */
-    if (junit != NULL) {
+    if (!many && o.junit != NULL) {
         hdo_error_t err;
         const char *e = rc != 2          ? NULL
                         : first_error[0] ? first_error
                                          : "hdo check could not be done: bad "
                                            "command line (see standard error)";
-        if (hdo_check_write_junit(junit, s, e, hdo_clock_now() - t0, &err) !=
+        if (hdo_check_write_junit(o.junit, s, e, hdo_clock_now() - t0, &err) !=
             0) {
             print_error(&err);
             rc = 2;
         }
     }
+    if (!many && o.report != NULL && s->opt.cand_path != NULL) {
+        /* on exit 2 the page says why, as the JUnit report does */
+        hdo_error_t err;
+        hdo_check_struct *list[1] = {s};
+        const char *errors[1] = {rc == 2 || s->tube == NULL
+                                     ? (first_error[0] ? first_error
+                                                       : "hdo check could not "
+                                                         "be done")
+                                     : NULL};
+        if (hdo_check_write_html(o.report, list, errors, 1, o.plot_in_report,
+                                 &err) != 0) {
+            print_error(&err);
+            rc = 2;
+        }
+    }
+    for (slong i = 0; i < nowned; i++)
+        free(owned[i]);
+    free(owned);
+    free(cands.v);
     hdo_check_clear(s);
     cli_clear(&c);
     return rc;

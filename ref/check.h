@@ -343,6 +343,8 @@ typedef struct {
     double *lo, *hi;           /* per row: the reference range (NaN: none) */
     double *band_lo, *band_hi; /* per row: the allowed band (NaN: none) */
     unsigned char *fail;       /* per row: 1 outside the tube, 2 not compared */
+    double *diff; /* per row: |c - ref(t)| at its own time (the nearer
+                     limit at an event), NaN where not compared */
 } hdo_tube_struct;
 typedef hdo_tube_struct hdo_tube_t[1];
 
@@ -438,6 +440,9 @@ typedef struct {
     double *t; /* n samples, non-decreasing */
     double *v; /* nvar x n, variable-major */
     slong steps, nrun_events;
+    /* the crossings of relations of piecewise expressions (switching
+       points, which no candidate need report), for the plots */
+    hdo_evlist_t crossings;
 } hdo_refsamp_struct;
 typedef hdo_refsamp_struct hdo_refsamp_t[1];
 
@@ -458,6 +463,61 @@ int hdo_check_reference(hdo_refsamp_t ref, hdo_evlist_t ref_ev,
                         hdo_model_t model, const slong *var, slong nvar,
                         const double *cand_t, slong ncand, double time_abs,
                         long digits, hdo_error_t *err);
+
+/* One reference run shared by several candidates of one model (hdo check
+   MODEL CANDIDATE...): the run's rows at the union of the candidates'
+   sample times (hdo_check_sample_times of each), to the latest of their
+   ends, for the union of their compared variables, and its events with
+   both limits; each candidate then takes its own samples from it
+   (hdo_refrun_sample): the rows at its own sample times, and the limits
+   of the events up to its last time + time_abs -- the samples a check of
+   that candidate alone takes from its own run (hdo_check_reference is
+   these two steps for one candidate). */
+typedef struct {
+    long digits;
+    double t0, t_end; /* the model's start and end (t_end NaN: none) */
+    double run_end;   /* where the run stopped */
+    slong nvar;
+    slong *var; /* the model variables kept */
+    slong ntimes;
+    double *times; /* the sample times asked (sorted) */
+    slong n;
+    double *t, *v; /* the run's rows: time, nvar values a row */
+    slong nev;
+    double *ev_t, *ev_v;    /* events: time; left then right limits (2 nvar) */
+    int *ev_kind;           /* HDO_EV_* */
+    slong *ev_from, *ev_to; /* the modes a candidate names (families) */
+    slong steps, nrun_events;
+} hdo_refrun_struct;
+typedef hdo_refrun_struct hdo_refrun_t[1];
+
+void hdo_refrun_init(hdo_refrun_t run);
+void hdo_refrun_clear(hdo_refrun_t run);
+
+/* The sample times of a candidate with times cand_t[0..ncand): t -
+   time_abs, t - time_abs/2, t, t + time_abs/2, t + time_abs of each, from
+   t0 on and up to the last time + time_abs, sorted, each once, in a new
+   array *times (free it).  0, HDO_ERR_INPUT (no row, or the candidate
+   starts before t0: err->input HDO_INPUT_CANDIDATE) or HDO_ERR_MEMORY. */
+int hdo_check_sample_times(double **times, slong *ntimes, const double *cand_t,
+                           slong ncand, double time_abs, double t0,
+                           hdo_error_t *err);
+
+/* Runs model at digits to run_end, sampled at times[0..ntimes) (sorted,
+   in the span), keeping var[0..nvar); progress (may be NULL) is handed to
+   hdo_run.  0, the run's status, or HDO_ERR_MEMORY, with err filled. */
+int hdo_refrun_compute(hdo_refrun_t run, hdo_model_t model, const slong *var,
+                       slong nvar, const double *times, slong ntimes,
+                       double run_end, long digits, hdo_progress_fn progress,
+                       void *progress_data, hdo_error_t *err);
+
+/* Fills ref and ref_ev (as hdo_check_reference) for the candidate with
+   times cand_t[0..ncand) and the variables var[0..nvar) (each kept by the
+   run) from run, which must reach its last time + time_abs. */
+int hdo_refrun_sample(hdo_refsamp_t ref, hdo_evlist_t ref_ev,
+                      const hdo_refrun_t run, const slong *var, slong nvar,
+                      const double *cand_t, slong ncand, double time_abs,
+                      hdo_error_t *err);
 
 /* ------------------------------------------------------------------ */
 /* The verdict and the figures of the summary line (docs/decisions.md,
@@ -501,6 +561,7 @@ typedef struct {
     const char *failure;
     const char *text;
     double seconds;
+    const char *error; /* not NULL: the case could not be done (<error>) */
 } hdo_junit_case;
 
 int hdo_junit_write(const char *path, const char *suite,
@@ -579,6 +640,19 @@ int hdo_check_read_model(hdo_check_t s, const hdo_check_options *opt,
 int hdo_check_read_inputs(hdo_check_t s, hdo_error_t *err);
 /* Sets s->run_status when the reference run itself failed. */
 int hdo_check_compute(hdo_check_t s, hdo_error_t *err);
+/* hdo_check_compute with the reference samples taken from run, shared
+   with other candidates of the model (NULL: the check's own run). */
+int hdo_check_compute_from(hdo_check_t s, const hdo_refrun_struct *run,
+                           hdo_error_t *err);
+/* The one reference run of the checks s[0..n) of one model, each past
+   hdo_check_read_inputs: the union of their sample times and compared
+   variables, to the latest last time + time_abs, at s[0]'s digits, with
+   s[0]'s model (progress may be NULL).  A candidate that starts before
+   t0 is left out (its hdo_check_compute_from says so).  0, the run's
+   status or HDO_ERR_MEMORY, with err filled. */
+int hdo_check_shared_run(hdo_refrun_t run, hdo_check_struct *const *s, slong n,
+                         hdo_progress_fn progress, void *progress_data,
+                         hdo_error_t *err);
 int hdo_check_run(hdo_check_t s, const hdo_check_options *opt,
                   hdo_error_t *err);
 
@@ -636,6 +710,15 @@ void hdo_check_summary_of(hdo_check_summary *sm, const hdo_check_t s);
    line. */
 void hdo_check_write_summary(FILE *out, const hdo_check_t s);
 
+/* The JUnit XML report of several candidates of one model at path: one
+   test suite (the model), one test case per candidate named after its
+   file (s[i]->opt.cand_path): a failure with the first failure, or, when
+   errors[i] is not NULL (a candidate that could not be checked), an
+   <error> holding it.  seconds: the whole check.  0 or HDO_ERR_IO. */
+int hdo_check_write_junit_many(const char *path, hdo_check_struct *const *s,
+                               const char *const *errors, slong n,
+                               double seconds, hdo_error_t *err);
+
 /* The JUnit XML report at path: one test case per compared variable and
    one for the events; when error is not NULL (a check that could not be
    done, exit 2: s may be at any stage) one test case `check` with an
@@ -651,6 +734,20 @@ int hdo_check_write_junit(const char *path, const hdo_check_t s,
    made. */
 int hdo_check_plot_available(void);
 int hdo_check_plot(hdo_check_t s, const char *png, hdo_error_t *err);
+/* The plot of compared variable j as SVG into the file svg (for the HTML
+   report).  0 or HDO_ERR_IO. */
+int hdo_check_plot_svg(hdo_check_t s, slong j, const char *svg,
+                       hdo_error_t *err);
+
+/* --report: one self-contained HTML page at path (a regular file is
+   replaced atomically): the verdict table of the candidates s[0..n) of
+   one model (errors[i] not NULL: candidate i could not be checked, and
+   why), and per candidate its first failure, the plot of every compared
+   variable as inline SVG when plots is 1 (gnuplot on PATH), and its
+   report with the summary line.  0 or a status with err filled. */
+int hdo_check_write_html(const char *path, hdo_check_struct *const *s,
+                         const char *const *errors, slong n, int plots,
+                         hdo_error_t *err);
 
 #ifdef __cplusplus
 }

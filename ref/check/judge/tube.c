@@ -22,6 +22,7 @@ hdo_tube_clear(hdo_tube_t tube)
     free(tube->band_lo);
     free(tube->band_hi);
     free(tube->fail);
+    free(tube->diff);
     memset(tube, 0, sizeof *tube);
 }
 
@@ -142,11 +143,12 @@ hdo_tube_compare(hdo_tube_t tube, const double *ref_t, const double *ref_v,
     tube->band_lo = malloc(n * sizeof(double));
     tube->band_hi = malloc(n * sizeof(double));
     tube->fail = calloc(n, 1);
+    tube->diff = malloc(n * sizeof(double));
     dmin.q = malloc((size_t)(nref > 0 ? nref : 1) * sizeof(slong));
     dmax.q = malloc((size_t)(nref > 0 ? nref : 1) * sizeof(slong));
     if (tube->lo == NULL || tube->hi == NULL || tube->band_lo == NULL ||
-        tube->band_hi == NULL || tube->fail == NULL || dmin.q == NULL ||
-        dmax.q == NULL) {
+        tube->band_hi == NULL || tube->fail == NULL || tube->diff == NULL ||
+        dmin.q == NULL || dmax.q == NULL) {
         free(dmin.q);
         free(dmax.q);
         return HDO_ERR_MEMORY;
@@ -178,6 +180,7 @@ hdo_tube_compare(hdo_tube_t tube, const double *ref_t, const double *ref_v,
         dq_pop_before(&dmin, ref_t, a);
         dq_pop_before(&dmax, ref_t, a);
         tube->lo[i] = tube->hi[i] = NAN;
+        tube->diff[i] = NAN;
         tube->band_lo[i] = tube->band_hi[i] = NAN;
         if (dmin.tail == dmin.head) {
             /* The reference has no value in this window: a candidate
@@ -247,6 +250,7 @@ hdo_tube_compare(hdo_tube_t tube, const double *ref_t, const double *ref_v,
                 if (!isnan(ref_v[k]) && !(d >= dbest))
                     dbest = d;
             }
+            tube->diff[i] = dbest;
             /* away from events only: within time_abs of one, the
                difference at the same time is the jump itself */
             if (!isnan(dbest) && !near_event &&

@@ -2,6 +2,7 @@
  * the reference run, the tube of every compared variable, the pairing of
  * events, the verdict and the figures of the summary line */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "check.h"
@@ -58,18 +59,24 @@ hdo_check_clear(hdo_check_t s)
     memset(s, 0, sizeof *s);
 }
 
-/* The reference samples (ref/check/judge/reference.c), with the errors
+/* The reference samples (ref/check/judge/reference.c), from the check's
+   own run or from run (shared by several candidates), with the errors
    placed: a candidate that starts before t0 at its first row, a model
    without a span at the model. */
 static int
-reference(hdo_check_t s, hdo_error_t *err)
+reference(hdo_check_t s, const hdo_refrun_struct *run, hdo_error_t *err)
 {
     double t0 = hdo_clock_now();
     int st;
     hdo_error_clear(err);
-    st = hdo_check_reference(s->ref, s->ref_ev, s->model, s->var, s->nvar,
-                             s->cand->time, s->cand->nrows, s->tol->time_abs,
-                             s->opt.digits, err);
+    if (run == NULL)
+        st = hdo_check_reference(s->ref, s->ref_ev, s->model, s->var, s->nvar,
+                                 s->cand->time, s->cand->nrows,
+                                 s->tol->time_abs, s->opt.digits, err);
+    else
+        st = hdo_refrun_sample(s->ref, s->ref_ev, run, s->var, s->nvar,
+                               s->cand->time, s->cand->nrows, s->tol->time_abs,
+                               err);
     s->seconds_ref = hdo_clock_now() - t0;
     if (st == 0)
         return 0;
@@ -90,6 +97,82 @@ reference(hdo_check_t s, hdo_error_t *err)
     } else {
         s->run_status = st;
     }
+    return st;
+}
+
+static int
+cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+int
+hdo_check_shared_run(hdo_refrun_t run, hdo_check_struct *const *s, slong n,
+                     hdo_progress_fn progress, void *progress_data,
+                     hdo_error_t *err)
+{
+    double t0, t_end, run_end = -INFINITY, *all = NULL;
+    slong nall = 0, nvar = 0, *var = NULL;
+    int st;
+    hdo_error_clear(err);
+    if (n < 1)
+        return hdo_error_set(err, HDO_ERR_INPUT, 0, 0, "no candidate");
+    if ((st = hdo_check_model_span(&t0, &t_end, s[0]->model, err)) != 0) {
+        err->file = s[0]->opt.model_path;
+        return st;
+    }
+    for (slong i = 0; i < n; i++) {
+        const hdo_csv_struct *c = s[i]->cand;
+        double *x, *y;
+        slong nx;
+        hdo_error_t e2;
+        /* a candidate that starts before t0 is refused by its own
+           hdo_check_compute_from, at its first row */
+        if (hdo_check_sample_times(&x, &nx, c->time, c->nrows,
+                                   s[i]->tol->time_abs, t0, &e2) != 0)
+            continue;
+        y = realloc(all, (size_t)(nall + nx + 1) * sizeof(double));
+        if (y == NULL) {
+            free(x);
+            free(all);
+            free(var);
+            return hdo_error_set(err, HDO_ERR_MEMORY, 0, 0, "out of memory");
+        }
+        all = y;
+        memcpy(all + nall, x, (size_t)nx * sizeof(double));
+        nall += nx;
+        free(x);
+        if (c->time[c->nrows - 1] + s[i]->tol->time_abs > run_end)
+            run_end = c->time[c->nrows - 1] + s[i]->tol->time_abs;
+        for (slong j = 0; j < s[i]->nvar; j++) {
+            slong k = 0;
+            while (k < nvar && var[k] != s[i]->var[j])
+                k++;
+            if (k < nvar)
+                continue;
+            slong *v2 = realloc(var, (size_t)(nvar + 1) * sizeof(slong));
+            if (v2 == NULL) {
+                free(all);
+                free(var);
+                return hdo_error_set(err, HDO_ERR_MEMORY, 0, 0,
+                                     "out of memory");
+            }
+            var = v2;
+            var[nvar++] = s[i]->var[j];
+        }
+    }
+    if (nall > 0) {
+        slong m = 0;
+        qsort(all, (size_t)nall, sizeof(double), cmp_double);
+        for (slong i = 0; i < nall; i++)
+            if (m == 0 || all[i] != all[m - 1])
+                all[m++] = all[i];
+        st = hdo_refrun_compute(run, s[0]->model, var, nvar, all, m, run_end,
+                                s[0]->opt.digits, progress, progress_data, err);
+    }
+    free(all);
+    free(var);
     return st;
 }
 
@@ -158,7 +241,14 @@ compare(hdo_check_t s)
 int
 hdo_check_compute(hdo_check_t s, hdo_error_t *err)
 {
-    int st = reference(s, err);
+    return hdo_check_compute_from(s, NULL, err);
+}
+
+int
+hdo_check_compute_from(hdo_check_t s, const hdo_refrun_struct *run,
+                       hdo_error_t *err)
+{
+    int st = reference(s, run, err);
     double t0 = hdo_clock_now();
     if (st != 0)
         return st;

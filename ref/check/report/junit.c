@@ -20,14 +20,17 @@ hdo_junit_write(const char *path, const char *suite, const hdo_junit_case *tc,
     f = o.f;
     if (error != NULL)
         n = 0;
-    for (slong k = 0; k < n; k++)
-        nfail += tc[k].failure != NULL;
+    slong nerr = error != NULL;
+    for (slong k = 0; k < n; k++) {
+        nfail += tc[k].failure != NULL && tc[k].error == NULL;
+        nerr += tc[k].error != NULL;
+    }
     fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n");
     fprintf(f, "  <testsuite name=\"hdo check ");
     hdo_xml_escape(f, suite);
     fprintf(f,
-            "\" tests=\"%ld\" failures=\"%ld\" errors=\"%d\" time=\"%.3f\">\n",
-            (long)(error != NULL ? 1 : n), (long)nfail, error != NULL, seconds);
+            "\" tests=\"%ld\" failures=\"%ld\" errors=\"%ld\" time=\"%.3f\">\n",
+            (long)(error != NULL ? 1 : n), (long)nfail, (long)nerr, seconds);
     if (error != NULL) {
         fprintf(f, "    <testcase classname=\"hdo.check.");
         hdo_xml_escape(f, suite);
@@ -44,7 +47,13 @@ hdo_junit_write(const char *path, const char *suite, const hdo_junit_case *tc,
         fprintf(f, "\" name=\"");
         hdo_xml_escape(f, tc[k].name);
         fprintf(f, "\" time=\"%.3f\">\n", tc[k].seconds);
-        if (tc[k].failure != NULL) {
+        if (tc[k].error != NULL) {
+            fprintf(f, "      <error message=\"");
+            hdo_xml_escape(f, tc[k].error);
+            fprintf(f, "\">");
+            hdo_xml_escape(f, tc[k].error);
+            fprintf(f, "</error>\n");
+        } else if (tc[k].failure != NULL) {
             fprintf(f, "      <failure message=\"");
             hdo_xml_escape(f, tc[k].failure);
             fprintf(f, "\">");
@@ -123,6 +132,59 @@ hdo_check_write_junit(const char *path, const hdo_check_t s, const char *error,
     }
     hdo_error_clear(err);
     st = hdo_junit_write(path, suite, tc, n, error, seconds, err);
+    free(tc);
+    free(fail);
+    free(text);
+    if (st != 0 && err != NULL && err->file == NULL)
+        err->file = path;
+    return st;
+}
+
+int
+hdo_check_write_junit_many(const char *path, hdo_check_struct *const *s,
+                           const char *const *errors, slong n, double seconds,
+                           hdo_error_t *err)
+{
+    hdo_junit_case *tc = calloc((size_t)(n + 1), sizeof *tc);
+    char(*fail)[1024] = calloc((size_t)(n + 1), sizeof *fail);
+    char(*text)[2048] = calloc((size_t)(n + 1), sizeof *text);
+    const char *suite = n > 0 && s[0]->model->name != NULL ? s[0]->model->name
+                        : n > 0 ? s[0]->opt.model_path
+                                : "(no model)";
+    int st;
+    if (tc == NULL || fail == NULL || text == NULL) {
+        free(tc);
+        free(fail);
+        free(text);
+        return hdo_error_set(err, HDO_ERR_MEMORY, 0, 0, "out of memory");
+    }
+    for (slong i = 0; i < n; i++) {
+        size_t len = 0;
+        tc[i].name = s[i]->opt.cand_path;
+        tc[i].seconds = s[i]->seconds_ref + s[i]->seconds_compare;
+        if (errors[i] != NULL) {
+            tc[i].error = errors[i];
+            continue;
+        }
+        /* per variable its line, then the events */
+        for (slong j = 0; j < s[i]->nvar && len < sizeof text[i] - 1; j++) {
+            char b[1024];
+            hdo_check_describe_variable(b, sizeof b, s[i], j);
+            len += (size_t)snprintf(text[i] + len, sizeof text[i] - len,
+                                    "%s: %s\n", s[i]->cand->names[s[i]->col[j]],
+                                    b);
+        }
+        if (len < sizeof text[i] - 1)
+            snprintf(text[i] + len, sizeof text[i] - len,
+                     "events: %ld paired, %ld wrong\n", (long)s[i]->match->n,
+                     (long)s[i]->match->nfailed);
+        tc[i].text = text[i];
+        if (hdo_check_failed(s[i]) &&
+            hdo_check_first_failure(fail[i], sizeof fail[i], s[i]))
+            tc[i].failure = fail[i];
+    }
+    hdo_error_clear(err);
+    st = hdo_junit_write(path, suite, tc, n, NULL, seconds, err);
     free(tc);
     free(fail);
     free(text);

@@ -1,6 +1,7 @@
 /* plot.c -- hdo check --plot: per variable the reference, the allowed
- * band and the candidate, the events, and the error against the band
- * (gnuplot) */
+ * band and the candidate, the events by verdict, the switching points,
+ * and the error relative to the band on a log scale (gnuplot: PNG, or
+ * SVG for the HTML report) */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -63,22 +64,113 @@ gp_quote(FILE *f, const char *s)
     fputc('\'', f);
 }
 
-/* Draws variable j into png through files in dir: 0, -1 when gnuplot
-   failed, -2 when the picture could not be written (err filled). */
-static int
-plot_variable(const hdo_check_t s, slong j, const char *dir, const char *png,
-              hdo_error_t *err)
+/* The colour of an event line by the verdict of its pairing, and the
+   name the key gives it. */
+static const char *
+verdict_colour(hdo_match_verdict v, const char **name)
 {
-    char ref_path[4200], cand_path[4200], script[4200], tmp_png[4200];
+    switch (v) {
+    case HDO_MATCH_OK:
+        *name = "event (paired)";
+        return "#969696";
+    case HDO_MATCH_MISSING:
+        *name = "missing event";
+        return "#e31a1c";
+    case HDO_MATCH_EXTRA:
+        *name = "extra event";
+        return "#ff7f00";
+    case HDO_MATCH_EARLY:
+        *name = "early event";
+        return "#6a3d9a";
+    case HDO_MATCH_LATE:
+        *name = "late event";
+        return "#1f78b4";
+    case HDO_MATCH_MODE:
+        *name = "wrong mode change";
+        return "#b15928";
+    case HDO_MATCH_OUTSIDE:
+    case HDO_MATCH_AT_END:
+        *name = "event not judged";
+        return "#d9d9d9";
+    case HDO_MATCH_UNOBSERVABLE:
+        *name = "event not observable";
+        return "#c7e9c0";
+    }
+    *name = "event";
+    return "#969696";
+}
+
+/* The event lines (by verdict) and the switching points of piecewise
+   expressions (thin green dots), at most 2000 lines; the verdicts seen
+   are flagged in seen[]. */
+static void
+event_arrows(FILE *f, const hdo_check_t s, int *seen)
+{
+    slong narrow = 0;
+    for (slong k = 0; k < s->match->n && narrow < 2000; k++, narrow++) {
+        const hdo_match *m = s->match->m + k;
+        const char *name;
+        double te = m->ref >= 0 ? s->ref_ev->ev[m->ref].t_lo
+                                : s->cand_ev->ev[m->cand].t_lo;
+        const char *colour = verdict_colour(m->verdict, &name);
+        seen[m->verdict] = 1;
+        fprintf(f,
+                "set arrow from %.17g, graph 0 to %.17g, graph 1 nohead "
+                "linecolor rgb '%s' dashtype 2 linewidth %s\n",
+                te, te, colour, m->verdict == HDO_MATCH_OK ? "1" : "2");
+    }
+    for (slong k = 0; k < s->ref->crossings->n && narrow < 2000;
+         k++, narrow++) {
+        double te = s->ref->crossings->ev[k].t_lo;
+        seen[HDO_MATCH_UNOBSERVABLE + 1] = 1;
+        fprintf(f,
+                "set arrow from %.17g, graph 0 to %.17g, graph 1 nohead "
+                "linecolor rgb '#41ab5d' dashtype 3 linewidth 1\n",
+                te, te);
+    }
+}
+
+/* Key entries for the event colours that appear (gnuplot draws arrows
+   without a key: a line of no point stands for each). */
+static void
+event_keys(FILE *f, const int *seen)
+{
+    for (int v = 0; v <= HDO_MATCH_UNOBSERVABLE + 1; v++) {
+        const char *name = "switching point (piecewise)", *colour = "#41ab5d";
+        if (!seen[v])
+            continue;
+        if (v <= HDO_MATCH_UNOBSERVABLE)
+            colour = verdict_colour((hdo_match_verdict)v, &name);
+        fprintf(f,
+                ", \\\n  NaN with lines linecolor rgb '%s' dashtype 2 "
+                "title '%s'",
+                colour, name);
+    }
+}
+
+/* Draws variable j into out through files in dir, as PNG or (svg) SVG:
+   0, -1 when gnuplot failed, -2 when the picture could not be written
+   (err filled).  Both panels share one time axis, the candidate's span;
+   the lower one is the error relative to the band allowed, on a log
+   scale: |candidate - reference(t)| at the candidate's own times, and
+   the distance out of the reference range where it is not 0 (above 1:
+   outside the tube). */
+static int
+plot_variable(const hdo_check_t s, slong j, const char *dir, const char *out,
+              int svg, hdo_error_t *err)
+{
+    char ref_path[4200], cand_path[4200], script[4200], tmp_out[4200];
     const hdo_tube_struct *tb = s->tube + j;
     const hdo_csv_struct *c = s->cand;
     const char *name = c->names[s->col[j]];
+    double x0 = c->time[0], x1 = c->time[c->nrows - 1];
+    int seen[HDO_MATCH_UNOBSERVABLE + 2] = {0};
     FILE *f;
     int st = 0;
     snprintf(ref_path, sizeof ref_path, "%s/ref.dat", dir);
     snprintf(cand_path, sizeof cand_path, "%s/cand.dat", dir);
     snprintf(script, sizeof script, "%s/plot.gp", dir);
-    snprintf(tmp_png, sizeof tmp_png, "%s/plot.png", dir);
+    snprintf(tmp_out, sizeof tmp_out, "%s/plot.%s", dir, svg ? "svg" : "png");
     f = fopen(ref_path, "w");
     if (f == NULL)
         return -1;
@@ -92,53 +184,53 @@ plot_variable(const hdo_check_t s, slong j, const char *dir, const char *png,
         double v = c->present[i * c->ncols + s->col[j]]
                        ? c->values[i * c->ncols + s->col[j]]
                        : NAN;
-        /* columns 6..8: the distance out of the reference range (signed)
-           and the band allowed below and above it */
+        /* columns 6 and 7: |c - ref(t)| and the distance out of the
+           reference range, each over the band allowed at that side (0
+           drawn at 1e-17, the floor of the log scale) */
+        double band = tb->band_hi[i] - tb->hi[i];
         double e = isnan(v) || isnan(tb->lo[i]) ? NAN
-                   : v < tb->lo[i]              ? v - tb->lo[i]
+                   : v < tb->lo[i]              ? tb->lo[i] - v
                    : v > tb->hi[i]              ? v - tb->hi[i]
                                                 : 0;
-        fprintf(f, "%.17g %.17g %.17g %.17g %d %.17g %.17g %.17g\n", c->time[i],
-                v, tb->band_lo[i], tb->band_hi[i], tb->fail[i], e,
-                tb->band_lo[i] - tb->lo[i], tb->band_hi[i] - tb->hi[i]);
+        double rp = band > 0 && !isnan(tb->diff[i]) ? tb->diff[i] / band : NAN;
+        double re = band > 0 && !isnan(e) && e > 0 ? e / band : NAN;
+        if (rp < 1e-17)
+            rp = 1e-17;
+        fprintf(f, "%.17g %.17g %.17g %.17g %d %.17g %.17g\n", c->time[i], v,
+                tb->band_lo[i], tb->band_hi[i], tb->fail[i], rp, re);
     }
     st |= fclose(f);
     f = fopen(script, "w");
     if (f == NULL)
         return -1;
-    fprintf(f, "if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {\n"
-               "  set terminal pngcairo size 1200,900\n"
-               "} else {\n"
-               "  set terminal png size 1200,900\n"
-               "}\n");
+    if (svg)
+        fprintf(f, "set terminal svg size 1000,720 font 'sans,11' "
+                   "background rgb 'white'\n");
+    else
+        fprintf(f, "if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {\n"
+                   "  set terminal pngcairo size 1200,900\n"
+                   "} else {\n"
+                   "  set terminal png size 1200,900\n"
+                   "}\n");
     fprintf(f, "set output ");
-    gp_quote(f, tmp_png);
-    fprintf(f, "\nset datafile missing 'nan'\nset title ");
+    gp_quote(f, tmp_out);
+    fprintf(f, "\nset datafile missing 'nan'\n");
+    /* one time axis for both panels: the candidate's span */
+    if (x1 > x0)
+        fprintf(f, "set xrange [%.17g:%.17g]\n", x0, x1);
+    fprintf(f, "set title ");
     {
         char title[512];
         snprintf(title, sizeof title, "%s: %s (%ld outside the tube)",
                  s->model->name, name, (long)tb->nfailed);
         gp_quote(f, title);
     }
-    fprintf(f, " noenhanced\nset xlabel 'time'\nset ylabel ");
+    fprintf(f, " noenhanced\nset ylabel ");
     gp_quote(f, name);
     fprintf(f, " noenhanced\nset key outside bottom center horizontal\n"
-               "set grid\nset multiplot layout 2,1\n");
-    /* the events: reference ones grey, missing ones red, the candidate's
-       extra ones orange (at most 2000 lines) */
-    for (slong k = 0, narrow = 0; k < s->match->n && narrow < 2000; k++) {
-        const hdo_match *m = s->match->m + k;
-        double te = m->ref >= 0 ? s->ref_ev->ev[m->ref].t_lo
-                                : s->cand_ev->ev[m->cand].t_lo;
-        const char *colour = m->verdict == HDO_MATCH_MISSING ? "#e31a1c"
-                             : m->ref < 0                    ? "#ff7f00"
-                                                             : "#969696";
-        fprintf(f,
-                "set arrow from %.17g, graph 0 to %.17g, graph 1 nohead "
-                "linecolor rgb '%s' dashtype 2\n",
-                te, te, colour);
-        narrow++;
-    }
+               "set grid\nset multiplot layout 2,1\n"
+               "set lmargin 12\nset rmargin 4\nset format x ''\n");
+    event_arrows(f, s, seen);
     fprintf(f, "plot ");
     gp_quote(f, cand_path);
     fprintf(f, " using 1:3:4 with filledcurves fillcolor rgb '#c6dbef' "
@@ -151,27 +243,32 @@ plot_variable(const hdo_check_t s, slong j, const char *dir, const char *png,
                "linecolor rgb '#2171b5' title 'candidate', \\\n  ");
     gp_quote(f, cand_path);
     fprintf(f, " using 1:($5 > 0 ? $2 : 1/0) with points pointtype 2 "
-               "pointsize 2 linecolor rgb 'red' title 'outside'\n");
-    /* the second panel: the error against the band allowed */
-    fprintf(f, "unset title\nset ylabel 'error (out of the reference "
-               "range)'\n");
-    fprintf(f, "plot ");
+               "pointsize 2 linecolor rgb 'red' title 'outside'");
+    event_keys(f, seen);
+    /* the second panel: the error over the band allowed, log scale */
+    fprintf(f, "\nunset title\nset format x '%%g'\nset xlabel 'time'\n"
+               "set logscale y\nset format y '10^{%%L}'\n"
+               "set ylabel 'error / band allowed'\n"
+               "set yrange [1e-17:*]\n");
+    fprintf(f, "plot 1 with lines linecolor rgb '#e31a1c' dashtype 2 "
+               "title 'band allowed (1)', \\\n  ");
     gp_quote(f, cand_path);
-    fprintf(f, " using 1:7:8 with filledcurves fillcolor rgb '#c6dbef' "
-               "title 'allowed', \\\n  ");
+    fprintf(f, " using 1:6 with points pointtype 7 pointsize 0.4 "
+               "linecolor rgb '#2171b5' title '|candidate - reference(t)| "
+               "/ band (0 at 1e-17)', \\\n  ");
     gp_quote(f, cand_path);
-    fprintf(f, " using 1:6 with linespoints pointtype 7 pointsize 0.4 "
-               "linecolor rgb '#2171b5' title 'candidate error'\n"
-               "unset multiplot\n");
+    fprintf(f, " using 1:7 with points pointtype 2 pointsize 1.5 "
+               "linecolor rgb 'red' title 'out of the reference range "
+               "/ band'\nunset multiplot\n");
     st |= fclose(f);
     if (st == 0)
         st = run_gnuplot(script);
     if (st == 0) {
         /* never renamed over a device, FIFO or symlink (outfile.c) */
-        if (hdo_outfile_copy(png, tmp_png, err) != 0)
+        if (hdo_outfile_copy(out, tmp_out, err) != 0)
             st = -2;
     }
-    remove(tmp_png);
+    remove(tmp_out);
     remove(ref_path);
     remove(cand_path);
     remove(script);
@@ -210,7 +307,7 @@ hdo_check_plot(hdo_check_t s, const char *png_path, hdo_error_t *err)
             snprintf(s->plot_file, n, "%s", png_path);
         else
             snprintf(s->plot_file, n, "%.*s-%s.png", (int)stem, png_path, name);
-        st = plot_variable(s, j, dir, s->plot_file, err);
+        st = plot_variable(s, j, dir, s->plot_file, 0, err);
         if (st == -1)
             hdo_error_set(err, HDO_ERR_IO, 0, 0,
                           "gnuplot could not draw the plot");
@@ -219,6 +316,26 @@ hdo_check_plot(hdo_check_t s, const char *png_path, hdo_error_t *err)
             err->file = s->plot_file;
         }
     }
+    rmdir(dir);
+    return st;
+}
+
+int
+hdo_check_plot_svg(hdo_check_t s, slong j, const char *svg, hdo_error_t *err)
+{
+    char dir[] = "/tmp/hdo-check-XXXXXX";
+    int st;
+    hdo_error_clear(err);
+    if (mkdtemp(dir) == NULL)
+        return hdo_error_set(err, HDO_ERR_IO, 0, 0,
+                             "cannot make a temporary folder: %s",
+                             strerror(errno));
+    st = plot_variable(s, j, dir, svg, 1, err);
+    if (st == -1)
+        st = hdo_error_set(err, HDO_ERR_IO, 0, 0,
+                           "gnuplot could not draw the plot");
+    else if (st != 0)
+        st = err->status;
     rmdir(dir);
     return st;
 }
