@@ -119,6 +119,16 @@ event_arrows(FILE *f, const hdo_check_t s, int *seen)
                 "linecolor rgb '%s' dashtype 2 linewidth %s\n",
                 te, te, colour, m->verdict == HDO_MATCH_OK ? "1" : "2");
     }
+    /* a candidate that gives no events: the reference's, in grey */
+    for (slong k = 0; !s->events_given && k < s->ref_ev->n && narrow < 2000;
+         k++, narrow++) {
+        double te = s->ref_ev->ev[k].t_lo;
+        seen[HDO_MATCH_UNOBSERVABLE + 2] = 1;
+        fprintf(f,
+                "set arrow from %.17g, graph 0 to %.17g, graph 1 nohead "
+                "linecolor rgb '#bdbdbd' dashtype 2 linewidth 1\n",
+                te, te);
+    }
     for (slong k = 0; k < s->ref->crossings->n && narrow < 2000;
          k++, narrow++) {
         double te = s->ref->crossings->ev[k].t_lo;
@@ -135,12 +145,15 @@ event_arrows(FILE *f, const hdo_check_t s, int *seen)
 static void
 event_keys(FILE *f, const int *seen)
 {
-    for (int v = 0; v <= HDO_MATCH_UNOBSERVABLE + 1; v++) {
+    for (int v = 0; v <= HDO_MATCH_UNOBSERVABLE + 2; v++) {
         const char *name = "switching point (piecewise)", *colour = "#41ab5d";
         if (!seen[v])
             continue;
         if (v <= HDO_MATCH_UNOBSERVABLE)
             colour = verdict_colour((hdo_match_verdict)v, &name);
+        else if (v == HDO_MATCH_UNOBSERVABLE + 2)
+            name = "reference event (the candidate gives none)",
+            colour = "#bdbdbd";
         fprintf(f,
                 ", \\\n  NaN with lines linecolor rgb '%s' dashtype 2 "
                 "title '%s'",
@@ -164,7 +177,8 @@ plot_variable(const hdo_check_t s, slong j, const char *dir, const char *out,
     const hdo_csv_struct *c = s->cand;
     const char *name = c->names[s->col[j]];
     double x0 = c->time[0], x1 = c->time[c->nrows - 1];
-    int seen[HDO_MATCH_UNOBSERVABLE + 2] = {0};
+    int seen[HDO_MATCH_UNOBSERVABLE + 3] = {0};
+    double ymax = 100; /* the top of the lower panel: 1 well inside */
     FILE *f;
     int st = 0;
     snprintf(ref_path, sizeof ref_path, "%s/ref.dat", dir);
@@ -196,6 +210,8 @@ plot_variable(const hdo_check_t s, slong j, const char *dir, const char *out,
         double re = band > 0 && !isnan(e) && e > 0 ? e / band : NAN;
         if (rp < 1e-17)
             rp = 1e-17;
+        ymax = rp > ymax ? rp : ymax;
+        ymax = re > ymax ? re : ymax;
         fprintf(f, "%.17g %.17g %.17g %.17g %d %.17g %.17g\n", c->time[i], v,
                 tb->band_lo[i], tb->band_hi[i], tb->fail[i], rp, re);
     }
@@ -246,10 +262,12 @@ plot_variable(const hdo_check_t s, slong j, const char *dir, const char *out,
                "pointsize 2 linecolor rgb 'red' title 'outside'");
     event_keys(f, seen);
     /* the second panel: the error over the band allowed, log scale */
-    fprintf(f, "\nunset title\nset format x '%%g'\nset xlabel 'time'\n"
-               "set logscale y\nset format y '10^{%%L}'\n"
-               "set ylabel 'error / band allowed'\n"
-               "set yrange [1e-17:*]\n");
+    fprintf(f,
+            "\nunset title\nset format x '%%g'\nset xlabel 'time'\n"
+            "set logscale y\nset format y '10^{%%L}'\n"
+            "set ylabel 'error / band allowed'\n"
+            "set yrange [1e-17:%.3g]\n",
+            isfinite(ymax) ? 10 * ymax : 1e300);
     fprintf(f, "plot 1 with lines linecolor rgb '#e31a1c' dashtype 2 "
                "title 'band allowed (1)', \\\n  ");
     gp_quote(f, cand_path);
