@@ -25,6 +25,7 @@ usage(FILE *f)
         "[--max-events N]\n"
         "               [-p|--param NAME=VALUE]...\n"
         "               [--method auto|taylor|implicit] [--progress]\n"
+        "               [--fmi-ref DIR]\n"
         "\n"
         "Computes the reference solution of MODEL (.hdae) and writes\n"
         "DIR/trajectory.csv, DIR/events.csv and DIR/summary.json.\n"
@@ -33,6 +34,8 @@ usage(FILE *f)
         "                    at most 10000)\n"
         "  -o, --out DIR     output folder (default out/<model name>)\n"
         "  --every DT        sampling step (default (t_end - t0)/1000)\n"
+        "  --fmi-ref DIR     also write DIR/<Model>_ref.csv and _ref.opt,\n"
+        "                    the reference files of the FMI cross-check\n"
         "  --until T         end time, overriding the model's `until`\n"
         "  --verify          solve again with D + 10 digits and report the\n"
         "                    agreeing digits (verified_digits)\n"
@@ -96,7 +99,7 @@ hdo_cmd_run(int argc, char **argv)
 {
     static const char *const methods[] = {"auto", "taylor", "implicit", NULL};
     hdo_run_options opt;
-    const char *out = NULL;
+    const char *out = NULL, *fmi_ref = NULL;
     char *out_alloc = NULL;
     int verify = 0, want_progress = 0, rc = 0;
     hdo_model_t model;
@@ -108,6 +111,7 @@ hdo_cmd_run(int argc, char **argv)
     /* HDO_METHOD_AUTO, _TAYLOR, _IMPLICIT in the order of methods[] */
     const cli_option opts[] = {
         {"out", 'o', CLI_PATH, .dest = &out, .what = "folder name"},
+        {"fmi-ref", 0, CLI_FILE, .dest = &fmi_ref, .what = "folder name"},
         {"every", 0, CLI_TIME_POS, .dest = &every},
         {"until", 0, CLI_TIME, .dest = &until},
         {"verify", 0, CLI_FLAG, .dest = &verify},
@@ -192,6 +196,16 @@ hdo_cmd_run(int argc, char **argv)
         rc = hdo_run_outputs_write(out, res, model, verified, &err) ? 2 : 0;
         if (rc != 0)
             fprintf(stderr, "hdo run: %s\n", err.message);
+        if (rc == 0 && fmi_ref != NULL) {
+            /* the output step: --every, else (t_end - t0) / 1000 */
+            double step = every.set ? fmpq_get_d(every.q)
+                                    : (mpfr_get_d(res->t_end, MPFR_RNDN) -
+                                       mpfr_get_d(res->t0, MPFR_RNDN)) /
+                                          1000;
+            rc = hdo_write_fmi_ref(fmi_ref, res, model, step, &err) ? 2 : 0;
+            if (rc != 0)
+                fprintf(stderr, "hdo run: --fmi-ref: %s\n", err.message);
+        }
         if (rc == 0) {
             printf("%s: %ld steps, %ld events, %.2f s", model->name,
                    (long)res->steps, (long)res->nevents, res->seconds);
