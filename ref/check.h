@@ -582,7 +582,7 @@ typedef struct {
     /* the column names of a candidate without a header line, by
        position ("time,h,v"); NULL: its header */
     const char *columns;
-    long digits; /* of the reference run (30) */
+    long digits; /* of the reference run (HDO_DIGITS_DEFAULT) */
     /* tolerances overriding the file's (NaN: not given) */
     double time_abs, value_abs, value_rel;
     /* CANDIDATE_NAME=MODEL_VAR, after the file's (replacing its entry
