@@ -275,3 +275,69 @@ Test(check, error_names_its_input, .init = setup, .fini = scratch_remove)
     cr_expect_eq(err.input, HDO_INPUT_NONE);
     hdo_check_clear(s);
 }
+
+/* One reference run for several candidates (issue 26): each takes from
+   it exactly the samples its check alone takes -- the same times and the
+   same doubles, bit for bit -- and the same events. */
+Test(check, shared_run_same_samples, .init = setup, .fini = scratch_remove)
+{
+    hdo_check_t a, b, alone;
+    hdo_error_t err;
+    hdo_refrun_t run;
+    hdo_check_struct *both[2] = {a, b};
+    const char *model = put(0, "saw.hdae",
+                            "model saw\nvar x = 0\nvar y = 1\nmode m\n"
+                            "  der(x) = 1\n  der(y) = -y\n"
+                            "  when x > 0.5 goto m with x = 0\nend\n"
+                            "start m at 0\nuntil 1\n");
+    char text[2][4096];
+    const char *cand[2];
+    for (int k = 0; k < 2; k++) {
+        size_t n = (size_t)snprintf(text[k], sizeof text[k], "time,x,y\n");
+        int rows = k == 0 ? 11 : 7;
+        for (int i = 0; i < rows; i++) {
+            double t = (k == 0 ? 0.1 : 1.0 / 7.0) * i;
+            if (k == 1 && i == rows - 1)
+                t = 0.9; /* a shorter candidate */
+            n += (size_t)snprintf(text[k] + n, sizeof text[k] - n,
+                                  "%.17g,%.17g,%.17g\n", t,
+                                  t <= 0.5 ? t : t - 0.5, exp(-t));
+        }
+    }
+    cand[0] = put(1, "a.csv", text[0]);
+    cand[1] = put(2, "b.csv", text[1]);
+    for (int k = 0; k < 3; k++) {
+        hdo_check_struct *s = k == 0 ? a : k == 1 ? b : alone;
+        hdo_check_options opt;
+        hdo_check_options_init(&opt);
+        opt.model_path = model;
+        opt.cand_path = cand[k == 1];
+        opt.digits = 20;
+        opt.time_abs = 1e-9;
+        hdo_check_init(s);
+        cr_assert_eq(hdo_check_read_model(s, &opt, &err), 0, "%s", err.message);
+        cr_assert_eq(hdo_check_read_inputs(s, &err), 0, "%s", err.message);
+    }
+    cr_assert_eq(hdo_check_compute(alone, &err), 0, "%s", err.message);
+    hdo_refrun_init(run);
+    cr_assert_eq(hdo_check_shared_run(run, both, 2, NULL, NULL, &err), 0, "%s",
+                 err.message);
+    cr_assert_eq(hdo_check_compute_from(a, run, &err), 0, "%s", err.message);
+    cr_assert_eq(hdo_check_compute_from(b, run, &err), 0, "%s", err.message);
+    /* the run holds more samples than either candidate takes */
+    cr_expect_gt(run->n, a->ref->n);
+    cr_assert_eq(a->ref->n, alone->ref->n);
+    cr_expect(memcmp(a->ref->t, alone->ref->t,
+                     (size_t)a->ref->n * sizeof(double)) == 0);
+    cr_expect(memcmp(a->ref->v, alone->ref->v,
+                     (size_t)(a->ref->n * a->nvar) * sizeof(double)) == 0);
+    cr_assert_eq(a->ref_ev->n, alone->ref_ev->n);
+    cr_expect_eq(a->ref_ev->ev[0].t_lo, alone->ref_ev->ev[0].t_lo);
+    cr_expect_eq(hdo_check_failed(a), hdo_check_failed(alone));
+    /* the shorter candidate's samples end at its own last time + time_abs */
+    cr_expect_leq(b->ref->t[b->ref->n - 1], 0.9 + 1e-9);
+    hdo_refrun_clear(run);
+    hdo_check_clear(a);
+    hdo_check_clear(b);
+    hdo_check_clear(alone);
+}

@@ -54,7 +54,8 @@ is_cosim(const hdo_csv_t csv, double *step)
             return 0;
         differ |= !rows_equal(csv, a, b);
     }
-    *step = h;
+    if (differ)
+        *step = h;
     return differ;
 }
 

@@ -179,6 +179,7 @@ plot_variable(const hdo_check_t s, slong j, const char *dir, const char *out,
     double x0 = c->time[0], x1 = c->time[c->nrows - 1];
     int seen[HDO_MATCH_UNOBSERVABLE + 3] = {0};
     double ymax = 100; /* the top of the lower panel: 1 well inside */
+    int any_out = 0;
     FILE *f;
     int st = 0;
     snprintf(ref_path, sizeof ref_path, "%s/ref.dat", dir);
@@ -211,6 +212,7 @@ plot_variable(const hdo_check_t s, slong j, const char *dir, const char *out,
         if (rp < 1e-17)
             rp = 1e-17;
         ymax = rp > ymax ? rp : ymax;
+        any_out |= !isnan(re);
         ymax = re > ymax ? re : ymax;
         fprintf(f, "%.17g %.17g %.17g %.17g %d %.17g %.17g\n", c->time[i], v,
                 tb->band_lo[i], tb->band_hi[i], tb->fail[i], rp, re);
@@ -256,10 +258,15 @@ plot_variable(const hdo_check_t s, slong j, const char *dir, const char *out,
                "'reference', \\\n  ");
     gp_quote(f, cand_path);
     fprintf(f, " using 1:2 with linespoints pointtype 7 pointsize 0.4 "
-               "linecolor rgb '#2171b5' title 'candidate', \\\n  ");
-    gp_quote(f, cand_path);
-    fprintf(f, " using 1:($5 > 0 ? $2 : 1/0) with points pointtype 2 "
-               "pointsize 2 linecolor rgb 'red' title 'outside'");
+               "linecolor rgb '#2171b5' title 'candidate'");
+    /* a series with no point would make gnuplot warn: drawn only when
+       a row fails */
+    if (tb->nfailed > 0) {
+        fprintf(f, ", \\\n  ");
+        gp_quote(f, cand_path);
+        fprintf(f, " using 1:($5 > 0 ? $2 : 1/0) with points pointtype 2 "
+                   "pointsize 2 linecolor rgb 'red' title 'outside'");
+    }
     event_keys(f, seen);
     /* the second panel: the error over the band allowed, log scale */
     fprintf(f,
@@ -273,11 +280,15 @@ plot_variable(const hdo_check_t s, slong j, const char *dir, const char *out,
     gp_quote(f, cand_path);
     fprintf(f, " using 1:6 with points pointtype 7 pointsize 0.4 "
                "linecolor rgb '#2171b5' title '|candidate - reference(t)| "
-               "/ band (0 at 1e-17)', \\\n  ");
-    gp_quote(f, cand_path);
-    fprintf(f, " using 1:7 with points pointtype 2 pointsize 1.5 "
-               "linecolor rgb 'red' title 'out of the reference range "
-               "/ band'\nunset multiplot\n");
+               "/ band (0 at 1e-17)'");
+    if (any_out) {
+        fprintf(f, ", \\\n  ");
+        gp_quote(f, cand_path);
+        fprintf(f, " using 1:7 with points pointtype 2 pointsize 1.5 "
+                   "linecolor rgb 'red' title 'out of the reference range "
+                   "/ band'");
+    }
+    fprintf(f, "\nunset multiplot\n");
     st |= fclose(f);
     if (st == 0)
         st = run_gnuplot(script);

@@ -117,3 +117,87 @@ Test(compare, events_cascades_merge)
     cr_expect(l->ev[3].t_lo == 2.7);
     hdo_evlist_clear(l);
 }
+
+/* The jump rule (issue 26): a column jumps when its two values differ by
+   more than value_abs + value_rel max(|a|, |b|); at the band itself it
+   does not, just above it it does; an empty cell beside a value does. */
+Test(compare, cells_jump_at_the_band)
+{
+    double b = 1e-6 + 1e-6 * 2; /* the band of 1 and 2 at 1e-6, 1e-6 */
+    cr_expect(!hdo_cells_jump(1, 1, 1, 1, 0, 0));
+    cr_expect(hdo_cells_jump(1, 1, nextafter(1, 2), 1, 0, 0));
+    cr_expect(!hdo_cells_jump(2, 1, 2 - b / 2, 1, 1e-6, 1e-6));
+    cr_expect(hdo_cells_jump(2, 1, 2 - 2 * b, 1, 1e-6, 1e-6));
+    cr_expect(hdo_cells_jump(2, 1, NAN, 0, 1e-6, 1e-6));
+    cr_expect(!hdo_cells_jump(NAN, 0, NAN, 0, 1e-6, 1e-6));
+    cr_expect(!hdo_cells_jump(NAN, 1, NAN, 1, 0, 0));
+    cr_expect(hdo_cells_jump(NAN, 1, 1, 1, 1, 1));
+}
+
+/* Rows at one time where only a column that is not compared changes
+   (OpenModelica's discrete impact after an event) are no event; a
+   compared column that jumps makes one; a change within the band does
+   not. */
+Test(compare, events_only_compared_columns)
+{
+    hdo_csv_t csv;
+    hdo_evlist_t l;
+    slong col[1] = {0}; /* h only; impact is column 1 */
+    read_csv(csv, "time,h,impact\n0,1,0\n0.5,0,0\n0.5,-1,0\n"
+                  "0.50000000006,-1,0\n0.50000000006,-1,1\n0.7,1,1\n"
+                  "0.7,1.0000001,1\n1,2,1\n");
+    hdo_evlist_init(l);
+    cr_assert_eq(hdo_csv_infer_events_on(l, csv, NULL, col, 1, 1e-6, 1e-6), 0);
+    cr_assert_eq(l->n, 1);
+    cr_expect_eq(l->ev[0].t_lo, 0.5);
+    hdo_evlist_clear(l);
+    /* every column, any difference: impact's change and the 1e-7 are
+       events too */
+    hdo_evlist_init(l);
+    cr_assert_eq(hdo_csv_infer_events(l, csv, NULL), 0);
+    cr_expect_eq(l->n, 3);
+    hdo_evlist_clear(l);
+    hdo_csv_clear(csv);
+}
+
+/* Co-simulation double rows (issue 26): recognised only as a whole; the
+   first row of each pair (the held value) is left out. */
+Test(compare, cosim_rows_recognised)
+{
+    hdo_csv_t csv;
+    double h;
+    read_csv(csv, "time,x\n0,1\n0.1,1\n0.1,0.9\n0.2,0.9\n0.2,0.8\n"
+                  "0.3,0.8\n0.3,0.7\n");
+    cr_assert_eq(hdo_csv_cosim_rows(csv, &h), 3);
+    cr_expect_eq(csv->nrows, 4);
+    cr_expect(fabs(h - 0.1) < 1e-15);
+    cr_expect(csv->time[1] == 0.1 && csv->values[1] == 0.9);
+    cr_expect(csv->time[3] == 0.3 && csv->values[3] == 0.7);
+    cr_expect_eq(csv->line[3], 8);
+    hdo_csv_clear(csv);
+}
+
+Test(compare, cosim_rows_not_recognised)
+{
+    static const char *files[] = {
+        /* the first row of a pair is not the previous value */
+        "time,x\n0,1\n0.1,1\n0.1,0.9\n0.2,0.85\n0.2,0.8\n0.3,0.8\n0.3,0.7\n",
+        /* one output time with one row */
+        "time,x\n0,1\n0.1,1\n0.1,0.9\n0.2,0.9\n0.3,0.9\n0.3,0.7\n",
+        /* not one grid */
+        "time,x\n0,1\n0.1,1\n0.1,0.9\n0.25,0.9\n0.25,0.8\n0.3,0.8\n0.3,0.7\n",
+        /* every pair identical: nothing to leave out */
+        "time,x\n0,1\n0.1,1\n0.1,1\n0.2,1\n0.2,1\n0.3,1\n0.3,1\n",
+        /* two output times only */
+        "time,x\n0,1\n0.1,1\n0.1,0.9\n"};
+    for (size_t k = 0; k < sizeof files / sizeof *files; k++) {
+        hdo_csv_t csv;
+        double h;
+        read_csv(csv, files[k]);
+        slong n = csv->nrows;
+        cr_expect_eq(hdo_csv_cosim_rows(csv, &h), 0, "file %zu", k);
+        cr_expect_eq(csv->nrows, n);
+        cr_expect(isnan(h));
+        hdo_csv_clear(csv);
+    }
+}

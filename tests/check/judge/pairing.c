@@ -229,3 +229,43 @@ Test(compare, events_at_the_end_time_not_judged)
     hdo_evlist_clear(r);
     hdo_evlist_clear(c);
 }
+
+/* A reference event that the candidate cannot show (issue 26): not
+   paired in a gap (so never missing, early or late), listed as not
+   observable and not judged; paired when a candidate event agrees with
+   it. */
+Test(compare, events_unobservable)
+{
+    hdo_evlist_t r, c;
+    hdo_matching_t mt;
+    hdo_evlist_init(r);
+    hdo_evlist_init(c);
+    hdo_evlist_push(r, 1, 1, 0, 1, 0);
+    hdo_evlist_push(r, 2, 2, 1, 0, 0);
+    hdo_evlist_push(r, 3, 3, 0, 1, 0);
+    r->ev[0].observable = r->ev[2].observable = 0;
+    hdo_evlist_push(c, 2, 2, -1, -1, 5);
+    hdo_matching_init(mt);
+    cr_assert_eq(hdo_events_match(mt, r, c, 1e-6, 1, 0, 4), 0);
+    cr_assert_eq(mt->n, 3);
+    cr_expect_eq(mt->m[0].verdict, HDO_MATCH_UNOBSERVABLE);
+    cr_expect_eq(mt->m[1].verdict, HDO_MATCH_OK);
+    cr_expect_eq(mt->m[2].verdict, HDO_MATCH_UNOBSERVABLE);
+    cr_expect_eq(mt->nfailed, 0);
+    cr_expect(!hdo_match_judged(HDO_MATCH_UNOBSERVABLE));
+    /* observable, the same events are missing */
+    r->ev[0].observable = r->ev[2].observable = 1;
+    cr_assert_eq(hdo_events_match(mt, r, c, 1e-6, 1, 0, 4), 0);
+    cr_expect_eq(mt->nfailed, 2);
+    /* not observable but given by the candidate: paired */
+    r->ev[0].observable = 0;
+    hdo_evlist_push(c, 1, 1, -1, -1, 3);
+    c->ev[1] = c->ev[0];
+    c->ev[0].t_lo = c->ev[0].t_hi = 1;
+    cr_assert_eq(hdo_events_match(mt, r, c, 1e-6, 1, 0, 4), 0);
+    cr_expect_eq(mt->m[0].verdict, HDO_MATCH_OK);
+    cr_expect_eq(mt->m[0].cand, 0);
+    hdo_matching_clear(mt);
+    hdo_evlist_clear(r);
+    hdo_evlist_clear(c);
+}
