@@ -67,6 +67,16 @@ if command -v gnuplot >/dev/null; then
     ((n >= 8)) && ok || bad "html-svg: $n plots"
 fi
 grep -q 'First failure:</b> t = 0.5 ' "$tmp/r.html" && ok || bad "html-first-failure"
+# one candidate: the page too, and on exit 2 the page says why
+"$HDO" check "$M" "$tmp/solo.csv" "${tol[@]}" --report "$tmp/one.html" >/dev/null 2>&1
+grep -q '<span class="PASS">PASS</span>: 1 candidate, 1 passed' "$tmp/one.html" && ok || bad "html-one"
+"$HDO" check "$M" "$tmp/nohead.csv" --report "$tmp/err.html" >/dev/null 2>&1
+grep -q 'class="ERROR">ERROR</td><td colspan="8"></td><td>[^<]*nohead.csv:1:1: error: the file has no header line' "$tmp/err.html" && ok || bad "html-error"
+# --plot with several candidates: one picture set per candidate
+if command -v gnuplot >/dev/null; then
+    "$HDO" check "$M" "$tmp/dir/a.csv" "$tmp/solo.csv" "${tol[@]}" --plot "$tmp/p.png" >/dev/null 2>&1
+    [[ -s $tmp/p-a.csv-x.png && -s $tmp/p-solo.csv-y.png ]] && ok || bad "plot-many: $(ls "$tmp" | grep '^p-')"
+fi
 # --progress changes nothing on stdout
 a=$("$HDO" check "$M" "$tmp/solo.csv" "${tol[@]}" | sed 's/[0-9.]* s$//')
 b=$("$HDO" check "$M" "$tmp/solo.csv" "${tol[@]}" --progress 2>/dev/null | sed 's/[0-9.]* s$//')

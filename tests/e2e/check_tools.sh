@@ -149,5 +149,19 @@ if "$HDO" check "$tmp/xy.hdae" "$tmp/cosim-broken.csv" 2>&1 | grep -q co-simulat
 else
     ok
 fi
+# the report's "events: N reference" is the summary's events_ref, with and
+# without the candidate's events
+for c in jump-only.csv octave.csv; do
+    args=("$M" "$tmp/$c" "${tol[@]}")
+    [[ $c == octave.csv ]] && args+=(--columns time,x,y)
+    out=$("$HDO" check "${args[@]}" 2>&1)
+    a=$(grep -oE '^events: [0-9]+ reference' <<<"$out" | grep -oE '[0-9]+')
+    b=$(grep -oE 'events_ref=[0-9]+' <<<"$out" | grep -oE '[0-9]+')
+    [[ -n $a && $a == "$b" ]] && ok || bad "report-summary-agree $c: $a vs $b"
+done
+printf 'time,x,y\n0,0,0\n1,1,1\n2,0,2\n3,1,1\n' >"$tmp/coarse.csv"
+out=$("$HDO" check "$M" "$tmp/coarse.csv" 2>&1)
+grep -q '^events: 3 reference; not given by the candidate' <<<"$out" &&
+    grep -q 'events_ref=3 .*events_given=no' <<<"$out" && ok || bad "report-summary-not-given: $(tail -n 1 <<<"$out")"
 echo "check_tools: $passed passed, $failed failed"
 ((failed == 0))
