@@ -50,6 +50,33 @@ check_progress_end(check_progress *ps)
         fprintf(stderr, "\r\033[K");
 }
 
+/* The one reference run of the checks s[0..n) (hdo_check_shared_run),
+   with the progress on stderr when asked; a failure of the run itself
+   is every check's (run_status).  0 or the status, with err filled;
+   *seconds the time it took. */
+int
+check_reference(hdo_refrun_t run, hdo_check_struct *const *s, slong n,
+                int want_progress, double *seconds, hdo_error_t *err)
+{
+    check_progress ps;
+    double t0 = hdo_clock_now();
+    int st;
+    check_progress_init(&ps, want_progress);
+    st = hdo_check_shared_run(
+        run, s, n, want_progress ? check_progress_show : NULL, &ps, err);
+    check_progress_end(&ps);
+    if (st == HDO_ERR_MEMORY && n == 1) {
+        size_t l = strlen(err->message);
+        snprintf(err->message + l, sizeof err->message - l,
+                 " (the candidate has %ld rows)", (long)s[0]->cand->nrows);
+    } else if (st != 0 && st != HDO_ERR_INPUT && st != HDO_ERR_MEMORY) {
+        for (slong i = 0; i < n; i++)
+            s[i]->run_status = st;
+    }
+    *seconds = hdo_clock_now() - t0;
+    return st;
+}
+
 static int
 cmp_str(const void *a, const void *b)
 {

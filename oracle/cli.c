@@ -101,6 +101,7 @@ take(cli *c, const cli_option *o, const char *n, const char *v)
             return 2;
         }
         t->set = 1;
+        t->text = v;
         return 0;
     }
     case CLI_CHOICE:
@@ -156,6 +157,7 @@ cli_parse(cli *c, int argc, char **argv)
     char **av;
 
     c->digits = HDO_DIGITS_DEFAULT;
+    c->digits_given = 0;
     c->params.v = NULL;
     c->params.n = 0;
     c->rest.v = NULL;
@@ -209,6 +211,7 @@ cli_parse(cli *c, int argc, char **argv)
             rc = 0;
             break;
         case O_DIGITS:
+            c->digits_given = 1;
             c->digits = parse_count(optarg, LONG_MAX);
             if (c->digits < 0)
                 rc = fail(c, 0,
@@ -258,6 +261,25 @@ cli_clear(cli *c)
     free(c->params.v);
     free(c->rest.v);
     c->rest.v = NULL;
+}
+
+const char *const cli_methods[] = {"auto", "taylor", "implicit", NULL};
+
+void
+cli_run_init(cli_run *r)
+{
+    hdo_run_options_init(&r->opt);
+    r->every.set = r->until.set = 0;
+    r->every.text = r->until.text = NULL;
+    r->verify = r->progress = 0;
+}
+
+void
+cli_run_finish(cli_run *r, const cli *c)
+{
+    r->opt.digits = c->digits;
+    r->opt.every = r->every.set ? r->every.q : NULL;
+    r->opt.until = r->until.set ? r->until.q : NULL;
 }
 
 int

@@ -42,7 +42,10 @@ usage(FILE *out)
         "the first failure, ERROR), then 'summary: verdict=... candidates=N\n"
         "passed=N failed=N errors=N ...'.\n"
         "\n"
-        "  -t, --tol FILE   tolerance file (default tolerances/<model>.tol)\n"
+        "  -t, --tol FILE   tolerance file (default: tolerances/<file>.tol,\n"
+        "                   <file> the model file's name without .hdae,\n"
+        "                   then tolerances/<model name>.tol; in the\n"
+        "                   working folder, else beside the model's)\n"
         "  --columns time,NAME,...\n"
         "                   the column names of a file without a header\n"
         "                   line (Octave's csvwrite), by position\n"
@@ -113,31 +116,21 @@ print_error(const hdo_error_t *err)
     }
 }
 
-/* The one reference run of the checks s[0..n) (hdo_check_shared_run),
-   with the progress on stderr when asked; a failure of the run itself
-   is every check's (run_status).  0 or the status, with err filled;
-   *seconds the time it took. */
-int
-check_reference(hdo_refrun_t run, hdo_check_struct *const *s, slong n,
-                int want_progress, double *seconds, hdo_error_t *err)
+/* A tolerance file that was looked for and not found, while a default
+   tolerance is in use: where hdo looked, so that a file with another
+   name (or in another folder) is seen not to be read. */
+static void
+note_no_tolerance_file(const hdo_check_t s)
 {
-    check_progress ps;
-    double t0 = hdo_clock_now();
-    int st;
-    check_progress_init(&ps, want_progress);
-    st = hdo_check_shared_run(
-        run, s, n, want_progress ? check_progress_show : NULL, &ps, err);
-    check_progress_end(&ps);
-    if (st == HDO_ERR_MEMORY && n == 1) {
-        size_t l = strlen(err->message);
-        snprintf(err->message + l, sizeof err->message - l,
-                 " (the candidate has %ld rows)", (long)s[0]->cand->nrows);
-    } else if (st != 0 && st != HDO_ERR_INPUT && st != HDO_ERR_MEMORY) {
-        for (slong i = 0; i < n; i++)
-            s[i]->run_status = st;
-    }
-    *seconds = hdo_clock_now() - t0;
-    return st;
+    const hdo_tol_struct *t = s->tol;
+    if (s->tol_from_file || s->tol_looked == NULL ||
+        (t->line_time_abs != 0 && t->line_value_abs != 0 &&
+         t->line_value_rel != 0))
+        return;
+    fprintf(stderr,
+            "hdo check: note: no tolerance file (looked for %s): the "
+            "defaults are used where no option gives a tolerance\n",
+            s->tol_looked);
 }
 
 /* Reads, computes and reports; the exit code. */
@@ -152,6 +145,8 @@ check(hdo_check_t s, const hdo_check_options *opt, const char *plot,
         fputs(s->model->warnings, stderr);
     if (rc == 0)
         rc = hdo_check_read_inputs(s, &err);
+    if (rc == 0)
+        note_no_tolerance_file(s);
     if (rc == 0) {
         hdo_refrun_t run;
         double sec;

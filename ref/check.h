@@ -567,6 +567,40 @@ typedef struct {
 int hdo_junit_write(const char *path, const char *suite,
                     const hdo_junit_case *tc, slong n, const char *error,
                     double seconds, hdo_error_t *err);
+/* The same for another command (hdo_junit_write is "hdo check"): the
+   suite is named "COMMAND SUITE", the classes "COMMAND.SUITE" with the
+   command's blanks as dots, the test case of an error after the
+   command's last word ("hdo ref compare": "compare"). */
+int hdo_junit_write_for(const char *command, const char *path,
+                        const char *suite, const hdo_junit_case *tc, slong n,
+                        const char *error, double seconds, hdo_error_t *err);
+
+/* ------------------------------------------------------------------ */
+/* A CSV file as text (ref/check/formats/cells.c): the header and every
+   cell as written (quotes removed, blanks around a cell trimmed), for
+   comparisons of numbers digit by digit (golden references, which hold
+   more digits than a double).  Comma-separated, as hdo writes them;
+   blank lines skipped; every row has as many cells as the header, else
+   HDO_ERR_INPUT at the row's line and column. */
+typedef struct {
+    char *file;
+    slong ncols, nrows;
+    char *buf; /* the cells, each NUL-terminated */
+    size_t len;
+    size_t *off; /* (nrows + 1) x ncols offsets into buf, header first */
+    int *line;   /* source line of the header (0) and of each row (1..) */
+    slong buf_alloc, off_alloc, line_alloc;
+} hdo_csv_cells_struct;
+typedef hdo_csv_cells_struct hdo_csv_cells_t[1];
+
+void hdo_csv_cells_init(hdo_csv_cells_t c);
+void hdo_csv_cells_clear(hdo_csv_cells_t c);
+/* Reads text[0..len) into c, freshly initialised: 0, HDO_ERR_INPUT or
+   HDO_ERR_MEMORY with err filled (err->file points to c->file). */
+int hdo_csv_cells_read_string(hdo_csv_cells_t c, const char *text, size_t len,
+                              const char *filename, hdo_error_t *err);
+/* The cell of row (0-based; -1 the header) and column col. */
+const char *hdo_csv_cell(const hdo_csv_cells_t c, slong row, slong col);
 
 /* ================================================================== */
 /* hdo check on a model: the stages, the verdict, the reports */
@@ -574,9 +608,11 @@ int hdo_junit_write(const char *path, const char *suite,
 /* What to check (strings borrowed for the life of the check). */
 typedef struct {
     const char *model_path, *cand_path;
-    /* the tolerance file; NULL: tolerances/<model>.tol in the working
-       folder, else beside the model's folder (cases/x.hdae ->
-       tolerances/x.tol), else the defaults of hdo_tol_init */
+    /* the tolerance file; NULL: tolerances/<stem>.tol, <stem> the model
+       file's name without ".hdae", then tolerances/<model name>.tol,
+       each in the working folder, else beside the model's folder
+       (cases/x.hdae -> tolerances/x.tol), else the defaults of
+       hdo_tol_init */
     const char *tol_path;
     const char *events_path; /* NULL: inferred from the candidate */
     /* the column names of a candidate without a header line, by
@@ -597,10 +633,21 @@ typedef struct {
 
 void hdo_check_options_init(hdo_check_options *opt);
 
+/* How the tolerance file was found (hdo_check_struct.tol_found_by). */
+enum {
+    HDO_TOL_GIVEN = 0,    /* opt.tol_path, or no file at all */
+    HDO_TOL_BY_FILE_NAME, /* tolerances/<model file's name>.tol */
+    HDO_TOL_BY_MODEL      /* tolerances/<model name>.tol */
+};
+
 typedef struct {
     hdo_check_options opt;
     const char *tol_path; /* the tolerance file read, NULL: none */
     char *tol_default;
+    /* how tol_path was found when opt.tol_path was NULL, and the places
+       tried then (", "-separated; NULL when a file was given) */
+    int tol_found_by;
+    char *tol_looked;
     hdo_model_t model;
     hdo_csv_t cand;
     hdo_tol_t tol;
@@ -674,6 +721,13 @@ void hdo_check_describe_row_failure(char *buf, size_t n, const hdo_check_t s,
                                     slong j, slong i);
 void hdo_check_describe_event_failure(char *buf, size_t n, const hdo_check_t s,
                                       const hdo_match *m);
+
+/* The tolerance file in words, for the report's "tolerances (...)"
+   line: "no tolerance file", its name as given (-t), or its name and
+   how it was found ("tolerances/belt_mine.tol, found by the model
+   file's name belt_mine.hdae", "..., found by the model name belt"). */
+void hdo_check_describe_tolerance_file(char *buf, size_t n,
+                                       const hdo_check_t s);
 
 /* The event time of e ("%.17g", or "a..b" for an interval) and the
    mode change "A -> B" (cut short at n bytes). */

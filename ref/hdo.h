@@ -24,6 +24,7 @@
 #include "hybrid.h"
 #include "analyze.h"
 #include "check.h"
+#include "golden.h"
 #include "certify.h"
 #include "outdir.h"
 #include "process.h"

@@ -396,10 +396,10 @@ hdo_refrun_sample(hdo_refsamp_t ref, hdo_evlist_t ref_ev,
                         run->ev_v[(2 * e + side) * rn + col[j]];
                 k++;
             }
-            /* a crossing (a relation of a piecewise expression changing
-               sign) is no jump of the state: a candidate need not report
-               it; it is kept for the plots */
-            if (run->ev_kind[e] == HDO_EV_CROSSING) {
+            /* a kind that is no jump of the state (a crossing of a
+               relation of a piecewise expression) need not be reported
+               by a candidate (result.h); it is kept for the plots */
+            if (!hdo_event_kind_shown((hdo_event_kind)run->ev_kind[e])) {
                 if (hdo_evlist_push(ref->crossings, run->ev_t[e], run->ev_t[e],
                                     run->ev_from[e], run->ev_to[e], 0))
                     st = hdo_error_set(err, HDO_ERR_MEMORY, 0, 0,

@@ -46,6 +46,7 @@ hdo_check_clear(hdo_check_t s)
     free(s->var);
     free(s->mode_map);
     free(s->tol_default);
+    free(s->tol_looked);
     free(s->plot_file);
     hdo_matching_clear(s->match);
     hdo_evlist_clear(s->ref_ev);

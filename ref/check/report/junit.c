@@ -11,6 +11,27 @@ int
 hdo_junit_write(const char *path, const char *suite, const hdo_junit_case *tc,
                 slong n, const char *error, double seconds, hdo_error_t *err)
 {
+    return hdo_junit_write_for("hdo check", path, suite, tc, n, error, seconds,
+                               err);
+}
+
+/* The command's words joined by dots ("hdo.ref.compare"), for the
+   classname. */
+static void
+put_class(FILE *f, const char *command, const char *suite)
+{
+    for (const char *p = command; *p; p++)
+        fputc(*p == ' ' ? '.' : *p, f);
+    fputc('.', f);
+    hdo_xml_escape(f, suite);
+}
+
+int
+hdo_junit_write_for(const char *command, const char *path, const char *suite,
+                    const hdo_junit_case *tc, slong n, const char *error,
+                    double seconds, hdo_error_t *err)
+{
+    const char *last = strrchr(command, ' ');
     hdo_outfile o;
     FILE *f;
     slong nfail = 0;
@@ -26,15 +47,19 @@ hdo_junit_write(const char *path, const char *suite, const hdo_junit_case *tc,
         nerr += tc[k].error != NULL;
     }
     fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n");
-    fprintf(f, "  <testsuite name=\"hdo check ");
+    fprintf(f, "  <testsuite name=\"");
+    hdo_xml_escape(f, command);
+    fputc(' ', f);
     hdo_xml_escape(f, suite);
     fprintf(f,
             "\" tests=\"%ld\" failures=\"%ld\" errors=\"%ld\" time=\"%.3f\">\n",
             (long)(error != NULL ? 1 : n), (long)nfail, (long)nerr, seconds);
     if (error != NULL) {
-        fprintf(f, "    <testcase classname=\"hdo.check.");
-        hdo_xml_escape(f, suite);
-        fprintf(f, "\" name=\"check\" time=\"%.3f\">\n", seconds);
+        fprintf(f, "    <testcase classname=\"");
+        put_class(f, command, suite);
+        fprintf(f, "\" name=\"");
+        hdo_xml_escape(f, last != NULL ? last + 1 : command);
+        fprintf(f, "\" time=\"%.3f\">\n", seconds);
         fprintf(f, "      <error message=\"");
         hdo_xml_escape(f, error);
         fprintf(f, "\">");
@@ -42,8 +67,8 @@ hdo_junit_write(const char *path, const char *suite, const hdo_junit_case *tc,
         fprintf(f, "</error>\n    </testcase>\n");
     }
     for (slong k = 0; k < n; k++) {
-        fprintf(f, "    <testcase classname=\"hdo.check.");
-        hdo_xml_escape(f, suite);
+        fprintf(f, "    <testcase classname=\"");
+        put_class(f, command, suite);
         fprintf(f, "\" name=\"");
         hdo_xml_escape(f, tc[k].name);
         fprintf(f, "\" time=\"%.3f\">\n", tc[k].seconds);
