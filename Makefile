@@ -57,9 +57,9 @@ ifeq ($(SAN),thread)
   export TSAN_OPTIONS = halt_on_error=1
 endif
 
-LIB_SRC := $(sort $(wildcard ref/*.c ref/*/*.c))
+LIB_SRC := $(sort $(wildcard ref/*.c ref/*/*.c ref/*/*/*.c))
 CLI_SRC := $(sort $(wildcard oracle/*.c))
-TEST_SRC := $(filter-out tests/fuzz/%,$(sort $(wildcard tests/*/*.c)))
+TEST_SRC := $(filter-out tests/fuzz/%,$(sort $(wildcard tests/*/*.c tests/*/*/*.c)))
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/obj/%.o)

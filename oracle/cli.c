@@ -160,6 +160,8 @@ cli_parse(cli *c, int argc, char **argv)
     c->digits_given = 0;
     c->params.v = NULL;
     c->params.n = 0;
+    c->rest.v = NULL;
+    c->rest.n = 0;
     c->op[0] = c->op[1] = NULL;
     for (const cli_option *o = c->opts; o->name != NULL; o++)
         if (o->kind == CLI_TIME || o->kind == CLI_TIME_POS)
@@ -235,7 +237,9 @@ cli_parse(cli *c, int argc, char **argv)
             break;
         }
     }
-    if (rc < 0 && argc - optind > c->nops)
+    for (int k = optind + c->nops; rc < 0 && c->more_ops && k < argc; k++)
+        rc = push(&c->rest, av[k]) == 0 ? -1 : 2;
+    if (rc < 0 && !c->more_ops && argc - optind > c->nops)
         rc = fail(c, 1, "unexpected argument '%s'", av[optind + c->nops]);
     else if (rc < 0 && argc - optind < c->nops)
         rc = fail(c, 1, "expected %s", c->operands);
@@ -255,6 +259,8 @@ cli_clear(cli *c)
             free(((cli_list *)o->dest)->v);
     }
     free(c->params.v);
+    free(c->rest.v);
+    c->rest.v = NULL;
 }
 
 const char *const cli_methods[] = {"auto", "taylor", "implicit", NULL};

@@ -51,6 +51,8 @@ typedef struct {
     int digits_given;        /* whether -d was on the command line */
     cli_list params;         /* -p, --param NAME=VALUE, repeatable */
     const char *op[2];       /* the operands */
+    int more_ops;            /* 1: operands after the nops go to rest */
+    cli_list rest;           /* those operands (hdo check's candidates) */
 } cli;
 
 /* The run options of hdo run and hdo ref write, read into one place by

@@ -455,7 +455,7 @@ write_junit(compare_job *j, int code)
             first[p] = NULL;
         tc[p] = (hdo_junit_case){hdo_golden_part_name(p),
                                  r->parts[p] > 0 ? first[p] : NULL,
-                                 text[p] != NULL ? text[p] : "", 0.0};
+                                 text[p] != NULL ? text[p] : "", 0.0, NULL};
     }
     hdo_error_clear(&err);
     st = hdo_junit_write_for("hdo ref compare", j->junit,

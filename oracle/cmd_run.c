@@ -29,7 +29,7 @@ usage(FILE *f)
         "[--max-events N]\n"
         "               [-p|--param NAME=VALUE]...\n"
         "               [--method auto|taylor|implicit] [--progress]\n"
-        "               [--certify]\n"
+        "               [--certify] [--fmi-ref DIR]\n"
         "\n"
         "Computes the reference solution of MODEL (.hdae) and writes\n"
         "DIR/trajectory.csv, DIR/events.csv and DIR/summary.json.\n"
@@ -62,6 +62,8 @@ usage(FILE *f)
         "  --certify         then prove every value and event time in ball\n"
         "                    arithmetic: DIR/certified.csv and\n"
         "                    certified_events.csv (docs/certify.md)\n"
+        "  --fmi-ref DIR     also write DIR/<Model>_ref.csv and _ref.opt,\n"
+        "                    the reference files of the FMI cross-check\n"
         "\n"
         "Exit status: 0 success, 1 --verify confirmed fewer than D digits\n"
         "(the files are written, stderr names the place of the fewest\n"
@@ -143,6 +145,7 @@ hdo_cmd_run(int argc, char **argv)
     const char *out = NULL;
     char *out_alloc = NULL;
     int certify = 0, rc = 0;
+    const char *fmi_ref = NULL;
     hdo_model_t model;
     hdo_result_t res;
     hdo_error_t err;
@@ -153,6 +156,7 @@ hdo_cmd_run(int argc, char **argv)
         {"out", 'o', CLI_PATH, .dest = &out, .what = "folder name"},
         CLI_RUN_OPTIONS(&r),
         {"certify", 0, CLI_FLAG, .dest = &certify},
+        {"fmi-ref", 0, CLI_FILE, .dest = &fmi_ref, .what = "folder name"},
         {0}};
     cli c = {.cmd = "run",
              .operands = "MODEL",
@@ -227,6 +231,16 @@ hdo_cmd_run(int argc, char **argv)
                      : 0;
             if (rc != 0)
                 fprintf(stderr, "hdo run: %s\n", err.message);
+        }
+        if (rc == 0 && fmi_ref != NULL) {
+            /* the output step: --every, else (t_end - t0) / 1000 */
+            double step = r.every.set ? fmpq_get_d(r.every.q)
+                                      : (mpfr_get_d(res->t_end, MPFR_RNDN) -
+                                         mpfr_get_d(res->t0, MPFR_RNDN)) /
+                                            1000;
+            rc = hdo_write_fmi_ref(fmi_ref, res, model, step, &err) ? 2 : 0;
+            if (rc != 0)
+                fprintf(stderr, "hdo run: --fmi-ref: %s\n", err.message);
         }
         if (rc == 0) {
             printf("%s: %ld steps, %ld events, %.2f s", model->name,

@@ -14,7 +14,7 @@
 #define HDO_GOLDEN_H
 
 #include <stdio.h>
-#include "compare.h"
+#include "check.h"
 
 #ifdef __cplusplus
 extern "C" {

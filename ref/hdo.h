@@ -22,7 +22,6 @@
 #include "event.h"
 #include "result.h"
 #include "hybrid.h"
-#include "compare.h"
 #include "analyze.h"
 #include "check.h"
 #include "golden.h"

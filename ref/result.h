@@ -377,6 +377,17 @@ long hdo_result_agreement_where(char *msg, size_t size,
                                 const hdo_model_struct *model,
                                 const hdo_result_t a, const hdo_result_t b);
 
+/* The FMI cross-check's reference files of a run, in the folder dir
+   (made if missing): <Model>_ref.csv (comma separated, the header
+   "time","h",... quoted, every row of the result as doubles (%.17g), an
+   event as two rows at its time, left then right limit; a value the
+   mode lacks is an empty cell) and <Model>_ref.opt (StartTime,
+   StopTime, StepSize = step, the output step, and RelTol 1e-15: the
+   values are the doubles nearest the solution).  A regular file is
+   replaced atomically.  0, HDO_ERR_IO or HDO_ERR_MEMORY. */
+int hdo_write_fmi_ref(const char *dir, const hdo_result_t res,
+                      const hdo_model_t model, double step, hdo_error_t *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -101,6 +101,24 @@ has bad-internal "ref/top/run.c -> ref/base/x.c: base_secret (declared in no pub
 has bad-unplaced "unplaced: ref/stray/stray.c is in no module"
 has bad-summary "2 circles, 1 upward, 2 private, 1 unplaced -- FAIL"
 
+# one header, the public face of two layers (ref/check.h of check/formats,
+# check/judge and check/report): a call from the upper layer's caller to
+# a function it declares is public when the order names the header on
+# both lines, and internal when only the lower line names it
+fc=$tmp/faces
+mkdir -p "$fc/ref/low" "$fc/ref/high" "$fc/app"
+printf 'int low_f(void);\nint high_f(void);\n' >"$fc/ref/low.h"
+printf '#include "low.h"\nint low_f(void) { return 1; }\n' >"$fc/ref/low/a.c"
+printf '#include "low.h"\nint high_f(void) { return low_f(); }\n' >"$fc/ref/high/b.c"
+printf '#include "low.h"\nint main(void) { return high_f(); }\n' >"$fc/app/main.c"
+printf 'low ref/low.h ref/low/\nhigh ref/low.h ref/high/\napp app/\n' >"$fc/order.txt"
+out=$("$PY" tools/check-layering --root "$fc" --order "$fc/order.txt" --allow /dev/null 2>&1)
+[[ $? -eq 0 ]] && ok || bad "faces: exit not 0: $out"
+printf 'low ref/low.h ref/low/\nhigh ref/high/\napp app/\n' >"$fc/order1.txt"
+out=$("$PY" tools/check-layering --root "$fc" --order "$fc/order1.txt" --allow /dev/null 2>&1)
+grep -q "app/main.c -> ref/high/b.c: high_f (declared in no public header of high)" <<<"$out" && ok ||
+    bad "faces-one-line: $out"
+
 # refusals
 cp tests/layering/good/order.txt "$tmp/twice.txt"
 echo "base ref/base2/" >>"$tmp/twice.txt"
