@@ -6,7 +6,7 @@
 
    A golden reference is the folder hdo run writes (trajectory.csv,
    events.csv, summary.json) plus ref.json.  The comparison reads the
-   files as text (the CSV cells through compare.h's hdo_csv_cells, the
+   files as text (the CSV cells through check.h's hdo_csv_cells, the
    JSON through the module's own reader), so that no digit is lost to a
    double; numbers are compared in MPFR at the digits the files hold.
    Nothing here prints; errors name the file, line and column. */
