@@ -337,6 +337,8 @@ int hdo_run_check_when_unique(run_ctx *c, slong m, const mpfr_t t);
 int hdo_run_handle_event(run_ctx *c, slong g, const mpfr_t s, int simultaneous);
 
 /* stiff.c */
+void hdo_run_stiff_check(run_ctx *c, slong m, hdo_stepper_t st,
+                         mpfr_srcptr xs, mpfr_srcptr xu, const mpfr_t h);
 int hdo_run_auto_switch(run_ctx *c, slong m);
 int hdo_run_stepper_init(const run_ctx *c, hdo_stepper_t s, hdo_model_t model,
                          const hdo_reduced_struct *red, const hdo_expr *guards,

@@ -15,6 +15,48 @@ hdo_stiff_watch_init(hdo_stiff_watch *w)
     w->ratio = 0;
     w->h = 0;
     w->method = "";
+    w->jac_mode = -1;
+    w->jac_since = 0;
+    w->jac_hits = 0;
+    w->rho = 0;
+    w->hrho = 0;
+}
+
+double
+hdo_stiff_active_step(slong order, double ltol)
+{
+    slong p = order > 1 ? order : 1, j0 = (3 * p + 3) / 4;
+    double best = INFINITY;
+    for (slong j = j0 < 1 ? 1 : j0; j <= p; j++) {
+        double r = exp(lgamma((double)j + 1.0) / (double)j);
+        if (r < best)
+            best = r;
+    }
+    return best * exp2(ltol / (double)p);
+}
+
+int
+hdo_stiff_check_due(hdo_stiff_watch *w, slong mode)
+{
+    if (w->jac_mode != mode) {
+        w->jac_mode = mode;
+        w->jac_since = 0;
+        w->jac_hits = 0;
+    }
+    return ++w->jac_since % HDO_STIFF_CHECK_EVERY == 0;
+}
+
+double
+hdo_stiff_jacobian_ratio(hdo_stiff_watch *w, double rho, double h, slong order,
+                         double ltol)
+{
+    double q = 0;
+    if (rho >= 0 && h > 0 && isfinite(h))
+        q = h * rho / hdo_stiff_active_step(order, ltol);
+    w->rho = rho;
+    w->hrho = q;
+    w->jac_hits = q >= HDO_STIFF_JAC_RATIO ? w->jac_hits + 1 : 0;
+    return q;
 }
 
 double
@@ -28,8 +70,10 @@ hdo_stiff_watch_step(hdo_stiff_watch *w, const hdo_stepper_t st, slong mode,
                      const mpfr_t t, const mpfr_t h)
 {
     double s = hdo_stepper_stiffness(st);
+    int jac = w->jac_mode == mode && w->jac_hits > 0;
     w->method = st->type->name;
-    if (s < hdo_stiff_threshold(st->dense.order) || !mpfr_number_p(h)) {
+    if ((s < hdo_stiff_threshold(st->dense.order) && !jac) ||
+        !mpfr_number_p(h)) {
         w->steps = 0;
         return;
     }
@@ -57,7 +101,12 @@ hdo_stiff_watch_hopeless(const hdo_stiff_watch *w, double t, double t_end,
 int
 hdo_stiff_watch_switch_due(const hdo_stiff_watch *w, double t, double t_end)
 {
-    if (w->steps < HDO_STIFF_STEPS || !(w->h > 0))
+    if (!(w->h > 0))
+        return 0;
+    if (w->jac_hits >= HDO_STIFF_CHECKS && w->jac_mode == w->mode &&
+        (t_end - t) / w->h > HDO_AUTO_SWITCH_MIN_STEPS)
+        return 1;
+    if (w->steps < HDO_STIFF_STEPS)
         return 0;
     return (t_end - t) / w->h > HDO_AUTO_SWITCH_STEPS;
 }
@@ -69,14 +118,22 @@ hdo_stiff_watch_describe(char *buf, size_t n, const hdo_stiff_watch *w,
     const char *name = w->mode >= 0 && w->mode < model->nmodes
                            ? model->modes[w->mode].name
                            : "(a sliding mode)";
+    char why[200];
+    if (w->jac_hits > 0 && w->jac_mode == w->mode)
+        snprintf(why, sizeof why,
+                 "the step times the Jacobian's spectral radius, %.3g, is "
+                 "%.3g times what resolving a mode that fast needs",
+                 w->rho, w->hrho);
+    else
+        snprintf(why, sizeof why,
+                 "its series' radius of convergence is 10^%.1f times "
+                 "smaller from its last orders than from its first",
+                 w->ratio);
     snprintf(buf, n,
              "mode %s is stiff since t = %.6g: the step of method %s, "
-             "%.3g, is limited by stability, not accuracy (its series' "
-             "radius of convergence is 10^%.1f times smaller from its last "
-             "orders than from its first); at this step reaching t = %.6g "
-             "needs about %.3g more steps",
-             name, w->since, w->method, w->h, w->ratio, t_end,
-             (t_end - t) / w->h);
+             "%.3g, is limited by stability, not accuracy (%s); at this "
+             "step reaching t = %.6g needs about %.3g more steps",
+             name, w->since, w->method, w->h, why, t_end, (t_end - t) / w->h);
 }
 
 /* The method of a new arc of reduced form red (hdo_run_options.method):
@@ -108,6 +165,23 @@ hdo_run_stepper_init(const run_ctx *c, hdo_stepper_t s, hdo_model_t model,
                               c->prec);
     }
     return st;
+}
+
+/* The Jacobian test at this step of mode m (stepper st at c->t, the
+   mode's point xs, xu, the natural step h), every
+   HDO_STIFF_CHECK_EVERY steps of an ODE or index-1 arc on the Taylor
+   method; the watch keeps the verdict. */
+void
+hdo_run_stiff_check(run_ctx *c, slong m, hdo_stepper_t st, mpfr_srcptr xs,
+                    mpfr_srcptr xu, const mpfr_t h)
+{
+    if (st->type != &hdo_step_taylor || !hdo_reduced_is_index1(st->red) ||
+        !mpfr_number_p(h) || !hdo_stiff_check_due(&c->stiff, m))
+        return;
+    double rho = hdo_stepper_spectral_radius(st, c->t, xs, xu);
+    hdo_stiff_jacobian_ratio(&c->stiff, rho, mpfr_get_d(h, MPFR_RNDN),
+                             st->dense.order,
+                             (double)mpfr_get_exp(c->tol) - 1.0);
 }
 
 /* --method auto: an ODE or index-1 DAE arc that has been stiff for
