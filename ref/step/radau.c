@@ -856,7 +856,7 @@ radau_apply(hdo_stepper_struct *st, const mpfr_t t0, mpfr_srcptr xs,
                 }
                 /* a small growth keeps h, and with it the factored
                    Newton matrix */
-                if (hdo_radau_keep_step(mpfr_get_d(fac, MPFR_RNDN)))
+                if (hdo_radau_keep_step(mpfr_get_d(fac, MPFR_RNDN), (long)s))
                     mpfr_set_ui(fac, 1, MPFR_RNDN);
                 mpfr_mul(r->hnext, r->h, fac, MPFR_RNDN);
                 for (slong k = 0; k < N * (s + 1); k++)

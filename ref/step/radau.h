@@ -5,6 +5,9 @@
 #include "step.h"
 #include "taylor.h"
 
+/* The most stages hdo_radau_stages chooses (radau_nodes.c says why). */
+#define HDO_RADAU_MAX_STAGES 64
+
 /* The s Radau IIA nodes c_1 < ... < c_s = 1 (the zeros of
    P_s(2c - 1) - P_{s-1}(2c - 1)) into c[0..s), to the precision of c.
    Returns 0, or HDO_ERR_NO_CONVERGENCE when the double-precision scan
