@@ -149,10 +149,12 @@ int hdo_run_parse_time(fmpq_t q, const char *option, const char *text,
 /* The integration method of the arcs (hdo run --method):
    TAYLOR    the explicit Taylor method (hdo_step_taylor) everywhere;
    IMPLICIT  Radau IIA (hdo_step_radau) on ODE modes, Taylor on the others;
-   AUTO      Taylor, and Radau IIA from the point where an ODE arc has
-             been stiff for HDO_STIFF_STEPS steps in a row with more than
-             HDO_AUTO_SWITCH_STEPS steps left at its step size
-             (decisions.md). */
+   AUTO      Taylor, and Radau IIA from the point where an ODE or
+             index-1 arc is stiff: its Taylor step limited by stability
+             against the Jacobian's spectral radius on two checks in a
+             row, or stiff by the series' ratio for HDO_STIFF_STEPS steps
+             in a row with more than HDO_AUTO_SWITCH_STEPS steps left at
+             its step size (hybrid/internal.h, decisions.md). */
 enum { HDO_METHOD_AUTO = 0, HDO_METHOD_TAYLOR, HDO_METHOD_IMPLICIT };
 
 #define HDO_RUN_MAX_STEPS 1000000L

@@ -76,6 +76,9 @@ typedef struct {
     hdo_expr *guards;
     slong nguards;
     mpfr_prec_t prec;
+    /* the spectral radius estimator (jacobian.c), made at its first use
+       and kept by hdo_stepper_switch */
+    void *spectral;
 } hdo_stepper_struct;
 typedef hdo_stepper_struct hdo_stepper_t[1];
 
@@ -175,6 +178,30 @@ void hdo_stepper_clear(hdo_stepper_t s);
    tolerance (the dense output is that of the next apply).  Returns 0; or the
    new method's failure, and then s keeps its old method. */
 int hdo_stepper_switch(hdo_stepper_t s, const hdo_step_type *type);
+/* The Jacobian of an ODE or index-1 mode y' = f(t, y, z), 0 = g(t, y, z)
+   (jacobian.c): roots[0..N) are f (n states: the right-hand sides, or
+   the next derivative of an implicit variable's state) and g (m
+   unknowns), roots[N + e] the nonzero partial of root row[e] by
+   component col[e] (states then unknowns), e < nnz, row-major. */
+typedef struct {
+    slong n, m, N, nnz, alloc;
+    hdo_expr *roots;
+    slong *row, *col;
+} hdo_jacobian_struct;
+/* Builds jac for red (symbolic partials in model's pool); returns 0.
+   Clear it with hdo_jacobian_roots_clear. */
+int hdo_jacobian_roots(hdo_jacobian_struct *jac, hdo_model_t model,
+                       const hdo_reduced_struct *red);
+void hdo_jacobian_roots_clear(hdo_jacobian_struct *jac);
+/* An estimate (power iteration in double, to a factor of about 1.5) of
+   the spectral radius of the Jacobian of s's mode at (t, xs, xu): of f_y
+   in an ODE mode, of f_y - f_z g_z^-1 g_y in an index-1 DAE mode.  The
+   first call compiles the partials (kept in s->spectral).  Returns the
+   estimate (>= 0), or -1 when there is none (constraints on the states,
+   more than 300 unknowns, a value that is not finite, g_z singular). */
+double hdo_stepper_spectral_radius(hdo_stepper_struct *s, const mpfr_t t,
+                                   mpfr_srcptr xs, mpfr_srcptr xu);
+void hdo_stepper_spectral_clear(hdo_stepper_struct *s);
 /* 1 when red is an ODE mode: no algebraic unknowns, no constraints. */
 int hdo_reduced_is_ode(const hdo_reduced_struct *red);
 /* 1 when red is in semi-explicit index-1 form y' = f(t, y, z),

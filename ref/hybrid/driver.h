@@ -184,6 +184,11 @@ int hdo_run_same_surface(run_ctx *c, hdo_expr Sa, hdo_expr Sb,
                          const left_limit *L, const mpfr_t t);
 
 /* method.c */
+/* The Jacobian test of --method auto at this step of mode m (stepper st
+   at c->t, the mode's point xs, xu, the natural step h); the watch
+   (c->stiff) keeps the verdict. */
+void hdo_run_stiff_check(run_ctx *c, slong m, hdo_stepper_t st,
+                         mpfr_srcptr xs, mpfr_srcptr xu, const mpfr_t h);
 int hdo_run_auto_switch(run_ctx *c, mode_cache *mc);
 int hdo_run_stepper_init(const run_ctx *c, hdo_stepper_t s, hdo_model_t model,
                          const hdo_reduced_struct *red, const hdo_expr *guards,

@@ -39,6 +39,25 @@ hdo_run_stepper_init(const run_ctx *c, hdo_stepper_t s, hdo_model_t model,
     return st;
 }
 
+/* The Jacobian test at this step of mode m (stepper st at c->t, the
+   mode's point xs, xu, the natural step h), every
+   HDO_STIFF_CHECK_EVERY steps of an arc on an explicit method that an
+   implicit one could take (an ODE or index-1 arc); the watch keeps the
+   verdict. */
+void
+hdo_run_stiff_check(run_ctx *c, slong m, hdo_stepper_t st, mpfr_srcptr xs,
+                    mpfr_srcptr xu, const mpfr_t h)
+{
+    if ((st->type->flags & HDO_STEP_IMPLICIT) ||
+        hdo_step_type_find(HDO_STEP_IMPLICIT, st->red) == NULL ||
+        !mpfr_number_p(h) || !hdo_stiff_check_due(&c->stiff, m))
+        return;
+    double rho = hdo_stepper_spectral_radius(st, c->t, xs, xu);
+    hdo_stiff_jacobian_ratio(&c->stiff, rho, mpfr_get_d(h, MPFR_RNDN),
+                             st->dense.order,
+                             (double)mpfr_get_exp(c->tol) - 1.0);
+}
+
 /* --method auto: an ODE or index-1 DAE arc that has been stiff for
    HDO_STIFF_STEPS steps with more than HDO_AUTO_SWITCH_STEPS steps ahead at
    its step size goes on with the first implicit step type that takes it

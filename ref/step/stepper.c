@@ -54,6 +54,7 @@ hdo_stepper_clear(hdo_stepper_t s)
 {
     if (s->type != NULL)
         s->type->free(s);
+    hdo_stepper_spectral_clear(s);
     free(s->guards);
     s->guards = NULL;
     if (s->floor != NULL) { /* initialised, and not cleared yet */
@@ -82,6 +83,8 @@ hdo_stepper_switch(hdo_stepper_t s, const hdo_step_type *type)
         mpfr_set(t->floor + i, s->floor + i, MPFR_RNDN);
     for (slong q = 0; q < s->nguards; q++)
         mpfr_set(t->gfloor + q, s->gfloor + q, MPFR_RNDN);
+    t->spectral = s->spectral; /* the same mode: the same Jacobian */
+    s->spectral = NULL;
     hdo_stepper_clear(s);
     *s = *t;
     return 0;
