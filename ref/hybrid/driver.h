@@ -324,6 +324,24 @@ int hdo_run_pick_pattern(run_ctx *c, slong *m, const mpfr_t t);
    continue).  Returns 0 or a negative status. */
 int hdo_run_check_when_unique(run_ctx *c, slong m, const mpfr_t t);
 
+/* complementarity.c: entering mode *m (its cache prepared with the
+   entry state: kept and assigned values fixed, the rest guesses, not yet
+   consistent) at t.  Without complementarity conditions: the consistent
+   reinitialisation (hdo_run_reinit, *adjusted as there), then, when
+   pick_relations, the sign pattern (hdo_run_pick_pattern).  With them:
+   the active set of the block that continues from the entry state
+   (docs/model-format.md, "Complementarity": every active set is tried,
+   the one whose inequalities all stay on their side by the zero rule is
+   taken; none, or several with different solutions, or the others
+   excluded only at a Taylor order above HDO_CP_MAX_ORDER, is
+   HDO_ERR_NOT_UNIQUE naming the block, the mode and t), no kept value
+   changed (*adjusted = 0), then the sign pattern, the active set decided
+   anew while the pattern changes.  *m is the mode entered, consistent at
+   t.  Returns 0 or a negative status. */
+#define HDO_CP_MAX_ORDER 2
+int hdo_run_enter(run_ctx *c, slong *m, const mpfr_t t, int *adjusted,
+                  int pick_relations);
+
 /* event.c */
 int hdo_run_handle_event(run_ctx *c, slong g, const mpfr_t s, int simultaneous);
 

@@ -269,9 +269,7 @@ run_start(run_ctx *c)
     st = hdo_start_guess(mc->xs, mc->xu, mc->fixed, c->model, mc->red, c->err);
     if (st < 0)
         return hdo_run_fail(c, st, m, c->res->t0);
-    st = hdo_run_reinit(c, m, c->res->t0, &adjusted);
-    if (st == 0)
-        st = hdo_run_pick_pattern(c, &m, c->res->t0);
+    st = hdo_run_enter(c, &m, c->res->t0, &adjusted, 1);
     if (st == 0)
         st = hdo_run_check_when_unique(c, m, c->res->t0);
     if (st < 0)

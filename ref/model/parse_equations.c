@@ -194,6 +194,8 @@ parse_equation(parser *P, hdo_mode *mode, slong *eqs_alloc)
     hdo_expr l, r;
     hdo_equation *eq;
     int status;
+    if (is_perp_statement(P, first))
+        return parse_perp(P, mode);
     if ((status = parse_sum(&l, P)) != 0)
         return status;
     if (kind(P) == HDO_TK_LT || kind(P) == HDO_TK_GT || kind(P) == HDO_TK_LE ||
@@ -243,9 +245,20 @@ collect_mode_vars(parser *P, hdo_mode *mode)
         memset(P->stamp + old, 0,
                (size_t)(P->stamp_alloc - old) * sizeof *P->stamp);
     P->serial++;
-    for (i = 0; i < mode->neqs; i++) {
+    for (i = 0; i < mode->neqs + mode->nperp; i++) {
         GROW(P, P->stack, P->stack_alloc, top + 1);
-        P->stack[top++] = mode->eqs[i].residual;
+        if (i < mode->neqs) {
+            P->stack[top++] = mode->eqs[i].residual;
+        } else {
+            /* a complementarity condition: A, and the variables of B */
+            const hdo_perp *c = mode->perp + (i - mode->neqs);
+            P->stack[top++] = c->b;
+            if (P->var_mark[c->var] != P->serial) {
+                P->var_mark[c->var] = P->serial;
+                GROW(P, mode->vars, alloc, nvars + 1);
+                mode->vars[nvars++] = c->var;
+            }
+        }
         while (top > 0) {
             hdo_expr e = P->stack[--top];
             const hdo_expr_node *n = hdo_expr_node_get(P->pool, e);
@@ -282,12 +295,13 @@ finish_mode(parser *P, hdo_mode *mode, slong mtok, slong refs_from)
 {
     int status;
     slong i;
-    if (mode->neqs == 0)
+    if (mode->neqs + mode->nperp == 0)
         return perr(P, HDO_ERR_SEMANTIC, mtok, "mode '%s' has no equations",
                     mode->name);
-    if ((status = collect_mode_vars(P, mode)) != 0)
+    if ((status = collect_mode_vars(P, mode)) != 0 ||
+        (status = check_perp(P, mode)) != 0)
         return status;
-    if (mode->neqs != mode->nvars) {
+    if (mode->neqs + mode->nperp != mode->nvars) {
         char list[512];
         size_t k = 0;
         list[0] = 0;
@@ -297,13 +311,17 @@ finish_mode(parser *P, hdo_mode *mode, slong mtok, slong refs_from)
                                  i ? ", " : "", P->m->vars[mode->vars[i]].name);
         if (i < mode->nvars)
             snprintf(list + k, sizeof list - k, ", ...");
+        slong ne = mode->neqs + mode->nperp;
         return perr(P, HDO_ERR_SEMANTIC, mtok,
                     "mode '%s' (line %d) has %ld equation%s but %ld "
-                    "variable%s%s%s%s: a mode needs one equation per variable",
-                    mode->name, mode->pos.line, (long)mode->neqs,
-                    mode->neqs == 1 ? "" : "s", (long)mode->nvars,
-                    mode->nvars == 1 ? "" : "s", mode->nvars ? " (" : "", list,
-                    mode->nvars ? ")" : "");
+                    "variable%s%s%s%s: a mode needs one equation per "
+                    "variable%s",
+                    mode->name, mode->pos.line, (long)ne, ne == 1 ? "" : "s",
+                    (long)mode->nvars, mode->nvars == 1 ? "" : "s",
+                    mode->nvars ? " (" : "", list, mode->nvars ? ")" : "",
+                    mode->nperp > 0 ? " (a complementarity condition counts "
+                                      "as one equation)"
+                                    : "");
     }
     for (i = refs_from; i < P->nrefs; i++) {
         const var_ref *r = P->refs + i;

@@ -1,0 +1,386 @@
+/* complementarity.c -- entering a mode with complementarity conditions:
+ * the active set that continues from the entry state (a forward solution
+ * in the sense of Camlibel, Heemels, van der Schaft and Schumacher 2002,
+ * Def. 3.5), by enumeration of the active sets and the signs of their
+ * Taylor series; the refusal where no active set or several continue
+ * (docs/model-format.md, "Complementarity"; decisions.md) */
+#include <stdlib.h>
+#include <string.h>
+#include "driver.h"
+
+/* The entry state of a mode: every state and unknown of its reduced
+   form as (variable, order, value, fixed), what each candidate active
+   set starts from. */
+typedef struct {
+    slong n;
+    hdo_varord *vo;
+    int *fixed;
+    mpfr_ptr val;
+} entry_state;
+
+static void
+entry_save(entry_state *e, const run_ctx *c, slong m)
+{
+    const mode_cache *mc = hdo_run_mode_find(c, m);
+    const hdo_reduced_struct *r = mc->red;
+    e->n = r->nstate + r->nimplicit;
+    e->vo = malloc((e->n + 1) * sizeof *e->vo);
+    e->fixed = calloc(e->n + 1, sizeof *e->fixed);
+    HDO_ASSERT(e->vo != NULL && e->fixed != NULL);
+    e->val = hdo_vec_init(e->n, c->prec);
+    for (slong i = 0; i < e->n; i++) {
+        int st = i < r->nstate;
+        e->vo[i] = st ? r->state[i] : r->unknown[i - r->nstate];
+        e->fixed[i] = st ? mc->fixed[i] : 0;
+        mpfr_set(e->val + i, st ? mc->xs + i : mc->xu + i - r->nstate,
+                 MPFR_RNDN);
+    }
+}
+
+static void
+entry_clear(entry_state *e)
+{
+    hdo_vec_clear(e->val, e->n);
+    free(e->vo);
+    free(e->fixed);
+}
+
+/* Starts mode q (built) from the entry state: each state and unknown
+   that the entry has, with its fixed flag, the rest free guesses. */
+static void
+entry_load(run_ctx *c, slong q, const entry_state *e)
+{
+    mode_cache *mc = hdo_run_mode_entry(c, q);
+    const hdo_reduced_struct *r = mc->red;
+    for (slong i = 0; i < r->nstate + r->nimplicit; i++) {
+        int st = i < r->nstate;
+        hdo_varord vo = st ? r->state[i] : r->unknown[i - r->nstate];
+        mpfr_ptr x = st ? mc->xs + i : mc->xu + i - r->nstate;
+        slong k;
+        for (k = 0; k < e->n; k++)
+            if (e->vo[k].var == vo.var && e->vo[k].order == vo.order)
+                break;
+        if (k < e->n) {
+            mpfr_set(x, e->val + k, MPFR_RNDN);
+        } else if (vo.order == 0) {
+            hdo_run_start_guess(x, c, vo.var);
+        } else {
+            mpfr_set_ui(x, 0, MPFR_RNDN);
+        }
+        if (st)
+            mc->fixed[i] = k < e->n ? e->fixed[k] : 0;
+    }
+}
+
+/* What a candidate active set is at the entry point. */
+enum {
+    CAND_NONE,     /* no such mode (a zero variant beyond the cap) */
+    CAND_SINGULAR, /* no consistent point: its DAE cannot be entered */
+    CAND_JUMP,     /* consistent only after a kept value changes */
+    CAND_FAIL,     /* the expansion failed */
+    CAND_VIOLATES, /* an inequality leaves its side */
+    CAND_CONTINUES /* every inequality stays on its side */
+};
+
+typedef struct {
+    int kind;
+    slong mode;
+    slong bad;   /* CAND_VIOLATES: the condition whose inequality leaves */
+    slong order; /* ... and the Taylor order at which it does */
+    mpfr_t H;    /* the zero rule's horizon of its expansion */
+    int was;     /* whether the run had used its mode before */
+} candidate;
+
+/* The index of condition i's `perp` transition in mode q: after the
+   file's `when`s, before the relations' crossings (ref/model/perp.c). */
+static slong
+perp_guard(const hdo_mode *q, slong i)
+{
+    return q->nwhens - q->nrel - q->nperp + i;
+}
+
+/* Tries active set mask of the block of mode m at t from the entry
+   state e: its consistent point, then its expansion and the zero rule
+   on every inequality (the first Taylor coefficient of each that
+   matters, as for a guard at the start of an arc). */
+static void
+try_candidate(candidate *cd, run_ctx *c, slong m, slong mask,
+              const entry_state *e, const mpfr_t t)
+{
+    cd->mode = hdo_model_cp_mode(c->model, m, mask);
+    cd->kind = CAND_NONE;
+    cd->bad = -1;
+    cd->order = 0;
+    if (cd->mode < 0)
+        return;
+    slong q = cd->mode;
+    int adjusted = 0;
+    cd->was = c->res->modes[q].used;
+    cd->kind = CAND_SINGULAR;
+    if (hdo_run_mode_cache_get(c, q, t) == 0) {
+        entry_load(c, q, e);
+        if (hdo_run_reinit(c, q, t, &adjusted) == 0)
+            cd->kind = adjusted ? CAND_JUMP : CAND_FAIL;
+    }
+    if (c->err != NULL)
+        hdo_error_clear(c->err); /* a candidate's failure is no error */
+    if (cd->kind == CAND_FAIL) {
+        mode_cache *mc = hdo_run_mode_entry(c, q);
+        hdo_error_t ee;
+        hdo_error_clear(&ee);
+        if (hdo_stepper_apply(mc->step, t, mc->xs, mc->xu, &ee) == 0) {
+            hdo_stepper_step_size(cd->H, mc->step);
+            hdo_run_event_horizon(cd->H, t);
+            hdo_run_guard_floors(c, mc, t, mc->xs, mc->xu, &mc->step->dense,
+                                 cd->H);
+            const hdo_mode *mode = c->model->modes + q;
+            slong p = mc->step->dense.order;
+            cd->kind = CAND_CONTINUES;
+            for (slong i = 0; i < mode->nperp; i++) {
+                slong g = perp_guard(mode, i);
+                mpfr_srcptr coef = mc->step->dense.guard[g * (p + 1)];
+                slong o = hdo_event_zero_order(
+                    coef, p + 1, cd->H, c->tol,
+                    mc->gfloor != NULL ? mc->gfloor + g : NULL);
+                if (o <= p && mpfr_sgn(coef + o) < 0 &&
+                    (cd->bad < 0 || o < cd->order)) {
+                    cd->kind = CAND_VIOLATES;
+                    cd->bad = i;
+                    cd->order = o;
+                }
+            }
+        }
+    }
+}
+
+/* "id = 0, -ud = 0": the equations of active set mask of block fam. */
+static void
+describe_set(char *buf, size_t n, const hdo_mode *fam, slong mask)
+{
+    size_t len = 0;
+    buf[0] = '\0';
+    for (slong i = 0; i < fam->nperp && len + 1 < n; i++) {
+        const hdo_perp *p = fam->perp + i;
+        len += (size_t)snprintf(buf + len, n - len, "%s%s = 0", i ? ", " : "",
+                                (mask >> i) & 1 ? p->btext : p->atext);
+    }
+}
+
+/* The inequality of condition i in active set mask: "id >= 0". */
+static void
+describe_ineq(char *buf, size_t n, const hdo_mode *fam, slong mask, slong i)
+{
+    const hdo_perp *p = fam->perp + i;
+    snprintf(buf, n, "%s >= 0", (mask >> i) & 1 ? p->atext : p->btext);
+}
+
+/* Whether the expansions of modes a and b (built, expanded at the same
+   point) are one solution: every variable's series agrees within the
+   zero rule (tolerance relative to the larger of the two over the step,
+   and the variable's scale floor). */
+static int
+same_solution(run_ctx *c, slong a, slong b, const mpfr_t Ha, const mpfr_t Hb)
+{
+    const mode_cache *ma = hdo_run_mode_find(c, a),
+                     *mb = hdo_run_mode_find(c, b);
+    const hdo_reduced_struct *ra = ma->red, *rb = mb->red;
+    slong pa = ma->step->dense.order, pb = mb->step->dense.order;
+    slong p = pa < pb ? pa : pb;
+    mpfr_t H, d, size, term, fl;
+    mpfr_inits2(c->prec, H, d, size, term, fl, (mpfr_ptr)0);
+    mpfr_min(H, Ha, Hb, MPFR_RNDN);
+    int same = 1;
+    mpfr_ptr diff = hdo_vec_init(p + 1, c->prec);
+    for (slong i = 0; i < ra->nstate + ra->nimplicit && same; i++) {
+        int sa = i < ra->nstate;
+        hdo_varord vo = sa ? ra->state[i] : ra->unknown[i - ra->nstate];
+        if (vo.order != 0)
+            continue;
+        slong j;
+        for (j = 0; j < rb->nstate + rb->nimplicit; j++) {
+            hdo_varord wo =
+                j < rb->nstate ? rb->state[j] : rb->unknown[j - rb->nstate];
+            if (wo.var == vo.var && wo.order == 0)
+                break;
+        }
+        if (j == rb->nstate + rb->nimplicit)
+            continue;
+        const mpfr_t *ca =
+            sa ? ma->step->dense.state + i * (pa + 1)
+               : ma->step->dense.unknown + (i - ra->nstate) * (pa + 1);
+        const mpfr_t *cb = j < rb->nstate ? mb->step->dense.state + j * (pb + 1)
+                                          : mb->step->dense.unknown +
+                                                (j - rb->nstate) * (pb + 1);
+        mpfr_set_ui(size, 0, MPFR_RNDN);
+        mpfr_set_ui(term, 1, MPFR_RNDN);
+        for (slong k = 0; k <= p; k++) {
+            mpfr_sub(diff + k, ca[k], cb[k], MPFR_RNDN);
+            mpfr_mul(d, ca[k], term, MPFR_RNDN);
+            mpfr_abs(d, d, MPFR_RNDN);
+            mpfr_max(size, size, d, MPFR_RNDN);
+            mpfr_mul(d, cb[k], term, MPFR_RNDN);
+            mpfr_abs(d, d, MPFR_RNDN);
+            mpfr_max(size, size, d, MPFR_RNDN);
+            mpfr_mul(term, term, H, MPFR_RNDN);
+        }
+        hdo_run_var_floor(fl, c, vo.var);
+        mpfr_max(size, size, fl, MPFR_RNDN);
+        mpfr_mul(size, size, c->tol, MPFR_RNDN);
+        if (hdo_event_zero_order(diff, p + 1, H, c->tol, size) <= p)
+            same = 0;
+    }
+    hdo_vec_clear(diff, p + 1);
+    mpfr_clears(H, d, size, term, fl, (mpfr_ptr)0);
+    return same;
+}
+
+/* Refuses at t: the error status with the block's place (its first
+   condition) and the message "<what> at t = ...: <why>". */
+static int
+refuse(run_ctx *c, int status, slong m, const mpfr_t t, const char *what,
+       const char *why)
+{
+    const hdo_mode *mode = c->model->modes + m;
+    const hdo_mode *fam = c->model->modes + mode->cp_family;
+    char *ts, lines[128];
+    size_t len = 0;
+    lines[0] = '\0';
+    for (slong i = 0; i < fam->nperp && len + 16 < sizeof lines; i++)
+        len += (size_t)snprintf(lines + len, sizeof lines - len, "%s%d",
+                                i ? ", " : "", fam->perp[i].pos.line);
+    mpfr_asprintf(&ts, "%.*Re", (int)(c->digits - 1), t);
+    hdo_error_set(c->err, status, fam->perp[0].pos.line, fam->perp[0].pos.col,
+                  "%s at t = %s in the complementarity block of mode '%s' "
+                  "(line%s %s): %s",
+                  what, ts, mode->name, fam->nperp > 1 ? "s" : "", lines, why);
+    mpfr_free_str(ts);
+    return hdo_run_fail(c, status, m, t);
+}
+
+/* The decision among the active sets of mode *m's block at t, from the
+   entry state in mode *m's cache (prepared, not yet made consistent):
+   docs/model-format.md, "Complementarity".  Sets *m to the active set
+   that continues, consistent at t. */
+static int
+cp_pick(run_ctx *c, slong *m, const mpfr_t t)
+{
+    const hdo_mode *mode = c->model->modes + *m;
+    const hdo_mode *fam = c->model->modes + mode->cp_family;
+    slong k = mode->nperp, n = (slong)1 << k;
+    entry_state e;
+    entry_save(&e, c, *m);
+    candidate *cd = calloc(n, sizeof *cd);
+    HDO_ASSERT(cd != NULL);
+    slong ncont = 0, first = -1, njump = 0, late = -1;
+    for (slong s = 0; s < n; s++) {
+        mpfr_init2(cd[s].H, c->prec);
+        try_candidate(cd + s, c, *m, s, &e, t);
+        if (cd[s].kind == CAND_CONTINUES && ncont++ == 0)
+            first = s;
+        njump += cd[s].kind == CAND_JUMP;
+        if (cd[s].kind == CAND_VIOLATES && cd[s].order > HDO_CP_MAX_ORDER &&
+            (late < 0 || cd[s].order > cd[late].order))
+            late = s;
+    }
+    entry_clear(&e);
+    int st = 0;
+    char why[1024], a[256], b[256], ineq[128];
+    slong other = -1;
+    for (slong s = first + 1; s < n && ncont > 1 && other < 0; s++)
+        if (cd[s].kind == CAND_CONTINUES &&
+            !same_solution(c, cd[first].mode, cd[s].mode, cd[first].H, cd[s].H))
+            other = s;
+    if (ncont == 0) {
+        /* no active set continues: the complementarity problem at this
+           point has no solution (or only after a jump of the state) */
+        size_t len = 0;
+        why[0] = '\0';
+        for (slong s = 0; s < n && len + 200 < sizeof why; s++) {
+            describe_set(a, sizeof a, fam, s);
+            if (cd[s].kind == CAND_VIOLATES) {
+                describe_ineq(ineq, sizeof ineq, fam, s, cd[s].bad);
+                len += (size_t)snprintf(why + len, sizeof why - len,
+                                        "%s[%s] violates %s", len ? "; " : "",
+                                        a, ineq);
+            } else if (cd[s].kind == CAND_JUMP) {
+                len += (size_t)snprintf(why + len, sizeof why - len,
+                                        "%s[%s] needs a jump of the state",
+                                        len ? "; " : "", a);
+            } else if (cd[s].kind != CAND_NONE) {
+                len += (size_t)snprintf(why + len, sizeof why - len,
+                                        "%s[%s] has no consistent point",
+                                        len ? "; " : "", a);
+            }
+        }
+        st = refuse(c, HDO_ERR_INCONSISTENT, *m, t,
+                    njump > 0 ? "no continuation without a jump of the state"
+                              : "no solution (the complementarity problem "
+                                "has none)",
+                    why);
+    } else if (other >= 0) {
+        describe_set(a, sizeof a, fam, first);
+        describe_set(b, sizeof b, fam, other);
+        snprintf(why, sizeof why,
+                 "the active sets [%s] and [%s] both continue, with "
+                 "different solutions; hdo does not choose one",
+                 a, b);
+        st = refuse(c, HDO_ERR_NOT_UNIQUE, *m, t, "the solution is not unique",
+                    why);
+    } else if (late >= 0) {
+        /* the others are excluded only by a derivative of order 3 or
+           more: solutions that leave with switches accumulating at t
+           from the right (Filippov, L2 solutions; Pogromsky et al. 2001)
+           are not excluded, and the forward solution is unique only
+           among those without such accumulations */
+        describe_set(a, sizeof a, fam, first);
+        describe_set(b, sizeof b, fam, late);
+        describe_ineq(ineq, sizeof ineq, fam, late, cd[late].bad);
+        snprintf(why, sizeof why,
+                 "[%s] continues, and [%s] is excluded only by the "
+                 "derivative of order %ld of %s (relative degree %ld > %d): "
+                 "solutions that leave with switches accumulating at t "
+                 "from the right are not excluded; hdo does not choose one",
+                 a, b, (long)cd[late].order, ineq, (long)cd[late].order,
+                 HDO_CP_MAX_ORDER);
+        st = refuse(c, HDO_ERR_NOT_UNIQUE, *m, t, "the solution is not unique",
+                    why);
+    } else {
+        *m = cd[first].mode;
+    }
+    /* the run's note that a mode was used is taken back for those only
+       tried */
+    for (slong s = 0; s < n; s++) {
+        if (cd[s].mode >= 0 && (st < 0 || cd[s].mode != *m))
+            c->res->modes[cd[s].mode].used = cd[s].was;
+        mpfr_clear(cd[s].H);
+    }
+    free(cd);
+    return st;
+}
+
+int
+hdo_run_enter(run_ctx *c, slong *m, const mpfr_t t, int *adjusted,
+              int pick_relations)
+{
+    if (c->model->modes[*m].nperp == 0) {
+        int st = hdo_run_reinit(c, *m, t, adjusted);
+        if (st == 0 && pick_relations)
+            st = hdo_run_pick_pattern(c, m, t);
+        return st;
+    }
+    *adjusted = 0;
+    /* the active set, then the sign pattern of the relations; a pattern
+       that changes decides the active set anew from its state */
+    for (int round = 0; round < 4; round++) {
+        int st = cp_pick(c, m, t);
+        if (st < 0 || !pick_relations)
+            return st;
+        slong before = *m;
+        if ((st = hdo_run_pick_pattern(c, m, t)) < 0 || *m == before)
+            return st;
+    }
+    return refuse(c, HDO_ERR_UNSUPPORTED, *m, t,
+                  "the continuation is not covered",
+                  "the active set and the sign pattern of the relations do "
+                  "not settle");
+}
