@@ -342,6 +342,48 @@ int hdo_invariant_skips(const hdo_invariant *inv, slong g);
 int hdo_invariant_is_first(const hdo_invariant *inv, slong g);
 void hdo_invariant_free(hdo_invariant *inv);
 
+/* ------------------------------------------------------------------ */
+/* The linear complementarity system of a complementarity block
+   (ref/reduce/complementarity.c; docs/decisions.md, "Complementarity").
+
+   For the mode m of a block (any of its active sets: the mode's own
+   equations, those before the conditions' equations, are what counts),
+   with each variable's highest derivative in the equations an unknown z
+   and its lower derivatives the states s, the equations F(z, s, t) = 0
+   and A_i = lambda_i are solved for z when they are affine with rational
+   constant coefficients and regular: z = -P G s + K lambda + (terms in
+   t), so that ds/dt = A s + B lambda + ... and B_i = (C s + D
+   lambda)_i + ... (Heemels, Schumacher and Weiland 2000, the linear
+   complementarity system (A, B, C, D)).  D is dB/dA at the point; the
+   relative degree of condition i is the first l with row i of D (l = 0)
+   or of C A^(l-1) B nonzero, and that row is row i of the leading-row
+   matrix lead.  When lead is a P-matrix, the transfer matrix D + C (sI -
+   A)^-1 B is a P-matrix for all large s (its rows scaled by s^reldeg
+   tend to lead's), the condition of their well-posedness theorem: a
+   unique forward solution from every consistent state. */
+enum {
+    HDO_CP_LCS = 0,    /* the realisation exists: D, reldeg, lead set */
+    HDO_CP_NOT_LINEAR, /* an equation or B is not affine with constant
+                          coefficients (why says which) */
+    HDO_CP_NOT_FREE,   /* with the A's given the equations are singular:
+                          the A's are tied to each other or to states */
+    HDO_CP_UNCOUPLED   /* some B_i depends on no lambda at any order */
+};
+typedef struct {
+    slong m;       /* conditions */
+    int status;    /* HDO_CP_* */
+    char why[512]; /* what stops the realisation (status != LCS) */
+    fmpq_mat_t D;  /* m x m */
+    slong *reldeg; /* per condition, -1 where none */
+    fmpq_mat_t lead;
+} hdo_cp_form;
+void hdo_cp_form_init(hdo_cp_form *f);
+void hdo_cp_form_clear(hdo_cp_form *f);
+/* Builds f for mode m (nperp > 0) of model: returns 0 (HDO_CP_LCS) or
+   the other status, with f->why.  Symbolic derivatives go into model's
+   pool. */
+int hdo_cp_form_build(hdo_cp_form *f, hdo_model_struct *model, slong m);
+
 #ifdef __cplusplus
 }
 #endif
