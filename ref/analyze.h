@@ -21,6 +21,7 @@ typedef struct {
     hdo_reduced_t red;
     int reduced;    /* hdo_reduce_mode succeeded */
     int consistent; /* a consistent point was found from the start values */
+    int adjusted;   /* ... only by changing a given start value */
     int km_ok;      /* the Kunkel-Mehrmann analysis succeeded there */
     hdo_km_result km;
     /* The first failure (0: none), described by err.  fatal: it fails
@@ -45,19 +46,23 @@ typedef struct {
 /* The well-posedness of one complementarity block
    (ref/analyze/complementarity.c; docs/cli.md): the block of mode (a
    mode with nperp > 0 whose active set is 0, one per sign pattern of its
-   relations), its linear complementarity form, and whether the form's
-   leading-row matrix is a P-matrix (p = 1), is not (p = 0: alpha the
-   rows of a principal minor <= 0, minor its value, and when witness is
-   1 a right-hand side q of the leading-level problem LCP(q, lead) with
-   the two solutions z1 and z2), or was not tested (p = -1: no linear
-   form, form.why says why). */
+   relations) and its linear complementarity form (reduce.h).  p: whether
+   its matrix D = dB/dA is a P-matrix (1: every LCP at a point has one
+   solution; 0: alpha the rows of a principal minor <= 0, minor its
+   value, and when witness is 1 a right-hand side q with the two
+   solutions z1 and z2 of LCP(q, D)); gp: whether its transfer matrix
+   G(sigma) is a P-matrix for all large sigma (1: a unique forward
+   solution from every consistent state; 0: galpha the rows of a
+   principal minor whose series in 1/sigma leads with gcoef at order
+   gorder, or vanishes, gorder -1).  Both -1 when there is no linear
+   form (form.why says why). */
 typedef struct {
     slong mode;
     hdo_cp_form form;
-    int p;
-    ulong alpha;
-    fmpq_t minor;
-    int witness;
+    int p, witness, gp;
+    ulong alpha, galpha;
+    fmpq_t minor, gcoef;
+    slong gorder;
     fmpq_mat_t q, z1, z2;
 } hdo_analysis_block;
 

@@ -165,6 +165,17 @@ int hdo_lcp_is_p_matrix(ulong *alpha, fmpq_t minor, const fmpq_mat_t M);
 int hdo_lcp_witness(fmpq_mat_t q, fmpq_mat_t z1, fmpq_mat_t z2,
                     const fmpq_mat_t M, ulong alpha, const fmpq_t minor);
 
+/* Whether G(s) = R[0] + R[1] s + ... + R[L] s^L (m x m rational
+   matrices, s = 1/sigma: a transfer matrix's series at infinity) is a
+   P-matrix for all small s > 0: the series of every principal minor,
+   known to order L, has a positive first nonzero coefficient (minors in
+   order of size).  Returns 1, or 0 with *alpha a smallest failing set,
+   *order the order of its first nonzero coefficient and coef its value
+   (negative), or *order = -1 and coef 0 when the minor vanishes to order
+   L (the caller takes L large enough that this means identically). */
+int hdo_lcp_is_p_series(ulong *alpha, slong *order, fmpq_t coef,
+                        const fmpq_mat_struct *R, slong L);
+
 #ifdef __cplusplus
 }
 #endif

@@ -354,28 +354,31 @@ void hdo_invariant_free(hdo_invariant *inv);
    constant coefficients and regular: z = -P G s + K lambda + (terms in
    t), so that ds/dt = A s + B lambda + ... and B_i = (C s + D
    lambda)_i + ... (Heemels, Schumacher and Weiland 2000, the linear
-   complementarity system (A, B, C, D)).  D is dB/dA at the point; the
-   relative degree of condition i is the first l with row i of D (l = 0)
-   or of C A^(l-1) B nonzero, and that row is row i of the leading-row
-   matrix lead.  When lead is a P-matrix, the transfer matrix D + C (sI -
-   A)^-1 B is a P-matrix for all large s (its rows scaled by s^reldeg
-   tend to lead's), the condition of their well-posedness theorem: a
-   unique forward solution from every consistent state. */
+   complementarity system (A, B, C, D)).  D = dB/dA is the matrix of the
+   complementarity problem at a point, w = q + D lambda.  The Markov
+   parameters R[0] = D, R[l] = C A^(l-1) B (l = 1 .. L, L = m (ns + 1))
+   are the series of the transfer matrix G(sigma) = D + C (sigma I -
+   A)^-1 B in 1/sigma, as far as any principal minor of G needs them
+   (the minor is a rational function whose series, when not zero,
+   starts below that order); the relative degree of condition i is the
+   first l with row i of R[l] nonzero.  When G(sigma) is a P-matrix for
+   all large sigma, the system has a unique forward solution from every
+   consistent state (their Theorem 6.5 and section 7). */
 enum {
-    HDO_CP_LCS = 0,    /* the realisation exists: D, reldeg, lead set */
-    HDO_CP_NOT_LINEAR, /* an equation or B is not affine with constant
-                          coefficients (why says which) */
-    HDO_CP_NOT_FREE,   /* with the A's given the equations are singular:
-                          the A's are tied to each other or to states */
-    HDO_CP_UNCOUPLED   /* some B_i depends on no lambda at any order */
+    HDO_CP_LCS = 0,     /* the realisation exists: D, R, reldeg set */
+    HDO_CP_NOT_LINEAR,  /* an equation or B is not affine with constant
+                           coefficients (why says which) */
+    HDO_CP_NOT_FREE     /* with the A's given the equations are singular:
+                           the A's are tied to each other or to states */
 };
 typedef struct {
-    slong m;       /* conditions */
-    int status;    /* HDO_CP_* */
-    char why[512]; /* what stops the realisation (status != LCS) */
-    fmpq_mat_t D;  /* m x m */
-    slong *reldeg; /* per condition, -1 where none */
-    fmpq_mat_t lead;
+    slong m;        /* conditions */
+    int status;     /* HDO_CP_* */
+    char why[512];  /* what stops the realisation (status != LCS) */
+    slong ns;       /* states */
+    slong L;        /* R[0 .. L] */
+    fmpq_mat_struct *R; /* the Markov parameters, m x m each; R[0] = D */
+    slong *reldeg;  /* per condition, -1 where no R[l] row is nonzero */
 } hdo_cp_form;
 void hdo_cp_form_init(hdo_cp_form *f);
 void hdo_cp_form_clear(hdo_cp_form *f);

@@ -70,6 +70,7 @@ consistent_point(hdo_analysis_mode *p, hdo_model_t model, const mpfr_t t,
                                  prec, &p->err);
     free(fixed);
     p->consistent = st == 0;
+    p->adjusted = st == 0 && adjusted;
     return st;
 }
 
@@ -118,7 +119,9 @@ pattern_possible(hdo_model_t model, slong m, const hdo_analysis_mode *p,
     const hdo_mode *mode = model->modes + m;
     if (mode->pattern == NULL && mode->nperp == 0)
         return 1;
-    if (!p->consistent)
+    /* an active set holds only where the state needs no jump (as a
+       run's entry decides, ref/hybrid/complementarity.c) */
+    if (!p->consistent || (mode->nperp > 0 && p->adjusted))
         return 0;
     /* the relations' crossings and the complementarity conditions'
        inequalities (ref/model/perp.c) */

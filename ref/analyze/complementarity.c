@@ -26,23 +26,30 @@ hdo_analysis_blocks(hdo_analysis_t a, hdo_model_struct *model)
         b->mode = m;
         hdo_cp_form_init(&b->form);
         fmpq_init(b->minor);
+        fmpq_init(b->gcoef);
         fmpq_mat_init(b->q, k, 1);
         fmpq_mat_init(b->z1, k, 1);
         fmpq_mat_init(b->z2, k, 1);
-        b->p = -1;
+        b->p = b->gp = -1;
         if (hdo_cp_form_build(&b->form, model, m) != 0)
             continue;
         /* through locals: GCC 12 misjudges the size of the fields of a
            calloc'd array element (-Wstringop-overflow) */
         fmpq_t minor;
         ulong alpha;
+        slong order;
         fmpq_init(minor);
-        b->p = hdo_lcp_is_p_matrix(&alpha, minor, b->form.lead);
+        b->p = hdo_lcp_is_p_matrix(&alpha, minor, b->form.R);
         if (!b->p)
-            b->witness =
-                hdo_lcp_witness(b->q, b->z1, b->z2, b->form.lead, alpha, minor);
+            b->witness = hdo_lcp_witness(b->q, b->z1, b->z2, b->form.R, alpha,
+                                         minor);
         b->alpha = alpha;
         fmpq_swap(b->minor, minor);
+        b->gp = hdo_lcp_is_p_series(&alpha, &order, minor, b->form.R,
+                                    b->form.L);
+        b->galpha = alpha;
+        b->gorder = order;
+        fmpq_swap(b->gcoef, minor);
         fmpq_clear(minor);
     }
 }
@@ -66,6 +73,7 @@ hdo_analysis_blocks_clear(hdo_analysis_t a)
         hdo_analysis_block *b = a->blocks + i;
         hdo_cp_form_clear(&b->form);
         fmpq_clear(b->minor);
+        fmpq_clear(b->gcoef);
         fmpq_mat_clear(b->q);
         fmpq_mat_clear(b->z1);
         fmpq_mat_clear(b->z2);
@@ -119,41 +127,59 @@ hdo_analysis_blocks_text(FILE *out, hdo_model_t model, const hdo_analysis_t an)
         }
         if (b->p < 0) {
             fprintf(out,
-                    "  P-matrix: not tested (no linear complementarity form: "
-                    "%s); the run decides each point by its active sets\n\n",
+                    "  not tested (no linear complementarity form: %s); the "
+                    "run decides each point by its active sets\n\n",
                     b->form.why);
             continue;
         }
-        fputs("  leading-row matrix (exact):", out);
+        fputs("  matrix D = dB/dA (exact):", out);
         for (slong r = 0; r < k; r++) {
             fputs(r ? "; " : " [", out);
             for (slong c = 0; c < k; c++) {
                 fputs(c ? ", " : "", out);
-                fmpq_fprint(out, fmpq_mat_entry(b->form.lead, r, c));
+                fmpq_fprint(out, fmpq_mat_entry(b->form.R, r, c));
             }
         }
         fputs("]\n", out);
         if (b->p) {
-            fputs("  P-matrix: yes (every principal minor positive): a "
-                  "unique forward solution from every consistent state\n\n",
+            fputs("  P-matrix: yes (every principal minor positive): the "
+                  "complementarity problem at every point has one "
+                  "solution\n",
+                  out);
+        } else {
+            fputs("  P-matrix: no: the principal minor of rows ", out);
+            text_rows(out, b->alpha, k);
+            fputs(" is ", out);
+            fmpq_fprint(out, b->minor);
+            if (b->witness) {
+                fputs("; at q = ", out);
+                text_vec(out, b->q);
+                fputs(" the problem q + D z has the two solutions z = ", out);
+                text_vec(out, b->z1);
+                fputs(" and ", out);
+                text_vec(out, b->z2);
+            }
+            fputc('\n', out);
+        }
+        if (b->gp) {
+            fputs("  transfer matrix G(s) = D + C (sI - A)^-1 B: a P-matrix "
+                  "for all large s: a unique forward solution from every "
+                  "consistent state\n\n",
                   out);
             continue;
         }
-        fputs("  P-matrix: no: the principal minor of rows ", out);
-        text_rows(out, b->alpha, k);
-        fputs(" is ", out);
-        fmpq_fprint(out, b->minor);
-        fputc('\n', out);
-        if (b->witness) {
-            fputs("  not unique: at the leading level q = ", out);
-            text_vec(out, b->q);
-            fputs(", LCP(q, M) has the two solutions ", out);
-            text_vec(out, b->z1);
-            fputs(" and ", out);
-            text_vec(out, b->z2);
-            fputc('\n', out);
+        fputs("  transfer matrix G(s) = D + C (sI - A)^-1 B: not a P-matrix "
+              "for large s: its principal minor of rows ",
+              out);
+        text_rows(out, b->galpha, k);
+        if (b->gorder < 0) {
+            fputs(" vanishes identically", out);
+        } else {
+            fputs(" is ", out);
+            fmpq_fprint(out, b->gcoef);
+            fprintf(out, " s^-%ld + ...", (long)b->gorder);
         }
-        fputc('\n', out);
+        fputs(": forward solutions need not be unique\n\n", out);
     }
 }
 
@@ -163,6 +189,18 @@ json_fmpq(FILE *out, const fmpq_t x)
     char *s = fmpq_get_str(NULL, 10, x);
     hdo_json_string(out, s);
     flint_free(s);
+}
+
+static void
+json_rows(FILE *out, ulong alpha, slong k)
+{
+    fputc('[', out);
+    for (slong j = 0, first = 1; j < k; j++)
+        if ((alpha >> j) & 1) {
+            fprintf(out, "%s%ld", first ? "" : ", ", (long)j + 1);
+            first = 0;
+        }
+    fputc(']', out);
 }
 
 static void
@@ -210,24 +248,20 @@ hdo_analysis_blocks_json(FILE *out, hdo_model_t model, const hdo_analysis_t an)
             fputc('}', out);
             continue;
         }
-        fputs(", \"leading_matrix\": [", out);
+        fputs(", \"matrix\": [", out);
         for (slong r = 0; r < k; r++) {
             fputs(r ? ", [" : "[", out);
             for (slong c = 0; c < k; c++) {
                 fputs(c ? ", " : "", out);
-                json_fmpq(out, fmpq_mat_entry(b->form.lead, r, c));
+                json_fmpq(out, fmpq_mat_entry(b->form.R, r, c));
             }
             fputc(']', out);
         }
         fputc(']', out);
         if (!b->p) {
-            fputs(", \"minor_rows\": [", out);
-            for (slong j = 0, first = 1; j < k; j++)
-                if ((b->alpha >> j) & 1) {
-                    fprintf(out, "%s%ld", first ? "" : ", ", (long)j + 1);
-                    first = 0;
-                }
-            fputs("], \"minor\": ", out);
+            fputs(", \"minor_rows\": ", out);
+            json_rows(out, b->alpha, k);
+            fputs(", \"minor\": ", out);
             json_fmpq(out, b->minor);
             if (b->witness) {
                 fputs(", \"witness\": {\"q\": ", out);
@@ -238,6 +272,14 @@ hdo_analysis_blocks_json(FILE *out, hdo_model_t model, const hdo_analysis_t an)
                 json_vec(out, b->z2);
                 fputc('}', out);
             }
+        }
+        fprintf(out, ", \"transfer_p_matrix\": %s", b->gp ? "true" : "false");
+        if (!b->gp) {
+            fputs(", \"transfer_minor_rows\": ", out);
+            json_rows(out, b->galpha, k);
+            fprintf(out, ", \"transfer_minor_order\": %ld", (long)b->gorder);
+            fputs(", \"transfer_minor_coefficient\": ", out);
+            json_fmpq(out, b->gcoef);
         }
         fputc('}', out);
     }

@@ -88,7 +88,6 @@ typedef struct {
     slong bad;   /* CAND_VIOLATES: the condition whose inequality leaves */
     slong order; /* ... and the Taylor order at which it does */
     mpfr_t H;    /* the zero rule's horizon of its expansion */
-    int was;     /* whether the run had used its mode before */
 } candidate;
 
 /* The index of condition i's `perp` transition in mode q: after the
@@ -115,11 +114,10 @@ try_candidate(candidate *cd, run_ctx *c, slong m, slong mask,
         return;
     slong q = cd->mode;
     int adjusted = 0;
-    cd->was = c->res->modes[q].used;
     cd->kind = CAND_SINGULAR;
     if (hdo_run_mode_cache_get(c, q, t) == 0) {
         entry_load(c, q, e);
-        if (hdo_run_reinit(c, q, t, &adjusted) == 0)
+        if (hdo_run_reinit_point(c, q, t, &adjusted) == 0)
             cd->kind = adjusted ? CAND_JUMP : CAND_FAIL;
     }
     if (c->err != NULL)
@@ -346,14 +344,10 @@ cp_pick(run_ctx *c, slong *m, const mpfr_t t)
                     why);
     } else {
         *m = cd[first].mode;
+        hdo_run_reinit_enter(c, *m, t);
     }
-    /* the run's note that a mode was used is taken back for those only
-       tried */
-    for (slong s = 0; s < n; s++) {
-        if (cd[s].mode >= 0 && (st < 0 || cd[s].mode != *m))
-            c->res->modes[cd[s].mode].used = cd[s].was;
+    for (slong s = 0; s < n; s++)
         mpfr_clear(cd[s].H);
-    }
     free(cd);
     return st;
 }

@@ -239,6 +239,11 @@ void hdo_run_event_digits(run_ctx *c, mpfr_srcptr coef, slong len,
                           const mpfr_t H, const mpfr_t s);
 void hdo_run_start_guess(mpfr_t out, const run_ctx *c, slong v);
 int hdo_run_reinit(run_ctx *c, slong m, const mpfr_t t, int *adjusted);
+/* hdo_run_reinit in two parts: the consistent point alone (a mode only
+   tried: complementarity.c), and the entry once it is taken (the first
+   integrals' values, the mode's note in the result). */
+int hdo_run_reinit_point(run_ctx *c, slong m, const mpfr_t t, int *adjusted);
+void hdo_run_reinit_enter(run_ctx *c, slong m, const mpfr_t t);
 void hdo_run_skip_samples_at(run_ctx *c, const mpfr_t t);
 int hdo_run_take_transition_tr(run_ctx *c, slong src, const hdo_transition *tr,
                                slong k, const left_limit *L, const mpfr_t t,

@@ -4,6 +4,7 @@
  * two solutions (docs/decisions.md, "Complementarity") */
 #include <stdlib.h>
 #include <flint/fmpq_mat.h>
+#include <flint/fmpz_poly_mat.h>
 #include "linalg.h"
 #include "status.h"
 
@@ -370,4 +371,74 @@ hdo_lcp_witness(fmpq_mat_t q, fmpq_mat_t z1, fmpq_mat_t z2, const fmpq_mat_t M,
     fmpq_mat_clear(x);
     fmpq_mat_clear(u);
     return found;
+}
+
+int
+hdo_lcp_is_p_series(ulong *alpha, slong *order, fmpq_t coef,
+                    const fmpq_mat_struct *R, slong L)
+{
+    slong m = fmpq_mat_nrows(R), ok = 1;
+    HDO_ASSERT(m <= HDO_LCP_MAX_ENUM);
+    /* one denominator for every coefficient: scaling a k x k minor by
+       den^k > 0 keeps its signs */
+    fmpz_t den, c;
+    fmpz_init(den);
+    fmpz_init(c);
+    fmpz_one(den);
+    for (slong l = 0; l <= L; l++)
+        for (slong i = 0; i < m; i++)
+            for (slong j = 0; j < m; j++)
+                fmpz_lcm(den, den, fmpq_denref(fmpq_mat_entry(R + l, i, j)));
+    fmpz_poly_t det;
+    fmpz_poly_init(det);
+    *alpha = 0;
+    *order = 0;
+    fmpq_one(coef);
+    for (slong k = 1; k <= m && ok; k++)
+        for (ulong s = 1; s < ((ulong)1 << m) && ok; s++) {
+            if (popcount(s) != k)
+                continue;
+            fmpz_poly_mat_t G;
+            fmpz_poly_mat_init(G, k, k);
+            for (slong i = 0, r = 0; i < m; i++) {
+                if (!((s >> i) & 1))
+                    continue;
+                for (slong j = 0, q = 0; j < m; j++) {
+                    if (!((s >> j) & 1))
+                        continue;
+                    for (slong l = 0; l <= L; l++) {
+                        const fmpq *x = fmpq_mat_entry(R + l, i, j);
+                        fmpz_divexact(c, den, fmpq_denref(x));
+                        fmpz_mul(c, c, fmpq_numref(x));
+                        fmpz_poly_set_coeff_fmpz(
+                            fmpz_poly_mat_entry(G, r, q), l, c);
+                    }
+                    q++;
+                }
+                r++;
+            }
+            fmpz_poly_mat_det(det, G);
+            fmpz_poly_mat_clear(G);
+            /* the first coefficient up to order L (beyond it the minor's
+               series is not known from R[0 .. L]) */
+            slong o = 0, len = fmpz_poly_length(det);
+            while (o < len && o <= L && fmpz_is_zero(det->coeffs + o))
+                o++;
+            if (o >= len || o > L) {
+                ok = 0;
+                *alpha = s;
+                *order = -1;
+                fmpq_zero(coef);
+            } else if (fmpz_sgn(det->coeffs + o) < 0) {
+                ok = 0;
+                *alpha = s;
+                *order = o;
+                fmpz_pow_ui(c, den, (ulong)k);
+                fmpq_set_fmpz_frac(coef, det->coeffs + o, c);
+            }
+        }
+    fmpz_poly_clear(det);
+    fmpz_clear(den);
+    fmpz_clear(c);
+    return (int)ok;
 }

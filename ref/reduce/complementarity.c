@@ -1,8 +1,7 @@
 /* complementarity.c -- the linear complementarity system of a mode's
  * complementarity block (Heemels, Schumacher and Weiland 2000): its
- * realisation from the mode's equations, exactly over the rationals, the
- * relative degree of each condition and the leading-row matrix whose
- * P-matrix property decides well-posedness (docs/decisions.md,
+ * realisation from the mode's equations, exactly over the rationals, and
+ * the Markov parameters of its transfer matrix (docs/decisions.md,
  * "Complementarity") */
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,15 +12,15 @@ void
 hdo_cp_form_init(hdo_cp_form *f)
 {
     memset(f, 0, sizeof *f);
-    fmpq_mat_init(f->D, 0, 0);
-    fmpq_mat_init(f->lead, 0, 0);
 }
 
 void
 hdo_cp_form_clear(hdo_cp_form *f)
 {
-    fmpq_mat_clear(f->D);
-    fmpq_mat_clear(f->lead);
+    if (f->R != NULL)
+        for (slong l = 0; l <= f->L; l++)
+            fmpq_mat_clear(f->R + l);
+    free(f->R);
     free(f->reldeg);
     memset(f, 0, sizeof *f);
 }
@@ -109,14 +108,13 @@ hdo_cp_form_build(hdo_cp_form *f, hdo_model_struct *model, slong m)
                     mode->perp[r - nf].btext, mode->perp[r - nf].pos.line);
         }
     }
-    fmpq_mat_t Ji, K, PG, D, C, A, B, R, T;
+    fmpq_mat_t Ji, K, PG, D, C, A, B, T;
     fmpq_mat_init(Ji, n, n);
     fmpq_mat_init(K, n, k);
     fmpq_mat_init(PG, n, ns);
     fmpq_mat_init(C, k, ns);
     fmpq_mat_init(A, ns, ns);
     fmpq_mat_init(B, ns, k);
-    fmpq_mat_init(R, k, k);
     fmpq_mat_init(T, k, ns);
     fmpq_mat_init(D, k, k);
     if (ok) {
@@ -162,51 +160,35 @@ hdo_cp_form_build(hdo_cp_form *f, hdo_model_struct *model, slong m)
             for (slong i = 0; i < k; i++)
                 fmpq_set(fmpq_mat_entry(B, s, i), fmpq_mat_entry(K, j, i));
         }
-        fmpq_mat_clear(f->D);
-        fmpq_mat_init_set(f->D, D);
-        fmpq_mat_clear(f->lead);
-        fmpq_mat_init(f->lead, k, k);
-        /* Markov parameters D, C B, C A B, ...: row i's relative degree
-           is the first that depends on the lambdas (beyond ns they are
-           combinations of the earlier ones, Cayley-Hamilton) */
-        for (slong i = 0; i < k; i++)
-            f->reldeg[i] = -1;
+        /* the Markov parameters D, C B, C A B, ... */
+        f->ns = ns;
+        f->L = k * (ns + 1);
+        f->R = malloc((f->L + 1) * sizeof *f->R);
+        HDO_ASSERT(f->R != NULL);
         fmpq_mat_set(T, C);
-        for (slong l = 0; l <= ns + 1; l++) {
+        for (slong l = 0; l <= f->L; l++) {
+            fmpq_mat_init(f->R + l, k, k);
             if (l == 0) {
-                fmpq_mat_set(R, D);
-            } else {
-                fmpq_mat_mul(R, T, B);
-                fmpq_mat_t T2;
-                fmpq_mat_init(T2, k, ns);
-                fmpq_mat_mul(T2, T, A);
-                fmpq_mat_swap(T, T2);
-                fmpq_mat_clear(T2);
+                fmpq_mat_set(f->R, D);
+                continue;
             }
-            for (slong i = 0; i < k; i++) {
-                if (f->reldeg[i] >= 0)
-                    continue;
-                int nz = 0;
+            fmpq_mat_mul(f->R + l, T, B);
+            fmpq_mat_t T2;
+            fmpq_mat_init(T2, k, ns);
+            fmpq_mat_mul(T2, T, A);
+            fmpq_mat_swap(T, T2);
+            fmpq_mat_clear(T2);
+        }
+        for (slong i = 0; i < k; i++) {
+            f->reldeg[i] = -1;
+            for (slong l = 0; l <= f->L && f->reldeg[i] < 0; l++)
                 for (slong j = 0; j < k; j++)
-                    nz |= !fmpq_is_zero(fmpq_mat_entry(R, i, j));
-                if (!nz)
-                    continue;
-                f->reldeg[i] = l;
-                for (slong j = 0; j < k; j++)
-                    fmpq_set(fmpq_mat_entry(f->lead, i, j),
-                             fmpq_mat_entry(R, i, j));
-            }
+                    if (!fmpq_is_zero(fmpq_mat_entry(f->R + l, i, j))) {
+                        f->reldeg[i] = l;
+                        break;
+                    }
         }
         f->status = HDO_CP_LCS;
-        for (slong i = 0; i < k; i++)
-            if (f->reldeg[i] < 0) {
-                f->status = HDO_CP_UNCOUPLED;
-                snprintf(f->why, sizeof f->why,
-                         "B = %s (line %d) does not depend on the A's at any "
-                         "order: no multiplier acts on its inequality",
-                         mode->perp[i].btext, mode->perp[i].pos.line);
-                break;
-            }
     }
     fmpq_mat_clear(J);
     fmpq_mat_clear(G);
@@ -218,7 +200,6 @@ hdo_cp_form_build(hdo_cp_form *f, hdo_model_struct *model, slong m)
     fmpq_mat_clear(C);
     fmpq_mat_clear(A);
     fmpq_mat_clear(B);
-    fmpq_mat_clear(R);
     fmpq_mat_clear(T);
     fmpq_mat_clear(D);
     free(st);
