@@ -365,20 +365,20 @@ void hdo_invariant_free(hdo_invariant *inv);
    all large sigma, the system has a unique forward solution from every
    consistent state (their Theorem 6.5 and section 7). */
 enum {
-    HDO_CP_LCS = 0,     /* the realisation exists: D, R, reldeg set */
-    HDO_CP_NOT_LINEAR,  /* an equation or B is not affine with constant
-                           coefficients (why says which) */
-    HDO_CP_NOT_FREE     /* with the A's given the equations are singular:
-                           the A's are tied to each other or to states */
+    HDO_CP_LCS = 0,    /* the realisation exists: D, R, reldeg set */
+    HDO_CP_NOT_LINEAR, /* an equation or B is not affine with constant
+                          coefficients (why says which) */
+    HDO_CP_NOT_FREE    /* with the A's given the equations are singular:
+                          the A's are tied to each other or to states */
 };
 typedef struct {
-    slong m;        /* conditions */
-    int status;     /* HDO_CP_* */
-    char why[512];  /* what stops the realisation (status != LCS) */
-    slong ns;       /* states */
-    slong L;        /* R[0 .. L] */
+    slong m;            /* conditions */
+    int status;         /* HDO_CP_* */
+    char why[512];      /* what stops the realisation (status != LCS) */
+    slong ns;           /* states */
+    slong L;            /* R[0 .. L] */
     fmpq_mat_struct *R; /* the Markov parameters, m x m each; R[0] = D */
-    slong *reldeg;  /* per condition, -1 where no R[l] row is nonzero */
+    slong *reldeg;      /* per condition, -1 where no R[l] row is nonzero */
 } hdo_cp_form;
 void hdo_cp_form_init(hdo_cp_form *f);
 void hdo_cp_form_clear(hdo_cp_form *f);

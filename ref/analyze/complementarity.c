@@ -41,12 +41,12 @@ hdo_analysis_blocks(hdo_analysis_t a, hdo_model_struct *model)
         fmpq_init(minor);
         b->p = hdo_lcp_is_p_matrix(&alpha, minor, b->form.R);
         if (!b->p)
-            b->witness = hdo_lcp_witness(b->q, b->z1, b->z2, b->form.R, alpha,
-                                         minor);
+            b->witness =
+                hdo_lcp_witness(b->q, b->z1, b->z2, b->form.R, alpha, minor);
         b->alpha = alpha;
         fmpq_swap(b->minor, minor);
-        b->gp = hdo_lcp_is_p_series(&alpha, &order, minor, b->form.R,
-                                    b->form.L);
+        b->gp =
+            hdo_lcp_is_p_series(&alpha, &order, minor, b->form.R, b->form.L);
         b->galpha = alpha;
         b->gorder = order;
         fmpq_swap(b->gcoef, minor);

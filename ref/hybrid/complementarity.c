@@ -334,12 +334,11 @@ cp_pick(run_ctx *c, slong *m, const mpfr_t t)
         describe_set(b, sizeof b, fam, late);
         describe_ineq(ineq, sizeof ineq, fam, late, cd[late].bad);
         snprintf(why, sizeof why,
-                 "[%s] continues, and [%s] is excluded only by the "
-                 "derivative of order %ld of %s (relative degree %ld > %d): "
-                 "solutions that leave with switches accumulating at t "
-                 "from the right are not excluded; hdo does not choose one",
-                 a, b, (long)cd[late].order, ineq, (long)cd[late].order,
-                 HDO_CP_MAX_ORDER);
+                 "[%s] continues, and [%s] is excluded only at order %ld of "
+                 "the Taylor series of %s (above %d): solutions whose "
+                 "switches accumulate at t from the right (Filippov, L2) may "
+                 "leave; hdo does not choose one",
+                 a, b, (long)cd[late].order, ineq, HDO_CP_MAX_ORDER);
         st = refuse(c, HDO_ERR_NOT_UNIQUE, *m, t, "the solution is not unique",
                     why);
     } else {

@@ -335,8 +335,8 @@ hdo_run_reinit_enter(run_ctx *c, slong m, const mpfr_t t)
 {
     mode_cache *mc = hdo_run_mode_entry(c, m);
     hdo_invariant_enter(mc->inv, t, mc->xs, c->tol);
-    int ph = hdo_run_phase_enter(c,
-                                 PH_REDUCTION); /* the KM analysis, once per mode */
+    int ph = hdo_run_phase_enter(
+        c, PH_REDUCTION); /* the KM analysis, once per mode */
     hdo_run_note_mode_used(c, m, t);
     hdo_run_phase_enter(c, ph);
 }

@@ -410,8 +410,8 @@ hdo_lcp_is_p_series(ulong *alpha, slong *order, fmpq_t coef,
                         const fmpq *x = fmpq_mat_entry(R + l, i, j);
                         fmpz_divexact(c, den, fmpq_denref(x));
                         fmpz_mul(c, c, fmpq_numref(x));
-                        fmpz_poly_set_coeff_fmpz(
-                            fmpz_poly_mat_entry(G, r, q), l, c);
+                        fmpz_poly_set_coeff_fmpz(fmpz_poly_mat_entry(G, r, q),
+                                                 l, c);
                     }
                     q++;
                 }
