@@ -6,6 +6,7 @@
  * (docs/model-format.md, "Complementarity"; decisions.md) */
 #include <stdlib.h>
 #include <string.h>
+#include <flint/fmpz.h>
 #include "driver.h"
 
 /* The entry state of a mode: every state and unknown of its reduced
@@ -84,6 +85,7 @@ enum {
 
 typedef struct {
     int kind;
+    slong mask; /* the active set */
     slong mode;
     slong bad;   /* CAND_VIOLATES: the condition whose inequality leaves */
     slong order; /* ... and the Taylor order at which it does */
@@ -106,6 +108,7 @@ static void
 try_candidate(candidate *cd, run_ctx *c, slong m, slong mask,
               const entry_state *e, const mpfr_t t)
 {
+    cd->mask = mask;
     cd->mode = hdo_model_cp_mode(c->model, m, mask);
     cd->kind = CAND_NONE;
     cd->bad = -1;
@@ -243,21 +246,195 @@ refuse(run_ctx *c, int status, slong m, const mpfr_t t, const char *what,
     char *ts, lines[128];
     size_t len = 0;
     lines[0] = '\0';
-    for (slong i = 0; i < fam->nperp && len + 16 < sizeof lines; i++)
+    slong nl = 0;
+    for (slong i = 0; i < fam->nperp && len + 16 < sizeof lines; i++) {
+        /* a loop's conditions share their line: named once */
+        if (i > 0 && fam->perp[i].pos.line == fam->perp[i - 1].pos.line)
+            continue;
         len += (size_t)snprintf(lines + len, sizeof lines - len, "%s%d",
-                                i ? ", " : "", fam->perp[i].pos.line);
+                                nl++ ? ", " : "", fam->perp[i].pos.line);
+    }
     mpfr_asprintf(&ts, "%.*Re", (int)(c->digits - 1), t);
     hdo_error_set(c->err, status, fam->perp[0].pos.line, fam->perp[0].pos.col,
                   "%s at t = %s in the complementarity block of mode '%s' "
                   "(line%s %s): %s",
-                  what, ts, mode->name, fam->nperp > 1 ? "s" : "", lines, why);
+                  what, ts, mode->name, nl > 1 ? "s" : "", lines, why);
     mpfr_free_str(ts);
     return hdo_run_fail(c, status, m, t);
 }
 
+/* q := x exactly: an MPFR number is a dyadic rational, mant 2^e. */
+static void
+fmpq_set_mpfr_exact(fmpq_t q, mpfr_srcptr x)
+{
+    mpz_t mant;
+    fmpz_t two;
+    mpz_init(mant);
+    fmpz_init(two);
+    mpfr_exp_t e = mpfr_zero_p(x) ? 0 : mpfr_get_z_2exp(mant, x);
+    if (mpfr_zero_p(x))
+        mpz_set_ui(mant, 0);
+    fmpz_set_mpz(fmpq_numref(q), mant);
+    fmpz_one(fmpq_denref(q));
+    fmpz_one(two);
+    fmpz_mul_2exp(two, two, (ulong)(e < 0 ? -e : e));
+    if (e >= 0)
+        fmpz_mul(fmpq_numref(q), fmpq_numref(q), two);
+    else
+        fmpz_set(fmpq_denref(q), two);
+    fmpq_canonicalise(q);
+    fmpz_clear(two);
+    mpz_clear(mant);
+}
+
+/* The candidates of a block of more than HDO_CP_ENUM conditions, from
+   the complementarity problem at the point: the block's linear form
+   (reduce.h) must exist with D a P-matrix (one solution at every point);
+   q is B in the active set 0 (every A = 0), read exactly from its MPFR
+   values, Lemke's method solves LCP(q, D) over the rationals, and every
+   condition with z_i or w_i above its noise (the guard floor of B_i, over
+   D_ii for z_i) is decided; the others, degenerate (both zero at the
+   point), make the candidates: the 2^j sets that vary them, j at most
+   HDO_CP_ENUM.  Returns 0 with masks (malloc'd, *n of them), or the
+   refusal's status. */
+static int
+lemke_candidates(slong **masks, slong *n, run_ctx *c, slong m,
+                 const entry_state *e, const mpfr_t t)
+{
+    const hdo_mode *mode = c->model->modes + m;
+    slong k = mode->nperp;
+    char why[768];
+    hdo_cp_form f;
+    hdo_cp_form_init(&f);
+    int st = hdo_cp_form_build(&f, c->model, m);
+    ulong alpha;
+    fmpq_t minor;
+    fmpq_init(minor);
+    if (st != 0) {
+        snprintf(why, sizeof why,
+                 "a block of %ld conditions (more than %d) is decided by "
+                 "Lemke's method on its linear complementarity form, and it "
+                 "has none: %s",
+                 (long)k, HDO_CP_ENUM, f.why);
+    } else if (!hdo_lcp_is_p_matrix(&alpha, minor, f.R)) {
+        char *ms = fmpq_get_str(NULL, 10, minor), rows[96];
+        size_t len = 0;
+        rows[0] = '\0';
+        for (slong i = 0; i < k && len + 8 < sizeof rows; i++)
+            if ((alpha >> i) & 1)
+                len += (size_t)snprintf(rows + len, sizeof rows - len, "%s%ld",
+                                        len ? ", " : "", (long)i + 1);
+        snprintf(why, sizeof why,
+                 "a block of %ld conditions (more than %d) is decided by "
+                 "Lemke's method, which needs its matrix D = dB/dA to be a "
+                 "P-matrix, and its principal minor of rows {%s} is %s",
+                 (long)k, HDO_CP_ENUM, rows, ms);
+        flint_free(ms);
+        st = -1;
+    }
+    fmpq_clear(minor);
+    if (st != 0) {
+        hdo_cp_form_clear(&f);
+        return refuse(c, HDO_ERR_UNSUPPORTED, m, t,
+                      "the continuation is not covered", why);
+    }
+    /* q: B at the point with every A = 0 (the active set 0, which the
+       free A's make consistent without a jump), and its noise */
+    candidate c0;
+    mpfr_init2(c0.H, c->prec);
+    try_candidate(&c0, c, m, 0, e, t);
+    int ok = c0.kind == CAND_CONTINUES || c0.kind == CAND_VIOLATES;
+    fmpq_mat_t q, z, w;
+    fmpq_mat_init(q, k, 1);
+    fmpq_mat_init(z, k, 1);
+    fmpq_mat_init(w, k, 1);
+    mpfr_ptr noise = hdo_vec_init(k, c->prec);
+    if (ok) {
+        const mode_cache *mc = hdo_run_mode_find(c, c0.mode);
+        const hdo_mode *q0 = c->model->modes + c0.mode;
+        slong p = mc->step->dense.order;
+        for (slong i = 0; i < k; i++) {
+            slong g = perp_guard(q0, i);
+            fmpq_set_mpfr_exact(fmpq_mat_entry(q, i, 0),
+                                mc->step->dense.guard[g * (p + 1)]);
+            if (mc->gfloor != NULL)
+                mpfr_set(noise + i, mc->gfloor + g, MPFR_RNDN);
+            else
+                mpfr_set_ui(noise + i, 0, MPFR_RNDN);
+        }
+    }
+    mpfr_clear(c0.H);
+    slong piv = 0;
+    int ls = ok ? hdo_lcp_lemke(z, &piv, f.R, q, 100 * (k + 1)) : -1;
+    if (ls != 0) {
+        snprintf(why, sizeof why,
+                 ls < 0 ? "the active set with every A = 0 has no consistent "
+                          "point, so the problem at the point cannot be set up"
+                 : ls == HDO_LCP_RAY
+                     ? "Lemke's method ends on a ray (no solution found)"
+                     : "Lemke's method stops after its pivot cap");
+        fmpq_mat_clear(q);
+        fmpq_mat_clear(z);
+        fmpq_mat_clear(w);
+        hdo_vec_clear(noise, k);
+        hdo_cp_form_clear(&f);
+        return refuse(c, HDO_ERR_UNSUPPORTED, m, t,
+                      "the continuation is not covered", why);
+    }
+    fmpq_mat_mul(w, f.R, z);
+    fmpq_mat_add(w, w, q);
+    slong base = 0, degen = 0;
+    mpfr_t x, d;
+    mpfr_inits2(c->prec, x, d, (mpfr_ptr)0);
+    for (slong i = 0; i < k; i++) {
+        fmpq_get_mpfr(x, fmpq_mat_entry(z, i, 0), MPFR_RNDN);
+        fmpq_get_mpfr(d, fmpq_mat_entry(f.R, i, i), MPFR_RNDN);
+        mpfr_mul(x, x, d, MPFR_RNDN); /* z_i's effect on B_i */
+        if (mpfr_cmp(x, noise + i) > 0) {
+            base |= (slong)1 << i;
+            continue;
+        }
+        fmpq_get_mpfr(x, fmpq_mat_entry(w, i, 0), MPFR_RNDN);
+        if (mpfr_cmp(x, noise + i) <= 0)
+            degen |= (slong)1 << i;
+    }
+    mpfr_clears(x, d, (mpfr_ptr)0);
+    fmpq_mat_clear(q);
+    fmpq_mat_clear(z);
+    fmpq_mat_clear(w);
+    hdo_vec_clear(noise, k);
+    hdo_cp_form_clear(&f);
+    slong nd = 0;
+    for (slong i = 0; i < k; i++)
+        nd += (degen >> i) & 1;
+    if (nd > HDO_CP_ENUM) {
+        snprintf(why, sizeof why,
+                 "%ld conditions are degenerate at the point (both sides "
+                 "zero), more than the %d whose active sets are tried",
+                 (long)nd, HDO_CP_ENUM);
+        return refuse(c, HDO_ERR_UNSUPPORTED, m, t,
+                      "the continuation is not covered", why);
+    }
+    *n = (slong)1 << nd;
+    *masks = malloc(*n * sizeof **masks);
+    HDO_ASSERT(*masks != NULL);
+    for (slong s = 0; s < *n; s++) {
+        slong mask = base, bit = 0;
+        for (slong i = 0; i < k; i++)
+            if ((degen >> i) & 1) {
+                if ((s >> bit++) & 1)
+                    mask |= (slong)1 << i;
+            }
+        (*masks)[s] = mask;
+    }
+    return 0;
+}
+
 /* The decision among the active sets of mode *m's block at t, from the
    entry state in mode *m's cache (prepared, not yet made consistent):
-   docs/model-format.md, "Complementarity".  Sets *m to the active set
+   docs/model-format.md, "Complementarity".  Up to HDO_CP_ENUM conditions
+   every active set is a candidate, beyond them those that the problem at
+   the point leaves open (lemke_candidates).  Sets *m to the active set
    that continues, consistent at t. */
 static int
 cp_pick(run_ctx *c, slong *m, const mpfr_t t)
@@ -267,12 +444,20 @@ cp_pick(run_ctx *c, slong *m, const mpfr_t t)
     slong k = mode->nperp, n = (slong)1 << k;
     entry_state e;
     entry_save(&e, c, *m);
+    slong *masks = NULL;
+    if (k > HDO_CP_ENUM) {
+        int lst = lemke_candidates(&masks, &n, c, *m, &e, t);
+        if (lst < 0) {
+            entry_clear(&e);
+            return lst;
+        }
+    }
     candidate *cd = calloc(n, sizeof *cd);
     HDO_ASSERT(cd != NULL);
     slong ncont = 0, first = -1, njump = 0, late = -1;
     for (slong s = 0; s < n; s++) {
         mpfr_init2(cd[s].H, c->prec);
-        try_candidate(cd + s, c, *m, s, &e, t);
+        try_candidate(cd + s, c, *m, masks != NULL ? masks[s] : s, &e, t);
         if (cd[s].kind == CAND_CONTINUES && ncont++ == 0)
             first = s;
         njump += cd[s].kind == CAND_JUMP;
@@ -280,6 +465,7 @@ cp_pick(run_ctx *c, slong *m, const mpfr_t t)
             (late < 0 || cd[s].order > cd[late].order))
             late = s;
     }
+    free(masks);
     entry_clear(&e);
     int st = 0;
     char why[1024], a[256], b[256], ineq[128];
@@ -294,9 +480,9 @@ cp_pick(run_ctx *c, slong *m, const mpfr_t t)
         size_t len = 0;
         why[0] = '\0';
         for (slong s = 0; s < n && len + 200 < sizeof why; s++) {
-            describe_set(a, sizeof a, fam, s);
+            describe_set(a, sizeof a, fam, cd[s].mask);
             if (cd[s].kind == CAND_VIOLATES) {
-                describe_ineq(ineq, sizeof ineq, fam, s, cd[s].bad);
+                describe_ineq(ineq, sizeof ineq, fam, cd[s].mask, cd[s].bad);
                 len += (size_t)snprintf(why + len, sizeof why - len,
                                         "%s[%s] violates %s", len ? "; " : "",
                                         a, ineq);
@@ -316,8 +502,8 @@ cp_pick(run_ctx *c, slong *m, const mpfr_t t)
                                 "has none)",
                     why);
     } else if (other >= 0) {
-        describe_set(a, sizeof a, fam, first);
-        describe_set(b, sizeof b, fam, other);
+        describe_set(a, sizeof a, fam, cd[first].mask);
+        describe_set(b, sizeof b, fam, cd[other].mask);
         snprintf(why, sizeof why,
                  "the active sets [%s] and [%s] both continue, with "
                  "different solutions; hdo does not choose one",
@@ -330,9 +516,9 @@ cp_pick(run_ctx *c, slong *m, const mpfr_t t)
            from the right (Filippov, L2 solutions; Pogromsky et al. 2001)
            are not excluded, and the forward solution is unique only
            among those without such accumulations */
-        describe_set(a, sizeof a, fam, first);
-        describe_set(b, sizeof b, fam, late);
-        describe_ineq(ineq, sizeof ineq, fam, late, cd[late].bad);
+        describe_set(a, sizeof a, fam, cd[first].mask);
+        describe_set(b, sizeof b, fam, cd[late].mask);
+        describe_ineq(ineq, sizeof ineq, fam, cd[late].mask, cd[late].bad);
         snprintf(why, sizeof why,
                  "[%s] continues, and [%s] is excluded only at order %ld of "
                  "the Taylor series of %s (above %d): solutions whose "

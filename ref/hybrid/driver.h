@@ -344,6 +344,10 @@ int hdo_run_check_when_unique(run_ctx *c, slong m, const mpfr_t t);
    anew while the pattern changes.  *m is the mode entered, consistent at
    t.  Returns 0 or a negative status. */
 #define HDO_CP_MAX_ORDER 2
+/* Blocks of up to HDO_CP_ENUM conditions try every active set; larger
+   ones ask Lemke's method on the problem at the point first
+   (complementarity.c, lemke_candidates). */
+#define HDO_CP_ENUM 6
 int hdo_run_enter(run_ctx *c, slong *m, const mpfr_t t, int *adjusted,
                   int pick_relations);
 
