@@ -379,6 +379,12 @@ typedef struct {
     slong L;            /* R[0 .. L] */
     fmpq_mat_struct *R; /* the Markov parameters, m x m each; R[0] = D */
     slong *reldeg;      /* per condition, -1 where no R[l] row is nonzero */
+    /* the states s (variable, order) and B (ns x m): an impulse P on the
+       conditions moves the state by B P (ref/hybrid/complementarity.c,
+       impacts) */
+    hdo_varord *state;
+    fmpq_mat_t B;
+    int have_B;
 } hdo_cp_form;
 void hdo_cp_form_init(hdo_cp_form *f);
 void hdo_cp_form_clear(hdo_cp_form *f);

@@ -28,7 +28,8 @@ typedef enum {
     HDO_EV_SLIDING_END,
     HDO_EV_ZENO,
     HDO_EV_REINIT_ADJUSTED,
-    HDO_EV_CROSSING /* a relation of a piecewise expression changed sign */
+    HDO_EV_CROSSING, /* a relation of a piecewise expression changed sign */
+    HDO_EV_IMPACT    /* contacts with restitution took an impulse (a jump) */
 } hdo_event_kind;
 
 /* Working precision and tolerance from the digits D asked for:

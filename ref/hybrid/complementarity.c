@@ -430,6 +430,163 @@ lemke_candidates(slong **masks, slong *n, run_ctx *c, slong m,
     return 0;
 }
 
+/* Newton's impact law with Moreau's rule (docs/model-format.md,
+   "Impacts"): at t, in the block of mode m with conditions `restitution
+   e` (contacts: B a gap of relative degree 2), the closed contacts (gap
+   zero by the guard floor, at the entry state e) whose velocities
+   approach get an impulse P >= 0 from the velocity-level problem
+   0 <= P perp (1 + e) g'- + G P >= 0, G = C A B on the closed contacts
+   (the block's linear form: g'' depends on the multipliers through it),
+   exact over the rationals with the gaps' velocities read exactly from
+   the active set 0's expansion; the state jumps by B P.  *applied is 1
+   when the state moved.  Returns 0 or the refusal's status. */
+static int
+cp_impact(run_ctx *c, slong m, entry_state *e, const mpfr_t t, int *applied)
+{
+    const hdo_mode *mode = c->model->modes + m;
+    slong k = mode->nperp, nr = 0;
+    *applied = 0;
+    for (slong i = 0; i < k; i++)
+        nr += mode->perp[i].restitution != HDO_EXPR_NONE;
+    if (nr == 0)
+        return 0;
+    char why[768];
+    hdo_cp_form f;
+    hdo_cp_form_init(&f);
+    if (hdo_cp_form_build(&f, c->model, m) != 0) {
+        snprintf(why, sizeof why,
+                 "an impact (restitution) needs the block's linear "
+                 "complementarity form, and it has none: %s",
+                 f.why);
+        hdo_cp_form_clear(&f);
+        return refuse(c, HDO_ERR_UNSUPPORTED, m, t,
+                      "the continuation is not covered", why);
+    }
+    for (slong i = 0; i < k; i++)
+        if (mode->perp[i].restitution != HDO_EXPR_NONE && f.reldeg[i] != 2) {
+            snprintf(why, sizeof why,
+                     "'%s' has a restitution, which needs a contact whose "
+                     "gap B has relative degree 2 (its acceleration depends "
+                     "on the multipliers); its relative degree is %ld",
+                     mode->perp[i].text, (long)f.reldeg[i]);
+            hdo_cp_form_clear(&f);
+            return refuse(c, HDO_ERR_UNSUPPORTED, m, t,
+                          "the continuation is not covered", why);
+        }
+    /* the gaps and their velocities: B's series in the active set 0 */
+    candidate c0;
+    mpfr_init2(c0.H, c->prec);
+    try_candidate(&c0, c, m, 0, e, t);
+    if (c0.kind != CAND_CONTINUES && c0.kind != CAND_VIOLATES) {
+        mpfr_clear(c0.H);
+        hdo_cp_form_clear(&f);
+        return refuse(c, HDO_ERR_UNSUPPORTED, m, t,
+                      "the continuation is not covered",
+                      "an impact needs the gaps' velocities, and the active "
+                      "set with every A = 0 has no consistent point there");
+    }
+    const mode_cache *mc = hdo_run_mode_find(c, c0.mode);
+    const hdo_mode *q0 = c->model->modes + c0.mode;
+    slong p = mc->step->dense.order, nc = 0, closed[HDO_MODEL_MAX_PERP];
+    int approach = 0;
+    mpfr_t x, fl;
+    mpfr_inits2(c->prec, x, fl, (mpfr_ptr)0);
+    for (slong i = 0; i < k; i++) {
+        if (mode->perp[i].restitution == HDO_EXPR_NONE)
+            continue;
+        slong g = perp_guard(q0, i);
+        mpfr_srcptr cf = mc->step->dense.guard[g * (p + 1)];
+        mpfr_set_ui(fl, 0, MPFR_RNDN);
+        if (mc->gfloor != NULL)
+            mpfr_set(fl, mc->gfloor + g, MPFR_RNDN);
+        /* open only when clearly positive: a gap a little below 0 is
+           the located event's rounding, closed */
+        if (mpfr_cmp(cf, fl) > 0)
+            continue;
+        closed[nc++] = i;
+        /* approaching: an impulse on a velocity at noise level is a
+           change below the reinitialisation's tolerance, harmless, while
+           a threshold would leave a ball near its Zeno point with a
+           small approach that no active set can take without a jump */
+        approach |= p >= 1 && mpfr_sgn(cf + 1) < 0;
+    }
+    int st = 0;
+    if (nc > 0 && approach) {
+        fmpq_mat_t G, q, P, dS;
+        fmpq_mat_init(G, nc, nc);
+        fmpq_mat_init(q, nc, 1);
+        fmpq_mat_init(P, nc, 1);
+        fmpq_mat_init(dS, f.ns, 1);
+        fmpq_t ei, one;
+        fmpq_init(ei);
+        fmpq_init(one);
+        for (slong a = 0; a < nc; a++) {
+            slong i = closed[a], g = perp_guard(q0, i);
+            for (slong b = 0; b < nc; b++)
+                fmpq_set(fmpq_mat_entry(G, a, b),
+                         fmpq_mat_entry(f.R + 2, i, closed[b]));
+            /* q_a = (1 + e_i) g'_i, e_i exact when rational */
+            if (hdo_expr_get_fmpq(ei, c->model->pool,
+                                  mode->perp[i].restitution) != 0) {
+                hdo_expr_eval_constant(x, c->model->pool,
+                                       mode->perp[i].restitution);
+                fmpq_set_mpfr_exact(ei, x);
+            }
+            fmpq_one(one);
+            fmpq_add(ei, ei, one);
+            fmpq_set_mpfr_exact(fmpq_mat_entry(q, a, 0),
+                                mc->step->dense.guard[g * (p + 1) + 1]);
+            fmpq_mul(fmpq_mat_entry(q, a, 0), fmpq_mat_entry(q, a, 0), ei);
+        }
+        /* one post-impact velocity: G a P-matrix, or a problem with one
+           solution */
+        int cont = 0;
+        slong ns_ = nc <= HDO_LCP_MAX_ENUM
+                        ? hdo_lcp_enumerate(P, NULL, &cont, G, q)
+                        : -1;
+        if (ns_ != 1 || cont) {
+            snprintf(why, sizeof why,
+                     "the impact problem on the %ld closed contacts (Moreau's "
+                     "velocity-level LCP) has %s",
+                     (long)nc,
+                     ns_ == 0  ? "no solution"
+                     : ns_ < 0 ? "too many contacts to be solved exactly"
+                               : "more than one solution");
+            st = refuse(c, HDO_ERR_NOT_UNIQUE, m, t,
+                        "the impact is not determined", why);
+        } else {
+            /* the jump B P, onto the entry state by (variable, order) */
+            for (slong s2 = 0; s2 < f.ns; s2++)
+                for (slong a = 0; a < nc; a++)
+                    fmpq_addmul(fmpq_mat_entry(dS, s2, 0),
+                                fmpq_mat_entry(f.B, s2, closed[a]),
+                                fmpq_mat_entry(P, a, 0));
+            for (slong s2 = 0; s2 < f.ns; s2++) {
+                if (fmpq_is_zero(fmpq_mat_entry(dS, s2, 0)))
+                    continue;
+                for (slong j = 0; j < e->n; j++)
+                    if (e->vo[j].var == f.state[s2].var &&
+                        e->vo[j].order == f.state[s2].order) {
+                        fmpq_get_mpfr(x, fmpq_mat_entry(dS, s2, 0), MPFR_RNDN);
+                        mpfr_add(e->val + j, e->val + j, x, MPFR_RNDN);
+                        e->fixed[j] = 1;
+                    }
+            }
+            *applied = 1;
+        }
+        fmpq_clear(ei);
+        fmpq_clear(one);
+        fmpq_mat_clear(G);
+        fmpq_mat_clear(q);
+        fmpq_mat_clear(P);
+        fmpq_mat_clear(dS);
+    }
+    mpfr_clears(x, fl, (mpfr_ptr)0);
+    mpfr_clear(c0.H);
+    hdo_cp_form_clear(&f);
+    return st;
+}
+
 /* The decision among the active sets of mode *m's block at t, from the
    entry state in mode *m's cache (prepared, not yet made consistent):
    docs/model-format.md, "Complementarity".  Up to HDO_CP_ENUM conditions
@@ -437,13 +594,19 @@ lemke_candidates(slong **masks, slong *n, run_ctx *c, slong m,
    the point leaves open (lemke_candidates).  Sets *m to the active set
    that continues, consistent at t. */
 static int
-cp_pick(run_ctx *c, slong *m, const mpfr_t t)
+cp_pick(run_ctx *c, slong *m, const mpfr_t t, int *impacted)
 {
     const hdo_mode *mode = c->model->modes + *m;
     const hdo_mode *fam = c->model->modes + mode->cp_family;
     slong k = mode->nperp, n = (slong)1 << k;
     entry_state e;
     entry_save(&e, c, *m);
+    int impact = 0, ist = cp_impact(c, *m, &e, t, &impact);
+    *impacted |= impact;
+    if (ist < 0) {
+        entry_clear(&e);
+        return ist;
+    }
     slong *masks = NULL;
     if (k > HDO_CP_ENUM) {
         int lst = lemke_candidates(&masks, &n, c, *m, &e, t);
@@ -496,11 +659,22 @@ cp_pick(run_ctx *c, slong *m, const mpfr_t t)
                                         len ? "; " : "", a);
             }
         }
-        st = refuse(c, HDO_ERR_INCONSISTENT, *m, t,
-                    njump > 0 ? "no continuation without a jump of the state"
-                              : "no solution (the complementarity problem "
-                                "has none)",
-                    why);
+        if (impact)
+            /* an impact whose rebound no active set can follow: the
+               velocity left is below what the state resolves, as at the
+               accumulation point of a bouncing ball's impacts */
+            st = refuse(c, HDO_ERR_ZENO, *m, t, "impacts accumulate (Zeno)",
+                        "after the impact the contact's velocity is below "
+                        "the resolution of the state, and a continuation "
+                        "past the accumulation point (a resting contact) is "
+                        "not covered");
+        else
+            st = refuse(c, HDO_ERR_INCONSISTENT, *m, t,
+                        njump > 0 ? "no continuation without a jump of the "
+                                    "state"
+                                  : "no solution (the complementarity "
+                                    "problem has none)",
+                        why);
     } else if (other >= 0) {
         describe_set(a, sizeof a, fam, cd[first].mask);
         describe_set(b, sizeof b, fam, cd[other].mask);
@@ -551,7 +725,9 @@ hdo_run_enter(run_ctx *c, slong *m, const mpfr_t t, int *adjusted,
     /* the active set, then the sign pattern of the relations; a pattern
        that changes decides the active set anew from its state */
     for (int round = 0; round < 4; round++) {
-        int st = cp_pick(c, m, t);
+        int impacted = 0, st = cp_pick(c, m, t, &impacted);
+        if (impacted)
+            *adjusted = HDO_RUN_IMPACT;
         if (st < 0 || !pick_relations)
             return st;
         slong before = *m;

@@ -340,10 +340,12 @@ int hdo_run_check_when_unique(run_ctx *c, slong m, const mpfr_t t);
    taken; none, or several with different solutions, or the others
    excluded only at a Taylor order above HDO_CP_MAX_ORDER, is
    HDO_ERR_NOT_UNIQUE naming the block, the mode and t), no kept value
-   changed (*adjusted = 0), then the sign pattern, the active set decided
-   anew while the pattern changes.  *m is the mode entered, consistent at
+   changed (*adjusted = 0; HDO_RUN_IMPACT when contacts with restitution
+   took an impulse first: the state jumped by Newton's law), then the
+   sign pattern, the active set decided anew while the pattern changes.  *m is the mode entered, consistent at
    t.  Returns 0 or a negative status. */
 #define HDO_CP_MAX_ORDER 2
+#define HDO_RUN_IMPACT 2
 /* Blocks of up to HDO_CP_ENUM conditions try every active set; larger
    ones ask Lemke's method on the problem at the point first
    (complementarity.c, lemke_candidates). */

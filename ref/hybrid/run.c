@@ -275,7 +275,7 @@ run_start(run_ctx *c)
     if (st < 0)
         return st;
     mc = hdo_run_mode_entry(c, m);
-    c->res->start_adjusted = adjusted;
+    c->res->start_adjusted = adjusted != 0; /* an impact at t0 too */
     c->mode = m;
     mpfr_set(c->t, c->res->t0, MPFR_RNDN);
     hdo_run_emit_samples_point(c, m, mc->xs, mc->xu, c->t, 1);

@@ -437,7 +437,9 @@ hdo_run_take_transition_tr(run_ctx *c, slong src, const hdo_transition *tr,
     mt = hdo_run_mode_entry(c, tgt);
     if (tr->crossing && kind == HDO_EV_SWITCH)
         kind = HDO_EV_CROSSING;
-    if (adjusted && (kind == HDO_EV_SWITCH || kind == HDO_EV_CROSSING))
+    if (adjusted == HDO_RUN_IMPACT)
+        kind = HDO_EV_IMPACT;
+    else if (adjusted && (kind == HDO_EV_SWITCH || kind == HDO_EV_CROSSING))
         kind = HDO_EV_REINIT_ADJUSTED;
 
     hdo_event *ev =

@@ -138,9 +138,6 @@ parse_perp(parser *P, hdo_mode *mode)
         if (lo < 0 || hi < 0)
             return perr(P, HDO_ERR_SEMANTIC, rtok,
                         "the restitution coefficient must lie in [0, 1]");
-        return perr(P, HDO_ERR_UNSUPPORTED, rtok - 1,
-                    "'restitution' (impacts with Newton's law) is not "
-                    "supported yet");
     }
     if (!is_eos(kind(P)))
         return perr(P, HDO_ERR_SYNTAX, P->p,

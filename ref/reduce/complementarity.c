@@ -22,6 +22,9 @@ hdo_cp_form_clear(hdo_cp_form *f)
             fmpq_mat_clear(f->R + l);
     free(f->R);
     free(f->reldeg);
+    free(f->state);
+    if (f->have_B)
+        fmpq_mat_clear(f->B);
     memset(f, 0, sizeof *f);
 }
 
@@ -162,6 +165,12 @@ hdo_cp_form_build(hdo_cp_form *f, hdo_model_struct *model, slong m)
         }
         /* the Markov parameters D, C B, C A B, ... */
         f->ns = ns;
+        /* the states and B, for an impulse's jump of the state */
+        f->state = malloc((ns + 1) * sizeof *f->state);
+        HDO_ASSERT(f->state != NULL);
+        memcpy(f->state, st, ns * sizeof *st);
+        fmpq_mat_init_set(f->B, B);
+        f->have_B = 1;
         f->L = k * (ns + 1);
         f->R = malloc((f->L + 1) * sizeof *f->R);
         HDO_ASSERT(f->R != NULL);

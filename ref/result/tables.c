@@ -24,6 +24,8 @@ kind_name(hdo_event_kind k)
         return "reinit-adjusted";
     case HDO_EV_CROSSING:
         return "crossing";
+    case HDO_EV_IMPACT:
+        return "impact";
     }
     return "switch";
 }
