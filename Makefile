@@ -1,6 +1,7 @@
 # hdo -- one plain GNU Makefile that finds its sources by wildcard.
 #
-#   make            build build/libhdo.a and build/hdo
+#   make            build build/libhdo.a, build/hdo and the Python module
+#                   hdo (build/python; tools/python, docs/python.md)
 #   make run        install what is missing, build, compute the corpus
 #   make references  regenerate the golden references cases/<case>.ref/
 #   make check      install what is missing, build, run every test
@@ -17,8 +18,18 @@ CC ?= cc
 DEBIAN_PACKAGES := gcc g++ libc6-dev libmpfr-dev libgmp-dev libflint-dev libflint-arb-dev libcalcium-dev libantic-dev \
                    libcriterion-dev python3-mpmath python3-scipy \
                    libsundials-dev gnuplot-nox bc pkg-config parallel rsync \
-                   libmatio-dev
+                   libmatio-dev python3-dev python3-numpy python3-pytest \
+                   python3-matplotlib
+# Of these, the packages of one feature each, whose tests say SKIP (with
+# the tool they miss) when the package is absent: a user who cannot
+# install packages still gets `make check` with the rest.  The others are
+# needed to build hdo or to compute the expected values of most tests.
+OPTIONAL_PACKAGES := python3-scipy libsundials-dev gnuplot-nox parallel rsync \
+                     python3-dev python3-numpy python3-pytest python3-matplotlib
 
+# CPPFLAGS, CFLAGS and LDFLAGS from the environment or the command line
+# are used (Debian's dpkg-buildflags: CPPFLAGS=-D_FORTIFY_SOURCE=2 ...);
+# hdo's own flags are added to them.
 OPT ?= -O2
 CFLAGS ?= $(OPT) -g
 CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wno-unused-parameter \
@@ -56,12 +67,15 @@ HDO := $(BUILD)/hdo
 CASES := $(sort $(wildcard cases/*.hdae))
 
 .PHONY: all deps run references check unit e2e tsan tsan-run bench crosscheck fuzz fuzz-build format format-check clean \
-        shared install uninstall layering
+        shared install uninstall python ida-if-available layering
 
-all: $(HDO)
+all: $(HDO) python
 
 # Installs the Debian packages that are missing (as root, or with sudo
-# when it works without a password); otherwise prints the one line to run.
+# when it works without a password).  Otherwise it prints the one
+# apt-get line to run, and stops when a package hdo needs is missing; when
+# only OPTIONAL_PACKAGES are, it says which and goes on (their tests skip,
+# and say so).  CI runs as root, so it installs everything.
 deps:
 	@missing=""; for p in $(DEBIAN_PACKAGES) $(EXTRA_PACKAGES); do \
 	  dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'ok installed' \
@@ -69,8 +83,15 @@ deps:
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ]; then SUDO=""; \
 	  elif sudo -n true 2>/dev/null; then SUDO="sudo -n"; \
-	  else echo "hdo needs:$$missing"; \
-	       echo "run: sudo apt-get install -y$$missing"; exit 1; fi; \
+	  else \
+	    needed=""; for p in $$missing; do case " $(OPTIONAL_PACKAGES) " in \
+	      *" $$p "*) ;; *) needed="$$needed $$p";; esac; done; \
+	    if [ -n "$$needed" ]; then echo "hdo needs:$$needed"; \
+	      echo "run: sudo apt-get install -y$$missing"; exit 1; fi; \
+	    echo "not installed (not root, and sudo asks for a password):$$missing"; \
+	    echo "the tests that need them are skipped, each with the reason;"; \
+	    echo "to run them too: sudo apt-get install -y$$missing"; \
+	    exit 0; fi; \
 	  echo "installing:$$missing"; \
 	  $$SUDO apt-get update -qq && \
 	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
@@ -88,7 +109,7 @@ $(HDO): $(CLI_OBJ) $(BUILD)/libhdo.a
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
 
 $(BUILD)/test-unit: $(TEST_OBJ) $(BUILD)/libhdo.a
 	$(CC) $(LDFLAGS) -o $@ $(TEST_OBJ) $(BUILD)/libhdo.a -lcriterion $(LDLIBS)
@@ -96,7 +117,7 @@ $(BUILD)/test-unit: $(TEST_OBJ) $(BUILD)/libhdo.a
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d)
 
 run: deps
-	@$(MAKE) --no-print-directory all $(BUILD)/hdo-ida
+	@$(MAKE) --no-print-directory all ida-if-available
 	@tools/run-corpus.sh $(HDO) $(CASES)
 	@BUILD=$(BUILD) tools/crosscheck.sh $(CASES)
 
@@ -108,7 +129,8 @@ references: deps
 	@HDO=$(HDO) tools/references.sh write
 
 check: deps
-	@$(MAKE) --no-print-directory $(HDO) $(BUILD)/hdo-ida $(BUILD)/test-unit shared
+	@$(MAKE) --no-print-directory $(HDO) ida-if-available $(BUILD)/test-unit \
+	  shared python
 	@$(MAKE) --no-print-directory unit e2e
 
 unit: $(BUILD)/test-unit
@@ -125,6 +147,44 @@ TSAN_CASES := pendulum bouncing_ball filippov_spiral belt_three_blocks
 tsan-run:
 	@set -e; for c in $(TSAN_CASES); do \
 	  $(HDO) run cases/$$c.hdae -d 16 --verify -o $(BUILD)/tsan-out/$$c; done
+
+# ---- the Python module hdo (tools/python, docs/python.md) -------------
+# A CPython extension, hdo._hdo (tools/python/ext/*.c), linked with the
+# position-independent libhdo.a (so it needs no libhdo.so at run time:
+# the module works from build/python as installed) with the library's
+# symbols kept local (--exclude-libs), beside the package's Python files
+# (tools/python/hdo/*.py) in $(BUILD)/python/hdo/.  Debian's python3
+# only; without its headers (python3-dev) `make` says so and builds the
+# rest.  Under SAN=1 the module is instrumented too: tests/e2e/python.sh
+# preloads the sanitizer runtime into the uninstrumented interpreter.
+PYTHON := /usr/bin/python3
+PY_EXT_SUFFIX := $(shell $(PYTHON) -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))' 2>/dev/null)
+PY_INCLUDE := $(shell $(PYTHON) -c 'import sysconfig; print(sysconfig.get_paths()["include"])' 2>/dev/null)
+PY_HEADER := $(wildcard $(PY_INCLUDE)/Python.h)
+PY_VERSION := $(shell $(PYTHON) -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null)
+PY_SRC := $(sort $(wildcard tools/python/ext/*.c))
+PY_OBJ := $(PY_SRC:%.c=$(BUILD)/obj/%.o)
+PY_PKG := $(BUILD)/python/hdo
+PY_MOD := $(PY_PKG)/_hdo$(PY_EXT_SUFFIX)
+PY_FILES := $(patsubst tools/python/hdo/%,$(PY_PKG)/%,$(sort $(wildcard tools/python/hdo/*.py)))
+-include $(PY_OBJ:.o=.d)
+
+ifneq ($(PY_HEADER),)
+python: $(PY_MOD) $(PY_FILES)
+else
+python:
+	@echo "python: $(PYTHON)'s headers are missing (Debian package python3-dev): the module hdo is not built"
+endif
+
+$(PY_OBJ): CFLAGS += -fPIC -fvisibility=hidden -I$(PY_INCLUDE)
+$(PY_MOD): $(PY_OBJ) $(BUILD)/libhdo.a
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -shared -Wl,--exclude-libs,ALL -o $@ $(PY_OBJ) \
+	  $(BUILD)/libhdo.a $(LDLIBS)
+
+$(PY_PKG)/%.py: tools/python/hdo/%.py
+	@mkdir -p $(dir $@)
+	cp $< $@
 
 # ---- libhdo.so and make install ----------------------------------------
 # The library's objects are compiled once, position-independent (-fPIC),
@@ -157,7 +217,7 @@ $(BUILD)/obj/ref/.pic-stamp:
 $(BUILD)/libhdo.map: $(LIB_OBJ) $(PUBLIC_H)
 	@nm -g --defined-only $(LIB_OBJ) | awk 'NF == 3 { print $$3 }' \
 	  | sort -u >$@.lib
-	@$(CC) $(CFLAGS) -E -P ref/hdo.h | grep -oE '[A-Za-z_][A-Za-z0-9_]*' \
+	@$(CC) $(CPPFLAGS) $(CFLAGS) -E -P ref/hdo.h | grep -oE '[A-Za-z_][A-Za-z0-9_]*' \
 	  | sort -u >$@.pub
 	@{ echo '/* libhdo.map -- generated by the Makefile from the library'"'"'s'; \
 	   echo '   objects and the public headers (ref/*.h): do not edit. */'; \
@@ -176,16 +236,33 @@ shared: $(BUILD)/$(SHLIB)
 PREFIX ?= /usr/local
 DESTDIR ?=
 BINDIR := $(PREFIX)/bin
-LIBDIR := $(PREFIX)/lib
+# The library's folder: Debian's multiarch folder under /usr
+# (/usr/lib/x86_64-linux-gnu, where Debian's own libraries are), lib
+# elsewhere (/usr/local/lib and ~/.local/lib, which Debian's dynamic
+# linker and pkg-config search); LIBDIR= on the command line for another.
+# hdo.pc names the folder the library is installed in.
+MULTIARCH := $(shell $(CC) -print-multiarch 2>/dev/null)
+LIBDIR := $(if $(and $(filter /usr,$(PREFIX)),$(MULTIARCH)),$(PREFIX)/lib/$(MULTIARCH),$(PREFIX)/lib)
 INCLUDEDIR := $(PREFIX)/include
 MANDIR := $(PREFIX)/share/man
 DOCDIR := $(PREFIX)/share/doc/hdo
+# The Python module: where Debian's python3 looks under PREFIX
+# (/usr/lib/python3/dist-packages for Debian's own packages,
+# /usr/local/lib/python3.X/dist-packages for the local ones, and the
+# user's site-packages under ~/.local); PYTHONDIR= for another.
+PYTHONDIR = $(if $(filter /usr,$(PREFIX)),$(PREFIX)/lib/python3/dist-packages,$(PREFIX)/lib/python$(PY_VERSION)/$(if $(filter /usr/local,$(PREFIX)),dist,site)-packages)
+PC_LIBDIR := $(patsubst $(PREFIX)/%,$${exec_prefix}/%,$(LIBDIR))
+PC_INCLUDEDIR := $(patsubst $(PREFIX)/%,$${prefix}/%,$(INCLUDEDIR))
 INSTALL ?= install
+# installed in DOCDIR: what the manual page points at
+DOC_FILES := README.md LICENSE $(sort $(wildcard docs/*.md))
 
 # bin/hdo is the program of `make` (linked with libhdo.a); the headers go
 # into one folder, include/hdo/, where their "name.h" includes find each
-# other; hdo.pc is written with this PREFIX.
-install: $(HDO) $(BUILD)/libhdo.a $(BUILD)/$(SHLIB)
+# other; hdo.pc is written with this PREFIX and LIBDIR; the manual page
+# names DOCDIR; the Python module (when python3-dev built it) goes into
+# PYTHONDIR/hdo.
+install: $(HDO) $(BUILD)/libhdo.a $(BUILD)/$(SHLIB) python
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR)/pkgconfig \
 	  $(DESTDIR)$(INCLUDEDIR)/hdo $(DESTDIR)$(MANDIR)/man1 \
 	  $(DESTDIR)$(DOCDIR)/examples
@@ -196,18 +273,30 @@ install: $(HDO) $(BUILD)/libhdo.a $(BUILD)/$(SHLIB)
 	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libhdo.so
 	$(INSTALL) -m 644 $(PUBLIC_H) $(DESTDIR)$(INCLUDEDIR)/hdo/
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(HDO_VERSION)|' \
+	  -e 's|@LIBDIR@|$(PC_LIBDIR)|' -e 's|@INCLUDEDIR@|$(PC_INCLUDEDIR)|' \
 	  tools/hdo.pc.in >$(DESTDIR)$(LIBDIR)/pkgconfig/hdo.pc
-	$(INSTALL) -m 644 docs/hdo.1 $(DESTDIR)$(MANDIR)/man1/hdo.1
+	sed -e 's|/usr/local/share/doc/hdo|$(DOCDIR)|g' docs/hdo.1 \
+	  >$(DESTDIR)$(MANDIR)/man1/hdo.1
+	chmod 644 $(DESTDIR)$(MANDIR)/man1/hdo.1
+	$(INSTALL) -m 644 $(DOC_FILES) $(DESTDIR)$(DOCDIR)/
 	$(INSTALL) -m 644 docs/examples/run_case.c $(DESTDIR)$(DOCDIR)/examples/
+ifneq ($(PY_HEADER),)
+	$(INSTALL) -d $(DESTDIR)$(PYTHONDIR)/hdo
+	$(INSTALL) -m 644 $(PY_FILES) $(DESTDIR)$(PYTHONDIR)/hdo/
+	$(INSTALL) -m 755 $(PY_MOD) $(DESTDIR)$(PYTHONDIR)/hdo/
+endif
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/hdo $(DESTDIR)$(LIBDIR)/libhdo.a \
 	  $(DESTDIR)$(LIBDIR)/libhdo.so $(DESTDIR)$(LIBDIR)/libhdo.so.$(HDO_MAJOR)* \
 	  $(DESTDIR)$(LIBDIR)/pkgconfig/hdo.pc $(DESTDIR)$(MANDIR)/man1/hdo.1 \
 	  $(DESTDIR)$(DOCDIR)/examples/run_case.c \
-	  $(addprefix $(DESTDIR)$(INCLUDEDIR)/hdo/,$(notdir $(PUBLIC_H)))
+	  $(addprefix $(DESTDIR)$(DOCDIR)/,$(notdir $(DOC_FILES))) \
+	  $(addprefix $(DESTDIR)$(INCLUDEDIR)/hdo/,$(notdir $(PUBLIC_H))) \
+	  $(DESTDIR)$(PYTHONDIR)/hdo/*.py $(DESTDIR)$(PYTHONDIR)/hdo/_hdo.*.so
+	rm -rf $(DESTDIR)$(PYTHONDIR)/hdo/__pycache__
 	rmdir $(DESTDIR)$(INCLUDEDIR)/hdo $(DESTDIR)$(DOCDIR)/examples \
-	  $(DESTDIR)$(DOCDIR) 2>/dev/null || true
+	  $(DESTDIR)$(DOCDIR) $(DESTDIR)$(PYTHONDIR)/hdo 2>/dev/null || true
 
 # ---- tools/ida: the SUNDIALS IDA adapter, and make crosscheck ----------
 IDA_SRC := $(sort $(wildcard tools/ida/*.c))
@@ -215,6 +304,14 @@ IDA_OBJ := $(IDA_SRC:%.c=$(BUILD)/obj/%.o)
 IDA_LIBS := -lsundials_ida -lsundials_nvecserial -lsundials_sunmatrixdense \
             -lsundials_sunlinsoldense
 -include $(IDA_OBJ:.o=.d)
+
+# hdo-ida when SUNDIALS is installed (libsundials-dev is optional: its
+# tests skip without it, and make run cross-checks with SciPy alone).
+# A target of its own, so that the header is looked for by the make that
+# runs after deps.
+IDA_HEADER = $(wildcard /usr/include/ida/ida.h)
+ida-if-available: $(if $(IDA_HEADER),$(BUILD)/hdo-ida)
+	@$(if $(IDA_HEADER),:,echo "hdo-ida: not built: SUNDIALS (libsundials-dev) is not installed")
 
 $(BUILD)/hdo-ida: $(IDA_OBJ) $(BUILD)/libhdo.a
 	$(CC) $(LDFLAGS) -o $@ $(IDA_OBJ) $(BUILD)/libhdo.a $(IDA_LIBS) $(LDLIBS)
@@ -225,7 +322,7 @@ crosscheck: deps
 
 # ---- benchmarks: figures, never part of make check ---------------------
 $(BUILD)/pendulum-bench: tools/bench/pendulum_bench.c $(BUILD)/libhdo.a
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libhdo.a $(LDLIBS)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libhdo.a $(LDLIBS)
 
 # The pendulum at 30/45/60/100 digits against mpmath odefun (CPU time),
 # pendulum_angle (a DAE) against the same pendulum as an ODE (CPU time and
@@ -272,11 +369,12 @@ layering:
 	@/usr/bin/python3 tools/check-layering
 
 format:
-	clang-format -i $(LIB_SRC) $(CLI_SRC) $(TEST_SRC) ref/*.h docs/examples/*.c
+	clang-format -i $(LIB_SRC) $(CLI_SRC) $(TEST_SRC) ref/*.h docs/examples/*.c \
+	  $(PY_SRC) tools/python/ext/*.h
 
 format-check:
 	@clang-format --dry-run --Werror $(LIB_SRC) $(CLI_SRC) $(TEST_SRC) ref/*.h \
-	  docs/examples/*.c \
+	  docs/examples/*.c $(PY_SRC) tools/python/ext/*.h \
 	  && echo "format: ok"
 
 clean:

@@ -155,7 +155,7 @@ cli_parse(cli *c, int argc, char **argv)
     int n = 0, ch, rc = -1;
     char **av;
 
-    c->digits = 30;
+    c->digits = HDO_DIGITS_DEFAULT;
     c->params.v = NULL;
     c->params.n = 0;
     c->op[0] = c->op[1] = NULL;

@@ -46,7 +46,7 @@ typedef struct {
     int nops;                /* operands expected */
     void (*usage)(FILE *);   /* the command's usage text */
     const cli_option *opts;  /* ended by a NULL name */
-    long digits;             /* -d, --digits D: 1..10000, default 30 */
+    long digits;             /* -d D: to HDO_MAX_DIGITS, HDO_DIGITS_DEFAULT */
     cli_list params;         /* -p, --param NAME=VALUE, repeatable */
     const char *op[2];       /* the operands */
 } cli;

@@ -10,6 +10,9 @@
 #include "commands.h"
 #include "util.h"
 
+/* The usage spells the default digits out, to stay one readable text. */
+_Static_assert(HDO_DIGITS_DEFAULT == 30, "the usage says default 30");
+
 static void
 usage(FILE *out)
 {

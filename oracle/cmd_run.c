@@ -10,10 +10,14 @@
 #include "cli.h"
 #include "commands.h"
 #include "hybrid.h"
+#include "certify.h"
 #include "util.h"
 
-/* The usage below spells the limit out, to stay one readable text. */
+/* The usage below spells the limit and the precision rule's numbers
+   out, to stay one readable text; these say when it must change. */
 _Static_assert(HDO_MAX_DIGITS == 10000, "the usage says --digits <= 10000");
+_Static_assert(HDO_DIGITS_DEFAULT == 30, "the usage says default 30");
+_Static_assert(HDO_VERIFY_EXTRA_DIGITS == 10, "the usage says D + 10");
 
 static void
 usage(FILE *f)
@@ -25,6 +29,7 @@ usage(FILE *f)
         "[--max-events N]\n"
         "               [-p|--param NAME=VALUE]...\n"
         "               [--method auto|taylor|implicit] [--progress]\n"
+        "               [--certify]\n"
         "\n"
         "Computes the reference solution of MODEL (.hdae) and writes\n"
         "DIR/trajectory.csv, DIR/events.csv and DIR/summary.json.\n"
@@ -48,10 +53,14 @@ usage(FILE *f)
         "                    without `when` clauses)\n"
         "  --progress        print the progress on stderr (t, steps, events,\n"
         "                    method) also when stderr is not a terminal\n"
+        "  --certify         then prove every value and event time in ball\n"
+        "                    arithmetic: DIR/certified.csv and\n"
+        "                    certified_events.csv (docs/certify.md)\n"
         "\n"
         "Exit status: 0 success, 1 --verify confirmed fewer than D digits\n"
-        "(the files are written, stderr names the place of the fewest digits), "
-        "2 bad\n"
+        "(the files are written, stderr names the place of the fewest digits)\n"
+        "or --certify certified only part of the run (stderr says where), 2 "
+        "bad\n"
         "input, an output folder hdo may not write, or a run that cannot go\n"
         "on (an earlier result in DIR is then gone: docs/cli.md).\n");
 }
@@ -98,7 +107,7 @@ hdo_cmd_run(int argc, char **argv)
     hdo_run_options opt;
     const char *out = NULL;
     char *out_alloc = NULL;
-    int verify = 0, want_progress = 0, rc = 0;
+    int verify = 0, want_progress = 0, certify = 0, rc = 0;
     hdo_model_t model;
     hdo_result_t res;
     hdo_error_t err;
@@ -116,6 +125,7 @@ hdo_cmd_run(int argc, char **argv)
         {"method", 0, CLI_CHOICE, .dest = &opt.method,
          .what = "auto, taylor or implicit", .choices = methods},
         {"progress", 0, CLI_FLAG, .dest = &want_progress},
+        {"certify", 0, CLI_FLAG, .dest = &certify},
         {0}};
     cli c = {.cmd = "run",
              .operands = "MODEL",
@@ -156,7 +166,9 @@ hdo_cmd_run(int argc, char **argv)
         out = out_alloc;
     if (out == NULL)
         goto done;
-    if (hdo_run_outputs_prepare(out, &err) != 0) {
+    /* the five files of a certified result: an earlier certified.csv
+       must not stay beside a new run's trajectory */
+    if (hdo_certify_outputs_prepare(out, &err) != 0) {
         fprintf(stderr, "hdo run: %s\n", err.message);
         goto done;
     }
@@ -189,9 +201,25 @@ hdo_cmd_run(int argc, char **argv)
         cli_print_error(&c, &err);
         rc = 2;
     } else {
-        rc = hdo_run_outputs_write(out, res, model, verified, &err) ? 2 : 0;
-        if (rc != 0)
-            fprintf(stderr, "hdo run: %s\n", err.message);
+        hdo_certified_t cert;
+        hdo_certified_init(cert);
+        int cst = 0;
+        if (certify) {
+            hdo_certify_options copt;
+            hdo_certify_options_init(&copt);
+            cst = hdo_certify(cert, res, model, &copt, &err);
+        }
+        if (cst < 0) {
+            cli_print_error(&c, &err);
+            rc = 2;
+        } else {
+            rc = hdo_certify_outputs_write(out, res, model, verified,
+                                           certify ? cert : NULL, &err)
+                     ? 2
+                     : 0;
+            if (rc != 0)
+                fprintf(stderr, "hdo run: %s\n", err.message);
+        }
         if (rc == 0) {
             printf("%s: %ld steps, %ld events, %.2f s", model->name,
                    (long)res->steps, (long)res->nevents, res->seconds);
@@ -200,14 +228,27 @@ hdo_cmd_run(int argc, char **argv)
             printf(" -> %s\n", out);
             hdo_run_write_notes(stderr, res, model, opt.digits);
         }
-        if (rc == 0 && verified >= 0 && verified < opt.digits) {
+        if (rc == 0 && certify && cert->complete) {
+            printf("%s: certified: every value and event time, %ld digits at "
+                   "least, %.2f s\n",
+                   model->name, cert->min_digits, cert->cpu_seconds);
+        } else if (rc == 0 && certify) {
+            /* nothing uncertified passes for certified: exit 1 */
+            mpfr_fprintf(stderr,
+                         "hdo run: --certify: certified up to t = %.17Rg; "
+                         "not beyond: %s\n",
+                         cert->until, cert->reason);
+            rc = 1;
+        }
+        hdo_certified_clear(cert);
+        if (rc != 2 && verified >= 0 && verified < opt.digits) {
             /* a reference that could not be confirmed must not pass for
                one that was: the files say verified_digits, the exit code
                says that the check failed */
             fprintf(stderr,
                     "hdo run: --verify: the runs at %ld and %ld digits agree "
                     "to only %ld digits; fewest digits: %s\n",
-                    opt.digits, opt.digits + 10, verified,
+                    opt.digits, hdo_run_verify_digits(opt.digits), verified,
                     where[0] ? where : "(not located)");
             rc = 1;
         }

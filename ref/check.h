@@ -31,7 +31,7 @@ typedef struct {
        tolerances/x.tol), else the defaults of hdo_tol_init */
     const char *tol_path;
     const char *events_path; /* NULL: inferred from the candidate */
-    long digits;             /* of the reference run (30) */
+    long digits;             /* of the reference run (HDO_DIGITS_DEFAULT) */
     /* tolerances overriding the file's (NaN: not given) */
     double time_abs, value_abs, value_rel;
     /* CANDIDATE_NAME=MODEL_VAR, after the file's (replacing its entry

@@ -114,6 +114,10 @@ void hdo_vec_zero(mpfr_ptr v, slong n);
 void hdo_vec_dot(mpfr_t r, mpfr_srcptr x, mpfr_srcptr y, slong n);
 void hdo_vec_norm2(mpfr_t r, mpfr_srcptr v, slong n);
 void hdo_vec_norm_inf(mpfr_t r, mpfr_srcptr v, slong n);
+/* log2 |x| in double (the exponent exactly, plus the log of a mantissa
+   in [1/2, 1)): the size of a value, for scales and floors; -inf for
+   zero and NaN, +inf for an infinity. */
+double hdo_log2_abs(mpfr_srcptr x);
 
 /* ------------------------------------------------------------------ */
 /* Linear complementarity problems LCP(q, M), exactly over the rationals

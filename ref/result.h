@@ -32,13 +32,26 @@ typedef enum {
     HDO_EV_IMPACT    /* contacts with restitution took an impulse (a jump) */
 } hdo_event_kind;
 
-/* Working precision and tolerance from the digits D asked for:
-     prec = ceil((D + 10) log2 10) bits  (10 guard digits against the
-            rounding of long sums, projections and Newton solves),
+/* The precision rule (ref/result/precision.c), the one definition of its
+   numbers, which the library, the commands and the tests call: a run
+   reports D significant digits (HDO_DIGITS_DEFAULT when none is asked:
+   hdo_run_digits), and computes with the working precision and the
+   tolerance
+     prec = ceil((D + 10) log2 10) bits  (HDO_GUARD_DIGITS = 10 guard
+            digits against the rounding of long sums, projections and
+            Newton solves: hdo_run_prec),
      tol  = 10^-(D + 5)                  (local truncation error per step
-            and the event tolerances: 5 guard digits against the
-            accumulation of local errors over the steps of a run).
-   The reported values have D significant digits. */
+            and the event tolerances: HDO_TOL_GUARD_DIGITS = 5 guard
+            digits against the accumulation of local errors over the
+            steps of a run: hdo_run_tol);
+   --verify's second run is at D + HDO_VERIFY_EXTRA_DIGITS digits
+   (hdo_run_verify_digits). */
+#define HDO_DIGITS_DEFAULT 30
+#define HDO_GUARD_DIGITS 10
+#define HDO_TOL_GUARD_DIGITS 5
+#define HDO_VERIFY_EXTRA_DIGITS 10
+long hdo_run_digits(long digits);        /* digits > 0 ? digits : the default */
+long hdo_run_verify_digits(long digits); /* hdo_run_digits(digits) + 10 */
 mpfr_prec_t hdo_run_prec(long digits);
 /* The most digits D a run or an analysis accepts (hdo_run,
    hdo_run_verify, hdo_run_rows, hdo_analyze; the commands' --digits):
@@ -88,7 +101,8 @@ typedef struct {
     void *row_sink_data;
 } hdo_run_options;
 
-void hdo_run_options_init(hdo_run_options *opt); /* D = 30, the rest defaults */
+/* D = HDO_DIGITS_DEFAULT, the rest defaults */
+void hdo_run_options_init(hdo_run_options *opt);
 
 /* Sets q to the exact value of the decimal text of the option named
    option ("--until", "--every"; positive: the value must be > 0).
@@ -125,11 +139,14 @@ typedef struct hdo_row_struct {
        integration step that produced the value and its nominal value
        (decisions.md, "Digits at every scale"); -inf where absent */
     double *mag;
-    /* log2 of the run's zero level at the row: tol times the largest
-       magnitude any variable has had so far.  A value within it is zero
-       to the run's accuracy: it has no significant digits, and two runs
-       that both put a value within their zero levels agree on it. */
-    double zero;
+    /* per variable, log2: the scale floor the error control held the
+       value to (floors.c, and the method's own rounding floor), and the
+       variable's scale (the largest magnitude it has had so far, or its
+       nominal).  A value whose size and step are below its floor has its
+       D digits absolutely, against its scale, not relative to itself:
+       --verify counts them so and summary.json reports them
+       ("absolute_values"). */
+    double *floor, *scale;
 } hdo_row;
 
 typedef struct {
@@ -241,6 +258,10 @@ void hdo_result_init(hdo_result_t res);
    with HDO_ERR_INPUT).  Clearing a result that was never initialised is
    undefined. */
 void hdo_result_clear(hdo_result_t res);
+/* The number of rows whose value of variable v is absolute (its size and
+   its step's below its floor: hdo_row; exact zeros not counted), and in
+   *first the first such row (-1: none). */
+slong hdo_result_absolute(slong *first, const hdo_result_t res, slong v);
 
 /* For the driver that fills a result (ref/hybrid/). */
 /* Empties res of an earlier run (command_argv and command_argc kept)
@@ -253,23 +274,6 @@ hdo_row *hdo_result_add_row(hdo_result_t res, const mpfr_t t, slong mode);
 hdo_event *hdo_result_add_event(hdo_result_t res, const mpfr_t t, slong from,
                                 slong to, hdo_event_kind kind,
                                 const char *guard);
-
-/* The magnitudes of a row (hdo_row.mag, hdo_row.zero), what --verify
-   counts each value's digits against (decisions.md, "Digits at every
-   scale").  hdo_log2_abs: log2 |x|, -inf for zero or NaN.
-   hdo_row_set_magnitudes: per present variable v the larger of its
-   nominal value nominal[v] (0: none) and stepmag[v], the log2 of its
-   largest |value| over the step that produced the row (NULL: not known
-   yet, the nominal value alone); the zero level log2 of tol times the
-   largest of vmax[w] (each variable's largest |value| so far) and the
-   row's own values.  hdo_row_raise_magnitudes raises a row's magnitudes
-   to stepmag, for rows written before their step's magnitudes were
-   known (the right state of a transition). */
-double hdo_log2_abs(mpfr_srcptr x);
-void hdo_row_set_magnitudes(hdo_row *row, slong nvars, mpfr_srcptr vmax,
-                            mpfr_srcptr nominal, const double *stepmag,
-                            const mpfr_t tol);
-void hdo_row_raise_magnitudes(hdo_row *row, slong nvars, const double *stepmag);
 
 /* Refuses, before computing, a grid of nrows rows (hdo_run_rows) of
    model at digits D whose rows would not fit in half of the memory this
@@ -318,14 +322,13 @@ void hdo_run_write_notes(FILE *f, const hdo_result_t res,
    them), the rows of the sampling grid both runs wrote (paired by
    sample index) and the last rows.  A value x of a is compared with b's
    y relative to max(|y|, its variable's size over the integration step
-   that produced x, the variable's nominal value, a's zero level) (the
-   magnitudes hdo_row records), so a solution that decays to 1e-18 has
-   its digits counted at 1e-18, and a value passing through zero those
-   of its step; two values that are both within their runs' zero levels
-   (tol times the largest magnitude of any variable so far) are zero to
-   both runs' accuracy and are not counted.  Before a zeno event the
-   runs follow events until their gaps reach each run's own tolerance,
-   so there only the events both followed are compared, and the zeno
+   that produced x, the variable's nominal value) when that is at least
+   x's floor (the magnitudes and floors hdo_row records), so a solution
+   that decays to 1e-18 has its digits counted at 1e-18, and a value
+   passing through zero those of its step; below its floor, absolutely
+   against the variable's scale (hdo_result_absolute counts those).  Before a
+   zeno event the runs follow events until their gaps reach each run's own
+   tolerance, so there only the events both followed are compared, and the zeno
    events with each other; everywhere else the two event lists must
    match one to one (same modes).  Capped at the digits of a.  Returns
    the number, or 0 when the event structure differs. */

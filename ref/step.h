@@ -65,6 +65,10 @@ typedef struct {
        hdo_run_tol), given at init, at its own precision, kept by
        hdo_stepper_switch. */
     mpfr_t tol;
+    /* log2 of the method's own absolute rounding floor at the last
+       apply (Radau IIA: 2^-(3s+25) of the largest component), below which
+       it holds every component absolutely; -inf: none (Taylor) */
+    double lround;
     char message[512]; /* why init failed */
     /* what init was given, for hdo_stepper_switch */
     hdo_model_struct *model;

@@ -15,7 +15,7 @@ hdo_check_options_init(hdo_check_options *opt)
     memset(opt, 0, sizeof *opt);
     /* those of `hdo run` by default, so that the reference is the one
        hdo run computes */
-    opt->digits = 30;
+    opt->digits = HDO_DIGITS_DEFAULT;
     opt->time_abs = opt->value_abs = opt->value_rel = NAN;
 }
 

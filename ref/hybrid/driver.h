@@ -102,6 +102,10 @@ typedef struct {
        hdo_run_step_magnitudes), whether they are the current step's, and
        the first row whose magnitude waits for the next step's */
     double *stepmag;
+    /* log2 of each variable's largest rate over that step (differences
+       of the magnitudes' points): its value's noise from the rounding of
+       the time, the floor of a cascade's short arcs (sample.c) */
+    double *steprate;
     int stepmag_valid;
     slong pending_row;
     /* the current step's end offset and mode, for magnitudes computed
@@ -145,8 +149,8 @@ void hdo_run_event_horizon(mpfr_t H, const mpfr_t t);
    hdo_run_floors_init evaluates the model's nominal values into
    c->nominal and zeroes c->vmax (freed by hdo_run_floors_clear); returns
    0 or HDO_ERR_DOMAIN with the declaration's place.
-   hdo_run_var_floor: variable v's floor, max(nominal_v, tol vmax_v,
-   tol^2 max_w vmax_w).
+   hdo_run_var_floor: variable v's floor, nominal_v when given, else
+   max(tol vmax_v, tol^2 max_w vmax_w).
    hdo_run_set_floors takes the order-0 values of mc's state (xs, xu)
    into c->vmax, then sets the floors of mc's stepper, component by
    component from its variable's.
@@ -188,6 +192,11 @@ slong hdo_run_add_row(run_ctx *c, const mpfr_t t, slong mode, mpfr_srcptr xs,
    transition: the rows after it belong to the next arc). */
 void hdo_run_step_magnitudes(run_ctx *c, const mpfr_t s_end);
 void hdo_run_stepmag_end(run_ctx *c);
+/* Raises the floors of row `to` (an event's right row) to those of row
+   `from` (its left row, same instant): the event time's rounding (the
+   time floor, sample.c) is in the state after it as before it, also
+   when no step follows (a Zeno point ends the arc).  Rows < 0: none. */
+void hdo_run_carry_floors(run_ctx *c, slong from, slong to);
 void hdo_run_sample_time(mpfr_t out, const run_ctx *c, slong k);
 void hdo_run_emit_samples(run_ctx *c, const mpfr_t limit, int inclusive);
 void hdo_run_emit_samples_point(run_ctx *c, slong mode, mpfr_srcptr xs,

@@ -7,15 +7,19 @@
    own magnitude (issue 23), which needs a floor where a magnitude stops
    meaning anything: a variable that is zero (at rest, on a surface) is
    computed as rounding noise, and noise resolved relative to itself
-   would hold the step at its scale.  The floor of variable v is
-       max(nominal_v, tol vmax_v, tol^2 max_w vmax_w),
-   vmax the largest |value| so far: the user's `nominal`; a value that
-   has fallen tol below its own largest magnitude (a fast mode damped
-   out: the stiffness estimate sees it then); a value tol^2 below the
-   largest variable of the model (the far nodes of bowed_string, zero in
-   the state and 10^-3000 in the truth, would hold the step to 10^-90).
-   Each term scales with the variables, so a model whose every state is
-   multiplied by 10^40 runs the same steps. */
+   would hold the step at its scale.  The floor of variable v is its
+   `nominal` when the model gives one (the user's scale: a smaller one
+   holds the variable relative further down), else
+       max(tol vmax_v, tol^2 max_w vmax_w),
+   vmax the largest |value| so far: a value that has fallen tol below its
+   own largest magnitude (a fast mode damped out: the stiffness estimate
+   sees it then); a value tol^2 below the largest variable of the model
+   (the far nodes of bowed_string, zero in the state and 10^-3000 in the
+   truth, would hold the step to 10^-90).  Each term scales with the
+   variables, so a model whose every state is multiplied by 10^40 runs
+   the same steps.  Below its floor a value's digits are absolute: rows
+   record the floor, --verify counts such values against the variable's
+   scale, and summary.json reports them (sample.c, verify.c, output.c). */
 
 int
 hdo_run_floors_init(run_ctx *c)
@@ -64,12 +68,17 @@ model_floor(mpfr_t low, const run_ctx *c)
     mpfr_mul(low, low, c->tol, MPFR_RNDN);
 }
 
-/* floor := max(nominal_v, tol vmax_v, low) */
+/* floor := nominal_v when given (the user's scale replaces the
+   defaults, so a smaller one holds the variable relative further down),
+   else max(tol vmax_v, low) */
 static void
 floor_with(mpfr_t floor, const run_ctx *c, slong v, const mpfr_t low)
 {
+    if (mpfr_regular_p(c->nominal + v)) {
+        mpfr_set(floor, c->nominal + v, MPFR_RNDN);
+        return;
+    }
     mpfr_mul(floor, c->vmax + v, c->tol, MPFR_RNDN);
-    mpfr_max(floor, floor, c->nominal + v, MPFR_RNDN);
     mpfr_max(floor, floor, low, MPFR_RNDN);
 }
 

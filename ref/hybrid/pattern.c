@@ -65,6 +65,7 @@ expand(run_ctx *c, slong m, const mpfr_t t, mpfr_t H)
     mode_cache *mc = hdo_run_mode_entry(c, m);
     hdo_error_t e;
     hdo_error_clear(&e);
+    hdo_run_set_floors(c, mc);
     if (hdo_stepper_apply(mc->step, t, mc->xs, mc->xu, &e) < 0)
         return -1;
     hdo_stepper_step_size(H, mc->step);
@@ -158,8 +159,8 @@ refuse(run_ctx *c, int status, slong m, slong j, const mpfr_t t,
    first order) the zero variant when it keeps D identically zero.  A
    side whose field keeps D identically zero while the other's points at
    the surface: that side.  Both keep D identically zero: P0 if it does
-   too.  One keeps it, the other leaves: the value at 0 decides (P0
-   keeps it, or leaves into the side that leaves).  Sets *next. */
+   too.  One keeps it, the other leaves: not unique (staying and leaving
+   are both Filippov solutions).  Sets *next. */
 static int
 decide(run_ctx *c, slong m, slong j, const mpfr_t t, const mpfr_t Hm,
        slong *next)
@@ -235,23 +236,14 @@ decide(run_ctx *c, slong m, slong j, const mpfr_t t, const mpfr_t Hm,
         chosen = cand[0];
     } else if (pk == R_NEG && nk == R_ZERO) {
         chosen = cand[1];
-    } else if (pk == R_ZERO || nk == R_ZERO) {
-        /* one side keeps D identically zero, the other's field leaves:
-           the relation's value at 0 decides */
-        if (zk == R_ZERO)
-            chosen = cand[2];
-        else if (zk == R_POS && pk == R_POS)
-            chosen = cand[0];
-        else if (zk == R_NEG && nk == R_NEG)
-            chosen = cand[1];
-        else if (cand[2] < 0) {
-            status = HDO_ERR_UNSUPPORTED;
-            why = "the relation's value at 0 needs a zero variant beyond "
-                  "the 4096 sign-pattern modes";
-        } else
-            why = "one side's field keeps %s identically zero and the "
-                  "other's leaves it, and the relation's value at 0 "
-                  "continues neither";
+    } else if ((pk == R_ZERO && nk == R_NEG) || (nk == R_ZERO && pk == R_POS)) {
+        /* one side keeps D identically zero, the other's field leaves
+           it: the Filippov set at the surface holds both, so staying and
+           leaving are both solutions (der(h) = sign(h) - 1 from 0: h = 0
+           and h = -2 t); hdo does not choose */
+        why = "one side's field keeps %s identically zero and the other's "
+              "leaves it: staying on the surface and leaving it are both "
+              "solutions (%s = 0 is in the convex hull of the two fields)";
     }
     /* otherwise (a side could not be entered or expanded): stay, the
        first step reports what is wrong with it */

@@ -122,12 +122,21 @@ step(run_ctx *c, int *done)
         mpfr_srcptr coef = mc->step->dense.guard[g * (p + 1)];
         if (hdo_invariant_skips(mc->inv, g))
             continue; /* a first integral on its feasible side */
-        if (m < c->model->nmodes && c->model->modes[m].whens[g].zero)
-            continue; /* identically zero on the arc (pattern.c) */
-        if (hdo_event_locate_after(root, coef, p + 1, hloc, c->tol,
-                                   mc->gfloor + g, after ? c->event_dt : NULL,
-                                   c->prec) != HDO_EVENT ||
-            mpfr_cmp(root, h) > 0)
+        if (m < c->model->nmodes && c->model->modes[m].whens[g].zero) {
+            /* a relation identically zero in this pattern stays so while
+               its series is within the zero rule's tolerance over the
+               step; once it is not (D = t^50 is zero beyond the Taylor
+               order where the pattern was entered), the zero variant
+               ends here: its crossing is taken at once, and the pattern
+               decided anew (transition.c) */
+            if (hdo_event_zero_order(coef, p + 1, hloc, c->tol,
+                                     mc->gfloor + g) == p + 1)
+                continue;
+            mpfr_set_zero(root, 1);
+        } else if (hdo_event_locate_after(
+                       root, coef, p + 1, hloc, c->tol, mc->gfloor + g,
+                       after ? c->event_dt : NULL, c->prec) != HDO_EVENT ||
+                   mpfr_cmp(root, h) > 0)
             continue;
         if (best < 0) {
             best = g;
@@ -307,7 +316,7 @@ hdo_run_rows(slong *nrows, const hdo_model_struct *model,
     c.opt = opt;
     c.res = res;
     c.err = err;
-    c.digits = opt->digits > 0 ? opt->digits : 30;
+    c.digits = hdo_run_digits(opt->digits);
     c.prec = hdo_run_prec(c.digits);
     if (err != NULL)
         hdo_error_clear(err);
@@ -356,7 +365,7 @@ hdo_run_stoppable(hdo_result_t res, const hdo_model_struct *model,
     c.opt = opt;
     c.res = res;
     c.err = err;
-    c.digits = opt->digits > 0 ? opt->digits : 30;
+    c.digits = hdo_run_digits(opt->digits);
     c.prec = hdo_run_prec(c.digits);
     c.max_steps = opt->max_steps > 0 ? opt->max_steps : HDO_RUN_MAX_STEPS;
     c.max_events = opt->max_events > 0 ? opt->max_events : HDO_RUN_MAX_EVENTS;
@@ -376,7 +385,8 @@ hdo_run_stoppable(hdo_result_t res, const hdo_model_struct *model,
     /* an entry per mode entered: the model's, the sliding ones */
     hdo_run_mode_table_init(&c.modes);
     c.stepmag = malloc((model->nvars + 1) * sizeof *c.stepmag);
-    HDO_ASSERT(c.stepmag != NULL);
+    c.steprate = malloc((model->nvars + 1) * sizeof *c.steprate);
+    HDO_ASSERT(c.stepmag != NULL && c.steprate != NULL);
     mpfr_init2(c.stepmag_end, c.prec);
     c.pending_row = -1;
 
@@ -421,6 +431,7 @@ hdo_run_stoppable(hdo_result_t res, const hdo_model_struct *model,
     hdo_run_hist_clear(&c);
     hdo_run_floors_clear(&c);
     free(c.stepmag);
+    free(c.steprate);
     mpfr_clear(c.stepmag_end);
     hdo_run_mode_table_clear(&c.modes, res);
     hdo_model_workspace_clear(&work);

@@ -36,14 +36,49 @@ hdo_run_res_mode(const run_ctx *c, slong m)
 
 static void compute_magnitudes(run_ctx *c);
 
-/* row's magnitudes (hdo_row_set_magnitudes): the current step's (or,
-   waiting for the next step's, none yet), the nominal values; and the
-   run's zero level. */
+/* Why a time floor.  Time is absolute: at prec bits an event time t is
+   rounded to about 2^-prec |t|, and a variable moving at rate x' is off
+   by x' times that.  On the short arcs of a cascade (the ball's flights
+   near its Zeno point, 1e-34 long at t = 2.56) that noise outgrows tol
+   times the value: its digits are absolute there, however the step's
+   error is controlled (issue 23).  The floor is that noise over tol. */
+static double
+time_floor(const run_ctx *c, const hdo_row *row, slong v)
+{
+    double lt = hdo_log2_abs(row->time);
+    if (!(c->steprate[v] > -INFINITY) || !(lt > -INFINITY))
+        return -INFINITY;
+    return c->steprate[v] + lt - (double)c->prec - hdo_log2_abs(c->tol);
+}
+
+/* row's magnitudes: the current step's (or, waiting for the next
+   step's, none yet) and the nominal values; its floors (the control's,
+   and the method's rounding floor) and scales. */
 static void
 row_magnitudes(run_ctx *c, hdo_row *row, slong index)
 {
-    hdo_row_set_magnitudes(row, c->res->nvars, c->vmax, c->nominal,
-                           c->stepmag_valid ? c->stepmag : NULL, c->tol);
+    mpfr_t f;
+    mpfr_init2(f, 64);
+    double lround = hdo_run_mode_entry(c, c->mode)->step->lround;
+    for (slong v = 0; v < c->res->nvars; v++) {
+        if (!row->present[v])
+            continue;
+        double m = hdo_log2_abs(c->nominal + v);
+        if (c->stepmag_valid && c->stepmag[v] > m)
+            m = c->stepmag[v];
+        row->mag[v] = m;
+        hdo_run_var_floor(f, c, v);
+        row->floor[v] = hdo_log2_abs(f) > lround ? hdo_log2_abs(f) : lround;
+        if (c->stepmag_valid && time_floor(c, row, v) > row->floor[v])
+            row->floor[v] = time_floor(c, row, v);
+        double sc = hdo_log2_abs(c->vmax + v);
+        if (hdo_log2_abs(c->nominal + v) > sc)
+            sc = hdo_log2_abs(c->nominal + v);
+        if (hdo_log2_abs(row->values + v) > sc)
+            sc = hdo_log2_abs(row->values + v);
+        row->scale[v] = sc;
+    }
+    mpfr_clear(f);
     if (!c->stepmag_valid && c->pending_row < 0)
         c->pending_row = index;
 }
@@ -90,6 +125,18 @@ hdo_run_add_row(run_ctx *c, const mpfr_t t, slong mode, mpfr_srcptr xs,
     return c->res->nrows - 1;
 }
 
+void
+hdo_run_carry_floors(run_ctx *c, slong from, slong to)
+{
+    if (from < 0 || to < 0)
+        return; /* rows not kept (row_sink) */
+    const hdo_row *a = c->res->rows + from;
+    hdo_row *b = c->res->rows + to;
+    for (slong v = 0; v < c->res->nvars; v++)
+        if (a->present[v] && b->present[v] && a->floor[v] > b->floor[v])
+            b->floor[v] = a->floor[v];
+}
+
 /* Computes the magnitudes of the due step (see driver.h). */
 static void
 compute_magnitudes(run_ctx *c)
@@ -104,14 +151,17 @@ compute_magnitudes(run_ctx *c)
        quarters and the end of the step taken: a step may span a whole
        arc (the ball's flight is one polynomial step), whose ends are
        both zero */
-    mpfr_ptr vals = hdo_vec_init(nv, c->prec);
-    mpfr_t s;
+    mpfr_ptr vals = hdo_vec_init(nv, c->prec), prev = hdo_vec_init(nv, c->prec);
+    mpfr_t s, d;
     mpfr_init2(s, c->prec);
+    mpfr_init2(d, 64);
     for (slong v = 0; v < nv; v++)
-        c->stepmag[v] = -INFINITY;
+        c->stepmag[v] = c->steprate[v] = -INFINITY;
     for (int q = 0; q <= 4; q++) {
-        for (slong v = 0; v < nv; v++)
+        for (slong v = 0; v < nv; v++) {
+            mpfr_swap(prev + v, vals + v);
             mpfr_set_nan(vals + v);
+        }
         if (q == 0) {
             hdo_run_mode_values(vals, NULL, mc, mc->xs, mc->xu);
         } else {
@@ -120,17 +170,34 @@ compute_magnitudes(run_ctx *c)
             hdo_stepper_eval(mc->ts, mc->tu, NULL, mc->step, s);
             hdo_run_mode_values(vals, NULL, mc, mc->ts, mc->tu);
         }
-        for (slong v = 0; v < nv; v++)
+        for (slong v = 0; v < nv; v++) {
             if (hdo_log2_abs(vals + v) > c->stepmag[v])
                 c->stepmag[v] = hdo_log2_abs(vals + v);
+            if (q == 0 || !mpfr_number_p(vals + v) || !mpfr_number_p(prev + v))
+                continue;
+            /* the rate over the quarter: |difference| / (s_end / 4) */
+            mpfr_sub(d, vals + v, prev + v, MPFR_RNDN);
+            double r = hdo_log2_abs(d) + 2 - hdo_log2_abs(s_end);
+            if (r > c->steprate[v])
+                c->steprate[v] = r;
+        }
     }
-    mpfr_clear(s);
+    mpfr_clears(s, d, (mpfr_ptr)0);
     hdo_vec_clear(vals, nv);
+    hdo_vec_clear(prev, nv);
     /* rows since the last transition (its right state, samples at a
        point) belong to this arc */
     if (c->pending_row >= 0 && c->opt->row_sink == NULL)
-        for (slong i = c->pending_row; i < c->res->nrows; i++)
-            hdo_row_raise_magnitudes(c->res->rows + i, nv, c->stepmag);
+        for (slong i = c->pending_row; i < c->res->nrows; i++) {
+            hdo_row *r = c->res->rows + i;
+            for (slong v = 0; v < nv; v++) {
+                if (r->present[v] && c->stepmag[v] > r->mag[v])
+                    r->mag[v] = c->stepmag[v];
+                if (r->present[v] && r->floor != NULL &&
+                    time_floor(c, r, v) > r->floor[v])
+                    r->floor[v] = time_floor(c, r, v);
+            }
+        }
     c->pending_row = -1;
     c->stepmag_valid = 1;
 }

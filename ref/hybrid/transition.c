@@ -451,6 +451,7 @@ hdo_run_take_transition_tr(run_ctx *c, slong src, const hdo_transition *tr,
     hdo_run_mode_values(ev->right, NULL, mt, mt->xs, mt->xu);
     ev->row_left = row_left;
     ev->row_right = hdo_run_add_row(c, t, tgt, mt->xs, mt->xu);
+    hdo_run_carry_floors(c, row_left, ev->row_right);
     hdo_run_skip_samples_at(c, t);
     c->mode = tgt;
     mpfr_set(c->t, t, MPFR_RNDN);

@@ -137,6 +137,11 @@ hdo_run_zeno(run_ctx *c, slong src, const left_limit *L, const mpfr_t tn)
             hdo_zeno_aitken(mz->lu + j, a->lu + j, b->lu + j, e->lu + j, eps);
         }
     }
+    /* The limit state is extrapolated, known to tol times each
+       variable's scale (eps above), not relative to the last flight's
+       size: its rows take the next arc's magnitudes, not the last
+       step's (the ball's v at t*, 6e-45 beside flights of 6e-35) */
+    hdo_run_stepmag_end(c);
     /* samples up to the accumulation point from the limit state */
     hdo_run_emit_samples_point(c, zm, mz->ls, mz->lu, tinf, 0);
     left_limit Z = {r, mz->ls, mz->lu, NULL, NULL};
@@ -177,6 +182,7 @@ hdo_run_guard_leaves_at(run_ctx *c, slong m, slong g, mpfr_srcptr xs,
     hdo_stepper_struct *sp = mc->step;
     hdo_error_t e;
     hdo_error_clear(&e);
+    hdo_run_set_floors(c, mc);
     if (hdo_stepper_apply(sp, t, xs, xu, &e) < 0)
         return 1;
     slong p = sp->dense.order;

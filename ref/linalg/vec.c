@@ -1,4 +1,5 @@
 /* vec.c -- vectors of MPFR numbers: memory, dot products and norms */
+#include <math.h>
 #include "linalg.h"
 
 mpfr_ptr
@@ -90,4 +91,16 @@ hdo_vec_norm_inf(mpfr_t r, mpfr_srcptr v, slong n)
     for (i = 0; i < n; i++)
         if (mpfr_cmpabs(v + i, r) > 0)
             mpfr_abs(r, v + i, MPFR_RNDN);
+}
+
+double
+hdo_log2_abs(mpfr_srcptr x)
+{
+    long e;
+    if (mpfr_inf_p(x))
+        return INFINITY;
+    if (!mpfr_regular_p(x))
+        return -INFINITY;
+    double d = mpfr_get_d_2exp(&e, x, MPFR_RNDN);
+    return (double)e + log2(fabs(d));
 }

@@ -299,6 +299,10 @@ parse_var(parser *P)
             P->p++;
             continue;
         }
+        if (tok_is(P, P->p, "nominal"))
+            return perr(P, HDO_ERR_SYNTAX, P->p,
+                        "a second 'nominal' for the variable %s",
+                        describe(P, tok));
         if (!is_eos(kind(P)))
             return perr(P, HDO_ERR_SYNTAX, P->p,
                         "expected %s'nominal', ',' or end of line after the "

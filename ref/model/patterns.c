@@ -177,9 +177,10 @@ build_pattern(hdo_model_struct *m, hdo_mode *pm, const hdo_mode *src,
         /* feasible while the relation keeps its side: D >= 0 on the >=
            side, -D >= 0 on the other (the negated expression, which the
            Filippov code recognises as the same surface).  A zero
-           relation keeps D itself, which the run expands and never
-           locates: D is analytic on an arc, so identically zero on its
-           first step it stays zero until an event changes the flow, and
+           relation keeps D itself, which the run expands but does not
+           locate as a crossing: the zero variant lasts while D stays
+           within the zero rule's tolerance over each step, and its
+           crossing is taken at once where it does not (ref/hybrid/run.c);
            every event into a zero variant decides the pattern anew
            (ref/hybrid/pattern.c) */
         tr->guard = bits[j] ? dj : hdo_expr_neg(pool, dj);

@@ -12,7 +12,7 @@
 #include "outdir.h"
 #include "process.h"
 
-#define MAXFILES 4
+#define MAXFILES 8 /* five for hdo run --certify (ref/certify/output.c) */
 
 static char *
 join(const char *dir, const char *prefix, const char *name)

@@ -83,33 +83,31 @@ set_pow2(mpfr_t m, double l)
 }
 
 /* The scale of value v of row r (of a) against y (b's value, the better
-   estimate of the true one): max(|y|, 2^mag[v], 2^zero) (the magnitudes
-   recorded with a's row: sample.c), at 64 bits. */
-static void
+   estimate of the true one): max(|y|, 2^mag[v]) (y's size, and the
+   variable's size over the step that produced the value or its nominal:
+   sample.c) when that is at least the value's floor 2^floor[v], its
+   digits significant; otherwise the variable's scale 2^scale[v] (the
+   largest magnitude it has had so far, or its nominal), its digits
+   absolute.  At 64 bits; returns 1 for an absolute value. */
+static int
 value_scale(mpfr_t sc, const hdo_row *r, slong v, mpfr_srcptr y)
 {
     mpfr_t m;
+    int absolute = 0;
     mpfr_init2(m, 64);
     mpfr_abs(sc, y, MPFR_RNDU);
     if (r->mag != NULL) {
         set_pow2(m, r->mag[v]);
         mpfr_max(sc, sc, m, MPFR_RNDU);
+        set_pow2(m, r->floor[v]);
+        if (mpfr_cmp(sc, m) < 0) {
+            set_pow2(sc, r->scale[v]);
+            mpfr_max(sc, sc, m, MPFR_RNDU);
+            absolute = 1;
+        }
     }
-    set_pow2(m, r->zero);
-    mpfr_max(sc, sc, m, MPFR_RNDU);
     mpfr_clear(m);
-}
-
-/* 1 when value v of row r is within the row's zero level */
-static int
-at_zero(const hdo_row *r, slong v)
-{
-    mpfr_t m;
-    mpfr_init2(m, 64);
-    set_pow2(m, r->zero);
-    int z = mpfr_cmpabs(r->values + v, m) <= 0;
-    mpfr_clear(m);
-    return z;
+    return absolute;
 }
 
 /* Index of the next zeno event at or after i, or n. */
@@ -164,9 +162,6 @@ row_agreement(const hdo_row *ra, const hdo_row *rb, slong nvars, long cap,
     mpfr_init2(sc, 64);
     for (slong v = 0; v < nvars; v++) {
         if (!ra->present[v] || !rb->present[v])
-            continue;
-        /* both zero to their run's accuracy: no digits to compare */
-        if (at_zero(ra, v) && at_zero(rb, v))
             continue;
         value_scale(sc, ra, v, rb->values + v);
         double d = agree(ra->values + v, rb->values + v, sc, cap);

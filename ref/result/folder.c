@@ -31,6 +31,43 @@ hdo_run_outputs_prepare(const char *dir, hdo_error_t *err)
     return hdo_outdir_prepare(&od, err);
 }
 
+/* One line for the values below their scale floors (hdo_result_absolute):
+   how many, of which variables (the first three by name), from when. */
+static void
+write_absolute_note(FILE *f, const hdo_result_t res,
+                    const hdo_model_struct *model, long digits)
+{
+    slong nvars = 0, total = 0, from = -1;
+    char listed[256] = "";
+    size_t len = 0;
+    for (slong v = 0; v < res->nvars; v++) {
+        slong first, n = hdo_result_absolute(&first, res, v);
+        if (n == 0)
+            continue;
+        if (nvars < 3 && len < sizeof listed)
+            len += (size_t)snprintf(listed + len, sizeof listed - len,
+                                    "%s%s: %ld", nvars ? ", " : "",
+                                    model->vars[v].name, (long)n);
+        nvars++;
+        total += n;
+        if (from < 0 ||
+            mpfr_cmp(res->rows[first].time, res->rows[from].time) < 0)
+            from = first;
+    }
+    if (nvars == 0)
+        return;
+    mpfr_fprintf(f,
+                 "%s: note: %ld values of %ld variable%s (%s%s), from t = "
+                 "%.10Rg, are below their scale floors (10^-%ld of the "
+                 "variable's largest magnitude, its nominal value, or on "
+                 "short arcs the rounding of the time): their digits are "
+                 "absolute, against that magnitude, not significant "
+                 "(summary.json \"absolute_values\"; cli.md)\n",
+                 model->file, (long)total, (long)nvars, nvars > 1 ? "s" : "",
+                 listed, nvars > 3 ? ", ..." : "", res->rows[from].time,
+                 digits + HDO_TOL_GUARD_DIGITS);
+}
+
 void
 hdo_run_write_notes(FILE *f, const hdo_result_t res,
                     const hdo_model_struct *model, long digits)
@@ -52,6 +89,7 @@ hdo_run_write_notes(FILE *f, const hdo_result_t res,
                     "\"km-fallback\")\n",
                     model->file, model->modes[k].name);
     }
+    write_absolute_note(f, res, model, digits);
     if (res->event_digits >= 0)
         fprintf(f,
                 "%s: warning: the time of event %ld is determined to only %ld "
@@ -59,7 +97,7 @@ hdo_run_write_notes(FILE *f, const hdo_result_t res,
                 "function: a state known to 10^-%ld fixes it no better); "
                 "summary.json \"event_digits\"\n",
                 model->file, (long)res->event_digits_index, res->event_digits,
-                digits, digits + 5);
+                digits, digits + HDO_TOL_GUARD_DIGITS);
 }
 
 int

@@ -53,6 +53,9 @@ put_bytes(char *buf, size_t n, double b)
     snprintf(buf, n, k == 0 ? "%.0f %s" : "%.1f %s", b, unit[k]);
 }
 
+/* The message below spells --verify's extra digits out. */
+_Static_assert(HDO_VERIFY_EXTRA_DIGITS == 10, "the message says D + 10");
+
 /* With verify the second run's rows at D + 10 digits are held at the
    same time as the first's.  Events add rows the grid cannot foresee:
    they are not counted. */
@@ -60,8 +63,9 @@ int
 hdo_run_check_memory(slong nrows, const hdo_model_t model, long digits,
                      int verify, hdo_error_t *err)
 {
-    double per = row_bytes(digits, model->nvars) +
-                 (verify ? row_bytes(digits + 10, model->nvars) : 0);
+    double per =
+        row_bytes(digits, model->nvars) +
+        (verify ? row_bytes(hdo_run_verify_digits(digits), model->nvars) : 0);
     double need = (double)nrows * per, have = memory_limit();
     if (need <= have / 2)
         return 0;

@@ -31,7 +31,7 @@ hdo_run_parse_time(fmpq_t q, const char *option, const char *text, int positive,
 void
 hdo_run_options_init(hdo_run_options *opt)
 {
-    opt->digits = 30;
+    opt->digits = HDO_DIGITS_DEFAULT;
     opt->every = NULL;
     opt->until = NULL;
     opt->max_steps = 0;

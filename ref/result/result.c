@@ -48,6 +48,8 @@ result_free(hdo_result_t res)
         hdo_vec_clear(r->values, res->nvars);
         free(r->present);
         free(r->mag);
+        free(r->floor);
+        free(r->scale);
     }
     free(res->rows);
     free(res->method_arcs);
@@ -125,13 +127,16 @@ hdo_result_add_row(hdo_result_t res, const mpfr_t t, slong mode)
     r->mode = mode;
     r->values = hdo_vec_init(res->nvars, res->prec);
     r->present = calloc(res->nvars ? res->nvars : 1, sizeof *r->present);
-    r->mag = malloc((res->nvars ? res->nvars : 1) * sizeof *r->mag);
-    HDO_ASSERT(r->present != NULL && r->mag != NULL);
+    slong nv1 = res->nvars ? res->nvars : 1;
+    r->mag = malloc(nv1 * sizeof *r->mag);
+    r->floor = malloc(nv1 * sizeof *r->floor);
+    r->scale = malloc(nv1 * sizeof *r->scale);
+    HDO_ASSERT(r->present != NULL && r->mag != NULL && r->floor != NULL &&
+               r->scale != NULL);
     r->sample = -1;
-    r->zero = -INFINITY;
     for (slong v = 0; v < res->nvars; v++) {
         mpfr_set_nan(r->values + v);
-        r->mag[v] = -INFINITY;
+        r->mag[v] = r->floor[v] = r->scale[v] = -INFINITY;
     }
     return r;
 }
@@ -162,4 +167,28 @@ hdo_result_add_event(hdo_result_t res, const mpfr_t t, slong from, slong to,
         mpfr_set_nan(e->right + v);
     }
     return e;
+}
+
+slong
+hdo_result_absolute(slong *first, const hdo_result_t res, slong v)
+{
+    slong n = 0;
+    *first = -1;
+    for (slong i = 0; i < res->nrows; i++) {
+        const hdo_row *r = res->rows + i;
+        /* an exact zero is not counted: it is zero in both runs or
+           compared absolutely by --verify, and has no digits to lose */
+        if (!r->present[v] || r->floor == NULL || !(r->floor[v] > -INFINITY) ||
+            !mpfr_regular_p(r->values + v))
+            continue;
+        double m = r->mag[v];
+        if (hdo_log2_abs(r->values + v) > m)
+            m = hdo_log2_abs(r->values + v);
+        if (m < r->floor[v]) {
+            if (*first < 0)
+                *first = i;
+            n++;
+        }
+    }
+    return n;
 }

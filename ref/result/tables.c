@@ -133,7 +133,8 @@ hdo_write_summary(FILE *f, const hdo_result_t res, const hdo_model_t model,
     }
     fprintf(f, ",\n  \"digits\": %ld,\n  \"precision_bits\": %ld,\n",
             res->digits, (long)res->prec);
-    fprintf(f, "  \"tolerance\": \"1e-%ld\",\n", res->digits + 5);
+    fprintf(f, "  \"tolerance\": \"1e-%ld\",\n",
+            res->digits + HDO_TOL_GUARD_DIGITS);
     fputs("  \"t0\": ", f);
     mpfr_fprintf(f, "%.*Re", (int)(res->digits - 1), res->t0);
     fputs(",\n  \"t_end\": ", f);
@@ -223,6 +224,21 @@ hdo_write_summary(FILE *f, const hdo_result_t res, const hdo_model_t model,
     if (res->event_digits >= 0)
         fprintf(f, ",\n  \"event_digits\": %ld, \"event_digits_index\": %ld",
                 res->event_digits, (long)res->event_digits_index);
+    /* only when a variable fell below its scale floor: those values
+       have their digits absolutely, against the variable's scale */
+    int any = 0;
+    for (slong v = 0; v < res->nvars; v++) {
+        slong row0, n = hdo_result_absolute(&row0, res, v);
+        if (n == 0)
+            continue;
+        fputs(any ? ", " : ",\n  \"absolute_values\": {", f);
+        any = 1;
+        hdo_json_string(f, model->vars[v].name);
+        mpfr_fprintf(f, ": {\"count\": %ld, \"from\": %.17Rg}", (long)n,
+                     res->rows[row0].time);
+    }
+    if (any)
+        fputs("}", f);
     /* only when the implicit method ran (absent: Taylor throughout), so
        that the golden references' summaries stay as they were */
     if (res->implicit_steps > 0 || res->method_switches > 0) {

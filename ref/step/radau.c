@@ -783,28 +783,17 @@ radau_apply(hdo_stepper_struct *st, const mpfr_t t0, mpfr_srcptr xs,
     }
     mpfr_inits2(64, e, fac, (mpfr_ptr)0);
     mpfr_init2(ti, r->wprec);
+    st->lround = hdo_radau_round_floor_log2(r->y0, N, s);
     if (mpfr_zero_p(r->hnext)) {
-        /* first step: tol^(1/(s+1)) max_i sc_i / max_i |f_i(y0)| (one
-           time unit when f = 0): the state's size over its rate, a guess
-           the error control corrects */
+        /* first step: tol^(1/(s+1)) times the state's time scale
+           (radau_scale.c), a guess the error control corrects */
         set_inputs(r, r->f, r->fin, t0, r->y0);
         if (hdo_program_eval(r->f, &bad) != 0) {
             status = domain_fail(err, r, bad, t0);
             goto out;
         }
-        hdo_radau_scales(r->sc, r->y0, NULL, r->floor, N, s);
-        mpfr_set_zero(e, 1);
-        mpfr_set_zero(fac, 1);
-        for (slong i = 0; i < n; i++) {
-            mpfr_srcptr fi = r->f->value[r->f->root_slot[i]];
-            if (mpfr_cmpabs(fi, e) > 0)
-                mpfr_abs(e, fi, MPFR_RNDN);
-            mpfr_max(fac, fac, r->sc + i, MPFR_RNDN);
-        }
-        if (mpfr_zero_p(e) || mpfr_zero_p(fac))
-            mpfr_set_ui(fac, 1, MPFR_RNDN);
-        else
-            mpfr_div(fac, fac, e, MPFR_RNDN);
+        hdo_radau_time_scale(fac, r->y0, r->f->value, r->f->root_slot, r->floor,
+                             r->sc, n, N, s);
         mpfr_rootn_ui(e, r->tol, s + 1, MPFR_RNDN);
         mpfr_mul(r->hnext, fac, e, MPFR_RNDN);
     }

@@ -1,5 +1,7 @@
 /* radau_scale.c -- the scale of each component in Radau IIA's Newton
  * iteration and error estimate: relative to its own size */
+#include <limits.h>
+#include <math.h>
 #include "radau.h"
 
 /* Why.  Radau IIA measured every error against max(1, |y0|), so below 1
@@ -14,9 +16,11 @@
    + 3s + 32); against this floor that noise is 2^(1 - prec), below the
    iteration's stopping tolerance tol 2^-8 / Lsum (tol = 2^(17 - prec),
    Lsum < 2^8), so it neither stalls the iteration nor fails the error
-   estimate.  At 30 digits (s about 10) the floor is 3e-17 of the
-   largest component, and tol times it 3e-52: a component of 1e-20
-   beside one of 1 still has its 30 digits. */
+   estimate.  At 30 digits (s = 24 stages) the floor is 2^-97, 6e-30 of
+   the largest component: a component of 1e-20 beside one of 1 has its
+   30 digits; one of 1e-35 is held absolutely, to about 6e-30 tol, and
+   the driver reports it so (step.h lround, summary.json
+   "absolute_values"). */
 
 void
 hdo_radau_scales(mpfr_ptr sc, mpfr_srcptr y0, mpfr_srcptr Z, mpfr_srcptr floor,
@@ -61,4 +65,61 @@ hdo_radau_scaled_max(mpfr_t e, mpfr_srcptr a, slong n, slong N, mpfr_srcptr sc)
         mpfr_max(e, e, q, MPFR_RNDU);
     }
     mpfr_clear(q);
+}
+
+/* Why per component.  The first step was tol^(1/(s+1)) max_i sc_i /
+   max_i |f_i|: a state of size 1 at rest beside x = 1e-40 decaying at
+   rate 1 got a step of 1e26 (then every stage is -x0, the error
+   estimate sees a constant and the dense output holds x0; issue 23).
+   Each moving component now sets its own time scale |y0_i| / |f_i|; a
+   component at zero or at noise level (within its floor: a position at
+   an impact) has none. */
+void
+hdo_radau_time_scale(mpfr_t T, mpfr_srcptr y0, const mpfr_t *value,
+                     const slong *slot, mpfr_srcptr floor, mpfr_ptr sc, slong n,
+                     slong N, slong s)
+{
+    mpfr_t q, big;
+    mpfr_inits2(64, q, big, (mpfr_ptr)0);
+    mpfr_set_inf(T, 1);
+    for (slong i = 0; i < n; i++) {
+        mpfr_srcptr fi = value[slot[i]];
+        if (mpfr_zero_p(fi) || mpfr_zero_p(y0 + i) ||
+            (floor != NULL && mpfr_cmpabs(y0 + i, floor + i) <= 0))
+            continue;
+        mpfr_div(q, y0 + i, fi, MPFR_RNDN);
+        mpfr_abs(q, q, MPFR_RNDN);
+        mpfr_min(T, T, q, MPFR_RNDN);
+    }
+    if (mpfr_inf_p(T)) {
+        /* no moving component of its own size: the state's size over
+           its largest rate; one time unit when either is zero */
+        hdo_radau_scales(sc, y0, NULL, floor, N, s);
+        mpfr_set_zero(q, 1);
+        mpfr_set_zero(big, 1);
+        for (slong i = 0; i < n; i++) {
+            mpfr_srcptr fi = value[slot[i]];
+            if (mpfr_cmpabs(fi, q) > 0)
+                mpfr_abs(q, fi, MPFR_RNDN);
+            mpfr_max(big, big, sc + i, MPFR_RNDN);
+        }
+        if (!mpfr_zero_p(q) && !mpfr_zero_p(big))
+            mpfr_div(T, big, q, MPFR_RNDN);
+        if (!mpfr_number_p(T))
+            mpfr_set_ui(T, 1, MPFR_RNDN);
+    }
+    mpfr_clears(q, big, (mpfr_ptr)0);
+}
+
+double
+hdo_radau_round_floor_log2(mpfr_srcptr y0, slong N, slong s)
+{
+    long big = LONG_MIN;
+    for (slong i = 0; i < N; i++)
+        if (!mpfr_zero_p(y0 + i) && mpfr_number_p(y0 + i) &&
+            mpfr_get_exp(y0 + i) > big)
+            big = mpfr_get_exp(y0 + i);
+    if (big == LONG_MIN)
+        return -INFINITY;
+    return (double)big - (double)(3 * s + 25);
 }

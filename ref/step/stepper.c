@@ -1,5 +1,6 @@
 /* stepper.c -- the list of step types, and hdo_stepper_init, _clear and
  * _switch: the method-independent part of a stepper */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "step.h"
@@ -39,6 +40,7 @@ hdo_stepper_init(hdo_stepper_t s, const hdo_step_type *type, hdo_model_t model,
     s->floor = hdo_vec_init(red->nstate + red->nimplicit, 64);
     for (slong i = 0; i < red->nstate + red->nimplicit; i++)
         mpfr_set_zero(s->floor + i, 1);
+    s->lround = -INFINITY;
     s->gfloor = hdo_vec_init(nguards, 64);
     for (slong q = 0; q < nguards; q++)
         mpfr_set_zero(s->gfloor + q, 1);

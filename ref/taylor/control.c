@@ -35,18 +35,6 @@
    computed from the logarithms in double precision (exact exponents,
    53-bit mantissas), whose error moves h by a relative 1e-12. */
 
-/* log2 |x| of a nonzero x, in double: exact exponent plus the log of a
-   mantissa in [1/2, 1); -inf for zero. */
-static double
-log2_abs(const mpfr_t x)
-{
-    long e;
-    if (mpfr_zero_p(x))
-        return -INFINITY;
-    double d = mpfr_get_d_2exp(&e, x, MPFR_RNDN);
-    return (double)e + log2(fabs(d));
-}
-
 slong
 hdo_taylor_first_window_order(slong p)
 {
@@ -81,7 +69,7 @@ hdo_taylor_component_step(const mpfr_t *c, slong p, double lfloor, double ltol)
        nonzero one + 1 (the zeros are read exactly; the orders between
        are not needed) */
     for (slong k = j0; k <= p; k++) {
-        lc[k] = mpfr_number_p(c[k]) ? log2_abs(c[k]) : INFINITY;
+        lc[k] = mpfr_number_p(c[k]) ? hdo_log2_abs(c[k]) : INFINITY;
         any |= lc[k] > -INFINITY;
     }
     if (!any) {
@@ -92,7 +80,7 @@ hdo_taylor_component_step(const mpfr_t *c, slong p, double lfloor, double ltol)
     while (kfirst < p && mpfr_zero_p(c[kfirst]))
         kfirst++;
     for (slong k = 0; k <= kfirst + 1 && k < j0; k++)
-        lc[k] = mpfr_number_p(c[k]) ? log2_abs(c[k]) : INFINITY;
+        lc[k] = mpfr_number_p(c[k]) ? hdo_log2_abs(c[k]) : INFINITY;
     if (lfloor > -INFINITY)
         best = window_bound(lc, p, j0, 0, lfloor, ltol);
     for (slong k = 0; k <= kfirst + 1 && k < j0; k++) {
@@ -103,7 +91,7 @@ hdo_taylor_component_step(const mpfr_t *c, slong p, double lfloor, double ltol)
             best = hk;
     }
     if (best == -INFINITY) /* zero below the window: its first term */
-        best = window_bound(lc, p, j0, kfirst, log2_abs(c[kfirst]), ltol);
+        best = window_bound(lc, p, j0, kfirst, hdo_log2_abs(c[kfirst]), ltol);
     if (lc != lcs)
         flint_free(lc);
     return best;
@@ -120,7 +108,7 @@ hdo_taylor_component_magnitude(const mpfr_t *c, slong p, double lfloor,
     for (slong k = 0; k <= kfirst + 1 && k <= p; k++) {
         if (k >= j0 && k != kfirst)
             break;
-        double lk = log2_abs(c[k]) + (k > 0 ? (double)k * lh : 0.0);
+        double lk = hdo_log2_abs(c[k]) + (k > 0 ? (double)k * lh : 0.0);
         if (lk > m)
             m = lk;
     }
@@ -137,7 +125,7 @@ bound(double *lh, double *keep, const mpfr_t *c, slong n, const char *skip,
     for (slong i = 0; i < n; i++) {
         if (skip != NULL && skip[i])
             continue;
-        double lf = floor != NULL ? log2_abs(floor + i) : -INFINITY;
+        double lf = floor != NULL ? hdo_log2_abs(floor + i) : -INFINITY;
         double hi = hdo_taylor_component_step(c + i * (p + 1), p, lf, ltol);
         if (keep != NULL)
             keep[i] = hi;
@@ -150,7 +138,7 @@ int
 hdo_taylor_step_size(mpfr_t h, hdo_taylor_t tay, const mpfr_t tol)
 {
     slong p = tay->order, ns = tay->red->nstate;
-    double lh = INFINITY, ltol = log2_abs(tol);
+    double lh = INFINITY, ltol = hdo_log2_abs(tol);
     mpfr_t lim;
     int st = 0;
 

@@ -3,15 +3,6 @@
 #include <math.h>
 #include "internal.h"
 
-/* log2 |x| of a nonzero x, in double: the estimate needs no more. */
-static double
-log2_abs(const mpfr_t x)
-{
-    long e;
-    double d = mpfr_get_d_2exp(&e, x, MPFR_RNDN);
-    return (double)e + log2(fabs(d));
-}
-
 /* *best := max(*best, log2 of rho_low_i / rho_high_i) over the components
    of one coefficient table, rho_w_i = min over j in window w ([1, lo1],
    then [hi0, p]) of (M_i / |c_ij|)^(1/j); *any := 1 when a component
@@ -36,7 +27,7 @@ ratio(double *best, int *poly, const mpfr_t *c, slong n, const char *skip,
         if (skip != NULL && skip[i])
             continue; /* a lazy unknown: no series (taylor.h) */
         double lf = floor != NULL && !mpfr_zero_p(floor + i)
-                        ? log2_abs(floor + i)
+                        ? hdo_log2_abs(floor + i)
                         : -INFINITY;
         /* the step hdo_taylor_step_size found for it, or the same rule */
         double lh =
@@ -55,7 +46,7 @@ ratio(double *best, int *poly, const mpfr_t *c, slong n, const char *skip,
             for (slong j = w ? hi0 : 1; j <= (w ? p : lo1); j++) {
                 if (mpfr_zero_p(ci[j]) || !mpfr_number_p(ci[j]))
                     continue;
-                double x = (lm - log2_abs(ci[j])) / (double)j;
+                double x = (lm - hdo_log2_abs(ci[j])) / (double)j;
                 if (x < r[w])
                     r[w] = x;
             }
@@ -76,7 +67,7 @@ hdo_taylor_stiffness(const hdo_taylor_t tay)
     lo1 = p / 8 < 1 ? 1 : (p / 8 > 4 ? 4 : p / 8);
     if (p < 8 || hi0 <= lo1)
         return 0.0; /* too few orders to tell two scales apart */
-    ltol = log2_abs(tay->tol);
+    ltol = hdo_log2_abs(tay->tol);
     const double *kept = tay->comp_valid ? tay->comp_lh : NULL;
     if (kept != NULL)
         ltol = tay->comp_ltol; /* the tolerance those steps were for */

@@ -3,7 +3,8 @@
 # `summary:` line of hdo check (docs/decisions.md): on a harmonic oscillator
 # switching mode at x = 0 (events at pi/2 + k pi), SciPy at 1e-10 passes a
 # tight tolerance file and at 1e-3 fails it, and every table figure is the
-# one on the summary line of that run's report.  SciPy only: the scratch
+# one on the summary line of that run's report; the table says that its
+# verdicts are the other solvers', with a progress line per run.  SciPy only: the scratch
 # tree gets a stand-in hdo-ida (never run), so that the table does not
 # depend on IDA's figures.
 set -u
@@ -71,6 +72,11 @@ for tol in 1e-10 1e-3; do
 done
 [[ $(row 1e-10) == "PASS "* ]] && ok || bad "scipy 1e-10 should pass: $(row 1e-10)"
 [[ $(row 1e-3) == "FAIL "* ]] && ok || bad "scipy 1e-3 should fail: $(row 1e-3)"
-grep -qE '^crosscheck: 1 FAIL, 1 PASS$' <<<"$table" && ok || bad "tally: $(tail -n 1 <<<"$table")"
+grep -qE "^crosscheck, the other solvers' verdicts: 1 FAIL, 1 PASS$" <<<"$table" && ok || bad "tally: $(tail -n 1 <<<"$table")"
+# labelled as the other solvers' verdicts, with a progress line per run
+grep -q "^== the other solvers' results, judged by hdo check" <<<"$table" && ok ||
+    bad "no heading naming the other solvers"
+[[ $(grep -cE '^  \[[12]/2\] osc scipy 1e-(10|3): (PASS|FAIL)$' <<<"$table") == 2 ]] && ok ||
+    bad "progress lines: $(grep -F '/2]' <<<"$table")"
 echo "table: $passed passed, $failed failed"
 ((failed == 0))

@@ -9,8 +9,8 @@
 # significant digits, relative to the value's size over its neighbouring
 # rows of the same arc (a value passing through zero is compared against
 # its arc); a value within 10^-(D+3) of the largest magnitude of any
-# variable in both is zero to both runs (hdo's zero level is 10^-(D+5)
-# of it) and not compared.  Run at 20, 30 and 60
+# variable in both is zero to both runs (the test's own rule: noise that
+# small has no digits to compare) and not compared.  Run at 20, 30 and 60
 # digits under --method taylor, and at 20 and 30 under --method implicit
 # on the cases the implicit method integrates with switching functions
 # (those of corpus_implicit.sh) and the stiff ones.  Cases slower than a

@@ -127,6 +127,8 @@ static const error_case cases[] = {
     {"model m\nvar x nominal -1/2\n", SEM, 2, 15,
      "the nominal value must be positive"},
     {"model m\nvar x = 1 nominal\n", SYN, 2, 18, "expected an expression"},
+    {"model m\nvar x = 1 nominal 2 nominal 3\n", SYN, 2, 21,
+     "a second 'nominal' for the variable 'x'"},
     {"model m\nvar x = 1 nominal y\nvar y\n", SEM, 2, 19,
      "'y' is a variable, but a nominal value must be constant"},
     {"model m\nvar\n", SYN, 2, 4,

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include "util.h"
 
+/* Not the run's precision rule (hdo_run_prec, result.h): these tests of
+   the projection alone want D digits plus 32 guard bits. */
 static mpfr_prec_t
 prec_for_digits(int digits)
 {

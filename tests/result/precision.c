@@ -30,3 +30,19 @@ Test(result_precision, run_prec_exact_for_every_digits, .timeout = 120)
     cr_assert(mpfr_equal_p(tol, want));
     mpfr_clears(tol, want, (mpfr_ptr)0);
 }
+
+/* The digits of a run: those asked, 30 when none (0 or less); --verify's
+   second run 10 more. */
+Test(result_precision, default_and_verify_digits)
+{
+    cr_expect_eq(hdo_run_digits(0), 30);
+    cr_expect_eq(hdo_run_digits(-5), 30);
+    cr_expect_eq(hdo_run_digits(1), 1);
+    cr_expect_eq(hdo_run_digits(10000), 10000);
+    cr_expect_eq(hdo_run_verify_digits(0), 40);
+    cr_expect_eq(hdo_run_verify_digits(16), 26);
+    cr_expect_eq(hdo_run_verify_digits(HDO_MAX_DIGITS), 10010);
+    hdo_run_options opt;
+    hdo_run_options_init(&opt);
+    cr_expect_eq(opt.digits, 30);
+}

@@ -1,12 +1,12 @@
 /* verify_thresholds.c -- --verify's agreement measure (ref/result/agreement.c,
  * hdo_result_agreement) at its boundaries, on results built by hand: a
  * value agrees to k digits when |x - y| <= 10^-k scale, the scale being
- * max(|y|, 2^mag, 2^zero) (b's value, the better estimate of the true
- * one; from a's row its variable's size over its step and the run's zero
- * level), and two values that are
- * both within their runs' zero levels agree; the smallest over event
- * times (relative to max(|t0|, |t_end|)), the rows of events, the grid
- * rows both runs wrote and the last rows, capped at a's digits. */
+ * max(|y|, 2^mag) (b's value, the better estimate of the true one; from
+ * a's row its variable's size over its step) when that is at least the
+ * row's floor, else the variable's scale 2^scale (absolute); the
+ * smallest over event times (relative to max(|t0|, |t_end|)), the rows
+ * of events, the grid rows both runs wrote and the last rows, capped at
+ * a's digits. */
 #include <math.h>
 #include <criterion/criterion.h>
 #include "hybrid.h"
@@ -28,7 +28,7 @@ result_new(hdo_result_t r, const hdo_model_t model, long digits)
     mpfr_set_ui(r->t_end, 100, MPFR_RNDN);
 }
 
-/* A row with no magnitudes and no zero level: its values are their own
+/* A row with no magnitudes and no floors: its values are their own
    scales. */
 static hdo_row *
 row_new(hdo_result_t r, long t, double x, double y)
@@ -65,23 +65,24 @@ near(mpfr_ptr v, double base, double f, long k, int s, long e)
 }
 
 /* The last rows: x_b = base, x_a = base + f 10^-k (1 + s 2^-e); a's row
-   has the magnitude 2^lmag for x (-inf: none) and the zero level
-   2^lzero (-inf: none).  Earlier rows of b reach -1000: not a scale any
+   has the magnitude 2^lmag for x, the floor 2^lfloor and the scale
+   2^lscale (-inf: none).  Earlier rows of b reach -1000: not a scale any
    more (up to stop 21 the largest magnitude over the run was). */
 static long
 last_row_case(const hdo_model_t model, long digits, double base, double f,
-              long k, int s, long e, double lmag, double lzero)
+              long k, int s, long e, double lmag, double lfloor, double lscale)
 {
     hdo_result_t a, b;
     result_new(a, model, digits);
-    result_new(b, model, digits + 10);
+    result_new(b, model, hdo_run_verify_digits(digits));
     row_new(a, 0, 4000, 0);
     row_new(b, 0, -1000, 0);
     row_new(b, 100, base, 7);
     hdo_row *ra = row_new(a, 100, base, 7);
     near(ra->values, base, f, k, s, e);
     ra->mag[0] = lmag;
-    ra->zero = lzero;
+    ra->floor[0] = lfloor;
+    ra->scale[0] = lscale;
     long d = hdo_result_agreement(a, b);
     hdo_result_clear(a);
     hdo_result_clear(b);
@@ -94,85 +95,102 @@ Test(hybrid_thresholds, verify_digits_boundary_last_row)
     tm_parse(model, two_vars);
     const double none = -INFINITY;
     for (long k = 1; k <= 29; k++) {
-        cr_expect_eq(last_row_case(model, 30, 5, 5, k, -1, 30, none, none), k,
-                     "k = %ld", k);
-        cr_expect_eq(last_row_case(model, 30, 5, 5, k, 1, 30, none, none),
+        cr_expect_eq(
+            last_row_case(model, 30, 5, 5, k, -1, 30, none, none, none), k,
+            "k = %ld", k);
+        cr_expect_eq(last_row_case(model, 30, 5, 5, k, 1, 30, none, none, none),
                      k - 1, "k = %ld", k);
     }
     /* 10^-k (1 +- 2^-100): the double that -log10 rounds to is k either
        way; only an exact comparison tells the sides apart */
     for (long k = 5; k <= 29; k += 8) {
-        cr_expect_eq(last_row_case(model, 30, 5, 5, k, -1, 100, none, none), k,
-                     "k = %ld", k);
-        cr_expect_eq(last_row_case(model, 30, 5, 5, k, 1, 100, none, none),
-                     k - 1, "k = %ld", k);
+        cr_expect_eq(
+            last_row_case(model, 30, 5, 5, k, -1, 100, none, none, none), k,
+            "k = %ld", k);
+        cr_expect_eq(
+            last_row_case(model, 30, 5, 5, k, 1, 100, none, none, none), k - 1,
+            "k = %ld", k);
     }
     /* the cap: a's digits, also for equal values and for a difference
        10^-D (1 - 2^-30) or far below; 10^-D (1 + 2^-30) is D - 1 */
-    cr_expect_eq(last_row_case(model, 30, 5, 5, 30, -1, 30, none, none), 30);
-    cr_expect_eq(last_row_case(model, 30, 5, 5, 30, 1, 30, none, none), 29);
-    cr_expect_eq(last_row_case(model, 30, 5, 5, 45, 0, 30, none, none), 30);
-    cr_expect_eq(last_row_case(model, 12, 5, 5, 12, -1, 30, none, none), 12);
-    cr_expect_eq(last_row_case(model, 12, 5, 5, 13, 1, 30, none, none), 12);
-    cr_expect_eq(last_row_case(model, 12, 5, 5, 12, 1, 30, none, none), 11);
+    cr_expect_eq(last_row_case(model, 30, 5, 5, 30, -1, 30, none, none, none),
+                 30);
+    cr_expect_eq(last_row_case(model, 30, 5, 5, 30, 1, 30, none, none, none),
+                 29);
+    cr_expect_eq(last_row_case(model, 30, 5, 5, 45, 0, 30, none, none, none),
+                 30);
+    cr_expect_eq(last_row_case(model, 12, 5, 5, 12, -1, 30, none, none, none),
+                 12);
+    cr_expect_eq(last_row_case(model, 12, 5, 5, 13, 1, 30, none, none, none),
+                 12);
+    cr_expect_eq(last_row_case(model, 12, 5, 5, 12, 1, 30, none, none, none),
+                 11);
     /* no digit at all: |x - y| = 10 scale */
-    cr_expect_eq(last_row_case(model, 30, 5, 5, -1, 0, 30, none, none), 0);
+    cr_expect_eq(last_row_case(model, 30, 5, 5, -1, 0, 30, none, none, none),
+                 0);
     hdo_model_clear(model);
 }
 
 /* Issue 23's reproducer 1: x(40) = 1.846...e-18 right to only 8 digits
    was "20 verified digits" against the scale 1 of x's start; relative to
-   its own size it has 8.  The same value with a step magnitude 2^lmag
-   above it is judged against that (a zero crossing), and below the
-   zero level it is no digit at all: both runs' values there agree. */
+   its own size it has 8.  The same value with a step magnitude above it
+   is judged against that (a zero crossing); below its floor against the
+   variable's scale, its digits absolute. */
 Test(hybrid_thresholds, verify_digits_relative_at_every_scale)
 {
     hdo_model_t model;
     tm_parse(model, two_vars);
     const double none = -INFINITY, l2 = 3.321928094887362;
     /* 1.846e-18 off by 1.846e-18 10^-k (1 -+ 2^-30) */
-    cr_expect_eq(
-        last_row_case(model, 20, 1.846e-18, 1.846e-18, 8, -1, 30, none, none),
-        8);
-    cr_expect_eq(
-        last_row_case(model, 20, 1.846e-18, 1.846e-18, 8, 1, 30, none, none),
-        7);
+    cr_expect_eq(last_row_case(model, 20, 1.846e-18, 1.846e-18, 8, -1, 30, none,
+                               none, none),
+                 8);
+    cr_expect_eq(last_row_case(model, 20, 1.846e-18, 1.846e-18, 8, 1, 30, none,
+                               none, none),
+                 7);
     /* a magnitude 10^-10 over the step: 8 more digits */
-    cr_expect_eq(
-        last_row_case(model, 20, 1.846e-18, 1e-10, 16, -1, 30, -10 * l2, none),
-        16);
-    cr_expect_eq(
-        last_row_case(model, 20, 1.846e-18, 1e-10, 16, 1, 30, -10 * l2, none),
-        15);
-    /* a zero level 10^-10: the same */
-    cr_expect_eq(
-        last_row_case(model, 20, 1.846e-18, 1e-10, 16, -1, 30, none, -10 * l2),
-        16);
-    /* both values within a zero level 10^-17 (b's row has none: its value
-       counts as zero only when b's level says so, so here it is compared);
-       see verify_zero_levels */
+    cr_expect_eq(last_row_case(model, 20, 1.846e-18, 1e-10, 16, -1, 30,
+                               -10 * l2, none, none),
+                 16);
+    cr_expect_eq(last_row_case(model, 20, 1.846e-18, 1e-10, 16, 1, 30, -10 * l2,
+                               none, none),
+                 15);
+    /* the floor 10^-17 above the value and its step: absolute, against
+       the variable's scale 10^-10 */
+    cr_expect_eq(last_row_case(model, 20, 1.846e-18, 1e-10, 16, -1, 30, none,
+                               -17 * l2, -10 * l2),
+                 16);
+    cr_expect_eq(last_row_case(model, 20, 1.846e-18, 1e-10, 16, 1, 30, none,
+                               -17 * l2, -10 * l2),
+                 15);
+    /* the floor 10^-18 below the value (1.846e-18): relative, 8 digits */
+    cr_expect_eq(last_row_case(model, 20, 1.846e-18, 1e-10, 16, -1, 30, none,
+                               -18 * l2, -10 * l2),
+                 8);
     hdo_model_clear(model);
 }
 
-/* Two values within their runs' zero levels agree whatever they are;
-   one of them outside is compared (relative to a's scale). */
-Test(hybrid_thresholds, verify_zero_levels)
+/* An impact's height: -1.27e-40 at 30 digits against 3.8e-50 at 40, the
+   truth 0.  Below the floor 1e-35 (tol times the largest magnitude 1) it
+   is absolute against that scale 1: 30 digits (capped).  With a floor
+   below it and a step magnitude 1e-42 above the floor, it is relative
+   to that magnitude: 0 digits. */
+Test(hybrid_thresholds, verify_below_the_floor)
 {
     hdo_model_t model;
     tm_parse(model, two_vars);
     const double l2 = 3.321928094887362;
-    for (int both = 0; both < 2; both++) {
+    for (int below = 0; below < 2; below++) {
         hdo_result_t a, b;
         result_new(a, model, 30);
         result_new(b, model, 40);
-        hdo_row *rb = row_new(b, 100, 3.8e-50, 7);
+        row_new(b, 100, 3.8e-50, 7);
         hdo_row *ra = row_new(a, 100, -1.27e-40, 7);
-        ra->zero = -35 * l2; /* tol 1e-35 times 1 */
-        rb->zero = both ? -45 * l2 : -55 * l2;
+        ra->floor[0] = below ? -35 * l2 : -45 * l2;
+        ra->mag[0] = -42 * l2;
+        ra->scale[0] = 0;
         long d = hdo_result_agreement(a, b);
-        /* outside b's level: |x_a - x_b| = 1.27e-40 against a's scale
-           1e-35: 4 digits */
-        cr_expect_eq(d, both ? 30 : 4, "both = %d: %ld", both, d);
+        cr_expect_eq(d, below ? 30 : 0, "below = %d: %ld", below, d);
         hdo_result_clear(a);
         hdo_result_clear(b);
     }

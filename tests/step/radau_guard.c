@@ -8,6 +8,7 @@
 #include <criterion/criterion.h>
 #include <math.h>
 #include <string.h>
+#include "result.h"
 #include "step.h"
 #include "../model_util.h"
 
@@ -23,7 +24,7 @@ Test(step, radau_guard_jet_and_dense_output_30_and_60_digits)
         hdo_reduced_t red;
         hdo_stepper_t s;
         hdo_error_t err;
-        mpfr_prec_t prec = (mpfr_prec_t)ceil((D + 10) * 3.3219281);
+        mpfr_prec_t prec = hdo_run_prec(D);
         mpfr_ptr xs = hdo_vec_init(2, prec), g = hdo_vec_init(2, prec),
                  e = hdo_vec_init(2, prec);
         mpfr_t t, h, u, w, tol;
@@ -118,7 +119,7 @@ Test(step, radau_guard_mode_dense_output_through_a_fast_transient)
         hdo_reduced_t red;
         hdo_stepper_t s;
         hdo_error_t err;
-        mpfr_prec_t prec = (mpfr_prec_t)ceil((D + 10) * 3.3219281);
+        mpfr_prec_t prec = hdo_run_prec(D);
         mpfr_prec_t p2 = prec + 64;
         mpfr_ptr xs = hdo_vec_init(1, prec), e = hdo_vec_init(1, prec);
         mpfr_t t, h, u, tol, end, lam, P0, ref, a, b;

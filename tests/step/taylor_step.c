@@ -5,6 +5,7 @@
 #include <criterion/criterion.h>
 #include <math.h>
 #include <string.h>
+#include "result.h"
 #include "step.h"
 #include "../model_util.h"
 
@@ -35,7 +36,7 @@ Test(step, taylor_table_dense_output_and_loop)
         hdo_reduced_t red;
         hdo_stepper_t s;
         hdo_error_t err;
-        mpfr_prec_t prec = (mpfr_prec_t)ceil((digits + 10) * 3.3219281);
+        mpfr_prec_t prec = hdo_run_prec(digits);
         mpfr_ptr xs = hdo_vec_init(2, prec), g = hdo_vec_init(1, prec);
         mpfr_t t, t1, h, tol, w;
         slong X, Y, steps = 0;
@@ -48,8 +49,7 @@ Test(step, taylor_table_dense_output_and_loop)
         Y = 1 - X;
         hdo_expr guard = model->modes[0].whens[0].guard;
         mpfr_inits2(prec, t, t1, h, tol, w, (mpfr_ptr)0);
-        mpfr_set_ui(tol, 10, MPFR_RNDN);
-        mpfr_pow_si(tol, tol, -(digits + 5), MPFR_RNDN);
+        hdo_run_tol(tol, digits);
         cr_assert_eq(hdo_stepper_init(s, &hdo_step_taylor, model, red, &guard,
                                       1, prec, tol),
                      0, "%s", s->message);
