@@ -392,26 +392,6 @@ parse_mode(parser *P)
     return finish_mode(P, mode, mtok, refs_from);
 }
 
-/* An equation inside for loops says which iteration it is: "der(u[i])
-   = ... (i = 3)", since its messages may name it. */
-int
-append_loop_values(parser *P, char **text)
-{
-    size_t n = strlen(*text), cap = n + 8 + (size_t)P->nloops * 64;
-    char *s = realloc(*text, cap);
-    if (s == NULL)
-        return nomem(P);
-    *text = s;
-    for (slong i = 0; i < P->nloops; i++) {
-        const hdo_token *t = P->tk + P->loops[i].tok;
-        n += (size_t)snprintf(s + n, cap - n, "%s%.*s = %ld", i ? ", " : " (",
-                              (int)FLINT_MIN(t->len, 40), P->lx->src + t->off,
-                              (long)P->loops[i].value);
-    }
-    snprintf(s + n, cap - n, ")");
-    return 0;
-}
-
 /* for i in A .. B  { equation | for } end: the body is parsed once per
    value of i, so the loop expands into scalar equations. */
 int

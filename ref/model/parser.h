@@ -214,6 +214,9 @@ int push_loop(parser *P, slong tok, const char *what);
 int count_iteration(parser *P, slong tok);
 void loop_range(parser *P, slong first, slong lo, slong hi);
 int loop_bound(parser *P, slong tok);
+/* An equation (or condition) inside for loops says which iteration it
+   is: "der(w[i]) = ... (i = 3)" appended to *text. */
+int append_loop_values(parser *P, char **text);
 
 /* parse_build.c: nodes, constants, relations */
 int node_arity(hdo_expr_kind k);
@@ -262,7 +265,6 @@ int parse_sum_of(hdo_expr *out, parser *P);
 /* NAME that must be a mode; after says where it stands, for messages. */
 int parse_mode_ref(slong *mode, parser *P, const char *after);
 int parse_equation(parser *P, hdo_mode *mode, slong *eqs_alloc);
-int append_loop_values(parser *P, char **text);
 int parse_for(parser *P, hdo_mode *mode, slong *eqs_alloc);
 int parse_mode(parser *P);
 
