@@ -333,9 +333,9 @@ void hdo_mode_id_pair_of(slong *a, slong *b, const hdo_model_struct *model,
    the two of a pair, those of a cube; 0 for no mode.  For a model mode
    or a pair, only when its modes are below 64. */
 uint64_t hdo_mode_id_mask(const hdo_model_struct *model, slong id);
-/* The id of the same mode with every sign pattern replaced by its
-   family (the mode of the file): a model mode's family, the pair of the
-   families; a cube (and no mode) is its own. */
+/* The id of the same mode with every sign pattern and every active set
+   of a complementarity block replaced by the mode of the file: a model
+   mode's, the pair of those; a cube (and no mode) is its own. */
 slong hdo_mode_id_family(const hdo_model_struct *model, slong id);
 /* Writes the name of id into buf ("?" when it is no mode of model);
    hdo_find_mode_name is its inverse: the id of a name, or -1 (an

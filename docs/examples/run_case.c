@@ -49,6 +49,8 @@ event_kind_name(hdo_event_kind k)
         return "reinit-adjusted";
     case HDO_EV_CROSSING:
         return "crossing";
+    case HDO_EV_IMPACT:
+        return "impact";
     }
     return "?";
 }

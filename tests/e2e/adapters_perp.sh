@@ -2,7 +2,7 @@
 # adapters_perp.sh -- the IDA and SciPy adapters refuse a model with a
 # complementarity condition as not applicable (exit 4), naming the
 # condition and its line (counted by hand: line 37 of
-# cases/rectifier_diode.hdae, line 43 of cases/diode_bridge.hdae, the
+# cases/rectifier_diode.hdae, line 44 of cases/diode_bridge.hdae, the
 # first condition of each).
 set -u
 . "$(dirname "$0")/common.bash" # cd to the top, HDO, PY, scratch $tmp
@@ -28,7 +28,7 @@ else
     echo "SKIP adapters_perp ida: no $IDA"
 fi
 if "$PY" -c 'import scipy' 2>/dev/null; then
-    expect scipy 4 "^hdo_scipy: not applicable: line 43: the complementarity condition '0 <= w2 perp i2 >= 0'" \
+    expect scipy 4 "^hdo_scipy: not applicable: line 44: the complementarity condition '0 <= w2 perp i2 >= 0'" \
         "$PY" tools/scipy/hdo_scipy.py cases/diode_bridge.hdae --out "$tmp/c.csv" --events "$tmp/e.csv"
 else
     echo "SKIP adapters_perp scipy: no scipy"

@@ -28,9 +28,19 @@ implicit="bouncing_ball filippov_spiral water_tanks km_chattering
     boost_converter_ccm evaporator stick_slip stick_slip_belt_static
     stick_slip_hysteresis stick_slip_stick vanderpol robertson"
 
+# Complementarity cases whose conditions' left sides take part in the
+# algebraic system are not twinned: the twin divides every variable by S
+# in every equation, but a condition's own equation A = 0 (an active set's)
+# cannot be divided (A must stay a variable), so the twin's rows differ in
+# scale by 1/S = 10^40, beyond the relative pivot test of the consistent
+# initialisation.  The models themselves run at every scale:
+# tests/e2e/run_perp_scale.sh scales their sources instead.
+twinless="rectifier_diode diode_bridge boost_converter_ideal"
+
 jobs=()
 for f in ${TWIN_CASES:-cases/*.hdae}; do
     c=$(basename "$f" .hdae)
+    [[ " $twinless " == *" $c "* ]] && continue
     digits="20 30 60"
     [[ " $slow " == *" $c "* ]] && digits="20"
     [[ ${HDO_E2E_QUICK:-0} == 1 ]] && digits="20"
