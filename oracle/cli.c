@@ -101,6 +101,7 @@ take(cli *c, const cli_option *o, const char *n, const char *v)
             return 2;
         }
         t->set = 1;
+        t->text = v;
         return 0;
     }
     case CLI_CHOICE:
@@ -156,6 +157,7 @@ cli_parse(cli *c, int argc, char **argv)
     char **av;
 
     c->digits = HDO_DIGITS_DEFAULT;
+    c->digits_given = 0;
     c->params.v = NULL;
     c->params.n = 0;
     c->op[0] = c->op[1] = NULL;
@@ -207,6 +209,7 @@ cli_parse(cli *c, int argc, char **argv)
             rc = 0;
             break;
         case O_DIGITS:
+            c->digits_given = 1;
             c->digits = parse_count(optarg, LONG_MAX);
             if (c->digits < 0)
                 rc = fail(c, 0,
@@ -252,6 +255,25 @@ cli_clear(cli *c)
             free(((cli_list *)o->dest)->v);
     }
     free(c->params.v);
+}
+
+const char *const cli_methods[] = {"auto", "taylor", "implicit", NULL};
+
+void
+cli_run_init(cli_run *r)
+{
+    hdo_run_options_init(&r->opt);
+    r->every.set = r->until.set = 0;
+    r->every.text = r->until.text = NULL;
+    r->verify = r->progress = 0;
+}
+
+void
+cli_run_finish(cli_run *r, const cli *c)
+{
+    r->opt.digits = c->digits;
+    r->opt.every = r->every.set ? r->every.q : NULL;
+    r->opt.until = r->until.set ? r->until.q : NULL;
 }
 
 int

@@ -34,7 +34,10 @@ usage(FILE *out)
         "machine-readable summary: 'summary: verdict=PASS|FAIL ...'\n"
         "(fields in docs/decisions.md).\n"
         "\n"
-        "  -t, --tol FILE   tolerance file (default tolerances/<model>.tol)\n"
+        "  -t, --tol FILE   tolerance file (default: tolerances/<file>.tol,\n"
+        "                   <file> the model file's name without .hdae,\n"
+        "                   then tolerances/<model name>.tol; in the\n"
+        "                   working folder, else beside the model's)\n"
         "  --events FILE    the candidate's events (time,from,to or\n"
         "                   events.csv); default: inferred from repeated\n"
         "                   time rows and the mode column\n"
@@ -94,6 +97,23 @@ print_error(const hdo_error_t *err)
     }
 }
 
+/* A tolerance file that was looked for and not found, while a default
+   tolerance is in use: where hdo looked, so that a file with another
+   name (or in another folder) is seen not to be read. */
+static void
+note_no_tolerance_file(const hdo_check_t s)
+{
+    const hdo_tol_struct *t = s->tol;
+    if (s->tol_from_file || s->tol_looked == NULL ||
+        (t->line_time_abs != 0 && t->line_value_abs != 0 &&
+         t->line_value_rel != 0))
+        return;
+    fprintf(stderr,
+            "hdo check: note: no tolerance file (looked for %s): the "
+            "defaults are used where no option gives a tolerance\n",
+            s->tol_looked);
+}
+
 /* Reads, computes and reports; the exit code. */
 static int
 check(hdo_check_t s, const hdo_check_options *opt, const char *plot)
@@ -104,6 +124,8 @@ check(hdo_check_t s, const hdo_check_options *opt, const char *plot)
         fputs(s->model->warnings, stderr);
     if (rc == 0)
         rc = hdo_check_read_inputs(s, &err);
+    if (rc == 0)
+        note_no_tolerance_file(s);
     if (rc == 0)
         rc = hdo_check_compute(s, &err);
     if (rc != 0) {

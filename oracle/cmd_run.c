@@ -45,12 +45,18 @@ usage(FILE *f)
         "                    (default 1000000)\n"
         "  --max-events N    allow N events, give up at the next one\n"
         "                    (default 100000)\n"
-        "  -p NAME=VALUE     override the parameter NAME with the exact\n"
+        "  -p, --param NAME=VALUE\n"
+        "                    override the parameter NAME with the exact\n"
         "                    value VALUE (9.81, -1e-3, 1/3); repeatable\n"
-        "  --method M        auto (default: Taylor, Radau IIA on stiff ODE\n"
-        "                    and index-1 DAE arcs), taylor, or implicit\n"
-        "                    (Radau IIA on ODE and index-1 DAE modes\n"
-        "                    without `when` clauses)\n"
+        "  --method M        auto (default: Taylor; an ODE or index-1 DAE\n"
+        "                    arc that stays stiff goes on with Radau IIA),\n"
+        "                    taylor (Taylor everywhere), or implicit (Radau\n"
+        "                    IIA on every ODE and index-1 DAE mode, with or\n"
+        "                    without `when` clauses, sign patterns and\n"
+        "                    sliding modes included; modes with constraints\n"
+        "                    on their states, or whose switching functions\n"
+        "                    read a derivative the reduced form lacks, keep\n"
+        "                    Taylor)\n"
         "  --progress        print the progress on stderr (t, steps, events,\n"
         "                    method) also when stderr is not a terminal\n"
         "  --certify         then prove every value and event time in ball\n"
@@ -58,11 +64,11 @@ usage(FILE *f)
         "                    certified_events.csv (docs/certify.md)\n"
         "\n"
         "Exit status: 0 success, 1 --verify confirmed fewer than D digits\n"
-        "(the files are written, stderr names the place of the fewest digits)\n"
-        "or --certify certified only part of the run (stderr says where), 2 "
-        "bad\n"
-        "input, an output folder hdo may not write, or a run that cannot go\n"
-        "on (an earlier result in DIR is then gone: docs/cli.md).\n");
+        "(the files are written, stderr names the place of the fewest\n"
+        "digits) or --certify certified only part of the run (stderr says\n"
+        "where), 2 bad input, an output folder hdo may not write, or a run\n"
+        "that cannot go on (an earlier result in DIR is then gone:\n"
+        "docs/cli.md).\n");
 }
 
 /* Progress on stderr for a run of more than two seconds: on a terminal
@@ -101,30 +107,51 @@ progress_end(progress_state *ps)
 }
 
 int
+run_with_progress(hdo_result_t res, long *verified, char *where, size_t n,
+                  const hdo_model_struct *model, hdo_run_options *opt,
+                  int verify, int want_progress, hdo_error_t *err)
+{
+    progress_state ps;
+    int st;
+    memset(&ps, 0, sizeof ps);
+    ps.start = hdo_clock_now();
+    ps.tty = isatty(STDERR_FILENO);
+    if (ps.tty || want_progress) {
+        opt->progress = progress;
+        opt->progress_data = &ps;
+    }
+    *verified = -1;
+    where[0] = '\0';
+    if (verify) {
+        /* the runs at D and D + 10 digits in two threads */
+        hdo_result_t res2;
+        hdo_result_init(res2);
+        st = hdo_run_verify(res, res2, verified, where, n, model, opt, err);
+        hdo_result_clear(res2);
+    } else {
+        st = hdo_run(res, model, opt, err);
+    }
+    progress_end(&ps);
+    opt->progress = NULL;
+    opt->progress_data = NULL;
+    return st;
+}
+
+int
 hdo_cmd_run(int argc, char **argv)
 {
-    static const char *const methods[] = {"auto", "taylor", "implicit", NULL};
-    hdo_run_options opt;
     const char *out = NULL;
     char *out_alloc = NULL;
-    int verify = 0, want_progress = 0, certify = 0, rc = 0;
+    int certify = 0, rc = 0;
     hdo_model_t model;
     hdo_result_t res;
     hdo_error_t err;
-    progress_state ps;
-    cli_time every, until;
-    hdo_run_options_init(&opt);
-    /* HDO_METHOD_AUTO, _TAYLOR, _IMPLICIT in the order of methods[] */
+    cli_run r;
+    cli_run_init(&r);
+    hdo_run_options *const opt = &r.opt;
     const cli_option opts[] = {
         {"out", 'o', CLI_PATH, .dest = &out, .what = "folder name"},
-        {"every", 0, CLI_TIME_POS, .dest = &every},
-        {"until", 0, CLI_TIME, .dest = &until},
-        {"verify", 0, CLI_FLAG, .dest = &verify},
-        {"max-steps", 0, CLI_COUNT, .dest = &opt.max_steps},
-        {"max-events", 0, CLI_COUNT, .dest = &opt.max_events},
-        {"method", 0, CLI_CHOICE, .dest = &opt.method,
-         .what = "auto, taylor or implicit", .choices = methods},
-        {"progress", 0, CLI_FLAG, .dest = &want_progress},
+        CLI_RUN_OPTIONS(&r),
         {"certify", 0, CLI_FLAG, .dest = &certify},
         {0}};
     cli c = {.cmd = "run",
@@ -132,7 +159,6 @@ hdo_cmd_run(int argc, char **argv)
              .nops = 1,
              .usage = usage,
              .opts = opts};
-    every.set = until.set = 0;
 
     rc = cli_parse(&c, argc, argv);
     if (rc >= 0) {
@@ -140,9 +166,7 @@ hdo_cmd_run(int argc, char **argv)
         return rc;
     }
     rc = 2; /* until the run succeeds */
-    opt.digits = c.digits;
-    opt.every = every.set ? every.q : NULL;
-    opt.until = until.set ? until.q : NULL;
+    cli_run_finish(&r, &c);
     hdo_error_clear(&err);
     hdo_model_init(model);
     hdo_result_init(res);
@@ -157,8 +181,8 @@ hdo_cmd_run(int argc, char **argv)
     /* everything that can be refused is refused before the output
        folder is touched and before any computing */
     slong nrows = 0;
-    if (hdo_run_rows(&nrows, model, &opt, &err) != 0 ||
-        hdo_run_check_memory(nrows, model, opt.digits, verify, &err) != 0) {
+    if (hdo_run_rows(&nrows, model, opt, &err) != 0 ||
+        hdo_run_check_memory(nrows, model, opt->digits, r.verify, &err) != 0) {
         cli_print_error(&c, &err);
         goto done;
     }
@@ -173,29 +197,12 @@ hdo_cmd_run(int argc, char **argv)
         goto done;
     }
 
-    memset(&ps, 0, sizeof ps);
-    ps.start = hdo_clock_now();
-    ps.tty = isatty(STDERR_FILENO);
-    if (ps.tty || want_progress) {
-        opt.progress = progress;
-        opt.progress_data = &ps;
-    }
     res->command_argv = (const char *const *)argv; /* for summary.json */
     res->command_argc = argc;
-    long verified = -1;
-    char where[1024] = "";
-    int st;
-    if (verify) {
-        /* the runs at D and D + 10 digits in two threads */
-        hdo_result_t res2;
-        hdo_result_init(res2);
-        st = hdo_run_verify(res, res2, &verified, where, sizeof where, model,
-                            &opt, &err);
-        hdo_result_clear(res2);
-    } else {
-        st = hdo_run(res, model, &opt, &err);
-    }
-    progress_end(&ps);
+    long verified;
+    char where[1024];
+    int st = run_with_progress(res, &verified, where, sizeof where, model, opt,
+                               r.verify, r.progress, &err);
     if (st != 0) {
         /* the earlier result was removed by hdo_outdir_prepare */
         cli_print_error(&c, &err);
@@ -226,7 +233,7 @@ hdo_cmd_run(int argc, char **argv)
             if (verified >= 0)
                 printf(", %ld verified digits", verified);
             printf(" -> %s\n", out);
-            hdo_run_write_notes(stderr, res, model, opt.digits);
+            hdo_run_write_notes(stderr, res, model, opt->digits);
         }
         if (rc == 0 && certify && cert->complete) {
             printf("%s: certified: every value and event time, %ld digits at "
@@ -241,14 +248,14 @@ hdo_cmd_run(int argc, char **argv)
             rc = 1;
         }
         hdo_certified_clear(cert);
-        if (rc != 2 && verified >= 0 && verified < opt.digits) {
+        if (rc != 2 && verified >= 0 && verified < opt->digits) {
             /* a reference that could not be confirmed must not pass for
                one that was: the files say verified_digits, the exit code
                says that the check failed */
             fprintf(stderr,
                     "hdo run: --verify: the runs at %ld and %ld digits agree "
                     "to only %ld digits; fewest digits: %s\n",
-                    opt.digits, hdo_run_verify_digits(opt.digits), verified,
+                    opt->digits, hdo_run_verify_digits(opt->digits), verified,
                     where[0] ? where : "(not located)");
             rc = 1;
         }

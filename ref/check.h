@@ -26,9 +26,11 @@ extern "C" {
 /* What to check (strings borrowed for the life of the check). */
 typedef struct {
     const char *model_path, *cand_path;
-    /* the tolerance file; NULL: tolerances/<model>.tol in the working
-       folder, else beside the model's folder (cases/x.hdae ->
-       tolerances/x.tol), else the defaults of hdo_tol_init */
+    /* the tolerance file; NULL: tolerances/<stem>.tol, <stem> the model
+       file's name without ".hdae", then tolerances/<model name>.tol,
+       each in the working folder, else beside the model's folder
+       (cases/x.hdae -> tolerances/x.tol), else the defaults of
+       hdo_tol_init */
     const char *tol_path;
     const char *events_path; /* NULL: inferred from the candidate */
     long digits;             /* of the reference run (HDO_DIGITS_DEFAULT) */
@@ -46,10 +48,21 @@ typedef struct {
 
 void hdo_check_options_init(hdo_check_options *opt);
 
+/* How the tolerance file was found (hdo_check_struct.tol_found_by). */
+enum {
+    HDO_TOL_GIVEN = 0,    /* opt.tol_path, or no file at all */
+    HDO_TOL_BY_FILE_NAME, /* tolerances/<model file's name>.tol */
+    HDO_TOL_BY_MODEL      /* tolerances/<model name>.tol */
+};
+
 typedef struct {
     hdo_check_options opt;
     const char *tol_path; /* the tolerance file read, NULL: none */
     char *tol_default;
+    /* how tol_path was found when opt.tol_path was NULL, and the places
+       tried then (", "-separated; NULL when a file was given) */
+    int tol_found_by;
+    char *tol_looked;
     hdo_model_t model;
     hdo_csv_t cand;
     hdo_tol_t tol;
@@ -106,6 +119,13 @@ void hdo_check_describe_row_failure(char *buf, size_t n, const hdo_check_t s,
                                     slong j, slong i);
 void hdo_check_describe_event_failure(char *buf, size_t n, const hdo_check_t s,
                                       const hdo_match *m);
+
+/* The tolerance file in words, for the report's "tolerances (...)"
+   line: "no tolerance file", its name as given (-t), or its name and
+   how it was found ("tolerances/belt_mine.tol, found by the model
+   file's name belt_mine.hdae", "..., found by the model name belt"). */
+void hdo_check_describe_tolerance_file(char *buf, size_t n,
+                                       const hdo_check_t s);
 
 /* The event time of e ("%.17g", or "a..b" for an interval) and the
    mode change "A -> B" (cut short at n bytes). */

@@ -435,6 +435,40 @@ typedef struct {
 int hdo_junit_write(const char *path, const char *suite,
                     const hdo_junit_case *tc, slong n, const char *error,
                     double seconds, hdo_error_t *err);
+/* The same for another command (hdo_junit_write is "hdo check"): the
+   suite is named "COMMAND SUITE", the classes "COMMAND.SUITE" with the
+   command's blanks as dots, the test case of an error after the
+   command's last word ("hdo ref compare": "compare"). */
+int hdo_junit_write_for(const char *command, const char *path,
+                        const char *suite, const hdo_junit_case *tc, slong n,
+                        const char *error, double seconds, hdo_error_t *err);
+
+/* ------------------------------------------------------------------ */
+/* A CSV file as text (ref/compare/cells.c): the header and every cell as
+   written (quotes removed, blanks around a cell trimmed), for
+   comparisons of numbers digit by digit (golden references, which hold
+   more digits than a double).  Comma-separated, as hdo writes them;
+   blank lines skipped; every row has as many cells as the header, else
+   HDO_ERR_INPUT at the row's line and column. */
+typedef struct {
+    char *file;
+    slong ncols, nrows;
+    char *buf; /* the cells, each NUL-terminated */
+    size_t len;
+    size_t *off; /* (nrows + 1) x ncols offsets into buf, header first */
+    int *line;   /* source line of the header (0) and of each row (1..) */
+    slong buf_alloc, off_alloc, line_alloc;
+} hdo_csv_cells_struct;
+typedef hdo_csv_cells_struct hdo_csv_cells_t[1];
+
+void hdo_csv_cells_init(hdo_csv_cells_t c);
+void hdo_csv_cells_clear(hdo_csv_cells_t c);
+/* Reads text[0..len) into c, freshly initialised: 0, HDO_ERR_INPUT or
+   HDO_ERR_MEMORY with err filled (err->file points to c->file). */
+int hdo_csv_cells_read_string(hdo_csv_cells_t c, const char *text, size_t len,
+                              const char *filename, hdo_error_t *err);
+/* The cell of row (0-based; -1 the header) and column col. */
+const char *hdo_csv_cell(const hdo_csv_cells_t c, slong row, slong col);
 
 #ifdef __cplusplus
 }

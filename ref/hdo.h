@@ -25,6 +25,7 @@
 #include "compare.h"
 #include "analyze.h"
 #include "check.h"
+#include "golden.h"
 #include "certify.h"
 #include "outdir.h"
 #include "process.h"

@@ -21,16 +21,51 @@ typedef struct {
     const char *method;
 } hdo_method_arc;
 
-typedef enum {
-    HDO_EV_SWITCH,
-    HDO_EV_SIMULTANEOUS,
-    HDO_EV_SLIDING_START,
-    HDO_EV_SLIDING_END,
-    HDO_EV_ZENO,
-    HDO_EV_REINIT_ADJUSTED,
-    HDO_EV_CROSSING, /* a relation of a piecewise expression changed sign */
-    HDO_EV_IMPACT    /* contacts with restitution took an impulse (a jump) */
-} hdo_event_kind;
+/* The table of event kinds, one row each: X(SUFFIX, NAME, SHOWN).
+   - HDO_EV_<SUFFIX> is the kind (hdo_event.kind; the values are the
+     rows' order, HDO_EV_SWITCH = 0: a new kind is a row at the end);
+   - NAME its name in events.csv's kind column (hdo_event_kind_name;
+     docs/cli.md lists them);
+   - SHOWN 1 when a candidate must show it (hdo check expects it among
+     the candidate's events), 0 when it is no jump of the state and a
+     candidate need not report it (a crossing: the tube judges the
+     values there; a candidate's events file may list it, ignored).
+   Besides its row a new kind touches where the driver raises it and the
+   switches that decide per kind without a default (-Werror=switch finds
+   them: the certified pass's, ref/certify/driver.c); docs/internals.md
+   says how to add one. */
+#define HDO_EVENT_KINDS(X)                                                     \
+    X(SWITCH, "switch", 1)             /* a guard's transition */              \
+    X(SIMULTANEOUS, "simultaneous", 1) /* several guards at one instant */     \
+    X(SLIDING_START, "sliding-start", 1)                                       \
+    X(SLIDING_END, "sliding-end", 1)                                           \
+    X(ZENO, "zeno", 1) /* the limit of an accumulation of events */            \
+    X(REINIT_ADJUSTED, "reinit-adjusted", 1) /* kept values moved */           \
+    X(CROSSING, "crossing", 0) /* a piecewise relation changed sign */         \
+    X(IMPACT, "impact", 1)     /* contacts with restitution: a jump */
+
+#define HDO_EV_ENUM_(suffix, name, shown) HDO_EV_##suffix,
+typedef enum { HDO_EVENT_KINDS(HDO_EV_ENUM_) } hdo_event_kind;
+#undef HDO_EV_ENUM_
+/* The number of kinds: not an enumerator of hdo_event_kind, so that a
+   switch over the kinds needs no case for it. */
+#define HDO_EV_COUNT_(suffix, name, shown) +1
+enum { HDO_EV_NKINDS = 0 HDO_EVENT_KINDS(HDO_EV_COUNT_) };
+#undef HDO_EV_COUNT_
+
+/* One row of the table, and the table itself, indexed by kind
+   (ref/result/kinds.c). */
+typedef struct {
+    const char *name;
+    int shown;
+} hdo_event_kind_info;
+extern const hdo_event_kind_info hdo_event_kind_table[HDO_EV_NKINDS];
+/* The name of kind ("?" for a value that is no kind). */
+const char *hdo_event_kind_name(hdo_event_kind kind);
+/* The kind named name, or -1. */
+int hdo_event_kind_lookup(const char *name);
+/* 1 when a candidate must show an event of kind (the SHOWN column). */
+int hdo_event_kind_shown(hdo_event_kind kind);
 
 /* The precision rule (ref/result/precision.c), the one definition of its
    numbers, which the library, the commands and the tests call: a run

@@ -1,6 +1,10 @@
 #!/usr/bin/python3
 """refcompare.py -- compares a regenerated golden reference with the stored one.
 
+The second, independent implementation of `hdo ref compare`'s rule: the
+self-test of tests/e2e/references.sh wants both to give the same verdict on
+every planted change (ref.json, the options, is hdo's alone).
+
 usage: refcompare.py CASE STORED_DIR FRESH_DIR [--digits N]
 
 Reads trajectory.csv, events.csv and summary.json of both folders (the files

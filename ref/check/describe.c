@@ -17,6 +17,23 @@ hdo_check_mode_name(char *buf, size_t n, const hdo_check_t s, slong m)
 }
 
 void
+hdo_check_describe_tolerance_file(char *buf, size_t n, const hdo_check_t s)
+{
+    const char *base = strrchr(s->opt.model_path, '/');
+    base = base != NULL ? base + 1 : s->opt.model_path;
+    if (!s->tol_from_file)
+        snprintf(buf, n, "no tolerance file");
+    else if (s->tol_found_by == HDO_TOL_BY_FILE_NAME)
+        snprintf(buf, n, "%s, found by the model file's name %s", s->tol->file,
+                 base);
+    else if (s->tol_found_by == HDO_TOL_BY_MODEL)
+        snprintf(buf, n, "%s, found by the model name %s", s->tol->file,
+                 s->model->name);
+    else
+        snprintf(buf, n, "%s", s->tol->file);
+}
+
+void
 hdo_check_event_time(char *buf, size_t n, const hdo_cmp_event *e)
 {
     if (e->t_lo == e->t_hi)

@@ -47,6 +47,7 @@ hdo_check_clear(hdo_check_t s)
     free(s->var);
     free(s->mode_map);
     free(s->tol_default);
+    free(s->tol_looked);
     free(s->plot_file);
     hdo_matching_clear(s->match);
     hdo_evlist_clear(s->ref_ev);
@@ -86,35 +87,81 @@ file_exists(const char *path)
     return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-/* tolerances/<model>.tol in the working directory, else beside the
-   model's folder (cases/x.hdae -> tolerances/x.tol), as the repository
-   lays them out; NULL in s->tol_path when neither exists. */
+/* The model's file name without its folder and its ".hdae" (NULL when
+   out of memory): "cases/belt_mine.hdae" -> "belt_mine". */
+static char *
+file_stem(const char *path)
+{
+    const char *base = strrchr(path, '/');
+    base = base != NULL ? base + 1 : path;
+    size_t n = strlen(base);
+    if (n > 5 && strcmp(base + n - 5, ".hdae") == 0)
+        n -= 5;
+    return strndup(base, n);
+}
+
+/* Place k of the tolerance file of a model (malloc'd, NULL when out of
+   memory): tolerances/<name>.tol in the working folder (k even), else
+   beside the model's folder (cases/x.hdae -> cases/../tolerances/x.tol),
+   as the repository lays them out. */
+static char *
+tolerance_place(const char *model_path, const char *name, int k)
+{
+    const char *slash = strrchr(model_path, '/');
+    char *p = NULL;
+    int n = k % 2 == 0 ? asprintf(&p, "tolerances/%s.tol", name)
+            : slash != NULL
+                ? asprintf(&p, "%.*s/../tolerances/%s.tol",
+                           (int)(slash - model_path), model_path, name)
+                : asprintf(&p, "../tolerances/%s.tol", name);
+    return n < 0 ? NULL : p;
+}
+
+/* Appends ", item" (or item) to the malloc'd list *s: 0 or -1. */
+static int
+list_add(char **s, const char *item)
+{
+    char *t = NULL;
+    if (asprintf(&t, "%s%s%s", *s ? *s : "", *s ? ", " : "", item) < 0)
+        return -1;
+    free(*s);
+    *s = t;
+    return 0;
+}
+
+/* The tolerance file when none is given: first by the model file's name
+   (a copy belt_mine.hdae of a case keeps the case's `model` line, and
+   its own tolerances/belt_mine.tol must not be passed over for the
+   case's), then by the `model` line, each in the working folder and
+   then beside the model's folder.  Sets s->tol_path to the first that
+   exists (NULL: none, the defaults of hdo_tol_init) and how it was
+   found, and s->tol_looked to the places tried. */
 static int
 find_tolerances(hdo_check_t s, hdo_error_t *err)
 {
-    const char *name = s->model->name, *path = s->opt.model_path;
-    const char *slash = strrchr(path, '/');
-    size_t n = strlen(name) + 32 + (slash != NULL ? (size_t)(slash - path) : 0);
-    char *other = malloc(n);
-    s->tol_default = malloc(n);
-    if (other == NULL || s->tol_default == NULL) {
-        free(other);
+    char *stem = file_stem(s->opt.model_path);
+    const char *name[2] = {stem, s->model->name};
+    int same = stem != NULL && strcmp(stem, s->model->name) == 0;
+    for (int k = same ? 2 : 0; stem != NULL && k < 4; k++) {
+        char *p = tolerance_place(s->opt.model_path, name[k / 2], k);
+        if (p == NULL || list_add(&s->tol_looked, p) != 0) {
+            free(p);
+            break;
+        }
+        if (file_exists(p)) {
+            s->tol_default = p;
+            s->tol_path = p;
+            s->tol_found_by = k < 2 ? HDO_TOL_BY_FILE_NAME : HDO_TOL_BY_MODEL;
+            free(stem);
+            return 0;
+        }
+        free(p);
+    }
+    if (stem == NULL || s->tol_looked == NULL) {
+        free(stem);
         return oom(err);
     }
-    snprintf(s->tol_default, n, "tolerances/%s.tol", name);
-    if (slash != NULL)
-        snprintf(other, n, "%.*s/../tolerances/%s.tol", (int)(slash - path),
-                 path, name);
-    else
-        snprintf(other, n, "../tolerances/%s.tol", name);
-    if (!file_exists(s->tol_default) && file_exists(other)) {
-        free(s->tol_default);
-        s->tol_default = other;
-    } else {
-        free(other);
-    }
-    /* no tolerance file beside the model: the documented defaults */
-    s->tol_path = file_exists(s->tol_default) ? s->tol_default : NULL;
+    free(stem);
     return 0;
 }
 

@@ -278,10 +278,14 @@ hdo_evfile_read_string(hdo_evfile_t ef, const char *text, size_t len,
                                (long)ncells, (long)lx.ncells);
             break;
         }
-        /* a crossing of a relation (hdo's events.csv, kind column) is no
-           mode change: hdo check never expects it (docs/cli.md) */
-        if (ckind >= 0 && strcmp(lx.cells[ckind].s, "crossing") == 0)
-            continue;
+        /* a kind a candidate need not show (a crossing of a relation in
+           hdo's events.csv, kind column) is no mode change: hdo check
+           never expects it (result.h, docs/cli.md) */
+        if (ckind >= 0) {
+            int k = hdo_event_kind_lookup(lx.cells[ckind].s);
+            if (k >= 0 && !hdo_event_kind_shown((hdo_event_kind)k))
+                continue;
+        }
         if (evfile_grow(ef)) {
             st =
                 hdo_error_set(err, HDO_ERR_MEMORY, lx.line, 0, "out of memory");

@@ -9,9 +9,30 @@ int
 hdo_junit_write(const char *path, const char *suite, const hdo_junit_case *tc,
                 slong n, const char *error, double seconds, hdo_error_t *err)
 {
+    return hdo_junit_write_for("hdo check", path, suite, tc, n, error, seconds,
+                               err);
+}
+
+/* The command's words joined by dots ("hdo.ref.compare"), for the
+   classname. */
+static void
+put_class(FILE *f, const char *command, const char *suite)
+{
+    for (const char *p = command; *p; p++)
+        fputc(*p == ' ' ? '.' : *p, f);
+    fputc('.', f);
+    hdo_xml_escape(f, suite);
+}
+
+int
+hdo_junit_write_for(const char *command, const char *path, const char *suite,
+                    const hdo_junit_case *tc, slong n, const char *error,
+                    double seconds, hdo_error_t *err)
+{
     hdo_outfile o;
     FILE *f;
     slong nfail = 0;
+    const char *last = strrchr(command, ' ');
     int st = hdo_outfile_open(&o, path, err);
     if (st)
         return st;
@@ -21,15 +42,19 @@ hdo_junit_write(const char *path, const char *suite, const hdo_junit_case *tc,
     for (slong k = 0; k < n; k++)
         nfail += tc[k].failure != NULL;
     fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n");
-    fprintf(f, "  <testsuite name=\"hdo check ");
+    fprintf(f, "  <testsuite name=\"");
+    hdo_xml_escape(f, command);
+    fputc(' ', f);
     hdo_xml_escape(f, suite);
     fprintf(f,
             "\" tests=\"%ld\" failures=\"%ld\" errors=\"%d\" time=\"%.3f\">\n",
             (long)(error != NULL ? 1 : n), (long)nfail, error != NULL, seconds);
     if (error != NULL) {
-        fprintf(f, "    <testcase classname=\"hdo.check.");
-        hdo_xml_escape(f, suite);
-        fprintf(f, "\" name=\"check\" time=\"%.3f\">\n", seconds);
+        fprintf(f, "    <testcase classname=\"");
+        put_class(f, command, suite);
+        fprintf(f, "\" name=\"");
+        hdo_xml_escape(f, last != NULL ? last + 1 : command);
+        fprintf(f, "\" time=\"%.3f\">\n", seconds);
         fprintf(f, "      <error message=\"");
         hdo_xml_escape(f, error);
         fprintf(f, "\">");
@@ -37,8 +62,8 @@ hdo_junit_write(const char *path, const char *suite, const hdo_junit_case *tc,
         fprintf(f, "</error>\n    </testcase>\n");
     }
     for (slong k = 0; k < n; k++) {
-        fprintf(f, "    <testcase classname=\"hdo.check.");
-        hdo_xml_escape(f, suite);
+        fprintf(f, "    <testcase classname=\"");
+        put_class(f, command, suite);
         fprintf(f, "\" name=\"");
         hdo_xml_escape(f, tc[k].name);
         fprintf(f, "\" time=\"%.3f\">\n", tc[k].seconds);

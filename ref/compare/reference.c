@@ -250,11 +250,10 @@ hdo_check_reference(hdo_refsamp_t ref, hdo_evlist_t ref_ev, hdo_model_t model,
                             mpfr_get_d(x + var[j], MPFR_RNDN);
                     k++;
                 }
-                /* a crossing (a relation of a piecewise expression
-                   changing sign) is no jump of the state: a candidate
-                   need not report it */
-                if (ev->kind != HDO_EV_CROSSING && ev_t[e] >= cand_t[0] - ta &&
-                    ev_t[e] <= t_end &&
+                /* a kind that is no jump of the state (a crossing)
+                   need not be reported by a candidate (result.h) */
+                if (hdo_event_kind_shown(ev->kind) &&
+                    ev_t[e] >= cand_t[0] - ta && ev_t[e] <= t_end &&
                     hdo_evlist_push(ref_ev, ev_t[e], ev_t[e],
                                     hdo_mode_id_family(model, ev->from),
                                     hdo_mode_id_family(model, ev->to), 0)) {

@@ -132,10 +132,13 @@ typedef struct {
     mpfr_srcptr s;          /* offset in the series */
 } left_limit;
 
-/* run.c: 1 when the event at offset root of the last step (length h,
-   from c->t to c->t_end) lies within the time tolerance of t_end,
-   tol max(1, |t_end|) (equal included): it is not taken. */
-int hdo_run_event_at_end(const run_ctx *c, const mpfr_t h, const mpfr_t root);
+/* The driver's files, lowest first: each calls only itself and those
+   before it (tools/check-layering):
+     context, left, surface, method < mode < floors < sample < kmreport
+     < reinit < pattern < transition < zenodetect < filippov < intersect
+     < event < run < verifyrun
+   (chatter.c, stiff.c and args.c, below them, are declared in chatter.h
+   and internal.h).  Their declarations follow in that order. */
 
 /* context.c: clocks, phase timers, errors, tolerances */
 double hdo_run_elapsed(const run_ctx *c);
@@ -144,65 +147,47 @@ int hdo_run_fail(run_ctx *c, int status, slong mode, const mpfr_t t);
 int hdo_run_option_fail(run_ctx *c);
 void hdo_run_time_tol(mpfr_t r, const run_ctx *c, const mpfr_t t);
 void hdo_run_event_horizon(mpfr_t H, const mpfr_t t);
-/* floors.c: the scale floors of the error control and of the zero
-   rule (decisions.md, "Digits at every scale").
-   hdo_run_floors_init evaluates the model's nominal values into
-   c->nominal and zeroes c->vmax (freed by hdo_run_floors_clear); returns
-   0 or HDO_ERR_DOMAIN with the declaration's place.
-   hdo_run_var_floor: variable v's floor, nominal_v when given, else
-   max(tol vmax_v, tol^2 max_w vmax_w).
-   hdo_run_set_floors takes the order-0 values of mc's state (xs, xu)
-   into c->vmax, then sets the floors of mc's stepper, component by
-   component from its variable's.
-   hdo_run_guard_floors sets mc->gfloor[g] for every switching function
-   of mc's stepper at (t, xs, xu) (dense: the expansion there, for
-   derivatives; may be NULL) over the horizon H: the radius of the
-   guard's value when each input is known to tol max(|value|, floor)
-   plus its drift tol |rate| H over the step (and, right after an event,
-   its rate times the event time's uncertainty), the size below which
-   the guard cannot be told from zero (0 where it cannot be enclosed). */
-int hdo_run_floors_init(run_ctx *c);
-void hdo_run_floors_clear(run_ctx *c);
-void hdo_run_var_floor(mpfr_t floor, const run_ctx *c, slong v);
-/* r := tol max(|x|, vmax_v, nominal_v): the error of a value x of
-   variable v, against the largest size the variable has had. */
-void hdo_run_var_scale(mpfr_t r, const run_ctx *c, slong v, mpfr_srcptr x);
-void hdo_run_set_floors(run_ctx *c, mode_cache *mc);
-void hdo_run_guard_floors(run_ctx *c, mode_cache *mc, const mpfr_t t,
-                          mpfr_srcptr xs, mpfr_srcptr xu,
-                          const hdo_dense *dense, const mpfr_t H);
 
-/* sample.c */
-void hdo_run_mode_values(mpfr_ptr values, int *present, const mode_cache *mc,
-                         mpfr_srcptr xs, mpfr_srcptr xu);
-slong hdo_run_res_mode(const run_ctx *c, slong m);
-/* Adds a row of mode's values at t (to the result, or to the row sink);
-   returns its index in the result's rows, or -1 (a sink).  Its
-   magnitudes (hdo_row.mag) are the current step's when
-   c->stepmag_valid, else they wait for the next step's
-   (hdo_run_step_magnitudes). */
-slong hdo_run_add_row(run_ctx *c, const mpfr_t t, slong mode, mpfr_srcptr xs,
-                      mpfr_srcptr xu);
-/* The current step (of the current mode, taken to the offset s_end)
-   has magnitudes: per variable the largest |x| at its start and at a
-   quarter, half, three quarters and its end (the dense output), into
-   c->stepmag.  They are computed when a row first needs them (the
-   rows waiting since a transition, or one of this step's), not on every
-   step: most steps write no row.  Valid until hdo_run_stepmag_end (a
-   transition: the rows after it belong to the next arc). */
-void hdo_run_step_magnitudes(run_ctx *c, const mpfr_t s_end);
-void hdo_run_stepmag_end(run_ctx *c);
-/* Raises the floors of row `to` (an event's right row) to those of row
-   `from` (its left row, same instant): the event time's rounding (the
-   time floor, sample.c) is in the state after it as before it, also
-   when no step follows (a Zeno point ends the arc).  Rows < 0: none. */
-void hdo_run_carry_floors(run_ctx *c, slong from, slong to);
-void hdo_run_sample_time(mpfr_t out, const run_ctx *c, slong k);
-void hdo_run_emit_samples(run_ctx *c, const mpfr_t limit, int inclusive);
-void hdo_run_emit_samples_point(run_ctx *c, slong mode, mpfr_srcptr xs,
-                                mpfr_srcptr xu, const mpfr_t limit,
-                                int inclusive);
-int hdo_run_setup_samples(run_ctx *c);
+/* left.c: the left limit L of the state at an event.
+   hdo_run_left_value: the value of (var, order) on L, a state or unknown
+   of the source mode or a derivative of the series of a lower order of
+   it; 1, or 0 when the source mode does not have it.
+   hdo_run_eval_on_left: e[0..n) evaluated on L at t into out; 0, or -1
+   when L lacks a variable or an expression is undefined there. */
+int hdo_run_left_value(mpfr_t out, const left_limit *L, slong var, slong order);
+int hdo_run_eval_on_left(run_ctx *c, mpfr_ptr out, const hdo_expr *e, slong n,
+                         const left_limit *L, const mpfr_t t);
+
+/* surface.c */
+/* The numeric part of the Filippov entry test (hdo_run_sliding_pair),
+   thr = sqrt(tol) at prec: v[0] = S_b, v[1] = L_a S, v[2] = L_b S,
+   v[3] = L_b S_b at the event; 1 when |S_b| <= thr, L_a S <= thr,
+   L_b S > thr and L_b S_b < -thr. */
+int hdo_run_sliding_entry_test(mpfr_srcptr v, const mpfr_t tol,
+                               mpfr_prec_t prec);
+/* 1 when the gradients ga[0..n), gb[0..n) (in the variables and t) are
+   opposite (ga.gb < 0) and parallel within thr = sqrt(tol):
+   (ga.gb)^2 >= |ga|^2 |gb|^2 (1 - thr), that is sin^2 of their angle
+   at most thr (equal included).  At prec. */
+int hdo_run_gradients_opposite(mpfr_srcptr ga, mpfr_srcptr gb, slong n,
+                               const mpfr_t tol, mpfr_prec_t prec);
+/* 1 if the switching functions Sa and Sb are one surface seen from its
+   two sides near the point L at t: their gradients (in the variables
+   and t) opposite and parallel within sqrt(tol)
+   (hdo_run_gradients_opposite); 0 otherwise, and when L lacks a
+   variable of them. */
+int hdo_run_same_surface(run_ctx *c, hdo_expr Sa, hdo_expr Sb,
+                         const left_limit *L, const mpfr_t t);
+
+/* method.c */
+int hdo_run_auto_switch(run_ctx *c, mode_cache *mc);
+int hdo_run_stepper_init(const run_ctx *c, hdo_stepper_t s, hdo_model_t model,
+                         const hdo_reduced_struct *red, const hdo_expr *guards,
+                         slong ng);
+void hdo_run_stiff_why(char *buf, size_t n, const run_ctx *c);
+/* Notes that a step of the method name starts at c->t (res's
+   method_arcs). */
+void hdo_run_note_method(run_ctx *c, const char *name);
 
 /* mode.c */
 
@@ -238,21 +223,100 @@ int hdo_run_mode_cache_km_fallback(run_ctx *c, slong m, const mpfr_t t,
                                    hdo_error_t *why);
 const hdo_transition *hdo_run_transition_of(const hdo_model_struct *model,
                                             slong m, slong k);
+/* The start value of variable v as a guess (0 when it has none). */
+void hdo_run_start_guess(mpfr_t out, const run_ctx *c, slong v);
+
+/* floors.c: the scale floors of the error control and of the zero
+   rule (decisions.md, "Digits at every scale").
+   hdo_run_floors_init evaluates the model's nominal values into
+   c->nominal and zeroes c->vmax (freed by hdo_run_floors_clear); returns
+   0 or HDO_ERR_DOMAIN with the declaration's place.
+   hdo_run_var_floor: variable v's floor, nominal_v when given, else
+   max(tol vmax_v, tol^2 max_w vmax_w).
+   hdo_run_set_floors takes the order-0 values of mc's state (xs, xu)
+   into c->vmax, then sets the floors of mc's stepper, component by
+   component from its variable's.
+   hdo_run_guard_floors sets mc->gfloor[g] for every switching function
+   of mc's stepper at (t, xs, xu) (dense: the expansion there, for
+   derivatives; may be NULL) over the horizon H: the radius of the
+   guard's value when each input is known to tol max(|value|, floor)
+   plus its drift tol |rate| H over the step (and, right after an event,
+   its rate times the event time's uncertainty), the size below which
+   the guard cannot be told from zero (0 where it cannot be enclosed). */
+int hdo_run_floors_init(run_ctx *c);
+void hdo_run_floors_clear(run_ctx *c);
+void hdo_run_var_floor(mpfr_t floor, const run_ctx *c, slong v);
+/* r := tol max(|x|, vmax_v, nominal_v): the error of a value x of
+   variable v, against the largest size the variable has had. */
+void hdo_run_var_scale(mpfr_t r, const run_ctx *c, slong v, mpfr_srcptr x);
+void hdo_run_set_floors(run_ctx *c, mode_cache *mc);
+void hdo_run_guard_floors(run_ctx *c, mode_cache *mc, const mpfr_t t,
+                          mpfr_srcptr xs, mpfr_srcptr xu,
+                          const hdo_dense *dense, const mpfr_t H);
+
+
+/* sample.c */
+void hdo_run_mode_values(mpfr_ptr values, int *present, const mode_cache *mc,
+                         mpfr_srcptr xs, mpfr_srcptr xu);
+slong hdo_run_res_mode(const run_ctx *c, slong m);
+/* Adds a row of mode's values at t (to the result, or to the row sink);
+   returns its index in the result's rows, or -1 (a sink).  Its
+   magnitudes (hdo_row.mag) are the current step's when
+   c->stepmag_valid, else they wait for the next step's
+   (hdo_run_step_magnitudes). */
+slong hdo_run_add_row(run_ctx *c, const mpfr_t t, slong mode, mpfr_srcptr xs,
+                      mpfr_srcptr xu);
+/* The current step (of the current mode, taken to the offset s_end)
+   has magnitudes: per variable the largest |x| at its start and at a
+   quarter, half, three quarters and its end (the dense output), into
+   c->stepmag.  They are computed when a row first needs them (the
+   rows waiting since a transition, or one of this step's), not on every
+   step: most steps write no row.  Valid until hdo_run_stepmag_end (a
+   transition: the rows after it belong to the next arc). */
+void hdo_run_step_magnitudes(run_ctx *c, const mpfr_t s_end);
+void hdo_run_stepmag_end(run_ctx *c);
+/* Raises the floors of row `to` (an event's right row) to those of row
+   `from` (its left row, same instant): the event time's rounding (the
+   time floor, sample.c) is in the state after it as before it, also
+   when no step follows (a Zeno point ends the arc).  Rows < 0: none. */
+void hdo_run_carry_floors(run_ctx *c, slong from, slong to);
+void hdo_run_sample_time(mpfr_t out, const run_ctx *c, slong k);
+void hdo_run_emit_samples(run_ctx *c, const mpfr_t limit, int inclusive);
+void hdo_run_emit_samples_point(run_ctx *c, slong mode, mpfr_srcptr xs,
+                                mpfr_srcptr xu, const mpfr_t limit,
+                                int inclusive);
+int hdo_run_setup_samples(run_ctx *c);
 
 /* kmreport.c */
 void hdo_run_note_mode_used(run_ctx *c, slong m, const mpfr_t t);
 
-/* transition.c */
-int hdo_run_left_value(mpfr_t out, const left_limit *L, slong var, slong order);
-void hdo_run_event_digits(run_ctx *c, mpfr_srcptr coef, slong len,
-                          const mpfr_t H, const mpfr_t s);
-void hdo_run_start_guess(mpfr_t out, const run_ctx *c, slong v);
+/* reinit.c: consistent (re)initialisation of mode m at t from mc->xs,
+   mc->xu and mc->fixed (*adjusted as hdo_consistent_init), with the
+   Kunkel-Mehrmann fallback where Pryce's form is numerically singular. */
 int hdo_run_reinit(run_ctx *c, slong m, const mpfr_t t, int *adjusted);
 /* hdo_run_reinit in two parts: the consistent point alone (a mode only
    tried: complementarity.c), and the entry once it is taken (the first
    integrals' values, the mode's note in the result). */
 int hdo_run_reinit_point(run_ctx *c, slong m, const mpfr_t t, int *adjusted);
 void hdo_run_reinit_enter(run_ctx *c, slong m, const mpfr_t t);
+
+/* pattern.c: at the start and after a `when`, the sign pattern of a mode
+   with relations that the state selects (*m: a mode of the family on
+   entry, its consistent state in hdo_run_mode_entry(c, *m); the chosen one on
+   return, with the state moved there).  Returns 0 or a negative status. */
+int hdo_run_pick_pattern(run_ctx *c, slong *m, const mpfr_t t);
+/* pattern.c: at the start and after a `when`, in the mode m entered
+   (consistent at t): a `when` of m whose switching function is zero at
+   t and leaves into m's feasible side, towards a mode without relations
+   that comes back across the same surface (hdo_run_same_surface), with
+   no reset either way, and whose field leaves into its own feasible side
+   too, is refused as HDO_ERR_NOT_UNIQUE (repulsive sliding: both modes
+   continue).  Returns 0 or a negative status. */
+int hdo_run_check_when_unique(run_ctx *c, slong m, const mpfr_t t);
+
+/* transition.c */
+void hdo_run_event_digits(run_ctx *c, mpfr_srcptr coef, slong len,
+                          const mpfr_t H, const mpfr_t s);
 void hdo_run_skip_samples_at(run_ctx *c, const mpfr_t t);
 int hdo_run_take_transition_tr(run_ctx *c, slong src, const hdo_transition *tr,
                                slong k, const left_limit *L, const mpfr_t t,
@@ -280,27 +344,6 @@ int hdo_run_livelock(run_ctx *c, slong src, slong g, const left_limit *L,
 void hdo_run_hist_clear(run_ctx *c);
 
 /* filippov.c */
-/* The numeric part of the Filippov entry test (hdo_run_sliding_pair),
-   thr = sqrt(tol) at prec: v[0] = S_b, v[1] = L_a S, v[2] = L_b S,
-   v[3] = L_b S_b at the event; 1 when |S_b| <= thr, L_a S <= thr,
-   L_b S > thr and L_b S_b < -thr. */
-int hdo_run_sliding_entry_test(mpfr_srcptr v, const mpfr_t tol,
-                               mpfr_prec_t prec);
-/* 1 when the gradients ga[0..n), gb[0..n) (in the variables and t) are
-   opposite (ga.gb < 0) and parallel within thr = sqrt(tol):
-   (ga.gb)^2 >= |ga|^2 |gb|^2 (1 - thr), that is sin^2 of their angle
-   at most thr (equal included).  At prec. */
-int hdo_run_gradients_opposite(mpfr_srcptr ga, mpfr_srcptr gb, slong n,
-                               const mpfr_t tol, mpfr_prec_t prec);
-int hdo_run_eval_on_left(run_ctx *c, mpfr_ptr out, const hdo_expr *e, slong n,
-                         const left_limit *L, const mpfr_t t);
-/* 1 if the switching functions Sa and Sb are one surface seen from its
-   two sides near the point L at t: their gradients (in the variables
-   and t) opposite and parallel within sqrt(tol)
-   (hdo_run_gradients_opposite); 0 otherwise, and when L lacks a
-   variable of them. */
-int hdo_run_same_surface(run_ctx *c, hdo_expr Sa, hdo_expr Sb,
-                         const left_limit *L, const mpfr_t t);
 int hdo_run_sliding_pair(run_ctx *c, slong src, slong g, const left_limit *L,
                          const mpfr_t t);
 int hdo_run_sliding_get(run_ctx *c, slong a, slong b, const mpfr_t t,
@@ -309,7 +352,6 @@ int hdo_run_sliding_enter(run_ctx *c, slong src, slong g, const left_limit *L,
                           const mpfr_t t);
 int hdo_run_enter_slot(run_ctx *c, slong src, slong m, const left_limit *L,
                        const mpfr_t t, hdo_event_kind kind, const char *text);
-int hdo_run_sliding_event(run_ctx *c, slong g, const mpfr_t s);
 
 /* intersect.c */
 /* The numeric part of the test for a surface G simply crossed while
@@ -323,20 +365,6 @@ int hdo_run_intersect_reach(run_ctx *c, slong m, slong g, const left_limit *L,
                             const mpfr_t t);
 int hdo_run_intersect_leave(run_ctx *c, slong m, slong j, int to_far,
                             const left_limit *L, const mpfr_t t);
-
-/* pattern.c: at the start and after a `when`, the sign pattern of a mode
-   with relations that the state selects (*m: a mode of the family on
-   entry, its consistent state in hdo_run_mode_entry(c, *m); the chosen one on
-   return, with the state moved there).  Returns 0 or a negative status. */
-int hdo_run_pick_pattern(run_ctx *c, slong *m, const mpfr_t t);
-/* pattern.c: at the start and after a `when`, in the mode m entered
-   (consistent at t): a `when` of m whose switching function is zero at
-   t and leaves into m's feasible side, towards a mode without relations
-   that comes back across the same surface (hdo_run_same_surface), with
-   no reset either way, and whose field leaves into its own feasible side
-   too, is refused as HDO_ERR_NOT_UNIQUE (repulsive sliding: both modes
-   continue).  Returns 0 or a negative status. */
-int hdo_run_check_when_unique(run_ctx *c, slong m, const mpfr_t t);
 
 /* complementarity.c: entering mode *m (its cache prepared with the
    entry state: kept and assigned values fixed, the rest guesses, not yet
@@ -364,15 +392,13 @@ int hdo_run_enter(run_ctx *c, slong *m, const mpfr_t t, int *adjusted,
 
 /* event.c */
 int hdo_run_handle_event(run_ctx *c, slong g, const mpfr_t s, int simultaneous);
+/* The event of guard g of the current sliding mode at offset s (a
+   pair's alpha leaving [0, 1], or intersect.c's surfaces). */
+int hdo_run_sliding_event(run_ctx *c, slong g, const mpfr_t s);
 
-/* stiff.c */
-int hdo_run_auto_switch(run_ctx *c, slong m);
-int hdo_run_stepper_init(const run_ctx *c, hdo_stepper_t s, hdo_model_t model,
-                         const hdo_reduced_struct *red, const hdo_expr *guards,
-                         slong ng);
-void hdo_run_stiff_why(char *buf, size_t n, const run_ctx *c);
-/* Notes that a step of the method name starts at c->t (res's
-   method_arcs, stiff.c). */
-void hdo_run_note_method(run_ctx *c, const char *name);
+/* run.c: 1 when the event at offset root of the last step (length h,
+   from c->t to c->t_end) lies within the time tolerance of t_end,
+   tol max(1, |t_end|) (equal included): it is not taken. */
+int hdo_run_event_at_end(const run_ctx *c, const mpfr_t h, const mpfr_t root);
 
 #endif

@@ -63,7 +63,7 @@ step(run_ctx *c, int *done)
     mpfr_inits2(c->prec, h, hmax, hloc, root, broot, stol, (mpfr_ptr)0);
     st = hdo_stepper_step_size(h, mc->step);
     hdo_stiff_watch_step(&c->stiff, mc->step, m, c->t, h);
-    if (st == 0 && hdo_run_auto_switch(c, m)) {
+    if (st == 0 && hdo_run_auto_switch(c, mc)) {
         st = hdo_stepper_apply(mc->step, c->t, mc->xs, mc->xu, c->err);
         if (st < 0) {
             st = hdo_run_fail(c, st, m, c->t);

@@ -69,7 +69,12 @@ found(parser *P)
     return describe(P, P->p);
 }
 
-/* The name of token tok as a NUL-terminated copy, or NULL. */
+const char *
+eq_hint(const parser *P)
+{
+    return kind(P) == HDO_TK_EQEQ ? ": did you mean '='?" : "";
+}
+
 int
 starts_top_level(int k)
 {

@@ -146,8 +146,8 @@ parse_param(parser *P)
     if (kind(P) != HDO_TK_EQ)
         return perr(P, HDO_ERR_SYNTAX, P->p,
                     "expected '=' and a value after the parameter name %s, "
-                    "found %s",
-                    describe(P, tok), found(P));
+                    "found %s%s",
+                    describe(P, tok), found(P), eq_hint(P));
     P->p++;
     P->param_tok = tok;
     status = parse_constant(&value, P, "a parameter value");
@@ -306,9 +306,9 @@ parse_var(parser *P)
         if (!is_eos(kind(P)))
             return perr(P, HDO_ERR_SYNTAX, P->p,
                         "expected %s'nominal', ',' or end of line after the "
-                        "variable %s, found %s",
+                        "variable %s, found %s%s",
                         P->tk[tok + 1].kind == HDO_TK_EQ ? "" : "'=', ",
-                        describe(P, tok), found(P));
+                        describe(P, tok), found(P), eq_hint(P));
         return expect_eos(P, "the declaration");
     }
 }

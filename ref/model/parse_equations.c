@@ -64,8 +64,8 @@ parse_assigns(parser *P, hdo_transition *tr)
         P->var_tok[var] = tok;
         if (kind(P) != HDO_TK_EQ)
             return perr(P, HDO_ERR_SYNTAX, P->p,
-                        "expected '=' after %s in the reset, found %s",
-                        describe(P, tok), found(P));
+                        "expected '=' after %s in the reset, found %s%s",
+                        describe(P, tok), found(P), eq_hint(P));
         P->p++;
         GROW(P, tr->assigns, alloc, tr->nassigns + 1);
         as = tr->assigns + tr->nassigns++;
@@ -130,10 +130,11 @@ parse_when(parser *P, hdo_mode *mode, slong *whens_alloc)
                           "%s is not allowed in a guard: write '%c' (the "
                           "event is the crossing, where both mean the same)",
                           found(P), kind(P) == HDO_TK_LE ? '<' : '>');
-        else if (kind(P) == HDO_TK_EQ)
+        else if (kind(P) == HDO_TK_EQ || kind(P) == HDO_TK_EQEQ)
             status = perr(P, HDO_ERR_SYNTAX, op,
                           "a guard is a comparison with '<' or '>', found "
-                          "'=' (write 'when a < b goto MODE')");
+                          "%s (write 'when a < b goto MODE')",
+                          found(P));
         else if (kind(P) != HDO_TK_LT && kind(P) != HDO_TK_GT)
             status = perr(P, HDO_ERR_SYNTAX, op,
                           "expected '<' or '>' in the guard after 'when', "
@@ -206,7 +207,8 @@ parse_equation(parser *P, hdo_mode *mode, slong *eqs_alloc)
                     found(P));
     if (kind(P) != HDO_TK_EQ)
         return perr(P, HDO_ERR_SYNTAX, P->p,
-                    "expected '=' in the equation, found %s", found(P));
+                    "expected '=' in the equation, found %s%s", found(P),
+                    eq_hint(P));
     P->p++;
     rtok = P->p;
     if ((status = parse_sum(&r, P)) != 0)

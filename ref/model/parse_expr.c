@@ -501,10 +501,11 @@ parse_not(hdo_expr *out, parser *P)
         return status;
     slong optok = P->p;
     int op = kind(P);
-    if (op == HDO_TK_EQ)
+    if (op == HDO_TK_EQ || op == HDO_TK_EQEQ)
         return perr(P, HDO_ERR_SYNTAX, optok,
-                    "'=' is not a comparison: a condition compares with "
-                    "'<', '>', '<=' or '>='");
+                    "%s is not a comparison: a condition compares with "
+                    "'<', '>', '<=' or '>='",
+                    found(P));
     if (!is_relop(op))
         return perr(P, HDO_ERR_SYNTAX, optok,
                     "expected a comparison ('<', '>', '<=' or '>=') in the "

@@ -112,6 +112,7 @@ typedef struct {
 #define is_eos(...) hdo_model_p_is_eos(__VA_ARGS__)
 #define describe(...) hdo_model_p_describe(__VA_ARGS__)
 #define found(...) hdo_model_p_found(__VA_ARGS__)
+#define eq_hint(...) hdo_model_p_eq_hint(__VA_ARGS__)
 #define starts_top_level(...) hdo_model_p_starts_top_level(__VA_ARGS__)
 #define tok_strdup(...) hdo_model_p_tok_strdup(__VA_ARGS__)
 #define slice_strdup(...) hdo_model_p_slice_strdup(__VA_ARGS__)
@@ -189,6 +190,10 @@ int kind(const parser *P);
 int is_eos(int k);
 const char *describe(parser *P, slong tok);
 const char *found(parser *P);
+/* ": did you mean '='?" when the current token is '==' (where '='
+   belongs: after a parameter or variable name, in an equation or a
+   reset), else "": appended to the "found ..." message there. */
+const char *eq_hint(const parser *P);
 /* Whether token kind k can only start a top-level statement (or end the
    file): inside a mode or a loop it means a missing 'end'. */
 int starts_top_level(int k);

@@ -6,30 +6,6 @@
 #include "util.h"
 #include "version.h"
 
-static const char *
-kind_name(hdo_event_kind k)
-{
-    switch (k) {
-    case HDO_EV_SWITCH:
-        return "switch";
-    case HDO_EV_SIMULTANEOUS:
-        return "simultaneous";
-    case HDO_EV_SLIDING_START:
-        return "sliding-start";
-    case HDO_EV_SLIDING_END:
-        return "sliding-end";
-    case HDO_EV_ZENO:
-        return "zeno";
-    case HDO_EV_REINIT_ADJUSTED:
-        return "reinit-adjusted";
-    case HDO_EV_CROSSING:
-        return "crossing";
-    case HDO_EV_IMPACT:
-        return "impact";
-    }
-    return "switch";
-}
-
 /* D significant digits: one before the point, D - 1 after it. */
 static void
 put_value(FILE *f, mpfr_srcptr x, long digits)
@@ -113,7 +89,7 @@ hdo_write_events(FILE *f, const hdo_result_t res, const hdo_model_t model,
         put_mode(f, model, e->from);
         fputc(',', f);
         put_mode(f, model, e->to);
-        fprintf(f, ",%s,", kind_name(e->kind));
+        fprintf(f, ",%s,", hdo_event_kind_name(e->kind));
         put_text(f, e->guard != NULL ? e->guard : "");
         fputc('\n', f);
     }

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "check.h"
 #include "../scratch_dir.h"
@@ -197,5 +198,85 @@ Test(check, map_target_not_a_variable, .init = setup, .fini = scratch_remove)
     cr_assert_eq(hdo_check_run(s, &opt, &err), 0, "%s", err.message);
     cr_expect_eq(s->nvar, 1);
     cr_expect_eq(hdo_check_failed(s), 1);
+    hdo_check_clear(s);
+}
+
+/* Reads model file `model` (the decay model, whatever its file name) and
+   the candidate, with no tolerance file given: s is left for the test. */
+static void
+read_untold(hdo_check_t s, const char *model)
+{
+    hdo_check_options opt;
+    hdo_error_t err;
+    hdo_check_options_init(&opt);
+    opt.model_path = model;
+    opt.cand_path = candidate(0);
+    hdo_check_init(s);
+    cr_assert_eq(hdo_check_read_model(s, &opt, &err), 0, "%s", err.message);
+    cr_assert_eq(hdo_check_read_inputs(s, &err), 0, "%s", err.message);
+}
+
+/* The tolerance file is found by the model file's name before the model
+   line's (#27: a copy mine.hdae of a case, whose model line still names
+   the case, had its own tolerances/mine.tol passed over), and the report
+   says which and how; without either, the places tried are listed. */
+Test(check, tolerance_file_by_file_name, .init = setup, .fini = scratch_remove)
+{
+    hdo_check_t s;
+    char dir[160], model[160], mine[160], byname[160], want[512], buf[1024];
+    snprintf(dir, sizeof dir, "%s/cases", scratch);
+    cr_assert_eq(mkdir(dir, 0777), 0);
+    snprintf(dir, sizeof dir, "%s/tolerances", scratch);
+    cr_assert_eq(mkdir(dir, 0777), 0);
+    snprintf(model, sizeof model, "%s/cases/mine.hdae", scratch);
+    snprintf(mine, sizeof mine, "%s/cases/../tolerances/mine.tol", scratch);
+    snprintf(byname, sizeof byname,
+             "%s/cases/../tolerances/unit_check_decay.tol", scratch);
+    put(0, "cases/mine.hdae", decay);
+    put(2, "tolerances/mine.tol", "time_abs = 2e-9\n");
+    put(3, "tolerances/unit_check_decay.tol", "time_abs = 3e-9\n");
+
+    read_untold(s, model);
+    cr_expect_str_eq(s->tol_path, mine);
+    cr_expect_eq(s->tol_found_by, HDO_TOL_BY_FILE_NAME);
+    cr_expect_eq(s->tol->time_abs, 2e-9);
+    hdo_check_describe_tolerance_file(buf, sizeof buf, s);
+    snprintf(want, sizeof want, "%s, found by the model file's name mine.hdae",
+             mine);
+    cr_expect_str_eq(buf, want);
+    hdo_check_clear(s);
+
+    /* without mine.tol: the model line's file, said so */
+    cr_assert_eq(unlink(mine), 0);
+    read_untold(s, model);
+    cr_expect_str_eq(s->tol_path, byname);
+    cr_expect_eq(s->tol_found_by, HDO_TOL_BY_MODEL);
+    cr_expect_eq(s->tol->time_abs, 3e-9);
+    hdo_check_describe_tolerance_file(buf, sizeof buf, s);
+    snprintf(want, sizeof want, "%s, found by the model name unit_check_decay",
+             byname);
+    cr_expect_str_eq(buf, want);
+    hdo_check_clear(s);
+
+    /* neither: the defaults, and the four places tried, in order */
+    cr_assert_eq(unlink(byname), 0);
+    read_untold(s, model);
+    cr_expect(s->tol_path == NULL);
+    cr_expect_eq(s->tol_from_file, 0);
+    cr_expect_eq(s->tol->time_abs, 1e-6);
+    snprintf(want, sizeof want,
+             "tolerances/mine.tol, %s, tolerances/unit_check_decay.tol, %s",
+             mine, byname);
+    cr_expect_str_eq(s->tol_looked, want);
+    hdo_check_describe_tolerance_file(buf, sizeof buf, s);
+    cr_expect_str_eq(buf, "no tolerance file");
+    hdo_check_clear(s);
+
+    /* a file named as its model: each place once */
+    snprintf(model, sizeof model, "%s/cases/unit_check_decay.hdae", scratch);
+    put(0, "cases/unit_check_decay.hdae", decay);
+    read_untold(s, model);
+    snprintf(want, sizeof want, "tolerances/unit_check_decay.tol, %s", byname);
+    cr_expect_str_eq(s->tol_looked, want);
     hdo_check_clear(s);
 }

@@ -246,6 +246,30 @@ Test(compare, events_events_file)
     hdo_evfile_clear(ef);
 }
 
+/* hdo's own events.csv as an events file: the rows of a kind a candidate
+   need not show (crossing, result.h's table) are skipped, every other
+   kind is kept, a kind the table does not know too. */
+Test(compare, events_file_skips_crossings)
+{
+    const char *text = "index,time,from,to,kind,guard\n"
+                       "1,0.25,a,a,crossing,\"0.25 - t < 0\"\n"
+                       "2,0.5,a,b,switch,\"x < 0\"\n"
+                       "3,0.75,b,b,crossing,\"t - 0.75 >= 0\"\n"
+                       "4,1,b,a,reinit-adjusted,\"y < 0\"\n"
+                       "5,1.5,a,b,a-kind-of-its-own,\"z < 0\"\n";
+    hdo_evfile_t ef;
+    hdo_error_t err;
+    hdo_evfile_init(ef);
+    hdo_error_clear(&err);
+    cr_assert_eq(hdo_evfile_read_string(ef, text, strlen(text), "e.csv", &err),
+                 0, "%s", err.message);
+    cr_assert_eq(ef->n, 3);
+    cr_expect_eq(ef->time[0], 0.5);
+    cr_expect_eq(ef->time[1], 1);
+    cr_expect_eq(ef->time[2], 1.5);
+    hdo_evfile_clear(ef);
+}
+
 /* A cascade: events whose times differ by a few units in the last place
    are one event from the first's from to the last's to; an event known
    only as an interval is never merged, nor are events further apart. */

@@ -31,8 +31,9 @@ hdo_py_check_report(const CheckObject *self, FILE *out)
     const hdo_csv_struct *c = s->cand;
     const hdo_tol_struct *t = s->tol;
     char buf[1024];
-    char lt[64], la[64], lr[64];
+    char lt[64], la[64], lr[64], tf[1024];
     int failed = hdo_check_failed(s);
+    hdo_check_describe_tolerance_file(tf, sizeof tf, s);
 
     fprintf(out, "%s\n", failed ? "FAIL" : "PASS");
     fprintf(out, "model %s, candidate %s: %ld rows, t = %.15g .. %.15g\n",
@@ -52,10 +53,9 @@ hdo_py_check_report(const CheckObject *self, FILE *out)
     fprintf(out,
             "tolerances (%s): time_abs %g (%s), value_abs %g (%s), "
             "value_rel %g (%s), modes %s\n",
-            s->tol_from_file ? t->file : "no tolerance file", t->time_abs,
-            tol_source(s, t->line_time_abs, lt, sizeof lt), t->value_abs,
-            tol_source(s, t->line_value_abs, la, sizeof la), t->value_rel,
-            tol_source(s, t->line_value_rel, lr, sizeof lr),
+            tf, t->time_abs, tol_source(s, t->line_time_abs, lt, sizeof lt),
+            t->value_abs, tol_source(s, t->line_value_abs, la, sizeof la),
+            t->value_rel, tol_source(s, t->line_value_rel, lr, sizeof lr),
             t->modes_exact ? "exact" : "ignore");
     if (s->nignored > 0) {
         fprintf(out, "not compared (%s):",

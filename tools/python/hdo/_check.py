@@ -130,8 +130,9 @@ def check(model, t, values=None, *, names=None, modes=None, events=None,
     None -- by default the OdeResult's t_events, else inferred from the
     rows as hdo check infers them. time_abs, value_abs, value_rel override
     the tolerance file; tol: the tolerance file (default, as hdo check:
-    tolerances/<model name>.tol in the working folder, else beside the
-    model's folder, else the defaults); digits and params: of the
+    tolerances/<file>.tol by the model's file name, then
+    tolerances/<model name>.tol, each in the working folder, else beside
+    the model's folder, else the defaults); digits and params: of the
     reference run; map: {column: variable}; name: the candidate's name in
     the report.
 
