@@ -21,6 +21,7 @@ typedef struct {
     hdo_reduced_t red;
     int reduced;    /* hdo_reduce_mode succeeded */
     int consistent; /* a consistent point was found from the start values */
+    int adjusted;   /* ... only by changing a given start value */
     int km_ok;      /* the Kunkel-Mehrmann analysis succeeded there */
     hdo_km_result km;
     /* The first failure (0: none), described by err.  fatal: it fails
@@ -42,6 +43,29 @@ typedef struct {
     int possible;
 } hdo_analysis_mode;
 
+/* The well-posedness of one complementarity block
+   (ref/analyze/complementarity.c; docs/cli.md): the block of mode (a
+   mode with nperp > 0 whose active set is 0, one per sign pattern of its
+   relations) and its linear complementarity form (reduce.h).  p: whether
+   its matrix D = dB/dA is a P-matrix (1: every LCP at a point has one
+   solution; 0: alpha the rows of a principal minor <= 0, minor its
+   value, and when witness is 1 a right-hand side q with the two
+   solutions z1 and z2 of LCP(q, D)); gp: whether its transfer matrix
+   G(sigma) is a P-matrix for all large sigma (1: a unique forward
+   solution from every consistent state; 0: galpha the rows of a
+   principal minor whose series in 1/sigma leads with gcoef at order
+   gorder, or vanishes, gorder -1).  Both -1 when there is no linear
+   form (form.why says why). */
+typedef struct {
+    slong mode;
+    hdo_cp_form form;
+    int p, witness, gp;
+    ulong alpha, galpha;
+    fmpq_t minor, gcoef;
+    slong gorder;
+    fmpq_mat_t q, z1, z2;
+} hdo_analysis_block;
+
 typedef struct {
     long digits;
     mpfr_prec_t prec; /* hdo_run_prec(digits): a run's precision */
@@ -51,9 +75,11 @@ typedef struct {
     int *given;     /* 1 where the model gives one */
     slong nmodes;
     hdo_analysis_mode *modes;
-    slong start_mode;      /* of a mode with relations, its first sign pattern
-                              that holds at the start (mask order) */
-    int failed;            /* some mode's failure is fatal */
+    slong start_mode; /* of a mode with relations, its first sign pattern
+                         that holds at the start (mask order) */
+    int failed;       /* some mode's failure is fatal */
+    hdo_analysis_block *blocks; /* the complementarity blocks, by mode */
+    slong nblocks;
     hdo_error_t start_err; /* no sign pattern holds at the start (failed) */
     /* the analysis' workspace (hdo_model_workspace_init): the reduced
        forms and constraints live in its expression pool, so the parsed
@@ -100,6 +126,19 @@ void hdo_analysis_write_json(FILE *out, hdo_model_t model,
    constraints, then the start mode's consistent initial point. */
 void hdo_analysis_write_text(FILE *out, hdo_model_t model,
                              const hdo_analysis_t an);
+
+/* Fills a->blocks (ref/analyze/complementarity.c); part of
+   hdo_analyze. */
+void hdo_analysis_blocks(hdo_analysis_t a, hdo_model_struct *model);
+void hdo_analysis_blocks_clear(hdo_analysis_t a);
+/* "id = 0, -ud = 0": the equation of each condition of mode's active
+   set (inactive: A = 0, active: B = 0). */
+void hdo_analysis_active_set(char *buf, size_t n, const hdo_mode *mode);
+/* The blocks' sections of the reports. */
+void hdo_analysis_blocks_text(FILE *out, hdo_model_t model,
+                              const hdo_analysis_t an);
+void hdo_analysis_blocks_json(FILE *out, hdo_model_t model,
+                              const hdo_analysis_t an);
 
 /* The value of model variable v (order 0) at the consistent point of
    mode mi, or NULL when the mode lacks it. */

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <mpfr.h>
 #include <flint/flint.h>
+#include <flint/fmpq_mat.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -117,6 +118,67 @@ void hdo_vec_norm_inf(mpfr_t r, mpfr_srcptr v, slong n);
    in [1/2, 1)): the size of a value, for scales and floors; -inf for
    zero and NaN, +inf for an infinity. */
 double hdo_log2_abs(mpfr_srcptr x);
+
+/* ------------------------------------------------------------------ */
+/* Linear complementarity problems LCP(q, M), exactly over the rationals
+   (ref/linalg/lcp.c): z >= 0 with w = q + M z >= 0 and z_i w_i = 0 for
+   every i, M an m x m and q, z m x 1 fmpq matrices.  Every decision is
+   exact: no tolerance is involved. */
+
+/* Enumeration and the P-matrix test visit the 2^m index sets: at most
+   this many conditions (2^16 sets). */
+#define HDO_LCP_MAX_ENUM 16
+
+/* 1 when z solves LCP(q, M), else 0. */
+int hdo_lcp_is_solution(const fmpq_mat_t M, const fmpq_mat_t q,
+                        const fmpq_mat_t z);
+
+/* Every solution, by enumeration of the index sets alpha (z_i > 0 only
+   for i in alpha, w_i = 0 there: M[alpha, alpha] z_alpha = -q_alpha),
+   m <= HDO_LCP_MAX_ENUM.  Returns the number of distinct solutions
+   found; z (may be NULL) is set to the first (of the smallest alpha as
+   a bit mask, *set, may be NULL) when there is one.  *continuum is 1
+   when a singular principal block has a consistent system: the
+   solutions may then form a continuum and the count is a lower bound
+   (never for a P-matrix, whose blocks are all regular). */
+slong hdo_lcp_enumerate(fmpq_mat_t z, ulong *set, int *continuum,
+                        const fmpq_mat_t M, const fmpq_mat_t q);
+
+/* Lemke's complementary pivoting method with covering vector (1, ...,
+   1) and the lexicographic ratio test (no cycling).  Returns 0 with z a
+   solution, HDO_LCP_RAY when it ends on a secondary ray (no solution is
+   found: for a P-matrix this never happens, for others it does not
+   prove that none exists), HDO_LCP_CAP after max_pivots pivots;
+   *npivots is the number of pivots made. */
+enum { HDO_LCP_RAY = 1, HDO_LCP_CAP = 2 };
+int hdo_lcp_lemke(fmpq_mat_t z, slong *npivots, const fmpq_mat_t M,
+                  const fmpq_mat_t q, slong max_pivots);
+
+/* 1 when M is a P-matrix (every principal minor positive: LCP(q, M) has
+   exactly one solution for every q), m <= HDO_LCP_MAX_ENUM.  Else 0,
+   with *alpha (bit i: row and column i) a smallest index set whose
+   principal minor, set in minor, is <= 0. */
+int hdo_lcp_is_p_matrix(ulong *alpha, fmpq_t minor, const fmpq_mat_t M);
+
+/* A point where LCP(q, M) has two solutions, for M not a P-matrix with
+   alpha and minor as hdo_lcp_is_p_matrix gives them: q and the distinct
+   solutions z1 and z2 (built from a sign-reversing vector x, x_i (M x)_i
+   <= 0, as z1 = x+, z2 = x-, q = (M x)+ - M x+, and checked).  Returns
+   1, or 0 when no sign-reversing vector was found in the block alpha
+   (q, z1, z2 undefined). */
+int hdo_lcp_witness(fmpq_mat_t q, fmpq_mat_t z1, fmpq_mat_t z2,
+                    const fmpq_mat_t M, ulong alpha, const fmpq_t minor);
+
+/* Whether G(s) = R[0] + R[1] s + ... + R[L] s^L (m x m rational
+   matrices, s = 1/sigma: a transfer matrix's series at infinity) is a
+   P-matrix for all small s > 0: the series of every principal minor,
+   known to order L, has a positive first nonzero coefficient (minors in
+   order of size).  Returns 1, or 0 with *alpha a smallest failing set,
+   *order the order of its first nonzero coefficient and coef its value
+   (negative), or *order = -1 and coef 0 when the minor vanishes to order
+   L (the caller takes L large enough that this means identically). */
+int hdo_lcp_is_p_series(ulong *alpha, slong *order, fmpq_t coef,
+                        const fmpq_mat_struct *R, slong L);
 
 #ifdef __cplusplus
 }

@@ -94,7 +94,28 @@ typedef struct {
                      is identically zero in this pattern; its guard is the
                      switching function D itself, which the run expands
                      but never locates (ref/hybrid/pattern.c) */
+    slong perp;   /* 1 + i: the inequality of complementarity condition i
+                     of the mode's block (below) is crossed; its target is
+                     the pattern with i flipped, and the run decides the
+                     active set anew there (ref/hybrid/complementarity.c);
+                     0 for every other transition */
 } hdo_transition;
+
+/* A complementarity condition `0 <= A perp B >= 0` of a mode
+   (docs/model-format.md, "Complementarity"): A a variable of the mode
+   that is never differentiated, B an expression of the mode's variables
+   and t without der() and without piecewise parts.  restitution: the
+   constant e of `restitution e` (a unilateral contact with Newton's
+   impact law), HDO_EXPR_NONE without it. */
+typedef struct {
+    slong var;                  /* A: index into model->vars */
+    hdo_expr b;                 /* B */
+    hdo_srcpos pos, apos, bpos; /* of the condition (its first token), A, B */
+    char *text;                 /* "0 <= i_d perp -u_d >= 0", as written */
+    char *atext, *btext;        /* "i_d", "-u_d" */
+    hdo_expr restitution;
+    hdo_srcpos rpos;
+} hdo_perp;
 
 typedef struct {
     char *name;
@@ -141,6 +162,22 @@ typedef struct {
     slong *zero_modes;
     slong nzero;
     hdo_srcpos *rel_pos;
+    /* Complementarity (hdo_model_expand_perp, ref/model/perp.c): the
+       conditions of the mode of the file (perp, nperp; the mode's
+       complementarity block) make it 2^nperp modes, one per active set:
+       cp_mask has bit i set when condition i is active (B_i = 0 is an
+       equation, A_i >= 0 its inequality) and clear when it is inactive
+       (A_i = 0, B_i >= 0).  Each has the file's equations, then one
+       equation per condition, and the file's `when`s, then one `perp`
+       transition per condition (its inequality crossed).  cp_family is
+       the index of the mode of the file (mask 0), which owns perp and
+       cp_modes (2^nperp entries: the mode of each mask); the others
+       share perp.  The sign patterns of such a mode (relations) keep its
+       cp fields.  nperp is 0 for a mode without conditions. */
+    hdo_perp *perp;
+    slong nperp;
+    slong cp_family, cp_mask;
+    slong *cp_modes;
 } hdo_mode;
 
 /* Where a relation of a piecewise expression is written: its switching
@@ -159,6 +196,10 @@ typedef struct {
    without them refuses a relation identically zero as not covered. */
 #define HDO_MODEL_MAX_RELATIONS 12
 #define HDO_MODEL_MAX_PATTERN_MODES 4096
+/* Complementarity conditions per mode: 2^10 active-set modes, each with
+   its own symbolic copy; the count of all modes (active sets and sign
+   patterns) stays within HDO_MODEL_MAX_PATTERN_MODES (decisions.md). */
+#define HDO_MODEL_MAX_PERP 10
 
 typedef enum {
     HDO_CHATTER_FILIPPOV = 0,
@@ -292,9 +333,9 @@ void hdo_mode_id_pair_of(slong *a, slong *b, const hdo_model_struct *model,
    the two of a pair, those of a cube; 0 for no mode.  For a model mode
    or a pair, only when its modes are below 64. */
 uint64_t hdo_mode_id_mask(const hdo_model_struct *model, slong id);
-/* The id of the same mode with every sign pattern replaced by its
-   family (the mode of the file): a model mode's family, the pair of the
-   families; a cube (and no mode) is its own. */
+/* The id of the same mode with every sign pattern and every active set
+   of a complementarity block replaced by the mode of the file: a model
+   mode's, the pair of those; a cube (and no mode) is its own. */
 slong hdo_mode_id_family(const hdo_model_struct *model, slong id);
 /* Writes the name of id into buf ("?" when it is no mode of model);
    hdo_find_mode_name is its inverse: the id of a name, or -1 (an
@@ -310,6 +351,11 @@ slong hdo_find_mode_name(const hdo_model_struct *model, const char *name);
    mode (zero variants beyond the cap). */
 slong hdo_model_pattern_mode(const hdo_model_struct *model, slong family,
                              slong mask, slong zmask);
+
+/* The mode of the complementarity block of mode m (nperp > 0) whose
+   active set is cp_mask and whose sign pattern (relations) is m's own:
+   the mode m would be with its active set replaced. */
+slong hdo_model_cp_mode(const hdo_model_struct *model, slong m, slong cp_mask);
 
 /* Sets q to the exact value of the decimal literal s[0..len): an optional
    sign, digits with an optional decimal point (".5" and "5." are fine),

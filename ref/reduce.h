@@ -342,6 +342,57 @@ int hdo_invariant_skips(const hdo_invariant *inv, slong g);
 int hdo_invariant_is_first(const hdo_invariant *inv, slong g);
 void hdo_invariant_free(hdo_invariant *inv);
 
+/* ------------------------------------------------------------------ */
+/* The linear complementarity system of a complementarity block
+   (ref/reduce/complementarity.c; docs/decisions.md, "Complementarity").
+
+   For the mode m of a block (any of its active sets: the mode's own
+   equations, those before the conditions' equations, are what counts),
+   with each variable's highest derivative in the equations an unknown z
+   and its lower derivatives the states s, the equations F(z, s, t) = 0
+   and A_i = lambda_i are solved for z when they are affine with rational
+   constant coefficients and regular: z = -P G s + K lambda + (terms in
+   t), so that ds/dt = A s + B lambda + ... and B_i = (C s + D
+   lambda)_i + ... (Heemels, Schumacher and Weiland 2000, the linear
+   complementarity system (A, B, C, D)).  D = dB/dA is the matrix of the
+   complementarity problem at a point, w = q + D lambda.  The Markov
+   parameters R[0] = D, R[l] = C A^(l-1) B (l = 1 .. L, L = m (ns + 1))
+   are the series of the transfer matrix G(sigma) = D + C (sigma I -
+   A)^-1 B in 1/sigma, as far as any principal minor of G needs them
+   (the minor is a rational function whose series, when not zero,
+   starts below that order); the relative degree of condition i is the
+   first l with row i of R[l] nonzero.  When G(sigma) is a P-matrix for
+   all large sigma, the system has a unique forward solution from every
+   consistent state (their Theorem 6.5 and section 7). */
+enum {
+    HDO_CP_LCS = 0,    /* the realisation exists: D, R, reldeg set */
+    HDO_CP_NOT_LINEAR, /* an equation or B is not affine with constant
+                          coefficients (why says which) */
+    HDO_CP_NOT_FREE    /* with the A's given the equations are singular:
+                          the A's are tied to each other or to states */
+};
+typedef struct {
+    slong m;            /* conditions */
+    int status;         /* HDO_CP_* */
+    char why[512];      /* what stops the realisation (status != LCS) */
+    slong ns;           /* states */
+    slong L;            /* R[0 .. L] */
+    fmpq_mat_struct *R; /* the Markov parameters, m x m each; R[0] = D */
+    slong *reldeg;      /* per condition, -1 where no R[l] row is nonzero */
+    /* the states s (variable, order) and B (ns x m): an impulse P on the
+       conditions moves the state by B P (ref/hybrid/complementarity.c,
+       impacts) */
+    hdo_varord *state;
+    fmpq_mat_t B;
+    int have_B;
+} hdo_cp_form;
+void hdo_cp_form_init(hdo_cp_form *f);
+void hdo_cp_form_clear(hdo_cp_form *f);
+/* Builds f for mode m (nperp > 0) of model: returns 0 (HDO_CP_LCS) or
+   the other status, with f->why.  Symbolic derivatives go into model's
+   pool. */
+int hdo_cp_form_build(hdo_cp_form *f, hdo_model_struct *model, slong m);
+
 #ifdef __cplusplus
 }
 #endif

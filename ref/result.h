@@ -41,7 +41,8 @@ typedef struct {
     X(SLIDING_END, "sliding-end", 1)                                           \
     X(ZENO, "zeno", 1) /* the limit of an accumulation of events */            \
     X(REINIT_ADJUSTED, "reinit-adjusted", 1) /* kept values moved */           \
-    X(CROSSING, "crossing", 0) /* a piecewise relation changed sign */
+    X(CROSSING, "crossing", 0) /* a piecewise relation changed sign */         \
+    X(IMPACT, "impact", 1)     /* contacts with restitution: a jump */
 
 #define HDO_EV_ENUM_(suffix, name, shown) HDO_EV_##suffix,
 typedef enum { HDO_EVENT_KINDS(HDO_EV_ENUM_) } hdo_event_kind;

@@ -4,8 +4,9 @@
 usage: tools/scaled_twin.py MODEL.hdae S > TWIN.hdae
 
 The twin states the same physics for x~ = S x, written by substitution:
-each occurrence of a variable x in an equation, a guard or a reset's
-right-hand side becomes (x/S), der(x) becomes (der(x)/S), and every start
+each occurrence of a variable x in an equation, a guard, a reset's
+right-hand side or a complementarity condition's B becomes (x/S) (the
+condition's A stays: S A >= 0 is A >= 0), der(x) becomes (der(x)/S), and every start
 value, nominal value and reset value is multiplied by S.  Time and the
 parameters are unchanged, so the twin's events are the original's and its
 values are S times the original's: what tests/e2e/scaled_twin.sh checks
@@ -135,6 +136,11 @@ def twin_line(line, names, S):
         return " ".join(out)
     if head in ("model", "param", "mode", "end", "start", "until", "chattering", "for"):
         return " ".join(toks)
+    if "perp" in toks and "perp" not in names:
+        # 0 <= A perp B >= 0: A stays the twin's variable (S A >= 0 is
+        # A >= 0), B is written in the twin's variables
+        p = toks.index("perp")
+        return " ".join(toks[:p + 1] + subst(toks[p + 1:], names, S))
     return " ".join(subst(toks, names, S))
 
 

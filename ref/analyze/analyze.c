@@ -28,6 +28,7 @@ hdo_analysis_clear(hdo_analysis_t a)
         }
         hdo_reduced_clear(p->red);
     }
+    hdo_analysis_blocks_clear(a);
     free(a->modes);
     free(a->given);
     if (a->have_work)
@@ -69,6 +70,7 @@ consistent_point(hdo_analysis_mode *p, hdo_model_t model, const mpfr_t t,
                                  prec, &p->err);
     free(fixed);
     p->consistent = st == 0;
+    p->adjusted = st == 0 && adjusted;
     return st;
 }
 
@@ -115,11 +117,15 @@ pattern_possible(hdo_model_t model, slong m, const hdo_analysis_mode *p,
                  const mpfr_t t0, mpfr_prec_t prec)
 {
     const hdo_mode *mode = model->modes + m;
-    if (mode->pattern == NULL)
+    if (mode->pattern == NULL && mode->nperp == 0)
         return 1;
-    if (!p->consistent)
+    /* an active set holds only where the state needs no jump (as a
+       run's entry decides, ref/hybrid/complementarity.c) */
+    if (!p->consistent || (mode->nperp > 0 && p->adjusted))
         return 0;
-    slong k = mode->nrel, first = mode->nwhens - k;
+    /* the relations' crossings and the complementarity conditions'
+       inequalities (ref/model/perp.c) */
+    slong k = mode->nrel + mode->nperp, first = mode->nwhens - k;
     hdo_expr *g = malloc(k * sizeof *g);
     HDO_ASSERT(g != NULL);
     for (slong j = 0; j < k; j++)
@@ -154,9 +160,39 @@ pattern_possible(hdo_model_t model, slong m, const hdo_analysis_mode *p,
 
 /* The start mode of a model whose start mode has relations: its first
    sign pattern that holds at the start (mask order). */
+/* The mode of the file that mode m stands for: its relations' family,
+   and that family's complementarity block's. */
+static slong
+file_mode(const hdo_model_struct *model, slong m)
+{
+    slong f = model->modes[m].family;
+    return model->modes[f].nperp > 0 ? model->modes[f].cp_family : f;
+}
+
 static void
 choose_start_pattern(hdo_analysis_t a, hdo_model_t model)
 {
+    if (model->modes[a->start_mode].nperp > 0) {
+        /* a complementarity block: its first active set (with its first
+           sign pattern) that holds at the start, in index order */
+        slong f = file_mode(model, a->start_mode), q;
+        for (q = 0; q < model->nmodes; q++)
+            if (file_mode(model, q) == f && a->modes[q].possible)
+                break;
+        if (q < model->nmodes) {
+            a->start_mode = q;
+            return;
+        }
+        const hdo_mode *fm = model->modes + f;
+        hdo_error_set(&a->start_err, HDO_ERR_INCONSISTENT, fm->pos.line,
+                      fm->pos.col,
+                      "no active set of the complementarity conditions of "
+                      "mode %s holds at the start",
+                      fm->name);
+        a->start_err.file = model->file;
+        a->failed = 1;
+        return;
+    }
     if (model->modes[a->start_mode].pattern == NULL)
         return;
     const hdo_mode *fam = model->modes + model->modes[a->start_mode].family;
@@ -183,14 +219,19 @@ analyze_mode(hdo_analysis_t a, hdo_model_t model, slong m)
     hdo_analysis_mode *p = a->modes + m;
     /* a sign pattern is judged as the start once the start pattern is
        chosen (choose_start_pattern) */
-    int is_start = m == model->start_mode && model->modes[m].pattern == NULL;
+    int is_start = m == model->start_mode && model->modes[m].pattern == NULL &&
+                   model->modes[m].nperp == 0;
     hdo_reduced_init(p->red);
     hdo_error_clear(&p->err);
     p->status = hdo_reduce_mode(p->red, model, m, &p->err);
     if (p->status != 0) {
         if (p->err.file == NULL)
             p->err.file = model->file;
-        p->fatal = p->noted = 1;
+        /* an active set of a complementarity block that is singular is
+           no continuation: the run never enters it (hdo run tries every
+           active set), so the model is not at fault */
+        p->fatal = model->modes[m].nperp == 0;
+        p->noted = 1;
         return;
     }
     p->reduced = 1;
@@ -218,7 +259,9 @@ analyze_mode(hdo_analysis_t a, hdo_model_t model, slong m)
            evaluated at the start values, which need not lie in its
            domain. */
         p->noted = 1;
-        p->fatal = p->status == HDO_ERR_SINGULAR || is_start;
+        p->fatal =
+            (p->status == HDO_ERR_SINGULAR && model->modes[m].nperp == 0) ||
+            is_start;
     }
     hdo_vec_clear(x, n);
 }
@@ -286,9 +329,10 @@ hdo_analyze(hdo_analysis_t a, const hdo_model_struct *parsed, long digits,
             pattern_possible(model, m, a->modes + m, a->t0, a->prec);
     }
     choose_start_pattern(a, model);
+    hdo_analysis_blocks(a, model);
     for (slong m = 0; m < model->nmodes; m++) {
         hdo_analysis_mode *p = a->modes + m;
-        if (model->modes[m].pattern != NULL) {
+        if (model->modes[m].pattern != NULL || model->modes[m].nperp > 0) {
             /* the chosen start pattern is the start mode; a pattern that
                cannot hold at the start is not reported, unless it is
                singular (a run may enter it later) */

@@ -46,6 +46,12 @@ json_mode(FILE *out, hdo_model_t model, slong m, const hdo_analysis_mode *mi)
         fputs(", \"sign_pattern\": ", out);
         hdo_json_string(out, mode->pattern);
     }
+    if (mode->nperp > 0) {
+        char set[1024];
+        hdo_analysis_active_set(set, sizeof set, mode);
+        fputs(", \"active_set\": ", out);
+        hdo_json_string(out, set);
+    }
     fputs(", \"variables\": [", out);
     for (slong j = 0; j < mode->nvars; j++) {
         fputs(j ? ", " : "", out);
@@ -184,7 +190,10 @@ hdo_analysis_write_json(FILE *out, hdo_model_t model, const hdo_analysis_t an)
         json_mode(out, model, m, an->modes + m);
         first = 0;
     }
-    fputs("\n  ],\n  \"initial\": ", out);
+    fputs("\n  ],\n", out);
+    if (an->nblocks > 0)
+        hdo_analysis_blocks_json(out, model, an);
+    fputs("  \"initial\": ", out);
     if (an->start_err.status == 0 && an->modes[an->start_mode].consistent)
         json_initial(out, model, an);
     else

@@ -31,6 +31,11 @@ text_mode(FILE *out, hdo_model_t model, slong m, const hdo_analysis_mode *mi)
     fprintf(out, "mode %s\n", mode->name);
     if (mode->pattern != NULL)
         fprintf(out, "  sign pattern: %s\n", mode->pattern);
+    if (mode->nperp > 0) {
+        char set[1024];
+        hdo_analysis_active_set(set, sizeof set, mode);
+        fprintf(out, "  active set: %s\n", set);
+    }
     fputs("  variables: ", out);
     for (slong j = 0; j < mode->nvars; j++)
         fprintf(out, "%s%s", j ? ", " : "", var_name(model, mode->vars[j]));
@@ -148,6 +153,7 @@ hdo_analysis_write_text(FILE *out, hdo_model_t model, const hdo_analysis_t an)
     for (slong m = 0; m < model->nmodes; m++)
         if (an->modes[m].possible)
             text_mode(out, model, m, an->modes + m);
+    hdo_analysis_blocks_text(out, model, an);
     if (an->start_err.status == 0 && an->modes[an->start_mode].consistent)
         initial_point(out, model, an);
     else

@@ -316,6 +316,11 @@ void hdo_run_note_mode_used(run_ctx *c, slong m, const mpfr_t t);
    mc->xu and mc->fixed (*adjusted as hdo_consistent_init), with the
    Kunkel-Mehrmann fallback where Pryce's form is numerically singular. */
 int hdo_run_reinit(run_ctx *c, slong m, const mpfr_t t, int *adjusted);
+/* hdo_run_reinit in two parts: the consistent point alone (a mode only
+   tried: complementarity.c), and the entry once it is taken (the first
+   integrals' values, the mode's note in the result). */
+int hdo_run_reinit_point(run_ctx *c, slong m, const mpfr_t t, int *adjusted);
+void hdo_run_reinit_enter(run_ctx *c, slong m, const mpfr_t t);
 
 /* pattern.c: at the start and after a `when`, the sign pattern of a mode
    with relations that the state selects (*m: a mode of the family on
@@ -383,6 +388,30 @@ int hdo_run_intersect_reach(run_ctx *c, slong m, slong g, const left_limit *L,
                             const mpfr_t t);
 int hdo_run_intersect_leave(run_ctx *c, slong m, slong j, int to_far,
                             const left_limit *L, const mpfr_t t);
+
+/* complementarity.c: entering mode *m (its cache prepared with the
+   entry state: kept and assigned values fixed, the rest guesses, not yet
+   consistent) at t.  Without complementarity conditions: the consistent
+   reinitialisation (hdo_run_reinit, *adjusted as there), then, when
+   pick_relations, the sign pattern (hdo_run_pick_pattern).  With them:
+   the active set of the block that continues from the entry state
+   (docs/model-format.md, "Complementarity": every active set is tried,
+   the one whose inequalities all stay on their side by the zero rule is
+   taken; none, or several with different solutions, or the others
+   excluded only at a Taylor order above HDO_CP_MAX_ORDER, is
+   HDO_ERR_NOT_UNIQUE naming the block, the mode and t), no kept value
+   changed (*adjusted = 0; HDO_RUN_IMPACT when contacts with restitution
+   took an impulse first: the state jumped by Newton's law), then the
+   sign pattern, the active set decided anew while the pattern changes.  *m is the mode entered, consistent at
+   t.  Returns 0 or a negative status. */
+#define HDO_CP_MAX_ORDER 2
+#define HDO_RUN_IMPACT 2
+/* Blocks of up to HDO_CP_ENUM conditions try every active set; larger
+   ones ask Lemke's method on the problem at the point first
+   (complementarity.c, lemke_candidates). */
+#define HDO_CP_ENUM 6
+int hdo_run_enter(run_ctx *c, slong *m, const mpfr_t t, int *adjusted,
+                  int pick_relations);
 
 /* event.c */
 int hdo_run_handle_event(run_ctx *c, slong g, const mpfr_t s, int simultaneous);

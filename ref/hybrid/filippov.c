@@ -33,8 +33,10 @@ hdo_run_sliding_pair(run_ctx *c, slong src, slong g, const left_limit *L,
 {
     hdo_model_struct *model = c->model;
     slong tgt = model->modes[src].whens[g].target, kb;
+    /* a complementarity condition's crossing is decided by its block
+       (complementarity.c), never by Filippov sliding */
     if (!hdo_run_chatter_policy(model)->sliding || tgt == src ||
-        (kb = when_to(model, tgt, src)) < 0)
+        model->modes[src].whens[g].perp || (kb = when_to(model, tgt, src)) < 0)
         return 0;
     int st = hdo_run_mode_cache_get(c, tgt, t);
     if (st < 0)

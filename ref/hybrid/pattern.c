@@ -372,7 +372,7 @@ hdo_run_check_when_unique(run_ctx *c, slong m, const mpfr_t t)
     for (slong g = 0; g < nfile && st == 0; g++) {
         const hdo_transition *tr = mode->whens + g;
         slong b = tr->target, kb;
-        if (tr->nassigns > 0 || model->modes[b].pattern != NULL ||
+        if (tr->nassigns > 0 || tr->perp || model->modes[b].pattern != NULL ||
             model->modes[b].family == mode->family ||
             (kb = when_back(model, b, m)) < 0)
             continue;

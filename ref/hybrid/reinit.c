@@ -10,6 +10,16 @@
 int
 hdo_run_reinit(run_ctx *c, slong m, const mpfr_t t, int *adjusted)
 {
+    int st = hdo_run_reinit_point(c, m, t, adjusted);
+    if (st == 0)
+        hdo_run_reinit_enter(c, m, t);
+    return st;
+}
+
+/* The point of hdo_run_reinit: the consistent values alone. */
+int
+hdo_run_reinit_point(run_ctx *c, slong m, const mpfr_t t, int *adjusted)
+{
     mode_cache *mc = hdo_run_mode_entry(c, m);
     int ph = hdo_run_phase_enter(c, PH_REINIT);
     int st = hdo_consistent_init(mc->xs, mc->xu, adjusted, c->model, mc->red, t,
@@ -50,10 +60,18 @@ hdo_run_reinit(run_ctx *c, slong m, const mpfr_t t, int *adjusted)
     }
     if (st < 0)
         return hdo_run_fail(c, st, m, t);
+    return 0;
+}
+
+/* The rest of hdo_run_reinit, once mode m is entered at its consistent
+   point: its first integrals' values, and its note in the result. */
+void
+hdo_run_reinit_enter(run_ctx *c, slong m, const mpfr_t t)
+{
+    mode_cache *mc = hdo_run_mode_entry(c, m);
     hdo_invariant_enter(mc->inv, t, mc->xs, c->tol);
-    ph = hdo_run_phase_enter(c,
-                             PH_REDUCTION); /* the KM analysis, once per mode */
+    int ph = hdo_run_phase_enter(
+        c, PH_REDUCTION); /* the KM analysis, once per mode */
     hdo_run_note_mode_used(c, m, t);
     hdo_run_phase_enter(c, ph);
-    return 0;
 }

@@ -280,15 +280,13 @@ run_start(run_ctx *c)
     st = hdo_start_guess(mc->xs, mc->xu, mc->fixed, c->model, mc->red, c->err);
     if (st < 0)
         return hdo_run_fail(c, st, m, c->res->t0);
-    st = hdo_run_reinit(c, m, c->res->t0, &adjusted);
-    if (st == 0)
-        st = hdo_run_pick_pattern(c, &m, c->res->t0);
+    st = hdo_run_enter(c, &m, c->res->t0, &adjusted, 1);
     if (st == 0)
         st = hdo_run_check_when_unique(c, m, c->res->t0);
     if (st < 0)
         return st;
     mc = hdo_run_mode_entry(c, m);
-    c->res->start_adjusted = adjusted;
+    c->res->start_adjusted = adjusted != 0; /* an impact at t0 too */
     c->mode = m;
     mpfr_set(c->t, c->res->t0, MPFR_RNDN);
     hdo_run_emit_samples_point(c, m, mc->xs, mc->xu, c->t, 1);

@@ -290,11 +290,11 @@ hdo_run_take_transition_tr(run_ctx *c, slong src, const hdo_transition *tr,
     for (slong v = 0; v < nv; v++)
         mpfr_set_nan(left + v);
     hdo_run_mode_values(left, NULL, hdo_run_mode_entry(c, src), L->xs, L->xu);
-    st = hdo_run_reinit(c, tgt, t, &adjusted);
     /* a crossing's target is right by construction, unless a relation
-       is identically zero there: that is decided anew (pattern.c) */
-    if (st == 0 && (!tr->crossing || c->model->modes[tgt].zmask != 0))
-        st = hdo_run_pick_pattern(c, &tgt, t);
+       is identically zero there: that is decided anew (pattern.c); the
+       active set of a complementarity block always is */
+    st = hdo_run_enter(c, &tgt, t, &adjusted,
+                       !tr->crossing || c->model->modes[tgt].zmask != 0);
     if (st == 0 && !tr->crossing && kind != HDO_EV_SLIDING_END)
         st = hdo_run_check_when_unique(c, tgt, t);
     if (st < 0) {
@@ -304,7 +304,9 @@ hdo_run_take_transition_tr(run_ctx *c, slong src, const hdo_transition *tr,
     mt = hdo_run_mode_entry(c, tgt);
     if (tr->crossing && kind == HDO_EV_SWITCH)
         kind = HDO_EV_CROSSING;
-    if (adjusted && (kind == HDO_EV_SWITCH || kind == HDO_EV_CROSSING))
+    if (adjusted == HDO_RUN_IMPACT)
+        kind = HDO_EV_IMPACT;
+    else if (adjusted && (kind == HDO_EV_SWITCH || kind == HDO_EV_CROSSING))
         kind = HDO_EV_REINIT_ADJUSTED;
 
     hdo_event *ev =

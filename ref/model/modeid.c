@@ -59,17 +59,27 @@ hdo_mode_id_mask(const hdo_model_struct *model, slong id)
     return 0;
 }
 
+/* The mode of the file that model mode m stands for: its relations'
+   family, and that family's complementarity block's (ref/model/perp.c:
+   the active sets come first, the sign patterns of each after). */
+static slong
+file_mode(const hdo_model_struct *model, slong m)
+{
+    slong f = model->modes[m].family;
+    return model->modes[f].nperp > 0 ? model->modes[f].cp_family : f;
+}
+
 slong
 hdo_mode_id_family(const hdo_model_struct *model, slong id)
 {
     slong a, b;
     switch (hdo_mode_id_kind_of(model, id)) {
     case HDO_MODE_ID_MODEL:
-        return model->modes[id].family;
+        return file_mode(model, id);
     case HDO_MODE_ID_PAIR:
         hdo_mode_id_pair_of(&a, &b, model, id);
-        return hdo_mode_id_pair(model, model->modes[a].family,
-                                model->modes[b].family);
+        return hdo_mode_id_pair(model, file_mode(model, a),
+                                file_mode(model, b));
     case HDO_MODE_ID_CUBE:
     case HDO_MODE_ID_NONE:
         break;

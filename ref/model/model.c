@@ -8,6 +8,7 @@
 #include "model/names.h"
 #include "model/parse.h"
 #include "model/patterns.h"
+#include "model/perp.h"
 #include "util.h"
 
 void
@@ -77,6 +78,15 @@ hdo_model_clear(hdo_model_t model)
         free(mode->family_modes);
         free(mode->zero_modes);
         free(mode->rel_pos);
+        if (mode->cp_family == i) { /* the owner of the block (model.h) */
+            for (j = 0; j < mode->nperp; j++) {
+                free(mode->perp[j].text);
+                free(mode->perp[j].atext);
+                free(mode->perp[j].btext);
+            }
+            free(mode->perp);
+            free(mode->cp_modes);
+        }
     }
     free(model->relpos);
     for (i = 0; i < model->narrays; i++)
@@ -232,6 +242,8 @@ hdo_model_parse_string(hdo_model_t model, const char *text, size_t len,
             for (i = 0; i < model->nvars; i++)
                 model->var_names[i] = model->vars[i].name;
     }
+    if (status == 0)
+        status = hdo_model_expand_perp(model, err);
     if (status == 0)
         status = hdo_model_expand_patterns(model, err);
     if (status != 0) {

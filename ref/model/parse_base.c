@@ -337,3 +337,23 @@ cmp_slong(const void *a, const void *b)
     slong x = *(const slong *)a, y = *(const slong *)b;
     return (x > y) - (x < y);
 }
+
+/* An equation inside for loops says which iteration it is: "der(u[i])
+   = ... (i = 3)", since its messages may name it. */
+int
+append_loop_values(parser *P, char **text)
+{
+    size_t n = strlen(*text), cap = n + 8 + (size_t)P->nloops * 64;
+    char *s = realloc(*text, cap);
+    if (s == NULL)
+        return nomem(P);
+    *text = s;
+    for (slong i = 0; i < P->nloops; i++) {
+        const hdo_token *t = P->tk + P->loops[i].tok;
+        n += (size_t)snprintf(s + n, cap - n, "%s%.*s = %ld", i ? ", " : " (",
+                              (int)FLINT_MIN(t->len, 40), P->lx->src + t->off,
+                              (long)P->loops[i].value);
+    }
+    snprintf(s + n, cap - n, ")");
+    return 0;
+}

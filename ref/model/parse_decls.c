@@ -54,6 +54,7 @@ declare(parser *P, int k, slong tok)
         m->modes[index].name = name;
         m->modes[index].pos = pos;
         m->modes[index].zeno.guard = HDO_EXPR_NONE;
+        m->modes[index].cp_family = index; /* owns its perp (model.h) */
     }
     if (hdo_names_add(P->names, name, P->tk[tok].len, k, index, tok) == NULL)
         return nomem(P);

@@ -195,6 +195,8 @@ parse_equation(parser *P, hdo_mode *mode, slong *eqs_alloc)
     hdo_expr l, r;
     hdo_equation *eq;
     int status;
+    if (is_perp_statement(P, first))
+        return parse_perp(P, mode);
     if ((status = parse_sum(&l, P)) != 0)
         return status;
     if (kind(P) == HDO_TK_LT || kind(P) == HDO_TK_GT || kind(P) == HDO_TK_LE ||
@@ -245,9 +247,20 @@ collect_mode_vars(parser *P, hdo_mode *mode)
         memset(P->stamp + old, 0,
                (size_t)(P->stamp_alloc - old) * sizeof *P->stamp);
     P->serial++;
-    for (i = 0; i < mode->neqs; i++) {
+    for (i = 0; i < mode->neqs + mode->nperp; i++) {
         GROW(P, P->stack, P->stack_alloc, top + 1);
-        P->stack[top++] = mode->eqs[i].residual;
+        if (i < mode->neqs) {
+            P->stack[top++] = mode->eqs[i].residual;
+        } else {
+            /* a complementarity condition: A, and the variables of B */
+            const hdo_perp *c = mode->perp + (i - mode->neqs);
+            P->stack[top++] = c->b;
+            if (P->var_mark[c->var] != P->serial) {
+                P->var_mark[c->var] = P->serial;
+                GROW(P, mode->vars, alloc, nvars + 1);
+                mode->vars[nvars++] = c->var;
+            }
+        }
         while (top > 0) {
             hdo_expr e = P->stack[--top];
             const hdo_expr_node *n = hdo_expr_node_get(P->pool, e);
@@ -284,12 +297,13 @@ finish_mode(parser *P, hdo_mode *mode, slong mtok, slong refs_from)
 {
     int status;
     slong i;
-    if (mode->neqs == 0)
+    if (mode->neqs + mode->nperp == 0)
         return perr(P, HDO_ERR_SEMANTIC, mtok, "mode '%s' has no equations",
                     mode->name);
-    if ((status = collect_mode_vars(P, mode)) != 0)
+    if ((status = collect_mode_vars(P, mode)) != 0 ||
+        (status = check_perp(P, mode)) != 0)
         return status;
-    if (mode->neqs != mode->nvars) {
+    if (mode->neqs + mode->nperp != mode->nvars) {
         char list[512];
         size_t k = 0;
         list[0] = 0;
@@ -299,13 +313,17 @@ finish_mode(parser *P, hdo_mode *mode, slong mtok, slong refs_from)
                                  i ? ", " : "", P->m->vars[mode->vars[i]].name);
         if (i < mode->nvars)
             snprintf(list + k, sizeof list - k, ", ...");
+        slong ne = mode->neqs + mode->nperp;
         return perr(P, HDO_ERR_SEMANTIC, mtok,
                     "mode '%s' (line %d) has %ld equation%s but %ld "
-                    "variable%s%s%s%s: a mode needs one equation per variable",
-                    mode->name, mode->pos.line, (long)mode->neqs,
-                    mode->neqs == 1 ? "" : "s", (long)mode->nvars,
-                    mode->nvars == 1 ? "" : "s", mode->nvars ? " (" : "", list,
-                    mode->nvars ? ")" : "");
+                    "variable%s%s%s%s: a mode needs one equation per "
+                    "variable%s",
+                    mode->name, mode->pos.line, (long)ne, ne == 1 ? "" : "s",
+                    (long)mode->nvars, mode->nvars == 1 ? "" : "s",
+                    mode->nvars ? " (" : "", list, mode->nvars ? ")" : "",
+                    mode->nperp > 0 ? " (a complementarity condition counts "
+                                      "as one equation)"
+                                    : "");
     }
     for (i = refs_from; i < P->nrefs; i++) {
         const var_ref *r = P->refs + i;
@@ -374,26 +392,6 @@ parse_mode(parser *P)
             return status;
     }
     return finish_mode(P, mode, mtok, refs_from);
-}
-
-/* An equation inside for loops says which iteration it is: "der(u[i])
-   = ... (i = 3)", since its messages may name it. */
-int
-append_loop_values(parser *P, char **text)
-{
-    size_t n = strlen(*text), cap = n + 8 + (size_t)P->nloops * 64;
-    char *s = realloc(*text, cap);
-    if (s == NULL)
-        return nomem(P);
-    *text = s;
-    for (slong i = 0; i < P->nloops; i++) {
-        const hdo_token *t = P->tk + P->loops[i].tok;
-        n += (size_t)snprintf(s + n, cap - n, "%s%.*s = %ld", i ? ", " : " (",
-                              (int)FLINT_MIN(t->len, 40), P->lx->src + t->off,
-                              (long)P->loops[i].value);
-    }
-    snprintf(s + n, cap - n, ")");
-    return 0;
 }
 
 /* for i in A .. B  { equation | for } end: the body is parsed once per

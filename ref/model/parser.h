@@ -160,6 +160,9 @@ typedef struct {
 #define parse_mode(...) hdo_model_p_parse_mode(__VA_ARGS__)
 #define parse_array_bounds(...) hdo_model_p_parse_array_bounds(__VA_ARGS__)
 #define sweep_vars(...) hdo_model_p_sweep_vars(__VA_ARGS__)
+#define is_perp_statement(...) hdo_model_p_is_perp_statement(__VA_ARGS__)
+#define parse_perp(...) hdo_model_p_parse_perp(__VA_ARGS__)
+#define check_perp(...) hdo_model_p_check_perp(__VA_ARGS__)
 
 /* The parser is one recursive-descent parser in files by grammar level,
    each calling only the levels below it (tools/check-layering holds
@@ -174,6 +177,7 @@ typedef struct {
                         a `sum` its terms, an index a constant)
      parse_equations.c  the body of a mode: equations, `for`, `when`,
                         `zeno`
+     parse_perp.c       complementarity conditions (equation level)
      parse_decls.c      declarations and the four sweeps
      model.c            hdo_model_parse_string, above them all */
 
@@ -215,6 +219,9 @@ int push_loop(parser *P, slong tok, const char *what);
 int count_iteration(parser *P, slong tok);
 void loop_range(parser *P, slong first, slong lo, slong hi);
 int loop_bound(parser *P, slong tok);
+/* An equation (or condition) inside for loops says which iteration it
+   is: "der(w[i]) = ... (i = 3)" appended to *text. */
+int append_loop_values(parser *P, char **text);
 
 /* parse_build.c: nodes, constants, relations */
 int node_arity(hdo_expr_kind k);
@@ -263,9 +270,16 @@ int parse_sum_of(hdo_expr *out, parser *P);
 /* NAME that must be a mode; after says where it stands, for messages. */
 int parse_mode_ref(slong *mode, parser *P, const char *after);
 int parse_equation(parser *P, hdo_mode *mode, slong *eqs_alloc);
-int append_loop_values(parser *P, char **text);
 int parse_for(parser *P, hdo_mode *mode, slong *eqs_alloc);
 int parse_mode(parser *P);
+
+/* parse_perp.c: complementarity conditions, at the level of equations
+   (a mode's body and its `for` loops) */
+int is_perp_statement(const parser *P, slong tok);
+/* `0 <= A perp B >= 0 [restitution e]` appended to mode->perp. */
+int parse_perp(parser *P, hdo_mode *mode);
+/* The checks that need the whole mode: A is never differentiated. */
+int check_perp(parser *P, const hdo_mode *mode);
 
 /* parse_decls.c: declarations and the sweeps */
 int parse_array_bounds(slong *lo, slong *hi, slong *ivar, parser *P);

@@ -212,6 +212,13 @@ build_pattern(hdo_model_struct *m, hdo_mode *pm, const hdo_mode *src,
     out.family = family;
     out.mask = mask;
     out.zmask = zmask;
+    /* the active set of a complementarity block is kept; the block and
+       its table of modes stay with their owner (model.h) */
+    out.perp = src->perp;
+    out.nperp = src->nperp;
+    out.cp_family = src->cp_family;
+    out.cp_mask = src->cp_mask;
+    out.cp_modes = mask == 0 && zmask == 0 ? src->cp_modes : NULL;
     *pm = out;
 }
 

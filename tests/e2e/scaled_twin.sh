@@ -29,9 +29,19 @@ implicit="bouncing_ball filippov_spiral water_tanks km_chattering
     boost_converter_ccm evaporator stick_slip stick_slip_belt_static
     stick_slip_hysteresis stick_slip_stick vanderpol robertson"
 
+# Complementarity cases whose conditions' left sides take part in the
+# algebraic system are not twinned: the twin divides every variable by S
+# in every equation, but a condition's own equation A = 0 (an active set's)
+# cannot be divided (A must stay a variable), so the twin's rows differ in
+# scale by 1/S = 10^40, beyond the relative pivot test of the consistent
+# initialisation.  The models themselves run at every scale:
+# tests/e2e/run_perp_scale.sh scales their sources instead.
+twinless="rectifier_diode diode_bridge boost_converter_ideal"
+
 jobs=()
 for f in ${TWIN_CASES:-cases/*.hdae}; do
     c=$(basename "$f" .hdae)
+    [[ " $twinless " == *" $c "* ]] && continue
     # a heavy case of tests/corpus/pending.txt (the Test Set's large stiff
     # problems, minutes a run) is left to make run, and said so
     if [[ -z ${TWIN_CASES:-} ]] && grep -qE "^$c:" tests/corpus/pending.txt; then

@@ -8,8 +8,8 @@
 #include "result.h"
 
 /* The names docs/cli.md lists after "`kind` is one of", up to the
-   colon after the last ("... and `crossing`: a relation ..."), in order;
-   returns how many (at most max). */
+   colon after the last ("... `crossing` and `impact`: a crossing ..."), in
+   order; returns how many (at most max). */
 static int
 documented_kinds(char names[][32], int max)
 {
@@ -45,7 +45,7 @@ Test(result_kinds, table_is_the_documented_list)
 {
     char names[16][32];
     int n = documented_kinds(names, 16);
-    cr_assert_eq(n, 7);
+    cr_assert_eq(n, 8);
     cr_assert_eq(n, HDO_EV_NKINDS, "docs/cli.md lists %d kinds, the table %d",
                  n, (int)HDO_EV_NKINDS);
     for (int k = 0; k < n; k++) {
@@ -58,12 +58,13 @@ Test(result_kinds, table_is_the_documented_list)
     }
 }
 
-/* The values are public (hdo_event.kind): the first kind is 0 and the
-   crossing, the last added, 6; new kinds are appended. */
+/* The values are public (hdo_event.kind): the first kind is 0, the
+   crossing 6 and the impact, the last added, 7; new kinds are appended. */
 Test(result_kinds, values_and_outsiders)
 {
     cr_expect_eq(HDO_EV_SWITCH, 0);
     cr_expect_eq(HDO_EV_CROSSING, 6);
+    cr_expect_eq(HDO_EV_IMPACT, 7);
     cr_expect_str_eq(hdo_event_kind_name(HDO_EV_REINIT_ADJUSTED),
                      "reinit-adjusted");
     cr_expect_str_eq(hdo_event_kind_name((hdo_event_kind)-1), "?");

@@ -49,8 +49,12 @@
    component: time,mode,variable,order,value,derivative (the consistent
    y and y' IDA starts from).
 
+   A model with a complementarity condition (0 <= A perp B >= 0) is not
+   applicable (exit 4, naming the condition and its line).
+
    Exit codes: 0 done, 2 bad input or IDA failure (with the IDA flag name),
-   3 stopped at the event cap (the output is complete up to that time). */
+   3 stopped at the event cap (the output is complete up to that time), 4
+   not applicable. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -541,6 +545,21 @@ main(int argc, char **argv)
         return 2;
     }
     hdo_model_struct *model = c.model;
+    for (slong m = 0; m < model->nmodes; m++)
+        if (model->modes[m].nperp > 0) {
+            /* the active set of a complementarity block is decided at
+               every entry by trying them all (ref/hybrid/complementarity.c):
+               an IDA user has no such rule */
+            const hdo_perp *p = model->modes[m].perp;
+            fprintf(stderr,
+                    "%s: not applicable: %s:%d: the complementarity "
+                    "condition '%s' (0 <= A perp B >= 0) is not supported: "
+                    "hdo chooses its active set at every event from all of "
+                    "them, which this adapter does not do\n",
+                    prog_name, model->file, p->pos.line, p->text);
+            hdo_model_clear(c.model);
+            return 4;
+        }
     c.nv = model->nvars;
     c.maxord = -1;
     grow_vtab(&c, 1);

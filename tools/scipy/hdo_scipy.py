@@ -15,7 +15,8 @@ differentiated.  A case that can reach a mode with an algebraic variable
 through a `when` is "not applicable" (exit 4, with the reason), and so is
 a model with a piecewise expression (if, abs, sign, min, max: hdo runs
 each sign pattern of their relations as a mode, which this adapter does
-not do).  `zeno goto`
+not do), and so is one with a complementarity condition (0 <= A perp B >=
+0: hdo chooses its active set at every event).  `zeno goto`
 is not used: solve_ivp has no accumulation detection, and
 --max-events-per-unit stops a run whose events pile up.
 
@@ -407,6 +408,14 @@ def parse_model(path, overrides=None):
                 cur["whens"].append((ln, toks))
             elif kw == "zeno":
                 cur["zeno"] = True
+            elif "perp" in toks and "perp" not in var_index:
+                # a complementarity condition: hdo chooses its active set
+                # at every event from all of them
+                raise NotApplicable(
+                    f"line {ln}: the complementarity condition "
+                    f"'{perp_text(toks)}' (0 <= A perp B >= 0) is not "
+                    "supported: hdo chooses its active set at every event "
+                    "from all of them, which this adapter does not do")
             else:
                 cur["eqs"].append((ln, toks))
             continue
@@ -442,6 +451,11 @@ def parse_model(path, overrides=None):
         raise ModelError(f"start mode {m.start_mode!r} is not a mode")
     m.var_index = var_index
     return m
+
+
+def perp_text(toks):
+    """A condition's tokens as written: '<' '=' are one '<='."""
+    return " ".join(toks).replace("< =", "<=").replace("> =", ">=")
 
 
 def split_commas(toks):
