@@ -27,7 +27,7 @@ enum {
 };
 
 /* Deliberate defects for the mutation tests (tests/certify/mutation.c,
-   docs/decisions.md's boundary-test table): each must make a test fail.
+   tests/thresholds.md): each must make a test fail.
    HDO_CERTIFY_MUTATE_NONE in every real run. */
 enum {
     HDO_CERTIFY_MUTATE_NONE = 0,
