@@ -33,7 +33,7 @@ typedef struct {
     hdo_error_t err;
     mpfr_ptr xs, xu; /* the consistent point (when consistent) */
     /* Pryce's form was numerically singular at the start and red is the
-       Kunkel-Mehrmann fallback's (docs/decisions.md); pryce_err says
+       Kunkel-Mehrmann fallback's (docs/decisions.md D-070); pryce_err says
        why */
     int km_fallback;
     hdo_error_t pryce_err;

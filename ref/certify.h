@@ -12,7 +12,7 @@ extern "C" {
 #endif
 
 /* How the set of states is carried from step to step (the wrapping
-   effect; docs/decisions.md, "Certified pass: wrapping"):
+   effect; docs/decisions.md D-060, "Certified pass: wrapping"):
    LOHNER    x in c + A r, A orthogonal from a QR factorisation of the
              step's Jacobian times the last A (Lohner 1987), the default;
    INTERVAL  x in c + r, the mean-value form wrapped into a box each step;
@@ -27,7 +27,7 @@ enum {
 };
 
 /* Deliberate defects for the mutation tests (tests/certify/mutation.c,
-   docs/decisions.md's boundary-test table): each must make a test fail.
+   tests/thresholds.md): each must make a test fail.
    HDO_CERTIFY_MUTATE_NONE in every real run. */
 enum {
     HDO_CERTIFY_MUTATE_NONE = 0,

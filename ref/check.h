@@ -520,7 +520,7 @@ int hdo_refrun_sample(hdo_refsamp_t ref, hdo_evlist_t ref_ev,
                       hdo_error_t *err);
 
 /* ------------------------------------------------------------------ */
-/* The verdict and the figures of the summary line (docs/decisions.md,
+/* The verdict and the figures of the summary line (docs/decisions.md D-037,
    "hdo check summary line").  A variable fails when a row lies outside
    its tube, a row was not compared, or no row was compared at all; the
    check fails when a variable or an event pairing fails. */
@@ -760,7 +760,7 @@ void hdo_check_write_report(FILE *out, const hdo_check_t s);
 void hdo_check_summary_of(hdo_check_summary *sm, const hdo_check_t s);
 
 /* The machine-readable line "summary: verdict=... ref_span=T0..T1\n"
-   (docs/decisions.md, "hdo check summary line"), preceded by an empty
+   (docs/decisions.md D-037, "hdo check summary line"), preceded by an empty
    line. */
 void hdo_check_write_summary(FILE *out, const hdo_check_t s);
 

@@ -138,7 +138,7 @@ int hdo_golden_files_write(const char *dir, const hdo_golden_files_t g,
    times: the time column's; a column of zeros: 1; a parameter: its own
    magnitude; t0 and t_end: 1): relative within five decades of the
    column's scale, absolute (10^-(N+5) S) below, because hdo holds every
-   value to its column's scale (docs/decisions.md, "Golden references").
+   value to its column's scale (docs/decisions.md D-041, "Golden references").
    They differ when they agree to fewer than need digits.
 
    What is compared, in the order the differences are listed:

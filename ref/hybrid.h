@@ -67,7 +67,7 @@ extern "C" {
    (the surfaces moved by d).  Under `chattering filippov` (default) a
    switch A -> B into a mode that goes back to A at once across the same
    surface starts the Filippov sliding mode "sliding(a,b)" (a < b in file
-   order; ref/reduce/filippov.c, decisions.md; events sliding-start,
+   order; ref/reduce/filippov.c, decisions.md D-004; events sliding-start,
    sliding-end where alpha leaves [0, 1]); reaching a further surface
    while sliding slides on the intersection of 2 or 3 surfaces,
    "sliding(A,B,C,D)" (ref/hybrid/intersect.c), where its weights are

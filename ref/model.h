@@ -190,7 +190,7 @@ typedef struct {
 
 /* Relations per mode, and modes in all after the expansion into sign
    patterns: what the symbolic copies of the patterns cost (12 relations,
-   4096 patterns: 0.4 s and 31 MB for a run; decisions.md).  The zero
+   4096 patterns: 0.4 s and 31 MB for a run; decisions.md D-013).  The zero
    variants of a family are made only while the modes of all patterns
    and zero variants stay within HDO_MODEL_MAX_PATTERN_MODES; a family
    without them refuses a relation identically zero as not covered. */
@@ -198,7 +198,7 @@ typedef struct {
 #define HDO_MODEL_MAX_PATTERN_MODES 4096
 /* Complementarity conditions per mode: 2^10 active-set modes, each with
    its own symbolic copy; the count of all modes (active sets and sign
-   patterns) stays within HDO_MODEL_MAX_PATTERN_MODES (decisions.md). */
+   patterns) stays within HDO_MODEL_MAX_PATTERN_MODES (decisions.md D-086). */
 #define HDO_MODEL_MAX_PERP 10
 
 typedef enum {
@@ -308,7 +308,7 @@ slong hdo_model_find_var(const hdo_model_t model, const char *name);
 slong hdo_model_find_mode(const hdo_model_t model, const char *name);
 
 /* Mode ids: the indices of modes in results, events and the driver's
-   mode table (decisions.md).  A model mode is its index m < n (n =
+   mode table (decisions.md D-005, D-035).  A model mode is its index m < n (n =
    nmodes); the Filippov sliding mode of the ordered pair (a, b) is
    n + a n + b, named "sliding(A,B)"; the sliding mode on the
    intersection of the surfaces between the modes of mask (bit q: mode

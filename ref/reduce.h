@@ -249,7 +249,7 @@ hdo_expr hdo_sliding_lie(hdo_model_struct *model, const hdo_reduced_struct *r,
                          hdo_expr S);
 
 /* Filippov sliding on the intersection of k switching surfaces
-   (Aljarbouh-Caillaud (30), (39); decisions.md).  The 2^k adjacent modes
+   (Aljarbouh-Caillaud (30), (39); decisions.md D-005).  The 2^k adjacent modes
    are the corners of a cube: corner[sigma], bit j of sigma set when the
    corner lies across surface j from corner[0] (the corner first in file
    order); surf[j] is corner[0]'s guard across surface j (corner[0]
@@ -292,7 +292,7 @@ int hdo_sliding_build_set(hdo_reduced_struct *out, hdo_sliding_set *set,
 
 /* Switching functions that are first integrals of their mode
    (ref/reduce/invariant.c: KM 2017 section 5.1 case 4(a), eq. (23);
-   decisions.md). */
+   decisions.md D-019). */
 
 /* Whether S (a function of t and of order-0 explicit variables of red)
    is a first integral of red's explicit flow: HDO_FI_SYMBOLIC when its
@@ -344,7 +344,7 @@ void hdo_invariant_free(hdo_invariant *inv);
 
 /* ------------------------------------------------------------------ */
 /* The linear complementarity system of a complementarity block
-   (ref/reduce/complementarity.c; docs/decisions.md, "Complementarity").
+   (ref/reduce/complementarity.c; docs/decisions.md D-086).
 
    For the mode m of a block (any of its active sets: the mode's own
    equations, those before the conditions' equations, are what counts),

@@ -155,7 +155,7 @@ int hdo_run_parse_time(fmpq_t q, const char *option, const char *text,
              against the Jacobian's spectral radius on two checks in a
              row, or stiff by the series' ratio for HDO_STIFF_STEPS steps
              in a row with more than HDO_AUTO_SWITCH_STEPS steps left at
-             its step size (hybrid/internal.h, decisions.md). */
+             its step size (hybrid/internal.h, decisions.md D-072). */
 enum { HDO_METHOD_AUTO = 0, HDO_METHOD_TAYLOR, HDO_METHOD_IMPLICIT };
 
 #define HDO_RUN_MAX_STEPS 1000000L
@@ -174,7 +174,7 @@ typedef struct hdo_row_struct {
     /* per variable: log2 of the magnitude its digits are counted
        against (--verify): the larger of the variable's size over the
        integration step that produced the value and its nominal value
-       (decisions.md, "Digits at every scale"); -inf where absent */
+       (decisions.md D-011, "Digits at every scale"); -inf where absent */
     double *mag;
     /* per variable, log2: the scale floor the error control held the
        value to (floors.c, and the method's own rounding floor), and the
@@ -207,7 +207,7 @@ typedef struct {
    k surfaces S_j = 0 as equations, the weights fixed by S_j' = 0 (one
    differentiation): index max(index of the reduced form, 2),
    d = dof - k, a = (n - dof) + 2 k, v = 0, n counting the weights
-   (decisions.md). */
+   (decisions.md D-036). */
 typedef struct {
     int used;
     int from_km;

@@ -52,7 +52,7 @@ typedef struct {
     /* Scale floors, nstate + nimplicit entries at 64 bits (states, then
        unknowns), zero after init and kept by hdo_stepper_switch: the
        error control holds component i to tol max(its magnitude over the
-       step, floor[i]) (decisions.md, "Error control relative to each
+       step, floor[i]) (decisions.md D-011, "Error control relative to each
        component").  The caller sets them before apply. */
     mpfr_ptr floor;
     /* The switching functions' noise floors, nguards entries at 64 bits,
@@ -138,7 +138,7 @@ extern const hdo_step_type hdo_step_taylor;
    graphs) at every stage, the tableau computed in MPFR.  ODE modes and
    index-1 DAE modes (algebraic unknowns z with 0 = g(t, y, z) at every
    stage, the collocation polynomial as the dense output of z too),
-   without constraints on the states (see decisions.md): alloc fails with
+   without constraints on the states (see decisions.md D-080): alloc fails with
    HDO_ERR_UNSUPPORTED otherwise, or when a switching function reads a
    derivative the reduced form does not provide.  Switching functions
    (radau_guard.c): their polynomials interpolate their values at the start

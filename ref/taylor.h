@@ -148,7 +148,7 @@ void hdo_taylor_clear(hdo_taylor_t tay);
    the step, and cheap (the cost of an order grows with the order). */
 #define HDO_TAYLOR_LAZY_ORDER 2
 
-/* Makes the unknowns that the recurrences do not need lazy (decisions.md,
+/* Makes the unknowns that the recurrences do not need lazy (decisions.md D-071,
    "Lazy algebraic unknowns"): an unknown is needed when a state's
    derivative, a guard or an extra expression depends on it, or when the
    h equation matched to a needed unknown (a perfect matching of the

@@ -161,7 +161,7 @@ def first_error(log):
 def parse_check(text):
     """Largest value error, largest event-time difference, missed and
     extra events, from the last line of hdo check's report
-    (`summary: verdict=... value_err=...`, docs/decisions.md).  The value
+    (`summary: verdict=... value_err=...`, docs/decisions.md D-037).  The value
     error is the tube error: the distance of a candidate value from the
     range the reference takes over [t - time_abs, t + time_abs], the
     measure the verdict rests on (|candidate - reference(t)| would count

@@ -17,8 +17,8 @@ or FAIL lines naming the case, the file, the line, the column and both values.
 Exit status 0 when everything agrees to N significant digits (default 35),
 1 otherwise, 2 when a file is missing or unreadable.
 
-The rule (docs/decisions.md, "Golden references"): two numbers a (stored) and
-b (fresh) agree to
+The rule (docs/decisions.md D-041, "Golden references"): two numbers a
+(stored) and b (fresh) agree to
 
     digits(a, b) = -log10( |a - b| / max(|a|, |b|, 10^-5 * S) )
 

@@ -10,7 +10,7 @@
 # (trajectory.csv, events.csv, summary.json and ref.json, the options),
 # <every> from cases/references.txt, and a fresh result is compared with it
 # by `hdo ref compare --digits-agree 35` (35 significant digits; the rule is
-# in docs/cli.md, "hdo ref", and docs/decisions.md).  All cases run in
+# in docs/cli.md, "hdo ref", and docs/decisions.md D-041).  All cases run in
 # parallel (one job per case).
 #
 #   write  (make references): every case is written into a scratch folder

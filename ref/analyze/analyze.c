@@ -76,7 +76,7 @@ consistent_point(hdo_analysis_mode *p, hdo_model_t model, const mpfr_t t,
 
 /* Pryce's form of p failed its consistent initialisation as
    numerically singular: the Kunkel-Mehrmann fallback's form replaces it
-   (decisions.md) and is initialised in its place, as a run does.
+   (decisions.md D-070) and is initialised in its place, as a run does.
    Returns 0, or the status of the fallback (p->err then names Pryce's
    failure and why the fallback does not apply, or the fallback's own
    failure). */

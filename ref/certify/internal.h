@@ -344,7 +344,7 @@ void cert_mode_release(cert_mode *cm);
 /* The model's `when` k of src when the event is that transition into
    the model mode dst, resets applied; NULL for the entry into or the
    exit from a Filippov sliding mode (every state kept, no reset:
-   decisions.md, "Filippov sliding"). */
+   decisions.md D-004, "Filippov sliding"). */
 const hdo_transition *cert_when(const cert_ctx *c, slong src, slong k,
                                 slong dst);
 

@@ -9,7 +9,7 @@
 #include "golden/cmp.h"
 
 /* Scales below which a value is compared absolutely: 10^-5 of its
-   column's largest magnitude (decisions.md, "Golden references"). */
+   column's largest magnitude (decisions.md D-041, "Golden references"). */
 #define FLOOR_DECADES 5
 
 int

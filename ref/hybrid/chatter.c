@@ -3,7 +3,7 @@
 #include "status.h"
 
 /* `chattering hysteresis d`: every switching surface moved by d
-   (feasible while S + d >= 0), from the start (decisions.md). */
+   (feasible while S + d >= 0), from the start (decisions.md D-003). */
 static hdo_expr
 guard_hysteresis(hdo_model_struct *model, hdo_expr S)
 {

@@ -3,7 +3,7 @@
  * in the sense of Camlibel, Heemels, van der Schaft and Schumacher 2002,
  * Def. 3.5), by enumeration of the active sets and the signs of their
  * Taylor series; the refusal where no active set or several continue
- * (docs/model-format.md, "Complementarity"; decisions.md) */
+ * (docs/model-format.md, "Complementarity"; decisions.md D-086) */
 #include <stdlib.h>
 #include <string.h>
 #include <flint/fmpz.h>

@@ -75,7 +75,7 @@ hdo_run_time_tol(mpfr_t r, const run_ctx *c, const mpfr_t t)
    shortened by the end time would drop a significant c_k (the ball's
    velocity after an impact) and place the event at the start of the arc;
    events beyond the step actually taken are ignored instead
-   (decisions.md). */
+   (decisions.md D-016). */
 void
 hdo_run_event_horizon(mpfr_t H, const mpfr_t t)
 {

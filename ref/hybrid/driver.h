@@ -236,7 +236,7 @@ const hdo_transition *hdo_run_transition_of(const hdo_model_struct *model,
 void hdo_run_start_guess(mpfr_t out, const run_ctx *c, slong v);
 
 /* floors.c: the scale floors of the error control and of the zero
-   rule (decisions.md, "Digits at every scale").
+   rule (decisions.md D-011, "Digits at every scale").
    hdo_run_floors_init evaluates the model's nominal values into
    c->nominal and zeroes c->vmax (freed by hdo_run_floors_clear); returns
    0 or HDO_ERR_DOMAIN with the declaration's place.

@@ -6,7 +6,7 @@
 #include "chatter.h"
 
 /* ------------------------------------------------------------------ */
-/* Filippov sliding (KM 2017, section 5.2; decisions.md) */
+/* Filippov sliding (KM 2017, section 5.2; decisions.md D-004) */
 
 /* The when of mode m that goes to mode tgt (the first), or -1 if none
    (an index, not a status). */

@@ -1,6 +1,6 @@
 /* intersect.c -- Filippov sliding on the intersection of several
  * switching surfaces (Aljarbouh-Caillaud, chattering path avoidance,
- * section 3.2; decisions.md, "Filippov sliding").  It uses the
+ * section 3.2; decisions.md D-005, "Filippov sliding").  It uses the
  * driver's private mode cache, left limits and transitions (driver.h);
  * the symbolic construction is in ref/reduce/filippov_cube.c.
  *

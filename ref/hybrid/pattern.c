@@ -1,7 +1,7 @@
 /* pattern.c -- entering a mode with relations: the sign pattern (or zero
  * variant) that the state at the entry time selects, and the refusal
- * where the solution does not continue uniquely (docs/decisions.md,
- * piecewise expressions and "Which solution") */
+ * where the solution does not continue uniquely (docs/decisions.md D-013,
+ * D-014, piecewise expressions and "Which solution") */
 #include <stdlib.h>
 #include "driver.h"
 #include "chatter.h"

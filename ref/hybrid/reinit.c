@@ -29,7 +29,7 @@ hdo_run_reinit_point(run_ctx *c, slong m, const mpfr_t t, int *adjusted)
         !mc->red->km_fallback) {
         /* Pryce's form is numerically singular here (its Jacobian of h
            failed the LU pivot test): the Kunkel-Mehrmann fallback
-           (decisions.md) */
+           (decisions.md D-070) */
         hdo_error_t why;
         hdo_error_clear(&why);
         int fst = hdo_run_mode_cache_km_fallback(c, m, t, &why);

@@ -20,7 +20,7 @@
 /* An event within the time tolerance of t_end is not taken: whether a
    zero at t_end itself (a PWM edge at the end time, a sliding that ends
    exactly there) is found at all depends on rounding, so the run ends at
-   t_end in the current mode at every precision (decisions.md).  The
+   t_end in the current mode at every precision (decisions.md D-017).  The
    tolerance is the one of t_end, not of the step's start: a last step
    from 2 to 3 used to judge an event near 3 with 2 tol, so the rule
    depended on where the step sequence happened to start the last step. */

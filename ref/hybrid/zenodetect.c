@@ -152,7 +152,7 @@ hdo_run_zeno(run_ctx *c, slong src, const left_limit *L, const mpfr_t tn)
 }
 
 /* Zeno at one instant (livelock: Camlibel et al. 2002, section 5.3 and
-   Example 5.1; decisions.md).  A cascade of instantaneous events whose
+   Example 5.1; decisions.md D-021).  A cascade of instantaneous events whose
    (mode, when) pattern repeats with a period p, and whose states at the
    same place of the period converge geometrically, is the limit of
    infinitely many events at this instant: the zeno clause is taken there

@@ -1,7 +1,7 @@
 /* lcp.c -- linear complementarity problems in exact rational arithmetic:
  * enumeration of the index sets, Lemke's method with the lexicographic
  * rule, the P-matrix test and a point where a non-P matrix's problem has
- * two solutions (docs/decisions.md, "Complementarity") */
+ * two solutions (docs/decisions.md D-086) */
 #include <stdlib.h>
 #include <flint/fmpq_mat.h>
 #include <flint/fmpz_poly_mat.h>

@@ -29,7 +29,7 @@
    Statements are lines (or ';'-separated pieces of lines) in every
    sweep, so each sweep can find statement starts without the others.
 
-   Version 2 (docs/model-format.md, decisions.md): arrays, `for` and
+   Version 2 (docs/model-format.md, decisions.md D-012): arrays, `for` and
    `sum` are expanded here, by parsing a loop's body once per index value
    with the loop variable bound to an integer constant, so that nothing
    after the parser knows about them. */

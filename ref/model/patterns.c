@@ -1,5 +1,5 @@
 /* patterns.c -- a mode with relations as the modes of their sign patterns
- * (version 2 piecewise expressions; docs/decisions.md) */
+ * (version 2 piecewise expressions; docs/decisions.md D-013) */
 #include <stdlib.h>
 #include <string.h>
 #include "model.h"

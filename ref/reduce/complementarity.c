@@ -1,8 +1,8 @@
 /* complementarity.c -- the linear complementarity system of a mode's
  * complementarity block (Heemels, Schumacher and Weiland 2000): its
  * realisation from the mode's equations, exactly over the rationals, and
- * the Markov parameters of its transfer matrix (docs/decisions.md,
- * "Complementarity") */
+ * the Markov parameters of its transfer matrix (docs/decisions.md
+ * D-086) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -157,7 +157,7 @@ hdo_write_summary(FILE *f, const hdo_result_t res, const hdo_model_t model,
             res->start_adjusted ? "true" : "false");
     fprintf(f, "  \"seconds\": %.3f", res->seconds);
     /* timing differs from run to run: comparisons of summaries skip
-       "seconds" and "timing" (decisions.md) */
+       "seconds" and "timing" (decisions.md D-050) */
     fprintf(f, ",\n  \"average_order\": %.2f",
             res->steps > 0 ? (double)res->order_sum / (double)res->steps : 0.0);
     fprintf(f,

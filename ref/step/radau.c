@@ -131,7 +131,7 @@ radau_alloc(hdo_stepper_struct *st, hdo_model_t model,
     r->wprec = prec + 3 * r->s + 32;
     /* DAE modes in semi-explicit index-1 form only: constraints on the
        state (an index above 1) would need the projection inside the
-       step, which the collocation does not do (decisions.md) */
+       step, which the collocation does not do (decisions.md D-080) */
     if (red->ncons > 0) {
         snprintf(st->message, sizeof st->message,
                  "the implicit method (Radau IIA) integrates ODE modes and "
@@ -695,7 +695,7 @@ top_term(mpfr_t e, radau *r)
    the dense output, so it must be accurate over the whole step: this
    term bounds the start point's share.  (In the runs measured it never
    bound alone: an unresolved fast mode also leaves a remnant of order
-   1/(lambda h) in the stages, which top_term sees; decisions.md.) */
+   1/(lambda h) in the stages, which top_term sees; decisions.md D-085.) */
 static void
 start_term(mpfr_t e, radau *r)
 {

@@ -33,7 +33,7 @@ int hdo_radau_refactor(double theta, int full, int fresh);
    fixed 1.2, 44 stages at 60 digits needed an error estimate 2e-6 of
    the tolerance to grow at all, and the step stayed where the fast
    layer had left it (Van der Pol mu = 1000: 1,319 steps; 586 with the
-   scaled rule; decisions.md, "Radau's step count and the digits"). */
+   scaled rule; decisions.md D-082, "Radau's step count and the digits"). */
 int hdo_radau_keep_step(double fac, long s);
 /* The safety factor of the proposed step, fac = safety (tol/e)^(1/(s-1))
    for an error estimate e of order s - 1: 0.8 up to 24 stages, and

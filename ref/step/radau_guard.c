@@ -1,6 +1,6 @@
 /* radau_guard.c -- the switching functions' dense output of hdo_step_radau:
  * their collocation polynomials, anchored to their exact Taylor jet where
- * they vanish at the step's start (decisions.md, "Radau IIA on modes with
+ * they vanish at the step's start (decisions.md D-085, "Radau IIA on modes with
  * switching functions") */
 #include <stdlib.h>
 #include <string.h>

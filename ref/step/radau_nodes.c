@@ -165,7 +165,7 @@ hdo_radau_stages(mpfr_prec_t prec)
        solve cheap (radau_block.c), fewer and longer steps win (Van der
        Pol mu = 1000 at 30 digits, CPU: 18 stages 2,218 steps 0.85 s,
        24 stages 702 steps 0.57 s, 30 stages 434 steps 0.77 s;
-       decisions.md).  Beyond, s = ceil(24 (D + 5) / 35): the same
+       decisions.md D-081).  Beyond, s = ceil(24 (D + 5) / 35): the same
        (D + 5)/(s - 1) as 24 stages at 30 digits, so the step, and the
        number of steps, stay those of 30 digits (issue #28: D/2 + 3
        made tol^(1/(s-1)) 0.03 at 30 digits but 0.009 at 60 and 100,

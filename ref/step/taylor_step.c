@@ -21,7 +21,8 @@ taylor_alloc(hdo_stepper_struct *s, hdo_model_t model,
     if (st != 0)
         snprintf(s->message, sizeof s->message, "%s", tay->init_message);
     else
-        hdo_taylor_lazy_setup(tay); /* the driver's unknowns: decisions.md */
+        hdo_taylor_lazy_setup(
+            tay); /* the driver's unknowns: decisions.md D-071 */
     tay->floor = s->floor;
     s->dense.order = tay->order;
     s->dense.state = (const mpfr_t *)tay->state_coef;

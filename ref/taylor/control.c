@@ -18,7 +18,7 @@
    within the step.  Higher k would over-state the size where the terms
    cancel (e^-t over a long step); k_i + 1 reaches a component that
    starts at a zero of any order.  floor_i is the driver's scale floor
-   (decisions.md), 0 when the integrator is used alone.  The condition,
+   (decisions.md D-011), 0 when the integrator is used alone.  The condition,
    for every j in the last
    quarter [ceil(3p/4), p] (series with gaps defeat the last two orders:
    the pendulum released at rest from theta = pi/2 has

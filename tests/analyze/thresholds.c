@@ -1,5 +1,5 @@
 /* thresholds.c -- hdo analyze's sign-pattern start test at its boundary
- * (docs/decisions.md, "Piecewise expressions" (6)): a pattern can hold at
+ * (docs/decisions.md D-013, "Piecewise expressions" (6)): a pattern can hold at
  * the start when every crossing guard is >= -2^(32 - prec) at its
  * consistent point, prec the run's precision at D digits. */
 #include <stdio.h>

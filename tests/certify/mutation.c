@@ -1,5 +1,5 @@
 /* mutation.c -- the tests can fail: each deliberate defect of the pass
-   (hdo_certify_options.mutate; docs/decisions.md's boundary-test table)
+   (hdo_certify_options.mutate; tests/thresholds.md)
    makes the check it targets fail, while the unmutated pass passes it */
 #include "common.h"
 #include "certify/internal.h"
@@ -55,7 +55,7 @@ Test(certify_mutation, remainder_dropped_misses_the_closed_form)
    its whole run fails.  (Inflating it without checking the inclusion is
    not tried: the accuracy control keeps the steps where the polynomial's
    range is nearly the solution's, and such a mutation survives every
-   closed form here; decisions.md says so.) */
+   closed form here; tests/thresholds.md says so.) */
 Test(certify_mutation, enclosure_not_inflated_certifies_nothing)
 {
     for (int mutate = 0; mutate < 2; mutate++) {

@@ -127,7 +127,7 @@ head -n 60 "$dir/exact.csv" >"$dir/short.csv"   # one bounce, t <= 0.58
 expect events-file 0 '^PASS' -- "$m" "$dir/short.csv" -t "$dir/tight.tol" --events "$dir/ev.csv"
 expect events-file-extra 1 'extra' -- "$m" "$dir/short.csv" -t "$dir/tight.tol" --events "$dir/ev-wrong.csv"
 
-# The machine-readable last line (docs/decisions.md, "hdo check summary
+# The machine-readable last line (docs/decisions.md D-037, "hdo check summary
 # line"): present, last, and its figures those of the candidate.
 # summary_field NAME OUT: the value of NAME= on the last line of OUT.
 summary_field() { tail -n 1 <<<"$2" | grep -oE "(^| )$1=[^ ]*" | sed 's/^ //; s/^[^=]*=//'; }

@@ -8,7 +8,7 @@
 # prints its own PASS/FAIL line with the digits reached.  The slower checks
 # of the same kind (boost_converter_dcm, evaporator_hysteresis,
 # stick_slip_belt, pendulum_break: 12-80 s each) were run by hand
-# (docs/decisions.md) and are left out of make check.
+# (docs/decisions.md D-085) and are left out of make check.
 set -u
 . "$(dirname "$0")/common.bash" # cd to the top, HDO, PY, scratch $tmp
 

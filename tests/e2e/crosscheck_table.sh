@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # crosscheck_table.sh -- tools/crosscheck.sh takes its figures from the
-# `summary:` line of hdo check (docs/decisions.md): on a harmonic oscillator
+# `summary:` line of hdo check (decisions.md D-037): on a harmonic oscillator
 # switching mode at x = 0 (events at pi/2 + k pi), SciPy at 1e-10 passes a
 # tight tolerance file and at 1e-3 fails it, and every table figure is the
 # one on the summary line of that run's report; the table says that its

@@ -6,7 +6,7 @@
 # unknowns (M has rank 5 of 8), where IDACalcIC could not fix the part of
 # y' in M's null space and IDASolve failed at t = 0 (IDA_ERR_FAIL).  The
 # adapter now integrates F(t, y, y') = M y' - f = 0 with a y' of its own
-# (tools/ida/icsing.h, docs/decisions.md).  Independent checks:
+# (tools/ida/icsing.h, docs/decisions.md D-040).  Independent checks:
 # 1. y'(0) against its closed form, derived here from F = 0 and the time
 #    derivatives of the three sums of the coupled rows (the hidden
 #    constraints), in mpmath at 40 digits: with fac = beta/UF,

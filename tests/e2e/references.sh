@@ -17,7 +17,7 @@
 # compare, in parallel, one job per case, JOBS = nproc) with the options
 # of its ref.json (40 digits, --verify, the step of cases/references.txt)
 # and compares all numbers to 35 significant digits (the rule: docs/cli.md,
-# "hdo ref", and docs/decisions.md).  Pending cases are listed as SKIP
+# "hdo ref", and docs/decisions.md D-041).  Pending cases are listed as SKIP
 # with their reason.  Under SAN=1 the whole set runs as well: the time
 # goes to MPFR/FLINT, which are not instrumented, so the sanitized binary
 # is barely slower (README, "Golden references").

@@ -5,7 +5,7 @@
 # Issue #18: Pryce's structural analysis sees a transversal (index 0) in
 # the eight equations, whose terms C(y1' - y2') make the Jacobian by the
 # derivatives singular: "mode amp is singular".  hdo now falls back to the
-# Kunkel-Mehrmann reduction (decisions.md), says so on stderr, in
+# Kunkel-Mehrmann reduction (decisions.md D-070), says so on stderr, in
 # summary.json ("analysis": "km-fallback") and in hdo analyze.
 # The model is the Test Set's transamp.f as published (Ub = 6, UF = 0.026,
 # alpha = 0.99, beta = 1e-6, R0 = 1000, R1..R9 = 9000, Ck = k 1e-6; rows

@@ -1,5 +1,5 @@
 /* thresholds.c -- the zero rule of the event locator (ref/event/locate.c,
- * docs/decisions.md) at its boundaries */
+ * docs/decisions.md D-010) at its boundaries */
 #include <criterion/criterion.h>
 #include "event.h"
 #include "linalg.h"

@@ -1,7 +1,7 @@
 /* chatter.c -- the table of chattering policies (ref/hybrid/chatter.c):
  * one row per policy of the language, and what each does with the same
- * chattering cascade (decisions.md, "Filippov sliding", "Chattering
- * limit"). */
+ * chattering cascade (decisions.md D-004, D-022, "Filippov sliding",
+ * "Chattering limit"). */
 #include <stdio.h>
 #include <criterion/criterion.h>
 #include "hybrid.h"
@@ -35,7 +35,7 @@ Test(hybrid_chatter, one_row_per_policy_of_the_language)
    t = 0: no Filippov pair (a mode that switches to itself), no Zeno (no
    gaps) and no livelock (n changes), so the 101st switch is chattering
    under every policy; hysteresis 1/2 moves the surface to n < 200 + 1/2,
-   the same for integer n.  decisions.md: HDO_ERR_UNSUPPORTED under
+   the same for integer n.  decisions.md D-004: HDO_ERR_UNSUPPORTED under
    `filippov`, HDO_ERR_CHATTERING under `stop` (and `hysteresis`, which
    says it does not implement more). */
 static int

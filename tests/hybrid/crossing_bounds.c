@@ -1,7 +1,7 @@
 /* crossing_bounds.c -- a surface crossed while sliding (issue 23 item 7;
  * ref/hybrid/intersect.c, plain_crossing): the relay -sign(x) slides on
  * x = 0 while a relation of time changes sign, against closed forms, and
- * the test's three thresholds (docs/decisions.md) on both sides. */
+ * the test's three thresholds (docs/decisions.md D-005) on both sides. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>

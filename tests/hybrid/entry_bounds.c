@@ -1,6 +1,6 @@
 /* entry_bounds.c -- the end-time rule and the Filippov entry tests
- * (docs/decisions.md) at their boundaries: a root within tol max(1,
- * |t_end|) of t_end on the last step is not taken; sliding starts when
+ * (docs/decisions.md D-017, D-004) at their boundaries: a root within tol
+ * max(1, |t_end|) of t_end on the last step is not taken; sliding starts when
  * |S_b|, L_a S <= sqrt(tol) < L_b S, -L_b S_b and the gradients are
  * parallel within sqrt(tol). */
 #include <math.h>
@@ -11,9 +11,9 @@
 #include "../model_util.h"
 #include "run_util.h"
 
-/* Expected values come from the rules as decisions.md states them and
-   from closed forms (linear motion, exact dyadic values), never from a
-   run of hdo. */
+/* Expected values come from the rules as decisions.md D-017, D-004 states them
+   and from closed forms (linear motion, exact dyadic values), never from a run
+   of hdo. */
 
 #define PREC 200
 
@@ -63,7 +63,7 @@ Test(hybrid_thresholds, end_time_rule_boundary)
 
 /* `der(x) = 1` from x = 0 at t = 0, `when x > a goto b`, until a + delta,
    at 20 digits (tol = 10^-25).  The series is a polynomial, so the
-   natural step is one time unit max(1, |t|) (decisions.md): steps
+   natural step is one time unit max(1, |t|) (decisions.md D-016): steps
    0 -> 1 -> 2 -> 4.  Returns the number of events; the last row's mode
    in *mode. */
 static slong

@@ -1,5 +1,5 @@
 /* reset_thresholds.c -- the conditioning test of a reset (ref/hybrid/
- * transition.c, reset_conditioning; decisions.md "Ill-conditioned
+ * transition.c, reset_conditioning; decisions.md D-009 "Ill-conditioned
  * resets") at its boundary: the reset's value, enclosed in Arb with every
  * input widened to value +- tol |value| (above its floor), is refused
  * when the enclosure's radius exceeds 10^5 tol times the target's scale,

@@ -779,7 +779,7 @@ Test(hybrid, run_ball_until_between_two_impacts)
     /* the end time halfway between impacts 75 and 76, and just after
        impact 75 (by 10^-6 of the gap, 2e-18: beyond the time tolerance
        of 16 digits, 2.6e-21, within which an event at the end time is
-       not taken, decisions.md) */
+       not taken, decisions.md D-017) */
     mpfr_t t[80], u, d;
     ball_impacts(t, 80);
     mpfr_inits2(BALL_PREC, u, d, (mpfr_ptr)0);

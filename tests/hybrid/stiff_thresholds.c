@@ -5,7 +5,7 @@
  * --max-steps, and --method auto switches it when (t_end - t) / h > 10^4
  * (HDO_AUTO_SWITCH_STEPS).  The watch is fed by a stand-in stepper whose
  * stiffness ratio the test sets; the thresholds are restated here from
- * decisions.md, not read from the headers. */
+ * decisions.md D-072, not read from the headers. */
 #include <math.h>
 #include <string.h>
 #include <criterion/criterion.h>

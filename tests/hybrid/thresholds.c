@@ -1,4 +1,4 @@
-/* thresholds.c -- thresholds of the hybrid driver (docs/decisions.md) at
+/* thresholds.c -- thresholds of the hybrid driver (docs/decisions.md D-022) at
  * their boundaries: the chattering count and the step limit (the zero
  * rule of the event locator: tests/event/thresholds.c; the precision of
  * D digits: tests/result/precision.c). */
@@ -10,7 +10,7 @@
 
 /* `when n < K goto a with n = n + 1` from n = 0 switches K times at
    t = 0, each at once after the previous: K = 100 instantaneous switches
-   are allowed, the 101st is chattering (decisions.md: "more than 100"),
+   are allowed, the 101st is chattering (decisions.md D-022: "more than 100"),
    under `chattering stop`. */
 static int
 run_cascade(long K, slong *nevents, hdo_error_t *err)

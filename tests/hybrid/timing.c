@@ -1,5 +1,5 @@
 /* timing.c -- the phase timers and the Taylor order record of a run
- * (hdo_result_struct, decisions.md): consistent with each other and with
+ * (hdo_result_struct, decisions.md D-050): consistent with each other and with
  * the run, whatever the machine's speed */
 #include <criterion/criterion.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 /* zeno_bounds.c -- the thresholds of Zeno detection and of the livelock
- * rule (docs/decisions.md) at their boundaries: 6 strictly shrinking gaps
- * with the last at most 10^6 tol, the period p <= 4 over 5p + 1 events,
- * and Aitken limits that agree within tol max(1, |limit|). */
+ * rule (docs/decisions.md D-020, D-021) at their boundaries: 6 strictly
+ * shrinking gaps with the last at most 10^6 tol, the period p <= 4 over 5p + 1
+ * events, and Aitken limits that agree within tol max(1, |limit|). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -11,8 +11,8 @@
 #include "../model_util.h"
 #include "run_util.h"
 
-/* Every expected value below comes from the rule as decisions.md states
-   it and from closed forms (event times of geometric gaps, exact
+/* Every expected value below comes from the rule as decisions.md D-020, D-021
+   states it and from closed forms (event times of geometric gaps, exact
    rationals), never from a run of hdo. */
 
 /* ------------------------------------------------------------------ */

@@ -1,4 +1,4 @@
-/* thresholds.c -- the rank and pivot thresholds of docs/decisions.md at
+/* thresholds.c -- the rank and pivot thresholds of docs/decisions.md D-023 at
    their boundaries, and the SVD's non-convergence provoked on purpose.
 
    Expected values are exact: matrices Q diag(s) Q^T with a rational

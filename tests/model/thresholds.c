@@ -1,9 +1,8 @@
 /* thresholds.c -- the parser's limits on loops and sign patterns at their
- * boundaries (ref/model.h; docs/decisions.md, "Thresholds and their
- * boundary tests"): 10^6 loop iterations in all, ranges of at most 10^6
- * elements, 12 relations per mode, 4096 sign-pattern modes (zero
- * variants included while they fit).  Counts and
- * values are worked out by hand here (sums of 1 over rectangles and
+ * boundaries (ref/model.h; decisions.md D-006, D-013, tests/thresholds.md):
+ * 10^6 loop iterations in all, ranges of at most 10^6 elements, 12 relations
+ * per mode, 4096 sign-pattern modes (zero variants included while they fit).
+ * Counts and values are worked out by hand here (sums of 1 over rectangles and
  * triangles), never read from the parser. */
 #include <stdio.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /* fi_thresholds.c -- the first-integral test of a switching function
- * (ref/reduce/invariant.c, docs/decisions.md) at its boundaries: the
+ * (ref/reduce/invariant.c, docs/decisions.md D-019) at its boundaries: the
  * bound |L| <= 2^(-2 prec) (|dS/dt| + sum |dS/dx_i| |rhs_i|), "at every
  * one of 4 points", and the 8 halvings of a point where an expression is
  * undefined. */

@@ -1,5 +1,5 @@
 /* precision.c -- the precision rule of a run (ref/result/precision.c,
- * docs/decisions.md) at every digits: prec = ceil((D + 10) log2 10) and
+ * docs/decisions.md D-015) at every digits: prec = ceil((D + 10) log2 10) and
  * tol = 10^-(D + 5), each computed here independently of the rule */
 #include <stdio.h>
 #include <gmp.h>

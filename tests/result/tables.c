@@ -120,7 +120,7 @@ Test(hybrid, output_summary_json)
                         "\"kunkel-mehrmann\"}") != NULL,
               "%s", s);
     cr_assert(strstr(s, "\"verified_digits\": 17") != NULL, "%s", s);
-    /* the timing record (decisions.md), whatever its figures */
+    /* the timing record (decisions.md D-050), whatever its figures */
     cr_assert(strstr(s, "\"average_order\": ") != NULL, "%s", s);
     cr_assert(strstr(s, "\"timing\": {\"total_s\": ") != NULL, "%s", s);
     cr_assert(strstr(s, "\"reinit_s\": ") != NULL, "%s", s);

@@ -22,7 +22,7 @@ table.  Columns:
              writing the outputs included; also for failed runs)
   steps, order, events   summary.json's steps, average_order, events
   integ% events% reduce% reinit%   the phase shares of timing.total_s
-             (decisions.md: what each phase covers); the rest is setup
+             (decisions.md D-050: what each phase covers); the rest is setup
   mp_cpu_s   mpmath.odefun on the same ODE and interval at D digits (CPU)
   ratio      mp_cpu_s / cpu_s
   note       why a run failed (hdo's first message line), was killed or

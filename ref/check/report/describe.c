@@ -184,7 +184,7 @@ hdo_check_first_failure(char *buf, size_t n, const hdo_check_t s)
     return 0;
 }
 
-/* The machine-readable last line of the report (docs/decisions.md,
+/* The machine-readable last line of the report (docs/decisions.md D-037,
    "hdo check summary line"):
      summary: verdict=PASS|FAIL value_err=E value_where=VAR@T value_ratio=R
               event_time_err=D events_ref=N events_cand=N events_missing=N

@@ -1,6 +1,6 @@
 /* thresholds.c -- hdo check's cascade rule at its boundary
- * (ref/check/formats/events.c, hdo_evlist_merge_cascades; decisions.md "hdo
- * check cascades"): an event known at one time that follows the previous
+ * (ref/check/formats/events.c, hdo_evlist_merge_cascades; decisions.md D-027
+ * "hdo check cascades"): an event known at one time that follows the previous
  * one by at most 8 DBL_EPSILON |t| (t the previous one's latest time) is
  * the same event; times are exact dyadics, so the gaps are exact. */
 #include <float.h>
