@@ -17,7 +17,7 @@ CC ?= cc
 DEBIAN_PACKAGES := gcc g++ libc6-dev libmpfr-dev libgmp-dev libflint-dev libflint-arb-dev libcalcium-dev libantic-dev \
                    libcriterion-dev python3-mpmath python3-scipy \
                    libsundials-dev gnuplot-nox bc pkg-config parallel rsync \
-                   libmatio-dev python3-dev python3-numpy python3-pytest \
+                   python3-dev python3-numpy python3-pytest \
                    python3-matplotlib
 # Of these, the packages of one feature each, whose tests say SKIP (with
 # the tool they miss) when the package is absent: a user who cannot
@@ -33,7 +33,7 @@ OPT ?= -O2
 CFLAGS ?= $(OPT) -g
 CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wno-unused-parameter \
           -Wshadow -Wstrict-prototypes -Werror=switch -pthread -Iref -I/usr/include/flint
-LDLIBS := -lmatio -lcalcium -lflint-arb -lflint -lmpfr -lgmp -lm -pthread
+LDLIBS := -lcalcium -lflint-arb -lflint -lmpfr -lgmp -lm -pthread
 ifeq ($(SAN),1)
   BUILD := build/san
   CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer \
