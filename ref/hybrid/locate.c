@@ -683,7 +683,7 @@ shift_to(mpfr_ptr T, mpfr_srcptr c, slong len, const mpfr_t r, mpfr_prec_t prec)
     }
     for (slong i = 0; i < len - 1; i++)
         for (slong j = len - 2; j >= i; j--)
-            mpfr_fma(T + j, r, T + j + 1, T + j, MPFR_RNDN);
+            hdo_fma_rn(T + j, r, T + j + 1, T + j); /* mpfr_fma's bits */
 }
 
 /* ub[k] >= log2 of sum_j C(j, k) |c_j| |r|^(j-k), the bound of the
@@ -811,7 +811,7 @@ hdo_event_time_error(mpfr_t delta, mpfr_srcptr c, slong len, const mpfr_t H,
            at r = 0, where they change nothing) */
         for (slong i = done; i <= K && i < len - 1 && !mpfr_zero_p(root); i++)
             for (slong j = len - 2; j >= i; j--)
-                mpfr_fma(T + j, root, T + j + 1, T + j, MPFR_RNDN);
+                hdo_fma_rn(T + j, root, T + j + 1, T + j);
         done = K + 1;
         least_delta(delta, T, K, ztol);
         if (K >= len - 1)
