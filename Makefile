@@ -323,6 +323,9 @@ $(BUILD)/pendulum-bench: tools/bench/pendulum_bench.c $(BUILD)/libhdo.a
 # instructions: tools/bench/dae_speed.sh), then every case at BENCH_DIGITS under a per-run time limit, with phase
 # shares, mpmath on the pure-ODE cases and the fitted growth exponents;
 # the table is also written to $(BUILD)/bench/bench.csv (README); then
+# issue 28's figures in instructions (tools/bench/cost.py: start-up, the
+# events' share per case, dense output against integration, the FPU
+# chain), each beside its target; then
 # the stiff problems (tools/bench/stiff.py): Van der Pol mu = 1000 over
 # mu = 10 in CPU time, Robertson, car_axis, implicit beside Taylor.
 BENCH_DIGITS ?= 30 60 100
@@ -339,6 +342,8 @@ bench: deps
 	  --csv $(BUILD)/bench/bench.csv --work $(BUILD)/bench/runs $(CASES)
 	@echo
 	tools/bench/verify.sh $(HDO) 60
+	@echo
+	/usr/bin/python3 tools/bench/cost.py --hdo $(HDO)
 	@echo
 	/usr/bin/python3 tools/bench/stiff.py --hdo $(HDO) \
 	  --digits $(BENCH_DIGITS) --timeout $(BENCH_STIFF_TIMEOUT) \
