@@ -101,6 +101,7 @@ take(cli *c, const cli_option *o, const char *n, const char *v)
             return 2;
         }
         t->set = 1;
+        t->text = v;
         return 0;
     }
     case CLI_CHOICE:
@@ -155,9 +156,12 @@ cli_parse(cli *c, int argc, char **argv)
     int n = 0, ch, rc = -1;
     char **av;
 
-    c->digits = 30;
+    c->digits = HDO_DIGITS_DEFAULT;
+    c->digits_given = 0;
     c->params.v = NULL;
     c->params.n = 0;
+    c->rest.v = NULL;
+    c->rest.n = 0;
     c->op[0] = c->op[1] = NULL;
     for (const cli_option *o = c->opts; o->name != NULL; o++)
         if (o->kind == CLI_TIME || o->kind == CLI_TIME_POS)
@@ -207,6 +211,7 @@ cli_parse(cli *c, int argc, char **argv)
             rc = 0;
             break;
         case O_DIGITS:
+            c->digits_given = 1;
             c->digits = parse_count(optarg, LONG_MAX);
             if (c->digits < 0)
                 rc = fail(c, 0,
@@ -232,7 +237,9 @@ cli_parse(cli *c, int argc, char **argv)
             break;
         }
     }
-    if (rc < 0 && argc - optind > c->nops)
+    for (int k = optind + c->nops; rc < 0 && c->more_ops && k < argc; k++)
+        rc = push(&c->rest, av[k]) == 0 ? -1 : 2;
+    if (rc < 0 && !c->more_ops && argc - optind > c->nops)
         rc = fail(c, 1, "unexpected argument '%s'", av[optind + c->nops]);
     else if (rc < 0 && argc - optind < c->nops)
         rc = fail(c, 1, "expected %s", c->operands);
@@ -252,6 +259,27 @@ cli_clear(cli *c)
             free(((cli_list *)o->dest)->v);
     }
     free(c->params.v);
+    free(c->rest.v);
+    c->rest.v = NULL;
+}
+
+const char *const cli_methods[] = {"auto", "taylor", "implicit", NULL};
+
+void
+cli_run_init(cli_run *r)
+{
+    hdo_run_options_init(&r->opt);
+    r->every.set = r->until.set = 0;
+    r->every.text = r->until.text = NULL;
+    r->verify = r->progress = 0;
+}
+
+void
+cli_run_finish(cli_run *r, const cli *c)
+{
+    r->opt.digits = c->digits;
+    r->opt.every = r->every.set ? r->every.q : NULL;
+    r->opt.until = r->until.set ? r->until.q : NULL;
 }
 
 int

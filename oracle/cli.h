@@ -23,6 +23,7 @@ typedef enum {
 typedef struct {
     fmpq_t q;
     int set;
+    const char *text; /* as given (argv), for a record of the options */
 } cli_time;
 
 typedef struct {
@@ -46,10 +47,40 @@ typedef struct {
     int nops;                /* operands expected */
     void (*usage)(FILE *);   /* the command's usage text */
     const cli_option *opts;  /* ended by a NULL name */
-    long digits;             /* -d, --digits D: 1..10000, default 30 */
+    long digits;             /* -d D: to HDO_MAX_DIGITS, HDO_DIGITS_DEFAULT */
+    int digits_given;        /* whether -d was on the command line */
     cli_list params;         /* -p, --param NAME=VALUE, repeatable */
     const char *op[2];       /* the operands */
+    int more_ops;            /* 1: operands after the nops go to rest */
+    cli_list rest;           /* those operands (hdo check's candidates) */
 } cli;
+
+/* The run options of hdo run and hdo ref write, read into one place by
+   the entries CLI_RUN_OPTIONS(r) of a command's table: --every, --until,
+   --verify, --max-steps, --max-events, --method, --progress. */
+typedef struct {
+    hdo_run_options opt;
+    cli_time every, until;
+    int verify, progress;
+} cli_run;
+
+/* --method's values, in the order of HDO_METHOD_AUTO, _TAYLOR, _IMPLICIT */
+extern const char *const cli_methods[];
+
+#define CLI_RUN_OPTIONS(r)                                                     \
+    {"every", 0, CLI_TIME_POS, .dest = &(r)->every},                          \
+        {"until", 0, CLI_TIME, .dest = &(r)->until},                          \
+        {"verify", 0, CLI_FLAG, .dest = &(r)->verify},                        \
+        {"max-steps", 0, CLI_COUNT, .dest = &(r)->opt.max_steps},             \
+        {"max-events", 0, CLI_COUNT, .dest = &(r)->opt.max_events},           \
+        {"method", 0, CLI_CHOICE, .dest = &(r)->opt.method,                   \
+         .what = "auto, taylor or implicit", .choices = cli_methods},         \
+        {"progress", 0, CLI_FLAG, .dest = &(r)->progress}
+
+/* Before cli_parse: the defaults.  After it: r->opt gets c's digits and
+   the times read (they stay r's). */
+void cli_run_init(cli_run *r);
+void cli_run_finish(cli_run *r, const cli *c);
 
 /* Reads argv[1..argc) (argv[0] is the command; argv itself is left in
    its order) into the table's destinations.  Returns -1 to go on, 0

@@ -18,8 +18,19 @@ usage(FILE *out)
         "and the counts d, a, v (Kunkel-Mehrmann) with the singular value\n"
         "gaps the rank decisions rest on, the hidden constraints, and a\n"
         "consistent initial point of the start mode (start values kept\n"
-        "where possible).  Exit 0, or 2 for a model error, a singular\n"
-        "mode or an inconsistent start.\n");
+        "where possible).\n"
+        "\n"
+        "  --json            the same, machine-readable (JSON)\n"
+        "  -d, --digits D    digits of the printed values (default 30, at\n"
+        "                    most 10000)\n"
+        "  -p, --param NAME=VALUE\n"
+        "                    override the parameter NAME with the exact\n"
+        "                    value VALUE (9.81, -1e-3, 1/3); repeatable\n"
+        "\n"
+        "Exit 0, also when a mode other than the start mode cannot be\n"
+        "analysed at the start values (its error is printed); 2 for a model\n"
+        "error, an inconsistent start, a failed analysis of the start mode,\n"
+        "a singular mode, or a report that cannot be written.\n");
 }
 
 static void

@@ -1,4 +1,4 @@
-/* main.c -- the hdo command: dispatches to run, analyze and check */
+/* main.c -- the hdo command: dispatches to run, analyze, check and ref */
 #include <stdio.h>
 #include <string.h>
 #include <mpfr.h>
@@ -15,6 +15,8 @@ usage(FILE *out)
             "  run MODEL      compute the reference solution of a case\n"
             "  analyze MODEL  index, hidden constraints, consistent start\n"
             "  check MODEL CANDIDATE.csv  cross-check another solver's output\n"
+            "  ref write|compare MODEL DIR  golden references of your own\n"
+            "                 models: write one, compare a fresh run with it\n"
             "\n"
             "'hdo COMMAND --help' describes each command's options.\n"
             "Exit codes: 0 success, 1 a check failed, 2 bad input or a run\n"
@@ -43,6 +45,8 @@ dispatch(int argc, char **argv)
         return hdo_cmd_analyze(argc - 1, argv + 1);
     if (strcmp(argv[1], "check") == 0)
         return hdo_cmd_check(argc - 1, argv + 1);
+    if (strcmp(argv[1], "ref") == 0)
+        return hdo_cmd_ref(argc - 1, argv + 1);
     fprintf(stderr, "hdo: unknown command '%s'\n", argv[1]);
     usage(stderr);
     return 2;

@@ -5,7 +5,7 @@
 #define HDO_CERTIFY_H
 
 #include <stdio.h>
-#include "hybrid.h"
+#include "result.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -44,6 +44,11 @@ typedef struct {
     slong lprec; /* bits of the low-precision parts; 0: 64 */
     slong extra; /* orders beyond order at the low precision, before the
                     remainder; -1: order / 2 */
+    /* The run's end when it overrode the model's `until`
+       (hdo_run_options.until); NULL: the model's.  The pass certifies
+       the last row at this exact time, once it is proven to be the one
+       the run rounded (else at the run's rounded end). */
+    const fmpq *until;
 } hdo_certify_options;
 
 void hdo_certify_options_init(hdo_certify_options *opt);

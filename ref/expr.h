@@ -34,7 +34,7 @@ typedef int32_t hdo_expr;
      lexer and parser through this table;
    - precedence is its binding strength for the printer (HDO_PREC_*).
    The rules of a kind (MPFR evaluation in program.c, symbolic derivative
-   in diff.c, Taylor recurrence in taylor.c, Arb ball in constant.c,
+   in diff.c, Taylor recurrence in autodiff.c, Arb ball in constant.c,
    exact test in exact.c, folding in construct.c) are cases of switches
    that have no default: the build (-Werror=switch) refuses a kind that
    lacks one.  docs/internals.md says how to add a builtin. */
@@ -156,7 +156,9 @@ void hdo_expr_pool_init_copy(hdo_expr_pool_t dst, const hdo_expr_pool_t src);
    would hide a division by zero).  Non-rational constants (pi, sqrt(2))
    stay symbolic.  Constructors never fail except for memory.  A
    division by an exact zero constant or 0^negative is kept as a node:
-   hdo_expr_const_check() reports it. */
+   hdo_expr_const_check() reports it.  The constructors by kind
+   (hdo_expr_unary, hdo_expr_binary) are in ref/expr/construct.c, the
+   arithmetic ones (add ... pow, neg) in ref/expr/arith.c. */
 hdo_expr hdo_expr_const_fmpq(hdo_expr_pool_t pool, const fmpq_t q);
 hdo_expr hdo_expr_const_si(hdo_expr_pool_t pool, slong num, ulong den);
 hdo_expr hdo_expr_pi(hdo_expr_pool_t pool);
@@ -172,7 +174,9 @@ hdo_expr hdo_expr_div(hdo_expr_pool_t pool, hdo_expr a, hdo_expr b);
 hdo_expr hdo_expr_pow(hdo_expr_pool_t pool, hdo_expr a, hdo_expr b);
 hdo_expr hdo_expr_neg(hdo_expr_pool_t pool, hdo_expr a);
 
-/* Piecewise expressions (ref/expr/piecewise.c).  A relation is stored
+/* Piecewise expressions (constructors: ref/expr/piecewise.c; the
+   relations of an expression and hdo_expr_select, which rewrite a graph:
+   ref/expr/substitute.c).  A relation is stored
    as D >= 0 or D > 0 (strict != 0) with its switching function D in a
    canonical form, so that a < b, b > a, a >= b and -(a - b) > 0 share one
    D: a negated D (NEG(y)) or a difference y - z with y after z in the
@@ -319,8 +323,9 @@ hdo_expr hdo_expr_diff_time(hdo_expr_pool_t pool, hdo_expr e);
 hdo_expr hdo_expr_total_derivative(hdo_expr_pool_t pool, hdo_expr e);
 
 /* Substitution: every VAR(var, order) node (for _many: every node
-   from[i], which must be VAR nodes) replaced by repl (to[i]),
-   simultaneously, and the expression rebuilt with simplification. */
+   from[i], which must be VAR nodes or the TIME node) replaced by repl
+   (to[i]), simultaneously, and the expression rebuilt with
+   simplification. */
 hdo_expr hdo_expr_substitute(hdo_expr_pool_t pool, hdo_expr e, slong var,
                              slong order, hdo_expr repl);
 hdo_expr hdo_expr_substitute_many(hdo_expr_pool_t pool, hdo_expr e,

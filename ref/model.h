@@ -266,6 +266,43 @@ int hdo_model_add_override(hdo_model_t model, const char *arg,
 slong hdo_model_find_var(const hdo_model_t model, const char *name);
 slong hdo_model_find_mode(const hdo_model_t model, const char *name);
 
+/* Mode ids: the indices of modes in results, events and the driver's
+   mode table (decisions.md).  A model mode is its index m < n (n =
+   nmodes); the Filippov sliding mode of the ordered pair (a, b) is
+   n + a n + b, named "sliding(A,B)"; the sliding mode on the
+   intersection of the surfaces between the modes of mask (bit q: mode
+   q, 4 or more modes) is n + n^2 + mask, named "sliding(A,B,C,D)" with
+   the modes in file order, for models of at most HDO_MODE_ID_MAXMODES
+   modes.  This is the one place that spells the arithmetic out. */
+#define HDO_MODE_ID_MAXMODES 62
+typedef enum {
+    HDO_MODE_ID_NONE = -1, /* no mode of the model */
+    HDO_MODE_ID_MODEL,
+    HDO_MODE_ID_PAIR,
+    HDO_MODE_ID_CUBE
+} hdo_mode_id_kind;
+hdo_mode_id_kind hdo_mode_id_kind_of(const hdo_model_struct *model, slong id);
+/* The id of the sliding mode of the pair (a, b) / of the modes of mask. */
+slong hdo_mode_id_pair(const hdo_model_struct *model, slong a, slong b);
+slong hdo_mode_id_cube(const hdo_model_struct *model, uint64_t mask);
+/* The pair (a, b) of a pair id. */
+void hdo_mode_id_pair_of(slong *a, slong *b, const hdo_model_struct *model,
+                         slong id);
+/* The model modes an id stands for, as a mask (bit q: mode q): itself,
+   the two of a pair, those of a cube; 0 for no mode.  For a model mode
+   or a pair, only when its modes are below 64. */
+uint64_t hdo_mode_id_mask(const hdo_model_struct *model, slong id);
+/* The id of the same mode with every sign pattern replaced by its
+   family (the mode of the file): a model mode's family, the pair of the
+   families; a cube (and no mode) is its own. */
+slong hdo_mode_id_family(const hdo_model_struct *model, slong id);
+/* Writes the name of id into buf ("?" when it is no mode of model);
+   hdo_find_mode_name is its inverse: the id of a name, or -1 (an
+   index, not a status). */
+void hdo_mode_name(char *buf, size_t size, const hdo_model_struct *model,
+                   slong id);
+slong hdo_find_mode_name(const hdo_model_struct *model, const char *name);
+
 /* The mode of family (a mode of the file with relations) whose
    relations are on the sides of mask, except those of zmask, which are
    identically zero (a zero variant; zmask a subset of the family's

@@ -220,6 +220,128 @@ int hdo_start_guess(mpfr_ptr xs, mpfr_ptr xu, int *fixed,
 void hdo_reduced_residual(mpfr_t res, hdo_model_t model, const hdo_reduced_t r,
                           const mpfr_t t, mpfr_srcptr xs, mpfr_srcptr xu);
 
+/* ------------------------------------------------------------------ */
+/* Filippov sliding modes: reduced forms built from the reduced forms of
+   the modes they slide between (ref/reduce/filippov.c, a pair on one
+   surface; ref/reduce/filippov_cube.c, the cube of modes around an
+   intersection of surfaces).  The driver enters them (ref/hybrid/). */
+
+/* The Filippov sliding mode of modes a and b (reduced forms ra, rb, both
+   explicit ODEs) on the surface S = 0 (S = a's guard, a feasible while
+   S >= 0): a reduced form (out->mode = a) with
+   der(x) = alpha f_a + (1 - alpha) f_b for the variables of both modes
+   (a variable of one mode only keeps its equation) and alpha =
+   L_b S / (L_b S - L_a S), the value that keeps d/dt S = 0 (KM (35)
+   with the constraint S = 0 differentiated once), and a's algebraic
+   (implicit) part, which must be b's too (the same expressions).
+   *alpha is set.
+   Returns 0, or HDO_ERR_UNSUPPORTED with the reason in why. */
+int hdo_sliding_build(hdo_reduced_struct *out, hdo_expr *alpha,
+                      hdo_model_struct *model, const hdo_reduced_struct *ra,
+                      const hdo_reduced_struct *rb, hdo_expr S, char *why,
+                      size_t nwhy);
+/* 1 if ra and rb differ only in their explicit equations. */
+int hdo_sliding_same_implicit(const hdo_reduced_struct *ra,
+                              const hdo_reduced_struct *rb);
+/* L_r S = dS/dt along the explicit flow of r; HDO_EXPR_NONE when S has
+   a variable that r does not give explicitly. */
+hdo_expr hdo_sliding_lie(hdo_model_struct *model, const hdo_reduced_struct *r,
+                         hdo_expr S);
+
+/* Filippov sliding on the intersection of k switching surfaces
+   (Aljarbouh-Caillaud (30), (39); decisions.md).  The 2^k adjacent modes
+   are the corners of a cube: corner[sigma], bit j of sigma set when the
+   corner lies across surface j from corner[0] (the corner first in file
+   order); surf[j] is corner[0]'s guard across surface j (corner[0]
+   feasible while surf[j] >= 0).  beta[j] = 2 alpha_j - 1, alpha_j the
+   weight of corner[0]'s side of surface j in the multilinear convex
+   combination; det is the determinant whose non-vanishing makes the
+   weights unique (HDO_EXPR_NONE when not built). */
+#define HDO_SLIDING_MAXK 3
+typedef struct {
+    slong k;
+    slong corner[1 << HDO_SLIDING_MAXK];
+    hdo_expr surf[HDO_SLIDING_MAXK];
+    hdo_expr beta[HDO_SLIDING_MAXK];
+    hdo_expr det;
+} hdo_sliding_set;
+
+/* The cube of the modes in mask (bit q: mode q; 2^k of them, 1 <= k <=
+   HDO_SLIDING_MAXK) into set (corners and surfaces; beta and det
+   HDO_EXPR_NONE): the surfaces are matched structurally (a guard of the
+   other side is the negated expression).  Returns 0, or
+   HDO_ERR_UNSUPPORTED with the reason in why. */
+int hdo_sliding_cube(hdo_sliding_set *set, hdo_model_struct *model,
+                     uint64_t mask, char *why, size_t nwhy);
+/* The sliding mode of the cube set (red[q]: the reduced form of mode q,
+   for every corner; explicit ODEs with the same variables whose
+   right-hand sides are affine in the signs of the k surfaces, checked
+   symbolically): der(x) = f0 + sum_j beta_j g_j with f0, g_j the
+   mean and the half-differences of the corner fields, beta solving the
+   k tangency conditions d/dt surf_j = 0 (Cramer).  Sets set->beta and
+   set->det.  Returns 0, or HDO_ERR_UNSUPPORTED with the reason. */
+int hdo_sliding_build_set(hdo_reduced_struct *out, hdo_sliding_set *set,
+                          hdo_model_struct *model,
+                          const hdo_reduced_struct *const *red, char *why,
+                          size_t nwhy);
+
+/* ------------------------------------------------------------------ */
+/* The regularised form of a mode whose guards are first integrals (KM
+   (23)): a reduced form built from a reduced form, with the per-arc
+   state of the guards it skips. */
+
+/* Switching functions that are first integrals of their mode
+   (ref/reduce/invariant.c: KM 2017 section 5.1 case 4(a), eq. (23);
+   decisions.md). */
+
+/* Whether S (a function of t and of order-0 explicit variables of red)
+   is a first integral of red's explicit flow: HDO_FI_SYMBOLIC when its
+   Lie derivative simplifies to 0, HDO_FI_NUMERIC when it passes the zero
+   test at FI_POINTS pseudo-random points at precision 3 prec + 64
+   (invariant.c), 0 when not (or undecidable: S or its Lie derivative
+   depends on an implicit variable or a derivative, or is undefined at
+   the test points).  t: the time around which the points are taken. */
+#define HDO_FI_SYMBOLIC 1
+#define HDO_FI_NUMERIC 2
+int hdo_first_integral_test(hdo_model_struct *model,
+                            const hdo_reduced_struct *red, hdo_expr S,
+                            const mpfr_t t, mpfr_prec_t prec);
+/* The offset r in [-1/2, 1/2] (53 bits) of test point `point` (0 to 3)
+   for coordinate coord (a variable's index, -1 for t): the point is
+   b + (1 + |b|) r / 2^s, s the halvings (exposed for the boundary tests,
+   tests/reduce/fi_thresholds.c). */
+void hdo_first_integral_offset(mpfr_t r, slong point, slong coord);
+
+typedef struct hdo_invariant hdo_invariant;
+/* Recognises the first integrals among the guards (compiled
+   expressions) of a mode with the reduced form red.  NULL when there is
+   none; else the regularised form (red plus one constraint per first
+   integral, KM (23)) and the per-arc state.  red and model must outlive
+   it. */
+hdo_invariant *hdo_invariant_build(hdo_model_struct *model,
+                                   const hdo_reduced_struct *red,
+                                   const hdo_expr *guards, slong nguards,
+                                   const mpfr_t t, mpfr_prec_t prec);
+/* The reduced form to integrate with: the regularised one, or red when
+   inv is NULL. */
+const hdo_reduced_struct *hdo_invariant_reduced(const hdo_invariant *inv,
+                                                const hdo_reduced_struct *red);
+/* At the entry of an arc at (t, xs) (consistent states of red): every
+   first integral's constraint value becomes S(t, xs), and its guard is
+   skipped on this arc when S(t, xs) >= -tol (feasible, or on the surface
+   within the tolerance); otherwise (infeasible at once) the locator
+   keeps it and reports the event at the start.  Returns 0, or
+   HDO_ERR_DOMAIN when a first integral is undefined there (then no guard
+   is skipped, and the step's expansion, which evaluates the guards,
+   reports the domain error).  A NULL inv is a no-op. */
+int hdo_invariant_enter(hdo_invariant *inv, const mpfr_t t, mpfr_srcptr xs,
+                        const mpfr_t tol);
+/* 1 when guard g reports no events on the current arc. */
+int hdo_invariant_skips(const hdo_invariant *inv, slong g);
+/* 1 when guard g was recognised as a first integral. */
+int hdo_invariant_is_first(const hdo_invariant *inv, slong g);
+void hdo_invariant_free(hdo_invariant *inv);
+
 #ifdef __cplusplus
 }
 #endif

@@ -13,7 +13,6 @@ extern "C" {
 enum {
     HDO_OK = 0,
     HDO_EVENT = 1, /* a switching function crossed zero */
-    HDO_END = 2,   /* the end time was reached */
 
     HDO_ERR_SYNTAX = -1,       /* bad model text (file:line:col) */
     HDO_ERR_SEMANTIC = -2,     /* well-formed but meaningless model */
@@ -34,12 +33,27 @@ enum {
 
 const char *hdo_status_name(int status);
 
+/* Which input an error belongs to (hdo_error_t.input), for a caller that
+   reads several (hdo check: the model, the candidate, the tolerance file,
+   the events file, an option); HDO_INPUT_NONE when it is none of them or
+   not said (a run's numerical failure, memory). */
+enum {
+    HDO_INPUT_NONE = 0,
+    HDO_INPUT_MODEL,
+    HDO_INPUT_CANDIDATE,
+    HDO_INPUT_TOLERANCES,
+    HDO_INPUT_EVENTS,
+    HDO_INPUT_OPTION
+};
+
 /* Where and why something failed.  The library fills it, only oracle/
    and tools/ print it.  line/col are 1-based, 0 when unknown; mode is
    NULL when the failure belongs to no mode; has_time says whether time
-   is meaningful. */
+   is meaningful; input says which input (HDO_INPUT_*), set by the
+   readers of hdo check and left as it is by hdo_error_set. */
 typedef struct {
     int status;
+    int input;
     const char *file; /* borrowed: the model's file name */
     int line, col;
     const char *mode; /* borrowed */

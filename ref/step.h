@@ -14,13 +14,16 @@
    A step, as the driver runs it:
      apply      at a consistent point (t0, xs, xu): computes the dense
                 output (the Taylor method: the expansion);
-     step_size  proposes the step h for a tolerance (the dense output is
+     step_size  proposes the step h for the stepper's tolerance, given
+                at init as GSL's control is (the dense output is
                 accurate to it over [t0, t0 + h]);
      eval       the dense output at t0 + s, 0 <= s <= h;
      evolve     moves to t0 + s: the dense output, then the projection
                 onto the constraints (the next consistent point).
-   Methods: hdo_step_taylor (ref/step/taylor.c), hdo_step_radau
-   (ref/step/radau.c). */
+   Methods: hdo_step_taylor (ref/step/taylor_step.c), hdo_step_radau
+   (ref/step/radau.c), listed in hdo_step_types; the driver chooses among
+   them by their capability flags (HDO_STEP_*), never by name or
+   address. */
 #ifndef HDO_STEP_H
 #define HDO_STEP_H
 
@@ -58,6 +61,10 @@ typedef struct {
        last step: hdo_run_guard_floors).  A guard's error is held to tol
        max(its size over the step, gfloor / tol). */
     mpfr_ptr gfloor;
+    /* The tolerance of the error control (the driver's 10^-(D+5),
+       hdo_run_tol), given at init, at its own precision, kept by
+       hdo_stepper_switch. */
+    mpfr_t tol;
     /* log2 of the method's own absolute rounding floor at the last
        apply (Radau IIA: 2^-(3s+25) of the largest component), below which
        it holds every component absolutely; -inf: none (Taylor) */
@@ -69,15 +76,29 @@ typedef struct {
     hdo_expr *guards;
     slong nguards;
     mpfr_prec_t prec;
+    /* the spectral radius estimator (jacobian.c), made at its first use
+       and kept by hdo_stepper_switch */
+    void *spectral;
 } hdo_stepper_struct;
 typedef hdo_stepper_struct hdo_stepper_t[1];
 
+/* Capability flags of a step type (hdo_step_type.flags). */
+enum {
+    /* a stiff method: its steps count as summary.json's implicit_steps;
+       the method of --method implicit and of auto's switch */
+    HDO_STEP_IMPLICIT = 1,
+    /* takes only semi-explicit index-1 forms (hdo_reduced_is_index1):
+       alloc fails on others */
+    HDO_STEP_INDEX1_ONLY = 2
+};
+
 typedef struct hdo_step_type_struct {
     const char *name; /* as reported: "taylor" */
+    unsigned flags;   /* HDO_STEP_* */
     /* Compiles the reduced mode red with its switching functions at
-       precision prec (red and model outlive the stepper).  Returns 0, or
-       a negative status with the reason in s->message; free is called
-       either way. */
+       precision prec (red and model outlive the stepper; s->tol is
+       set).  Returns 0, or a negative status with the reason in
+       s->message; free is called either way. */
     int (*alloc)(hdo_stepper_struct *s, hdo_model_t model,
                  const hdo_reduced_struct *red, const hdo_expr *guards,
                  slong nguards, mpfr_prec_t prec);
@@ -85,10 +106,10 @@ typedef struct hdo_step_type_struct {
        Returns 0 or a negative status (err filled: mode, time). */
     int (*apply)(hdo_stepper_struct *s, const mpfr_t t0, mpfr_srcptr xs,
                  mpfr_srcptr xu, hdo_error_t *err);
-    /* The proposed step for tolerance tol into h; +infinity when the
-       dense output is exact everywhere (a polynomial solution).  Returns
-       0 or HDO_ERR_STEP_COLLAPSE (h written). */
-    int (*step_size)(mpfr_t h, const hdo_stepper_struct *s, const mpfr_t tol);
+    /* The proposed step for the tolerance s->tol into h; +infinity when
+       the dense output is exact everywhere (a polynomial solution).
+       Returns 0 or HDO_ERR_STEP_COLLAPSE (h written). */
+    int (*step_size)(mpfr_t h, const hdo_stepper_struct *s);
     /* The dense output at t0 + h into xs, xu and the guards g (any may be
        NULL). */
     void (*eval)(mpfr_ptr xs, mpfr_ptr xu, mpfr_ptr g,
@@ -129,20 +150,58 @@ extern const hdo_step_type hdo_step_taylor;
    functions a step is at most max(1, |t0|) long, and an apply at the
    point of the apply before the last returns that one's dense output
    again.  It works at prec + 3s + 32 bits and chooses its step in apply,
-   for the tolerance 2^(17 - prec) (the hybrid driver's); step_size returns
-   that step. */
+   for the tolerance 2^(17 - prec) (about the hybrid driver's 10^-(D+5),
+   which it is given in s->tol and does not use: radau_alloc says why);
+   step_size returns that step.  Flags: HDO_STEP_IMPLICIT,
+   HDO_STEP_INDEX1_ONLY. */
 extern const hdo_step_type hdo_step_radau;
 slong hdo_radau_stages(mpfr_prec_t prec);
 
-/* s gets type's method for red (type->alloc); clear it either way. */
+/* The step types, NULL-terminated, the default (explicit, any reduced
+   form: hdo_step_taylor) first: a new method is one file and one entry
+   here (ref/step/stepper.c). */
+extern const hdo_step_type *const hdo_step_types[];
+/* The first step type of hdo_step_types with every flag of flags that
+   takes red (a type with HDO_STEP_INDEX1_ONLY takes index-1 forms
+   only), or NULL. */
+const hdo_step_type *hdo_step_type_find(unsigned flags,
+                                        const hdo_reduced_struct *red);
+
+/* s gets type's method for red (type->alloc) with the error control's
+   tolerance tol (copied at its precision); clear it either way. */
 int hdo_stepper_init(hdo_stepper_t s, const hdo_step_type *type,
                      hdo_model_t model, const hdo_reduced_struct *red,
-                     const hdo_expr *guards, slong nguards, mpfr_prec_t prec);
+                     const hdo_expr *guards, slong nguards, mpfr_prec_t prec,
+                     const mpfr_t tol);
 void hdo_stepper_clear(hdo_stepper_t s);
-/* Replaces s's method by type for the same mode, guards and precision
-   (the dense output is that of the next apply).  Returns 0; or the new
-   method's failure, and then s keeps its old method. */
+/* Replaces s's method by type for the same mode, guards, precision and
+   tolerance (the dense output is that of the next apply).  Returns 0; or the
+   new method's failure, and then s keeps its old method. */
 int hdo_stepper_switch(hdo_stepper_t s, const hdo_step_type *type);
+/* The Jacobian of an ODE or index-1 mode y' = f(t, y, z), 0 = g(t, y, z)
+   (jacobian.c): roots[0..N) are f (n states: the right-hand sides, or
+   the next derivative of an implicit variable's state) and g (m
+   unknowns), roots[N + e] the nonzero partial of root row[e] by
+   component col[e] (states then unknowns), e < nnz, row-major. */
+typedef struct {
+    slong n, m, N, nnz, alloc;
+    hdo_expr *roots;
+    slong *row, *col;
+} hdo_jacobian_struct;
+/* Builds jac for red (symbolic partials in model's pool); returns 0.
+   Clear it with hdo_jacobian_roots_clear. */
+int hdo_jacobian_roots(hdo_jacobian_struct *jac, hdo_model_t model,
+                       const hdo_reduced_struct *red);
+void hdo_jacobian_roots_clear(hdo_jacobian_struct *jac);
+/* An estimate (power iteration in double, to a factor of about 1.5) of
+   the spectral radius of the Jacobian of s's mode at (t, xs, xu): of f_y
+   in an ODE mode, of f_y - f_z g_z^-1 g_y in an index-1 DAE mode.  The
+   first call compiles the partials (kept in s->spectral).  Returns the
+   estimate (>= 0), or -1 when there is none (constraints on the states,
+   more than 300 unknowns, a value that is not finite, g_z singular). */
+double hdo_stepper_spectral_radius(hdo_stepper_struct *s, const mpfr_t t,
+                                   mpfr_srcptr xs, mpfr_srcptr xu);
+void hdo_stepper_spectral_clear(hdo_stepper_struct *s);
 /* 1 when red is an ODE mode: no algebraic unknowns, no constraints. */
 int hdo_reduced_is_ode(const hdo_reduced_struct *red);
 /* 1 when red is in semi-explicit index-1 form y' = f(t, y, z),
@@ -158,9 +217,9 @@ hdo_stepper_apply(hdo_stepper_t s, const mpfr_t t0, mpfr_srcptr xs,
 }
 
 static inline int
-hdo_stepper_step_size(mpfr_t h, const hdo_stepper_t s, const mpfr_t tol)
+hdo_stepper_step_size(mpfr_t h, const hdo_stepper_t s)
 {
-    return s->type->step_size(h, s, tol);
+    return s->type->step_size(h, s);
 }
 
 static inline void

@@ -80,7 +80,7 @@ typedef struct {
     /* Scale floors of the error control, borrowed (nstate + nimplicit
        entries: states, then unknowns; NULL: all zero): component i is
        held to tol max(its magnitude over the step, floor[i]).  The
-       stepper (ref/step/taylor.c) points it at the driver's floors. */
+       stepper (ref/step/taylor_step.c) points it at the driver's floors. */
     mpfr_srcptr floor;
     /* log2 of each state's and unknown's own step (control.c) and of the
        tolerance it was for, kept by hdo_taylor_step_size for the

@@ -66,8 +66,8 @@ build() {
     # instrumentation, but without libFuzzer's main.  Rebuilt only where
     # the source (or a header) is newer than the object.
     local newest_h objs=()
-    newest_h=$(ls -t ref/*.h ref/*/*.h 2>/dev/null | head -n 1)
-    for src in ref/*/*.c; do
+    newest_h=$(ls -t ref/*.h ref/*/*.h ref/*/*/*.h 2>/dev/null | head -n 1)
+    for src in ref/*/*.c ref/*/*/*.c; do
         obj=$objdir/${src//\//_}.o
         if [ ! -f "$obj" ] || [ "$src" -nt "$obj" ] || [ "$newest_h" -nt "$obj" ]; then
             echo "  CC $src"

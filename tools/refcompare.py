@@ -1,6 +1,10 @@
 #!/usr/bin/python3
 """refcompare.py -- compares a regenerated golden reference with the stored one.
 
+The second, independent implementation of `hdo ref compare`'s rule: the
+self-test of tests/e2e/references.sh wants both to give the same verdict on
+every planted change (ref.json, the options, is hdo's alone).
+
 usage: refcompare.py CASE STORED_DIR FRESH_DIR [--digits N]
 
 Reads trajectory.csv, events.csv and summary.json of both folders (the files
@@ -22,7 +26,7 @@ where S is the largest magnitude of that column in the stored file (the time
 column and the event times use the time column's S).  Above 10^-5 S this is
 the relative error; below it the floor makes it an absolute error of
 10^-(N+5) S.  Why: hdo measures its own accuracy relative to the column's
-scale (--verify, ref/hybrid/verify.c) and works with the local tolerance
+scale (--verify, ref/result/agreement.c) and works with the local tolerance
 10^-(D+5); a value that is zero in exact arithmetic (a contact force before
 contact, lambda at t0, a state that crosses zero at an event) is computed to
 an absolute accuracy near 10^-(D+5) S, so its relative digits are
@@ -36,8 +40,9 @@ Events must have the same count, index, from, to, kind and guard text; rows
 the same count, mode and empty cells.  summary.json: "seconds" and "timing"
 (wall and CPU times), "hdo_version" and
 "command_line" are not compared; "steps", "implicit_steps" (the steps the
-implicit method took, a subset of steps), "average_order" and
-"max_residual" describe the computation, not the
+implicit method took, a subset of steps), "method_arcs" (where --method
+auto's switch put the implicit method: a cost choice, issue #28),
+"average_order" and "max_residual" describe the computation, not the
 result, and are reported as notes when they change; "verified_digits" fails
 only when the fresh run no longer verifies the N digits the stored one did;
 t0 and t_end are compared as numbers; every other key present in both must be
@@ -56,7 +61,8 @@ MAX_REPORTS = 5          # failures printed per file before "... and K more"
 # wall and CPU times of the run; hdo's version and the command line (with
 # its output folder) say what produced the result, not what it is
 NOT_COMPARED = {"seconds", "timing", "hdo_version", "command_line"}
-NOTED = {"steps", "implicit_steps", "max_residual", "average_order"}
+NOTED = {"steps", "implicit_steps", "method_arcs", "max_residual",
+         "average_order"}
 
 
 class Failures:

@@ -3,21 +3,32 @@
 #
 # usage: tools/references.sh write|check [CASE ...]
 #
-# Every case of cases/*.hdae (or the CASE names given) is run, in parallel
-# (one job per case), as
-#   $HDO run cases/<case>.hdae --digits 40 --verify --every <every> -o TMP/<case>
-# with <every> from cases/references.txt, and the fresh result is compared
-# with the stored cases/<case>.ref/ by tools/refcompare.py (35 significant
-# digits, the rule is explained there and in docs/decisions.md).
+# The golden references are hdo's own regression tests, written and
+# compared by the command every user has for theirs (hdo ref, docs/cli.md):
+# each is the folder of
+#   $HDO ref write cases/<case>.hdae DIR --digits 40 --verify --every <every>
+# (trajectory.csv, events.csv, summary.json and ref.json, the options),
+# <every> from cases/references.txt, and a fresh result is compared with it
+# by `hdo ref compare --digits-agree 35` (35 significant digits; the rule is
+# in docs/cli.md, "hdo ref", and docs/decisions.md).  All cases run in
+# parallel (one job per case).
 #
-#   write  (make references): a case without a stored reference gets one; a
-#          stored one that agrees is replaced by the fresh files unless they
-#          are the same apart from summary.json's "seconds" (then it is left
-#          untouched, so git shows only references that really changed); one
-#          that disagrees beyond 35 digits is kept and the run fails, unless
-#          REF_FORCE=1 (an engine change that is known to move the results).
-#   check  (tests/e2e/references.sh): nothing is written; a missing or
-#          disagreeing reference fails.
+#   write  (make references): every case is written into a scratch folder
+#          (hdo ref write); a case without a stored reference gets it; a
+#          stored one is compared with it (hdo ref compare --with) and, when
+#          they agree, replaced by it unless they are the same apart from
+#          what differs from run to run (summary.json's seconds, timing,
+#          hdo_version and command_line, ref.json's hdo_version: then it is
+#          left untouched, so git shows only references that really
+#          changed); one that disagrees beyond 35 digits is kept and the run
+#          fails, unless REF_FORCE=1 (an engine change that is known to move
+#          the results).
+#   check  (tests/e2e/references.sh): `hdo ref compare` reruns every stored
+#          reference with the options of its ref.json (its fresh result in
+#          a scratch folder, -o, for the verified digits); nothing is
+#          written under cases/; a missing or disagreeing reference fails,
+#          and so does a ref.json whose --every is not the one
+#          cases/references.txt gives.
 #
 # Cases listed in tests/corpus/pending.txt are not run: they are printed as
 # SKIP with the reason.  The last line is "references: N passed, N failed,
@@ -25,8 +36,7 @@
 #
 # environment: HDO (default build/hdo), JOBS (default nproc), REF_TIMEOUT
 #              seconds per case (default 600: car_axis, the slowest, takes
-#              10-40 s), REF_FORCE=1 (write only), HDO_PYTHON (default
-#              /usr/bin/python3)
+#              10-40 s), REF_FORCE=1 (write only)
 set -u
 cd "$(dirname "$0")/.." || exit 2
 mode=${1:-}
@@ -36,7 +46,6 @@ if [[ $mode != write && $mode != check ]]; then
     exit 2
 fi
 HDO=${HDO:-build/hdo}
-PY=${HDO_PYTHON:-/usr/bin/python3}
 JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 REF_TIMEOUT=${REF_TIMEOUT:-600}
 DIGITS=40
@@ -78,6 +87,20 @@ for name in "${names[@]}"; do
         failed=$((failed + 1))
         continue
     fi
+    if [[ $mode == check && ! -d cases/$name.ref ]]; then
+        echo "FAIL $name: no stored reference cases/$name.ref (run make references)"
+        failed=$((failed + 1))
+        continue
+    fi
+    # the stored options must be those references.txt gives (make
+    # references writes them so; a hand edit of one would go unnoticed)
+    recorded=$(grep -oE '"every": *"[^"]*"' "cases/$name.ref/ref.json" 2>/dev/null |
+        cut -d'"' -f4)
+    if [[ $mode == check && $recorded != "${every[$name]}" ]]; then
+        echo "FAIL $name: cases/$name.ref/ref.json records --every '${recorded}', cases/references.txt gives ${every[$name]} (run make references)"
+        failed=$((failed + 1))
+        continue
+    fi
     jobs+=("$name")
 done
 
@@ -92,31 +115,64 @@ order=$(for name in "${jobs[@]}"; do
     echo "${s:-1000} $name"
 done | sort -rg | cut -d' ' -f2)
 
+# One job: write mode writes a fresh reference into $tmp/<case>; check
+# mode reruns the stored one (its fresh result kept in $tmp/<case>).
 run_case() {
     local name=$1 dt=$2 start rc
     start=$(date +%s.%N)
-    timeout "$REF_TIMEOUT" "$HDO" run "cases/$name.hdae" --digits "$DIGITS" \
-        --verify --every "$dt" -o "$tmp/$name" >"$tmp/$name.log" 2>&1
+    if [[ $mode == write ]]; then
+        timeout "$REF_TIMEOUT" "$HDO" ref write "cases/$name.hdae" "$tmp/$name" \
+            --digits "$DIGITS" --verify --every "$dt" >"$tmp/$name.log" 2>&1
+    else
+        timeout "$REF_TIMEOUT" "$HDO" ref compare "cases/$name.hdae" \
+            "cases/$name.ref" --digits-agree "$NEED" -o "$tmp/$name" \
+            >"$tmp/$name.log" 2>"$tmp/$name.err"
+    fi
     rc=$?
     echo "$rc $(echo "$(date +%s.%N) - $start" | bc)" >"$tmp/$name.status"
 }
 export -f run_case
-export HDO DIGITS tmp REF_TIMEOUT
+export HDO DIGITS NEED mode tmp REF_TIMEOUT
 t_start=$(date +%s.%N)
 for name in $order; do echo "$name ${every[$name]}"; done |
     xargs -r -P "$JOBS" -L 1 bash -c 'run_case "$0" "$1"'
 t_all=$(echo "$(date +%s.%N) - $t_start" | bc)
+
+# What differs from run to run and is no change of the reference: the
+# times, hdo's version and the command line.
+same_reference() {
+    local a=$1 b=$2
+    cmp -s "$a/trajectory.csv" "$b/trajectory.csv" &&
+        cmp -s "$a/events.csv" "$b/events.csv" &&
+        cmp -s <(grep -vE '"(seconds|timing|hdo_version|command_line)"' "$a/summary.json") \
+            <(grep -vE '"(seconds|timing|hdo_version|command_line)"' "$b/summary.json") &&
+        cmp -s <(grep -v '"hdo_version"' "$a/ref.json" 2>/dev/null) \
+            <(grep -v '"hdo_version"' "$b/ref.json")
+}
 
 for name in "${jobs[@]}"; do
     ref=cases/$name.ref
     read -r rc secs <"$tmp/$name.status" 2>/dev/null || { rc=-1; secs=0; }
     secs=$(printf '%.1f' "$secs")
     if ((rc == 124)); then
-        echo "FAIL $name: hdo run gave no result within $REF_TIMEOUT s (REF_TIMEOUT)"
+        echo "FAIL $name: hdo ref $mode gave no result within $REF_TIMEOUT s (REF_TIMEOUT)"
         failed=$((failed + 1))
         continue
+    elif [[ $mode == check ]]; then
+        # the verdict of hdo ref compare: its FAIL lines and its last line
+        if ((rc == 0 || rc == 1)); then
+            sed "\$s/\$/ [$secs s]/" "$tmp/$name.log"
+        else
+            echo "FAIL $name: hdo ref compare exited $rc after $secs s: $(grep -v '^==' "$tmp/$name.err" | tail -n 1)"
+        fi
+        vd=$(grep -oE '"verified_digits": *[0-9]+' "$tmp/$name/summary.json" 2>/dev/null | grep -oE '[0-9]+$')
+        if ((rc == 0 && ${vd:-0} < NEED)); then
+            echo "warning: $name: hdo's own --verify gives verified_digits ${vd:-?} < $NEED"
+        fi
+        if ((rc == 0)); then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+        continue
     elif ((rc != 0)); then
-        echo "FAIL $name: hdo run exited $rc after $secs s: $(grep -v '^==' "$tmp/$name.log" | tail -n 1)"
+        echo "FAIL $name: hdo ref write exited $rc after $secs s: $(grep -v '^==' "$tmp/$name.log" | tail -n 1)"
         failed=$((failed + 1))
         continue
     fi
@@ -126,39 +182,28 @@ for name in "${jobs[@]}"; do
         warn=" [warning: hdo's own --verify gives verified_digits ${vd:-?} < $NEED]"
     fi
     if [[ ! -d $ref ]]; then
-        if [[ $mode == check ]]; then
-            echo "FAIL $name: no stored reference $ref (run make references)"
-            failed=$((failed + 1))
-        else
-            cp -r "$tmp/$name" "$ref"
-            echo "NEW  $name: $ref written ($secs s)$warn"
-            passed=$((passed + 1))
-        fi
+        cp -r "$tmp/$name" "$ref"
+        echo "NEW  $name: $ref written ($secs s)$warn"
+        passed=$((passed + 1))
         continue
     fi
-    verdict=$("$PY" tools/refcompare.py --digits "$NEED" "$name" "$ref" "$tmp/$name")
+    verdict=$("$HDO" ref compare "cases/$name.hdae" "$ref" --with "$tmp/$name" \
+        --digits-agree "$NEED" 2>&1)
     crc=$?
-    if [[ $mode == check ]]; then
-        printf '%s\n' "$verdict" | sed "\$s/\$/ [$secs s]/"
-        if ((crc == 0)); then passed=$((passed + 1)); else failed=$((failed + 1)); fi
-        continue
-    fi
     if ((crc != 0)) && [[ ${REF_FORCE:-0} != 1 ]]; then
         printf '%s\n' "$verdict"
         echo "FAIL $name: stored $ref kept; REF_FORCE=1 make references replaces it"
         failed=$((failed + 1))
         continue
     fi
-    if cmp -s "$ref/trajectory.csv" "$tmp/$name/trajectory.csv" &&
-        cmp -s "$ref/events.csv" "$tmp/$name/events.csv" &&
-        cmp -s <(grep -v '"seconds"' "$ref/summary.json") \
-            <(grep -v '"seconds"' "$tmp/$name/summary.json"); then
-        echo "SAME $name: ${verdict#PASS "$name": } [$secs s]$warn"
+    last=$(tail -n 1 <<<"$verdict")
+    if same_reference "$ref" "$tmp/$name"; then
+        echo "SAME $name: ${last#PASS "$name": } [$secs s]$warn"
     else
         rm -rf "$ref"
         cp -r "$tmp/$name" "$ref"
         if ((crc == 0)); then
-            echo "UPD  $name: ${verdict#PASS "$name": } [$secs s]$warn"
+            echo "UPD  $name: ${last#PASS "$name": } [$secs s]$warn"
         else
             printf '%s\n' "$verdict"
             echo "FORCED $name: $ref replaced (REF_FORCE=1)$warn"

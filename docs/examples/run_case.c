@@ -31,28 +31,6 @@
 #include <stdlib.h>
 #include <hdo/hdo.h>
 
-static const char *
-event_kind_name(hdo_event_kind k)
-{
-    switch (k) {
-    case HDO_EV_SWITCH:
-        return "switch";
-    case HDO_EV_SIMULTANEOUS:
-        return "simultaneous";
-    case HDO_EV_SLIDING_START:
-        return "sliding-start";
-    case HDO_EV_SLIDING_END:
-        return "sliding-end";
-    case HDO_EV_ZENO:
-        return "zeno";
-    case HDO_EV_REINIT_ADJUSTED:
-        return "reinit-adjusted";
-    case HDO_EV_CROSSING:
-        return "crossing";
-    }
-    return "?";
-}
-
 int
 main(int argc, char **argv)
 {
@@ -103,7 +81,7 @@ main(int argc, char **argv)
             hdo_mode_name(from, sizeof from, model, e->from);
             hdo_mode_name(to, sizeof to, model, e->to);
             mpfr_printf("event %ld t=%.*Re %s -> %s %s [%s]\n", (long)e->index,
-                        d, e->time, from, to, event_kind_name(e->kind),
+                        d, e->time, from, to, hdo_event_kind_name(e->kind),
                         e->guard != NULL ? e->guard : "");
         }
         if (res->nrows > 0) {

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "analyze.h"
-#include "hybrid.h"
+#include "result.h"
 
 void
 hdo_analysis_init(hdo_analysis_t a)

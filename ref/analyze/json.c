@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "analyze.h"
-#include "hybrid.h"
+#include "util.h"
 
 static const char *
 model_var(const hdo_model_t model, slong v)

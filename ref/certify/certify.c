@@ -3,20 +3,11 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 #include "internal.h"
 #include "taylor.h"
 
 #define CERT_GUARD_BITS 32
 #define CERT_GUARD_DIGITS 3
-
-static double
-thread_cpu(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 /* log2 of x (an MPFR number), -inf for 0. */
 static double
@@ -105,7 +96,7 @@ hdo_certify(hdo_certified_t cert, const hdo_result_t res,
         bad = "the run's result is not one of this model";
     if (bad != NULL)
         return hdo_error_set(err, HDO_ERR_INPUT, 0, 0, "hdo_certify: %s", bad);
-    double cpu0 = thread_cpu();
+    double cpu0 = hdo_clock_thread_cpu();
     cert_result_reset(cert, res->digits, res->prec, model->nvars);
 
     cert_ctx c;
@@ -121,8 +112,8 @@ hdo_certify(hdo_certified_t cert, const hdo_result_t res,
     c.p = opt->order > 0 ? opt->order : hdo_taylor_default_order(res->prec);
     c.lprec = opt->lprec > 0 ? opt->lprec : 64;
     c.q = opt->extra >= 0 ? opt->extra : c.p / 2;
-    c.ltol =
-        -(double)(res->digits + 5 + CERT_GUARD_DIGITS) * 3.32192809488736234787;
+    c.ltol = -(double)(res->digits + HDO_TOL_GUARD_DIGITS + CERT_GUARD_DIGITS) *
+             3.32192809488736234787;
     hdo_model_workspace_init(&c.work, model);
     c.nmodes = model->nmodes;
     c.modes = flint_calloc(model->nmodes + 1, sizeof *c.modes);
@@ -155,15 +146,30 @@ hdo_certify(hdo_certified_t cert, const hdo_result_t res,
              (long)c.p, (long)c.prec, (long)c.lprec,
              wraps[opt->wrap >= 0 && opt->wrap <= 2 ? opt->wrap : 0]);
 
+    /* the exact end: the run's t_end is its rounding (hdo_run evaluates
+       it the same way), or the end is not the one given */
+    c.tend = opt->until != NULL ? hdo_expr_const_fmpq(c.work.pool, opt->until)
+                                : model->t_end;
+    arb_init(c.tend_ball);
+    if (c.tend != HDO_EXPR_NONE) {
+        mpfr_t te;
+        mpfr_init2(te, res->prec);
+        if (hdo_expr_eval_constant(te, c.work.pool, c.tend) != 0 ||
+            !mpfr_equal_p(te, res->t_end) ||
+            cert_constant_arb(c.tend_ball, &c.work, c.tend, c.prec) != 0)
+            c.tend = HDO_EXPR_NONE;
+        mpfr_clear(te);
+    }
     int st = cert_run(&c);
     min_digits(cert, res, model, c.nominal);
     if (cert->complete)
         mpfr_set(cert->until, res->t_end, MPFR_RNDN);
 
     cert_mode_free(&c);
+    arb_clear(c.tend_ball);
     hdo_model_workspace_clear(&c.work);
     flint_free(c.varmax);
     flint_free(c.nominal);
-    cert->cpu_seconds = thread_cpu() - cpu0;
+    cert->cpu_seconds = hdo_clock_thread_cpu() - cpu0;
     return st;
 }

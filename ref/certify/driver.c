@@ -2,7 +2,6 @@
    validated steps, the run's rows and events as balls, transitions, and
    where the pass has to stop */
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,36 +20,6 @@
 /* Retries of a step whose switching functions could not be proven
    positive (each shortens it to half the undecided place). */
 #define MAX_SHORTEN 40
-
-/* Stops the pass: cert->reason "<why> (in mode M at t = T)". */
-int
-cert_stop(arc_t *a, double t, const char *fmt, ...)
-{
-    hdo_certified_struct *cert = a->c->cert;
-    char buf[768];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
-    const char *mode = a->m >= 0 && a->m < a->c->model->nmodes
-                           ? a->c->model->modes[a->m].name
-                           : "?";
-    snprintf(cert->stop_mode, sizeof cert->stop_mode, "%s", mode);
-    cert->stop_time = t;
-    if (isnan(t))
-        snprintf(cert->reason, sizeof cert->reason, "%s (in mode %s)", buf,
-                 mode);
-    else
-        snprintf(cert->reason, sizeof cert->reason,
-                 "%s (in mode %s at t = %.17g)", buf, mode, t);
-    return HDO_CERTIFY_STOPPED;
-}
-
-double
-cert_arb_d(const arb_t x)
-{
-    return arf_get_d(arb_midref(x), ARF_RND_NEAR);
-}
 
 /* The scales of the components (states, then unknowns) at the centre:
    max(|x_i|, the variable's floor), as the run's error control: its
@@ -94,15 +63,40 @@ scales(mag_ptr scale, arc_t *a)
     flint_free(lx);
 }
 
-/* The transition index of the run's event e in mode m, or -1. */
+/* The guard index of the run's event e in mode m (its `when`; for a
+   sliding start the `when` into the pair's other mode; for a sliding end
+   0 for alpha = 0, into b, 1 for alpha = 1, into a), or -1. */
 static slong
-event_transition(const cert_ctx *c, const hdo_event *e, slong m)
+event_transition(cert_ctx *c, const hdo_event *e, slong m)
 {
-    if (e->from != m || m >= c->model->nmodes)
+    slong n = c->model->nmodes;
+    if (e->from != m)
         return -1;
+    if (m >= n) {
+        char why[64];
+        const cert_mode *cm = cert_mode_get(c, m, why, sizeof why);
+        if (cm == NULL || e->kind != HDO_EV_SLIDING_END)
+            return -1;
+        for (slong k = 0; k < 2; k++)
+            if (e->to == (k == 0 ? cm->sb : cm->sa) && e->guard != NULL &&
+                strcmp(e->guard, cm->gtext[k]) == 0)
+                return k;
+        return -1;
+    }
+    slong to = e->to;
+    if (e->kind == HDO_EV_SLIDING_START) {
+        if (to < n || to >= n + n * n)
+            return -1;
+        slong a = (to - n) / n, b = (to - n) % n;
+        if (m != a && m != b)
+            return -1;
+        to = m == a ? b : a;
+    } else if (to >= n) {
+        return -1;
+    }
     const hdo_mode *mode = c->model->modes + m;
     for (slong k = 0; k < mode->nwhens; k++)
-        if (mode->whens[k].target == e->to &&
+        if (mode->whens[k].target == to &&
             (mode->whens[k].guard_text == e->guard ||
              (e->guard != NULL &&
               strcmp(mode->whens[k].guard_text, e->guard) == 0)))
@@ -111,10 +105,15 @@ event_transition(const cert_ctx *c, const hdo_event *e, slong m)
 }
 
 /* Proves every located guard positive on [0, b] (the event's guard ge
-   only on [0, be] when ge >= 0).  Returns -1 when proven, else the
-   first guard that was not, with *fail its place. */
+   only on [0, be] when ge >= 0, its zero in [be, b]).  zend: the local
+   time of the run's
+   exact end when the step reaches it (else NULL): a clock exactly zero
+   there (an edge at `until`, which the run does not take: model-format.md)
+   is proven positive up to it, not at it.  Returns -1 when proven, else
+   the first guard that was not, with *fail its place. */
 static slong
-exclude_all(arc_t *a, const arf_t b, slong ge, const arf_t be, arf_t fail)
+exclude_all(arc_t *a, const arf_t b, slong ge, const arf_t be,
+            const arb_struct *zend, arf_t fail)
 {
     cert_mode *cm = a->cm;
     int first = arf_is_zero(a->sloc);
@@ -124,47 +123,32 @@ exclude_all(arc_t *a, const arf_t b, slong ge, const arf_t be, arf_t fail)
         const arf_struct *end = g == ge ? be : b;
         arf_t zero;
         arf_init(zero);
-        int ok = cert_guard_positive(cm->step, g, zero, end,
-                                     first && a->zero0[g], fail);
+        int z0 = first && a->zero0[g];
+        int ok = cert_guard_positive(cm->step, g, zero, end, z0, fail);
+        if (!ok && z0 && cert_guard_slope_zero(a, g)) {
+            /* a tangential departure: S and S' zero, S'' decides */
+            z0 = 2;
+            ok = cert_guard_positive(cm->step, g, zero, end, z0, fail);
+        }
+        if (!ok && zend != NULL && cert_clock_zero_at_end(a, g)) {
+            arf_t zlo;
+            arf_init(zlo);
+            arb_get_lbound_arf(zlo, zend, a->c->prec);
+            ok = cert_guard_positive_to_zero(cm->step, g, zero, zlo, end, z0,
+                                             fail);
+            arf_clear(zlo);
+        }
+        if (!ok && g == ge)
+            /* the event's own zero lies in [be, b] (interval Newton): an
+               exact one (t > 1: a ball of radius 0) leaves S(be) = 0, so
+               positivity is proven up to it, not at it */
+            ok =
+                cert_guard_positive_to_zero(cm->step, g, zero, be, b, z0, fail);
         arf_clear(zero);
         if (!ok)
             return g;
     }
     return -1;
-}
-
-/* Starts a new arc of mode m at time t (ball) from the set of states X
-   (NULL: the balls x) and the unknowns u. */
-int
-cert_arc_begin(arc_t *a, slong m, const arb_t t, const cert_set_struct *X,
-               arb_srcptr x, arb_srcptr u)
-{
-    char why[512];
-    cert_mode *cm = cert_mode_get(a->c, m, why, sizeof why);
-    if (cm == NULL)
-        return cert_stop(a, cert_arb_d(t), "%s", why);
-    if (a->has_X) {
-        cert_set_clear(a->X);
-        _arb_vec_clear(a->u, a->cm->red->nimplicit + 1);
-        flint_free(a->zero0);
-        flint_free(a->skip);
-    }
-    a->m = m;
-    a->cm = cm;
-    cert_set_init(a->X, cm->red->nstate, a->c->opt->wrap, a->c->prec,
-                  a->c->lprec);
-    a->has_X = 1;
-    if (X != NULL)
-        cert_set_copy(a->X, X);
-    else
-        cert_set_from_balls(a->X, x);
-    a->u = _arb_vec_init(cm->red->nimplicit + 1);
-    _arb_vec_set(a->u, u, cm->red->nimplicit);
-    a->zero0 = flint_calloc(cm->ng + 1, sizeof(int));
-    a->skip = flint_calloc(cm->ng + 1, sizeof(int));
-    arb_set(a->tarc, t);
-    arf_zero(a->sloc);
-    return 0;
 }
 
 /* The last sample row before the run's event e, or -1 when the arc has
@@ -178,24 +162,31 @@ last_sample_before(const arc_t *a, const hdo_event *E)
     return r;
 }
 
-/* Why the pass does not go beyond the run's event of this kind. */
+/* Why the pass does not go beyond the run's event e. */
 static const char *
-terminal_reason(hdo_event_kind kind)
+terminal_reason(const cert_ctx *c, const hdo_event *e)
 {
-    switch (kind) {
+    slong n = c->model->nmodes;
+    if (e->from >= n && e->kind != HDO_EV_SLIDING_END)
+        return "a further surface reached while sliding (sliding on an "
+               "intersection of surfaces, or across one), which the pass "
+               "does not certify";
+    switch (e->kind) {
     case HDO_EV_SIMULTANEOUS:
         return "two switching functions vanish at once (a simultaneous "
                "event), which the pass does not decide";
     case HDO_EV_SLIDING_START:
     case HDO_EV_SLIDING_END:
-        return "Filippov sliding starts here, which the pass does not "
-               "certify yet";
+        /* a pair's sliding is certified (sliding.c); an intersection's
+           is not */
+        if (e->to >= n + n * n || e->from >= n + n * n)
+            return "Filippov sliding on an intersection of surfaces, which "
+                   "the pass does not certify";
+        break;
     case HDO_EV_ZENO:
         return "the events accumulate (Zeno): certified up to the last "
                "event the run followed, not the accumulation point";
-    case HDO_EV_REINIT_ADJUSTED:
-        return "the reinitialisation moves the kept values (reinit-adjusted: "
-               "the smallest change is not certified)";
+    case HDO_EV_REINIT_ADJUSTED: /* the smallest change: reinit.c */
     case HDO_EV_SWITCH:
     case HDO_EV_CROSSING:
         break;
@@ -242,7 +233,7 @@ run_arc(arc_t *a)
     arb_mat_init(J, ns, ns);
     for (;;) {
         const hdo_event *E = a->ev < res->nevents ? res->events + a->ev : NULL;
-        const char *term = E != NULL ? terminal_reason(E->kind) : NULL;
+        const char *term = E != NULL ? terminal_reason(c, E) : NULL;
         slong k = -1;
         mpfr_srcptr target = res->t_end;
         if (E != NULL && term == NULL) {
@@ -252,13 +243,16 @@ run_arc(arc_t *a)
                                "the run's event %ld (`%s`) is not a transition "
                                "of mode %s",
                                (long)E->index, E->guard ? E->guard : "",
-                               c->model->modes[a->m].name);
+                               a->cm->name);
                 break;
             }
             target = E->time;
+        } else if (E != NULL && E->kind == HDO_EV_ZENO) {
+            st = cert_zeno_event(a, E); /* zeno.c */
+            break;
         } else if (E != NULL) {
             slong r = last_sample_before(a, E);
-            if (E->kind == HDO_EV_ZENO || r < 0) {
+            if (r < 0) {
                 st = cert_stop(a, mpfr_get_d(E->time, MPFR_RNDN), "%s", term);
                 break;
             }
@@ -293,7 +287,13 @@ run_arc(arc_t *a)
             break;
         }
         arb_add_arf(tstep, a->tarc, a->sloc, prec);
-        cert_local_time(sig, a, target);
+        if (E == NULL && term == NULL && c->tend != HDO_EXPR_NONE) {
+            /* the run's end: its exact time (the last row's) */
+            arb_sub(sig, c->tend_ball, a->tarc, prec);
+            arb_sub_arf(sig, sig, a->sloc, prec);
+        } else {
+            cert_local_time(sig, a, target);
+        }
         /* the step may reach a little beyond the target, to cover its
            ball (a margin far above any ball's radius) */
         upper(hmax, sig, prec);
@@ -359,17 +359,20 @@ run_arc(arc_t *a)
             if (arf_cmp(m, h) > 0)
                 arf_set(m, h);
             if (cert_guard_root(I, a->cm->step, k, m, 0) != 0) {
-                st = cert_stop(
-                    a, mpfr_get_d(E->time, MPFR_RNDN),
-                    "the time of event %ld (`%s`) is not enclosed as a "
-                    "simple crossing (a grazing or multiple zero, or "
-                    "one the run misplaced)",
-                    (long)E->index, E->guard);
+                /* the rest of a Zeno cascade, by its scaling (zeno.c) */
+                st = cert_zeno_tail(a);
+                if (st == -2)
+                    st = cert_stop(
+                        a, mpfr_get_d(E->time, MPFR_RNDN),
+                        "the time of event %ld (`%s`) is not enclosed as a "
+                        "simple crossing (a grazing or multiple zero, or "
+                        "one the run misplaced)",
+                        (long)E->index, E->guard);
                 break;
             }
             arb_get_lbound_arf(lo, I, prec);
             arb_get_ubound_arf(hi, I, prec);
-            slong g = exclude_all(a, hi, k, lo, fail);
+            slong g = exclude_all(a, hi, k, lo, NULL, fail);
             if (g >= 0) {
                 if (arf_cmp_2exp_si(fail, -20) > 0 &&
                     ++shorten <= MAX_SHORTEN) {
@@ -384,8 +387,7 @@ run_arc(arc_t *a)
                                "the switching function `%s` is not proven "
                                "positive before event %ld: an earlier or "
                                "simultaneous zero is not excluded",
-                               c->model->modes[a->m].whens[g].guard_text,
-                               (long)E->index);
+                               a->cm->gtext[g], (long)E->index);
                 break;
             }
             arf_set(hc, lo);
@@ -393,7 +395,7 @@ run_arc(arc_t *a)
                 break;
             while (a->row < E->row_left && res->rows[a->row].sample >= 0 &&
                    cert_before_clock(a, k, res->rows[a->row].time)) {
-                cert_local_time(hb, a, res->rows[a->row].time);
+                cert_row_local_time(hb, a, a->row);
                 if (cert_emit_sample(a, hb) != 0)
                     break;
             }
@@ -408,8 +410,8 @@ run_arc(arc_t *a)
                         "negative at the sample's time: the exact event "
                         "comes first (a sample at the event's time, "
                         "ordered by the rounding of the two times)",
-                        mpfr_get_d(r->time, MPFR_RNDN),
-                        c->model->modes[a->m].name, (long)E->index);
+                        mpfr_get_d(r->time, MPFR_RNDN), a->cm->name,
+                        (long)E->index);
                 else
                     st =
                         cert_stop(a, mpfr_get_d(E->time, MPFR_RNDN),
@@ -427,7 +429,9 @@ run_arc(arc_t *a)
         arf_set(hc, h);
         if (reach)
             arb_get_ubound_arf(hc, sig, prec);
-        slong g = exclude_all(a, hc, -1, hc, fail);
+        slong g =
+            exclude_all(a, hc, -1, hc,
+                        reach && E == NULL && term == NULL ? sig : NULL, fail);
         if (g >= 0) {
             if (arf_cmp_2exp_si(fail, -30) > 0 && ++shorten <= MAX_SHORTEN) {
                 arf_mul_2exp_si(hcap, fail, -1);
@@ -441,7 +445,7 @@ run_arc(arc_t *a)
                 "the switching function `%s` is not proven positive "
                 "near t = %.17g: a grazing contact, or a zero the run "
                 "did not take",
-                c->model->modes[a->m].whens[g].guard_text, cert_arb_d(hb));
+                a->cm->gtext[g], cert_arb_d(hb));
             break;
         }
         if ((st = cert_emit_samples(a, hc, reach)) != 0)
@@ -507,6 +511,7 @@ cert_run(cert_ctx *c)
     a.c = c;
     a.m = res->rows[0].mode;
     a.prev_m = a.prev_k = -1;
+    a.tzero = HDO_EXPR_NONE;
     arb_init(a.tarc);
     arf_init(a.sloc);
     mpfr_init2(a.last, c->prec);
@@ -563,6 +568,7 @@ cert_run(cert_ctx *c)
         _arb_vec_clear(a.u, a.cm->red->nimplicit + 1);
         flint_free(a.zero0);
         flint_free(a.skip);
+        flint_free(a.slope0);
     }
     arb_clear(a.tarc);
     arf_clear(a.sloc);

@@ -56,7 +56,9 @@ cert_guard_positive(const cert_step_t st, slong g, const arf_t a, const arf_t b,
         arf_init(hi + i);
     }
     if (zero_at_a && arf_cmp(a, b) < 0) {
-        /* S(a) = 0 exactly: S > 0 on (a, a + d] when S' > 0 on [a, a + d] */
+        /* S(a) = 0 exactly: S > 0 on (a, a + d] when S' > 0 on [a, a + d]
+           (zero_at_a 2: S'(a) = 0 too, and S'' > 0 there) */
+        int dflag = zero_at_a == 2 ? CERT_EVAL_DERIV2 : CERT_EVAL_DERIV;
         arf_t d;
         arf_init(d);
         arf_sub(d, b, a, lp, ARF_RND_DOWN);
@@ -65,7 +67,7 @@ cert_guard_positive(const cert_step_t st, slong g, const arf_t a, const arf_t b,
             arf_add(mid, a, d, st->prec, ARF_RND_DOWN);
             if (arf_cmp(mid, b) > 0)
                 arf_set(mid, b);
-            if (sign_over(st, comp, a, mid, 1, st->prec) > 0) {
+            if (sign_over(st, comp, a, mid, dflag, st->prec) > 0) {
                 ok = 1;
                 arf_set(start, mid);
                 break;
@@ -134,6 +136,39 @@ cert_guard_positive(const cert_step_t st, slong g, const arf_t a, const arf_t b,
     flint_free(depth);
     arf_clear(start);
     arf_clear(mid);
+    return ok;
+}
+
+int
+cert_guard_positive_to_zero(const cert_step_t st, slong g, const arf_t a,
+                            const arf_t zlo, const arf_t b, int zero_at_a,
+                            arf_t fail)
+{
+    slong comp = st->ns + st->nu + g;
+    arf_t d, c;
+    arf_init(d);
+    arf_init(c);
+    arf_sub(d, zlo, a, st->lprec, ARF_RND_DOWN);
+    int ok = 0, sloped = 0;
+    for (int k = 0; k < MAX_DEPTH && !sloped && arf_sgn(d) > 0; k++) {
+        /* S(z) = 0 and S' < 0 on [c, b], z in [zlo, b]: S > 0 on [c, z);
+           a larger c leaves more to the enclosures of [a, c] */
+        arf_sub(c, zlo, d, st->prec, ARF_RND_DOWN);
+        if (arf_cmp(c, a) < 0)
+            arf_set(c, a);
+        sloped = sign_over(st, comp, c, b, 1, st->prec) < 0;
+        arf_mul_2exp_si(d, d, -2);
+    }
+    if (sloped)
+        ok = arf_cmp(c, a) > 0
+                 ? cert_guard_positive(st, g, a, c, zero_at_a, fail)
+                 : !zero_at_a;
+    else if (fail != NULL)
+        arf_set(fail, zlo);
+    if (sloped && !ok && fail != NULL && arf_cmp(c, a) <= 0)
+        arf_set(fail, a);
+    arf_clear(d);
+    arf_clear(c);
     return ok;
 }
 

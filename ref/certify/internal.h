@@ -8,7 +8,9 @@
 #include <arb.h>
 #include <arb_mat.h>
 #include "certify.h"
+#include "reduce.h"
 #include "series.h"
+#include "util.h"
 
 /* ------------------------------------------------------------------ */
 /* system.c: a reduced mode (reduce.h) compiled once for ball expansions.
@@ -203,6 +205,7 @@ int cert_step_take(cert_step_t st, const cert_set_t X, const arb_t t0,
    midpoint of s is not in [0, h] (out is then indeterminate). */
 #define CERT_EVAL_DERIV 1
 #define CERT_EVAL_CENTER 2
+#define CERT_EVAL_DERIV2 4 /* the second derivative, remainder likewise */
 int cert_step_eval(arb_t out, const cert_step_t st, slong i, const arb_t s,
                    int flags, slong prec);
 /* The derivatives of component i at s (or of its time derivative, with
@@ -226,11 +229,20 @@ int cert_step_states(arb_ptr x, arb_mat_t J, const cert_step_t st,
    upper end (falling) is positive; bisection otherwise.  zero_at_a: the
    guard is exactly zero at a (proven by the caller, the arc's start on
    the surface of its previous event): then positivity on (a, b] is
-   proven from a derivative positive over [a, a + d].  Returns 1 when
+   proven from a derivative positive over [a, a + d]; zero_at_a 2: its
+   derivative is exactly zero at a too (cert_guard_slope_zero), and the
+   second derivative positive over [a, a + d] proves it.  Returns 1 when
    proven; 0 otherwise, with *fail (may be NULL) set to the lower end of
    the first piece that could not be decided. */
 int cert_guard_positive(const cert_step_t st, slong g, const arf_t a,
                         const arf_t b, int zero_at_a, arf_t fail);
+/* The same on [a, z) for a guard exactly zero at z, a point of [zlo, b]
+   (a clock's edge at the run's end): a derivative negative over [c, b]
+   for some c <= zlo makes it positive on [c, z), and cert_guard_positive
+   proves [a, c]. */
+int cert_guard_positive_to_zero(const cert_step_t st, slong g, const arf_t a,
+                                const arf_t zlo, const arf_t b, int zero_at_a,
+                                arf_t fail);
 
 /* Encloses a zero of guard g near sp (a point in [0, h]): the interval
    Newton operator N(I) = m - G(m)/G'(I) inside the interior of I proves
@@ -270,8 +282,19 @@ typedef struct {
     slong ng;
     hdo_expr *guards; /* as compiled: hysteresis added */
     int *locate;      /* per guard: located (0: a zero variant's D) */
+    const char **gtext; /* per guard: its text, for messages */
     slong *comp;      /* per model variable: its component (state or
                          unknown of order 0), or -1 */
+    char name[256];   /* the mode's name as results write it */
+    /* a Filippov sliding mode of the pair sa < sb (sliding.c; sa = -1
+       for a model mode): the surface S (sa's guard towards sb), the Lie
+       derivatives la = L_sa S, lb = L_sb S, the weight alpha =
+       lb / (lb - la) of sa's field; guards alpha (then sb), 1 - alpha
+       (then sa), then the other whens of sa and sb (other_mode,
+       other_when) */
+    slong sa, sb;
+    hdo_expr S, la, lb, alpha;
+    slong *other_mode, *other_when;
 } cert_mode;
 
 typedef struct {
@@ -284,9 +307,18 @@ typedef struct {
     double ltol; /* log2 of the tolerance 10^-(D+5) */
     slong nmodes;
     cert_mode *modes;
+    /* the Filippov sliding modes used (sliding.c): their keys (the run's
+       mode indices) and modes, each allocated once (pointers stay) */
+    slong nslide;
+    slong *slide_key;
+    cert_mode **slide;
     double *varmax;    /* per variable: log2 of its largest magnitude so far */
     double *nominal;   /* per variable: log2 of its nominal, or -inf */
     double stiff_from; /* the run's first implicit arc's start, or +inf */
+    /* the run's exact end (`until`, or the override), when its rounding
+       is the run's t_end: the last row's time, HDO_EXPR_NONE otherwise */
+    hdo_expr tend;
+    arb_t tend_ball;
 } cert_ctx;
 
 /* The ball of a constant expression of the workspace (0, or -1). */
@@ -297,10 +329,44 @@ int cert_constant_arb(arb_t r, hdo_model_struct *w, hdo_expr e, slong prec);
    whole run) or HDO_CERTIFY_STOPPED. */
 int cert_run(cert_ctx *c);
 
-/* The mode m, built on first use; NULL (with the reason in why) when it
+/* sliding.c: the mode m (a model mode, or a sliding mode's result
+   index), built on first use; NULL (with the reason in why) when it
    cannot be used. */
 cert_mode *cert_mode_get(cert_ctx *c, slong m, char *why, size_t size);
+/* compile.c: the model mode m < nmodes, as cert_mode_get. */
+cert_mode *cert_model_mode_get(cert_ctx *c, slong m, char *why, size_t size);
 void cert_mode_free(cert_ctx *c);
+/* Compiles cm (its red, guards, locate and name set) for ball
+   expansions: its system, stepper and components.  0, or -1 with why. */
+int cert_mode_compile(cert_ctx *c, cert_mode *cm, char *why, size_t size);
+/* Frees what cert_mode_get built in cm. */
+void cert_mode_release(cert_mode *cm);
+/* The model's `when` k of src when the event is that transition into
+   the model mode dst, resets applied; NULL for the entry into or the
+   exit from a Filippov sliding mode (every state kept, no reset:
+   decisions.md, "Filippov sliding"). */
+const hdo_transition *cert_when(const cert_ctx *c, slong src, slong k,
+                                slong dst);
+
+/* sliding.c: the sliding mode of the pair (run's index m >= nmodes),
+   built into a new cert_mode; NULL with why for an intersection or a
+   pair the pass does not cover. */
+cert_mode *cert_sliding_get(cert_ctx *c, slong m, char *why, size_t size);
+/* At a sliding start (from model mode src by its when k, into the
+   sliding mode dst) on the surface, at the left limit's balls y (src's
+   states then unknowns) and time t: both fields point at the surface,
+   la < 0 < lb, proven in balls (the side that fired is already proven
+   by its crossing), and the two whens are across one surface (b's guard
+   is -S, exactly).  0, or -1 with why. */
+int cert_sliding_entry(cert_ctx *c, slong src, slong k, slong dst,
+                       arb_srcptr y, const arb_t t, char *why, size_t size);
+/* After the sliding-end of the sliding mode src by its guard k (0:
+   alpha = 0, into sb; 1: alpha = 1, into sa), guard g of the target dst:
+   1 when it is the surface's (+-S): zero there, S being exactly
+   invariant along the sliding field; *slope then 1 (its derivative is
+   -+lb or +-la, zero at that end). */
+int cert_sliding_exit_zero(cert_ctx *c, slong src, slong k, slong dst, slong g,
+                           int *slope);
 
 /* The start point of mode m at t0: the states as balls (x, ns) from the
    `var` start values, proven consistent (every constraint exactly zero
@@ -310,23 +376,40 @@ void cert_mode_free(cert_ctx *c);
 int cert_start_state(arb_ptr x, arb_ptr u, cert_ctx *c, slong m, const arb_t t0,
                      arb_srcptr guess, char *why, size_t size);
 
-/* The state after transition k of mode src (left-limit component
-   values y, ns + nu of src, at time t): the `with` values evaluated on
+/* The state after transition k of mode src into dst (left-limit
+   component values y, ns + nu of src, at time t): the `with` values (a
+   model when's: cert_when) evaluated on
    y in Arb, kept values copied, the target's constraints proven exactly
    zero (each, after the reset, a constraint of src, whose exact solution
    keeps it zero, or with at_zero the switching function that fired, zero
    at its located event; or exactly zero in balls), the target's unknowns
    by Krawczyk near guess.  x: the target's states, u: its unknowns.
-   Returns 0, or -1 with why. */
+   A constraint not proven so is met by the smallest change of the
+   states (cert_reinit_project): *moved = 1, and P (the target's nstate
+   square, may be NULL) gets the change's Jacobian; *moved = 0 and P
+   untouched otherwise.  Returns 0, or -1 with why. */
 int cert_transition_state(arb_ptr x, arb_ptr u, cert_ctx *c, slong src, slong k,
-                          arb_srcptr y, const arb_t t, arb_srcptr guess,
-                          int at_zero, char *why, size_t size);
+                          slong dst, arb_srcptr y, const arb_t t,
+                          arb_srcptr guess, int at_zero, arb_mat_struct *P,
+                          int *moved, char *why, size_t size);
+
+/* reinit.c: the smallest change of the states x of mode cm at time t
+   onto its constraints (those with proven[q] are exactly zero at x):
+   when they are affine in the states, the Euclidean projection
+   x - A^T (A A^T)^-1 g(x), A = dg/dx (Arb proves A A^T invertible);
+   P (nstate x nstate, may be NULL) gets its Jacobian
+   I - A^T (A A^T)^-1 A.  Returns 0, or -1 with why. */
+int cert_reinit_project(arb_ptr x, arb_mat_struct *P, cert_ctx *c,
+                        const cert_mode *cm, const int *proven, const arb_t t,
+                        char *why, size_t size);
 
 /* 1 when guard g of mode dst is exactly zero right after transition k of
    src: composed with the reset it is, up to its sign, src's guard k (with
    at_zero: the event was its located zero) or a constraint of src. */
 int cert_guard_zero_after(cert_ctx *c, slong src, slong k, slong dst, slong g,
                           int at_zero);
+/* e and s are the same expression of w's pool, or opposite ones. */
+int cert_same_up_to_sign(hdo_model_struct *w, hdo_expr e, hdo_expr s);
 
 /* 1 when guard g of mode m is exactly zero at the run's start (its
    value at the `var` start values and t0 a constant that Calcium proves
@@ -341,6 +424,11 @@ int cert_guard_invariant(cert_ctx *c, slong m, slong g);
    sub-expressions with exact rational coefficients, to no term: a proof
    that e is identically zero (0 means not proven). */
 int cert_expr_is_zero(const hdo_expr_pool_struct *pool, hdo_expr e);
+/* 1 when e expands (as above) to a combination sum c_j rel_j with
+   exact rational c_j: e is zero wherever every rel_j is (0: not
+   proven). */
+int cert_expr_in_span(const hdo_expr_pool_struct *pool, hdo_expr e,
+                      const hdo_expr *rel, slong n);
 
 /* The Jacobian K (target states x source states) of the state after
    transition k of src with respect to src's states, over the left-limit
@@ -348,10 +436,11 @@ int cert_expr_is_zero(const hdo_expr_pool_struct *pool, hdo_expr e);
    derivatives (with the unknowns' through the implicit function), rows of
    the identity for kept states.  Returns 0, or -1. */
 int cert_transition_jacobian(arb_mat_t K, cert_ctx *c, slong src, slong k,
-                             arb_srcptr y, const arb_t t);
+                             slong dst, arb_srcptr y, const arb_t t);
 
 /* ------------------------------------------------------------------ */
-/* driver.c, rows.c, jump.c: the pass along the run's arcs. */
+/* arc.c, rows.c, jump.c, driver.c (each calling only those before
+   it): the pass along the run's arcs. */
 
 /* run_arc's outcome besides the end of the run (0) and a stop */
 #define ARC_EVENT 2
@@ -369,12 +458,20 @@ typedef struct {
     int *zero0; /* per guard: exactly zero at the arc's start */
     int *skip;  /* per guard: zero all along the arc (a first integral) */
     slong prev_m, prev_k; /* the transition that began the arc, or -1 */
+    int prev_at_zero;     /* ... at a located zero of its guard */
+    int prev_moved;       /* ... whose reinitialisation moved the state */
+    int *slope0; /* per guard: its derivative proven zero at the start (1),
+                    not (0), not tried yet (-1): tangent.c */
+    /* a clock (switching function of t alone) proven exactly zero at the
+       arc's start time: the one whose located zero the last event was,
+       kept through instantaneous events; HDO_EXPR_NONE when none */
+    hdo_expr tzero;
     slong row;            /* the next row of the run to certify */
     slong ev;             /* the next event of the run */
     mpfr_t last;          /* the time of the last certified row */
 } arc_t;
 
-/* driver.c */
+/* arc.c */
 int cert_stop(arc_t *a, double t, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 double cert_arb_d(const arb_t x);
@@ -389,12 +486,44 @@ int cert_values_at(hdo_ball *out, int *present, arc_t *a, const arb_t s);
 int cert_emit_sample(arc_t *a, const arb_t s);
 /* s := t - (tarc + sloc), the local time of t in the current step. */
 void cert_local_time(arb_t s, arc_t *a, const mpfr_t t);
+/* The time of the run's row i (a ball: the exact end for the last
+   sample, cert_ctx.tend), and its local time in the current step. */
+void cert_row_time(arb_t t, const cert_ctx *c, slong i);
+void cert_row_local_time(arb_t s, arc_t *a, slong i);
+/* 1 when guard g of the arc's mode is of t alone and exactly zero at
+   the run's exact end (Calcium): a clock's edge at `until`. */
+int cert_clock_zero_at_end(arc_t *a, slong g);
 /* Certifies the sample rows of the current step up to local time hc. */
 int cert_emit_samples(arc_t *a, arf_t hc, int upto_inclusive);
 int cert_time_only(const arc_t *a, slong m, slong k);
 int cert_time_sign(const arc_t *a, slong m, slong k, const mpfr_t t);
 int cert_before_clock(arc_t *a, slong k, const mpfr_t t);
 int cert_time_root(arb_t te, const arc_t *a, slong m, slong k);
+
+/* tangent.c: 1 when guard g of the arc's mode, exactly zero at the arc's
+   start after a transition, has its derivative along the mode's flow
+   exactly zero there too (a tangential departure: the break-away of
+   stick_slip_stick), proven symbolically: that derivative, written in
+   the left limit's variables through the reset (the target's unknowns
+   as fresh symbols), is a rational combination of relations that hold
+   at the event: the mode left's implicit equations and constraints, the
+   fired switching function, and the target's implicit equations and
+   constraints. */
+int cert_guard_slope_zero(arc_t *a, slong g);
+
+/* zeno.c: the run's zeno event E, the next after the arc's last event:
+   its time t* enclosed by the scaling argument (zeno.c says when it
+   applies), the zeno clause taken from the limit state 0 there, and the
+   target's arc begun.  Returns ARC_EVENT, or a stop saying why not. */
+int cert_zeno(arc_t *a, const hdo_event *E, arb_t tstar, char *why,
+              size_t size);
+int cert_zeno_event(arc_t *a, const hdo_event *E);
+/* The run's events from a->ev up to its zeno event, when the steps cannot
+   enclose them (gaps near the rounding): each certified by the cascade's
+   self-similarity, its time and states the scaled image of the first
+   cycle's; the arc after them begun.  ARC_EVENT, a stop, or -2 when no
+   such cascade lies ahead (the caller's stop stands). */
+int cert_zeno_tail(arc_t *a);
 
 /* jump.c */
 void cert_unknown_guess(arb_ptr g, const cert_mode *cm, mpfr_srcptr vals);

@@ -135,7 +135,7 @@ cert_take_event(arc_t *a, slong k, const arb_t I, int instant)
     const hdo_event *E = res->events + a->ev;
     cert_mode *cm = a->cm;
     slong ns = cm->red->nstate, nu = cm->red->nimplicit, prec = c->prec;
-    slong src = a->m, dst = c->model->modes[a->m].whens[k].target;
+    slong src = a->m, dst = E->to; /* checked: driver.c event_transition */
     char why[512];
     int st = 0;
     arb_t te, tec, Ic;
@@ -186,19 +186,30 @@ cert_take_event(arc_t *a, slong k, const arb_t I, int instant)
                 "(Krawczyk)",
                 (long)E->index);
     }
+    arb_mat_t P;
+    arb_mat_init(P, nsd, nsd);
+    int moved = 0, moved_c = 0;
+    if (st == 0 && dst >= c->nmodes && src < c->nmodes &&
+        cert_sliding_entry(c, src, k, dst, yh, te, why, sizeof why) != 0)
+        st = cert_stop(a, cert_arb_d(te), "%s", why);
     if (st == 0) {
         cert_unknown_guess(g, cd, E->right);
-        if (cert_transition_state(xh, uh, c, src, k, yh, te, g, !instant, why,
-                                  sizeof why) != 0 ||
-            cert_transition_state(xc, uc, c, src, k, yc, tec, g, !instant, why,
-                                  sizeof why) != 0)
+        if (cert_transition_state(xh, uh, c, src, k, dst, yh, te, g, !instant,
+                                  P, &moved, why, sizeof why) != 0 ||
+            cert_transition_state(xc, uc, c, src, k, dst, yc, tec, g, !instant,
+                                  NULL, &moved_c, why, sizeof why) != 0)
             st = cert_stop(a, cert_arb_d(te), "%s", why);
     }
     if (st == 0) {
         /* the new set: the centre's image and the reset's Jacobian
-           (Lohner's method across the reset); where the Jacobian is not
-           enclosed, the hull */
-        if (nsd == ns && cert_transition_jacobian(K, c, src, k, yh, te) == 0) {
+           (Lohner's method across the reset), times the
+           reinitialisation's when it moved the state; where the Jacobian
+           is not enclosed, the hull */
+        int jok = nsd == ns && moved == moved_c &&
+                  cert_transition_jacobian(K, c, src, k, dst, yh, te) == 0;
+        if (jok && moved)
+            arb_mat_mul(K, P, K, c->lprec);
+        if (jok) {
             cert_set_copy(Xn, Xe);
             cert_set_advance(Xn, xc, K);
             arb_ptr hn = _arb_vec_init(nsd + 1);
@@ -260,16 +271,36 @@ cert_take_event(arc_t *a, slong k, const arb_t I, int instant)
             a->row++;
         }
         a->ev++;
+        /* the clock that fired is exactly zero at the next arc's start
+           (instantaneous events keep the one before) */
+        hdo_expr tz = a->tzero;
+        if (!instant)
+            tz = cert_time_only(a, src, k) ? cm->guards[k] : HDO_EXPR_NONE;
         st = cert_arc_begin(a, dst, te, Xn, NULL, uh);
         a->prev_m = src;
         a->prev_k = k;
-        for (slong gg = 0; st == 0 && gg < a->cm->ng; gg++)
-            a->zero0[gg] = cert_guard_zero_after(c, src, k, dst, gg, !instant);
+        a->prev_at_zero = !instant;
+        a->prev_moved = moved;
+        a->tzero = tz;
+        /* a guard zero by the reset's algebra is not, once the
+           reinitialisation moved the state: then only exact balls */
+        for (slong gg = 0; st == 0 && gg < a->cm->ng; gg++) {
+            int slope = 0;
+            a->zero0[gg] =
+                (!moved &&
+                 cert_guard_zero_after(c, src, k, dst, gg, !instant)) ||
+                (tz != HDO_EXPR_NONE && cert_time_only(a, dst, gg) &&
+                 cert_same_up_to_sign(&c->work, a->cm->guards[gg], tz)) ||
+                cert_sliding_exit_zero(c, src, k, dst, gg, &slope);
+            if (slope)
+                a->slope0[gg] = 1; /* the sliding's end: S' = 0 there */
+        }
         cert_arc_invariants(a);
     }
     cert_set_clear(Xe);
     cert_set_clear(Xn);
     arb_mat_clear(K);
+    arb_mat_clear(P);
     _arb_vec_clear(yc, ns + nu + 1);
     _arb_vec_clear(yh, ns + nu + 1);
     _arb_vec_clear(xc, nsd + 1);
@@ -329,7 +360,7 @@ cert_instant_event(arc_t *a, slong k)
             "the run switches at once by `%s`, which the pass does not "
             "prove (the switching functions at the arc's start are "
             "not decided)",
-            a->c->model->modes[a->m].whens[k].guard_text);
+            a->cm->gtext[k]);
     }
     /* the rows at the arc's start come before the event's rows */
     arf_t zero;

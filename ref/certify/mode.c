@@ -1,115 +1,21 @@
-/* mode.c -- the modes of a certified pass: their reduced forms compiled
-   for ball expansions, the start point, and the state after a
-   transition with the proof of its consistency */
+/* mode.c -- the modes of a certified pass: the start point, the state
+   after a transition with the proof of its consistency, and the zeros of
+   guards at an arc's start (compile.c builds the modes) */
 #include <stdio.h>
 #include <string.h>
 #include "internal.h"
 
-/* The most states a mode may have: the Lohner part costs (1 + 2 n)
-   products per product of the expansion (the 206 of the bowed string
-   would take minutes a step). */
-#define CERT_MAX_STATES 100
-
-cert_mode *
-cert_mode_get(cert_ctx *c, slong m, char *why, size_t size)
+const hdo_transition *
+cert_when(const cert_ctx *c, slong src, slong k, slong dst)
 {
-    cert_mode *cm = c->modes + m;
-    hdo_model_struct *w = &c->work;
-    const hdo_mode *mode = c->model->modes + m;
-    if (cm->built) {
-        if (cm->status < 0) {
-            snprintf(why, size, "%s", cm->why);
-            return NULL;
-        }
-        return cm;
-    }
-    cm->built = 1;
-    hdo_error_t err;
-    hdo_error_clear(&err);
-    hdo_reduced_init(cm->red);
-    /* the run's choice between Pryce's form and the fallback */
-    int km = m < c->res->nmodes && c->res->modes[m].km_fallback;
-    cm->status = km ? hdo_reduce_mode_km(cm->red, w, m, &err)
-                    : hdo_reduce_mode(cm->red, w, m, &err);
-    if (cm->status < 0) {
-        snprintf(cm->why, sizeof cm->why, "mode %s is not reduced: %.400s",
-                 mode->name, err.message);
-        snprintf(why, size, "%s", cm->why);
+    if (src < 0 || src >= c->nmodes || dst >= c->nmodes)
         return NULL;
-    }
-    if (cm->red->nstate > CERT_MAX_STATES) {
-        cm->status = HDO_ERR_UNSUPPORTED;
-        snprintf(cm->why, sizeof cm->why,
-                 "mode %s has %ld states, more than the %d whose Jacobian "
-                 "the certified pass carries (its cost grows as their square)",
-                 mode->name, (long)cm->red->nstate, CERT_MAX_STATES);
-        snprintf(why, size, "%s", cm->why);
+    const hdo_mode *mode = c->model->modes + src;
+    if (k == mode->nwhens && mode->has_zeno && mode->zeno.target == dst)
+        return &mode->zeno;
+    if (k >= mode->nwhens || mode->whens[k].target != dst)
         return NULL;
-    }
-    cm->ng = mode->nwhens;
-    cm->guards = flint_malloc((cm->ng + 1) * sizeof *cm->guards);
-    cm->locate = flint_malloc((cm->ng + 1) * sizeof *cm->locate);
-    for (slong k = 0; k < cm->ng; k++) {
-        cm->guards[k] = mode->whens[k].guard;
-        if (c->model->chattering == HDO_CHATTER_HYSTERESIS)
-            cm->guards[k] =
-                hdo_expr_add(w->pool, cm->guards[k], c->model->hysteresis);
-        /* a zero variant's relation D is expanded, never located */
-        cm->locate[k] = !mode->whens[k].zero;
-    }
-    for (slong k = 0; k < cm->ng; k++)
-        if (!cm->locate[k]) {
-            /* that D stays zero is the run's decision at the entry (the
-               zero rule), not a proof */
-            cm->status = HDO_ERR_UNSUPPORTED;
-            snprintf(cm->why, sizeof cm->why,
-                     "mode %s is a zero variant (a relation identically zero, "
-                     "`%s`): its staying zero is not certified",
-                     mode->name, mode->whens[k].guard_text);
-            snprintf(why, size, "%s", cm->why);
-            return NULL;
-        }
-    cm->status = cert_sys_init(cm->sys, w, cm->red, cm->guards, cm->ng);
-    if (cm->status < 0) {
-        snprintf(cm->why, sizeof cm->why, "mode %s: %s", mode->name,
-                 cm->sys->why);
-        snprintf(why, size, "%s", cm->why);
-        cert_sys_clear(cm->sys);
-        return NULL;
-    }
-    cert_step_init(cm->step, cm->sys, c->p, c->q, c->prec, c->lprec,
-                   c->opt->mutate);
-    cm->comp = flint_malloc((c->model->nvars + 1) * sizeof *cm->comp);
-    for (slong v = 0; v < c->model->nvars; v++)
-        cm->comp[v] = -1;
-    for (slong i = 0; i < cm->red->nstate; i++)
-        if (cm->red->state[i].order == 0)
-            cm->comp[cm->red->state[i].var] = i;
-    for (slong j = 0; j < cm->red->nimplicit; j++)
-        if (cm->red->unknown[j].order == 0)
-            cm->comp[cm->red->unknown[j].var] = cm->red->nstate + j;
-    return cm;
-}
-
-void
-cert_mode_free(cert_ctx *c)
-{
-    for (slong m = 0; m < c->nmodes; m++) {
-        cert_mode *cm = c->modes + m;
-        if (!cm->built)
-            continue;
-        if (cm->status >= 0) {
-            cert_step_clear(cm->step);
-            cert_sys_clear(cm->sys);
-            flint_free(cm->comp);
-        }
-        if (cm->guards != NULL) {
-            flint_free(cm->guards);
-            flint_free(cm->locate);
-        }
-        hdo_reduced_clear(cm->red);
-    }
-    flint_free(c->modes);
+    return mode->whens + k;
 }
 
 /* The ball of a constant expression of the workspace's pool. */
@@ -247,23 +153,24 @@ subset(const hdo_expr *a, slong n, const hdo_expr *b, slong nb)
     return 1;
 }
 
-static int same_up_to_sign(hdo_model_struct *w, hdo_expr e, hdo_expr s);
-
 int
 cert_transition_state(arb_ptr x, arb_ptr u, cert_ctx *c, slong src, slong k,
-                      arb_srcptr y, const arb_t t, arb_srcptr guess,
-                      int at_zero, char *why, size_t size)
+                      slong dst, arb_srcptr y, const arb_t t, arb_srcptr guess,
+                      int at_zero, arb_mat_struct *P, int *moved, char *why,
+                      size_t size)
 {
-    const hdo_transition *tr = c->model->modes[src].whens + k;
+    const hdo_transition *tr = cert_when(c, src, k, dst);
     cert_mode *cs = cert_mode_get(c, src, why, size);
-    cert_mode *cd = cs != NULL ? cert_mode_get(c, tr->target, why, size) : NULL;
+    cert_mode *cd = cs != NULL ? cert_mode_get(c, dst, why, size) : NULL;
     if (cd == NULL)
         return -1;
     hdo_model_struct *w = &c->work;
     const hdo_reduced_struct *rs = cs->red, *rd = cd->red;
-    slong na = tr->nassigns, nss = rs->nstate;
+    slong na = tr != NULL ? tr->nassigns : 0, nss = rs->nstate;
     int st = 0;
     arb_ptr val = _arb_vec_init(na + 1);
+    int *proven = flint_calloc(rd->ncons + 1, sizeof *proven), nproven = 0;
+    *moved = 0;
     /* the `with` values on the left limit, in Arb */
     if (na > 0) {
         hdo_expr *e = flint_malloc(na * sizeof *e);
@@ -275,7 +182,7 @@ cert_transition_state(arb_ptr x, arb_ptr u, cert_ctx *c, slong src, slong k,
         char w2[256];
         if (cert_sys_map_inputs(map, cs->sys, prog, w2, sizeof w2) != 0) {
             snprintf(why, size, "the reset of `%s` in mode %s: %s",
-                     tr->guard_text, c->model->modes[src].name, w2);
+                     cs->gtext[k], cs->name, w2);
             st = -1;
         } else {
             cert_series_t S;
@@ -289,7 +196,7 @@ cert_transition_state(arb_ptr x, arb_ptr u, cert_ctx *c, slong src, slong k,
                 snprintf(why, size,
                          "the reset of `%s` in mode %s is not enclosed (a "
                          "domain edge within the state's balls)",
-                         tr->guard_text, c->model->modes[src].name);
+                         cs->gtext[k], cs->name);
                 st = -1;
             }
             for (slong a = 0; a < na && st == 0; a++)
@@ -330,9 +237,8 @@ cert_transition_state(arb_ptr x, arb_ptr u, cert_ctx *c, slong src, slong k,
                  "mode %s needs %s%s after `%s`, which neither the reset nor "
                  "mode %s gives (solved by the run's reinitialisation, not "
                  "certified)",
-                 c->model->modes[tr->target].name,
-                 order ? "a derivative of " : "", c->model->vars[var].name,
-                 tr->guard_text, c->model->modes[src].name);
+                 cd->name, order ? "a derivative of " : "",
+                 c->model->vars[var].name, cs->gtext[k], cs->name);
         st = -1;
     }
     /* the target's constraints: those of src, untouched by the reset,
@@ -355,9 +261,9 @@ cert_transition_state(arb_ptr x, arb_ptr u, cert_ctx *c, slong src, slong k,
             }
             hdo_expr e =
                 hdo_expr_substitute_many(w->pool, rd->cons[q], from, to, na);
-            ok = at_zero && same_up_to_sign(w, e, cs->guards[k]);
+            ok = at_zero && cert_same_up_to_sign(w, e, cs->guards[k]);
             for (slong r = 0; !ok && rs->cons_rhs == NULL && r < rs->ncons; r++)
-                ok = same_up_to_sign(w, e, rs->cons[r]);
+                ok = cert_same_up_to_sign(w, e, rs->cons[r]);
             flint_free(from);
             flint_free(to);
         }
@@ -390,36 +296,35 @@ cert_transition_state(arb_ptr x, arb_ptr u, cert_ctx *c, slong src, slong k,
             hdo_program_clear(prog);
             arb_clear(r);
         }
-        if (!ok) {
+        proven[q] = ok;
+        nproven += ok;
+    }
+    /* a constraint not proven: the values kept or assigned are moved by
+       the smallest change onto the constraints (reinit.c) */
+    if (st == 0 && nproven < rd->ncons) {
+        char w2[256];
+        if (cert_reinit_project(x, P, c, cd, proven, t, w2, sizeof w2) != 0) {
             snprintf(why, size,
                      "the state after `%s` is not proven consistent for mode "
-                     "%s (its constraint %ld is not one of mode %s kept by the "
-                     "reset, nor exactly zero)",
-                     tr->guard_text, c->model->modes[tr->target].name,
-                     (long)q + 1, c->model->modes[src].name);
+                     "%s (a constraint is not one of mode %s kept by the "
+                     "reset, nor exactly zero), and its reinitialisation is "
+                     "not enclosed: %s",
+                     cs->gtext[k], cd->name, cs->name, w2);
             st = -1;
         }
+        *moved = 1;
     }
     if (st == 0 && rd->nimplicit > 0 &&
         cert_unknowns(u, cd->sys, x, t, guess, c->prec) != 0) {
         snprintf(why, size,
                  "the algebraic unknowns of mode %s are not enclosed after "
                  "`%s` (Krawczyk)",
-                 c->model->modes[tr->target].name, tr->guard_text);
+                 cd->name, cs->gtext[k]);
         st = -1;
     }
     _arb_vec_clear(val, na + 1);
+    flint_free(proven);
     return st;
-}
-
-/* e and s are the same expression, or opposite ones. */
-static int
-same_up_to_sign(hdo_model_struct *w, hdo_expr e, hdo_expr s)
-{
-    hdo_expr zero = hdo_expr_const_si(w->pool, 0, 1);
-    return e == s || e == hdo_expr_neg(w->pool, s) ||
-           hdo_expr_sub(w->pool, e, s) == zero ||
-           hdo_expr_add(w->pool, e, s) == zero;
 }
 
 int
@@ -431,22 +336,24 @@ cert_guard_zero_after(cert_ctx *c, slong src, slong k, slong dst, slong g,
     cert_mode *cd = cert_mode_get(c, dst, why, sizeof why);
     if (cs == NULL || cd == NULL)
         return 0;
-    const hdo_transition *tr = c->model->modes[src].whens + k;
+    const hdo_transition *tr = cert_when(c, src, k, dst);
+    slong na = tr != NULL ? tr->nassigns : 0;
     hdo_model_struct *w = &c->work;
-    hdo_expr *from = flint_malloc((tr->nassigns + 1) * sizeof *from);
-    hdo_expr *to = flint_malloc((tr->nassigns + 1) * sizeof *to);
-    for (slong a = 0; a < tr->nassigns; a++) {
+    hdo_expr *from = flint_malloc((na + 1) * sizeof *from);
+    hdo_expr *to = flint_malloc((na + 1) * sizeof *to);
+    for (slong a = 0; a < na; a++) {
         from[a] = hdo_expr_var(w->pool, tr->assigns[a].var, 0);
         to[a] = tr->assigns[a].value;
     }
-    hdo_expr e = hdo_expr_substitute_many(w->pool, cd->guards[g], from, to,
-                                          tr->nassigns);
+    hdo_expr e =
+        na > 0 ? hdo_expr_substitute_many(w->pool, cd->guards[g], from, to, na)
+               : cd->guards[g];
     /* zero at the event: the guard that fired (at a located zero), or a
        constraint of src (zero all along its exact solution) */
-    int z = at_zero && same_up_to_sign(w, e, cs->guards[k]);
+    int z = at_zero && cert_same_up_to_sign(w, e, cs->guards[k]);
     for (slong q = 0; !z && q < cs->red->ncons; q++)
         z = cs->red->cons_rhs == NULL &&
-            same_up_to_sign(w, e, cs->red->cons[q]);
+            cert_same_up_to_sign(w, e, cs->red->cons[q]);
     flint_free(from);
     flint_free(to);
     return z;
@@ -454,18 +361,18 @@ cert_guard_zero_after(cert_ctx *c, slong src, slong k, slong dst, slong g,
 
 int
 cert_transition_jacobian(arb_mat_t K, cert_ctx *c, slong src, slong k,
-                         arb_srcptr y, const arb_t t)
+                         slong dst, arb_srcptr y, const arb_t t)
 {
     char why[64];
-    const hdo_transition *tr = c->model->modes[src].whens + k;
+    const hdo_transition *tr = cert_when(c, src, k, dst);
     cert_mode *cs = cert_mode_get(c, src, why, sizeof why);
-    cert_mode *cd =
-        cs != NULL ? cert_mode_get(c, tr->target, why, sizeof why) : NULL;
+    cert_mode *cd = cs != NULL ? cert_mode_get(c, dst, why, sizeof why) : NULL;
     if (cd == NULL)
         return -1;
     hdo_model_struct *w = &c->work;
     const hdo_reduced_struct *rs = cs->red, *rd = cd->red;
-    slong ns = rs->nstate, nu = rs->nimplicit, na = tr->nassigns;
+    slong ns = rs->nstate, nu = rs->nimplicit;
+    slong na = tr != NULL ? tr->nassigns : 0;
     slong lp = c->lprec, wd = ns + 1;
     int st = 0;
     /* the unknowns' derivatives: the source's expansion at order 0 */

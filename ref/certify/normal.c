@@ -4,6 +4,7 @@
    coefficients */
 #include <stdlib.h>
 #include <string.h>
+#include <flint/fmpq_mat.h>
 #include "internal.h"
 
 /* Why: the derivative of a first integral along its flow, p g sin(q) +
@@ -205,4 +206,70 @@ cert_expr_is_zero(const hdo_expr_pool_struct *pool, hdo_expr e)
             zero = 0;
     poly_clear(&p);
     return zero;
+}
+
+int
+cert_expr_in_span(const hdo_expr_pool_struct *pool, hdo_expr e,
+                  const hdo_expr *rel, slong n)
+{
+    /* e and every relation expanded; the monomials of all of them index
+       the rows of [R | e] over Q, whose reduced row echelon form has no
+       pivot in the last column exactly when e = sum c_j rel_j */
+    poly *p = flint_malloc((n + 1) * sizeof *p);
+    int ok = 1;
+    for (slong j = 0; j <= n; j++) {
+        poly_init(p + j);
+        expand(p + j, pool, j < n ? rel[j] : e, 0);
+        ok &= !p[j].overflow;
+    }
+    slong nm = 0, alloc = 16;
+    term **mono = flint_malloc(alloc * sizeof *mono);
+    for (slong j = 0; ok && j <= n; j++)
+        for (slong i = 0; i < p[j].n; i++) {
+            term *t = p[j].t + i;
+            slong k;
+            for (k = 0; k < nm; k++)
+                if (mono[k]->nf == t->nf &&
+                    (t->nf == 0 || memcmp(mono[k]->f, t->f,
+                                          (size_t)t->nf * sizeof *t->f) == 0))
+                    break;
+            if (k == nm) {
+                if (nm == alloc) {
+                    alloc *= 2;
+                    mono = flint_realloc(mono, alloc * sizeof *mono);
+                }
+                mono[nm++] = t;
+            }
+        }
+    if (ok && nm > 0) {
+        fmpq_mat_t M;
+        fmpq_mat_init(M, nm, n + 1);
+        for (slong j = 0; j <= n; j++)
+            for (slong i = 0; i < p[j].n; i++) {
+                term *t = p[j].t + i;
+                for (slong k = 0; k < nm; k++)
+                    if (mono[k]->nf == t->nf &&
+                        (t->nf == 0 ||
+                         memcmp(mono[k]->f, t->f,
+                                (size_t)t->nf * sizeof *t->f) == 0))
+                        fmpq_add(fmpq_mat_entry(M, k, j),
+                                 fmpq_mat_entry(M, k, j), t->c);
+            }
+        fmpq_mat_rref(M, M);
+        /* a row whose first nonzero entry is in the last column: e is
+           not in the span */
+        for (slong k = 0; k < nm && ok; k++) {
+            slong j = 0;
+            while (j <= n && fmpq_is_zero(fmpq_mat_entry(M, k, j)))
+                j++;
+            if (j == n)
+                ok = 0;
+        }
+        fmpq_mat_clear(M);
+    }
+    flint_free(mono);
+    for (slong j = 0; j <= n; j++)
+        poly_clear(p + j);
+    flint_free(p);
+    return ok;
 }

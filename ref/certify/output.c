@@ -7,28 +7,6 @@
 #include "internal.h"
 #include "outdir.h"
 
-static const char *
-kind_name(hdo_event_kind k)
-{
-    switch (k) {
-    case HDO_EV_SWITCH:
-        return "switch";
-    case HDO_EV_SIMULTANEOUS:
-        return "simultaneous";
-    case HDO_EV_SLIDING_START:
-        return "sliding-start";
-    case HDO_EV_SLIDING_END:
-        return "sliding-end";
-    case HDO_EV_ZENO:
-        return "zeno";
-    case HDO_EV_REINIT_ADJUSTED:
-        return "reinit-adjusted";
-    case HDO_EV_CROSSING:
-        return "crossing";
-    }
-    return "switch";
-}
-
 /* A CSV cell with quotes when it holds a comma, a quote or a line end. */
 static void
 put_text(FILE *f, const char *s)
@@ -140,7 +118,7 @@ hdo_certify_write_events(FILE *f, const hdo_certified_t c,
         put_mode(f, model, e->from);
         fputc(',', f);
         put_mode(f, model, e->to);
-        fprintf(f, ",%s,", kind_name(e->kind));
+        fprintf(f, ",%s,", hdo_event_kind_name(e->kind));
         put_text(f, e->guard != NULL ? e->guard : "");
         for (int side = 0; side < 2; side++)
             for (slong v = 0; v < model->nvars; v++) {

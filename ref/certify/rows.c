@@ -27,6 +27,31 @@ cert_values_at(hdo_ball *out, int *present, arc_t *a, const arb_t s)
     return st;
 }
 
+/* The time of the run's row i: for the sample at the run's end, the
+   exact end (c->tend) when known; else the row's time, exact (a sample's
+   grid time as the run rounded it). */
+void
+cert_row_time(arb_t t, const cert_ctx *c, slong i)
+{
+    const hdo_row *row = c->res->rows + i;
+    if (c->tend != HDO_EXPR_NONE && row->sample >= 0 &&
+        mpfr_equal_p(row->time, c->res->t_end)) {
+        arb_set(t, c->tend_ball);
+    } else {
+        arf_set_mpfr(arb_midref(t), row->time);
+        mag_zero(arb_radref(t));
+    }
+}
+
+/* The local time of row i in the current step. */
+void
+cert_row_local_time(arb_t s, arc_t *a, slong i)
+{
+    cert_row_time(s, a->c, i);
+    arb_sub(s, s, a->tarc, a->c->prec);
+    arb_sub_arf(s, s, a->sloc, a->c->prec);
+}
+
 /* Certifies the run's row a->row, a sample of the current arc at local
    time s of the current step. */
 int
@@ -36,8 +61,11 @@ cert_emit_sample(arc_t *a, const arb_t s)
     hdo_cert_row *r = cert_result_add_row(a->c->cert);
     r->row = a->row;
     r->mode = row->mode;
-    mpfr_set(r->time.mid, row->time, MPFR_RNDN);
-    mpfr_set_zero(r->time.rad, 1);
+    arb_t tr;
+    arb_init(tr);
+    cert_row_time(tr, a->c, a->row);
+    cert_ball_set_arb(&r->time, tr);
+    arb_clear(tr);
     if (cert_values_at(r->values, r->present, a, s) != 0) {
         a->c->cert->nrows--; /* not certified: dropped */
         hdo_cert_row tmp = a->c->cert->rows[a->c->cert->nrows];
@@ -82,14 +110,23 @@ ball_from(arb_t x, const mpfr_t mid, const mpfr_t rad)
     arf_clear(r);
 }
 
+/* Guard k of mode m as compiled (m built: the arc's or a previous one). */
+static hdo_expr
+guard_of(const arc_t *a, slong m, slong k)
+{
+    char why[64];
+    const cert_mode *cm = cert_mode_get(a->c, m, why, sizeof why);
+    return cm != NULL && k < cm->ng ? cm->guards[k] : HDO_EXPR_NONE;
+}
+
 /* 1 when guard k of mode m reads no variable: a switching function of t
    alone (a clock, PWM). */
 int
 cert_time_only(const arc_t *a, slong m, slong k)
 {
     hdo_model_struct *w = &a->c->work;
-    hdo_expr S = a->c->modes[m].guards[k];
-    if (!hdo_expr_has_time(w->pool, S))
+    hdo_expr S = guard_of(a, m, k);
+    if (S == HDO_EXPR_NONE || !hdo_expr_has_time(w->pool, S))
         return 0;
     for (slong v = 0; v < a->c->model->nvars; v++)
         if (hdo_expr_max_order(w->pool, S, v) >= 0)
@@ -107,7 +144,7 @@ cert_time_sign(const arc_t *a, slong m, slong k, const mpfr_t t)
     if (!cert_time_only(a, m, k))
         return 0;
     hdo_model_struct *w = &a->c->work;
-    hdo_expr S = a->c->modes[m].guards[k];
+    hdo_expr S = guard_of(a, m, k);
     int r = 0;
     mpfr_t mid, rad, tz;
     mpfr_init2(rad, 64);
@@ -144,7 +181,7 @@ cert_time_root(arb_t te, const arc_t *a, slong m, slong k)
     if (!cert_time_only(a, m, k))
         return 0;
     hdo_model_struct *w = &a->c->work;
-    hdo_expr S = a->c->modes[m].guards[k];
+    hdo_expr S = guard_of(a, m, k);
     hdo_expr dS = hdo_expr_diff_time(w->pool, S);
     slong prec = a->c->prec;
     int ok = 0;
@@ -208,7 +245,7 @@ cert_emit_samples(arc_t *a, arf_t hc, int upto_inclusive)
     arb_init(s);
     int st = 0;
     while (a->row < res->nrows && res->rows[a->row].sample >= 0) {
-        cert_local_time(s, a, res->rows[a->row].time);
+        cert_row_local_time(s, a, a->row);
         arf_t lo, hi;
         arf_init(lo);
         arf_init(hi);
@@ -247,15 +284,12 @@ cert_emit_samples(arc_t *a, arf_t hc, int upto_inclusive)
         if (st != 0 || after)
             break;
         if (res->rows[a->row].mode != a->m) {
-            st =
-                cert_stop(a, mpfr_get_d(res->rows[a->row].time, MPFR_RNDN),
-                          "the run's row %ld is in mode %s, the certified pass "
-                          "in mode %s",
-                          (long)a->row,
-                          res->rows[a->row].mode < a->c->model->nmodes
-                              ? a->c->model->modes[res->rows[a->row].mode].name
-                              : "sliding",
-                          a->c->model->modes[a->m].name);
+            char rn[256];
+            hdo_mode_name(rn, sizeof rn, a->c->model, res->rows[a->row].mode);
+            st = cert_stop(a, mpfr_get_d(res->rows[a->row].time, MPFR_RNDN),
+                           "the run's row %ld is in mode %s, the certified "
+                           "pass in mode %s",
+                           (long)a->row, rn, a->cm->name);
             break;
         }
         if (cert_emit_sample(a, s) != 0) {
@@ -267,4 +301,18 @@ cert_emit_samples(arc_t *a, arf_t hc, int upto_inclusive)
     }
     arb_clear(s);
     return st;
+}
+
+int
+cert_clock_zero_at_end(arc_t *a, slong g)
+{
+    cert_ctx *c = a->c;
+    if (c->tend == HDO_EXPR_NONE || !cert_time_only(a, a->m, g))
+        return 0;
+    hdo_model_struct *w = &c->work;
+    hdo_expr T = hdo_expr_time(w->pool);
+    hdo_expr e =
+        hdo_expr_substitute_many(w->pool, a->cm->guards[g], &T, &c->tend, 1);
+    int sign;
+    return hdo_expr_const_sign(&sign, w->pool, e) == 0 && sign == 0;
 }

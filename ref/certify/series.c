@@ -5,7 +5,7 @@
 #include "status.h"
 #include "series.h"
 
-/* Why a separate walk instead of the MPFR one (ref/expr/taylor.c): a
+/* Why a separate walk instead of the MPFR one (ref/expr/autodiff.c): a
    certified coefficient must enclose the exact one for every point of
    the input balls, so every operation is an Arb operation (arb_dot for
    the Cauchy products, arb_sin_cos, arb_log ... at order 0, each

@@ -99,24 +99,28 @@ zero_to(arb_t r, const arb_t x)
     arb_add_error(r, r);
 }
 
-/* sum_{k=lo}^{hi} c[k] s^k by Horner's rule (deriv: its derivative). */
+/* sum_{k=lo}^{hi} c[k] s^k by Horner's rule (its deriv-th derivative). */
 static void
 horner(arb_t out, arb_srcptr c, slong lo, slong hi, const arb_t s, int deriv,
        slong prec)
 {
+    /* the deriv-th derivative: sum of k!/(k - deriv)! c_k s^(k - deriv) */
     arb_t acc, sk;
     arb_init(acc);
     arb_init(sk);
-    slong from = deriv ? FLINT_MAX(lo, 1) : lo;
+    slong from = FLINT_MAX(lo, deriv);
     for (slong k = hi; k >= from; k--) {
         arb_mul(acc, acc, s, prec);
+        slong f = 1;
+        for (slong j = 0; j < deriv; j++)
+            f *= k - j;
         if (deriv)
-            arb_addmul_si(acc, c + k, k, prec);
+            arb_addmul_si(acc, c + k, f, prec);
         else
             arb_add(acc, acc, c + k, prec);
     }
-    /* the loop left out the factor s^from (s^(from-1) for deriv) */
-    slong e = deriv ? from - 1 : from;
+    /* the loop left out the factor s^(from - deriv) */
+    slong e = from - deriv;
     if (e > 0 && hi >= from) {
         arb_pow_ui(sk, s, e, prec);
         arb_mul(acc, acc, sk, prec);
@@ -437,14 +441,24 @@ centre_part(arb_t v, const cert_step_struct *st, slong i, const arb_t s,
            qj + 1, P, s, deriv, st->eprec);
     arb_add(v, v, r, prec);
     if (st->mutate != HDO_CERTIFY_MUTATE_NO_REMAINDER) {
-        /* s^(P+1) R, or (P + 1) s^P R for the derivative */
-        arb_pow_ui(r, s, deriv ? P : P + 1, st->lprec);
+        /* s^(P+1) R, or (P + 1)!/(P + 1 - d)! s^(P+1-d) R for the d-th
+           derivative (the Taylor coefficient of y^(d) of order P + 1 - d
+           is that multiple of y's of order P + 1: Lagrange's remainder
+           of y^(d) over the same box) */
+        arb_pow_ui(r, s, P + 1 - deriv, st->lprec);
         arb_mul(r, r, st->R + i, st->lprec);
-        if (deriv)
-            arb_mul_si(r, r, P + 1, st->lprec);
+        for (slong j = 0; j < deriv; j++)
+            arb_mul_si(r, r, P + 1 - j, st->lprec);
         arb_add(v, v, r, prec);
     }
     arb_clear(r);
+}
+
+/* The order of the derivative flags asks for. */
+static int
+deriv_order(int flags)
+{
+    return flags & CERT_EVAL_DERIV2 ? 2 : (flags & CERT_EVAL_DERIV ? 1 : 0);
 }
 
 void
@@ -455,7 +469,7 @@ cert_step_grad(arb_ptr g, const cert_step_t st, slong i, const arb_t s,
     for (slong d = 0; d < st->ns; d++)
         horner(g + d,
                cert_series_coef((cert_series_struct *)st->jet, slot, d + 1, 0),
-               0, st->qj, s, flags & CERT_EVAL_DERIV, st->lprec);
+               0, st->qj, s, deriv_order(flags), st->lprec);
 }
 
 int
@@ -468,7 +482,7 @@ cert_step_eval(arb_t out, const cert_step_t st, slong i, const arb_t s,
     }
     arb_t v;
     arb_init(v);
-    centre_part(v, st, i, s, flags & CERT_EVAL_DERIV, prec);
+    centre_part(v, st, i, s, deriv_order(flags), prec);
     if (!(flags & CERT_EVAL_CENTER)) {
         arb_t r;
         arb_init(r);

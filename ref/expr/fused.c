@@ -75,7 +75,7 @@ mul_n(limb *P, const limb *A, const limb *B, int n)
 
 /* R[d] += or -= s, with the carry or borrow c (in and out). */
 INLINE void
-step(limb *R, long d, limb s, limb *c, int sub)
+limb_step(limb *R, long d, limb s, limb *c, int sub)
 {
     if (sub) {
         limb a = R[d], t = a - s - *c;
@@ -111,14 +111,14 @@ addsub_shifted(limb *R, int L, const limb *src, int len, int top, long s,
         lost |= S_(j);
     if (r == 0) {
         for (long j = j0 > 1 ? j0 : 1; j <= len; j++)
-            step(R, d0 + j, src[j - 1], &c, sub);
+            limb_step(R, d0 + j, src[j - 1], &c, sub);
     } else {
         if (j0 == 0)
-            step(R, d0, src[0] << (LB - r), &c, sub);
+            limb_step(R, d0, src[0] << (LB - r), &c, sub);
         for (long j = j0 > 1 ? j0 : 1; j < len; j++)
-            step(R, d0 + j, src[j - 1] >> r | src[j] << (LB - r), &c, sub);
+            limb_step(R, d0 + j, src[j - 1] >> r | src[j] << (LB - r), &c, sub);
         if (j0 <= len)
-            step(R, d0 + len, src[len - 1] >> r, &c, sub);
+            limb_step(R, d0 + len, src[len - 1] >> r, &c, sub);
     }
 #undef S_
     for (long d = d0 + len + 1; c && d < L; d++) {

@@ -8,7 +8,7 @@
 /* One row per hdo_chattering value: everything the driver does
    differently under that policy.  The driver asks the row, never the
    policy itself, so a new policy is a new row (and its keyword in the
-   parser, ref/model/sweeps.c). */
+   parser, ref/model/parse_decls.c). */
 typedef struct {
     hdo_chattering policy; /* the row's own index, checked by the tests */
     const char *keyword;   /* as written after `chattering` */

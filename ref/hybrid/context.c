@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "driver.h"
+#include "util.h"
 
 /* ------------------------------------------------------------------ */
 /* Small helpers */
@@ -10,10 +11,7 @@
 double
 hdo_run_elapsed(const run_ctx *c)
 {
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    return (double)(now.tv_sec - c->start.tv_sec) +
-           1e-9 * (double)(now.tv_nsec - c->start.tv_nsec);
+    return hdo_clock_now() - c->start;
 }
 
 int
@@ -22,12 +20,10 @@ hdo_run_phase_enter(run_ctx *c, int phase)
     double *acc[] = {NULL, &c->res->seconds_integration,
                      &c->res->seconds_events, &c->res->seconds_reduction,
                      &c->res->seconds_reinit};
-    struct timespec now;
     int old = c->phase;
-    clock_gettime(CLOCK_MONOTONIC, &now);
+    double now = hdo_clock_now();
     if (acc[old] != NULL)
-        *acc[old] += (double)(now.tv_sec - c->phase_since.tv_sec) +
-                     1e-9 * (double)(now.tv_nsec - c->phase_since.tv_nsec);
+        *acc[old] += now - c->phase_since;
     c->phase_since = now;
     c->phase = phase;
     return old;

@@ -5,9 +5,9 @@
 #ifndef HDO_HYBRID_DRIVER_H
 #define HDO_HYBRID_DRIVER_H
 
-#include <time.h>
 #include "hybrid.h"
 #include "internal.h"
+#include "event.h"
 #include "km.h"
 
 /* How many past events the Zeno detection looks at: enough for
@@ -31,10 +31,10 @@ typedef struct {
     slong sa, sb;
     hdo_expr alpha;
     slong *other_mode, *other_when;
-    /* sliding on an intersection of surfaces (key nmodes + nmodes^2 +
-       mask): the cube of adjacent modes, surfaces and weights (sliding.c) */
+    /* sliding on an intersection of surfaces (key hdo_mode_id_cube of the
+       mask): the cube of adjacent modes, surfaces and weights (ref/reduce/filippov_cube.c) */
     hdo_sliding_set *set;
-    /* guards that are first integrals of the mode (invariant.c), NULL
+    /* guards that are first integrals of the mode (ref/reduce/invariant.c), NULL
        when none: then the stepper integrates the regularised form */
     hdo_invariant *inv;
     /* the guards' noise floors (floors.c, hdo_run_guard_floors), and the
@@ -89,7 +89,7 @@ typedef struct {
     mpfr_t last_event; /* time of the last event (or -inf) */
     slong max_steps, max_events;
     hdo_stiff_watch stiff; /* is the current arc stiff (stiff.c) */
-    struct timespec start;
+    double start;          /* hdo_clock_now() when the run started */
     /* scale floors (context.c, hdo_run_set_floors): per model variable,
        its nominal value (0: none) and the largest |value| it has had so
        far, at 64 bits */
@@ -115,8 +115,12 @@ typedef struct {
     /* an output row with an undefined (NaN) value of a variable its mode
        has: the run fails rather than print it (hdo_run) */
     int undefined_row;
+    /* the switching function of the event being taken when it is of t
+       alone (a clock: its sign at a sample's exact time orders the two,
+       sample.c), else HDO_EXPR_NONE */
+    hdo_expr event_clock;
     int phase; /* the phase timer in force, and since when */
-    struct timespec phase_since;
+    double phase_since;
 } run_ctx;
 
 /* Phase timers (hdo_result_struct): the time since the last switch is
@@ -132,10 +136,13 @@ typedef struct {
     mpfr_srcptr s;          /* offset in the series */
 } left_limit;
 
-/* run.c: 1 when the event at offset root of the last step (length h,
-   from c->t to c->t_end) lies within the time tolerance of t_end,
-   tol max(1, |t_end|) (equal included): it is not taken. */
-int hdo_run_event_at_end(const run_ctx *c, const mpfr_t h, const mpfr_t root);
+/* The driver's files, lowest first: each calls only itself and those
+   before it (tools/check-layering):
+     context, left, surface, method < mode < floors < sample < kmreport
+     < reinit < pattern < transition < zenodetect < filippov < intersect
+     < event < run < verifyrun
+   (chatter.c, stiff.c and args.c, below them, are declared in chatter.h
+   and internal.h).  Their declarations follow in that order. */
 
 /* context.c: clocks, phase timers, errors, tolerances */
 double hdo_run_elapsed(const run_ctx *c);
@@ -144,6 +151,90 @@ int hdo_run_fail(run_ctx *c, int status, slong mode, const mpfr_t t);
 int hdo_run_option_fail(run_ctx *c);
 void hdo_run_time_tol(mpfr_t r, const run_ctx *c, const mpfr_t t);
 void hdo_run_event_horizon(mpfr_t H, const mpfr_t t);
+
+/* left.c: the left limit L of the state at an event.
+   hdo_run_left_value: the value of (var, order) on L, a state or unknown
+   of the source mode or a derivative of the series of a lower order of
+   it; 1, or 0 when the source mode does not have it.
+   hdo_run_eval_on_left: e[0..n) evaluated on L at t into out; 0, or -1
+   when L lacks a variable or an expression is undefined there. */
+int hdo_run_left_value(mpfr_t out, const left_limit *L, slong var, slong order);
+int hdo_run_eval_on_left(run_ctx *c, mpfr_ptr out, const hdo_expr *e, slong n,
+                         const left_limit *L, const mpfr_t t);
+
+/* surface.c */
+/* The numeric part of the Filippov entry test (hdo_run_sliding_pair),
+   thr = sqrt(tol) at prec: v[0] = S_b, v[1] = L_a S, v[2] = L_b S,
+   v[3] = L_b S_b at the event; 1 when |S_b| <= thr, L_a S <= thr,
+   L_b S > thr and L_b S_b < -thr. */
+int hdo_run_sliding_entry_test(mpfr_srcptr v, const mpfr_t tol,
+                               mpfr_prec_t prec);
+/* 1 when the gradients ga[0..n), gb[0..n) (in the variables and t) are
+   opposite (ga.gb < 0) and parallel within thr = sqrt(tol):
+   (ga.gb)^2 >= |ga|^2 |gb|^2 (1 - thr), that is sin^2 of their angle
+   at most thr (equal included).  At prec. */
+int hdo_run_gradients_opposite(mpfr_srcptr ga, mpfr_srcptr gb, slong n,
+                               const mpfr_t tol, mpfr_prec_t prec);
+/* 1 if the switching functions Sa and Sb are one surface seen from its
+   two sides near the point L at t: their gradients (in the variables
+   and t) opposite and parallel within sqrt(tol)
+   (hdo_run_gradients_opposite); 0 otherwise, and when L lacks a
+   variable of them. */
+int hdo_run_same_surface(run_ctx *c, hdo_expr Sa, hdo_expr Sb,
+                         const left_limit *L, const mpfr_t t);
+
+/* method.c */
+/* The Jacobian test of --method auto at this step of mode m (stepper st
+   at c->t, the mode's point xs, xu, the natural step h); the watch
+   (c->stiff) keeps the verdict. */
+void hdo_run_stiff_check(run_ctx *c, slong m, hdo_stepper_t st,
+                         mpfr_srcptr xs, mpfr_srcptr xu, const mpfr_t h);
+int hdo_run_auto_switch(run_ctx *c, mode_cache *mc);
+int hdo_run_stepper_init(const run_ctx *c, hdo_stepper_t s, hdo_model_t model,
+                         const hdo_reduced_struct *red, const hdo_expr *guards,
+                         slong ng);
+void hdo_run_stiff_why(char *buf, size_t n, const run_ctx *c);
+/* Notes that a step of the method name starts at c->t (res's
+   method_arcs). */
+void hdo_run_note_method(run_ctx *c, const char *name);
+
+/* mode.c */
+
+/* The keys of the mode table are the mode ids of the results (model.h,
+   hdo_mode_id_kind_of): a model mode m < nmodes; the Filippov sliding
+   mode of the pair a < b (hdo_mode_id_pair); the sliding mode on an
+   intersection (hdo_mode_id_cube, models of at most
+   HDO_MODE_ID_MAXMODES modes).  A new kind of mode takes keys of its
+   own that collide with none of these (negative keys are free) and maps
+   them to result indices in hdo_run_res_mode.
+
+   hdo_run_mode_entry returns the entry of key, creating it zeroed when
+   the run has none yet (built = 0: the caller builds it, as
+   hdo_run_mode_cache_get does for model modes, and sets built = 1 with
+   hdo_run_mode_cache_alloc); never NULL (allocation failure asserts).
+   The pointer stays valid until the run ends, when
+   hdo_run_mode_table_clear clears every built entry.
+   hdo_run_mode_find returns the entry of key, or NULL without creating
+   one. */
+mode_cache *hdo_run_mode_entry(run_ctx *c, slong key);
+mode_cache *hdo_run_mode_find(const run_ctx *c, slong key);
+void hdo_run_mode_table_init(mode_table *t);
+void hdo_run_mode_table_clear(mode_table *t, hdo_result_struct *res);
+void hdo_run_mode_cache_clear(mode_cache *mc, hdo_result_struct *res);
+void hdo_run_mode_cache_alloc(mode_cache *mc, slong ntr, mpfr_prec_t prec);
+int hdo_run_mode_cache_get(run_ctx *c, slong m, const mpfr_t t);
+/* Rebuilds model mode m's cache (built, with Pryce's reduced form) with
+   the Kunkel-Mehrmann fallback's form (hdo_reduce_mode_km), carrying the
+   current values and fixed flags over by (variable, order).  Returns 0,
+   or the fallback reduction's status (the cache is then unchanged and
+   why says why the fallback does not apply), or the build's (c->err). */
+int hdo_run_mode_cache_km_fallback(run_ctx *c, slong m, const mpfr_t t,
+                                   hdo_error_t *why);
+const hdo_transition *hdo_run_transition_of(const hdo_model_struct *model,
+                                            slong m, slong k);
+/* The start value of variable v as a guess (0 when it has none). */
+void hdo_run_start_guess(mpfr_t out, const run_ctx *c, slong v);
+
 /* floors.c: the scale floors of the error control and of the zero
    rule (decisions.md, "Digits at every scale").
    hdo_run_floors_init evaluates the model's nominal values into
@@ -176,6 +267,7 @@ void hdo_run_guard_floors(run_ctx *c, mode_cache *mc, const mpfr_t t,
                           mpfr_srcptr xs, mpfr_srcptr xu,
                           const hdo_dense *dense, const mpfr_t H);
 
+
 /* sample.c */
 void hdo_run_mode_values(mpfr_ptr values, int *present, const mode_cache *mc,
                          mpfr_srcptr xs, mpfr_srcptr xu);
@@ -207,52 +299,47 @@ void hdo_run_emit_samples_point(run_ctx *c, slong mode, mpfr_srcptr xs,
                                 mpfr_srcptr xu, const mpfr_t limit,
                                 int inclusive);
 int hdo_run_setup_samples(run_ctx *c);
-
-/* mode.c */
-
-/* The keys of the mode table are the mode indices of the results
-   (hybrid.h, hdo_mode_name): a model mode m < nmodes; the Filippov
-   sliding mode of the pair a < b, nmodes + a * nmodes + b; the sliding
-   mode on an intersection, nmodes + nmodes^2 + mask (models of at most
-   HDO_SLIDING_MAXMODES modes).  A new kind of mode takes keys of its
-   own that collide with none of these (negative keys are free) and maps
-   them to result indices in hdo_run_res_mode.
-
-   hdo_run_mode_entry returns the entry of key, creating it zeroed when
-   the run has none yet (built = 0: the caller builds it, as
-   hdo_run_mode_cache_get does for model modes, and sets built = 1 with
-   hdo_run_mode_cache_alloc); never NULL (allocation failure asserts).
-   The pointer stays valid until the run ends, when
-   hdo_run_mode_table_clear clears every built entry.
-   hdo_run_mode_find returns the entry of key, or NULL without creating
-   one. */
-mode_cache *hdo_run_mode_entry(run_ctx *c, slong key);
-mode_cache *hdo_run_mode_find(const run_ctx *c, slong key);
-void hdo_run_mode_table_init(mode_table *t);
-void hdo_run_mode_table_clear(mode_table *t, hdo_result_struct *res);
-void hdo_run_mode_cache_clear(mode_cache *mc, hdo_result_struct *res);
-void hdo_run_mode_cache_alloc(mode_cache *mc, slong ntr, mpfr_prec_t prec);
-int hdo_run_mode_cache_get(run_ctx *c, slong m, const mpfr_t t);
-/* Rebuilds model mode m's cache (built, with Pryce's reduced form) with
-   the Kunkel-Mehrmann fallback's form (hdo_reduce_mode_km), carrying the
-   current values and fixed flags over by (variable, order).  Returns 0,
-   or the fallback reduction's status (the cache is then unchanged and
-   why says why the fallback does not apply), or the build's (c->err). */
-int hdo_run_mode_cache_km_fallback(run_ctx *c, slong m, const mpfr_t t,
-                                   hdo_error_t *why);
-const hdo_transition *hdo_run_transition_of(const hdo_model_struct *model,
-                                            slong m, slong k);
+/* The samples at an event of guard g of mode m located at tstar (cli.md:
+   a sample at an event's time is no row of its own, the event's two rows
+   stand for it).  hdo_run_event_samples_begin sets c->event_clock and
+   emits the samples of the current expansion that precede the event;
+   hdo_run_skip_samples_at (transition.c) skips those at its time and
+   writes one that follows it, though its rounded time does not, from
+   the right limit (mode, xs, xu); hdo_run_event_samples_end clears
+   c->event_clock. */
+void hdo_run_event_samples_begin(run_ctx *c, slong m, slong g,
+                                 const mpfr_t tstar);
+void hdo_run_event_samples_end(run_ctx *c);
+int hdo_run_sample_side(run_ctx *c, slong k, const mpfr_t tk,
+                        const mpfr_t tstar);
 
 /* kmreport.c */
 void hdo_run_note_mode_used(run_ctx *c, slong m, const mpfr_t t);
 
+/* reinit.c: consistent (re)initialisation of mode m at t from mc->xs,
+   mc->xu and mc->fixed (*adjusted as hdo_consistent_init), with the
+   Kunkel-Mehrmann fallback where Pryce's form is numerically singular. */
+int hdo_run_reinit(run_ctx *c, slong m, const mpfr_t t, int *adjusted);
+
+/* pattern.c: at the start and after a `when`, the sign pattern of a mode
+   with relations that the state selects (*m: a mode of the family on
+   entry, its consistent state in hdo_run_mode_entry(c, *m); the chosen one on
+   return, with the state moved there).  Returns 0 or a negative status. */
+int hdo_run_pick_pattern(run_ctx *c, slong *m, const mpfr_t t);
+/* pattern.c: at the start and after a `when`, in the mode m entered
+   (consistent at t): a `when` of m whose switching function is zero at
+   t and leaves into m's feasible side, towards a mode without relations
+   that comes back across the same surface (hdo_run_same_surface), with
+   no reset either way, and whose field leaves into its own feasible side
+   too, is refused as HDO_ERR_NOT_UNIQUE (repulsive sliding: both modes
+   continue).  Returns 0 or a negative status. */
+int hdo_run_check_when_unique(run_ctx *c, slong m, const mpfr_t t);
+
 /* transition.c */
-int hdo_run_left_value(mpfr_t out, const left_limit *L, slong var, slong order);
 void hdo_run_event_digits(run_ctx *c, mpfr_srcptr coef, slong len,
                           const mpfr_t H, const mpfr_t s);
-void hdo_run_start_guess(mpfr_t out, const run_ctx *c, slong v);
-int hdo_run_reinit(run_ctx *c, slong m, const mpfr_t t, int *adjusted);
-void hdo_run_skip_samples_at(run_ctx *c, const mpfr_t t);
+void hdo_run_skip_samples_at(run_ctx *c, const mpfr_t t, slong mode,
+                             mpfr_srcptr xs, mpfr_srcptr xu);
 int hdo_run_take_transition_tr(run_ctx *c, slong src, const hdo_transition *tr,
                                slong k, const left_limit *L, const mpfr_t t,
                                hdo_event_kind kind);
@@ -279,27 +366,6 @@ int hdo_run_livelock(run_ctx *c, slong src, slong g, const left_limit *L,
 void hdo_run_hist_clear(run_ctx *c);
 
 /* filippov.c */
-/* The numeric part of the Filippov entry test (hdo_run_sliding_pair),
-   thr = sqrt(tol) at prec: v[0] = S_b, v[1] = L_a S, v[2] = L_b S,
-   v[3] = L_b S_b at the event; 1 when |S_b| <= thr, L_a S <= thr,
-   L_b S > thr and L_b S_b < -thr. */
-int hdo_run_sliding_entry_test(mpfr_srcptr v, const mpfr_t tol,
-                               mpfr_prec_t prec);
-/* 1 when the gradients ga[0..n), gb[0..n) (in the variables and t) are
-   opposite (ga.gb < 0) and parallel within thr = sqrt(tol):
-   (ga.gb)^2 >= |ga|^2 |gb|^2 (1 - thr), that is sin^2 of their angle
-   at most thr (equal included).  At prec. */
-int hdo_run_gradients_opposite(mpfr_srcptr ga, mpfr_srcptr gb, slong n,
-                               const mpfr_t tol, mpfr_prec_t prec);
-int hdo_run_eval_on_left(run_ctx *c, mpfr_ptr out, const hdo_expr *e, slong n,
-                         const left_limit *L, const mpfr_t t);
-/* 1 if the switching functions Sa and Sb are one surface seen from its
-   two sides near the point L at t: their gradients (in the variables
-   and t) opposite and parallel within sqrt(tol)
-   (hdo_run_gradients_opposite); 0 otherwise, and when L lacks a
-   variable of them. */
-int hdo_run_same_surface(run_ctx *c, hdo_expr Sa, hdo_expr Sb,
-                         const left_limit *L, const mpfr_t t);
 int hdo_run_sliding_pair(run_ctx *c, slong src, slong g, const left_limit *L,
                          const mpfr_t t);
 int hdo_run_sliding_get(run_ctx *c, slong a, slong b, const mpfr_t t,
@@ -308,7 +374,6 @@ int hdo_run_sliding_enter(run_ctx *c, slong src, slong g, const left_limit *L,
                           const mpfr_t t);
 int hdo_run_enter_slot(run_ctx *c, slong src, slong m, const left_limit *L,
                        const mpfr_t t, hdo_event_kind kind, const char *text);
-int hdo_run_sliding_event(run_ctx *c, slong g, const mpfr_t s);
 
 /* intersect.c */
 /* The numeric part of the test for a surface G simply crossed while
@@ -323,31 +388,15 @@ int hdo_run_intersect_reach(run_ctx *c, slong m, slong g, const left_limit *L,
 int hdo_run_intersect_leave(run_ctx *c, slong m, slong j, int to_far,
                             const left_limit *L, const mpfr_t t);
 
-/* pattern.c: at the start and after a `when`, the sign pattern of a mode
-   with relations that the state selects (*m: a mode of the family on
-   entry, its consistent state in hdo_run_mode_entry(c, *m); the chosen one on
-   return, with the state moved there).  Returns 0 or a negative status. */
-int hdo_run_pick_pattern(run_ctx *c, slong *m, const mpfr_t t);
-/* pattern.c: at the start and after a `when`, in the mode m entered
-   (consistent at t): a `when` of m whose switching function is zero at
-   t and leaves into m's feasible side, towards a mode without relations
-   that comes back across the same surface (hdo_run_same_surface), with
-   no reset either way, and whose field leaves into its own feasible side
-   too, is refused as HDO_ERR_NOT_UNIQUE (repulsive sliding: both modes
-   continue).  Returns 0 or a negative status. */
-int hdo_run_check_when_unique(run_ctx *c, slong m, const mpfr_t t);
-
 /* event.c */
 int hdo_run_handle_event(run_ctx *c, slong g, const mpfr_t s, int simultaneous);
+/* The event of guard g of the current sliding mode at offset s (a
+   pair's alpha leaving [0, 1], or intersect.c's surfaces). */
+int hdo_run_sliding_event(run_ctx *c, slong g, const mpfr_t s);
 
-/* stiff.c */
-int hdo_run_auto_switch(run_ctx *c, slong m);
-int hdo_run_stepper_init(const run_ctx *c, hdo_stepper_t s, hdo_model_t model,
-                         const hdo_reduced_struct *red, const hdo_expr *guards,
-                         slong ng);
-void hdo_run_stiff_why(char *buf, size_t n, const run_ctx *c);
-/* Notes that a step of the method name starts at c->t (res's
-   method_arcs, stiff.c). */
-void hdo_run_note_method(run_ctx *c, const char *name);
+/* run.c: 1 when the event at offset root of the last step (length h,
+   from c->t to c->t_end) lies within the time tolerance of t_end,
+   tol max(1, |t_end|) (equal included): it is not taken. */
+int hdo_run_event_at_end(const run_ctx *c, const mpfr_t h, const mpfr_t root);
 
 #endif

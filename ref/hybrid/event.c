@@ -1,6 +1,7 @@
-/* event.c -- the event of a step in hdo_run: the chattering policy
- * (sliding, Zeno, livelock, an instantaneous cascade) and the transition
- * taken */
+/* event.c -- the event of a step in hdo_run: in a model mode the
+ * chattering policy (sliding, Zeno, livelock, an instantaneous cascade) and
+ * the transition taken; in a sliding mode its end, or the surfaces of an
+ * intersection */
 #include <stdlib.h>
 #include <string.h>
 #include "driver.h"
@@ -10,8 +11,8 @@
 /* The event of a step */
 
 /* Handles the event of guard g at offset s of the current step. */
-int
-hdo_run_handle_event(run_ctx *c, slong g, const mpfr_t s, int simultaneous)
+static int
+handle_event(run_ctx *c, slong g, const mpfr_t s, int simultaneous)
 {
     slong src = c->mode;
     mode_cache *mc = hdo_run_mode_entry(c, src);
@@ -21,7 +22,7 @@ hdo_run_handle_event(run_ctx *c, slong g, const mpfr_t s, int simultaneous)
 
     mpfr_inits2(c->prec, tstar, gap, ttol, (mpfr_ptr)0);
     mpfr_add(tstar, c->t, s, MPFR_RNDN);
-    hdo_run_emit_samples(c, tstar, 0);
+    hdo_run_event_samples_begin(c, src, g, tstar);
     hdo_stepper_eval(mc->ls, mc->lu, NULL, mc->step, s);
     left_limit L = {mc->red, mc->ls, mc->lu, &mc->step->dense, s};
 
@@ -130,5 +131,53 @@ hdo_run_handle_event(run_ctx *c, slong g, const mpfr_t s, int simultaneous)
                                  simultaneous ? HDO_EV_SIMULTANEOUS
                                               : HDO_EV_SWITCH);
     mpfr_clears(tstar, gap, ttol, (mpfr_ptr)0);
+    return st;
+}
+
+int
+hdo_run_handle_event(run_ctx *c, slong g, const mpfr_t s, int simultaneous)
+{
+    int st = handle_event(c, g, s, simultaneous);
+    hdo_run_event_samples_end(c);
+    return st;
+}
+
+/* The event of guard g of the current sliding mode at offset s: alpha
+   leaves [0, 1] (guard 0: alpha = 0, into b; guard 1: alpha = 1, into
+   a; a sliding-end event), or another surface of a or b is reached
+   (HDO_ERR_UNSUPPORTED). */
+int
+hdo_run_sliding_event(run_ctx *c, slong g, const mpfr_t s)
+{
+    slong m = c->mode;
+    mode_cache *mc = hdo_run_mode_entry(c, m);
+    hdo_model_struct *model = c->model;
+    mpfr_t tstar;
+    int st;
+
+    mpfr_init2(tstar, c->prec);
+    mpfr_add(tstar, c->t, s, MPFR_RNDN);
+    hdo_run_emit_samples(c, tstar, 0);
+    hdo_stepper_eval(mc->ls, mc->lu, NULL, mc->step, s);
+    left_limit L = {mc->red, mc->ls, mc->lu, &mc->step->dense, s};
+    if (mc->set != NULL || g >= 2) {
+        /* an intersection: a weight reaches its bound, or a further
+           surface is reached (intersect.c) */
+        st = mc->set != NULL && g < 2 * mc->set->k
+                 ? hdo_run_intersect_leave(c, m, g / 2, g % 2 == 0, &L, tstar)
+                 : hdo_run_intersect_reach(c, m, g, &L, tstar);
+        mpfr_clear(tstar);
+        return st;
+    }
+    hdo_transition tr;
+    memset(&tr, 0, sizeof tr);
+    tr.guard = HDO_EXPR_NONE;
+    tr.target = g == 0 ? mc->sb : mc->sa;
+    tr.guard_text = g == 0 ? "alpha = 0" : "alpha = 1";
+    tr.pos = model->modes[tr.target].pos;
+    hdo_run_hist_clear(c);
+    st =
+        hdo_run_take_transition_tr(c, m, &tr, 0, &L, tstar, HDO_EV_SLIDING_END);
+    mpfr_clear(tstar);
     return st;
 }

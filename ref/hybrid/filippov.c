@@ -1,8 +1,7 @@
-/* filippov.c -- Filippov sliding of hdo_run on one surface: entering,
- * following and leaving `sliding(a,b)`; the symbolic construction is in
- * sliding.c, several surfaces in intersect.c */
+/* filippov.c -- Filippov sliding of hdo_run on one surface: entering
+ * `sliding(a,b)` (its end is an event: event.c); the symbolic construction is
+ * in ref/reduce/filippov.c, several surfaces in intersect.c */
 #include <stdlib.h>
-#include <string.h>
 #include "driver.h"
 #include "chatter.h"
 
@@ -18,121 +17,6 @@ when_to(const hdo_model_struct *model, slong m, slong tgt)
         if (model->modes[m].whens[k].target == tgt)
             return k;
     return -1;
-}
-
-/* Evaluates e[0..n) on the left limit L at t into out: 0, or -1 when L
-   lacks a variable or an expression is undefined there. */
-int
-hdo_run_eval_on_left(run_ctx *c, mpfr_ptr out, const hdo_expr *e, slong n,
-                     const left_limit *L, const mpfr_t t)
-{
-    hdo_program_t prog;
-    hdo_expr bad;
-    int ok = 0;
-    hdo_program_init(prog, c->model->pool, e, n, c->prec);
-    for (slong i = 0; ok == 0 && i < prog->ninputs; i++) {
-        const hdo_program_input *in = prog->inputs + i;
-        if (!hdo_run_left_value(prog->value[in->slot], L, in->var, in->order))
-            ok = -1;
-    }
-    if (ok == 0 && prog->time_slot >= 0)
-        mpfr_set(prog->value[prog->time_slot], t, MPFR_RNDN);
-    if (ok == 0 && hdo_program_eval(prog, &bad) != 0)
-        ok = -1;
-    for (slong i = 0; ok == 0 && i < n; i++)
-        mpfr_set(out + i, prog->value[prog->root_slot[i]], MPFR_RNDN);
-    hdo_program_clear(prog);
-    return ok;
-}
-
-typedef struct {
-    slong var[64];
-    slong n;
-} surf_vars;
-
-static void
-surf_collect(slong var, slong order, void *data)
-{
-    surf_vars *l = data;
-    for (slong i = 0; i < l->n; i++)
-        if (l->var[i] == var)
-            return;
-    if (order == 0 && l->n < 64)
-        l->var[l->n++] = var;
-}
-
-int
-hdo_run_gradients_opposite(mpfr_srcptr ga, mpfr_srcptr gb, slong n,
-                           const mpfr_t tol, mpfr_prec_t prec)
-{
-    mpfr_t dot, na, nb, x, y, thr;
-    int ok;
-    mpfr_inits2(prec, dot, na, nb, x, y, thr, (mpfr_ptr)0);
-    mpfr_sqrt(thr, tol, MPFR_RNDN);
-    mpfr_set_ui(dot, 0, MPFR_RNDN);
-    mpfr_set_ui(na, 0, MPFR_RNDN);
-    mpfr_set_ui(nb, 0, MPFR_RNDN);
-    for (slong i = 0; i < n; i++) {
-        mpfr_fma(dot, ga + i, gb + i, dot, MPFR_RNDN);
-        mpfr_fma(na, ga + i, ga + i, na, MPFR_RNDN);
-        mpfr_fma(nb, gb + i, gb + i, nb, MPFR_RNDN);
-    }
-    /* opposite: dot < 0; parallel: dot^2 >= |ga|^2 |gb|^2 (1 - thr) */
-    ok = mpfr_sgn(dot) < 0;
-    if (ok) {
-        mpfr_sqr(x, dot, MPFR_RNDN);
-        mpfr_mul(y, na, nb, MPFR_RNDN);
-        mpfr_ui_sub(thr, 1, thr, MPFR_RNDN);
-        mpfr_mul(y, y, thr, MPFR_RNDN);
-        ok = mpfr_cmp(x, y) >= 0;
-    }
-    mpfr_clears(dot, na, nb, x, y, thr, (mpfr_ptr)0);
-    return ok;
-}
-
-int
-hdo_run_sliding_entry_test(mpfr_srcptr v, const mpfr_t tol, mpfr_prec_t prec)
-{
-    mpfr_t thr;
-    mpfr_init2(thr, prec);
-    mpfr_sqrt(thr, tol, MPFR_RNDN);
-    int yes = mpfr_cmpabs(v + 0, thr) <= 0 && mpfr_cmp(v + 1, thr) <= 0 &&
-              mpfr_cmp(v + 2, thr) > 0;
-    if (yes) {
-        mpfr_neg(thr, thr, MPFR_RNDN);
-        yes = mpfr_cmp(v + 3, thr) < 0;
-    }
-    mpfr_clear(thr);
-    return yes;
-}
-
-/* S_b = -k S_a (k > 0) near the point to first order.  Two surfaces
-   that merely meet at the point (a corner, an accumulation of switches
-   between two surfaces) are not one switching surface. */
-int
-hdo_run_same_surface(run_ctx *c, hdo_expr Sa, hdo_expr Sb, const left_limit *L,
-                     const mpfr_t t)
-{
-    hdo_model_struct *model = c->model;
-    surf_vars l;
-    l.n = 0;
-    hdo_expr_foreach_var(model->pool, Sa, surf_collect, &l);
-    hdo_expr_foreach_var(model->pool, Sb, surf_collect, &l);
-    slong n = l.n + 1;
-    hdo_expr *e = malloc(2 * n * sizeof *e);
-    HDO_ASSERT(e != NULL);
-    for (slong i = 0; i < l.n; i++) {
-        e[i] = hdo_expr_diff(model->pool, Sa, l.var[i], 0);
-        e[n + i] = hdo_expr_diff(model->pool, Sb, l.var[i], 0);
-    }
-    e[l.n] = hdo_expr_diff_time(model->pool, Sa);
-    e[n + l.n] = hdo_expr_diff_time(model->pool, Sb);
-    mpfr_ptr g = hdo_vec_init(2 * n, c->prec);
-    int ok = hdo_run_eval_on_left(c, g, e, 2 * n, L, t) == 0 &&
-             hdo_run_gradients_opposite(g, g + n, n, c->tol, c->prec);
-    hdo_vec_clear(g, 2 * n);
-    free(e);
-    return ok;
 }
 
 /* Whether the event of when g of mode src (left limit L, time t) starts
@@ -178,7 +62,7 @@ hdo_run_sliding_pair(run_ctx *c, slong src, slong g, const left_limit *L,
 }
 
 /* Builds (once per run) the sliding mode of the pair a < b into the mode
-   cache at nmodes + a * nmodes + b: the surface is a's guard towards b,
+   cache at hdo_mode_id_pair(a, b): the surface is a's guard towards b,
    alpha the weight of a's flow; guards alpha >= 0 (then b), 1 - alpha >=
    0 (then a), then the other whens of a and b (reaching one of them is
    sliding on an intersection, not covered). */
@@ -186,7 +70,7 @@ int
 hdo_run_sliding_get(run_ctx *c, slong a, slong b, const mpfr_t t, slong *idx)
 {
     hdo_model_struct *model = c->model;
-    slong n = model->nmodes, m = n + a * n + b;
+    slong m = hdo_mode_id_pair(model, a, b);
     mode_cache *mc = hdo_run_mode_entry(c, m);
     int st;
     *idx = m;
@@ -307,7 +191,7 @@ hdo_run_enter_slot(run_ctx *c, slong src, slong m, const left_limit *L,
     hdo_run_mode_values(ev->right, NULL, mc, mc->xs, mc->xu);
     ev->row_left = row_left;
     ev->row_right = hdo_run_add_row(c, t, m, mc->xs, mc->xu);
-    hdo_run_skip_samples_at(c, t);
+    hdo_run_skip_samples_at(c, t, m, mc->xs, mc->xu);
     hdo_run_hist_clear(c);
     c->mode = m;
     mpfr_set(c->t, t, MPFR_RNDN);
@@ -318,44 +202,4 @@ hdo_run_enter_slot(run_ctx *c, slong src, slong m, const left_limit *L,
         return hdo_run_fail(c, HDO_ERR_TOO_MUCH_WORK, src, t);
     }
     return 0;
-}
-
-/* The event of guard g of the current sliding mode at offset s: alpha
-   leaves [0, 1] (guard 0: alpha = 0, into b; guard 1: alpha = 1, into
-   a; a sliding-end event), or another surface of a or b is reached
-   (HDO_ERR_UNSUPPORTED). */
-int
-hdo_run_sliding_event(run_ctx *c, slong g, const mpfr_t s)
-{
-    slong m = c->mode;
-    mode_cache *mc = hdo_run_mode_entry(c, m);
-    hdo_model_struct *model = c->model;
-    mpfr_t tstar;
-    int st;
-
-    mpfr_init2(tstar, c->prec);
-    mpfr_add(tstar, c->t, s, MPFR_RNDN);
-    hdo_run_emit_samples(c, tstar, 0);
-    hdo_stepper_eval(mc->ls, mc->lu, NULL, mc->step, s);
-    left_limit L = {mc->red, mc->ls, mc->lu, &mc->step->dense, s};
-    if (mc->set != NULL || g >= 2) {
-        /* an intersection: a weight reaches its bound, or a further
-           surface is reached (intersect.c) */
-        st = mc->set != NULL && g < 2 * mc->set->k
-                 ? hdo_run_intersect_leave(c, m, g / 2, g % 2 == 0, &L, tstar)
-                 : hdo_run_intersect_reach(c, m, g, &L, tstar);
-        mpfr_clear(tstar);
-        return st;
-    }
-    hdo_transition tr;
-    memset(&tr, 0, sizeof tr);
-    tr.guard = HDO_EXPR_NONE;
-    tr.target = g == 0 ? mc->sb : mc->sa;
-    tr.guard_text = g == 0 ? "alpha = 0" : "alpha = 1";
-    tr.pos = model->modes[tr.target].pos;
-    hdo_run_hist_clear(c);
-    st =
-        hdo_run_take_transition_tr(c, m, &tr, 0, &L, tstar, HDO_EV_SLIDING_END);
-    mpfr_clear(tstar);
-    return st;
 }

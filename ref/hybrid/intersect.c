@@ -2,17 +2,17 @@
  * switching surfaces (Aljarbouh-Caillaud, chattering path avoidance,
  * section 3.2; decisions.md, "Filippov sliding").  It uses the
  * driver's private mode cache, left limits and transitions (driver.h);
- * the symbolic construction is in sliding.c.
+ * the symbolic construction is in ref/reduce/filippov_cube.c.
  *
  * A regime is a set of adjacent modes: one mode (k = 0), the pair of a
  * `sliding(a,b)` mode (k = 1, filippov.c), or the 2^k corners of a cube
- * (k = 2, 3: mode table keys nmodes + nmodes^2 + mask, named by their
+ * (k = 2, 3: mode table keys hdo_mode_id_cube(mask), named by their
  * modes).
  * The sliding field on the intersection of k surfaces is the
  * multilinear convex combination (30) of the 2^k corner fields with
  * the weights alpha_j fixed by the k tangency conditions (39).  It is
  * built only when the corner fields are affine in the signs of the
- * surfaces (checked symbolically, sliding.c); then (30) equals
+ * surfaces (checked symbolically, ref/reduce/filippov_cube.c); then (30) equals
  * f0 + sum_j beta_j g_j (beta_j = 2 alpha_j - 1: Utkin's equivalent
  * control) and (39) is the linear system G beta = -L_f0 surf with
  * G_jl = grad surf_j . g_l, so the weights are unique exactly when
@@ -52,14 +52,7 @@ popcount_u64(uint64_t m)
 static uint64_t
 regime_mask(const run_ctx *c, slong m)
 {
-    slong n = c->model->nmodes;
-    if (m < n)
-        return (uint64_t)1 << m;
-    if (m < n + n * n) {
-        const mode_cache *mc = hdo_run_mode_find(c, m);
-        return ((uint64_t)1 << mc->sa) | ((uint64_t)1 << mc->sb);
-    }
-    return (uint64_t)(m - n - n * n);
+    return hdo_mode_id_mask(c->model, m);
 }
 
 static int
@@ -103,7 +96,7 @@ build_cube(run_ctx *c, uint64_t mask, hdo_sliding_set *set,
     char why[512];
     int st = hdo_sliding_cube(set, c->model, mask, why, sizeof why);
     if (st == 0) {
-        const hdo_reduced_struct *reds[HDO_SLIDING_MAXMODES];
+        const hdo_reduced_struct *reds[HDO_MODE_ID_MAXMODES];
         for (slong s = 0; s < ((slong)1 << set->k); s++) {
             slong q = set->corner[s];
             if ((st = hdo_run_mode_cache_get(c, q, t)) < 0)
@@ -256,14 +249,14 @@ done:
 }
 
 /* Builds (once per run) the sliding mode on the intersection of the
-   cube of mask into its mode table entry, key nmodes + nmodes^2 + mask: guards
+   cube of mask into its mode table entry, key hdo_mode_id_cube(mask): guards
    1 + beta_j (alpha_j = 0) and 1 - beta_j (alpha_j = 1) for each surface, then
    the other whens of the corners (each guard expression once). */
 static int
 xslot_get(run_ctx *c, uint64_t mask, const mpfr_t t, slong *idx)
 {
     hdo_model_struct *model = c->model;
-    slong q0 = 0, key = hdo_sliding_index(model, mask);
+    slong q0 = 0, key = hdo_mode_id_cube(model, mask);
     int st;
     while (!((mask >> q0) & 1))
         q0++;
@@ -490,7 +483,7 @@ hdo_run_intersect_reach(run_ctx *c, slong m, slong g, const left_limit *L,
     int st;
     /* before any mask is formed: a shift by a mode index of 64 or more
        would be undefined */
-    if (model->nmodes > HDO_SLIDING_MAXMODES)
+    if (model->nmodes > HDO_MODE_ID_MAXMODES)
         return intersect_fail(c, p, t,
                               "sliding on an intersection of surfaces (at "
                               "'%s', t = %s) is covered for models of at most "

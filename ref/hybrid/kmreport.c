@@ -10,7 +10,7 @@
 static void
 note_sliding_used(run_ctx *c, slong m)
 {
-    slong n = c->model->nmodes, id = hdo_run_res_mode(c, m);
+    slong id = hdo_run_res_mode(c, m);
     hdo_result_struct *res = c->res;
     const hdo_reduced_struct *r = hdo_run_mode_entry(c, m)->red;
     for (slong i = 0; i < res->nsliding; i++)
@@ -20,7 +20,9 @@ note_sliding_used(run_ctx *c, slong m)
         realloc(res->sliding, (res->nsliding + 1) * sizeof *res->sliding);
     HDO_ASSERT(res->sliding != NULL);
     hdo_mode_info *mi = res->sliding + res->nsliding++;
-    slong k = m < n + n * n ? 1 : hdo_run_mode_entry(c, m)->set->k;
+    slong k = hdo_mode_id_kind_of(c->model, m) == HDO_MODE_ID_CUBE
+                  ? hdo_run_mode_entry(c, m)->set->k
+                  : 1;
     memset(mi, 0, sizeof *mi);
     mi->used = 1;
     mi->mode = id;

@@ -208,6 +208,16 @@ hdo_run_mode_cache_get(run_ctx *c, slong m, const mpfr_t t)
 }
 
 /* One entry of a mode cache's state or unknowns, kept across a rebuild. */
+/* The start value of variable v as a guess (0 when it has none). */
+void
+hdo_run_start_guess(mpfr_t out, const run_ctx *c, slong v)
+{
+    if (c->model->vars[v].start == HDO_EXPR_NONE ||
+        hdo_expr_eval_constant(out, c->model->pool, c->model->vars[v].start) !=
+            0)
+        mpfr_set_ui(out, 0, MPFR_RNDN);
+}
+
 typedef struct {
     slong var, order;
     int fixed;

@@ -68,7 +68,7 @@ expand(run_ctx *c, slong m, const mpfr_t t, mpfr_t H)
     hdo_run_set_floors(c, mc);
     if (hdo_stepper_apply(mc->step, t, mc->xs, mc->xu, &e) < 0)
         return -1;
-    hdo_stepper_step_size(H, mc->step, c->tol);
+    hdo_stepper_step_size(H, mc->step);
     hdo_run_event_horizon(H, t);
     hdo_run_guard_floors(c, mc, t, mc->xs, mc->xu, &mc->step->dense, H);
     return 0;

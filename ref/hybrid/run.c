@@ -3,12 +3,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include "driver.h"
+#include "util.h"
 
 /* The layering (style.md, GSL odeiv2): a stepper (ref/step.h: the Taylor
    method today) is step + control (the dense output at a point and its
    step size), seen only through its table; this file is the
    driver: it takes the steps, projects onto the constraints after each,
-   asks ref/hybrid/locate.c whether a switching function changes sign
+   asks ref/event/locate.c whether a switching function changes sign
    inside the step, and performs the transitions.  Everything that can be
    built once per mode (reduced form, stepper compiled with the
    guards, the `with` programs) is built the first time the mode is
@@ -60,9 +61,11 @@ step(run_ctx *c, int *done)
     p = mc->step->dense.order;
     c->res->order_sum += p;
     mpfr_inits2(c->prec, h, hmax, hloc, root, broot, stol, (mpfr_ptr)0);
-    st = hdo_stepper_step_size(h, mc->step, c->tol);
+    st = hdo_stepper_step_size(h, mc->step);
     hdo_stiff_watch_step(&c->stiff, mc->step, m, c->t, h);
-    if (st == 0 && hdo_run_auto_switch(c, m)) {
+    if (st == 0)
+        hdo_run_stiff_check(c, m, mc->step, mc->xs, mc->xu, h);
+    if (st == 0 && hdo_run_auto_switch(c, mc)) {
         st = hdo_stepper_apply(mc->step, c->t, mc->xs, mc->xu, c->err);
         if (st < 0) {
             st = hdo_run_fail(c, st, m, c->t);
@@ -70,9 +73,9 @@ step(run_ctx *c, int *done)
             return st;
         }
         p = mc->step->dense.order;
-        st = hdo_stepper_step_size(h, mc->step, c->tol);
+        st = hdo_stepper_step_size(h, mc->step);
     }
-    if (mc->step->type == &hdo_step_radau)
+    if (mc->step->type->flags & HDO_STEP_IMPLICIT)
         c->res->implicit_steps++;
     hdo_run_note_method(c, mc->step->type->name);
     if (st == HDO_ERR_STEP_COLLAPSE) {
@@ -317,7 +320,7 @@ hdo_run_rows(slong *nrows, const hdo_model_struct *model,
     c.opt = opt;
     c.res = res;
     c.err = err;
-    c.digits = opt->digits > 0 ? opt->digits : 30;
+    c.digits = hdo_run_digits(opt->digits);
     c.prec = hdo_run_prec(c.digits);
     if (err != NULL)
         hdo_error_clear(err);
@@ -355,18 +358,18 @@ hdo_run_stoppable(hdo_result_t res, const hdo_model_struct *model,
 {
     run_ctx c;
     int st = 0, done = 0;
-    struct timespec cpu0, cpu1;
+    double cpu0;
     hdo_model_struct work;
 
     memset(&c, 0, sizeof c);
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu0);
-    clock_gettime(CLOCK_MONOTONIC, &c.start);
+    cpu0 = hdo_clock_thread_cpu();
+    c.start = hdo_clock_now();
     hdo_model_workspace_init(&work, model);
     c.model = &work;
     c.opt = opt;
     c.res = res;
     c.err = err;
-    c.digits = opt->digits > 0 ? opt->digits : 30;
+    c.digits = hdo_run_digits(opt->digits);
     c.prec = hdo_run_prec(c.digits);
     c.max_steps = opt->max_steps > 0 ? opt->max_steps : HDO_RUN_MAX_STEPS;
     c.max_events = opt->max_events > 0 ? opt->max_events : HDO_RUN_MAX_EVENTS;
@@ -440,8 +443,6 @@ hdo_run_stoppable(hdo_result_t res, const hdo_model_struct *model,
                 c.event_dt, (mpfr_ptr)0);
     hdo_run_phase_enter(&c, PH_OTHER);
     res->seconds = hdo_run_elapsed(&c);
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu1);
-    res->cpu_seconds = (double)(cpu1.tv_sec - cpu0.tv_sec) +
-                       1e-9 * (double)(cpu1.tv_nsec - cpu0.tv_nsec);
+    res->cpu_seconds = hdo_clock_thread_cpu() - cpu0;
     return st < 0 ? st : 0;
 }

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "driver.h"
+#include "chatter.h"
 
 /* The values of the model variables of mode m at (xs, xu) into a row
    (values, present). */
@@ -306,6 +307,7 @@ hdo_run_emit_samples_point(run_ctx *c, slong mode, mpfr_srcptr xs,
 int
 hdo_run_setup_samples(run_ctx *c)
 {
+    c->event_clock = HDO_EXPR_NONE;
     if (c->opt->sample_times != NULL) {
         /* finite and increasing: hdo_run_check_args; here the span,
            which is known only now (the times may be doubles of t0 and
@@ -362,4 +364,129 @@ hdo_run_setup_samples(run_ctx *c)
     c->nsamples = (mpfr_cmp_d(frac, 1e-9) <= 0) ? N + 1 : N + 2;
     mpfr_clears(n, frac, (mpfr_ptr)0);
     return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Samples at an event of a clock */
+
+/* The exact time of sample k, which hdo_run_sample_time rounds: a
+   constant expression of the run's pool (t0 + k every, t_end for the
+   last, or the double given). */
+static hdo_expr
+sample_time_expr(run_ctx *c, slong k)
+{
+    hdo_expr_pool_struct *pool = c->model->pool;
+    hdo_expr t0 = c->model->t0;
+    hdo_expr te = c->opt->until != NULL
+                      ? hdo_expr_const_fmpq(pool, c->opt->until)
+                      : c->model->t_end;
+    if (c->opt->sample_times != NULL) {
+        mpfr_t d;
+        mpfr_init2(d, 64);
+        mpfr_set_d(d, c->opt->sample_times[k], MPFR_RNDN); /* exact */
+        hdo_expr e;
+        if (mpfr_cmp(d, c->res->t0) < 0) {
+            e = t0;
+        } else if (mpfr_cmp(d, c->t_end) > 0) {
+            e = te;
+        } else {
+            mpz_t m;
+            fmpq_t q;
+            mpz_init(m);
+            fmpq_init(q);
+            mpfr_exp_t x = mpfr_get_z_2exp(m, d);
+            fmpz_set_mpz(fmpq_numref(q), m);
+            if (x >= 0)
+                fmpq_mul_2exp(q, q, (ulong)x);
+            else
+                fmpq_div_2exp(q, q, (ulong)-x);
+            e = hdo_expr_const_fmpq(pool, q);
+            fmpq_clear(q);
+            mpz_clear(m);
+        }
+        mpfr_clear(d);
+        return e;
+    }
+    if (k == c->nsamples - 1)
+        return te;
+    hdo_expr every = c->opt->every != NULL
+                         ? hdo_expr_const_fmpq(pool, c->opt->every)
+                         : hdo_expr_div(pool, hdo_expr_sub(pool, te, t0),
+                                        hdo_expr_const_si(pool, 1000, 1));
+    return hdo_expr_add(
+        pool, t0, hdo_expr_mul(pool, hdo_expr_const_si(pool, k, 1), every));
+}
+
+/* Where sample k (rounded time tk) lies against the event being taken,
+   located at tstar: -1 before it, 0 at its time, 1 after.  The two
+   rounded times order them, except for a clock's event within the time
+   tolerance of the sample: there the two rounded times may order an
+   exact coincidence (a PWM edge k T/2 on the grid) either way, and the
+   switching function's sign at the sample's exact time decides, exactly
+   (hdo_expr_const_sign: Arb, then Calcium for a zero): positive before
+   the event, zero at it, negative after.  Not decided: the rounded
+   times. */
+int
+hdo_run_sample_side(run_ctx *c, slong k, const mpfr_t tk, const mpfr_t tstar)
+{
+    int cmp = mpfr_cmp(tk, tstar);
+    int side = cmp < 0 ? -1 : cmp > 0;
+    if (c->event_clock == HDO_EXPR_NONE)
+        return side;
+    mpfr_t d, ttol;
+    mpfr_inits2(64, d, ttol, (mpfr_ptr)0);
+    mpfr_sub(d, tk, tstar, MPFR_RNDA);
+    hdo_run_time_tol(ttol, c, tstar);
+    int near = mpfr_cmpabs(d, ttol) <= 0;
+    mpfr_clears(d, ttol, (mpfr_ptr)0);
+    if (!near)
+        return side;
+    hdo_expr_pool_struct *pool = c->model->pool;
+    hdo_expr T = hdo_expr_time(pool), at = sample_time_expr(c, k);
+    hdo_expr e = hdo_expr_substitute_many(pool, c->event_clock, &T, &at, 1);
+    int sign;
+    if (hdo_expr_const_sign(&sign, pool, e) != 0)
+        return side;
+    return -sign;
+}
+
+void
+hdo_run_event_samples_begin(run_ctx *c, slong m, slong g, const mpfr_t tstar)
+{
+    hdo_expr_pool_struct *pool = c->model->pool;
+    hdo_expr S = c->model->modes[m].whens[g].guard;
+    const hdo_chatter_policy *pol = hdo_run_chatter_policy(c->model);
+    if (pol->guard != NULL)
+        S = pol->guard(c->model, S);
+    c->event_clock = hdo_expr_has_time(pool, S) ? S : HDO_EXPR_NONE;
+    for (slong v = 0; v < c->model->nvars && c->event_clock != HDO_EXPR_NONE;
+         v++)
+        if (hdo_expr_max_order(pool, S, v) >= 0)
+            c->event_clock = HDO_EXPR_NONE;
+    /* the samples before the event, from the current expansion (one
+       decided before it although its rounded time is not: a rounding
+       beyond the root) */
+    mode_cache *mc = hdo_run_mode_entry(c, c->mode);
+    mpfr_t tk, s;
+    mpfr_inits2(c->prec, tk, s, (mpfr_ptr)0);
+    while (c->next_sample < c->nsamples) {
+        hdo_run_sample_time(tk, c, c->next_sample);
+        if (hdo_run_sample_side(c, c->next_sample, tk, tstar) >= 0)
+            break;
+        if (mpfr_cmp(tk, c->t) >= 0) {
+            mpfr_sub(s, tk, c->t, MPFR_RNDN);
+            hdo_stepper_eval(mc->ts, mc->tu, NULL, mc->step, s);
+            slong i = hdo_run_add_row(c, tk, c->mode, mc->ts, mc->tu);
+            if (i >= 0)
+                c->res->rows[i].sample = c->next_sample;
+        }
+        c->next_sample++;
+    }
+    mpfr_clears(tk, s, (mpfr_ptr)0);
+}
+
+void
+hdo_run_event_samples_end(run_ctx *c)
+{
+    c->event_clock = HDO_EXPR_NONE;
 }

@@ -1,72 +1,10 @@
-/* transition.c -- transitions of hdo_run: left limits, resets
- * (`with`), their conditioning and the consistent reinitialisation */
+/* transition.c -- transitions of hdo_run: resets (`with`), their
+ * conditioning, the event time's digits, and taking a transition (the left
+ * limits are in left.c, the consistent reinitialisation in reinit.c) */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "driver.h"
-
-/* ------------------------------------------------------------------ */
-/* Left limits and values for transitions */
-
-/* The m-th derivative at s of the series c[0..p]. */
-static void
-series_derivative(mpfr_t out, const mpfr_t *coef, slong p, slong m,
-                  const mpfr_t s)
-{
-    mpfr_t term;
-    mpfr_init2(term, mpfr_get_prec(out));
-    mpfr_set_ui(out, 0, MPFR_RNDN);
-    for (slong k = p; k >= m; k--) {
-        mpfr_mul(out, out, s, MPFR_RNDN);
-        mpfr_set(term, coef[k], MPFR_RNDN);
-        for (slong i = 0; i < m; i++)
-            mpfr_mul_ui(term, term, (unsigned long)(k - i), MPFR_RNDN);
-        mpfr_add(out, out, term, MPFR_RNDN);
-    }
-    mpfr_clear(term);
-}
-
-/* The value of (var, order) on the left limit: a state or unknown of the
-   source mode, or a derivative of the series of a lower order of it.
-   Returns 1, or 0 if the source mode does not have it. */
-int
-hdo_run_left_value(mpfr_t out, const left_limit *L, slong var, slong order)
-{
-    const hdo_reduced_struct *r = L->r;
-    slong best = -1, best_order = -1, best_is_state = 0;
-    for (slong i = 0; i < r->nstate; i++)
-        if (r->state[i].var == var) {
-            if (r->state[i].order == order) {
-                mpfr_set(out, L->xs + i, MPFR_RNDN);
-                return 1;
-            }
-            if (r->state[i].order < order && r->state[i].order > best_order) {
-                best = i;
-                best_order = r->state[i].order;
-                best_is_state = 1;
-            }
-        }
-    for (slong j = 0; j < r->nimplicit; j++)
-        if (r->unknown[j].var == var) {
-            if (r->unknown[j].order == order) {
-                mpfr_set(out, L->xu + j, MPFR_RNDN);
-                return 1;
-            }
-            if (r->unknown[j].order < order &&
-                r->unknown[j].order > best_order) {
-                best = j;
-                best_order = r->unknown[j].order;
-                best_is_state = 0;
-            }
-        }
-    if (best < 0 || L->dense == NULL)
-        return 0;
-    slong p = L->dense->order;
-    const mpfr_t *coef = best_is_state ? L->dense->state + best * (p + 1)
-                                       : L->dense->unknown + best * (p + 1);
-    series_derivative(out, coef, p, order - best_order, L->s);
-    return 1;
-}
 
 /* A reset is only as good as the state it is evaluated on, which is
    known to about the local tolerance: `with v = 1/x` at an event on
@@ -270,79 +208,26 @@ eval_assigns(run_ctx *c, mpfr_ptr vals, slong src, slong k, const left_limit *L,
     return reset_conditioning(c, prog, src, k, L, t);
 }
 
-/* The start value of variable v as a guess (0 when it has none). */
+/* Skips the samples at time t: the event rows stand for them.  One
+   after the event whose rounded time is not after t (a clock's,
+   hdo_run_sample_side) is written from the right limit (mode, xs, xu):
+   the next arc starts at t and would drop it. */
 void
-hdo_run_start_guess(mpfr_t out, const run_ctx *c, slong v)
-{
-    if (c->model->vars[v].start == HDO_EXPR_NONE ||
-        hdo_expr_eval_constant(out, c->model->pool, c->model->vars[v].start) !=
-            0)
-        mpfr_set_ui(out, 0, MPFR_RNDN);
-}
-
-/* Consistent (re)initialisation of mode m at t from mc->xs, mc->xu and
-   mc->fixed.  *adjusted as hdo_consistent_init. */
-int
-hdo_run_reinit(run_ctx *c, slong m, const mpfr_t t, int *adjusted)
-{
-    mode_cache *mc = hdo_run_mode_entry(c, m);
-    int ph = hdo_run_phase_enter(c, PH_REINIT);
-    int st = hdo_consistent_init(mc->xs, mc->xu, adjusted, c->model, mc->red, t,
-                                 mc->fixed, c->prec, c->err);
-    hdo_run_phase_enter(c, ph);
-    if (st == HDO_ERR_SINGULAR && m < c->model->nmodes &&
-        !mc->red->km_fallback) {
-        /* Pryce's form is numerically singular here (its Jacobian of h
-           failed the LU pivot test): the Kunkel-Mehrmann fallback
-           (decisions.md) */
-        hdo_error_t why;
-        hdo_error_clear(&why);
-        int fst = hdo_run_mode_cache_km_fallback(c, m, t, &why);
-        if (fst == 0) {
-            /* Pryce's failure is resolved: a later error must not inherit
-               its mode and time (hdo_run_fail keeps those already set) */
-            if (c->err != NULL)
-                hdo_error_clear(c->err);
-            ph = hdo_run_phase_enter(c, PH_REINIT);
-            st = hdo_consistent_init(mc->xs, mc->xu, adjusted, c->model,
-                                     mc->red, t, mc->fixed, c->prec, c->err);
-            hdo_run_phase_enter(c, ph);
-            if (st < 0 && c->err != NULL) {
-                size_t len = strlen(c->err->message);
-                snprintf(c->err->message + len, sizeof c->err->message - len,
-                         " (in the Kunkel-Mehrmann fallback's form, Pryce's "
-                         "being numerically singular)");
-            }
-        } else if (fst == HDO_ERR_UNSUPPORTED && c->err != NULL) {
-            size_t len = strlen(c->err->message);
-            const char *w = strstr(why.message, ": ");
-            snprintf(c->err->message + len, sizeof c->err->message - len,
-                     "; the Kunkel-Mehrmann fallback does not apply%s",
-                     w != NULL ? w : "");
-        } else {
-            st = fst;
-        }
-    }
-    if (st < 0)
-        return hdo_run_fail(c, st, m, t);
-    hdo_invariant_enter(mc->inv, t, mc->xs, c->tol);
-    ph = hdo_run_phase_enter(c,
-                             PH_REDUCTION); /* the KM analysis, once per mode */
-    hdo_run_note_mode_used(c, m, t);
-    hdo_run_phase_enter(c, ph);
-    return 0;
-}
-
-/* Skips the samples at time t: the event rows stand for them. */
-void
-hdo_run_skip_samples_at(run_ctx *c, const mpfr_t t)
+hdo_run_skip_samples_at(run_ctx *c, const mpfr_t t, slong mode, mpfr_srcptr xs,
+                        mpfr_srcptr xu)
 {
     mpfr_t tk;
     mpfr_init2(tk, c->prec);
     while (c->next_sample < c->nsamples) {
         hdo_run_sample_time(tk, c, c->next_sample);
-        if (mpfr_cmp(tk, t) > 0)
+        int side = hdo_run_sample_side(c, c->next_sample, tk, t);
+        if (side > 0 && mpfr_cmp(tk, t) > 0)
             break;
+        if (side > 0) {
+            slong i = hdo_run_add_row(c, tk, mode, xs, xu);
+            if (i >= 0)
+                c->res->rows[i].sample = c->next_sample;
+        }
         c->next_sample++;
     }
     mpfr_clear(tk);
@@ -442,7 +327,7 @@ hdo_run_take_transition_tr(run_ctx *c, slong src, const hdo_transition *tr,
     ev->row_left = row_left;
     ev->row_right = hdo_run_add_row(c, t, tgt, mt->xs, mt->xu);
     hdo_run_carry_floors(c, row_left, ev->row_right);
-    hdo_run_skip_samples_at(c, t);
+    hdo_run_skip_samples_at(c, t, tgt, mt->xs, mt->xu);
     c->mode = tgt;
     mpfr_set(c->t, t, MPFR_RNDN);
     mpfr_set(c->last_event, t, MPFR_RNDN);

@@ -70,7 +70,7 @@ hdo_run_verify(hdo_result_t res, hdo_result_t check, long *verified,
     /* the progress is that of the longer run; the rows of the check go
        to check (hdo_result_agreement reads them), not to the sink */
     a.opt.progress = NULL;
-    b.opt.digits = (opt->digits > 0 ? opt->digits : 30) + 10;
+    b.opt.digits = hdo_run_verify_digits(opt->digits);
     b.opt.row_sink = NULL;
     b.opt.row_sink_data = NULL;
     hdo_error_clear(&a.err);

@@ -1,5 +1,6 @@
 /* zenodetect.c -- Zeno detection in hdo_run: accumulating event times
- * and livelock (a cascade at one instant); the limits are in zeno.c */
+ * and livelock (a cascade at one instant); the limits are in
+ * ref/event/zeno.c */
 #include <stdlib.h>
 #include <string.h>
 #include "driver.h"
@@ -187,7 +188,7 @@ hdo_run_guard_leaves_at(run_ctx *c, slong m, slong g, mpfr_srcptr xs,
     slong p = sp->dense.order;
     mpfr_t h;
     mpfr_init2(h, c->prec);
-    hdo_stepper_step_size(h, sp, c->tol);
+    hdo_stepper_step_size(h, sp);
     hdo_run_event_horizon(h, t);
     hdo_run_guard_floors(c, mc, t, xs, xu, &sp->dense, h);
     int leaves = hdo_zeno_guard_leaves(sp->dense.guard[g * (p + 1)], p + 1, h,

@@ -42,10 +42,10 @@ const char *
 hdo_token_kind_name(int kind)
 {
     static const char *const names[] = {
-        "end of file", "end of line", "';'", "a name", "a number", "'+'",
-        "'-'",         "'*'",         "'/'", "'^'",    "'('",      "')'",
-        "','",         "'='",         "'<'", "'>'",    "'<='",     "'>='",
-        "'['",         "']'",         "'..'"};
+        "end of file", "end of line", "';'",  "a name", "a number", "'+'",
+        "'-'",         "'*'",         "'/'",  "'^'",    "'('",      "')'",
+        "','",         "'='",         "'<'",  "'>'",    "'<='",     "'>='",
+        "'['",         "']'",         "'..'", "'=='"};
     static const char *const quoted[] = {
         "'model'", "'param'", "'var'",        "'mode'",     "'end'",
         "'when'",  "'goto'",  "'with'",       "'zeno'",     "'start'",
@@ -194,6 +194,59 @@ lex_error(hdo_lexed_t lx, hdo_error_t *err, size_t off, const char *fmt, ...)
     return hdo_error_set(err, HDO_ERR_SYNTAX, line, col, "%s", msg);
 }
 
+/* The variable written just before offset i, for the hint on x' (a
+   derivative as textbooks write it): the name token that ends at i, or
+   an element u[...] whose ']' ends at i; sets *first to its offset and
+   returns its length, 0 when there is none (a quote after a blank, a
+   number or a ')' gets no hint) or it is too long to quote. */
+static size_t
+variable_before(size_t *first, const hdo_lexed_t lx, size_t i)
+{
+    slong k = lx->ntoks - 1;
+    if (k < 0 || lx->toks[k].off + lx->toks[k].len != i)
+        return 0;
+    if (lx->toks[k].kind == HDO_TK_RBRACKET) {
+        int depth = 0;
+        for (; k >= 0; k--) {
+            depth += lx->toks[k].kind == HDO_TK_RBRACKET;
+            depth -= lx->toks[k].kind == HDO_TK_LBRACKET;
+            if (depth == 0 || lx->toks[k].kind == HDO_TK_NEWLINE)
+                break;
+        }
+        if (k < 1 || depth != 0 || lx->toks[k - 1].kind != HDO_TK_NAME ||
+            lx->toks[k - 1].off + lx->toks[k - 1].len != lx->toks[k].off)
+            return 0;
+        k--;
+    } else if (lx->toks[k].kind != HDO_TK_NAME) {
+        return 0;
+    }
+    *first = lx->toks[k].off;
+    return i - *first <= 60 ? i - *first : 0;
+}
+
+/* x' for der(x) (and x'' for a second derivative, which needs a variable
+   for der(x)): the error a compiler gives, with the fix, at the quote. */
+static int
+prime_hint(hdo_lexed_t lx, hdo_error_t *err, size_t i)
+{
+    size_t first = 0, n = variable_before(&first, lx, i);
+    const char *x = lx->src + first;
+    int w = (int)n;
+    if (n == 0)
+        return lex_error(lx, err, i, "unexpected character '''");
+    if (i + 1 < lx->len && lx->src[i + 1] == '\'')
+        return lex_error(lx, err, i,
+                         "unexpected character ''' after '%.*s': did you "
+                         "mean der(%.*s)? (a second derivative needs a "
+                         "variable for der(%.*s): v = der(%.*s), then "
+                         "der(v))",
+                         w, x, w, x, w, x, w, x);
+    return lex_error(lx, err, i,
+                     "unexpected character ''' after '%.*s': did you mean "
+                     "der(%.*s)? (the time derivative is written der(%.*s))",
+                     w, x, w, x, w, x);
+}
+
 /* Rejects a byte that cannot start a token: says which character it is
    in a way the user can find in an editor. */
 static int
@@ -203,6 +256,8 @@ bad_char(hdo_lexed_t lx, hdo_error_t *err, size_t i)
     uint32_t cp;
     int n;
     char buf[8];
+    if (s[i] == '\'')
+        return prime_hint(lx, err, i);
     if (s[i] == 0)
         return lex_error(lx, err, i,
                          "NUL byte in the model file (is it a binary file?)");
@@ -370,7 +425,11 @@ hdo_lex(hdo_lexed_t lx, const char *src, size_t len, hdo_error_t *err)
             kind = HDO_TK_SEMI;
             break;
         case '=':
+            /* '==' is not in the language: one token, so that the
+               parser can say "did you mean '='?" where '=' belongs */
             kind = HDO_TK_EQ;
+            if (i + 1 < len && s[i + 1] == '=')
+                kind = HDO_TK_EQEQ, i++;
             break;
         case '<':
             kind = HDO_TK_LT;

@@ -33,6 +33,7 @@ typedef enum {
     HDO_TK_LBRACKET,
     HDO_TK_RBRACKET,
     HDO_TK_DOTDOT,
+    HDO_TK_EQEQ, /* not in the language: lexed for "did you mean '='?" */
     /* keywords */
     HDO_TK_MODEL,
     HDO_TK_PARAM,

@@ -1,6 +1,5 @@
 /* model.c -- a model's life cycle: init, clear, parse from text or file,
    look-ups by name */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +8,7 @@
 #include "model/names.h"
 #include "model/parse.h"
 #include "model/patterns.h"
+#include "util.h"
 
 void
 hdo_model_init(hdo_model_t model)
@@ -245,72 +245,26 @@ hdo_model_parse_string(hdo_model_t model, const char *text, size_t len,
 int
 hdo_model_parse_file(hdo_model_t model, const char *path, hdo_error_t *err)
 {
-    FILE *f;
-    char *buf = NULL;
-    size_t len = 0, alloc = 0, n;
-    int status, saved;
+    char *buf;
+    size_t len;
+    int status;
 
-    f = fopen(path, "rb");
-    if (f == NULL) {
-        saved = errno;
-        if (err != NULL)
-            hdo_error_clear(err);
+    if (err != NULL)
+        hdo_error_clear(err);
+    /* The reading stops at the cap (/dev/zero, a mistaken disk image)
+       and at the first NUL byte: the text up to it goes to the lexer,
+       which reports the NUL with its line and column, so a binary file
+       is refused after its first chunk. */
+    status = hdo_read_whole_file(&buf, &len, path,
+                                 (size_t)HDO_MODEL_MAX_FILE_MIB << 20,
+                                 HDO_FILE_STOP_AT_NUL, err);
+    if (status == HDO_ERR_INPUT) /* with STOP_AT_NUL: only the size */
+        status = hdo_error_set(err, HDO_ERR_IO, 0, 0,
+                               "model file larger than %d MiB, the most hdo "
+                               "reads",
+                               HDO_MODEL_MAX_FILE_MIB);
+    if (status != 0) {
         model->file = strdup(path);
-        status = hdo_error_set(err, HDO_ERR_IO, 0, 0, "cannot open: %s",
-                               strerror(saved));
-        if (err != NULL)
-            err->file = model->file;
-        return status;
-    }
-    /* Read in growing chunks: the size of a pipe or /proc file is not
-       known in advance.  The reading stops at the cap (/dev/zero, a
-       mistaken disk image) and at the first NUL byte: the text up to it
-       goes to the lexer, which reports the NUL with its line and
-       column, so a binary file is refused after its first chunk. */
-    const size_t cap = (size_t)HDO_MODEL_MAX_FILE_MIB << 20;
-    int nul = 0;
-    for (;;) {
-        if (len == alloc) {
-            size_t m = alloc ? 2 * alloc : 65536;
-            if (m > cap + 1)
-                m = cap + 1;
-            char *p = m > alloc ? realloc(buf, m) : NULL;
-            if (p == NULL) {
-                free(buf);
-                fclose(f);
-                model->file = strdup(path);
-                status = m > alloc
-                             ? hdo_error_set(err, HDO_ERR_MEMORY, 0, 0,
-                                             "out of memory while reading")
-                             : hdo_error_set(err, HDO_ERR_IO, 0, 0,
-                                             "model file larger than %d MiB, "
-                                             "the most hdo reads",
-                                             HDO_MODEL_MAX_FILE_MIB);
-                if (err != NULL)
-                    err->file = model->file;
-                return status;
-            }
-            buf = p;
-            alloc = m;
-        }
-        n = fread(buf + len, 1, alloc - len, f);
-        char *z = n > 0 ? memchr(buf + len, '\0', n) : NULL;
-        len += n;
-        if (z != NULL) {
-            len = (size_t)(z - buf) + 1;
-            nul = 1;
-            break;
-        }
-        if (n == 0)
-            break;
-    }
-    if (!nul && ferror(f)) {
-        saved = errno;
-        free(buf);
-        fclose(f);
-        model->file = strdup(path);
-        status = hdo_error_set(err, HDO_ERR_IO, 0, 0, "cannot read: %s",
-                               strerror(saved));
         if (err != NULL)
             err->file = model->file;
         return status;
@@ -321,7 +275,6 @@ hdo_model_parse_file(hdo_model_t model, const char *path, hdo_error_t *err)
     const char *cr = memchr(buf, '\r', len);
     if (cr != NULL && memchr(buf, '\n', len) == NULL) {
         int col = (int)(cr - buf) + 1;
-        fclose(f);
         free(buf);
         model->file = strdup(path);
         status = hdo_error_set(
@@ -332,7 +285,6 @@ hdo_model_parse_file(hdo_model_t model, const char *path, hdo_error_t *err)
             err->file = model->file;
         return status;
     }
-    fclose(f);
     status = hdo_model_parse_string(model, buf, len, path, err);
     free(buf);
     return status;

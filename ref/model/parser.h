@@ -1,5 +1,6 @@
 /* parser.h -- the parser's state and the helpers its files share
-   (private to ref/model/: parse.c, loops.c, sweeps.c) */
+   (private to ref/model/: parse_base.c, parse_build.c, parse_expr.c,
+   parse_equations.c, parse_decls.c) */
 #ifndef HDO_MODEL_PARSER_H
 #define HDO_MODEL_PARSER_H
 
@@ -7,6 +8,7 @@
 #include "model/lex.h"
 #include "model/names.h"
 #include "model/parse.h"
+#include "util.h"
 
 /* Why four sweeps.  The format lets top-level statements come in any
    order, as a user of Modelica would expect (a mode may use a variable
@@ -83,7 +85,7 @@ typedef struct {
        last: a name token and its current integer value; its range lo..hi
        once known (known = 1), and fixed = 1 when that range names no
        loop variable, so that every entry of the loop has the same range
-       (loop_bound, loops.c). */
+       (loop_bound, parse_base.c). */
     struct {
         slong tok, value, lo, hi;
         int known, fixed;
@@ -110,6 +112,7 @@ typedef struct {
 #define is_eos(...) hdo_model_p_is_eos(__VA_ARGS__)
 #define describe(...) hdo_model_p_describe(__VA_ARGS__)
 #define found(...) hdo_model_p_found(__VA_ARGS__)
+#define eq_hint(...) hdo_model_p_eq_hint(__VA_ARGS__)
 #define starts_top_level(...) hdo_model_p_starts_top_level(__VA_ARGS__)
 #define tok_strdup(...) hdo_model_p_tok_strdup(__VA_ARGS__)
 #define slice_strdup(...) hdo_model_p_slice_strdup(__VA_ARGS__)
@@ -121,39 +124,60 @@ typedef struct {
 #define name_kind_word(...) hdo_model_p_name_kind_word(__VA_ARGS__)
 #define check_first_declaration(...)                                           \
     hdo_model_p_check_first_declaration(__VA_ARGS__)
-#define grow(...) hdo_model_p_grow(__VA_ARGS__)
+#define enter(...) hdo_model_p_enter(__VA_ARGS__)
+#define cmp_slong hdo_model_p_cmp_slong
+#define tok_is(...) hdo_model_p_tok_is(__VA_ARGS__)
+#define find_loop(...) hdo_model_p_find_loop(__VA_ARGS__)
+#define push_loop(...) hdo_model_p_push_loop(__VA_ARGS__)
+#define count_iteration(...) hdo_model_p_count_iteration(__VA_ARGS__)
+#define loop_range(...) hdo_model_p_loop_range(__VA_ARGS__)
+#define loop_bound(...) hdo_model_p_loop_bound(__VA_ARGS__)
 #define node_arity(...) hdo_model_p_node_arity(__VA_ARGS__)
 #define node_fmpq(...) hdo_model_p_node_fmpq(__VA_ARGS__)
 #define track(...) hdo_model_p_track(__VA_ARGS__)
-#define build_binary(...) hdo_model_p_build_binary(__VA_ARGS__)
 #define check_root(...) hdo_model_p_check_root(__VA_ARGS__)
+#define build_binary(...) hdo_model_p_build_binary(__VA_ARGS__)
+#define build_unary(...) hdo_model_p_build_unary(__VA_ARGS__)
 #define build_leaf(...) hdo_model_p_build_leaf(__VA_ARGS__)
-#define enter(...) hdo_model_p_enter(__VA_ARGS__)
-#define parse_group(...) hdo_model_p_parse_group(__VA_ARGS__)
+#define constant_sign(...) hdo_model_p_constant_sign(__VA_ARGS__)
+#define is_relop(...) hdo_model_p_is_relop(__VA_ARGS__)
+#define build_relation(...) hdo_model_p_build_relation(__VA_ARGS__)
 #define parse_arguments(...) hdo_model_p_parse_arguments(__VA_ARGS__)
+#define parse_group(...) hdo_model_p_parse_group(__VA_ARGS__)
 #define parse_sum(...) hdo_model_p_parse_sum(__VA_ARGS__)
 #define parse_constant(...) hdo_model_p_parse_constant(__VA_ARGS__)
-#define constant_sign(...) hdo_model_p_constant_sign(__VA_ARGS__)
-#define count_iteration(...) hdo_model_p_count_iteration(__VA_ARGS__)
-#define loop_bound(...) hdo_model_p_loop_bound(__VA_ARGS__)
-#define loop_range(...) hdo_model_p_loop_range(__VA_ARGS__)
-#define tok_is(...) hdo_model_p_tok_is(__VA_ARGS__)
-#define find_loop(...) hdo_model_p_find_loop(__VA_ARGS__)
-#define parse_var_ref(...) hdo_model_p_parse_var_ref(__VA_ARGS__)
-#define parse_sum_of(...) hdo_model_p_parse_sum_of(__VA_ARGS__)
-#define push_loop(...) hdo_model_p_push_loop(__VA_ARGS__)
-#define parse_array_bounds(...) hdo_model_p_parse_array_bounds(__VA_ARGS__)
-#define sweep_vars(...) hdo_model_p_sweep_vars(__VA_ARGS__)
-#define append_loop_values(...) hdo_model_p_append_loop_values(__VA_ARGS__)
-#define parse_for(...) hdo_model_p_parse_for(__VA_ARGS__)
-#define parse_equation(...) hdo_model_p_parse_equation(__VA_ARGS__)
-#define is_relop(...) hdo_model_p_is_relop(__VA_ARGS__)
 #define starts_if(...) hdo_model_p_starts_if(__VA_ARGS__)
 #define parse_if(...) hdo_model_p_parse_if(__VA_ARGS__)
 #define is_piecewise_call(...) hdo_model_p_is_piecewise_call(__VA_ARGS__)
 #define parse_piecewise_call(...) hdo_model_p_parse_piecewise_call(__VA_ARGS__)
+#define parse_range(...) hdo_model_p_parse_range(__VA_ARGS__)
+#define parse_var_ref(...) hdo_model_p_parse_var_ref(__VA_ARGS__)
+#define parse_sum_of(...) hdo_model_p_parse_sum_of(__VA_ARGS__)
+#define parse_mode_ref(...) hdo_model_p_parse_mode_ref(__VA_ARGS__)
+#define parse_equation(...) hdo_model_p_parse_equation(__VA_ARGS__)
+#define append_loop_values(...) hdo_model_p_append_loop_values(__VA_ARGS__)
+#define parse_for(...) hdo_model_p_parse_for(__VA_ARGS__)
+#define parse_mode(...) hdo_model_p_parse_mode(__VA_ARGS__)
+#define parse_array_bounds(...) hdo_model_p_parse_array_bounds(__VA_ARGS__)
+#define sweep_vars(...) hdo_model_p_sweep_vars(__VA_ARGS__)
 
-/* parse.c: errors, tokens, building expressions, expressions */
+/* The parser is one recursive-descent parser in files by grammar level,
+   each calling only the levels below it (tools/check-layering holds
+   them to it: a call back up would be a circle):
+
+     parse_base.c       the tools: errors, tokens, statements, names,
+                        the scope of the loop variables
+     parse_build.c      building nodes within the limits, constants,
+                        relations
+     parse_expr.c       expressions, all of them (the grammar recurses
+                        through every part: an `if` holds expressions,
+                        a `sum` its terms, an index a constant)
+     parse_equations.c  the body of a mode: equations, `for`, `when`,
+                        `zeno`
+     parse_decls.c      declarations and the four sweeps
+     model.c            hdo_model_parse_string, above them all */
+
+/* parse_base.c: errors, tokens and statements */
 int perr(parser *P, int status, slong tok, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 int nomem(parser *P);
@@ -162,6 +186,10 @@ int kind(const parser *P);
 int is_eos(int k);
 const char *describe(parser *P, slong tok);
 const char *found(parser *P);
+/* ": did you mean '='?" when the current token is '==' (where '='
+   belongs: after a parameter or variable name, in an equation or a
+   reset), else "": appended to the "found ..." message there. */
+const char *eq_hint(const parser *P);
 /* Whether token kind k can only start a top-level statement (or end the
    file): inside a mode or a loop it means a missing 'end'. */
 int starts_top_level(int k);
@@ -174,56 +202,74 @@ int expect_name(parser *P, const char *what);
 hdo_name_entry *lookup(const parser *P, slong tok);
 const char *name_kind_word(int k);
 int check_first_declaration(parser *P, slong tok, hdo_name_entry **entry);
+int enter(parser *P, slong tok);
 /* Grows *ptr (of *alloc entries of size bytes) to hold at least need;
-   0, or HDO_ERR_MEMORY (*ptr and *alloc unchanged). */
-int grow(void **ptr, slong *alloc, slong need, size_t size);
+   0, or HDO_ERR_MEMORY (*ptr and *alloc unchanged): util.h's one rule. */
+#define grow(...) hdo_grow(__VA_ARGS__)
+/* qsort's comparison of two slong. */
+int cmp_slong(const void *a, const void *b);
+/* parse_base.c: the loop variables in scope (for, sum, var u[i in ..]) */
+int tok_is(const parser *P, slong tok, const char *word);
+slong find_loop(const parser *P, slong tok);
+int push_loop(parser *P, slong tok, const char *what);
+int count_iteration(parser *P, slong tok);
+void loop_range(parser *P, slong first, slong lo, slong hi);
+int loop_bound(parser *P, slong tok);
+
+/* parse_build.c: nodes, constants, relations */
 int node_arity(hdo_expr_kind k);
 const fmpq *node_fmpq(const parser *P, hdo_expr e);
 int track(parser *P, hdo_expr e, slong tok);
-/* tok: the operator; atok, btok: the starts of the operands (where a
-   constant operand's error is reported). */
-int build_binary(hdo_expr *out, parser *P, hdo_expr_kind k, hdo_expr a,
-                 hdo_expr b, slong tok, slong atok, slong btok);
 /* Checks the root of an expression (an equation, a guard, a reset value,
    a constant statement) that starts at token tok: a constant must be
    defined and within MPFR's range (docs/model-format.md, Constants). */
 int check_root(parser *P, hdo_expr e, slong tok);
+/* tok: the operator; atok, btok: the starts of the operands (where a
+   constant operand's error is reported). */
+int build_binary(hdo_expr *out, parser *P, hdo_expr_kind k, hdo_expr a,
+                 hdo_expr b, slong tok, slong atok, slong btok);
+/* tok: the start of the expression (a function's name, the sign); atok:
+   the start of the operand. */
+int build_unary(hdo_expr *out, parser *P, hdo_expr_kind k, hdo_expr a,
+                slong tok, slong atok);
 int build_leaf(parser *P, hdo_expr e, slong tok);
-int enter(parser *P, slong tok);
-/* "( inner )" opened by token tok, the inside parsed by parse_inner. */
-int parse_group(hdo_expr *out, parser *P, slong tok,
-                int (*parse_inner)(hdo_expr *, parser *));
+void constant_sign(int *sign, parser *P, hdo_expr e);
+int is_relop(int k);
+/* A relation a op b as the node D >= 0 or D > 0 (hdo_expr_rel); a
+   constant one is decided exactly and folds to 1 or 0. */
+int build_relation(hdo_expr *out, parser *P, int op, hdo_expr a, hdo_expr b,
+                   slong atok, slong optok, slong btok);
+
+/* parse_expr.c: expressions */
 /* A call's arguments up to its ')': all parsed, the first keep stored. */
 int parse_arguments(hdo_expr *arg, slong *argtok, int keep, int *nargs,
                     parser *P, slong ftok, const char *fname);
+/* "( inner )" opened by token tok, the inside parsed by parse_inner. */
+int parse_group(hdo_expr *out, parser *P, slong tok,
+                int (*parse_inner)(hdo_expr *, parser *));
 int parse_sum(hdo_expr *out, parser *P);
 int parse_constant(hdo_expr *out, parser *P, const char *what);
-void constant_sign(int *sign, parser *P, hdo_expr e);
-
-/* loops.c: version 2 (arrays, for, sum) */
-int count_iteration(parser *P, slong tok);
-int loop_bound(parser *P, slong tok);
-void loop_range(parser *P, slong first, slong lo, slong hi);
-int tok_is(const parser *P, slong tok, const char *word);
-slong find_loop(const parser *P, slong tok);
-int parse_var_ref(slong *var, parser *P);
-int parse_sum_of(hdo_expr *out, parser *P);
-int push_loop(parser *P, slong tok, const char *what);
-int parse_array_bounds(slong *lo, slong *hi, slong *ivar, parser *P);
-int sweep_vars(parser *P);
-int append_loop_values(parser *P, char **text);
-int parse_for(parser *P, hdo_mode *mode, slong *eqs_alloc);
-
-/* cond.c: version 2 piecewise expressions (if, and/or/not, abs, sign,
-   min, max) */
-int is_relop(int k);
+/* the piecewise expressions (if, and/or/not, abs, sign, min, max) */
 int starts_if(const parser *P, slong tok);
 int parse_if(hdo_expr *out, parser *P);
 int is_piecewise_call(const parser *P, slong tok);
 int parse_piecewise_call(hdo_expr *out, parser *P);
+/* ranges, array elements and sum */
+int parse_range(slong *lo, slong *hi, parser *P, const char *what);
+int parse_var_ref(slong *var, parser *P);
+int parse_sum_of(hdo_expr *out, parser *P);
 
-/* sweeps.c */
+/* parse_equations.c: the body of a mode */
+/* NAME that must be a mode; after says where it stands, for messages. */
+int parse_mode_ref(slong *mode, parser *P, const char *after);
 int parse_equation(parser *P, hdo_mode *mode, slong *eqs_alloc);
+int append_loop_values(parser *P, char **text);
+int parse_for(parser *P, hdo_mode *mode, slong *eqs_alloc);
+int parse_mode(parser *P);
+
+/* parse_decls.c: declarations and the sweeps */
+int parse_array_bounds(slong *lo, slong *hi, slong *ivar, parser *P);
+int sweep_vars(parser *P);
 
 #define GROW(P, arr, alloc, need)                                              \
     do {                                                                       \

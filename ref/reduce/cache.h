@@ -3,6 +3,7 @@
 #define HDO_REDUCE_CACHE_H
 
 #include "reduce.h"
+#include "util.h"
 
 /* A sparse list of symbolic partial derivatives: entry i is
    d f[row[i]] / d x[col[i]], nonzero symbolically. */
@@ -38,9 +39,9 @@ int hdo_reduce_equations(hdo_reduced_t r, hdo_model_t model, slong m,
                          const hdo_expr *eqs, hdo_error_t *err);
 
 /* calloc of n entries (at least one) of size bytes, zeroed; an allocation
-   failure is an assertion, as for the rest of the module (reduce.c).  The
-   short name is kept by a macro, as the parser's helpers are. */
-void *hdo_reduce_xcalloc(slong n, size_t size);
-#define xcalloc(...) hdo_reduce_xcalloc(__VA_ARGS__)
+   failure is an assertion, as for the rest of the module (util.h's
+   hdo_xcalloc).  The short name is kept by a macro, as the parser's
+   helpers are. */
+#define xcalloc(...) hdo_xcalloc(__VA_ARGS__)
 
 #endif

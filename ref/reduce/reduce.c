@@ -36,14 +36,6 @@ hdo_reduced_clear(hdo_reduced_t r)
     hdo_reduced_init(r);
 }
 
-void *
-hdo_reduce_xcalloc(slong n, size_t size)
-{
-    void *p = calloc(n > 0 ? n : 1, size);
-    HDO_ASSERT(p != NULL);
-    return p;
-}
-
 /* ---- small expression queries ---------------------------------------- */
 
 typedef struct {

@@ -12,8 +12,6 @@ hdo_status_name(int status)
         return "HDO_OK";
     case HDO_EVENT:
         return "HDO_EVENT";
-    case HDO_END:
-        return "HDO_END";
     case HDO_ERR_SYNTAX:
         return "HDO_ERR_SYNTAX";
     case HDO_ERR_SEMANTIC:

@@ -146,31 +146,14 @@ radau_alloc(hdo_stepper_struct *st, hdo_model_t model,
     /* f, g and their Jacobian, symbolically: f_i = rhs_i for the
        explicit states, der(x^(k)) = x^(k+1) for a state of an implicit
        variable (the next state or its unknown); g = the h equations */
-    hdo_expr zero = hdo_expr_const_si(model->pool, 0, 1);
-    hdo_expr *roots = malloc((N + N * N + 1) * sizeof(hdo_expr));
-    r->jrow = malloc((N * N + 1) * sizeof(slong));
-    r->jcol = malloc((N * N + 1) * sizeof(slong));
-    HDO_ASSERT(roots != NULL && r->jrow != NULL && r->jcol != NULL);
-    for (slong i = 0; i < n; i++)
-        roots[i] = i < red->nexplicit
-                       ? red->rhs[i]
-                       : hdo_expr_var(model->pool, red->state[i].var,
-                                      red->state[i].order + 1);
-    for (slong k = 0; k < r->m; k++)
-        roots[n + k] = red->h[k];
-    for (slong i = 0; i < N; i++)
-        for (slong j = 0; j < N; j++) {
-            const hdo_varord *x = j < n ? &red->state[j] : &red->unknown[j - n];
-            hdo_expr d = hdo_expr_diff(model->pool, roots[i], x->var, x->order);
-            if (d == zero)
-                continue;
-            r->jrow[r->nnz] = i;
-            r->jcol[r->nnz] = j;
-            roots[N + r->nnz++] = d;
-        }
-    hdo_program_init(r->f, model->pool, roots, N + r->nnz, w);
-    hdo_program_init(r->f0, model->pool, roots, N, w);
-    free(roots);
+    hdo_jacobian_struct jac;
+    hdo_jacobian_roots(&jac, model, red);
+    r->nnz = jac.nnz;
+    r->jrow = jac.row;
+    r->jcol = jac.col;
+    hdo_program_init(r->f, model->pool, jac.roots, N + r->nnz, w);
+    hdo_program_init(r->f0, model->pool, jac.roots, N, w);
+    free(jac.roots);
     if (map_inputs(&r->fin, r->f, red) != 0 ||
         map_inputs(&r->f0in, r->f0, red) != 0) {
         snprintf(st->message, sizeof st->message,
@@ -222,7 +205,8 @@ radau_alloc(hdo_stepper_struct *st, hdo_model_t model,
     r->have_blk = hdo_radau_block_init(&r->blk, r->A, N) == 0;
     if (r->m > 0)
         hdo_radau_block_set_states(&r->blk, n);
-    r->J0 = hdo_vec_init(N * N, w);
+    hdo_radau_block_set_pattern(&r->blk, r->nnz, r->jrow, r->jcol);
+    r->J0 = hdo_vec_init(r->nnz, w);
     mpfr_init2(r->Lsum, 64);
     mpfr_set_ui(r->Lsum, 1, MPFR_RNDN);
     for (slong j = 1; j < s; j++) {
@@ -286,8 +270,13 @@ radau_alloc(hdo_stepper_struct *st, hdo_model_t model,
     for (slong k = 0; k < N * (s + 1); k++)
         mpfr_init2(r->prev_coef[k], w);
     mpfr_set_ui(r->hnext, 0, MPFR_RNDN);
-    /* the tolerance the hybrid driver uses: 2^(17 - prec) is about
-       10^-(D+5) at its prec of D + 10 digits (as taylor.h's default) */
+    /* the tolerance: 2^(17 - prec), about the hybrid driver's 10^-(D+5)
+       at its prec of D + 10 digits (as taylor.h's default), not st->tol
+       itself, which is that number exactly: the two differ by a factor
+       of about 1.3, and taking the driver's would move the results of
+       every arc Radau integrates, which is not this interface's change
+       to make (the golden references of robertson and vanderpol rest
+       on it) */
     mpfr_set_ui(r->tol, 1, MPFR_RNDN);
     mpfr_mul_2si(r->tol, r->tol, 17 - (long)prec, MPFR_RNDN);
     r->y0 = hdo_vec_init(N, w);
@@ -298,7 +287,7 @@ radau_alloc(hdo_stepper_struct *st, hdo_model_t model,
     r->R = hdo_vec_init(ns, w);
     r->v = hdo_vec_init(s + 1, w);
     r->Jst = hdo_vec_init(s * r->nnz, w);
-    hdo_mat_init(r->M, ns, ns, w);
+    /* M (ns x ns) only when the full matrix is first needed */
     r->perm = malloc((ns + 1) * sizeof(slong));
     HDO_ASSERT(r->perm != NULL);
     st->dense.order = s;
@@ -335,7 +324,7 @@ radau_free(hdo_stepper_struct *st)
     if (r->blk_init) {
         hdo_radau_dot_clear(&r->Ad);
         hdo_radau_block_clear(&r->blk);
-        hdo_vec_clear(r->J0, N * N);
+        hdo_vec_clear(r->J0, r->nnz);
     }
     free(r->wperm);
     if (r->have_gd)
@@ -362,7 +351,8 @@ radau_free(hdo_stepper_struct *st)
         hdo_vec_clear(r->R, ns);
         hdo_vec_clear(r->v, s + 1);
         hdo_vec_clear(r->Jst, s * r->nnz);
-        hdo_mat_clear(r->M);
+        if (r->M->entries != NULL)
+            hdo_mat_clear(r->M);
     }
     free(r->state_coef);
     free(r->guard_coef);
@@ -443,6 +433,14 @@ factor_full(radau *r)
 {
     slong n = r->N, s = r->s;
     mpfr_t a, t;
+    if (n * s > HDO_RADAU_MAX_FULL) {
+        /* (n s)^2 MPFR entries and (n s)^3 / 3 products: refused, the
+           step shrinks instead (MAX_REJECT ends it) */
+        r->lu_valid = 0;
+        return -1;
+    }
+    if (r->M->entries == NULL)
+        hdo_mat_init(r->M, n * s, n * s, r->wprec);
     mpfr_inits2(r->wprec, a, t, (mpfr_ptr)0);
     hdo_mat_zero(r->M);
     for (slong i = 0; i < s; i++) {
@@ -479,19 +477,18 @@ factor_full(radau *r)
 static int
 factor_newton(radau *r, int full)
 {
-    slong n = r->N, s = r->s;
+    slong s = r->s;
     if (full || !r->have_blk)
         return factor_full(r);
-    for (slong k = 0; k < n * n; k++)
-        mpfr_set_ui(r->J0 + k, 0, MPFR_RNDN);
     for (slong e = 0; e < r->nnz; e++) {
-        mpfr_ptr d = r->J0 + r->jrow[e] * n + r->jcol[e];
+        mpfr_ptr d = r->J0 + e;
+        mpfr_set_ui(d, 0, MPFR_RNDN);
         for (slong i = 0; i < s; i++)
             mpfr_add(d, d, r->Jst + i * r->nnz + e, MPFR_RNDN);
         mpfr_div_ui(d, d, (unsigned long)s, MPFR_RNDN);
     }
     r->lu_full = 0;
-    r->lu_valid = hdo_radau_block_factor(&r->blk, r->h, r->J0) == 0;
+    r->lu_valid = hdo_radau_block_factor_sparse(&r->blk, r->h, r->J0) == 0;
     mpfr_set(r->hlu, r->h, MPFR_RNDN);
     /* the blocks refused (h J beyond double's range, or a singular
        block at the stages' mean Jacobian): the full matrix in MPFR, as
@@ -856,7 +853,7 @@ radau_apply(hdo_stepper_struct *st, const mpfr_t t0, mpfr_srcptr xs,
                 }
                 /* a small growth keeps h, and with it the factored
                    Newton matrix */
-                if (hdo_radau_keep_step(mpfr_get_d(fac, MPFR_RNDN)))
+                if (hdo_radau_keep_step(mpfr_get_d(fac, MPFR_RNDN), (long)s))
                     mpfr_set_ui(fac, 1, MPFR_RNDN);
                 mpfr_mul(r->hnext, r->h, fac, MPFR_RNDN);
                 for (slong k = 0; k < N * (s + 1); k++)
@@ -893,10 +890,10 @@ out:
 }
 
 static int
-radau_step_size(mpfr_t h, const hdo_stepper_struct *st, const mpfr_t tol)
+radau_step_size(mpfr_t h, const hdo_stepper_struct *st)
 {
     const radau *r = st->impl;
-    (void)tol; /* the step was chosen by apply for r->tol */
+    /* the step was chosen by apply for r->tol */
     mpfr_set(h, r->h, MPFR_RNDN);
     return 0;
 }
@@ -974,7 +971,14 @@ radau_max_residual(mpfr_t r, const hdo_stepper_struct *st)
         mpfr_set(r, ra->max_res, MPFR_RNDU);
 }
 
-const hdo_step_type hdo_step_radau = {
-    "implicit",      radau_alloc,        radau_apply,
-    radau_step_size, radau_eval,         radau_evolve,
-    radau_stiffness, radau_max_residual, radau_free};
+const hdo_step_type hdo_step_radau = {.name = "implicit",
+                                      .flags = HDO_STEP_IMPLICIT |
+                                               HDO_STEP_INDEX1_ONLY,
+                                      .alloc = radau_alloc,
+                                      .apply = radau_apply,
+                                      .step_size = radau_step_size,
+                                      .eval = radau_eval,
+                                      .evolve = radau_evolve,
+                                      .stiffness = radau_stiffness,
+                                      .max_residual = radau_max_residual,
+                                      .free = radau_free};

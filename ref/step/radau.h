@@ -5,6 +5,12 @@
 #include "step.h"
 #include "taylor.h"
 
+/* The most stages hdo_radau_stages chooses (radau_nodes.c says why). */
+#define HDO_RADAU_MAX_STAGES 64
+/* The largest n s for which the full Newton matrix (n s x n s, MPFR) is
+   made: beyond, a block factorisation that fails shrinks the step. */
+#define HDO_RADAU_MAX_FULL 2000
+
 /* The s Radau IIA nodes c_1 < ... < c_s = 1 (the zeros of
    P_s(2c - 1) - P_{s-1}(2c - 1)) into c[0..s), to the precision of c.
    Returns 0, or HDO_ERR_NO_CONVERGENCE when the double-precision scan
@@ -24,11 +30,20 @@ typedef struct {
     _Complex double *Q; /* s x s, unitary */
     _Complex double *S; /* s x s, upper triangular */
     _Complex double *T; /* S^-1 (for DAE modes) */
-    _Complex double *B; /* s LU factors, n x n each */
+    _Complex double *B; /* s LU factors, n x n each (band: n x bw) */
     slong *perm;        /* s x n */
-    _Complex double *w, *u; /* s x n */
-    double *rd, *hJ;        /* s x n, n x n */
-    double h;               /* the step of the factorisation */
+    _Complex double *w, *u, *x; /* s x n, s x n, n */
+    double *rd, *hJ;            /* s x n, nnz (h J's nonzero entries) */
+    double h;                   /* the step of the factorisation */
+    /* J's nonzero pattern (row[e], col[e], e < nnz; all n^2 entries
+       until hdo_radau_block_set_pattern), the order of the blocks'
+       unknowns (ord: position -> component, pos its inverse: reverse
+       Cuthill-McKee of J + J^T), and in that order the bandwidths kl,
+       ku; band: the blocks are factored as band matrices of width
+       bw = 2 kl + ku + 1 (partial pivoting fills ku + kl above) */
+    slong nnz, *row, *col, *ord, *pos;
+    slong kl, ku, bw;
+    int band;
 } hdo_radau_block;
 
 /* The Schur form of A (from its eigenvectors by Arb's QR algorithm,
@@ -43,10 +58,33 @@ void hdo_radau_block_clear(hdo_radau_block *b);
    (g_y g_z) at each stage for the unknowns, J holding both (radau_block.c
    says how).  Call before factoring. */
 void hdo_radau_block_set_states(hdo_radau_block *b, slong ny);
-/* Factors the blocks I - h s_kk J, J dense n x n row-major.
+/* Gives the blocks J's nonzero pattern (nnz entries row[e], col[e]):
+   hdo_radau_block_factor_sparse then takes J's values in that order, and
+   factors each block as a band matrix in reverse Cuthill-McKee order
+   when that is cheaper than dense (bandwidths kl + ku < n/4): a cost
+   linear in n for a sparse mode of small bandwidth (issue #28). */
+void hdo_radau_block_set_pattern(hdo_radau_block *b, slong nnz,
+                                 const slong *row, const slong *col);
+/* Factors the blocks I - h s_kk J, J dense n x n row-major (the
+   pattern must be the full one: no set_pattern call).
    Returns 0, or -1 on an exactly singular block or h J beyond double's
    range (the caller uses the full matrix). */
 int hdo_radau_block_factor(hdo_radau_block *b, const mpfr_t h, mpfr_srcptr J);
+/* The same with J's nnz values in the order of the pattern. */
+int hdo_radau_block_factor_sparse(hdo_radau_block *b, const mpfr_t h,
+                                  mpfr_srcptr Jval);
+
+/* radau_band.c: ord := reverse Cuthill-McKee order of the n components
+   for the pattern (row, col) of J + J^T; band LU with partial pivoting
+   of an n x n complex band matrix (row i holds columns i - kl ..
+   i + ku + kl at B[i bw + j - i + kl], bw = 2 kl + ku + 1), ipiv the
+   interchanges (0, or -1 when singular), and its solve in place. */
+void hdo_radau_rcm(slong *ord, slong n, slong nnz, const slong *row,
+                   const slong *col);
+int hdo_radau_band_factor(_Complex double *B, slong *ipiv, slong n, slong kl,
+                          slong ku);
+void hdo_radau_band_solve(_Complex double *v, const _Complex double *B,
+                          const slong *ipiv, slong n, slong kl, slong ku);
 /* R := (I - h (A (x) J))^-1 R to about double's accuracy, R of s x n
    entries (stage-major). */
 void hdo_radau_block_solve(hdo_radau_block *b, mpfr_ptr R);

@@ -4,6 +4,7 @@
 #include <complex.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 #include <acb_mat.h>
 #include "radau.h"
 
@@ -103,6 +104,24 @@ hdo_radau_block_init(hdo_radau_block *b, const hdo_mat_t A, slong n)
     if (ok)
         acb_mat_approx_solve_triu(X, S, Qh, 0, prec);
     b->ny = n;
+    b->nnz = n * n;
+    b->row = malloc((n * n + 1) * sizeof(slong));
+    b->col = malloc((n * n + 1) * sizeof(slong));
+    b->ord = malloc((n + 1) * sizeof(slong));
+    b->pos = malloc((n + 1) * sizeof(slong));
+    HDO_ASSERT(b->row != NULL && b->col != NULL && b->ord != NULL &&
+               b->pos != NULL);
+    for (slong e = 0; e < n * n; e++) {
+        b->row[e] = e / n;
+        b->col[e] = e % n;
+    }
+    for (slong i = 0; i < n; i++)
+        b->ord[i] = b->pos[i] = i;
+    b->kl = b->ku = n > 0 ? n - 1 : 0;
+    b->bw = n;
+    b->band = 0;
+    b->x = calloc(n + 1, sizeof(double complex));
+    HDO_ASSERT(b->x != NULL);
     b->Q = calloc(s * s, sizeof(double complex));
     b->S = calloc(s * s, sizeof(double complex));
     b->T = calloc(s * s, sizeof(double complex));
@@ -147,6 +166,48 @@ hdo_radau_block_clear(hdo_radau_block *b)
     free(b->rd);
     free(b->hJ);
     free(b->perm);
+    free(b->row);
+    free(b->col);
+    free(b->ord);
+    free(b->pos);
+    free(b->x);
+}
+
+void
+hdo_radau_block_set_pattern(hdo_radau_block *b, slong nnz, const slong *row,
+                            const slong *col)
+{
+    slong n = b->n;
+    b->nnz = nnz;
+    b->row = realloc(b->row, (nnz + 1) * sizeof(slong));
+    b->col = realloc(b->col, (nnz + 1) * sizeof(slong));
+    b->hJ = realloc(b->hJ, (nnz + 1) * sizeof(double));
+    HDO_ASSERT(b->row != NULL && b->col != NULL && b->hJ != NULL);
+    memcpy(b->row, row, nnz * sizeof(slong));
+    memcpy(b->col, col, nnz * sizeof(slong));
+    hdo_radau_rcm(b->ord, n, nnz, row, col);
+    for (slong i = 0; i < n; i++)
+        b->pos[b->ord[i]] = i;
+    b->kl = b->ku = 0;
+    for (slong e = 0; e < nnz; e++) {
+        slong d = b->pos[row[e]] - b->pos[col[e]];
+        if (d > b->kl)
+            b->kl = d;
+        if (-d > b->ku)
+            b->ku = -d;
+    }
+    /* a band when it is much narrower than the matrix */
+    b->band = 4 * (b->kl + b->ku) < n;
+    if (!b->band) {
+        for (slong i = 0; i < n; i++)
+            b->ord[i] = b->pos[i] = i;
+        b->kl = b->ku = n > 0 ? n - 1 : 0;
+        b->bw = n;
+        return;
+    }
+    b->bw = 2 * b->kl + b->ku + 1;
+    b->B = realloc(b->B, (b->s * n * b->bw + 1) * sizeof(double complex));
+    HDO_ASSERT(b->B != NULL);
 }
 
 void
@@ -158,10 +219,35 @@ hdo_radau_block_set_states(hdo_radau_block *b, slong ny)
 int
 hdo_radau_block_factor(hdo_radau_block *b, const mpfr_t h, mpfr_srcptr J)
 {
+    HDO_ASSERT(b->nnz == b->n * b->n);
+    return hdo_radau_block_factor_sparse(b, h, J);
+}
+
+/* Block q of the band form: t_qq E - h J (DAE) or I - h s_qq J (ODE) in
+   the order ord, factored in place. */
+static int
+factor_band(hdo_radau_block *b, slong q, double complex d, double complex g)
+{
+    slong n = b->n, bw = b->bw, kl = b->kl;
+    double complex *B = b->B + q * n * bw;
+    memset(B, 0, n * bw * sizeof(double complex));
+    for (slong e = 0; e < b->nnz; e++) {
+        slong i = b->pos[b->row[e]], j = b->pos[b->col[e]];
+        B[i * bw + j - i + kl] -= g * b->hJ[e];
+    }
+    for (slong i = 0; i < n; i++)
+        if (b->ord[i] < b->ny)
+            B[i * bw + kl] += d;
+    return hdo_radau_band_factor(B, b->perm + q * n, n, kl, b->ku);
+}
+
+int
+hdo_radau_block_factor_sparse(hdo_radau_block *b, const mpfr_t h, mpfr_srcptr J)
+{
     slong n = b->n, nn = n * n, s = b->s;
     mpfr_t t;
     mpfr_init2(t, 64);
-    for (slong e = 0; e < nn; e++) {
+    for (slong e = 0; e < b->nnz; e++) {
         mpfr_mul(t, h, J + e, MPFR_RNDN);
         b->hJ[e] = mpfr_get_d(t, MPFR_RNDN);
         /* beyond double's range: the full matrix in MPFR instead */
@@ -178,8 +264,14 @@ hdo_radau_block_factor(hdo_radau_block *b, const mpfr_t h, mpfr_srcptr J)
         /* an ODE: I - h s_qq J; a DAE mode: t_qq diag(I, 0) - h J */
         double complex d = b->ny < n ? b->T[q * s + q] : 1,
                        g = b->ny < n ? 1 : b->S[q * s + q];
-        for (slong e = 0; e < nn; e++)
-            B[e] = -g * b->hJ[e];
+        if (b->band) {
+            if (factor_band(b, q, d, g) != 0)
+                return -1;
+            continue;
+        }
+        memset(B, 0, nn * sizeof(double complex));
+        for (slong e = 0; e < b->nnz; e++)
+            B[b->row[e] * n + b->col[e]] = -g * b->hJ[e];
         for (slong i = 0; i < n; i++) {
             if (i < b->ny)
                 B[i * n + i] += d;
@@ -270,28 +362,36 @@ hdo_radau_block_solve(hdo_radau_block *b, mpfr_ptr R)
             for (slong k = 0; k < n; k++)
                 v[k] += sq * u[j * n + k];
         }
-        /* permute, L (unit), U */
-        for (slong k = 0; k < n; k++)
-            u[q * n + k] = v[perm[k]];
-        for (slong k = 0; k < n; k++)
-            v[k] = u[q * n + k];
-        for (slong i = 1; i < n; i++)
-            for (slong j = 0; j < i; j++)
-                v[i] -= B[i * n + j] * v[j];
-        for (slong i = n - 1; i >= 0; i--) {
-            for (slong j = i + 1; j < n; j++)
-                v[i] -= B[i * n + j] * v[j];
-            v[i] /= B[i * n + i];
+        if (b->band) {
+            /* in the band's order, solved, and back */
+            for (slong k = 0; k < n; k++)
+                b->x[k] = v[b->ord[k]];
+            hdo_radau_band_solve(b->x, b->B + q * n * b->bw, perm, n, b->kl,
+                                 b->ku);
+            for (slong k = 0; k < n; k++)
+                v[b->ord[k]] = b->x[k];
+        } else {
+            /* permute, L (unit), U */
+            for (slong k = 0; k < n; k++)
+                u[q * n + k] = v[perm[k]];
+            for (slong k = 0; k < n; k++)
+                v[k] = u[q * n + k];
+            for (slong i = 1; i < n; i++)
+                for (slong j = 0; j < i; j++)
+                    v[i] -= B[i * n + j] * v[j];
+            for (slong i = n - 1; i >= 0; i--) {
+                for (slong j = i + 1; j < n; j++)
+                    v[i] -= B[i * n + j] * v[j];
+                v[i] /= B[i * n + i];
+            }
         }
-        for (slong i = 0; i < n; i++) {
-            x[0] = 0;
-            if (dae)
-                x[0] = i < b->ny ? v[i] : 0;
-            else
-                for (slong j = 0; j < n; j++)
-                    x[0] += b->hJ[i * n + j] * v[j];
-            u[q * n + i] = x[0];
-        }
+        /* u_q = E v_q (DAE) or (h J) v_q, J's nonzeros only */
+        for (slong i = 0; i < n; i++)
+            u[q * n + i] = dae ? (i < b->ny ? v[i] : 0) : 0;
+        if (!dae)
+            for (slong e = 0; e < b->nnz; e++)
+                u[q * n + b->row[e]] += b->hJ[e] * v[b->col[e]];
+        (void)x;
     }
     /* R = Re (Q (x) I) v */
     for (slong i = 0; i < s; i++)

@@ -17,9 +17,14 @@ hdo_radau_refactor(double theta, int full, int fresh)
 }
 
 int
-hdo_radau_keep_step(double fac)
+hdo_radau_keep_step(double fac, long s)
 {
-    return fac >= 1 && fac < HDO_RADAU_STEP_KEEP;
+    double keep =
+        s <= HDO_RADAU_SAFETY_STAGES
+            ? HDO_RADAU_STEP_KEEP
+            : pow(HDO_RADAU_STEP_KEEP,
+                  (double)(HDO_RADAU_SAFETY_STAGES - 1) / (double)(s - 1));
+    return fac >= 1 && fac < keep;
 }
 
 double

@@ -158,23 +158,26 @@ hdo_radau_matrix(hdo_mat_t A, mpfr_srcptr c, slong s)
 slong
 hdo_radau_stages(mpfr_prec_t prec)
 {
-    /* The dense output is a polynomial of degree s: over a step h it is
-       accurate to about (h/rho)^(s+1), rho the solution's radius of
-       convergence; s = D/2 + 3 (D = prec / log2(10) - 10) makes
-       h/rho = tol^(1/(s+1)) about 0.03 at 30 digits: a step far beyond
-       any stability limit.  Up to 30 digits, s = min(D/2 + 9, 24)
-       instead: with the Newton solve cheap (radau_block.c), fewer and
-       longer steps win (Van der Pol mu = 1000 at 30 digits, CPU: 18
-       stages 2,218 steps 0.85 s, 24 stages 702 steps 0.57 s, 30 stages
-       434 steps 0.77 s; decisions.md).  Beyond, D/2 + 3: at 60 digits
-       38 and 45 stages took shorter steps than 33 and many more
-       iterations (probably the step safety factor of 0.8 at order
-       s - 1, changed since: radau_control.c; not re-measured). */
+    /* The dense output is a polynomial of degree s; the error estimate
+       behaves as h^(s-1), so the step is about tol^(1/(s-1)) times the
+       solution's time scale, with tol = 10^-(D+5) (D = prec / log2(10)
+       - 10).  Up to 30 digits, s = min(D/2 + 9, 24): with the Newton
+       solve cheap (radau_block.c), fewer and longer steps win (Van der
+       Pol mu = 1000 at 30 digits, CPU: 18 stages 2,218 steps 0.85 s,
+       24 stages 702 steps 0.57 s, 30 stages 434 steps 0.77 s;
+       decisions.md).  Beyond, s = ceil(24 (D + 5) / 35): the same
+       (D + 5)/(s - 1) as 24 stages at 30 digits, so the step, and the
+       number of steps, stay those of 30 digits (issue #28: D/2 + 3
+       made tol^(1/(s-1)) 0.03 at 30 digits but 0.009 at 60 and 100,
+       593 -> 1,691 steps).  At most HDO_RADAU_MAX_STAGES: 68 stages at
+       100 digits collapsed the step at Van der Pol's first steps (not
+       understood yet; 64 run), so 100 digits get 64 instead of 72. */
     slong d = (slong)((double)prec / 3.3219280948873623) - 10;
-    slong s = d / 2 + 3, t = d / 2 + 9;
+    slong s, t = d / 2 + 9;
     if (t > 24)
         t = 24;
-    if (s < t)
-        s = t;
+    s = d <= 30 ? t : (24 * (d + 5) + 34) / 35;
+    if (s > HDO_RADAU_MAX_STAGES)
+        s = HDO_RADAU_MAX_STAGES;
     return s < 3 ? 3 : s;
 }

@@ -1,16 +1,35 @@
-/* stepper.c -- hdo_stepper_init, _clear and _switch: the method-independent
- * part of a stepper */
+/* stepper.c -- the list of step types, and hdo_stepper_init, _clear and
+ * _switch: the method-independent part of a stepper */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "step.h"
 
+const hdo_step_type *const hdo_step_types[] = {&hdo_step_taylor,
+                                               &hdo_step_radau, NULL};
+
+const hdo_step_type *
+hdo_step_type_find(unsigned flags, const hdo_reduced_struct *red)
+{
+    for (slong k = 0; hdo_step_types[k] != NULL; k++) {
+        const hdo_step_type *t = hdo_step_types[k];
+        if ((t->flags & flags) != flags)
+            continue;
+        if ((t->flags & HDO_STEP_INDEX1_ONLY) && !hdo_reduced_is_index1(red))
+            continue;
+        return t;
+    }
+    return NULL;
+}
+
 int
 hdo_stepper_init(hdo_stepper_t s, const hdo_step_type *type, hdo_model_t model,
                  const hdo_reduced_struct *red, const hdo_expr *guards,
-                 slong nguards, mpfr_prec_t prec)
+                 slong nguards, mpfr_prec_t prec, const mpfr_t tol)
 {
     memset(s, 0, sizeof *s);
+    mpfr_init2(s->tol, mpfr_get_prec(tol));
+    mpfr_set(s->tol, tol, MPFR_RNDN);
     s->type = type;
     s->model = model;
     s->red = red;
@@ -35,10 +54,13 @@ hdo_stepper_clear(hdo_stepper_t s)
 {
     if (s->type != NULL)
         s->type->free(s);
+    hdo_stepper_spectral_clear(s);
     free(s->guards);
     s->guards = NULL;
-    if (s->floor != NULL)
+    if (s->floor != NULL) { /* initialised, and not cleared yet */
+        mpfr_clear(s->tol);
         hdo_vec_clear(s->floor, s->red->nstate + s->red->nimplicit);
+    }
     if (s->gfloor != NULL)
         hdo_vec_clear(s->gfloor, s->nguards);
     s->floor = s->gfloor = NULL;
@@ -51,7 +73,7 @@ hdo_stepper_switch(hdo_stepper_t s, const hdo_step_type *type)
 {
     hdo_stepper_t t;
     int st = hdo_stepper_init(t, type, s->model, s->red, s->guards, s->nguards,
-                              s->prec);
+                              s->prec, s->tol);
     if (st != 0) {
         snprintf(s->message, sizeof s->message, "%s", t->message);
         hdo_stepper_clear(t);
@@ -61,6 +83,8 @@ hdo_stepper_switch(hdo_stepper_t s, const hdo_step_type *type)
         mpfr_set(t->floor + i, s->floor + i, MPFR_RNDN);
     for (slong q = 0; q < s->nguards; q++)
         mpfr_set(t->gfloor + q, s->gfloor + q, MPFR_RNDN);
+    t->spectral = s->spectral; /* the same mode: the same Jacobian */
+    s->spectral = NULL;
     hdo_stepper_clear(s);
     *s = *t;
     return 0;

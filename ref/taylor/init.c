@@ -26,14 +26,6 @@ hdo_taylor_fail(hdo_error_t *err, const hdo_taylor_t tay, int status,
     return status;
 }
 
-static void *
-xmalloc(slong n, size_t size)
-{
-    void *p = malloc((n > 0 ? (size_t)n : 1) * size);
-    HDO_ASSERT(p != NULL);
-    return p;
-}
-
 /* Where (var, order) lives in the reduced form; 0 if found, else -1
    (an answer, not a status: one caller then rewrites the value through
    the flow, the others assert it is found). */

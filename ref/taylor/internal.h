@@ -4,6 +4,12 @@
 #define HDO_TAYLOR_INTERNAL_H
 
 #include "taylor.h"
+#include "util.h"
+
+/* The module's tables are allocated by util.h's asserting allocators,
+   under their short names. */
+#define xmalloc(...) hdo_xmalloc(__VA_ARGS__)
+#define xcalloc(...) hdo_xcalloc(__VA_ARGS__)
 
 /* Fills err (if not NULL) with status, msg, the mode of tay and time t
    (NULL: no time), and returns status. */

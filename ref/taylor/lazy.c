@@ -11,14 +11,6 @@
 #define MAX_NEWTON 12
 #define GUARD_BITS 16
 
-static void *
-xcalloc(slong n, size_t size)
-{
-    void *p = calloc(n > 0 ? (size_t)n : 1, size);
-    HDO_ASSERT(p != NULL);
-    return p;
-}
-
 /* 1 when var occurs differentiated in an equation of any mode, or in a
    guard or reset of any transition: a transition may then read the
    derivative from the source mode's series (hdo_run_left_value). */

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <string.h>
 #include "certify.h"
+#include "hybrid.h"
 
 typedef struct {
     hdo_model_t model;

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "check.h"
 #include "../scratch_dir.h"
@@ -197,5 +198,227 @@ Test(check, map_target_not_a_variable, .init = setup, .fini = scratch_remove)
     cr_assert_eq(hdo_check_run(s, &opt, &err), 0, "%s", err.message);
     cr_expect_eq(s->nvar, 1);
     cr_expect_eq(hdo_check_failed(s), 1);
+    hdo_check_clear(s);
+}
+
+/* The error record says which input failed (issue 24, 4.7): each reader
+   sets err.input, and the candidate that starts before t0 is placed at
+   its first row by that field, not by the words of the message.  A model
+   whose message holds "candidate" (a parameter named so) stays the
+   model's. */
+Test(check, error_names_its_input, .init = setup, .fini = scratch_remove)
+{
+    hdo_check_t s;
+    hdo_check_options opt;
+    hdo_error_t err;
+    const char *maps[] = {"x"};
+    const char *params[] = {"k"};
+    hdo_check_options_init(&opt);
+    opt.model_path = put(0, "unit_check_decay.hdae", decay);
+    opt.digits = 20;
+
+    opt.cand_path = put(1, "bad.csv", "time,x\n0,1\n0.5\n");
+    hdo_check_init(s);
+    cr_assert_eq(hdo_check_run(s, &opt, &err), HDO_ERR_INPUT);
+    cr_expect_eq(err.input, HDO_INPUT_CANDIDATE, "%s", err.message);
+    hdo_check_clear(s);
+
+    opt.cand_path = put(1, "early.csv", "time,x\n-1,1\n0,1\n");
+    hdo_check_init(s);
+    cr_assert_eq(hdo_check_run(s, &opt, &err), HDO_ERR_INPUT);
+    cr_expect_eq(err.input, HDO_INPUT_CANDIDATE, "%s", err.message);
+    cr_expect_str_eq(err.file, opt.cand_path);
+    cr_expect_eq(err.line, 2);
+    hdo_check_clear(s);
+
+    opt.cand_path = candidate(0);
+    opt.tol_path = put(2, "t.tol", "time_abs = -1\n");
+    hdo_check_init(s);
+    cr_assert_eq(hdo_check_run(s, &opt, &err), HDO_ERR_INPUT);
+    cr_expect_eq(err.input, HDO_INPUT_TOLERANCES, "%s", err.message);
+    hdo_check_clear(s);
+    opt.tol_path = put(2, "t.tol", "# none\n");
+
+    opt.events_path = put(3, "ev.csv", "time,from,to\n0.5,m,nomode\n");
+    hdo_check_init(s);
+    cr_assert_eq(hdo_check_run(s, &opt, &err), HDO_ERR_INPUT);
+    cr_expect_eq(err.input, HDO_INPUT_EVENTS, "%s", err.message);
+    hdo_check_clear(s);
+    opt.events_path = NULL;
+
+    opt.maps = maps;
+    opt.nmaps = 1;
+    hdo_check_init(s);
+    cr_assert_eq(hdo_check_run(s, &opt, &err), HDO_ERR_INPUT);
+    cr_expect_eq(err.input, HDO_INPUT_OPTION, "%s", err.message);
+    hdo_check_clear(s);
+    opt.nmaps = 0;
+
+    opt.params = params;
+    opt.nparams = 1;
+    hdo_check_init(s);
+    cr_assert_eq(hdo_check_run(s, &opt, &err), HDO_ERR_INPUT);
+    cr_expect_eq(err.input, HDO_INPUT_OPTION, "%s", err.message);
+    hdo_check_clear(s);
+    opt.nparams = 0;
+
+    opt.model_path = put(0, "candidate.hdae",
+                         "model m\nparam candidate = 1\nvar x = 1\nmode m\n"
+                         "  der(x) = -candidate * x\nend\nstart m at "
+                         "candidate/0\nuntil 1\n");
+    hdo_check_init(s);
+    cr_assert_neq(hdo_check_run(s, &opt, &err), 0);
+    cr_expect_eq(err.input, HDO_INPUT_MODEL, "%s", err.message);
+    hdo_check_clear(s);
+
+    hdo_check_init(s);
+    cr_assert_eq(check(s, candidate(0), &err), 0, "%s", err.message);
+    cr_expect_eq(err.input, HDO_INPUT_NONE);
+    hdo_check_clear(s);
+}
+
+/* One reference run for several candidates (issue 26): each takes from
+   it exactly the samples its check alone takes -- the same times and the
+   same doubles, bit for bit -- and the same events. */
+Test(check, shared_run_same_samples, .init = setup, .fini = scratch_remove)
+{
+    hdo_check_t a, b, alone;
+    hdo_error_t err;
+    hdo_refrun_t run;
+    hdo_check_struct *both[2] = {a, b};
+    const char *model = put(0, "saw.hdae",
+                            "model saw\nvar x = 0\nvar y = 1\nmode m\n"
+                            "  der(x) = 1\n  der(y) = -y\n"
+                            "  when x > 0.5 goto m with x = 0\nend\n"
+                            "start m at 0\nuntil 1\n");
+    char text[2][4096];
+    const char *cand[2];
+    for (int k = 0; k < 2; k++) {
+        size_t n = (size_t)snprintf(text[k], sizeof text[k], "time,x,y\n");
+        int rows = k == 0 ? 11 : 7;
+        for (int i = 0; i < rows; i++) {
+            double t = (k == 0 ? 0.1 : 1.0 / 7.0) * i;
+            if (k == 1 && i == rows - 1)
+                t = 0.9; /* a shorter candidate */
+            n += (size_t)snprintf(text[k] + n, sizeof text[k] - n,
+                                  "%.17g,%.17g,%.17g\n", t,
+                                  t <= 0.5 ? t : t - 0.5, exp(-t));
+        }
+    }
+    cand[0] = put(1, "a.csv", text[0]);
+    cand[1] = put(2, "b.csv", text[1]);
+    for (int k = 0; k < 3; k++) {
+        hdo_check_struct *s = k == 0 ? a : k == 1 ? b : alone;
+        hdo_check_options opt;
+        hdo_check_options_init(&opt);
+        opt.model_path = model;
+        opt.cand_path = cand[k == 1];
+        opt.digits = 20;
+        opt.time_abs = 1e-9;
+        hdo_check_init(s);
+        cr_assert_eq(hdo_check_read_model(s, &opt, &err), 0, "%s", err.message);
+        cr_assert_eq(hdo_check_read_inputs(s, &err), 0, "%s", err.message);
+    }
+    cr_assert_eq(hdo_check_compute(alone, &err), 0, "%s", err.message);
+    hdo_refrun_init(run);
+    cr_assert_eq(hdo_check_shared_run(run, both, 2, NULL, NULL, &err), 0, "%s",
+                 err.message);
+    cr_assert_eq(hdo_check_compute_from(a, run, &err), 0, "%s", err.message);
+    cr_assert_eq(hdo_check_compute_from(b, run, &err), 0, "%s", err.message);
+    /* the run holds more samples than either candidate takes */
+    cr_expect_gt(run->n, a->ref->n);
+    cr_assert_eq(a->ref->n, alone->ref->n);
+    cr_expect(memcmp(a->ref->t, alone->ref->t,
+                     (size_t)a->ref->n * sizeof(double)) == 0);
+    cr_expect(memcmp(a->ref->v, alone->ref->v,
+                     (size_t)(a->ref->n * a->nvar) * sizeof(double)) == 0);
+    cr_assert_eq(a->ref_ev->n, alone->ref_ev->n);
+    cr_expect_eq(a->ref_ev->ev[0].t_lo, alone->ref_ev->ev[0].t_lo);
+    cr_expect_eq(hdo_check_failed(a), hdo_check_failed(alone));
+    /* the shorter candidate's samples end at its own last time + time_abs */
+    cr_expect_leq(b->ref->t[b->ref->n - 1], 0.9 + 1e-9);
+    hdo_refrun_clear(run);
+    hdo_check_clear(a);
+    hdo_check_clear(b);
+    hdo_check_clear(alone);
+}
+
+/* Reads model file `model` (the decay model, whatever its file name) and
+   the candidate, with no tolerance file given: s is left for the test. */
+static void
+read_untold(hdo_check_t s, const char *model)
+{
+    hdo_check_options opt;
+    hdo_error_t err;
+    hdo_check_options_init(&opt);
+    opt.model_path = model;
+    opt.cand_path = candidate(0);
+    hdo_check_init(s);
+    cr_assert_eq(hdo_check_read_model(s, &opt, &err), 0, "%s", err.message);
+    cr_assert_eq(hdo_check_read_inputs(s, &err), 0, "%s", err.message);
+}
+
+/* The tolerance file is found by the model file's name before the model
+   line's (#27: a copy mine.hdae of a case, whose model line still names
+   the case, had its own tolerances/mine.tol passed over), and the report
+   says which and how; without either, the places tried are listed. */
+Test(check, tolerance_file_by_file_name, .init = setup, .fini = scratch_remove)
+{
+    hdo_check_t s;
+    char dir[160], model[160], mine[160], byname[160], want[512], buf[1024];
+    snprintf(dir, sizeof dir, "%s/cases", scratch);
+    cr_assert_eq(mkdir(dir, 0777), 0);
+    snprintf(dir, sizeof dir, "%s/tolerances", scratch);
+    cr_assert_eq(mkdir(dir, 0777), 0);
+    snprintf(model, sizeof model, "%s/cases/mine.hdae", scratch);
+    snprintf(mine, sizeof mine, "%s/cases/../tolerances/mine.tol", scratch);
+    snprintf(byname, sizeof byname,
+             "%s/cases/../tolerances/unit_check_decay.tol", scratch);
+    put(0, "cases/mine.hdae", decay);
+    put(2, "tolerances/mine.tol", "time_abs = 2e-9\n");
+    put(3, "tolerances/unit_check_decay.tol", "time_abs = 3e-9\n");
+
+    read_untold(s, model);
+    cr_expect_str_eq(s->tol_path, mine);
+    cr_expect_eq(s->tol_found_by, HDO_TOL_BY_FILE_NAME);
+    cr_expect_eq(s->tol->time_abs, 2e-9);
+    hdo_check_describe_tolerance_file(buf, sizeof buf, s);
+    snprintf(want, sizeof want, "%s, found by the model file's name mine.hdae",
+             mine);
+    cr_expect_str_eq(buf, want);
+    hdo_check_clear(s);
+
+    /* without mine.tol: the model line's file, said so */
+    cr_assert_eq(unlink(mine), 0);
+    read_untold(s, model);
+    cr_expect_str_eq(s->tol_path, byname);
+    cr_expect_eq(s->tol_found_by, HDO_TOL_BY_MODEL);
+    cr_expect_eq(s->tol->time_abs, 3e-9);
+    hdo_check_describe_tolerance_file(buf, sizeof buf, s);
+    snprintf(want, sizeof want, "%s, found by the model name unit_check_decay",
+             byname);
+    cr_expect_str_eq(buf, want);
+    hdo_check_clear(s);
+
+    /* neither: the defaults, and the four places tried, in order */
+    cr_assert_eq(unlink(byname), 0);
+    read_untold(s, model);
+    cr_expect(s->tol_path == NULL);
+    cr_expect_eq(s->tol_from_file, 0);
+    cr_expect_eq(s->tol->time_abs, 1e-6);
+    snprintf(want, sizeof want,
+             "tolerances/mine.tol, %s, tolerances/unit_check_decay.tol, %s",
+             mine, byname);
+    cr_expect_str_eq(s->tol_looked, want);
+    hdo_check_describe_tolerance_file(buf, sizeof buf, s);
+    cr_expect_str_eq(buf, "no tolerance file");
+    hdo_check_clear(s);
+
+    /* a file named as its model: each place once */
+    snprintf(model, sizeof model, "%s/cases/unit_check_decay.hdae", scratch);
+    put(0, "cases/unit_check_decay.hdae", decay);
+    read_untold(s, model);
+    snprintf(want, sizeof want, "tolerances/unit_check_decay.tol, %s", byname);
+    cr_expect_str_eq(s->tol_looked, want);
     hdo_check_clear(s);
 }

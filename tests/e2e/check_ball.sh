@@ -184,6 +184,24 @@ expect tolerance-unknown-variable 2 "badvar.tol:1:15: error: 'x'" -- "$m" "$dir/
 # without a tolerance file: the documented defaults, said so (#15)
 expect default-tolerances 0 'time_abs 1e-06 \(default\), value_abs 1e-08 \(default\), value_rel 1e-06 \(default\)' -- "$m" "$dir/exact.csv"
 expect bad-option 2 'unknown option' -- "$m" "$dir/exact.csv" --frobnicate
+# The tolerance file by the model file's name before the model line's
+# (#27): a copy cases/ball_mine.hdae keeps `model ball`; its own
+# tolerances/ball_mine.tol is read (time_abs 1e-3 lets the events 4e-4 late
+# pass), then tolerances/ball.tol (1e-6: it fails), then none, with the
+# places tried on stderr; -t still wins.
+mkdir -p "$dir/tree/cases" "$dir/tree/tolerances"
+cp "$m" "$dir/tree/cases/ball_mine.hdae"
+mine=$dir/tree/cases/ball_mine.hdae
+cp "$dir/loose.tol" "$dir/tree/tolerances/ball_mine.tol"
+cp "$dir/tight.tol" "$dir/tree/tolerances/ball.tol"
+expect tol-by-file-name 0 "^tolerances \\($dir/tree/cases/../tolerances/ball_mine.tol, found by the model file's name ball_mine.hdae\\): time_abs 0.001 \\(line 1\\)" -- "$mine" "$dir/shift_within.csv"
+rm "$dir/tree/tolerances/ball_mine.tol"
+expect tol-by-model-name 1 "^tolerances \\($dir/tree/cases/../tolerances/ball.tol, found by the model name ball\\): time_abs 1e-06 \\(line 1\\)" -- "$mine" "$dir/shift_within.csv"
+rm "$dir/tree/tolerances/ball.tol"
+expect tol-none-looked 0 "^hdo check: note: no tolerance file \\(looked for tolerances/ball_mine.tol, $dir/tree/cases/../tolerances/ball_mine.tol, tolerances/ball.tol, $dir/tree/cases/../tolerances/ball.tol\\)" -- "$mine" "$dir/exact.csv"
+expect tol-given 0 "^tolerances \\($dir/tight.tol\\): " -- "$mine" "$dir/exact.csv" -t "$dir/tight.tol"
+out=$("$HDO" check "$m" "$dir/exact.csv" --time-abs 1e-6 --value-abs 1e-8 --value-rel 1e-6 2>&1 >/dev/null)
+if [[ -z $out ]]; then ok; else bad "tol-none-all-given: a note although every tolerance is given: $out"; fi
 
 # JUnit: valid XML, one test case per variable and one for the events.
 expect junit-fail 1 '^FAIL' -- "$m" "$dir/bump.csv" -t "$dir/tight.tol" --junit "$dir/j.xml"

@@ -8,7 +8,10 @@
 # ball.py`, the `$ hdo check ...` line run with `hdo` from the PATH, whose
 # output must be the one the README shows; the same line with build/hdo
 # in the checkout; and the Python block of "From Python: import hdo",
-# run by python3 with the installed module, printing what its comments say.
+# run by python3 with the installed module, printing what its comments say;
+# and the `$ hdo ref ...` block of "Regression tests of your own models"
+# (write, compare passing, a changed parameter failing with exit 1),
+# every output as shown.
 #
 # How the shown output is compared: line by line, word by word, exactly,
 # except where the README cannot know the figure -- the seconds of the
@@ -65,6 +68,7 @@ files = {
     "ball.py": after("A candidate from SciPy, `ball.py`", "python"),
     "check.txt": after("Then `python3 ball.py`"),
     "hdo_ball.py": after("## From Python: `import hdo`", "python"),
+    "ref.txt": after("## Regression tests of your own models"),
 }
 for name, body in files.items():
     open("%s/%s" % (out, name), "w").write(body)
@@ -142,4 +146,44 @@ for line, out in zip(prints, got):
         bad += 1
 sys.exit(1 if bad or len(got) != len(prints) else 0)
 PYEOF
-echo "PASS readme_tutorial: a clean copy built and installed for one user in ${build_secs} s; ball.py, the README's hdo check (installed and build/hdo: its report as shown) and its Python block"
+# the hdo ref block, last (it changes ball.hdae): each `$ ` line run in
+# the user's folder, its stdout as shown (a `...` line stands for any
+# lines between the first and the last shown), exit 1 where it shows FAIL
+"$PY" - ref.txt "$tmp/ref" <<'PYEOF' || fail "splitting the README's hdo ref block"
+import os, sys
+out = sys.argv[2]
+os.makedirs(out)
+cmds = []
+for line in open(sys.argv[1]).read().splitlines():
+    if line.startswith("$ "):
+        cmds.append([line[2:], []])
+    else:
+        cmds[-1][1].append(line)
+for k, (cmd, shown) in enumerate(cmds):
+    head = shown.index("...") if "..." in shown else len(shown)
+    open("%s/%d.sh" % (out, k), "w").write(cmd + "\n")
+    open("%s/%d.exp" % (out, k), "w").write("".join(l + "\n" for l in shown if l != "..."))
+    open("%s/%d.cut" % (out, k), "w").write("%d %d %d\n" % (
+        head, len(shown) - head - 1 if "..." in shown else 0,
+        any(l.startswith("FAIL") for l in shown)))
+PYEOF
+nref=0
+for script in "$tmp"/ref/*.sh; do
+    k=$(basename "$script" .sh)
+    read -r head tail wantrc <"$tmp/ref/$k.cut"
+    bash "$script" >"$tmp/ref/$k.out" 2>"$tmp/ref/$k.err"
+    rc=$?
+    ((rc == wantrc)) || fail "the README's '$(cat "$script")': exit $rc, want $wantrc: $(head -n 3 "$tmp/ref/$k.err")"
+    if ((tail > 0)); then
+        { head -n "$head" "$tmp/ref/$k.out"; tail -n "$tail" "$tmp/ref/$k.out"; } >"$tmp/ref/$k.got"
+    else
+        cp "$tmp/ref/$k.out" "$tmp/ref/$k.got"
+    fi
+    diff=$("$PY" -c "$compare" "$tmp/ref/$k.exp" "$tmp/ref/$k.got") ||
+        fail "the README's '$(cat "$script")' prints other lines than shown: $diff"
+    nref=$((nref + 1))
+done
+((nref >= 4)) || fail "the README's hdo ref block has $nref commands"
+[[ -s ball-ref.xml ]] || fail "the README's hdo ref compare --junit wrote no ball-ref.xml"
+
+echo "PASS readme_tutorial: a clean copy built and installed for one user in ${build_secs} s; ball.py, the README's hdo check (installed and build/hdo: its report as shown), its Python block and its hdo ref block (a changed parameter caught)"

@@ -1,22 +1,26 @@
 #!/usr/bin/env bash
-# references.sh -- the golden references cases/<case>.ref/ are reproduced to 35 digits, and the comparison catches a changed digit.
+# references.sh -- the golden references cases/<case>.ref/ are reproduced to 35 digits by `hdo ref compare`, and the comparison catches a changed digit.
 #
-# Part 1 (no hdo run, < 1 s): tools/refcompare.py is shown to fail on
-# purpose.  A temporary copy of a stored reference gets one change at a
-# time: the 30th significant digit of x at line 6 of trajectory.csv (must
-# fail, naming the file, line, column and both values), the 39th digit of
-# the same value (must pass: beyond the 35 compared digits), lambda = 0 at
-# t0 changed to 1e-44 (passes: below the absolute floor 10^-40 S) and to
-# 1e-36 (fails), the two boundaries at 0.999 and 1.001 times the limit
-# (35 digits; the floor), an event's kind, a dropped event, and a changed "events"
-# in summary.json (all must fail).
-# Part 2: tools/references.sh check regenerates every reference (in
-# parallel, one job per case, JOBS = nproc) at 40 digits with --verify and
-# the stored --every, and compares all numbers to 35 significant digits
-# (the rule: tools/refcompare.py, docs/decisions.md).  Pending cases are
-# listed as SKIP with their reason.  Under SAN=1 the whole set runs as well:
-# the time goes to MPFR/FLINT, which are not instrumented, so the sanitized
-# binary is barely slower (README, "Golden references").
+# Part 1 (no run of a model, about 1 s): `hdo ref compare --with` is shown
+# to fail on purpose, and tools/refcompare.py, an independent comparison
+# in Python's decimal module, must give the same verdict every time (two
+# implementations of the rule, FLINT's way).  A temporary copy of a
+# stored reference gets one change at a time: the 30th significant digit
+# of x at line 6 of trajectory.csv (must fail, naming the file, line,
+# column and both values), the 39th digit of the same value (must pass:
+# beyond the 35 compared digits), lambda = 0 at t0 changed to 1e-44
+# (passes: below the absolute floor 10^-40 S) and to 1e-36 (fails), the
+# two boundaries at 0.999 and 1.001 times the limit (35 digits; the
+# floor), an event's kind, a dropped event, a changed "events" in
+# summary.json and a changed --every in ref.json (all must fail).
+# Part 2: tools/references.sh check reruns every reference (hdo ref
+# compare, in parallel, one job per case, JOBS = nproc) with the options
+# of its ref.json (40 digits, --verify, the step of cases/references.txt)
+# and compares all numbers to 35 significant digits (the rule: docs/cli.md,
+# "hdo ref", and docs/decisions.md).  Pending cases are listed as SKIP
+# with their reason.  Under SAN=1 the whole set runs as well: the time
+# goes to MPFR/FLINT, which are not instrumented, so the sanitized binary
+# is barely slower (README, "Golden references").
 set -u
 cd "$(dirname "$0")/../.." || exit 2
 export HDO=${HDO:-build/hdo}
@@ -32,16 +36,19 @@ if [[ ! -f $base/trajectory.csv ]]; then
 fi
 
 # mutate DIR FILE LINE COLUMN ACTION: changes one cell (ACTION digitK sets
-# the K-th significant digit to another one, value:V replaces the cell,
-# drop removes the line).
+# the K-th significant digit to another one, value:V replaces the cell or
+# the JSON key COLUMN, drop removes the line, same changes nothing).
 mutate() {
     "$PY" - "$@" <<'PYEOF'
 import csv, io, json, sys
 d, fname, line, col, action = sys.argv[1:6]
 path = d + "/" + fname
+if action == "same":
+    sys.exit(0)
 if fname.endswith(".json"):
     s = json.load(open(path))
-    s[col] = int(action.split(":", 1)[1])
+    v = action.split(":", 1)[1]
+    s[col] = int(v) if v.isdigit() else v
     json.dump(s, open(path, "w"))
     sys.exit(0)
 rows = list(csv.reader(open(path, newline="")))
@@ -74,9 +81,12 @@ expect() {
     rm -rf "$tmp/b"
     cp -r "$base" "$tmp/b"
     mutate "$tmp/b" "$file" "$line" "$col" "$action"
-    local out rc
-    out=$("$PY" tools/refcompare.py pendulum "$base" "$tmp/b")
+    local out rc pout prc
+    out=$("$HDO" ref compare cases/pendulum.hdae "$base" --with "$tmp/b" \
+        --digits-agree 35 2>&1)
     rc=$?
+    pout=$("$PY" tools/refcompare.py pendulum "$base" "$tmp/b")
+    prc=$?
     local ok=1
     [[ $rc == "$want" ]] || ok=0
     for pat in "$@"; do
@@ -85,6 +95,12 @@ expect() {
     if ((!ok)); then
         echo "FAIL references self-test '$label': exit $rc (want $want), output:"
         printf '%s\n' "$out" | sed 's/^/    /'
+        selftest_failures=$((selftest_failures + 1))
+    fi
+    # ref.json is hdo's alone: refcompare.py does not read it
+    if [[ $file != ref.json && $prc != "$want" ]]; then
+        echo "FAIL references self-test '$label': tools/refcompare.py exits $prc, hdo ref compare $rc (want $want):"
+        printf '%s\n' "$pout" | sed 's/^/    /'
         selftest_failures=$((selftest_failures + 1))
     fi
 }
@@ -125,10 +141,13 @@ expect "lambda 0 -> 1.001 floor" 1 trajectory.csv 2 lambda \
 expect "event kind" 1 events.csv 2 kind value:zeno "events.csv: line 2 column kind"
 expect "dropped event" 1 events.csv 3 - drop "stored has 3 events, fresh 2"
 expect "summary events" 1 summary.json - events value:4 "key events: stored 3, fresh 4"
+expect "ref.json every" 1 ref.json - every value:0.05 \
+    "FAIL pendulum: ref.json: option --every: stored 0.03, fresh 0.05"
+expect "unchanged" 0 trajectory.csv 2 x same "PASS pendulum: agree to 40 digits (107 trajectory rows, 3 events, bit-identical)"
 if ((selftest_failures)); then
-    echo "references: 0 passed, 1 failed (self-test of tools/refcompare.py)"
+    echo "references: 0 passed, 1 failed (self-test of hdo ref compare)"
     exit 1
 fi
-echo "PASS references self-test: a changed 30th digit, near-zero value, event kind, event count and summary field are reported; a changed 39th digit and noise below the floor are not; at the 35-digit and floor boundaries 0.999 passes and 1.001 fails"
+echo "PASS references self-test: hdo ref compare reports a changed 30th digit, near-zero value, event kind, event count, summary field and option, not a changed 39th digit or noise below the floor; at the 35-digit and floor boundaries 0.999 passes and 1.001 fails; tools/refcompare.py agrees on every verdict"
 
 tools/references.sh check

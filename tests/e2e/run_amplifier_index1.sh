@@ -3,7 +3,7 @@
 # hand in index-1 form, runs at 20, 25 (--verify) and 38 digits.
 #
 # Issue #18: Newton for the algebraic unknowns (solve_unknowns in
-# ref/reduce/init.c) stalled at its rounding floor above its step test on
+# ref/reduce/consistent.c) stalled at its rounding floor above its step test on
 # this model and the run failed at 25 and 38..42 digits.  The model is
 # written from the Test Set's equations (transamp.f: M y' = f(t, y),
 # Ub = 6, UF = 0.026, alpha = 0.99, beta = 1e-6, R0 = 1000, R1..R9 = 9000,

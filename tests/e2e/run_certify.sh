@@ -67,12 +67,13 @@ for line in lines:
 print("ok", len(lines), "rows")
 PY
 
-# a stop: the bouncing ball's Zeno point
+# a stop: filippov_spiral's Zeno point 3/2 is enclosed, but the grid
+# point 1.5 lies at it, a row whose mode the pass cannot decide
 out="$tmp/ball"
-"$HDO" run cases/bouncing_ball.hdae -d 30 --certify -o "$out" >"$tmp/b.out" 2>"$tmp/b.err"
+"$HDO" run cases/filippov_spiral.hdae -d 30 --certify -o "$out" >"$tmp/b.out" 2>"$tmp/b.err"
 rc=$?
-((rc == 1)) || fail "the bouncing ball: exit $rc, not 1"
-grep -q '^hdo run: --certify: certified up to t = 2.55863396558580[0-9]*; not beyond: the events accumulate (Zeno)' "$tmp/b.err" ||
+((rc == 1)) || fail "filippov_spiral: exit $rc, not 1"
+grep -q '^hdo run: --certify: certified up to t = 1.5; not beyond: the events accumulate (Zeno) at t\* in \[1.5' "$tmp/b.err" ||
     fail "the stop message: $(cat "$tmp/b.err")"
 head -n 1 "$out/certified.csv" | grep -q '^# certified until t = .*; not beyond: the events accumulate' ||
     fail "certified.csv does not say where it stops: $(head -n 1 "$out/certified.csv")"
@@ -90,4 +91,4 @@ assert s['complete'] is False and 'Zeno' in s['reason'], s
     fail "an earlier certified.csv survived a run without --certify"
 grep -q '"certified"' "$tmp/ho/summary.json" && fail "summary.json of a plain run has certified"
 
-echo "PASS run_certify: the oscillator certified ($rows_c rows), the ball's stop at its Zeno point, no stale certificate"
+echo "PASS run_certify: the oscillator certified ($rows_c rows), the spiral's stop at its Zeno point, no stale certificate"

@@ -9,7 +9,7 @@
      and is narrow (radius below 2^(16 - prec) max(1, |f|));
    - symbolic derivative (diff.c): d/dx (and d/dy) evaluated at the point
      against mpmath's derivative;
-   - Taylor rule (taylor.c): the coefficients of f(x + s) (f(x + s, y +
+   - Taylor rule (autodiff.c): the coefficients of f(x + s) (f(x + s, y +
      s/2) for binary kinds) from AD against mpmath.taylor, orders 0..8.
    A kind of the table with operands but no reference fails
    kinds_every_kind_has_references. */

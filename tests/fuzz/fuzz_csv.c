@@ -2,7 +2,7 @@
  * readers and event inference on arbitrary bytes */
 #include <stddef.h>
 #include <stdint.h>
-#include "compare.h"
+#include "check.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -26,9 +26,9 @@ static const char *const pendulum =
     "  der(vy) = -y*lambda - g\n  x^2 + y^2 = L^2\n  when x > 0 goto right\n"
     "end\nstart right at 0\nuntil 3\n";
 
-/* a Filippov sliding mode built during the run (sliding.c): x reaches 0
-   at t = 2 - sqrt(2), slides with alpha = (1 + y)/3 until y = t = 2,
-   then leaves into l */
+/* a Filippov sliding mode built during the run (ref/reduce/filippov.c):
+   x reaches 0 at t = 2 - sqrt(2), slides with alpha = (1 + y)/3 until
+   y = t = 2, then leaves into l */
 static const char *const sliding =
     "model sl\nvar x = 1, y = 0\n"
     "mode l\n  der(x) = -2 + y\n  der(y) = 1\n  when x < 0 goto r\nend\n"

@@ -975,3 +975,55 @@ Test(hybrid, run_auto_switches_stiff_ode_arc)
     hdo_result_clear(res);
     hdo_model_clear(model);
 }
+
+/* Issue #28: intermediate stiffness.  Van der Pol with mu = 100 (scaled,
+   y' = z, z' = mu^2 ((1 - y^2) z - y), [0, 2]) has a fast eigenvalue
+   near -3e4 on its slow arcs: the series' ratio (10^2.6) stays below
+   its threshold, so auto ran 2,113 Taylor steps; the Jacobian test
+   finds the Taylor step at its stability limit and switches within the
+   first 0.1.  The result agrees with --method taylor's to 28 digits at
+   t = 2; mu = 10 (eigenvalue near -300, Taylor steps about twice the
+   accurate step of that mode) never switches. */
+Test(hybrid, run_auto_switches_intermediate_stiffness)
+{
+    const char *vdp = "model vdp\nparam mu = 100\nvar y = 2, z = 0\nmode m\n"
+                      "  der(y) = z\n  der(z) = mu^2*((1 - y^2)*z - y)\n"
+                      "end\nstart m\nuntil 2\n";
+    hdo_model_t model;
+    hdo_result_t res, ref;
+    hdo_error_t err;
+    hdo_run_options opt;
+
+    tm_parse(model, vdp);
+    int st = tm_run(res, model, 30, NULL, &err);
+    cr_assert_eq(st, 0, "%s", err.message);
+    cr_expect_eq(res->method_switches, 1);
+    cr_assert(res->nmethod_arcs == 2);
+    cr_expect(res->method_arcs[1].t_start < 0.1, "switched at %g",
+              res->method_arcs[1].t_start);
+    cr_expect(res->steps < 1000, "%ld steps", (long)res->steps);
+    hdo_run_options_init(&opt);
+    opt.digits = 30;
+    opt.method = HDO_METHOD_TAYLOR;
+    hdo_result_init(ref);
+    cr_assert_eq(hdo_run(ref, model, &opt, &err), 0, "%s", err.message);
+    hdo_row *a = res->rows + res->nrows - 1, *b = ref->rows + ref->nrows - 1;
+    cr_expect(mpfr_cmp_ui(a->time, 2) == 0 && mpfr_cmp_ui(b->time, 2) == 0);
+    for (int v = 0; v < 2; v++) {
+        slong k = tm_var(model, v ? "z" : "y");
+        cr_expect(tm_close_rel(a->values + k, b->values + k, 28), "%s",
+                  v ? "z" : "y");
+    }
+    hdo_result_clear(ref);
+    hdo_result_clear(res);
+    hdo_model_clear(model);
+
+    tm_parse(model, "model vdp\nparam mu = 10\nvar y = 2, z = 0\nmode m\n"
+                    "  der(y) = z\n  der(z) = mu^2*((1 - y^2)*z - y)\n"
+                    "end\nstart m\nuntil 2\n");
+    st = tm_run(res, model, 30, NULL, &err);
+    cr_assert_eq(st, 0, "%s", err.message);
+    cr_expect_eq(res->method_switches, 0);
+    hdo_result_clear(res);
+    hdo_model_clear(model);
+}

@@ -1,10 +1,10 @@
 /* sliding_limits.c -- the limits of Filippov sliding on intersections of
- * switching surfaces at their boundaries (ref/hybrid/sliding.c,
- * intersect.c): at most HDO_SLIDING_MAXK = 3 surfaces (8 adjacent modes),
- * in models of at most HDO_SLIDING_MAXMODES = 62 modes.  Decoupled relays
- * x_j' = c_j - sgn(x_j) stick on x_j = 0 at t = x_j(0) / (1 - c_j) (closed
- * form; c = 1/4, -1/2, 0, 0, x(0) = 1, 3, 5/2, 11/4: t = 4/3, 2, 5/2,
- * 11/4). */
+ * switching surfaces at their boundaries (ref/reduce/filippov_cube.c,
+ * ref/hybrid/intersect.c): at most HDO_SLIDING_MAXK = 3 surfaces (8
+ * adjacent modes), in models of at most HDO_MODE_ID_MAXMODES = 62 modes.
+ * Decoupled relays x_j' = c_j - sgn(x_j) stick on x_j = 0 at t = x_j(0) /
+ * (1 - c_j) (closed form; c = 1/4, -1/2, 0, 0, x(0) = 1, 3, 5/2, 11/4:
+ * t = 4/3, 2, 5/2, 11/4). */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>

@@ -112,3 +112,65 @@ Test(stiff_thresholds, auto_switch_boundary)
     cr_expect(hdo_stiff_watch_switch_due(&w, 0.0, 20000 * h));
     cr_expect(!hdo_stiff_watch_switch_due(&w, 0.0, 5000 * h));
 }
+
+/* a_p (hdo_stiff_active_step) against values computed outside hdo
+   (mpmath, 80 digits: min over j in [floor((3p + 3)/4), p] of
+   (j!)^(1/j) 2^(ltol/p)): the orders and tolerances 2^(17 - prec) of
+   16, 30 and 100 digits (prec 87, 133, 366; p 32, 48, 128). */
+Test(stiff_thresholds, active_step_closed_form)
+{
+    static const struct {
+        slong p;
+        double ltol, a;
+    } cases[] = {{32, 17.0 - 87, 2.152085992367574},
+                 {48, 17.0 - 133, 2.674532817937237},
+                 {128, 17.0 - 366, 5.5167727766229016}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        double a = hdo_stiff_active_step(cases[i].p, cases[i].ltol);
+        cr_expect(fabs(a - cases[i].a) <= 1e-12 * cases[i].a,
+                  "p = %ld: %.17g against %.17g", (long)cases[i].p, a,
+                  cases[i].a);
+    }
+}
+
+/* The Jacobian test: due every 8th step of a mode (a new mode starts
+   the count again); h rho / a_p >= 3 is stiff, the double below is not;
+   two stiff checks in a row with more than 100 steps of h left switch
+   (100 exactly does not), one does not, and a check below 3 starts the
+   count again. */
+Test(stiff_thresholds, jacobian_test_boundaries)
+{
+    hdo_stiff_watch w;
+    hdo_stiff_watch_init(&w);
+    int due = 0;
+    for (int i = 1; i <= 16; i++)
+        due += hdo_stiff_check_due(&w, 0) ? i : 0;
+    cr_expect_eq(due, 8 + 16);
+    for (int i = 1; i <= 5; i++)
+        cr_expect(!hdo_stiff_check_due(&w, 1));
+    slong p = 48;
+    double ltol = 17.0 - 133, a = hdo_stiff_active_step(p, ltol);
+    double h = 0x1p-10, rho = 3.0 * a / h;
+    double q = hdo_stiff_jacobian_ratio(&w, rho, h, p, ltol);
+    cr_expect(fabs(q - 3.0) <= 1e-14, "%.17g", q);
+    /* a fresh watch on mode 0, its step h recorded by a stiff step */
+    hdo_stiff_watch_init(&w);
+    hdo_stiff_check_due(&w, 0);
+    feed(&w, p, 10.0, 1, h);
+    hdo_stiff_jacobian_ratio(&w, nextafter(3.0 * a, 0) / h, h, p, ltol);
+    cr_expect_eq(w.jac_hits, 0, "just below 3: not stiff");
+    hdo_stiff_jacobian_ratio(&w, 3.0 * a * (1 + 0x1p-20) / h, h, p, ltol);
+    cr_expect_eq(w.jac_hits, 1);
+    cr_expect(!hdo_stiff_watch_switch_due(&w, 0.0, 1000 * h), "one check");
+    hdo_stiff_jacobian_ratio(&w, 10.0 * a / h, h, p, ltol);
+    cr_expect_eq(w.jac_hits, 2);
+    cr_expect(hdo_stiff_watch_switch_due(&w, 0.0, 101 * h));
+    cr_expect(!hdo_stiff_watch_switch_due(&w, 0.0, 100 * h));
+    cr_expect(hdo_stiff_watch_switch_due(&w, 0.0, 100 * h * (1 + 0x1p-20)));
+    hdo_stiff_jacobian_ratio(&w, 2.0 * a / h, h, p, ltol);
+    cr_expect_eq(w.jac_hits, 0);
+    cr_expect(!hdo_stiff_watch_switch_due(&w, 0.0, 1000 * h));
+    /* no estimate (rho < 0): not stiff */
+    hdo_stiff_jacobian_ratio(&w, -1, h, p, ltol);
+    cr_expect_eq(w.jac_hits, 0);
+}

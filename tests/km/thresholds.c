@@ -1,7 +1,7 @@
 /* thresholds.c -- the Kunkel-Mehrmann analysis' thresholds at their
  * boundaries: the explicit elimination's clarity test for a pivot
  * (ref/km/schur.c: |c| > 2^(-floor(prec/2)) max(1, ||F_mu;y||_F), strict)
- * and the index limit HDO_KM_MAX_MU = 8 (ref/km/analyze.c).  Expected
+ * and the index limit HDO_KM_MAX_MU = 8 (ref/km/hypothesis.c).  Expected
  * values from the rules and hand-derived indices, not from hdo. */
 #include <criterion/criterion.h>
 #include <string.h>

@@ -407,3 +407,67 @@ Test(model_errors, null_error_record)
                  HDO_ERR_SYNTAX);
     hdo_model_clear(m);
 }
+
+/* The hints for the two mistakes a user of textbooks or of C makes most:
+   x' for der(x), == for =.  Each says "did you mean" with the fix at the
+   place of the mistake; the near misses (a quote that follows no
+   variable, '=' '=' apart, '==' where a comparison belongs) get the
+   plain message and no hint. */
+typedef struct {
+    const char *src;
+    int line, col;
+    const char *msg;
+    int hint; /* 1: "did you mean" must be in the message, 0: must not */
+} hint_case;
+
+static const hint_case hints[] = {
+    {IN_MODE("  x' = y"), 7, 4,
+     "unexpected character ''' after 'x': did you mean der(x)?", 1},
+    {"model m\nvar ball.h\nmode a\n  ball.h' = 1\nend\nstart a\n", 4, 9,
+     "after 'ball.h': did you mean der(ball.h)?", 1},
+    {"model m\nvar u[1..2]\nmode a\n  u[1]' = 1\n  der(u[2]) = 1\nend\n", 4, 7,
+     "after 'u[1]': did you mean der(u[1])?", 1},
+    {IN_MODE("  x'' = y"), 7, 4,
+     "did you mean der(x)? (a second derivative needs a variable for "
+     "der(x): v = der(x), then der(v))",
+     1},
+    {IN_MODE("  der(x) == y"), 7, 10,
+     "expected '=' in the equation, found '==': did you mean '='?", 1},
+    {"model m\nparam g == 9.81\n", 2, 9,
+     "after the parameter name 'g', found '==': did you mean '='?", 1},
+    {"model m\nvar x == 1\n", 2, 7, "found '==': did you mean '='?", 1},
+    {IN_MODE("  when x < 0 goto a with y == 0"), 7, 28,
+     "expected '=' after 'y' in the reset, found '==': did you mean '='?", 1},
+    /* near misses */
+    {IN_MODE("  x ' = y"), 7, 5, "unexpected character '''", 0},
+    {IN_MODE("  (x)' = y"), 7, 6, "unexpected character '''", 0},
+    {IN_MODE("  2' = y"), 7, 4, "unexpected character '''", 0},
+    {IN_MODE("  der(x) = = y"), 7, 12, "expected an expression, found '='", 0},
+    {IN_MODE("  when x == 0 goto a"), 7, 10,
+     "a guard is a comparison with '<' or '>', found '=='", 0},
+    {IN_MODE("  y = if x == 0 then 1 else 2"), 7, 12,
+     "'==' is not a comparison: a condition compares with", 0},
+};
+
+Test(model_errors, hints)
+{
+    for (size_t i = 0; i < sizeof hints / sizeof *hints; i++) {
+        const hint_case *c = hints + i;
+        hdo_model_t m;
+        hdo_error_t err;
+        hdo_model_init(m);
+        int status = hdo_model_parse_string(m, c->src, strlen(c->src),
+                                            "case.hdae", &err);
+        cr_expect_eq(status, HDO_ERR_SYNTAX, "case %zu: status %d", i, status);
+        cr_expect(err.line == c->line && err.col == c->col,
+                  "case %zu: at %d:%d, want %d:%d (message: %s)", i, err.line,
+                  err.col, c->line, c->col, err.message);
+        cr_expect(strstr(err.message, c->msg) != NULL,
+                  "case %zu: message\n  '%s'\nlacks\n  '%s'", i, err.message,
+                  c->msg);
+        cr_expect_eq(strstr(err.message, "did you mean") != NULL, c->hint,
+                     "case %zu: hint %s expected: %s", i, c->hint ? "" : "not",
+                     err.message);
+        hdo_model_clear(m);
+    }
+}

@@ -8,8 +8,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <criterion/criterion.h>
-#include "compare.h"
-#include "compare/csvlex.h"
+#include "check.h"
+#include "check/formats/formats.h"
 #include "model.h"
 
 /* Under AddressSanitizer the process reserves terabytes of shadow

@@ -3,8 +3,8 @@ same data: the arrays are also written as a CSV file (by Python's csv
 module, repr floats) and judged by the command, and the verdict, the
 summary line and every line of the report must agree (the candidate's
 name and the seconds aside). Pass, fail, a mode column, an events list,
-empty cells, a tolerance file found by the model's name, parameters, a
-map, and the exit-2 errors."""
+empty cells, a tolerance file found by the model's name and by the model
+file's name, parameters, a map, and the exit-2 errors."""
 
 import csv
 import math
@@ -149,6 +149,27 @@ def test_tolerance_file_params_map(hdo_command, tmp_path, ball_file):
                         {"h": values["h"], "v": values["v"]},
                         params={"e": 0.75}, tol="other.tol", value_rel=1e-12)
     assert v.tolerances["file"] == "other.tol"
+
+
+def test_tolerance_file_by_file_name(hdo_command, tmp_path, ball_file):
+    # a copy of the model under another file name keeps `model ball`; its
+    # own tolerances/<file name>.tol comes first (#27), and the report,
+    # the command's line for line, says how it was found
+    (tmp_path / "ball_mine.hdae").write_text(BALL)
+    os.mkdir(tmp_path / "tolerances")
+    (tmp_path / "tolerances" / "ball.tol").write_text("time_abs = 1e-9\n")
+    (tmp_path / "tolerances" / "ball_mine.tol").write_text("time_abs = 2e-9\n")
+    t, values = scipy_ball()
+    v = same_as_command(hdo_command, tmp_path, "ball_mine.hdae", t, values,
+                        value_abs=1e-8, value_rel=1e-8)
+    assert v.tolerances["file"] == "tolerances/ball_mine.tol"
+    assert v.tolerances["time_abs"] == 2e-9
+    assert "(tolerances/ball_mine.tol, found by the model file's name " \
+        "ball_mine.hdae)" in v.report
+    v = same_as_command(hdo_command, tmp_path, ball_file, t, values,
+                        value_abs=1e-8, value_rel=1e-8)
+    assert v.tolerances["file"] == "tolerances/ball.tol"
+    assert "(tolerances/ball.tol, found by the model name ball)" in v.report
 
 
 def test_errors_of_exit_2(tmp_path, ball_file, candidate):

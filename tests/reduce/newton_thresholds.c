@@ -1,5 +1,5 @@
 /* newton_thresholds.c -- the two exits of Newton's method for the
- * algebraic unknowns (ref/reduce/init.c, solve_unknowns) at their
+ * algebraic unknowns (ref/reduce/consistent.c, solve_unknowns) at their
  * boundaries: a step <= 2^(8 - prec) max(1, |xu|), and a step that does not
  * decrease (from the third iteration on) <= 2^(-floor(prec/2)) max(1, |xu|).
  *

@@ -4,9 +4,10 @@
    hdo_expr_mul folds c * (d * x) into (c d) * x with
      hdo_expr_mul(pool, fold(pool, HDO_X_MUL, a, nb->a), nb->b)
    where nb points into pool->nodes (ref/expr/construct.c, line 115 at
-   the time).  fold() appends the constant c d; when that append
-   reallocates the node array, nb->b is read from freed memory (the
-   order in which the two arguments are evaluated is unspecified).
+   the time; now ref/expr/arith.c).  fold() appends the constant c d; when
+   that append reallocates the node array, nb->b is read from freed
+   memory (the order in which the two arguments are evaluated is
+   unspecified).
    The fuzzer reached it from the parser, e.g. `param p = 2*(3*q)` at a
    node count that is a power of two.  Only a build that evaluates the
    arguments left to right reads the freed array: clang does, gcc (the

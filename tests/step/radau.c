@@ -412,3 +412,88 @@ Test(step, radau_block_solve_dae_against_full_matrix)
     const slong ss[4] = {3, 7, 18, 24};
     check_block_solve(J, 3, 2, ss, 4);
 }
+
+/* The band form of the blocks (radau_band.c, issue #28) against the
+   dense one: J of a chain of 40 components stored in a scrambled order
+   (component i couples to the components before and after it in the
+   chain, 3 nonzeros a row, entries to -1e6) is banded only after the
+   reverse Cuthill-McKee order; the solve with the pattern must give the
+   dense solve's x to 1e-9 relative (both are double-precision
+   preconditioners of the same matrix), for an ODE and for a DAE whose
+   last 10 components are unknowns, at s = 3 and 24. */
+Test(step, radau_block_band_against_dense)
+{
+    const slong n = 40, ss[2] = {3, 24};
+    mpfr_prec_t prec = 256;
+    slong sigma[40];
+    for (slong i = 0; i < n; i++)
+        sigma[i] = (i * 17 + 5) % n; /* a permutation: 17 is prime to 40 */
+    for (int dae = 0; dae < 2; dae++)
+        for (int c = 0; c < 2; c++) {
+            slong s = ss[c], nnz = 0, row[3 * 40], col[3 * 40];
+            mpfr_ptr nodes = hdo_vec_init(s, prec);
+            mpfr_ptr Jd = hdo_vec_init(n * n, prec),
+                     Jv = hdo_vec_init(3 * n, prec);
+            mpfr_ptr R1 = hdo_vec_init(n * s, prec),
+                     R2 = hdo_vec_init(n * s, prec);
+            hdo_mat_t A;
+            hdo_radau_block bd, bb;
+            mpfr_t h;
+            mpfr_init2(h, prec);
+            mpfr_set_d(h, 0.01, MPFR_RNDN);
+            for (slong k = 0; k < n * n; k++)
+                mpfr_set_ui(Jd + k, 0, MPFR_RNDN);
+            for (slong k = 0; k < n; k++)
+                for (slong d = -1; d <= 1; d++) {
+                    if (k + d < 0 || k + d >= n)
+                        continue;
+                    slong i = sigma[k], j = sigma[k + d];
+                    double v = d == 0 ? -1e6 * (1 + 0.01 * (double)k)
+                                      : 3e5 + 1e3 * (double)(k % 7);
+                    row[nnz] = i;
+                    col[nnz] = j;
+                    mpfr_set_d(Jv + nnz, v, MPFR_RNDN);
+                    mpfr_set_d(Jd + i * n + j, v, MPFR_RNDN);
+                    nnz++;
+                }
+            hdo_mat_init(A, s, s, prec);
+            cr_assert_eq(hdo_radau_nodes(nodes, s), 0);
+            cr_assert_eq(hdo_radau_matrix(A, nodes, s), 0);
+            cr_assert_eq(hdo_radau_block_init(&bd, A, n), 0);
+            cr_assert_eq(hdo_radau_block_init(&bb, A, n), 0);
+            if (dae) {
+                hdo_radau_block_set_states(&bd, n - 10);
+                hdo_radau_block_set_states(&bb, n - 10);
+            }
+            hdo_radau_block_set_pattern(&bb, nnz, row, col);
+            cr_assert(bb.band, "the chain is a band after RCM");
+            cr_expect(bb.kl <= 2 && bb.ku <= 2, "kl %ld ku %ld", (long)bb.kl,
+                      (long)bb.ku);
+            cr_assert_eq(hdo_radau_block_factor(&bd, h, Jd), 0);
+            cr_assert_eq(hdo_radau_block_factor_sparse(&bb, h, Jv), 0);
+            for (slong k = 0; k < n * s; k++) {
+                mpfr_set_d(R1 + k, sin(1.0 + 3.0 * (double)k), MPFR_RNDN);
+                mpfr_set(R2 + k, R1 + k, MPFR_RNDN);
+            }
+            hdo_radau_block_solve(&bd, R1);
+            hdo_radau_block_solve(&bb, R2);
+            double big = 0, diff = 0;
+            for (slong k = 0; k < n * s; k++) {
+                double a = mpfr_get_d(R1 + k, MPFR_RNDN),
+                       b = mpfr_get_d(R2 + k, MPFR_RNDN);
+                big = fmax(big, fabs(a));
+                diff = fmax(diff, fabs(a - b));
+            }
+            cr_expect(big > 0 && diff <= 1e-9 * big, "dae %d s %ld: %g / %g",
+                      dae, (long)s, diff, big);
+            hdo_radau_block_clear(&bd);
+            hdo_radau_block_clear(&bb);
+            hdo_mat_clear(A);
+            mpfr_clear(h);
+            hdo_vec_clear(nodes, s);
+            hdo_vec_clear(Jd, n * n);
+            hdo_vec_clear(Jv, 3 * n);
+            hdo_vec_clear(R1, n * s);
+            hdo_vec_clear(R2, n * s);
+        }
+}

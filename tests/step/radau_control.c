@@ -10,6 +10,7 @@
 #include "../../ref/step/radau.h"
 #include "../../ref/step/radau_control.h"
 #include "../../ref/step/radau_dot.h"
+#include "hybrid.h"
 
 /* FLINT's rule: each threshold is tested at its value and one part in
    a thousand beyond, so that moving it by that factor fails a test. */
@@ -48,12 +49,28 @@ Test(step, radau_refactor_threshold_block_hundredth)
 
 Test(step, radau_keep_step_threshold)
 {
-    cr_expect(hdo_radau_keep_step(1.0), "no growth keeps h");
-    cr_expect(hdo_radau_keep_step(NEAR(1.2, -1)));
-    cr_expect(!hdo_radau_keep_step(1.2), "1.2 itself grows");
-    cr_expect(!hdo_radau_keep_step(NEAR(1.2, 1)));
-    cr_expect(!hdo_radau_keep_step(NEAR(1.0, -1)), "a shrink is applied");
-    cr_expect(!hdo_radau_keep_step(4.0));
+    const long upto24[3] = {3, 18, 24};
+    for (int k = 0; k < 3; k++) {
+        long s = upto24[k];
+        cr_expect(hdo_radau_keep_step(1.0, s), "no growth keeps h");
+        cr_expect(hdo_radau_keep_step(NEAR(1.2, -1), s));
+        cr_expect(!hdo_radau_keep_step(1.2, s), "1.2 itself grows");
+        cr_expect(!hdo_radau_keep_step(NEAR(1.2, 1), s));
+        cr_expect(!hdo_radau_keep_step(NEAR(1.0, -1), s), "a shrink");
+        cr_expect(!hdo_radau_keep_step(4.0, s));
+    }
+    /* beyond 24 stages the same error ratio 1.2^23: growth 1.2^(23/(s-1)),
+       computed here with pow; 25 stages is the first to differ */
+    const long beyond[3] = {25, 45, 64};
+    for (int k = 0; k < 3; k++) {
+        long s = beyond[k];
+        double keep = pow(1.2, 23.0 / (double)(s - 1));
+        cr_expect(hdo_radau_keep_step(1.0, s));
+        cr_expect(hdo_radau_keep_step(keep * (1 - 1e-9), s), "s = %ld", s);
+        cr_expect(!hdo_radau_keep_step(keep * (1 + 1e-9), s), "s = %ld", s);
+        cr_expect(!hdo_radau_keep_step(NEAR(1.0, -1), s));
+    }
+    cr_expect(!hdo_radau_keep_step(1.195, 45), "below 1.2, beyond 1.2^(23/44)");
 }
 
 /* The step's safety factor: 0.8 up to 24 stages (the same error target
@@ -164,4 +181,18 @@ Test(step, radau_dot_residual_against_mpfr)
         hdo_vec_clear(R, s * n);
         mpfr_clears(h, ntol, acc, t, bound, (mpfr_ptr)0);
     }
+}
+
+/* The stage rule (radau_nodes.c): min(D/2 + 9, 24) up to 30 digits,
+   ceil(24 (D + 5) / 35) beyond (the same (D + 5) / (s - 1) as 24 stages
+   at 30 digits, so that the step does not shrink with the digits), at
+   most 64: 24 at 30 digits, 25 at 31, 45 at 60, 57 at 78, 64 at 100. */
+Test(step, radau_stage_rule)
+{
+    static const long D[] = {16, 30, 31, 60, 78, 79, 100, 200};
+    static const slong S[] = {17, 24, 25, 45, 57, 58, 64, 64};
+    for (size_t k = 0; k < sizeof D / sizeof D[0]; k++)
+        cr_expect_eq(hdo_radau_stages(hdo_run_prec(D[k])), S[k],
+                     "%ld digits: %ld stages", D[k],
+                     (long)hdo_radau_stages(hdo_run_prec(D[k])));
 }

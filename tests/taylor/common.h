@@ -8,9 +8,9 @@
 #include <string.h>
 #include "taylor.h"
 
-/* The hybrid driver's choice (hybrid.h): D + 10 digits of precision, a
-   tolerance of 10^-(D+5); restated here so the tests do not depend on
-   the hybrid module. */
+/* A run's precision rule (result.h): D + 10 digits of precision, a
+   tolerance of 10^-(D+5); restated here so the tests of the integrator
+   do not depend on the result module, above it. */
 static inline mpfr_prec_t
 tt_prec(long digits)
 {

@@ -52,6 +52,20 @@ ENTRIES = [
      'implicit', 'car_axis, index-1 form, Radau IIA throughout'),
     ('car_axis_taylor', 'cases/car_axis.hdae', [], 'auto',
      'car_axis (index 3): the Taylor method'),
+    ('vdp_mu100', 'tests/stiff/vdp.hdae', ['mu=100'], 'auto',
+     'Van der Pol mu = 100: intermediate stiffness (issue #28)'),
+]
+
+# Issue #28's targets, each one run: (label, model, -p, --method, digits,
+# what is measured, the check on the row, the target as printed)
+TARGETS = [
+    ('vdp_mu100_auto', 'tests/stiff/vdp.hdae', ['mu=100'], 'auto', 30,
+     lambda r: r.get('switches', 0) >= 1,
+     'auto switches at mu = 100 (before: 2,113 Taylor steps, no switch)'),
+    ('medakzo_16', 'cases/medakzo.hdae', [], 'auto', 16,
+     lambda r: r.get('cpu_s', 1e9) < 60,
+     'Medical Akzo Nobel (400 states) at 16 digits under 60 s CPU '
+     '(before: no result in 600 s)'),
 ]
 
 
@@ -126,6 +140,24 @@ def main():
               '%d runs each) = %.3f / %.3f = %.1fx (target: at most 20x)'
               % (REPEAT, best['vdp_mu1000'], best['vdp_mu10'],
                  best['vdp_mu1000'] / best['vdp_mu10']))
+    # Radau's steps at its order rule: the same at 30, 60, 100 digits
+    imp = [rows.get(('vdp_mu1000_implicit', d), {}).get('steps')
+           for d in args.digits]
+    if all(x is not None for x in imp) and imp:
+        print('# Radau IIA steps, Van der Pol mu = 1000, at %s digits: %s '
+              '(target: independent of D; %s: at most 1.5 x the first)'
+              % (args.digits, imp, 'PASS' if max(imp) <= 1.5 * imp[0]
+                 else 'FAIL'))
+    for label, model, params, method, d, ok, what in TARGETS:
+        r = run(args.hdo, (label, model, params, method, what), d,
+                args.timeout, args.work)
+        print('# %s: %s at %d digits: %s steps, %s implicit, %s switches, '
+              'cpu %s s -> %s' % (
+                  what, label, d, r.get('steps', '-'), r.get('implicit', '-'),
+                  r.get('switches', '-'),
+                  '%.2f' % r['cpu_s'] if 'cpu_s' in r else '-',
+                  'PASS' if r['status'] == 'ok' and ok(r) else
+                  'FAIL (%s)' % r['status']), flush=True)
     print('# cost growth with the digits: cpu_s ~ D^b')
     for e in ENTRIES:
         pts = [(d, rows[(e[0], d)]['cpu_s']) for d in args.digits

@@ -1,5 +1,6 @@
-/* adapter.h -- the IDA adapter's run state, shared by hdo-ida.c (the
-   driver) and direct.c (modes integrated as F(t, y, y') = 0). */
+/* adapter.h -- the IDA adapter's run state, shared by session.c (a
+   mode's IDA memory), direct.c (modes integrated as F(t, y, y') = 0) and
+   hdo-ida.c (the driver), each calling only those before it. */
 #ifndef HDO_IDA_ADAPTER_H
 #define HDO_IDA_ADAPTER_H
 
@@ -67,18 +68,34 @@ typedef struct {
     long nevents, nsteps;
 } run_ctx;
 
+/* session.c */
+
 extern const char *prog_name;
 
 /* Exits with status 2 after "hdo-ida: error: " fmt (one %s: arg). */
 void ida_die(const char *fmt, const char *arg);
+/* Exits with status 2 naming the IDA function fn and its flag when flag
+   is negative (an IDA failure). */
+void ida_check_flag(int flag, const char *fn);
+
+/* IDA's residual function of a mode in Pryce's form (ud: the run_ctx):
+   der(x) - rhs, the chains x^(k)' - x^(k+1), and h. */
+int ida_resfn(sunrealtype t, N_Vector y, N_Vector yp, N_Vector rr, void *ud);
+
+/* The switching functions of md at (t, y, y') into g, each shifted by the
+   hysteresis c->hyst. */
+void ida_guards_at(double *g, run_ctx *c, mode_data *md, double t,
+                   const double *y, const double *yp);
 
 /* Writes the values y (and, in the direct form, the unknowns from yp) of
    mode md into the table tab (c->vtab or c->dvtab). */
 void ida_load(double *tab, const run_ctx *c, const mode_data *md,
               const double *y, const double *yp);
 
-/* (Re)creates md's IDA memory and vectors for its current size md->n. */
-void ida_create(run_ctx *c, mode_data *md, slong m);
+/* (Re)creates md's IDA memory and vectors for its current size md->n,
+   with the residual function res of its form (ida_resfn, or direct.c's
+   direct_resfn), the guards as root functions. */
+void ida_create(run_ctx *c, mode_data *md, slong m, IDAResFn res);
 void ida_destroy(mode_data *md);
 
 /* direct.c */

@@ -160,7 +160,7 @@ direct_convert(run_ctx *c, mode_data *md, slong m)
                 c->model->modes[m].name);
     md->n = n;
     md->direct = 1;
-    ida_create(c, md, m);
+    ida_create(c, md, m, direct_resfn);
 }
 
 void

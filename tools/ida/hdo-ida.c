@@ -60,17 +60,6 @@
 
 #define MAX_CASCADE 16
 
-const char *prog_name = "hdo-ida";
-
-void
-ida_die(const char *fmt, const char *arg)
-{
-    fprintf(stderr, "%s: error: ", prog_name);
-    fprintf(stderr, fmt, arg);
-    fputc('\n', stderr);
-    exit(2);
-}
-
 static double
 const_value(hdo_model_t model, hdo_expr e)
 {
@@ -84,10 +73,6 @@ const_value(hdo_model_t model, hdo_expr e)
 }
 
 /* ---- the modes' reduced forms and IDA memories --------------------- */
-
-static int resfn(sunrealtype t, N_Vector y, N_Vector yp, N_Vector rr, void *ud);
-static int rootfn(sunrealtype t, N_Vector y, N_Vector yp, sunrealtype *g,
-                  void *ud);
 
 static void
 grow_vtab(run_ctx *c, slong ord)
@@ -104,69 +89,6 @@ grow_vtab(run_ctx *c, slong ord)
         c->gvalid[i] = 0;
     }
     c->maxord = ord;
-}
-
-static void
-check_flag(int flag, const char *fn)
-{
-    if (flag < 0) {
-        fprintf(stderr, "%s: error: %s failed: %s\n", prog_name, fn,
-                IDAGetReturnFlagName(flag));
-        exit(2);
-    }
-}
-
-/* IDA: one memory per mode, created on its first entry (and again if the
-   mode turns out to need the direct form), IDAReInit after. */
-void
-ida_create(run_ctx *c, mode_data *md, slong m)
-{
-    hdo_mode *mode = &c->model->modes[m];
-    md->y = N_VNew_Serial(md->n, c->ctx);
-    md->yp = N_VNew_Serial(md->n, c->ctx);
-    md->id = N_VNew_Serial(md->n, c->ctx);
-    for (slong i = 0; i < md->n; i++)
-        NV_Ith_S(md->id, i) = i < md->r->nstate ? 1.0 : 0.0;
-    md->ida = IDACreate(c->ctx);
-    if (md->ida == NULL)
-        ida_die("IDACreate failed%s", "");
-    N_VConst(0.0, md->y);
-    N_VConst(0.0, md->yp);
-    check_flag(
-        IDAInit(md->ida, md->direct ? direct_resfn : resfn, 0.0, md->y, md->yp),
-        "IDAInit");
-    check_flag(IDASStolerances(md->ida, c->rtol, c->atol), "IDASStolerances");
-    check_flag(IDASetUserData(md->ida, c), "IDASetUserData");
-    check_flag(IDASetId(md->ida, md->id), "IDASetId");
-    check_flag(IDASetMaxNumSteps(md->ida, 100000), "IDASetMaxNumSteps");
-    md->A = SUNDenseMatrix(md->n, md->n, c->ctx);
-    md->LS = SUNLinSol_Dense(md->y, md->A, c->ctx);
-    check_flag(IDASetLinearSolver(md->ida, md->LS, md->A),
-               "IDASetLinearSolver");
-    if (mode->nwhens > 0) {
-        check_flag(IDARootInit(md->ida, (int)mode->nwhens, rootfn),
-                   "IDARootInit");
-        md->dirs = malloc(mode->nwhens * sizeof(int));
-        for (slong k = 0; k < mode->nwhens; k++)
-            md->dirs[k] = -1;
-        check_flag(IDASetRootDirection(md->ida, md->dirs),
-                   "IDASetRootDirection");
-        check_flag(IDASetNoInactiveRootWarn(md->ida),
-                   "IDASetNoInactiveRootWarn");
-    }
-}
-
-void
-ida_destroy(mode_data *md)
-{
-    IDAFree(&md->ida);
-    SUNLinSolFree(md->LS);
-    SUNMatDestroy(md->A);
-    N_VDestroy(md->y);
-    N_VDestroy(md->yp);
-    N_VDestroy(md->id);
-    free(md->dirs);
-    md->dirs = NULL;
 }
 
 static mode_data *
@@ -249,7 +171,7 @@ build_mode(run_ctx *c, slong m)
     md->hrow = malloc((r->nh + 1) * sizeof(slong));
     for (slong k = 0; k < r->nh; k++)
         md->hrow[k] = r->nstate + k;
-    ida_create(c, md, m);
+    ida_create(c, md, m, ida_resfn);
     md->built = 1;
     return md;
 }
@@ -275,49 +197,6 @@ free_mode(run_ctx *c, mode_data *md, slong m)
     hdo_reduced_clear(md->r);
 }
 
-void
-ida_load(double *tab, const run_ctx *c, const mode_data *md, const double *y,
-         const double *yp)
-{
-    for (slong i = 0; i < md->n; i++)
-        tab[md->cord[i] * c->nv + md->cvar[i]] = y[i];
-    for (slong j = 0; j < md->nu; j++)
-        tab[md->u_slot[j]] = yp[md->u_top[j]];
-}
-
-static int
-resfn(sunrealtype t, N_Vector yv, N_Vector ypv, N_Vector rv, void *ud)
-{
-    run_ctx *c = ud;
-    mode_data *md = &c->modes[c->cur];
-    hdo_reduced_struct *r = md->r;
-    double *y = NV_DATA_S(yv), *yp = NV_DATA_S(ypv), *rr = NV_DATA_S(rv);
-    double f[r->nexplicit + r->nh + 1];
-
-    ida_load(c->vtab, c, md, y, yp);
-    deval_eval(f, md->res, t, c->vtab);
-    for (slong i = 0; i < r->nexplicit; i++)
-        rr[i] = yp[i] - f[i];
-    for (slong i = r->nexplicit; i < r->nstate; i++)
-        rr[i] = yp[i] - y[md->deriv[i]];
-    for (slong k = 0; k < r->nh; k++)
-        rr[r->nstate + k] = f[r->nexplicit + k];
-    for (slong i = 0; i < md->n; i++)
-        if (!isfinite(rr[i]))
-            return 1; /* recoverable: IDA retries with a smaller step */
-    return 0;
-}
-
-static void
-guards_at(double *g, run_ctx *c, mode_data *md, double t, const double *y,
-          const double *yp)
-{
-    ida_load(c->vtab, c, md, y, yp);
-    deval_eval(g, md->guards, t, c->vtab);
-    for (slong k = 0; k < md->guards->nroots; k++)
-        g[k] += c->hyst;
-}
-
 /* Sets g0 to the guards at (t, y) and g1 to them a small step dt ahead
    along the flow (states moved by dt y', the rest held), so that a guard
    at zero can be told leaving from entering. */
@@ -329,18 +208,10 @@ guards_now_and_ahead(double *g0, double *g1, run_ctx *c, mode_data *md,
     double y1[n];
     double *y = NV_DATA_S(md->y), *yp = NV_DATA_S(md->yp);
     double dt = 1e-7 * (1.0 + fabs(t));
-    guards_at(g0, c, md, t, y, yp);
+    ida_guards_at(g0, c, md, t, y, yp);
     for (slong i = 0; i < n; i++)
         y1[i] = y[i] + dt * (i < md->r->nstate ? yp[i] : 0.0);
-    guards_at(g1, c, md, t + dt, y1, yp);
-}
-
-static int
-rootfn(sunrealtype t, N_Vector yv, N_Vector ypv, sunrealtype *g, void *ud)
-{
-    run_ctx *c = ud;
-    guards_at(g, c, &c->modes[c->cur], t, NV_DATA_S(yv), NV_DATA_S(ypv));
-    return 0;
+    ida_guards_at(g1, c, md, t + dt, y1, yp);
 }
 
 /* ---- output --------------------------------------------------------- */
@@ -443,7 +314,7 @@ enter_mode(run_ctx *c, slong m, double t, double tout1)
         c->last_steps = 0;
         return;
     }
-    check_flag(IDAReInit(md->ida, t, md->y, md->yp), "IDAReInit");
+    ida_check_flag(IDAReInit(md->ida, t, md->y, md->yp), "IDAReInit");
     /* tout1 only gives IDACalcIC the direction and scale of the first
        step; it must not be too close to t. */
     if (tout1 - t < 1e-3 * c->every)
@@ -460,7 +331,7 @@ enter_mode(run_ctx *c, slong m, double t, double tout1)
         if (d < 1e-12 * (fabs(t) + 1))
             break;
         tout1 = t + d;
-        check_flag(IDAReInit(md->ida, t, md->y, md->yp), "IDAReInit");
+        ida_check_flag(IDAReInit(md->ida, t, md->y, md->yp), "IDAReInit");
         flag = IDACalcIC(md->ida, IDA_YA_YDP_INIT, tout1);
     }
     if (flag < 0) {
@@ -469,15 +340,13 @@ enter_mode(run_ctx *c, slong m, double t, double tout1)
             prog_name, c->model->modes[m].name, t, IDAGetReturnFlagName(flag));
         exit(2);
     }
-    check_flag(IDAGetConsistentIC(md->ida, md->y, md->yp),
+    ida_check_flag(IDAGetConsistentIC(md->ida, md->y, md->yp),
                "IDAGetConsistentIC");
     write_ic(c, md, t);
     c->last_steps = 0;
 }
 
 static void carry(run_ctx *c);
-static void guards_at(double *g, run_ctx *c, mode_data *md, double t,
-                      const double *y, const double *yp);
 
 /* A mode with relations (if, abs, sign, min, max) is the modes of their
    sign patterns (model.h); entered at the start or by a `when`, the
@@ -773,7 +642,7 @@ main(int argc, char **argv)
             k_out++;
             tout = fmin(t0 + k_out * every, until);
         }
-        check_flag(IDASetStopTime(md->ida, until), "IDASetStopTime");
+        ida_check_flag(IDASetStopTime(md->ida, until), "IDASetStopTime");
         int flag = IDASolve(md->ida, tout, &tret, md->y, md->yp, IDA_NORMAL);
         long ns = 0;
         if (flag < 0) {
@@ -792,7 +661,7 @@ main(int argc, char **argv)
         if (flag == IDA_ROOT_RETURN) {
             slong nw = model->modes[c.cur].nwhens, k = -1;
             int found[nw + 1];
-            check_flag(IDAGetRootInfo(md->ida, found), "IDAGetRootInfo");
+            ida_check_flag(IDAGetRootInfo(md->ida, found), "IDAGetRootInfo");
             for (slong j = 0; j < nw && k < 0; j++)
                 if (found[j] != 0)
                     k = j;

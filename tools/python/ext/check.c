@@ -16,17 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <time.h>
 #include <unistd.h>
 #include "ext.h"
-
-static double
-now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 static void
 check_dealloc(CheckObject *self)
@@ -254,7 +245,7 @@ hdo_py_check(PyObject *self, PyObject *args, PyObject *kw)
     candidate cand = {nrows, nn, times.buf, values.buf, present.buf, nv, mv};
     events ev = {ev_times.len / (Py_ssize_t)sizeof(double), ev_times.buf, fv,
                  tv};
-    double t0 = now();
+    double t0 = hdo_clock_now();
     hdo_error_clear(&err);
     Py_BEGIN_ALLOW_THREADS;
     fd_c = memory_file(cand_path, sizeof cand_path, "hdo-candidate",
@@ -293,7 +284,7 @@ hdo_py_check(PyObject *self, PyObject *args, PyObject *kw)
     }
     hdo_py_free_thread_caches();
     Py_END_ALLOW_THREADS;
-    c->seconds = now() - t0;
+    c->seconds = hdo_clock_now() - t0;
     if (st != 0) {
         if (stage == 0) {
             errno = saved_errno;

@@ -32,8 +32,9 @@ typedef struct {
     int live;
     long verified;   /* verified digits, -1 without verify */
     PyObject *where; /* str: where the verify runs agree least, or None */
-    /* CLOCK_MONOTONIC (Python's time.monotonic) when the call entered and
-       left libhdo: what shows that runs in threads overlap */
+    /* hdo_clock_now (CLOCK_MONOTONIC, Python's time.monotonic) when the
+       call entered and left libhdo: what shows that runs in threads
+       overlap */
     double entered, left;
 } ResultObject;
 
@@ -58,6 +59,10 @@ extern PyObject *hdo_py_Error, *hdo_py_ModelError, *hdo_py_RunError,
    NULL, becomes the attribute `result` (a run's rows up to a failure). */
 PyObject *hdo_py_raise(PyObject *exc, const hdo_error_t *err, PyObject *result);
 
+/* s as str (bad UTF-8 replaced: names come from the user's files), or
+   None for NULL. */
+PyObject *hdo_py_str_or_none(const char *s);
+
 /* Frees the MPFR and FLINT caches of the calling thread.  Called after
    every computation, GIL released: a Python thread that ran a model
    would otherwise leave them behind when it ends (LeakSanitizer sees
@@ -73,7 +78,7 @@ PyObject *hdo_py_doubles(const double *x, Py_ssize_t n, Py_ssize_t stride);
    (fclose first).  NULL with MemoryError set when the stream failed. */
 PyObject *hdo_py_memstream_str(FILE *f, char **buf, size_t *size);
 
-/* The module-level functions of each file. */
+/* The module-level functions of each file (model.c, run.c, check.c). */
 PyObject *hdo_py_parse(PyObject *self, PyObject *args, PyObject *kw);
 PyObject *hdo_py_run(PyObject *self, PyObject *args, PyObject *kw);
 PyObject *hdo_py_check(PyObject *self, PyObject *args, PyObject *kw);

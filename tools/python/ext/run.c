@@ -5,16 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include "ext.h"
-
-static double
-monotonic(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 static void
 result_dealloc(ResultObject *self)
@@ -335,7 +326,7 @@ hdo_py_run(PyObject *self, PyObject *args, PyObject *kw)
                             "times",  "method", "max_steps", "max_events",
                             "verify", NULL};
     PyObject *model;
-    long digits = 30, max_steps = 0, max_events = 0;
+    long digits = HDO_DIGITS_DEFAULT, max_steps = 0, max_events = 0;
     const char *until = NULL, *every = NULL;
     Py_buffer times = {0};
     int method = HDO_METHOD_AUTO, verify = 0, st = 0;
@@ -385,7 +376,7 @@ hdo_py_run(PyObject *self, PyObject *args, PyObject *kw)
         const hdo_model_struct *m = ((ModelObject *)model)->model;
         hdo_error_clear(&err);
         Py_BEGIN_ALLOW_THREADS;
-        r->entered = monotonic();
+        r->entered = hdo_clock_now();
         /* what `hdo run` refuses before computing, refused here too */
         st = hdo_run_rows(&nrows, m, &opt, &err);
         if (st == 0)
@@ -401,7 +392,7 @@ hdo_py_run(PyObject *self, PyObject *args, PyObject *kw)
             st = hdo_run(r->res, m, &opt, &err);
         }
         hdo_py_free_thread_caches();
-        r->left = monotonic();
+        r->left = hdo_clock_now();
         Py_END_ALLOW_THREADS;
         if (st == 0 && verify && where[0] != '\0' &&
             (r->where = PyUnicode_DecodeUTF8(where, (Py_ssize_t)strlen(where),

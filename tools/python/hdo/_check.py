@@ -116,8 +116,8 @@ def _candidate(model, t, values, names):
 
 
 def check(model, t, values=None, *, names=None, modes=None, events=None,
-          time_abs=None, value_abs=None, value_rel=None, tol=None, digits=30,
-          params=None, map=None, name=None):
+          time_abs=None, value_abs=None, value_rel=None, tol=None,
+          digits=_hdo.DIGITS_DEFAULT, params=None, map=None, name=None):
     """Judges a candidate against the model's reference as `hdo check`
     does on the same data (docs/python.md), and returns a Verdict.
 
@@ -130,8 +130,9 @@ def check(model, t, values=None, *, names=None, modes=None, events=None,
     None -- by default the OdeResult's t_events, else inferred from the
     rows as hdo check infers them. time_abs, value_abs, value_rel override
     the tolerance file; tol: the tolerance file (default, as hdo check:
-    tolerances/<model name>.tol in the working folder, else beside the
-    model's folder, else the defaults); digits and params: of the
+    tolerances/<file>.tol by the model's file name, then
+    tolerances/<model name>.tol, each in the working folder, else beside
+    the model's folder, else the defaults); digits and params: of the
     reference run; map: {column: variable}; name: the candidate's name in
     the report.
 

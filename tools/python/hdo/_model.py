@@ -105,8 +105,9 @@ class Model:
             return self._parsed
         return _hdo.parse(text=self._text, filename=self._filename, params=plist)
 
-    def run(self, digits=30, until=None, every=None, params=None, verify=False,
-            method="auto", times=None, max_steps=None, max_events=None):
+    def run(self, digits=_hdo.DIGITS_DEFAULT, until=None, every=None,
+            params=None, verify=False, method="auto", times=None,
+            max_steps=None, max_events=None):
         """Runs the model as `hdo run` does and returns its Result.
 
         digits: D significant digits in every value (1 to hdo.MAX_DIGITS);

@@ -1,0 +1,887 @@
+/* locate.c -- certified location of the first event of a switching function on
+ * one Taylor step */
+#include <math.h>
+#include <stdlib.h>
+#include <arb_poly.h>
+#include "event.h"
+#include "expr.h"   /* hdo_fma_rn */
+#include "linalg.h" /* hdo_log2_abs */
+
+/* Why this method.  The dense output of a step is an exact polynomial
+   S(s) = sum c_k s^k on [0, H], so "never miss an event" is a question
+   about the real roots of a polynomial on an interval, which ball
+   arithmetic answers with certainty: on a subinterval [a, b] with midpoint
+   m and radius r, the Taylor shift S(m + u) = sum T_k u^k gives the
+   enclosures
+       S([a, b])  in  T_0 +- sum_{k>=1} |T_k| r^k,
+       S'([a, b]) in  T_1 +- sum_{k>=2} k |T_k| r^(k-1),
+   which are tight (centred form) and rigorous (Arb).  Where S has a
+   certain sign there is no root; where S' has a certain sign there is at
+   most one, decided by the signs at the ends; elsewhere the interval is
+   halved.  Two zeros close together thus end up in different intervals,
+   however small the natural step is relative to their distance.  The
+   search runs left to right, so the first sign change is the one found.
+
+   Halving stops at width w_min = H sqrt(tol) / 4: an interval that is
+   still undecided there contains a cluster of roots (a tangency, or
+   zeros closer than w_min).  It is an event only if S is negative at its
+   right end; a dip below zero and back inside it reaches at most about
+   max|S''| w_min^2 / 8 <= tol * scale deep, below what the tolerance can
+   resolve, and is ignored. */
+
+/* A coefficient scale: max_k |c_k| H^k (at low precision: only used to
+   set a tolerance). */
+static void
+coef_scale(mpfr_t scale, mpfr_srcptr c, slong len, const mpfr_t H)
+{
+    mpfr_t p, term;
+    mpfr_init2(p, 64);
+    mpfr_init2(term, 64);
+    mpfr_set_ui(p, 1, MPFR_RNDN);
+    mpfr_set_ui(scale, 0, MPFR_RNDN);
+    for (slong k = 0; k < len; k++) {
+        mpfr_abs(term, c + k, MPFR_RNDU);
+        mpfr_mul(term, term, p, MPFR_RNDU);
+        if (mpfr_cmp(term, scale) > 0)
+            mpfr_set(scale, term, MPFR_RNDU);
+        mpfr_mul(p, p, H, MPFR_RNDU);
+    }
+    mpfr_clear(p);
+    mpfr_clear(term);
+}
+
+/* The number of coefficients up to the last nonzero one (at least 1).
+   A guard's series often ends in exact zeros: a polynomial guard (the
+   height of a falling ball, degree 2) gets exactly zero Taylor
+   coefficients beyond its degree, and every computation below gives the
+   same bits on the shorter series, in a fraction of the O(len^2) cost of
+   the Taylor shifts (issue 28). */
+static slong
+actual_len(mpfr_srcptr c, slong len)
+{
+    while (len > 1 && mpfr_zero_p(c + len - 1))
+        len--;
+    return len;
+}
+
+/* Horner: f = P(x), fp = P'(x) for P = sum c_k x^k, len coefficients. */
+static void
+horner2(mpfr_t f, mpfr_t fp, mpfr_srcptr c, slong len, const mpfr_t x)
+{
+    mpfr_set_ui(f, 0, MPFR_RNDN);
+    mpfr_set_ui(fp, 0, MPFR_RNDN);
+    for (slong k = len - 1; k >= 0; k--) {
+        mpfr_mul(fp, fp, x, MPFR_RNDN);
+        mpfr_add(fp, fp, f, MPFR_RNDN);
+        mpfr_mul(f, f, x, MPFR_RNDN);
+        mpfr_add(f, f, c + k, MPFR_RNDN);
+    }
+}
+
+/* Refines the root of P in the bracket [a, b] (P(a) >= 0 >= P(b), at
+   least one strict) by Newton steps safeguarded by bisection, until the
+   bracket or the step is below 2^(2-prec) H.  Writes the root to x. */
+static void
+refine(mpfr_t x, mpfr_srcptr c, slong len, const mpfr_t a0, const mpfr_t b0,
+       const mpfr_t H, mpfr_prec_t prec)
+{
+    mpfr_t a, b, f, fp, xn, eps, w;
+    mpfr_inits2(prec, a, b, f, fp, xn, eps, w, (mpfr_ptr)0);
+    mpfr_set(a, a0, MPFR_RNDN);
+    mpfr_set(b, b0, MPFR_RNDN);
+    mpfr_mul_2si(eps, H, 2 - (long)prec, MPFR_RNDN);
+    mpfr_add(x, a, b, MPFR_RNDN);
+    mpfr_div_2ui(x, x, 1, MPFR_RNDN);
+    /* Newton converges quadratically once close; the bisection fallback
+       halves the bracket at worst, so 2 prec iterations always suffice. */
+    for (long it = 0; it < 2 * (long)prec + 10; it++) {
+        horner2(f, fp, c, len, x);
+        if (mpfr_zero_p(f))
+            break;
+        if (mpfr_sgn(f) > 0)
+            mpfr_set(a, x, MPFR_RNDN);
+        else
+            mpfr_set(b, x, MPFR_RNDN);
+        mpfr_sub(w, b, a, MPFR_RNDN);
+        if (mpfr_cmp(w, eps) <= 0) {
+            mpfr_add(x, a, b, MPFR_RNDN);
+            mpfr_div_2ui(x, x, 1, MPFR_RNDN);
+            break;
+        }
+        int newton_ok = !mpfr_zero_p(fp);
+        if (newton_ok) {
+            mpfr_div(xn, f, fp, MPFR_RNDN);
+            mpfr_sub(xn, x, xn, MPFR_RNDN);
+            newton_ok = mpfr_cmp(xn, a) > 0 && mpfr_cmp(xn, b) < 0;
+        }
+        if (!newton_ok) {
+            mpfr_add(xn, a, b, MPFR_RNDN);
+            mpfr_div_2ui(xn, xn, 1, MPFR_RNDN);
+        }
+        mpfr_sub(w, xn, x, MPFR_RNDN);
+        mpfr_abs(w, w, MPFR_RNDN);
+        mpfr_set(x, xn, MPFR_RNDN);
+        if (newton_ok && mpfr_cmp(w, eps) <= 0)
+            break;
+    }
+    mpfr_clears(a, b, f, fp, xn, eps, w, (mpfr_ptr)0);
+}
+
+/* Sign of an enclosure: 1, -1, or 0 when it contains zero. */
+static int
+arb_sign(const arb_t x)
+{
+    if (arb_is_positive(x))
+        return 1;
+    if (arb_is_negative(x))
+        return -1;
+    return 0;
+}
+
+/* Encloses Q and Q' on [m - r, m + r]: q and dq.  T is scratch of len. */
+static void
+enclose(arb_t q, arb_t dq, arb_ptr T, arb_srcptr Q, slong len, const arf_t m,
+        const arf_t r, slong aprec)
+{
+    arb_t mid;
+    mag_t rad, rk, t, sum, dsum;
+    arb_init(mid);
+    mag_init(rad);
+    mag_init(rk);
+    mag_init(t);
+    mag_init(sum);
+    mag_init(dsum);
+    _arb_vec_set(T, Q, len);
+    arb_set_arf(mid, m);
+    _arb_poly_taylor_shift_horner(T, mid, len, aprec);
+    arf_get_mag(rad, r);
+    /* sum |T_k| r^k for k >= 1, and sum k |T_k| r^(k-1) for k >= 2 */
+    mag_one(rk);
+    for (slong k = 1; k < len; k++) {
+        arb_get_mag(t, T + k);
+        if (k >= 2) {
+            mag_t kt;
+            mag_init(kt);
+            mag_mul(kt, t, rk); /* |T_k| r^(k-1) */
+            mag_mul_ui(kt, kt, k);
+            mag_add(dsum, dsum, kt);
+            mag_clear(kt);
+        }
+        mag_mul(rk, rk, rad);
+        mag_addmul(sum, t, rk);
+    }
+    arb_set(q, T + 0);
+    arb_add_error_mag(q, sum);
+    if (len >= 2)
+        arb_set(dq, T + 1);
+    else
+        arb_zero(dq);
+    arb_add_error_mag(dq, dsum);
+    arb_clear(mid);
+    mag_clear(rad);
+    mag_clear(rk);
+    mag_clear(t);
+    mag_clear(sum);
+    mag_clear(dsum);
+}
+
+/* Sign of the exact polynomial value Q(x) from a rigorous ball
+   evaluation; 0 when the ball contains zero. */
+static int
+sign_at(arb_srcptr Q, slong len, const arf_t x, slong aprec)
+{
+    arb_t y, xb;
+    arb_init(y);
+    arb_init(xb);
+    arb_set_arf(xb, x);
+    _arb_poly_evaluate(y, Q, len, xb, aprec);
+    int s = arb_sign(y);
+    arb_clear(y);
+    arb_clear(xb);
+    return s;
+}
+
+/* An interval [a, b] of s, with u = s / H at its ends (exact while the
+   interval is wider than 2^-50 H: dyadic fractions of 1). */
+typedef struct {
+    arf_struct a, b;
+    double ua, ub;
+} interval;
+
+/* The search's decisions first in doubles (issue 28).  Arb's Taylor
+   shift costs a million instructions at order 48 and 40 digits, most
+   steps near an event need two or three, and most decisions have a
+   margin of many digits.  The same centred forms are computed in u =
+   s / H, where S(H u) = sum e_k u^k with e_k = Q_k H^k 2^-G (G the
+   largest exponent, so |e_k| <= 1), in doubles that carry a rigorous
+   bound of their error (|fl(x) - x| <= 2^-52 |fl(x)| per operation,
+   plus 2^-1070 for subnormals); the exact centred forms in u and in s
+   are the same numbers.  A decision is taken from the doubles only
+   when Arb's own ball is sure to give it: a sign when the doubles'
+   enclosure keeps it with room for Arb's radii (its 30-bit magnitudes,
+   eta; its rounding at aprec, a 2^-80 fraction of the doubles'), "may
+   be zero" when even the exact enclosure must contain 0 (Arb's contains
+   the exact one).  Otherwise Arb decides, as before: the search takes
+   the same path, interval by interval, and finds the same bracket. */
+typedef struct {
+    slong len;
+    double *e, *err;  /* coefficients in u and their error bounds */
+    double *T, *Terr; /* scratch: a shift and its error bounds */
+    /* room for Arb's ball: eta relative for its 30-bit magnitudes, rho
+       of the doubles' error bounds for its radii (the same recurrences
+       at 2^-aprec instead of 2^-52, with a factor 16 to spare), tiny
+       absolute */
+    double eta, rho, tiny;
+    slong aprec;
+} fastpoly;
+
+#define FAST_U 0x1p-52      /* a double operation's relative error bound */
+#define FAST_TINY 0x1p-1070 /* and its absolute one (subnormals) */
+
+/* Fills f from the len coefficients c (the exact Q) and H > 0; 0 when
+   doubles cannot hold them (then Arb alone decides). */
+static int
+fast_init(fastpoly *f, mpfr_srcptr c, slong len, const mpfr_t H, slong aprec)
+{
+    long he, ek;
+    f->len = len;
+    f->e = NULL;
+    if (len < 1 || len > 200 || !mpfr_regular_p(H))
+        return 0; /* longer: the doubles' error bounds grow like 2^len */
+    double hm = mpfr_get_d_2exp(&he, H, MPFR_RNDN), pw = 1, G = -INFINITY;
+    double *x = flint_malloc(4 * len * sizeof *x), *ex = x + len;
+    for (slong k = 0; k < len; k++, pw *= hm) {
+        x[k] = 0;
+        ex[k] = -INFINITY;
+        if (mpfr_zero_p(c + k))
+            continue;
+        if (!mpfr_regular_p(c + k)) {
+            G = NAN; /* an infinity or NaN: Arb's business */
+            break;
+        }
+        x[k] = mpfr_get_d_2exp(&ek, c + k, MPFR_RNDN) * pw;
+        ex[k] = (double)ek + (double)k * (double)he;
+        if (ex[k] > G)
+            G = ex[k];
+    }
+    if (!(G > -INFINITY && fabs(G) < 0x1p50)) {
+        flint_free(x);
+        return 0;
+    }
+    f->e = x;
+    f->err = x + len;
+    f->T = x + 2 * len;
+    f->Terr = x + 3 * len;
+    for (slong k = 0; k < len; k++) {
+        /* the mantissas of c_k and H^k: 2k + 2 roundings */
+        f->e[k] =
+            ex[k] == -INFINITY ? 0 : ldexp(x[k], (int)fmax(ex[k] - G, -1100));
+        f->err[k] = (double)(2 * k + 3) * FAST_U * fabs(f->e[k]) + FAST_TINY;
+    }
+    f->eta = 8.0 * (double)len * 0x1p-29 + 1e-9;
+    f->rho = ldexp(1.0, 56 - (int)FLINT_MIN(aprec, 2000));
+    f->tiny = 0x1p-1000;
+    f->aprec = aprec;
+    return 1;
+}
+
+static void
+fast_clear(fastpoly *f)
+{
+    flint_free(f->e);
+}
+
+/* f->T := the coefficients of the polynomial at m + v (Horner's shift,
+   as Arb's), f->Terr their error bounds. */
+static void
+fast_shift(fastpoly *f, double m)
+{
+    slong n = f->len;
+    double *T = f->T, *E = f->Terr;
+    for (slong k = 0; k < n; k++) {
+        T[k] = f->e[k];
+        E[k] = f->err[k];
+    }
+    for (slong i = 0; i < n - 1; i++)
+        for (slong j = n - 2; j >= i; j--) {
+            double p = m * T[j + 1];
+            T[j] += p;
+            E[j] += m * E[j + 1] + FAST_U * (fabs(p) + fabs(T[j])) + FAST_TINY;
+        }
+    for (slong k = 0; k < n; k++)
+        E[k] *= 1 + 1e-12; /* the bounds' own rounding (n <= 200) */
+}
+
+/* The sign Arb's ball gives to c0 +- (s_exact), where the doubles give
+   c0 within e0 and s_exact in [lo, hi]: 1 or -1, 0 (contains zero), or
+   2 when the doubles cannot tell. */
+static int
+fast_sign(const fastpoly *f, double c0, double e0, double lo, double hi)
+{
+    double room = (1 + 2 * f->rho) * e0 +
+                  (f->eta + 2 * f->rho) * (fabs(c0) + hi) + f->tiny;
+    if (c0 - hi - room > 0)
+        return 1;
+    if (c0 + hi + room < 0)
+        return -1;
+    if (fabs(c0) + e0 <= lo)
+        return 0;
+    return 2;
+}
+
+/* enclose()'s signs of q (and of dq when q may be zero) on [ua, ub] in
+   u, as arb_sign would give them: 1 when decided, 0 when Arb must. */
+static int
+fast_enclose(int *sq, int *sdq, fastpoly *f, double ua, double ub)
+{
+    slong n = f->len;
+    if (f->e == NULL || !(ub - ua >= 0x1p-50))
+        return 0;
+    double m = 0.5 * (ua + ub), r = 0.5 * (ub - ua);
+    fast_shift(f, m);
+    const double *T = f->T, *E = f->Terr;
+    /* sum_{k>=1} |T_k| r^k and sum_{k>=2} k |T_k| r^(k-1): bounds */
+    double shi = 0, slo = 0, dhi = 0, dlo = 0, rk = 1, rprev;
+    for (slong k = 1; k < n; k++) {
+        rprev = rk;
+        rk *= r;
+        double up = fabs(T[k]) + E[k], down = fmax(fabs(T[k]) - E[k], 0);
+        /* a power below 2^-900 counts as 2^-900 above, 0 below */
+        double rkh = rk < 0x1p-900 ? 0x1p-900 : rk;
+        double rk0 = rk < 0x1p-900 ? 0 : rk;
+        shi += up * rkh;
+        slo += down * rk0;
+        if (k >= 2) {
+            double rph = rprev < 0x1p-900 ? 0x1p-900 : rprev;
+            double rp0 = rprev < 0x1p-900 ? 0 : rprev;
+            dhi += (double)k * up * rph;
+            dlo += (double)k * down * rp0;
+        }
+    }
+    shi *= 1 + 1e-12;
+    dhi *= 1 + 1e-12;
+    slo *= 1 - 1e-12;
+    dlo *= 1 - 1e-12;
+    int s = fast_sign(f, T[0], E[0], slo, shi);
+    if (s == 2)
+        return 0;
+    *sq = s;
+    *sdq = 0;
+    if (s == 0 && n >= 2) {
+        int d = fast_sign(f, T[1], E[1], dlo, dhi);
+        if (d == 2)
+            return 0;
+        *sdq = d;
+    }
+    return 1;
+}
+
+/* sign_at()'s answer at the end b of iv, or 2 when Arb must give it:
+   Horner in doubles with its error bound, and room for Arb's radius (its
+   rounding at aprec, whatever its algorithm: 2^(20 - aprec) n of the
+   terms). */
+static int
+fast_sign_at(const fastpoly *f, const interval *iv)
+{
+    slong n = f->len;
+    double x = iv->ub;
+    if (f->e == NULL || !(iv->ub - iv->ua >= 0x1p-50)) /* x exact */
+        return 2;
+    double y = 0, e = 0, terms = 0;
+    for (slong k = n - 1; k >= 0; k--) {
+        double p = y * x;
+        y = p + f->e[k];
+        e = e * x + f->err[k] + FAST_U * (fabs(p) + fabs(y)) + FAST_TINY;
+        terms = terms * x + fabs(f->e[k]);
+    }
+    double room =
+        e * (1 + 1e-12) + (double)n * terms * f->rho * 0x1p-36 + f->tiny;
+    if (y - room > 0)
+        return 1;
+    if (y + room < 0)
+        return -1;
+    return 2;
+}
+
+/* 1 when Q(0) > 2 sum_{k>=1} |Q_k| H^k, rigorously: then Q >= Q(0)/2 on
+   [0, H], every ball the search below evaluates is certainly positive
+   or splits into such, and it finds nothing.  This O(len) test settles
+   most steps (no event near) without the O(len^2) Taylor shifts of the
+   search; the result is the same. */
+static int
+clearly_positive(arb_srcptr Q, slong len, const arf_t H)
+{
+    mag_t h, hk, t, sum, q0;
+    int yes;
+    mag_init(h);
+    mag_init(hk);
+    mag_init(t);
+    mag_init(sum);
+    mag_init(q0);
+    arf_get_mag(h, H);
+    mag_one(hk);
+    for (slong k = 1; k < len; k++) {
+        mag_mul(hk, hk, h);
+        arb_get_mag(t, Q + k);
+        mag_addmul(sum, t, hk);
+    }
+    mag_mul_2exp_si(sum, sum, 1);
+    arb_get_mag_lower(q0, Q + 0);
+    yes = arb_is_positive(Q + 0) && mag_cmp(q0, sum) > 0;
+    mag_clear(h);
+    mag_clear(hk);
+    mag_clear(t);
+    mag_clear(sum);
+    mag_clear(q0);
+    return yes;
+}
+
+/* The search on Q (Q(0) > 0) over [0, H]: returns 1 and a bracket [a, b]
+   (Q(a) >= 0 >= Q(b)) of the first sign change from + to -, or 0. */
+static int
+search(arf_t ra, arf_t rb, arb_srcptr Q, slong len, const arf_t H,
+       const arf_t wmin, slong aprec, fastpoly *fp)
+{
+    slong cap = 64, top = 0;
+    interval *stack = flint_malloc(cap * sizeof *stack);
+    arb_ptr T = NULL; /* Arb's scratch, when the doubles hand over */
+    arb_t q, dq;
+    arf_t m, r, w;
+    int found = 0;
+
+    arb_init(q);
+    arb_init(dq);
+    arf_init(m);
+    arf_init(r);
+    arf_init(w);
+    arf_init(&stack[0].a);
+    arf_init(&stack[0].b);
+    arf_zero(&stack[0].a);
+    arf_set(&stack[0].b, H);
+    stack[0].ua = 0;
+    stack[0].ub = 1;
+    top = 1;
+    while (top > 0 && !found) {
+        interval iv = stack[--top]; /* take ownership of a, b */
+        arf_add(m, &iv.a, &iv.b, ARF_PREC_EXACT, ARF_RND_DOWN);
+        arf_mul_2exp_si(m, m, -1);
+        arf_sub(r, &iv.b, &iv.a, ARF_PREC_EXACT, ARF_RND_DOWN);
+        arf_mul_2exp_si(r, r, -1);
+        int sq, sdq, split = 0;
+        if (!fast_enclose(&sq, &sdq, fp, iv.ua, iv.ub)) {
+            if (T == NULL)
+                T = _arb_vec_init(len);
+            enclose(q, dq, T, Q, len, m, r, aprec);
+            sq = arb_sign(q);
+            sdq = arb_sign(dq);
+        }
+        if (sq > 0) {
+            /* positive throughout: nothing here */
+        } else if (sq < 0) {
+            /* Everything to the left was certified non-negative, so the
+               sign changed exactly at a (reached only when a is a root). */
+            arf_set(ra, &iv.a);
+            arf_set(rb, &iv.a);
+            found = 1;
+        } else if (sdq > 0) {
+            /* increasing from a value >= 0 at a: stays positive on (a, b] */
+        } else if (sdq < 0) {
+            int sb = fast_sign_at(fp, &iv);
+            if (sb == 2)
+                sb = sign_at(Q, len, &iv.b, aprec);
+            if (sb <= 0) { /* decreasing through zero in (a, b] */
+                arf_set(ra, &iv.a);
+                arf_set(rb, &iv.b);
+                found = 1;
+            }
+        } else {
+            arf_sub(w, &iv.b, &iv.a, ARF_PREC_EXACT, ARF_RND_DOWN);
+            if (arf_cmp(w, wmin) <= 0) {
+                /* a cluster of roots narrower than w_min: an event only if
+                   it leaves S negative (see the comment at the top) */
+                int sb = fast_sign_at(fp, &iv);
+                if (sb == 2)
+                    sb = sign_at(Q, len, &iv.b, aprec);
+                if (sb < 0) {
+                    arf_set(ra, &iv.a);
+                    arf_set(rb, &iv.b);
+                    found = 1;
+                }
+            } else {
+                split = 1;
+            }
+        }
+        if (split) {
+            if (top + 2 > cap) {
+                cap *= 2;
+                stack = flint_realloc(stack, cap * sizeof *stack);
+            }
+            /* right half below the left half: the left one is taken first */
+            interval right, left;
+            arf_init(&right.a);
+            arf_init(&right.b);
+            arf_set(&right.a, m);
+            arf_set(&right.b, &iv.b);
+            right.ua = 0.5 * (iv.ua + iv.ub); /* exact: see interval */
+            right.ub = iv.ub;
+            left = iv;
+            arf_set(&left.b, m);
+            left.ub = right.ua;
+            stack[top++] = right;
+            stack[top++] = left;
+        } else {
+            arf_clear(&iv.a);
+            arf_clear(&iv.b);
+        }
+    }
+    while (top > 0) {
+        top--;
+        arf_clear(&stack[top].a);
+        arf_clear(&stack[top].b);
+    }
+    flint_free(stack);
+    if (T != NULL)
+        _arb_vec_clear(T, len);
+    arb_clear(q);
+    arb_clear(dq);
+    arf_clear(m);
+    arf_clear(r);
+    arf_clear(w);
+    return found;
+}
+
+slong
+hdo_event_zero_order(mpfr_srcptr c, slong len, const mpfr_t H, const mpfr_t tol,
+                     mpfr_srcptr floor)
+{
+    /* Remark 12 of Kunkel and Mehrmann: right after a transition S(0) is
+       zero up to the errors of the event location and the reset, of
+       either sign.  A value of S(0) within the tolerance is taken as an
+       exact zero, and so is every following coefficient whose
+       contribution |c_k| H^k over the step is within it: S is then
+       s^m Q(s) with Q(0) = c_m, and the sign of c_m says in which
+       direction S leaves the surface.  The tolerance is ztol = tol scale,
+       scale = max_k |c_k| H^k: S is known to about tol relative to its
+       size over the step, whatever that size (an absolute term, tol (1 +
+       scale) up to stop 21, made a guard 1e-25 h at 20 digits zero
+       everywhere: events at t = 0, or none; issue 23), plus the floor
+       below which the state's own errors hide S (event.h). */
+    mpfr_t ztol, term, p;
+    slong m;
+    slong n = actual_len(c, len);
+    mpfr_inits2(64, ztol, term, p, (mpfr_ptr)0);
+    coef_scale(ztol, c, n, H);
+    mpfr_mul(ztol, ztol, tol, MPFR_RNDU);
+    if (floor != NULL)
+        mpfr_add(ztol, ztol, floor, MPFR_RNDU);
+    mpfr_set_ui(p, 1, MPFR_RNDN);
+    for (m = 0; m < n; m++) {
+        mpfr_abs(term, c + m, MPFR_RNDN);
+        mpfr_mul(term, term, p, MPFR_RNDN);
+        if (mpfr_cmp(term, ztol) > 0)
+            break;
+        mpfr_mul(p, p, H, MPFR_RNDN);
+    }
+    mpfr_clears(ztol, term, p, (mpfr_ptr)0);
+    return m == n ? len : m; /* the exact zeros after n are within ztol */
+}
+
+int
+hdo_event_locate(mpfr_t root, mpfr_srcptr c, slong len, const mpfr_t H,
+                 const mpfr_t tol, mpfr_srcptr floor, mpfr_prec_t prec)
+{
+    mpfr_t term;
+    slong m;
+    int result = 0;
+
+    if (len <= 0 || mpfr_sgn(H) <= 0) {
+        /* A step of zero length only sees S(0). */
+        if (len > 0 && mpfr_sgn(c + 0) < 0) {
+            mpfr_set_ui(root, 0, MPFR_RNDN);
+            return HDO_EVENT;
+        }
+        return 0;
+    }
+    m = hdo_event_zero_order(c, len, H, tol, floor);
+    if (m == len) {
+        /* |S| <= len * ztol on the whole step: it stays on the surface
+           as far as the tolerance can tell; no crossing. */
+        return 0;
+    }
+    if (mpfr_sgn(c + m) < 0) {
+        /* infeasible at once: S(0) < 0, or S leaves zero downwards */
+        mpfr_set_ui(root, 0, MPFR_RNDN);
+        return HDO_EVENT;
+    }
+    mpfr_init2(term, 64);
+    len = actual_len(c, len); /* c[m] != 0: still len > m */
+
+    {
+        slong qlen = len - m;
+        slong aprec = prec + 32;
+        arb_ptr Q = _arb_vec_init(qlen);
+        arf_t Ha, wmin, ra, rb;
+        mpfr_t a, b, fa, fb, dummy;
+
+        arf_init(Ha);
+        for (slong k = 0; k < qlen; k++) { /* exact copies */
+            arf_set_mpfr(Ha, c + m + k);
+            arb_set_arf(Q + k, Ha);
+        }
+        arf_init(wmin);
+        arf_init(ra);
+        arf_init(rb);
+        arf_set_mpfr(Ha, H);
+        /* w_min = H sqrt(tol) / 4 */
+        mpfr_sqrt(term, tol, MPFR_RNDD);
+        mpfr_mul(term, term, H, MPFR_RNDD);
+        mpfr_div_2ui(term, term, 2, MPFR_RNDD);
+        arf_set_mpfr(wmin, term);
+
+        fastpoly fp;
+        fast_init(&fp, c + m, qlen, H, aprec);
+        int hit = !clearly_positive(Q, qlen, Ha) &&
+                  search(ra, rb, Q, qlen, Ha, wmin, aprec, &fp);
+        fast_clear(&fp);
+        if (hit) {
+            mpfr_inits2(prec, a, b, fa, fb, dummy, (mpfr_ptr)0);
+            arf_get_mpfr(a, ra, MPFR_RNDN);
+            arf_get_mpfr(b, rb, MPFR_RNDN);
+            if (mpfr_equal_p(a, b)) {
+                mpfr_set(root, a, MPFR_RNDN);
+            } else {
+                /* Refine on S itself when it brackets the same root (the
+                   dropped coefficients were noise, but S is the dense
+                   output the states come from); otherwise on Q. */
+                horner2(fa, dummy, c, len, a);
+                horner2(fb, dummy, c, len, b);
+                if (m > 0 && (mpfr_sgn(fa) < 0 || mpfr_sgn(fb) > 0))
+                    refine(root, c + m, qlen, a, b, H, prec);
+                else
+                    refine(root, c, len, a, b, H, prec);
+            }
+            mpfr_clears(a, b, fa, fb, dummy, (mpfr_ptr)0);
+            result = HDO_EVENT;
+        }
+        _arb_vec_clear(Q, qlen);
+        arf_clear(Ha);
+        arf_clear(wmin);
+        arf_clear(ra);
+        arf_clear(rb);
+    }
+    mpfr_clear(term);
+    return result;
+}
+
+/* T := the coefficients of S(r + u), S = sum c_k s^k (Horner's Taylor
+   shift at prec; T has len entries, initialised here). */
+static void
+shift_to(mpfr_ptr T, mpfr_srcptr c, slong len, const mpfr_t r, mpfr_prec_t prec)
+{
+    for (slong k = 0; k < len; k++) {
+        mpfr_init2(T + k, prec);
+        mpfr_set(T + k, c + k, MPFR_RNDN);
+    }
+    for (slong i = 0; i < len - 1; i++)
+        for (slong j = len - 2; j >= i; j--)
+            hdo_fma_rn(T + j, r, T + j + 1, T + j); /* mpfr_fma's bits */
+}
+
+/* ub[k] >= log2 of sum_j C(j, k) |c_j| |r|^(j-k), the bound of the
+   Taylor coefficient T_k of S at r (and of its value computed by
+   shift_to, whose rounding is far below the margin), for 1 <= k < len;
+   -inf where the sum is 0, +inf where doubles cannot tell.  In doubles:
+   a_j = |c_j| |r|^j 2^-E (E their largest log2, so a_j <= 1; an a_j
+   below 2^-1000 counts as 2^-1000), then sum_j C(j, k) a_j by Horner's
+   shift at 1 (sums of nonnegative terms: relative error about len
+   2^-53), and a margin of 1e-6 and 1e-12 per unit of the exponents for
+   the logarithms. */
+static void
+shift_bounds(double *ub, mpfr_srcptr c, slong len, const mpfr_t r)
+{
+    double lr = hdo_log2_abs(r), E = -INFINITY, big = fabs(lr) * (double)len;
+    double *a = flint_malloc(len * sizeof *a);
+    for (slong j = 0; j < len; j++) {
+        a[j] = hdo_log2_abs(c + j) + (double)j * lr;
+        if (a[j] > E)
+            E = a[j];
+    }
+    for (slong j = 0; j < len; j++) {
+        if (a[j] == -INFINITY)
+            a[j] = 0;
+        else
+            a[j] = a[j] - E < -1000 ? 0x1p-1000 : exp2(a[j] - E);
+    }
+    for (slong i = 0; i < len - 1; i++)
+        for (slong j = len - 2; j >= i; j--)
+            a[j] += a[j + 1];
+    for (slong k = 1; k < len; k++)
+        ub[k] = a[k] == 0 ? -INFINITY
+                          : log2(a[k]) + E - (double)k * lr + 1e-6 +
+                                1e-12 * (fabs(E) + big);
+    if (!isfinite(E) || !isfinite(lr))
+        for (slong k = 1; k < len; k++)
+            ub[k] = INFINITY;
+    flint_free(a);
+}
+
+/* delta := min_k (ztol / |T_k|)^(1/k) over 1 <= k <= K (+inf when every
+   T_k there is 0), as the 64-bit log and exp give it.  The minimum is
+   screened in doubles first: a k whose log2 d_k is above the least by
+   more than 1e-9 (a factor 1 + 7e-10, far beyond the doubles' and the
+   64-bit values' errors) cannot be the least, and only the others get
+   the log and exp (10,000 instructions each), in the same order: delta
+   has the bits of the plain loop. */
+static void
+least_delta(mpfr_t delta, mpfr_srcptr T, slong K, const mpfr_t ztol)
+{
+    mpfr_t d, lg;
+    mpfr_inits2(64, d, lg, (mpfr_ptr)0);
+    double lz = hdo_log2_abs(ztol), lmin = INFINITY;
+    int screen = mpfr_regular_p(ztol);
+    double *lk = flint_malloc((K + 1) * sizeof *lk);
+    for (slong k = 1; screen && k <= K; k++) {
+        lk[k] = mpfr_zero_p(T + k) ? INFINITY
+                                   : (lz - hdo_log2_abs(T + k)) / (double)k;
+        if (lk[k] < lmin)
+            lmin = lk[k];
+    }
+    if (!isfinite(lmin))
+        screen = 0; /* no finite candidate: the plain loop decides */
+    mpfr_set_inf(delta, 1);
+    for (slong k = 1; k <= K; k++) {
+        if (mpfr_zero_p(T + k) || (screen && lk[k] > lmin + 1e-9))
+            continue;
+        /* d = (ztol / |T_k|)^(1/k) */
+        mpfr_abs(d, T + k, MPFR_RNDN);
+        mpfr_div(d, ztol, d, MPFR_RNDN);
+        mpfr_log(lg, d, MPFR_RNDN);
+        mpfr_div_si(lg, lg, k, MPFR_RNDN);
+        mpfr_exp(d, lg, MPFR_RNDN);
+        if (mpfr_cmp(d, delta) < 0)
+            mpfr_set(delta, d, MPFR_RNDN);
+    }
+    flint_free(lk);
+    mpfr_clears(d, lg, (mpfr_ptr)0);
+}
+
+void
+hdo_event_time_error(mpfr_t delta, mpfr_srcptr c, slong len, const mpfr_t H,
+                     const mpfr_t tol, const mpfr_t root, mpfr_prec_t prec)
+{
+    /* S is known to ztol = tol scale, scale = max_k |c_k| r^k: relative
+       to its size on [0, r], the arc up to the root (the zero rule's
+       absolute term, or the size over the whole natural step H, would
+       call the late bounces of a ball approaching its Zeno point
+       undetermined, while they are computed, and checked against their
+       closed form, to D digits), so its root r is only known to the
+       smallest delta with
+       sum_{k >= 1} |T_k| delta^k >= ztol, T_k the Taylor coefficients of
+       S at r: ztol / |T_1| at a simple root, (ztol / |T_m|)^(1/m) at a
+       root of multiplicity m, whatever the precision of the root
+       finder.  min_k (ztol / |T_k|)^(1/k) estimates it to a factor of
+       about len.  The Taylor shift is at the working precision: T_1
+       cancels at a multiple root, and its rounding error (2^-prec times
+       the coefficients) stays far below ztol.
+
+       Only the T_k that can be the least are computed (issue 28: the
+       whole shift is len^2/2 multiply-adds, a million instructions at
+       order 48).  Pass i of Horner's shift leaves T_i final, so the
+       passes up to K give T_1 .. T_K with the bits of the whole shift;
+       the bounds of shift_bounds show when no later T_k can give a
+       smaller d_k (at a simple root: after T_1), else the passes go on
+       to the last k that still can. */
+    mpfr_t ztol;
+    len = actual_len(c, len);
+    mpfr_ptr T = flint_malloc(len * sizeof *T);
+    mpfr_init2(ztol, 64);
+    coef_scale(ztol, c, len, root);
+    mpfr_mul(ztol, ztol, tol, MPFR_RNDU);
+    for (slong k = 0; k < len; k++) {
+        mpfr_init2(T + k, prec);
+        mpfr_set(T + k, c + k, MPFR_RNDN);
+    }
+    double *ub = flint_malloc(len * sizeof *ub);
+    int bounded = mpfr_regular_p(ztol) && !mpfr_zero_p(root);
+    if (bounded)
+        shift_bounds(ub, c, len, root);
+    slong done = 0, K = len > 2 && bounded ? 1 : len - 1;
+    double lz = hdo_log2_abs(ztol);
+    for (;;) {
+        /* passes done .. K (none past len - 2: T_{len-1} is final; none
+           at r = 0, where they change nothing) */
+        for (slong i = done; i <= K && i < len - 1 && !mpfr_zero_p(root); i++)
+            for (slong j = len - 2; j >= i; j--)
+                hdo_fma_rn(T + j, root, T + j + 1, T + j);
+        done = K + 1;
+        least_delta(delta, T, K, ztol);
+        if (K >= len - 1)
+            break;
+        /* the last k > K whose d_k >= (ztol / ub_k)^(1/k) may still be
+           below delta */
+        double ld = hdo_log2_abs(delta);
+        slong need = 0;
+        for (slong k = K + 1; k < len; k++)
+            if ((lz - ub[k]) / (double)k <= ld + 1e-6)
+                need = k;
+        if (need == 0)
+            break;
+        K = need;
+    }
+    for (slong k = 0; k < len; k++)
+        mpfr_clear(T + k);
+    flint_free(T);
+    flint_free(ub);
+    mpfr_clear(ztol);
+}
+
+int
+hdo_event_locate_after(mpfr_t root, mpfr_srcptr c, slong len, const mpfr_t H,
+                       const mpfr_t tol, mpfr_srcptr floor, mpfr_srcptr slack,
+                       mpfr_prec_t prec)
+{
+    int st = hdo_event_locate(root, c, len, H, tol, floor, prec);
+    if (st != HDO_EVENT || !mpfr_zero_p(root) || slack == NULL ||
+        !mpfr_regular_p(slack) || len < 2)
+        return st;
+    /* Infeasible at the start.  The start is an event's time, known only
+       to slack: if S rises back through zero within it (a triple root of
+       h^3 located to tol^(1/3): h is a little past zero, h^3 negative,
+       and rising), the arc starts on the surface and leaves it into the
+       feasible side; the search goes on beyond the window. */
+    mpfr_t w, r, rest;
+    len = actual_len(c, len);
+    mpfr_ptr negc = flint_malloc(len * sizeof *negc);
+    mpfr_inits2(prec, w, r, rest, (mpfr_ptr)0);
+    mpfr_min(w, slack, H, MPFR_RNDN);
+    for (slong k = 0; k < len; k++) {
+        mpfr_init2(negc + k, mpfr_get_prec(c + k));
+        mpfr_neg(negc + k, c + k, MPFR_RNDN);
+    }
+    int up = hdo_event_locate(r, negc, len, w, tol, NULL, prec) == HDO_EVENT &&
+             mpfr_sgn(r) > 0;
+    for (slong k = 0; k < len; k++)
+        mpfr_clear(negc + k);
+    flint_free(negc);
+    if (up) {
+        /* the search goes on from the window's end, not from the zero
+           itself: a triple zero is located to a third of the digits, and
+           the series shifted there starts with its rounding */
+        mpfr_ptr T = flint_malloc(len * sizeof *T);
+        shift_to(T, c, len, w, prec);
+        mpfr_sub(rest, H, w, MPFR_RNDN);
+        int st2 = hdo_event_locate(root, T, len, rest, tol, floor, prec);
+        if (st2 != HDO_EVENT || mpfr_sgn(root) > 0) {
+            st = st2;
+            if (st2 == HDO_EVENT)
+                mpfr_add(root, root, w, MPFR_RNDN);
+        } else {
+            mpfr_set_zero(root, 1); /* infeasible after it too */
+        }
+        for (slong k = 0; k < len; k++)
+            mpfr_clear(T + k);
+        flint_free(T);
+    }
+    mpfr_clears(w, r, rest, (mpfr_ptr)0);
+    return st;
+}

@@ -1,0 +1,89 @@
+/* left.c -- the left limit of the state at an event: a variable's value
+ * or derivative from the source mode's state and dense output, and
+ * expressions evaluated there */
+#include "driver.h"
+
+/* The m-th derivative at s of the series c[0..p]. */
+static void
+series_derivative(mpfr_t out, const mpfr_t *coef, slong p, slong m,
+                  const mpfr_t s)
+{
+    mpfr_t term;
+    mpfr_init2(term, mpfr_get_prec(out));
+    mpfr_set_ui(out, 0, MPFR_RNDN);
+    for (slong k = p; k >= m; k--) {
+        mpfr_mul(out, out, s, MPFR_RNDN);
+        mpfr_set(term, coef[k], MPFR_RNDN);
+        for (slong i = 0; i < m; i++)
+            mpfr_mul_ui(term, term, (unsigned long)(k - i), MPFR_RNDN);
+        mpfr_add(out, out, term, MPFR_RNDN);
+    }
+    mpfr_clear(term);
+}
+
+/* The value of (var, order) on the left limit: a state or unknown of the
+   source mode, or a derivative of the series of a lower order of it.
+   Returns 1, or 0 if the source mode does not have it. */
+int
+hdo_run_left_value(mpfr_t out, const left_limit *L, slong var, slong order)
+{
+    const hdo_reduced_struct *r = L->r;
+    slong best = -1, best_order = -1, best_is_state = 0;
+    for (slong i = 0; i < r->nstate; i++)
+        if (r->state[i].var == var) {
+            if (r->state[i].order == order) {
+                mpfr_set(out, L->xs + i, MPFR_RNDN);
+                return 1;
+            }
+            if (r->state[i].order < order && r->state[i].order > best_order) {
+                best = i;
+                best_order = r->state[i].order;
+                best_is_state = 1;
+            }
+        }
+    for (slong j = 0; j < r->nimplicit; j++)
+        if (r->unknown[j].var == var) {
+            if (r->unknown[j].order == order) {
+                mpfr_set(out, L->xu + j, MPFR_RNDN);
+                return 1;
+            }
+            if (r->unknown[j].order < order &&
+                r->unknown[j].order > best_order) {
+                best = j;
+                best_order = r->unknown[j].order;
+                best_is_state = 0;
+            }
+        }
+    if (best < 0 || L->dense == NULL)
+        return 0;
+    slong p = L->dense->order;
+    const mpfr_t *coef = best_is_state ? L->dense->state + best * (p + 1)
+                                       : L->dense->unknown + best * (p + 1);
+    series_derivative(out, coef, p, order - best_order, L->s);
+    return 1;
+}
+
+/* Evaluates e[0..n) on the left limit L at t into out: 0, or -1 when L
+   lacks a variable or an expression is undefined there. */
+int
+hdo_run_eval_on_left(run_ctx *c, mpfr_ptr out, const hdo_expr *e, slong n,
+                     const left_limit *L, const mpfr_t t)
+{
+    hdo_program_t prog;
+    hdo_expr bad;
+    int ok = 0;
+    hdo_program_init(prog, c->model->pool, e, n, c->prec);
+    for (slong i = 0; ok == 0 && i < prog->ninputs; i++) {
+        const hdo_program_input *in = prog->inputs + i;
+        if (!hdo_run_left_value(prog->value[in->slot], L, in->var, in->order))
+            ok = -1;
+    }
+    if (ok == 0 && prog->time_slot >= 0)
+        mpfr_set(prog->value[prog->time_slot], t, MPFR_RNDN);
+    if (ok == 0 && hdo_program_eval(prog, &bad) != 0)
+        ok = -1;
+    for (slong i = 0; ok == 0 && i < n; i++)
+        mpfr_set(out + i, prog->value[prog->root_slot[i]], MPFR_RNDN);
+    hdo_program_clear(prog);
+    return ok;
+}

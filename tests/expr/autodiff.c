@@ -1,0 +1,195 @@
+/* autodiff.c -- tests of Taylor-mode AD against independent series.
+   Expected coefficients: closed forms where they exist; otherwise
+   python3-mpmath 1.2.1, mp.dps = 50, mpmath.taylor(f, t0, 8), e.g.
+     /usr/bin/python3 -c "import mpmath as m; m.mp.dps=50;
+       print(m.taylor(lambda t: t**t, 1, 8))"
+   (mpmath differentiates numerically at 50 digits; compared at 1e-25). */
+#include <criterion/criterion.h>
+#include "expr.h"
+#include "../pool_fixture.h"
+
+TestSuite(expr_taylor, .init = pool_setup, .fini = pool_teardown);
+
+#define ORDER 8
+#define PREC 200
+
+/* Expands e (a function of t only) at t0 and compares the coefficients
+   with the decimal strings in want (relative/absolute 1e-25). */
+static void
+check_series(hdo_expr e, const char *t0, const char *const *want, int n)
+{
+    hdo_program_t p;
+    mpfr_t w, d;
+    hdo_program_init(p, pool, &e, 1, PREC);
+    hdo_program_taylor_alloc(p, ORDER);
+    mpfr_inits2(PREC, w, d, (mpfr_ptr)0);
+    if (p->time_slot >= 0)
+        mpfr_set_str(hdo_program_coef(p, p->time_slot, 0), t0, 10, MPFR_RNDN);
+    for (int k = 0; k < n; k++) {
+        cr_assert_eq(hdo_program_taylor_step(p, k, NULL), 0, "order %d", k);
+        mpfr_set_str(w, want[k], 10, MPFR_RNDN);
+        mpfr_sub(d, hdo_program_coef(p, p->root_slot[0], k), w, MPFR_RNDN);
+        mpfr_abs(d, d, MPFR_RNDN);
+        mpfr_abs(w, w, MPFR_RNDN);
+        mpfr_add_si(w, w, 1, MPFR_RNDN);
+        cr_assert(mpfr_cmp_d(d, 1e-25 * mpfr_get_d(w, MPFR_RNDN)) <= 0,
+                  "coefficient %d: got %.30Rg, want %s", k,
+                  hdo_program_coef(p, p->root_slot[0], k), want[k]);
+    }
+    /* recomputing an order gives the same value */
+    mpfr_set(w, hdo_program_coef(p, p->root_slot[0], n - 1), MPFR_RNDN);
+    hdo_program_taylor_step(p, n - 1, NULL);
+    cr_assert(mpfr_equal_p(w, hdo_program_coef(p, p->root_slot[0], n - 1)));
+    mpfr_clears(w, d, (mpfr_ptr)0);
+    hdo_program_clear(p);
+}
+
+static hdo_expr
+T(void)
+{
+    return hdo_expr_time(pool);
+}
+static hdo_expr
+K(slong p, ulong q)
+{
+    return hdo_expr_const_si(pool, p, q);
+}
+static hdo_expr
+U(hdo_expr_kind k, hdo_expr a)
+{
+    return hdo_expr_unary(pool, k, a);
+}
+
+Test(expr_taylor, exp_is_inverse_factorials)
+{
+    const char *w[] = {"1",
+                       "1",
+                       "0.5",
+                       "0.16666666666666666666666666666666666666667",
+                       "0.041666666666666666666666666666666666666667",
+                       "0.0083333333333333333333333333333333333333333",
+                       "0.0013888888888888888888888888888888888888889"};
+    check_series(U(HDO_X_EXP, T()), "0", w, 7);
+}
+
+Test(expr_taylor, geometric_series_by_division)
+{
+    const char *w[] = {"1", "1", "1", "1", "1", "1", "1", "1", "1"};
+    check_series(hdo_expr_div(pool, K(1, 1), hdo_expr_sub(pool, K(1, 1), T())),
+                 "0", w, 9);
+}
+
+Test(expr_taylor, sqrt_and_rational_power_are_binomial)
+{
+    /* binomial(1/2, k): 1, 1/2, -1/8, 1/16, -5/128, 7/256 */
+    const char *w[] = {"1",      "0.5",        "-0.125",
+                       "0.0625", "-0.0390625", "0.02734375"};
+    check_series(U(HDO_X_SQRT, hdo_expr_add(pool, T(), K(1, 1))), "0", w, 6);
+    /* binomial(1/3, k): 1, 1/3, -1/9, 5/81, -10/243 */
+    const char *w3[] = {"1", "0.33333333333333333333333333333333333333333",
+                        "-0.11111111111111111111111111111111111111111",
+                        "0.061728395061728395061728395061728395061728",
+                        "-0.041152263374485596707818930041152263374486"};
+    check_series(hdo_expr_pow(pool, hdo_expr_add(pool, T(), K(1, 1)), K(1, 3)),
+                 "0", w3, 5);
+}
+
+Test(expr_taylor, sin_cos_atan_closed_forms)
+{
+    const char *ws[] = {"0", "1",
+                        "0", "-0.16666666666666666666666666666666666666667",
+                        "0", "0.0083333333333333333333333333333333333333333"};
+    check_series(U(HDO_X_SIN, T()), "0", ws, 6);
+    const char *wc[] = {"1", "0", "-0.5", "0",
+                        "0.041666666666666666666666666666666666666667"};
+    check_series(U(HDO_X_COS, T()), "0", wc, 5);
+    const char *wa[] = {"0", "1",
+                        "0", "-0.33333333333333333333333333333333333333333",
+                        "0", "0.2"};
+    check_series(U(HDO_X_ATAN, T()), "0", wa, 6);
+}
+
+Test(expr_taylor, variable_power_t_to_the_t)
+{
+    const char *w[] = {"1",
+                       "1",
+                       "1",
+                       "0.5",
+                       "0.33333333333333333333333333333333333333333",
+                       "0.08333333333333333333333333333333333333333",
+                       "0.075",
+                       "-0.008333333333333333333333333333333333333333",
+                       "0.02341269841269841269841269841269841269841"};
+    check_series(hdo_expr_pow(pool, T(), T()), "1", w, 9);
+}
+
+Test(expr_taylor, asin_acos_tan_tanh_cosh_log)
+{
+    const char *wasin[] = {"0.1505682727766860264232603014673953904743",
+                           "0.5057217374241736192211765293996075583133",
+                           "0.01940108967100410303917557018157062244169",
+                           "0.02304534095617992347364418396105859670539",
+                           "0.003864202749079839466924576056075152918606",
+                           "0.003067357694346418961444553638370315279601"};
+    check_series(U(HDO_X_ASIN, hdo_expr_div(pool, T(), K(2, 1))), "0.3", wasin,
+                 6);
+    const char *wacos[] = {"1.504080178384671359685916588369382168007",
+                           "-0.3340765523905304808556918510996919019425",
+                           "-0.003728532950787170545264417981023347119894",
+                           "-0.006297447766582497870349872631639135388511",
+                           "-0.0003144203413587813968759978591797878966249"};
+    check_series(U(HDO_X_ACOS, hdo_expr_div(pool, T(), K(3, 1))), "0.2", wacos,
+                 5);
+    const char *wtan[] = {"0.8422883804630794481281350022129377171872",
+                          "1.709449715863117276564724302149121525906",
+                          "1.439849632657416383652403132719696238691",
+                          "1.782585187155747539572110173063205121693",
+                          "1.981400667879362095388784765977521399999"};
+    check_series(U(HDO_X_TAN, T()), "0.7", wtan, 5);
+    const char *wtanh[] = {"0.4621171572600097585023184836436725487303",
+                           "0.7864477329659274101496989343436361024891",
+                           "-0.3634309906917936377699184567918493044922",
+                           "-0.09420154804329506014427882024415301576201",
+                           "0.1646758151551909604532726580378623969403"};
+    check_series(U(HDO_X_TANH, T()), "0.5", wtanh, 5);
+    const char *wcosh[] = {"1.012827329979010786737479034180264225071",
+                           "0.1285468328102395586249056421693612522377",
+                           "0.48478828660608290003712534364938611732",
+                           "0.8239735261496341823099731625089432469624",
+                           "0.575117984545243000912354749474553122872"};
+    check_series(U(HDO_X_COSH, hdo_expr_mul(pool, T(), T())), "0.4", wcosh, 5);
+    const char *wlog[] = {"1.061674186529618910367423428716978540011",
+                          "0.1568881318204512705925656652100871655634",
+                          "-0.1664306790040212292812762821897755438297",
+                          "-0.0006806280929670403047325918370887746509458",
+                          "0.001123851082013315325183571721211209723813"};
+    check_series(U(HDO_X_LOG, hdo_expr_add(pool, K(2, 1), U(HDO_X_SIN, T()))),
+                 "1.1", wlog, 5);
+}
+
+Test(expr_taylor, integer_powers_including_a_zero_base)
+{
+    const char *w5[] = {"0", "0", "0", "0", "0", "1", "0", "0", "0"};
+    check_series(hdo_expr_pow(pool, hdo_expr_sub(pool, T(), K(1, 2)), K(5, 1)),
+                 "0.5", w5, 9);
+    const char *wm3[] = {"-0.2962962962962962962962962962962962962963",
+                         "-0.5925925925925925925925925925925925925926",
+                         "-0.7901234567901234567901234567901234567901",
+                         "-0.8779149519890260631001371742112482853224",
+                         "-0.8779149519890260631001371742112482853224"};
+    check_series(hdo_expr_pow(pool, hdo_expr_sub(pool, T(), K(2, 1)), K(-3, 1)),
+                 "0.5", wm3, 5);
+}
+
+Test(expr_taylor, domain_error_names_the_node)
+{
+    hdo_expr e = U(HDO_X_LOG, hdo_expr_sub(pool, T(), K(1, 1)));
+    hdo_program_t p;
+    hdo_expr bad = HDO_EXPR_NONE;
+    hdo_program_init(p, pool, &e, 1, 64);
+    hdo_program_taylor_alloc(p, 3);
+    mpfr_set_si(hdo_program_coef(p, p->time_slot, 0), 0, MPFR_RNDN);
+    cr_assert_lt(hdo_program_taylor_step(p, 0, &bad), 0);
+    cr_assert_eq(bad, e);
+    hdo_program_clear(p);
+}
