@@ -18,7 +18,7 @@ CC ?= cc
 DEBIAN_PACKAGES := gcc g++ libc6-dev libmpfr-dev libgmp-dev libflint-dev libflint-arb-dev libcalcium-dev libantic-dev \
                    libcriterion-dev python3-mpmath python3-scipy \
                    libsundials-dev gnuplot-nox bc pkg-config parallel rsync \
-                   libmatio-dev python3-dev python3-numpy python3-pytest \
+                   python3-dev python3-numpy python3-pytest \
                    python3-matplotlib
 # Of these, the packages of one feature each, whose tests say SKIP (with
 # the tool they miss) when the package is absent: a user who cannot
@@ -34,7 +34,7 @@ OPT ?= -O2
 CFLAGS ?= $(OPT) -g
 CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wno-unused-parameter \
           -Wshadow -Wstrict-prototypes -Werror=switch -pthread -Iref -I/usr/include/flint
-LDLIBS := -lmatio -lcalcium -lflint-arb -lflint -lmpfr -lgmp -lm -pthread
+LDLIBS := -lcalcium -lflint-arb -lflint -lmpfr -lgmp -lm -pthread
 ifeq ($(SAN),1)
   BUILD := build/san
   CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer \
@@ -329,6 +329,9 @@ $(BUILD)/pendulum-bench: tools/bench/pendulum_bench.c $(BUILD)/libhdo.a
 # instructions: tools/bench/dae_speed.sh), then every case at BENCH_DIGITS under a per-run time limit, with phase
 # shares, mpmath on the pure-ODE cases and the fitted growth exponents;
 # the table is also written to $(BUILD)/bench/bench.csv (README); then
+# issue 28's figures in instructions (tools/bench/cost.py: start-up, the
+# events' share per case, dense output against integration, the FPU
+# chain), each beside its target; then
 # the stiff problems (tools/bench/stiff.py): Van der Pol mu = 1000 over
 # mu = 10 in CPU time, Robertson, car_axis, implicit beside Taylor.
 BENCH_DIGITS ?= 30 60 100
@@ -345,6 +348,8 @@ bench: deps
 	  --csv $(BUILD)/bench/bench.csv --work $(BUILD)/bench/runs $(CASES)
 	@echo
 	tools/bench/verify.sh $(HDO) 60
+	@echo
+	/usr/bin/python3 tools/bench/cost.py --hdo $(HDO)
 	@echo
 	/usr/bin/python3 tools/bench/stiff.py --hdo $(HDO) \
 	  --digits $(BENCH_DIGITS) --timeout $(BENCH_STIFF_TIMEOUT) \

@@ -122,9 +122,9 @@ int hdo_csv_read_file(hdo_csv_t csv, const char *path, hdo_error_t *err);
 
 /* MAT v4 result files (`dsres`, OpenModelica and Dymola: Aclass, name,
    description, dataInfo, data_1, data_2; binNormal or binTrans; double or
-   single), read with libmatio into csv as if it were CSV: the abscissa
-   (Time) first, one column per other name (data_1 columns held constant),
-   repeated time rows at events; line numbers are time-point numbers.
+   single), read (by hdo's own MAT v4 reader) into csv as if it were CSV: the
+   abscissa (Time) first, one column per other name (data_1 columns held
+   constant), repeated time rows at events; line numbers are time-point numbers.
    hdo_csv_read_file chooses it by content (hdo_is_mat4: Aclass is the
    first matrix; the table of readers).  Returns 0, HDO_ERR_INPUT or
    HDO_ERR_MEMORY. */

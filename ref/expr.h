@@ -446,6 +446,24 @@ int hdo_program_taylor_step_some(hdo_program_t prog, slong k,
    0 for the others that are not inputs. */
 void hdo_program_dependents(char *active, const hdo_program_t prog);
 
+/* MPFR kernels on the limbs (ref/expr/fused.c), for the dense output's
+   Horner loops (issue 28).
+
+   r := x y + z rounded to nearest (ties to even) to r's precision: the
+   bits of mpfr_fma(r, x, y, z, MPFR_RNDN) (it is that call for special
+   values, an exact zero, operands above 256 bits or results out of
+   MPFR's exponent range), in a third of its instructions.  MPFR's flags
+   are not set.  r may be x, y or z. */
+void hdo_fma_rn(mpfr_ptr r, mpfr_srcptr x, mpfr_srcptr y, mpfr_srcptr z);
+/* out := c[0] + h (c[1] + h (... + h c[len - 1])) by Horner's rule
+   through acc (scratch; its precision is the accumulator's): acc =
+   c[len - 1] rounded to nearest, then acc = x y + z rounded to nearest
+   for k = len - 2 .. 0, then out = acc rounded to nearest: the bits of
+   that loop with mpfr_set and mpfr_fma (MPFR_RNDN), the accumulator kept
+   on its limbs between the steps.  len >= 1. */
+void hdo_horner_rn(mpfr_ptr out, const mpfr_t *c, slong len, mpfr_srcptr h,
+                   mpfr_ptr acc);
+
 #ifdef __cplusplus
 }
 #endif

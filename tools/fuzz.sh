@@ -33,7 +33,7 @@ PY=/usr/bin/python3
 SAN="-fsanitize=address,undefined -fno-sanitize-recover=undefined"
 CFLAGS="-g -O1 -std=c11 -D_GNU_SOURCE -DHDO_FUZZ -fno-omit-frame-pointer \
  -Iref -I/usr/include/flint"
-LIBS="-lmatio -lcalcium -lflint-arb -lflint -lmpfr -lgmp -lm"
+LIBS="-lcalcium -lflint-arb -lflint -lmpfr -lgmp -lm"
 
 # Per harness: the source, the dictionary, the largest input.
 harnesses() {

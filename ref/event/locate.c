@@ -1,8 +1,11 @@
 /* locate.c -- certified location of the first event of a switching function on
  * one Taylor step */
+#include <math.h>
 #include <stdlib.h>
 #include <arb_poly.h>
 #include "event.h"
+#include "expr.h"   /* hdo_fma_rn */
+#include "linalg.h" /* hdo_log2_abs */
 
 /* Why this method.  The dense output of a step is an exact polynomial
    S(s) = sum c_k s^k on [0, H], so "never miss an event" is a question
@@ -45,6 +48,20 @@ coef_scale(mpfr_t scale, mpfr_srcptr c, slong len, const mpfr_t H)
     }
     mpfr_clear(p);
     mpfr_clear(term);
+}
+
+/* The number of coefficients up to the last nonzero one (at least 1).
+   A guard's series often ends in exact zeros: a polynomial guard (the
+   height of a falling ball, degree 2) gets exactly zero Taylor
+   coefficients beyond its degree, and every computation below gives the
+   same bits on the shorter series, in a fraction of the O(len^2) cost of
+   the Taylor shifts (issue 28). */
+static slong
+actual_len(mpfr_srcptr c, slong len)
+{
+    while (len > 1 && mpfr_zero_p(c + len - 1))
+        len--;
+    return len;
 }
 
 /* Horner: f = P(x), fp = P'(x) for P = sum c_k x^k, len coefficients. */
@@ -184,9 +201,207 @@ sign_at(arb_srcptr Q, slong len, const arf_t x, slong aprec)
     return s;
 }
 
+/* An interval [a, b] of s, with u = s / H at its ends (exact while the
+   interval is wider than 2^-50 H: dyadic fractions of 1). */
 typedef struct {
     arf_struct a, b;
+    double ua, ub;
 } interval;
+
+/* The search's decisions first in doubles (issue 28).  Arb's Taylor
+   shift costs a million instructions at order 48 and 40 digits, most
+   steps near an event need two or three, and most decisions have a
+   margin of many digits.  The same centred forms are computed in u =
+   s / H, where S(H u) = sum e_k u^k with e_k = Q_k H^k 2^-G (G the
+   largest exponent, so |e_k| <= 1), in doubles that carry a rigorous
+   bound of their error (|fl(x) - x| <= 2^-52 |fl(x)| per operation,
+   plus 2^-1070 for subnormals); the exact centred forms in u and in s
+   are the same numbers.  A decision is taken from the doubles only
+   when Arb's own ball is sure to give it: a sign when the doubles'
+   enclosure keeps it with room for Arb's radii (its 30-bit magnitudes,
+   eta; its rounding at aprec, a 2^-80 fraction of the doubles'), "may
+   be zero" when even the exact enclosure must contain 0 (Arb's contains
+   the exact one).  Otherwise Arb decides, as before: the search takes
+   the same path, interval by interval, and finds the same bracket. */
+typedef struct {
+    slong len;
+    double *e, *err;  /* coefficients in u and their error bounds */
+    double *T, *Terr; /* scratch: a shift and its error bounds */
+    /* room for Arb's ball: eta relative for its 30-bit magnitudes, rho
+       of the doubles' error bounds for its radii (the same recurrences
+       at 2^-aprec instead of 2^-52, with a factor 16 to spare), tiny
+       absolute */
+    double eta, rho, tiny;
+    slong aprec;
+} fastpoly;
+
+#define FAST_U 0x1p-52      /* a double operation's relative error bound */
+#define FAST_TINY 0x1p-1070 /* and its absolute one (subnormals) */
+
+/* Fills f from the len coefficients c (the exact Q) and H > 0; 0 when
+   doubles cannot hold them (then Arb alone decides). */
+static int
+fast_init(fastpoly *f, mpfr_srcptr c, slong len, const mpfr_t H, slong aprec)
+{
+    long he, ek;
+    f->len = len;
+    f->e = NULL;
+    if (len < 1 || len > 200 || !mpfr_regular_p(H))
+        return 0; /* longer: the doubles' error bounds grow like 2^len */
+    double hm = mpfr_get_d_2exp(&he, H, MPFR_RNDN), pw = 1, G = -INFINITY;
+    double *x = flint_malloc(4 * len * sizeof *x), *ex = x + len;
+    for (slong k = 0; k < len; k++, pw *= hm) {
+        x[k] = 0;
+        ex[k] = -INFINITY;
+        if (mpfr_zero_p(c + k))
+            continue;
+        if (!mpfr_regular_p(c + k)) {
+            G = NAN; /* an infinity or NaN: Arb's business */
+            break;
+        }
+        x[k] = mpfr_get_d_2exp(&ek, c + k, MPFR_RNDN) * pw;
+        ex[k] = (double)ek + (double)k * (double)he;
+        if (ex[k] > G)
+            G = ex[k];
+    }
+    if (!(G > -INFINITY && fabs(G) < 0x1p50)) {
+        flint_free(x);
+        return 0;
+    }
+    f->e = x;
+    f->err = x + len;
+    f->T = x + 2 * len;
+    f->Terr = x + 3 * len;
+    for (slong k = 0; k < len; k++) {
+        /* the mantissas of c_k and H^k: 2k + 2 roundings */
+        f->e[k] =
+            ex[k] == -INFINITY ? 0 : ldexp(x[k], (int)fmax(ex[k] - G, -1100));
+        f->err[k] = (double)(2 * k + 3) * FAST_U * fabs(f->e[k]) + FAST_TINY;
+    }
+    f->eta = 8.0 * (double)len * 0x1p-29 + 1e-9;
+    f->rho = ldexp(1.0, 56 - (int)FLINT_MIN(aprec, 2000));
+    f->tiny = 0x1p-1000;
+    f->aprec = aprec;
+    return 1;
+}
+
+static void
+fast_clear(fastpoly *f)
+{
+    flint_free(f->e);
+}
+
+/* f->T := the coefficients of the polynomial at m + v (Horner's shift,
+   as Arb's), f->Terr their error bounds. */
+static void
+fast_shift(fastpoly *f, double m)
+{
+    slong n = f->len;
+    double *T = f->T, *E = f->Terr;
+    for (slong k = 0; k < n; k++) {
+        T[k] = f->e[k];
+        E[k] = f->err[k];
+    }
+    for (slong i = 0; i < n - 1; i++)
+        for (slong j = n - 2; j >= i; j--) {
+            double p = m * T[j + 1];
+            T[j] += p;
+            E[j] += m * E[j + 1] + FAST_U * (fabs(p) + fabs(T[j])) + FAST_TINY;
+        }
+    for (slong k = 0; k < n; k++)
+        E[k] *= 1 + 1e-12; /* the bounds' own rounding (n <= 200) */
+}
+
+/* The sign Arb's ball gives to c0 +- (s_exact), where the doubles give
+   c0 within e0 and s_exact in [lo, hi]: 1 or -1, 0 (contains zero), or
+   2 when the doubles cannot tell. */
+static int
+fast_sign(const fastpoly *f, double c0, double e0, double lo, double hi)
+{
+    double room = (1 + 2 * f->rho) * e0 +
+                  (f->eta + 2 * f->rho) * (fabs(c0) + hi) + f->tiny;
+    if (c0 - hi - room > 0)
+        return 1;
+    if (c0 + hi + room < 0)
+        return -1;
+    if (fabs(c0) + e0 <= lo)
+        return 0;
+    return 2;
+}
+
+/* enclose()'s signs of q (and of dq when q may be zero) on [ua, ub] in
+   u, as arb_sign would give them: 1 when decided, 0 when Arb must. */
+static int
+fast_enclose(int *sq, int *sdq, fastpoly *f, double ua, double ub)
+{
+    slong n = f->len;
+    if (f->e == NULL || !(ub - ua >= 0x1p-50))
+        return 0;
+    double m = 0.5 * (ua + ub), r = 0.5 * (ub - ua);
+    fast_shift(f, m);
+    const double *T = f->T, *E = f->Terr;
+    /* sum_{k>=1} |T_k| r^k and sum_{k>=2} k |T_k| r^(k-1): bounds */
+    double shi = 0, slo = 0, dhi = 0, dlo = 0, rk = 1, rprev;
+    for (slong k = 1; k < n; k++) {
+        rprev = rk;
+        rk *= r;
+        double up = fabs(T[k]) + E[k], down = fmax(fabs(T[k]) - E[k], 0);
+        /* a power below 2^-900 counts as 2^-900 above, 0 below */
+        double rkh = rk < 0x1p-900 ? 0x1p-900 : rk;
+        double rk0 = rk < 0x1p-900 ? 0 : rk;
+        shi += up * rkh;
+        slo += down * rk0;
+        if (k >= 2) {
+            double rph = rprev < 0x1p-900 ? 0x1p-900 : rprev;
+            double rp0 = rprev < 0x1p-900 ? 0 : rprev;
+            dhi += (double)k * up * rph;
+            dlo += (double)k * down * rp0;
+        }
+    }
+    shi *= 1 + 1e-12;
+    dhi *= 1 + 1e-12;
+    slo *= 1 - 1e-12;
+    dlo *= 1 - 1e-12;
+    int s = fast_sign(f, T[0], E[0], slo, shi);
+    if (s == 2)
+        return 0;
+    *sq = s;
+    *sdq = 0;
+    if (s == 0 && n >= 2) {
+        int d = fast_sign(f, T[1], E[1], dlo, dhi);
+        if (d == 2)
+            return 0;
+        *sdq = d;
+    }
+    return 1;
+}
+
+/* sign_at()'s answer at the end b of iv, or 2 when Arb must give it:
+   Horner in doubles with its error bound, and room for Arb's radius (its
+   rounding at aprec, whatever its algorithm: 2^(20 - aprec) n of the
+   terms). */
+static int
+fast_sign_at(const fastpoly *f, const interval *iv)
+{
+    slong n = f->len;
+    double x = iv->ub;
+    if (f->e == NULL || !(iv->ub - iv->ua >= 0x1p-50)) /* x exact */
+        return 2;
+    double y = 0, e = 0, terms = 0;
+    for (slong k = n - 1; k >= 0; k--) {
+        double p = y * x;
+        y = p + f->e[k];
+        e = e * x + f->err[k] + FAST_U * (fabs(p) + fabs(y)) + FAST_TINY;
+        terms = terms * x + fabs(f->e[k]);
+    }
+    double room =
+        e * (1 + 1e-12) + (double)n * terms * f->rho * 0x1p-36 + f->tiny;
+    if (y - room > 0)
+        return 1;
+    if (y + room < 0)
+        return -1;
+    return 2;
+}
 
 /* 1 when Q(0) > 2 sum_{k>=1} |Q_k| H^k, rigorously: then Q >= Q(0)/2 on
    [0, H], every ball the search below evaluates is certainly positive
@@ -225,11 +440,11 @@ clearly_positive(arb_srcptr Q, slong len, const arf_t H)
    (Q(a) >= 0 >= Q(b)) of the first sign change from + to -, or 0. */
 static int
 search(arf_t ra, arf_t rb, arb_srcptr Q, slong len, const arf_t H,
-       const arf_t wmin, slong aprec)
+       const arf_t wmin, slong aprec, fastpoly *fp)
 {
     slong cap = 64, top = 0;
     interval *stack = flint_malloc(cap * sizeof *stack);
-    arb_ptr T = _arb_vec_init(len);
+    arb_ptr T = NULL; /* Arb's scratch, when the doubles hand over */
     arb_t q, dq;
     arf_t m, r, w;
     int found = 0;
@@ -243,6 +458,8 @@ search(arf_t ra, arf_t rb, arb_srcptr Q, slong len, const arf_t H,
     arf_init(&stack[0].b);
     arf_zero(&stack[0].a);
     arf_set(&stack[0].b, H);
+    stack[0].ua = 0;
+    stack[0].ub = 1;
     top = 1;
     while (top > 0 && !found) {
         interval iv = stack[--top]; /* take ownership of a, b */
@@ -250,9 +467,14 @@ search(arf_t ra, arf_t rb, arb_srcptr Q, slong len, const arf_t H,
         arf_mul_2exp_si(m, m, -1);
         arf_sub(r, &iv.b, &iv.a, ARF_PREC_EXACT, ARF_RND_DOWN);
         arf_mul_2exp_si(r, r, -1);
-        enclose(q, dq, T, Q, len, m, r, aprec);
-        int sq = arb_sign(q), sdq = arb_sign(dq);
-        int split = 0;
+        int sq, sdq, split = 0;
+        if (!fast_enclose(&sq, &sdq, fp, iv.ua, iv.ub)) {
+            if (T == NULL)
+                T = _arb_vec_init(len);
+            enclose(q, dq, T, Q, len, m, r, aprec);
+            sq = arb_sign(q);
+            sdq = arb_sign(dq);
+        }
         if (sq > 0) {
             /* positive throughout: nothing here */
         } else if (sq < 0) {
@@ -264,7 +486,9 @@ search(arf_t ra, arf_t rb, arb_srcptr Q, slong len, const arf_t H,
         } else if (sdq > 0) {
             /* increasing from a value >= 0 at a: stays positive on (a, b] */
         } else if (sdq < 0) {
-            int sb = sign_at(Q, len, &iv.b, aprec);
+            int sb = fast_sign_at(fp, &iv);
+            if (sb == 2)
+                sb = sign_at(Q, len, &iv.b, aprec);
             if (sb <= 0) { /* decreasing through zero in (a, b] */
                 arf_set(ra, &iv.a);
                 arf_set(rb, &iv.b);
@@ -275,7 +499,10 @@ search(arf_t ra, arf_t rb, arb_srcptr Q, slong len, const arf_t H,
             if (arf_cmp(w, wmin) <= 0) {
                 /* a cluster of roots narrower than w_min: an event only if
                    it leaves S negative (see the comment at the top) */
-                if (sign_at(Q, len, &iv.b, aprec) < 0) {
+                int sb = fast_sign_at(fp, &iv);
+                if (sb == 2)
+                    sb = sign_at(Q, len, &iv.b, aprec);
+                if (sb < 0) {
                     arf_set(ra, &iv.a);
                     arf_set(rb, &iv.b);
                     found = 1;
@@ -295,8 +522,11 @@ search(arf_t ra, arf_t rb, arb_srcptr Q, slong len, const arf_t H,
             arf_init(&right.b);
             arf_set(&right.a, m);
             arf_set(&right.b, &iv.b);
+            right.ua = 0.5 * (iv.ua + iv.ub); /* exact: see interval */
+            right.ub = iv.ub;
             left = iv;
             arf_set(&left.b, m);
+            left.ub = right.ua;
             stack[top++] = right;
             stack[top++] = left;
         } else {
@@ -310,7 +540,8 @@ search(arf_t ra, arf_t rb, arb_srcptr Q, slong len, const arf_t H,
         arf_clear(&stack[top].b);
     }
     flint_free(stack);
-    _arb_vec_clear(T, len);
+    if (T != NULL)
+        _arb_vec_clear(T, len);
     arb_clear(q);
     arb_clear(dq);
     arf_clear(m);
@@ -337,13 +568,14 @@ hdo_event_zero_order(mpfr_srcptr c, slong len, const mpfr_t H, const mpfr_t tol,
        below which the state's own errors hide S (event.h). */
     mpfr_t ztol, term, p;
     slong m;
+    slong n = actual_len(c, len);
     mpfr_inits2(64, ztol, term, p, (mpfr_ptr)0);
-    coef_scale(ztol, c, len, H);
+    coef_scale(ztol, c, n, H);
     mpfr_mul(ztol, ztol, tol, MPFR_RNDU);
     if (floor != NULL)
         mpfr_add(ztol, ztol, floor, MPFR_RNDU);
     mpfr_set_ui(p, 1, MPFR_RNDN);
-    for (m = 0; m < len; m++) {
+    for (m = 0; m < n; m++) {
         mpfr_abs(term, c + m, MPFR_RNDN);
         mpfr_mul(term, term, p, MPFR_RNDN);
         if (mpfr_cmp(term, ztol) > 0)
@@ -351,7 +583,7 @@ hdo_event_zero_order(mpfr_srcptr c, slong len, const mpfr_t H, const mpfr_t tol,
         mpfr_mul(p, p, H, MPFR_RNDN);
     }
     mpfr_clears(ztol, term, p, (mpfr_ptr)0);
-    return m;
+    return m == n ? len : m; /* the exact zeros after n are within ztol */
 }
 
 int
@@ -382,6 +614,7 @@ hdo_event_locate(mpfr_t root, mpfr_srcptr c, slong len, const mpfr_t H,
         return HDO_EVENT;
     }
     mpfr_init2(term, 64);
+    len = actual_len(c, len); /* c[m] != 0: still len > m */
 
     {
         slong qlen = len - m;
@@ -405,8 +638,12 @@ hdo_event_locate(mpfr_t root, mpfr_srcptr c, slong len, const mpfr_t H,
         mpfr_div_2ui(term, term, 2, MPFR_RNDD);
         arf_set_mpfr(wmin, term);
 
-        if (!clearly_positive(Q, qlen, Ha) &&
-            search(ra, rb, Q, qlen, Ha, wmin, aprec)) {
+        fastpoly fp;
+        fast_init(&fp, c + m, qlen, H, aprec);
+        int hit = !clearly_positive(Q, qlen, Ha) &&
+                  search(ra, rb, Q, qlen, Ha, wmin, aprec, &fp);
+        fast_clear(&fp);
+        if (hit) {
             mpfr_inits2(prec, a, b, fa, fb, dummy, (mpfr_ptr)0);
             arf_get_mpfr(a, ra, MPFR_RNDN);
             arf_get_mpfr(b, rb, MPFR_RNDN);
@@ -447,7 +684,85 @@ shift_to(mpfr_ptr T, mpfr_srcptr c, slong len, const mpfr_t r, mpfr_prec_t prec)
     }
     for (slong i = 0; i < len - 1; i++)
         for (slong j = len - 2; j >= i; j--)
-            mpfr_fma(T + j, r, T + j + 1, T + j, MPFR_RNDN);
+            hdo_fma_rn(T + j, r, T + j + 1, T + j); /* mpfr_fma's bits */
+}
+
+/* ub[k] >= log2 of sum_j C(j, k) |c_j| |r|^(j-k), the bound of the
+   Taylor coefficient T_k of S at r (and of its value computed by
+   shift_to, whose rounding is far below the margin), for 1 <= k < len;
+   -inf where the sum is 0, +inf where doubles cannot tell.  In doubles:
+   a_j = |c_j| |r|^j 2^-E (E their largest log2, so a_j <= 1; an a_j
+   below 2^-1000 counts as 2^-1000), then sum_j C(j, k) a_j by Horner's
+   shift at 1 (sums of nonnegative terms: relative error about len
+   2^-53), and a margin of 1e-6 and 1e-12 per unit of the exponents for
+   the logarithms. */
+static void
+shift_bounds(double *ub, mpfr_srcptr c, slong len, const mpfr_t r)
+{
+    double lr = hdo_log2_abs(r), E = -INFINITY, big = fabs(lr) * (double)len;
+    double *a = flint_malloc(len * sizeof *a);
+    for (slong j = 0; j < len; j++) {
+        a[j] = hdo_log2_abs(c + j) + (double)j * lr;
+        if (a[j] > E)
+            E = a[j];
+    }
+    for (slong j = 0; j < len; j++) {
+        if (a[j] == -INFINITY)
+            a[j] = 0;
+        else
+            a[j] = a[j] - E < -1000 ? 0x1p-1000 : exp2(a[j] - E);
+    }
+    for (slong i = 0; i < len - 1; i++)
+        for (slong j = len - 2; j >= i; j--)
+            a[j] += a[j + 1];
+    for (slong k = 1; k < len; k++)
+        ub[k] = a[k] == 0 ? -INFINITY
+                          : log2(a[k]) + E - (double)k * lr + 1e-6 +
+                                1e-12 * (fabs(E) + big);
+    if (!isfinite(E) || !isfinite(lr))
+        for (slong k = 1; k < len; k++)
+            ub[k] = INFINITY;
+    flint_free(a);
+}
+
+/* delta := min_k (ztol / |T_k|)^(1/k) over 1 <= k <= K (+inf when every
+   T_k there is 0), as the 64-bit log and exp give it.  The minimum is
+   screened in doubles first: a k whose log2 d_k is above the least by
+   more than 1e-9 (a factor 1 + 7e-10, far beyond the doubles' and the
+   64-bit values' errors) cannot be the least, and only the others get
+   the log and exp (10,000 instructions each), in the same order: delta
+   has the bits of the plain loop. */
+static void
+least_delta(mpfr_t delta, mpfr_srcptr T, slong K, const mpfr_t ztol)
+{
+    mpfr_t d, lg;
+    mpfr_inits2(64, d, lg, (mpfr_ptr)0);
+    double lz = hdo_log2_abs(ztol), lmin = INFINITY;
+    int screen = mpfr_regular_p(ztol);
+    double *lk = flint_malloc((K + 1) * sizeof *lk);
+    for (slong k = 1; screen && k <= K; k++) {
+        lk[k] = mpfr_zero_p(T + k) ? INFINITY
+                                   : (lz - hdo_log2_abs(T + k)) / (double)k;
+        if (lk[k] < lmin)
+            lmin = lk[k];
+    }
+    if (!isfinite(lmin))
+        screen = 0; /* no finite candidate: the plain loop decides */
+    mpfr_set_inf(delta, 1);
+    for (slong k = 1; k <= K; k++) {
+        if (mpfr_zero_p(T + k) || (screen && lk[k] > lmin + 1e-9))
+            continue;
+        /* d = (ztol / |T_k|)^(1/k) */
+        mpfr_abs(d, T + k, MPFR_RNDN);
+        mpfr_div(d, ztol, d, MPFR_RNDN);
+        mpfr_log(lg, d, MPFR_RNDN);
+        mpfr_div_si(lg, lg, k, MPFR_RNDN);
+        mpfr_exp(d, lg, MPFR_RNDN);
+        if (mpfr_cmp(d, delta) < 0)
+            mpfr_set(delta, d, MPFR_RNDN);
+    }
+    flint_free(lk);
+    mpfr_clears(d, lg, (mpfr_ptr)0);
 }
 
 void
@@ -467,30 +782,57 @@ hdo_event_time_error(mpfr_t delta, mpfr_srcptr c, slong len, const mpfr_t H,
        finder.  min_k (ztol / |T_k|)^(1/k) estimates it to a factor of
        about len.  The Taylor shift is at the working precision: T_1
        cancels at a multiple root, and its rounding error (2^-prec times
-       the coefficients) stays far below ztol. */
-    mpfr_t ztol, d, lg;
+       the coefficients) stays far below ztol.
+
+       Only the T_k that can be the least are computed (issue 28: the
+       whole shift is len^2/2 multiply-adds, a million instructions at
+       order 48).  Pass i of Horner's shift leaves T_i final, so the
+       passes up to K give T_1 .. T_K with the bits of the whole shift;
+       the bounds of shift_bounds show when no later T_k can give a
+       smaller d_k (at a simple root: after T_1), else the passes go on
+       to the last k that still can. */
+    mpfr_t ztol;
+    len = actual_len(c, len);
     mpfr_ptr T = flint_malloc(len * sizeof *T);
-    mpfr_inits2(64, ztol, d, lg, (mpfr_ptr)0);
+    mpfr_init2(ztol, 64);
     coef_scale(ztol, c, len, root);
     mpfr_mul(ztol, ztol, tol, MPFR_RNDU);
-    shift_to(T, c, len, root, prec); /* T(u) = S(r + u) */
-    mpfr_set_inf(delta, 1);
-    for (slong k = 1; k < len; k++) {
-        if (mpfr_zero_p(T + k))
-            continue;
-        /* d = (ztol / |T_k|)^(1/k) */
-        mpfr_abs(d, T + k, MPFR_RNDN);
-        mpfr_div(d, ztol, d, MPFR_RNDN);
-        mpfr_log(lg, d, MPFR_RNDN);
-        mpfr_div_si(lg, lg, k, MPFR_RNDN);
-        mpfr_exp(d, lg, MPFR_RNDN);
-        if (mpfr_cmp(d, delta) < 0)
-            mpfr_set(delta, d, MPFR_RNDN);
+    for (slong k = 0; k < len; k++) {
+        mpfr_init2(T + k, prec);
+        mpfr_set(T + k, c + k, MPFR_RNDN);
+    }
+    double *ub = flint_malloc(len * sizeof *ub);
+    int bounded = mpfr_regular_p(ztol) && !mpfr_zero_p(root);
+    if (bounded)
+        shift_bounds(ub, c, len, root);
+    slong done = 0, K = len > 2 && bounded ? 1 : len - 1;
+    double lz = hdo_log2_abs(ztol);
+    for (;;) {
+        /* passes done .. K (none past len - 2: T_{len-1} is final; none
+           at r = 0, where they change nothing) */
+        for (slong i = done; i <= K && i < len - 1 && !mpfr_zero_p(root); i++)
+            for (slong j = len - 2; j >= i; j--)
+                hdo_fma_rn(T + j, root, T + j + 1, T + j);
+        done = K + 1;
+        least_delta(delta, T, K, ztol);
+        if (K >= len - 1)
+            break;
+        /* the last k > K whose d_k >= (ztol / ub_k)^(1/k) may still be
+           below delta */
+        double ld = hdo_log2_abs(delta);
+        slong need = 0;
+        for (slong k = K + 1; k < len; k++)
+            if ((lz - ub[k]) / (double)k <= ld + 1e-6)
+                need = k;
+        if (need == 0)
+            break;
+        K = need;
     }
     for (slong k = 0; k < len; k++)
         mpfr_clear(T + k);
     flint_free(T);
-    mpfr_clears(ztol, d, lg, (mpfr_ptr)0);
+    flint_free(ub);
+    mpfr_clear(ztol);
 }
 
 int
@@ -508,6 +850,7 @@ hdo_event_locate_after(mpfr_t root, mpfr_srcptr c, slong len, const mpfr_t H,
        and rising), the arc starts on the surface and leaves it into the
        feasible side; the search goes on beyond the window. */
     mpfr_t w, r, rest;
+    len = actual_len(c, len);
     mpfr_ptr negc = flint_malloc(len * sizeof *negc);
     mpfr_inits2(prec, w, r, rest, (mpfr_ptr)0);
     mpfr_min(w, slack, H, MPFR_RNDN);

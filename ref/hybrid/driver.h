@@ -255,6 +255,10 @@ void hdo_run_start_guess(mpfr_t out, const run_ctx *c, slong v);
 int hdo_run_floors_init(run_ctx *c);
 void hdo_run_floors_clear(run_ctx *c);
 void hdo_run_var_floor(mpfr_t floor, const run_ctx *c, slong v);
+/* log2 of hdo_run_var_floor for every variable v with present[v]
+   (present NULL: all), into lf (c->vmax must be set): the model's floor
+   computed once, not once per variable. */
+void hdo_run_var_floors_log2(double *lf, const run_ctx *c, const int *present);
 /* r := tol max(|x|, vmax_v, nominal_v): the error of a value x of
    variable v, against the largest size the variable has had. */
 void hdo_run_var_scale(mpfr_t r, const run_ctx *c, slong v, mpfr_srcptr x);

@@ -97,6 +97,20 @@ hdo_run_var_floor(mpfr_t floor, const run_ctx *c, slong v)
 }
 
 void
+hdo_run_var_floors_log2(double *lf, const run_ctx *c, const int *present)
+{
+    mpfr_t low, f;
+    mpfr_inits2(64, low, f, (mpfr_ptr)0);
+    model_floor(low, c);
+    for (slong v = 0; v < c->model->nvars; v++)
+        if (present == NULL || present[v]) {
+            floor_with(f, c, v, low);
+            lf[v] = hdo_log2_abs(f);
+        }
+    mpfr_clears(low, f, (mpfr_ptr)0);
+}
+
+void
 hdo_run_var_scale(mpfr_t r, const run_ctx *c, slong v, mpfr_srcptr x)
 {
     mpfr_abs(r, x, MPFR_RNDN);

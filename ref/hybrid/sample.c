@@ -58,28 +58,35 @@ time_floor(const run_ctx *c, const hdo_row *row, slong v)
 static void
 row_magnitudes(run_ctx *c, hdo_row *row, slong index)
 {
-    mpfr_t f;
-    mpfr_init2(f, 64);
     double lround = hdo_run_mode_entry(c, c->mode)->step->lround;
+    /* the floors of all variables at once: each is the model's floor
+       (a maximum over every variable) or the variable's own, and per
+       variable it was O(nvars^2) a row (issue 28) */
+    double *lf = malloc((c->res->nvars ? c->res->nvars : 1) * sizeof *lf);
+    HDO_ASSERT(lf != NULL);
+    hdo_run_var_floors_log2(lf, c, row->present);
     for (slong v = 0; v < c->res->nvars; v++) {
         if (!row->present[v])
             continue;
-        double m = hdo_log2_abs(c->nominal + v);
+        double nom = hdo_log2_abs(c->nominal + v), m = nom;
         if (c->stepmag_valid && c->stepmag[v] > m)
             m = c->stepmag[v];
         row->mag[v] = m;
-        hdo_run_var_floor(f, c, v);
-        row->floor[v] = hdo_log2_abs(f) > lround ? hdo_log2_abs(f) : lround;
-        if (c->stepmag_valid && time_floor(c, row, v) > row->floor[v])
-            row->floor[v] = time_floor(c, row, v);
-        double sc = hdo_log2_abs(c->vmax + v);
-        if (hdo_log2_abs(c->nominal + v) > sc)
-            sc = hdo_log2_abs(c->nominal + v);
-        if (hdo_log2_abs(row->values + v) > sc)
-            sc = hdo_log2_abs(row->values + v);
+        row->floor[v] = lf[v] > lround ? lf[v] : lround;
+        if (c->stepmag_valid) {
+            double tf = time_floor(c, row, v);
+            if (tf > row->floor[v])
+                row->floor[v] = tf;
+        }
+        double sc = hdo_log2_abs(c->vmax + v),
+               lv = hdo_log2_abs(row->values + v);
+        if (nom > sc)
+            sc = nom;
+        if (lv > sc)
+            sc = lv;
         row->scale[v] = sc;
     }
-    mpfr_clear(f);
+    free(lf);
     if (!c->stepmag_valid && c->pending_row < 0)
         c->pending_row = index;
 }

@@ -458,3 +458,224 @@ Test(event, time_error_simple_and_fivefold_roots)
     poly_free(&p);
     mpfr_clears(tol, H, root, delta, want, (mpfr_ptr)0);
 }
+
+/* p with z exact zeros appended (a polynomial guard's series of higher
+   order: its Taylor coefficients beyond the degree are exactly 0). */
+static poly
+poly_padded(const poly *p, slong z)
+{
+    poly q;
+    q.len = p->len + z;
+    q.c = flint_malloc(q.len * sizeof *q.c);
+    for (slong k = 0; k < q.len; k++) {
+        mpfr_init2(q.c + k, PREC);
+        if (k < p->len)
+            mpfr_set(q.c + k, p->c + k, MPFR_RNDN);
+        else
+            mpfr_set_zero(q.c + k, 1);
+    }
+    return q;
+}
+
+/* The guard's actual degree (issue 28): a series that ends in exact
+   zeros gives the same event, to the bit, as the polynomial without them
+   (locate, zero rule, time error), whatever the number of zeros. */
+Test(hybrid, trailing_zeros_change_nothing)
+{
+    const char *H[] = {"1", "0.3", "4"};
+    poly ps[4];
+    ps[0] = poly_from(3, "1", "0.5", "-4.905"); /* a falling ball's height */
+    ps[1] = poly_from(1, "1");
+    poly_mul_root(&ps[1], "0.25");
+    poly_mul_root(&ps[1], "0.7");
+    ps[2] = poly_from(1, "-1"); /* -(s - 0.2)^3: a triple crossing */
+    for (int i = 0; i < 3; i++)
+        poly_mul_root(&ps[2], "0.2");
+    ps[3] = poly_from(2, "1e-70", "-1e-69"); /* a zero at the start */
+    mpfr_t r1, r2, tol, h, d1, d2;
+    mpfr_inits2(PREC, r1, r2, tol, h, (mpfr_ptr)0);
+    mpfr_inits2(64, d1, d2, (mpfr_ptr)0);
+    mpfr_set_str(tol, "1e-65", 10, MPFR_RNDN);
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 3; j++) {
+            poly q = poly_padded(&ps[i], 46);
+            mpfr_set_str(h, H[j], 10, MPFR_RNDN);
+            int s1 =
+                hdo_event_locate(r1, ps[i].c, ps[i].len, h, tol, NULL, PREC);
+            int s2 = hdo_event_locate(r2, q.c, q.len, h, tol, NULL, PREC);
+            cr_assert_eq(s1, s2, "poly %d, H %s: status", i, H[j]);
+            if (s1 == HDO_EVENT) {
+                cr_assert(mpfr_equal_p(r1, r2), "poly %d, H %s: root", i, H[j]);
+                hdo_event_time_error(d1, ps[i].c, ps[i].len, h, tol, r1, PREC);
+                hdo_event_time_error(d2, q.c, q.len, h, tol, r1, PREC);
+                cr_assert(mpfr_equal_p(d1, d2), "poly %d, H %s: delta", i,
+                          H[j]);
+            }
+            slong z1 = hdo_event_zero_order(ps[i].c, ps[i].len, h, tol, NULL);
+            slong z2 = hdo_event_zero_order(q.c, q.len, h, tol, NULL);
+            cr_assert(z1 == z2 || (z1 == ps[i].len && z2 == q.len),
+                      "poly %d, H %s: zero order %ld, %ld", i, H[j], (long)z1,
+                      (long)z2);
+            poly_free(&q);
+        }
+    for (int i = 0; i < 4; i++)
+        poly_free(&ps[i]);
+    mpfr_clears(r1, r2, tol, h, d1, d2, (mpfr_ptr)0);
+}
+
+/* hdo_event_time_error as it was before issue 28 (the whole Taylor shift,
+   then the 64-bit log and exp of every k), the second way of computing
+   what the lazy shift must give to the bit. */
+static void
+time_error_whole(mpfr_t delta, const poly *p, const mpfr_t tol,
+                 const mpfr_t root)
+{
+    slong len = p->len;
+    mpfr_t ztol, d, lg, pw, term;
+    mpfr_inits2(64, ztol, d, lg, pw, term, (mpfr_ptr)0);
+    mpfr_set_ui(pw, 1, MPFR_RNDN);
+    mpfr_set_ui(ztol, 0, MPFR_RNDN);
+    for (slong k = 0; k < len; k++) { /* max_k |c_k| r^k, rounded up */
+        mpfr_abs(term, p->c + k, MPFR_RNDU);
+        mpfr_mul(term, term, pw, MPFR_RNDU);
+        if (mpfr_cmp(term, ztol) > 0)
+            mpfr_set(ztol, term, MPFR_RNDU);
+        mpfr_mul(pw, pw, root, MPFR_RNDU);
+    }
+    mpfr_mul(ztol, ztol, tol, MPFR_RNDU);
+    mpfr_ptr T = flint_malloc(len * sizeof *T);
+    for (slong k = 0; k < len; k++) {
+        mpfr_init2(T + k, PREC);
+        mpfr_set(T + k, p->c + k, MPFR_RNDN);
+    }
+    for (slong i = 0; i < len - 1; i++)
+        for (slong j = len - 2; j >= i; j--)
+            mpfr_fma(T + j, root, T + j + 1, T + j, MPFR_RNDN);
+    mpfr_set_inf(delta, 1);
+    for (slong k = 1; k < len; k++) {
+        if (mpfr_zero_p(T + k))
+            continue;
+        mpfr_abs(d, T + k, MPFR_RNDN);
+        mpfr_div(d, ztol, d, MPFR_RNDN);
+        mpfr_log(lg, d, MPFR_RNDN);
+        mpfr_div_si(lg, lg, k, MPFR_RNDN);
+        mpfr_exp(d, lg, MPFR_RNDN);
+        if (mpfr_cmp(d, delta) < 0)
+            mpfr_set(delta, d, MPFR_RNDN);
+    }
+    for (slong k = 0; k < len; k++)
+        mpfr_clear(T + k);
+    flint_free(T);
+    mpfr_clears(ztol, d, lg, pw, term, (mpfr_ptr)0);
+}
+
+/* The lazy time error (only the T_k that can be least, issue 28) gives
+   the bits of the whole shift: products of random factors (simple,
+   double, triple and fivefold roots, so every k can be the least), some
+   series of order 48 (exp-like coefficients), at roots inside and at 0,
+   and at two tolerances. */
+Test(hybrid, time_error_lazy_equals_whole_shift)
+{
+    flint_rand_t st;
+    flint_randinit(st);
+    mpfr_t tol, root, H, d1, d2;
+    mpfr_inits2(PREC, tol, root, H, (mpfr_ptr)0);
+    mpfr_inits2(64, d1, d2, (mpfr_ptr)0);
+    mpfr_set_ui(H, 1, MPFR_RNDN);
+    for (int trial = 0; trial < 300; trial++) {
+        mpfr_set_str(tol, trial % 2 ? "1e-65" : "1e-20", 10, MPFR_RNDN);
+        poly p;
+        char buf[64];
+        double r = (double)(1 + n_randint(st, 63)) / 64;
+        if (trial % 5 == 4) {
+            /* exp(-3 s) - 1/2 + a random tail: 49 coefficients */
+            p = poly_from(1, "0.5");
+            p.c = flint_realloc(p.c, 49 * sizeof *p.c);
+            for (slong k = 1; k < 49; k++) {
+                mpfr_init2(p.c + k, PREC);
+                mpfr_set_si(p.c + k, k % 2 ? -3 : 3, MPFR_RNDN);
+                mpfr_pow_ui(p.c + k, p.c + k, k, MPFR_RNDN);
+                mpfr_fac_ui(root, k, MPFR_RNDN); /* root: scratch here */
+                mpfr_div(p.c + k, p.c + k, root, MPFR_RNDN);
+                if (n_randint(st, 4) == 0)
+                    mpfr_mul_d(p.c + k, p.c + k, 1.5, MPFR_RNDN);
+            }
+            p.len = 49;
+            mpfr_set_d(root, r, MPFR_RNDN);
+        } else {
+            p = poly_from(1, n_randint(st, 2) ? "1" : "-1");
+            slong mult = (slong)(1 + n_randint(st, 5)); /* of the root */
+            snprintf(buf, sizeof buf, "%.17g", r);
+            for (slong k = 0; k < mult; k++)
+                poly_mul_root(&p, buf);
+            for (slong k = (slong)n_randint(st, 4); k > 0; k--) {
+                snprintf(buf, sizeof buf, "%.17g",
+                         -2 + (double)n_randint(st, 512) / 64);
+                poly_mul_root(&p, buf);
+            }
+            snprintf(buf, sizeof buf, "%.17g", r);
+            mpfr_set_str(root, buf, 10, MPFR_RNDN);
+            if (n_randint(st, 8) == 0)
+                mpfr_set_zero(root, 1);
+        }
+        hdo_event_time_error(d1, p.c, p.len, H, tol, root, PREC);
+        time_error_whole(d2, &p, tol, root);
+        cr_assert(mpfr_equal_p(d1, d2) || (mpfr_inf_p(d1) && mpfr_inf_p(d2)),
+                  "trial %d (len %ld): %.17g against %.17g", trial, (long)p.len,
+                  mpfr_get_d(d1, MPFR_RNDN), mpfr_get_d(d2, MPFR_RNDN));
+        poly_free(&p);
+    }
+    flint_randclear(st);
+    mpfr_clears(tol, root, H, d1, d2, (mpfr_ptr)0);
+}
+
+/* The search's decisions in doubles hand over to Arb where their margin
+   is thin: clusters of roots 1e-20 to 1e-40 apart (below what doubles
+   resolve), tangencies a hair above or below zero, roots at the step's
+   end.  The first crossing must still be found, at its known place. */
+Test(hybrid, thin_margins_still_certified)
+{
+    struct {
+        const char *lead, *roots[5];
+        int nroots;
+        const char *H, *first; /* NULL: no event */
+        int digits;
+    } cs[] = {
+        /* a dip 1e-40 wide, narrower than w_min = sqrt(tol) / 4: below
+           what the tolerance resolves, no event (locate.c) */
+        {"1",
+         {"0.3", "0.3000000000000000000000000000000000000001", "2"},
+         3,
+         "1",
+         NULL,
+         0},
+        /* a dip 1e-20 wide is resolved: the crossing into it; the pair
+           is ill-conditioned, 1e-70 / (1e-20 0.2) */
+        {"-1", {"0.4", "0.40000000000000000001", "0.6"}, 3, "1", "0.4", 45},
+        /* the crossing exactly at the step's end */
+        {"1", {"0.5", "3"}, 2, "0.5", "0.5", 60},
+        /* just beyond the step's end: no event */
+        {"1", {"0.5000000000000000000000000001", "3"}, 2, "0.5", NULL, 0},
+        /* a double root (touching) then a crossing */
+        {"1", {"0.125", "0.125", "0.875"}, 3, "1", "0.875", 60},
+    };
+    mpfr_t root;
+    mpfr_init2(root, PREC);
+    for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
+        poly p = poly_from(1, cs[i].lead);
+        for (int k = 0; k < cs[i].nroots; k++)
+            poly_mul_root(&p, cs[i].roots[k]);
+        if (mpfr_sgn(p.c + 0) < 0)
+            for (slong k = 0; k < p.len; k++)
+                mpfr_neg(p.c + k, p.c + k, MPFR_RNDN);
+        int st = locate(root, &p, cs[i].H);
+        if (cs[i].first == NULL) {
+            cr_assert_eq(st, 0, "case %zu: no event", i);
+        } else {
+            cr_assert_eq(st, HDO_EVENT, "case %zu: event", i);
+            assert_root_str(root, cs[i].first, cs[i].digits);
+        }
+        poly_free(&p);
+    }
+    mpfr_clear(root);
+}

@@ -26,7 +26,7 @@ import sys
 #: allocates through
 HDO_FRAMES = re.compile(
     r"_hdo\.cpython|/ref/|\bref/|tools/python/ext/|\bhdo_[a-z_]+|"
-    r"libmpfr|libgmp|libflint|libcalcium|libantic|libmatio")
+    r"libmpfr|libgmp|libflint|libcalcium|libantic")
 
 
 def leaks(text):

@@ -129,3 +129,93 @@ Test(hybrid, output_summary_json)
     hdo_result_clear(res);
     hdo_model_clear(model);
 }
+
+/* trajectory.csv's numbers are mpfr_printf's "%.*Re" to the byte
+   (output.c formats them from mpfr_get_str, issue 28): random values at
+   1 to 120 digits and several precisions, values just below a power of
+   ten (9.99...96 rounding up to 1.0e+01), integers, tiny and huge
+   exponents (three-digit exponents), signs, +0, -0, infinities. */
+Test(hybrid, output_numbers_as_mpfr_printf)
+{
+    static const long digits[] = {1, 2, 3, 5, 16, 17, 30, 31, 40, 61, 120};
+    static const mpfr_prec_t precs[] = {53, 64, 133, 200, 420};
+    flint_rand_t st;
+    flint_randinit(st);
+    for (int di = 0; di < (int)(sizeof digits / sizeof digits[0]); di++)
+        for (int pi = 0; pi < (int)(sizeof precs / sizeof precs[0]); pi++) {
+            long D = digits[di];
+            hdo_model_t model;
+            hdo_result_t res;
+            hdo_error_t err;
+            hdo_model_init(model);
+            cr_assert_eq(hdo_model_parse_string(model, model_text,
+                                                strlen(model_text), "two.hdae",
+                                                &err),
+                         0);
+            hdo_result_init(res);
+            hdo_result_setup(res, model, D, precs[pi]);
+            mpfr_t t;
+            mpfr_init2(t, precs[pi]);
+            char **want = calloc(200 * 3, sizeof *want);
+            for (int i = 0; i < 200; i++) {
+                mpfr_set_ui(t, (unsigned long)i, MPFR_RNDN);
+                hdo_row *r = hdo_result_add_row(res, t, 0);
+                r->present[0] = r->present[2] = 1;
+                for (int v = 0; v <= 2; v += 2) {
+                    mpfr_ptr x = r->values + v;
+                    switch (i % 8) {
+                    case 0: /* just below 10^k: rounds up to a new decade */
+                        mpfr_set_ui(x, 10, MPFR_RNDN);
+                        mpfr_pow_si(x, x, (long)n_randint(st, 60) - 30,
+                                    MPFR_RNDN);
+                        mpfr_nextbelow(x);
+                        break;
+                    case 1:
+                        mpfr_set_si(x, (long)n_randint(st, 2000) - 1000,
+                                    MPFR_RNDN);
+                        break;
+                    case 2:
+                        mpfr_set_zero(x, n_randint(st, 2) ? 1 : -1);
+                        break;
+                    case 3:
+                        mpfr_set_inf(x, n_randint(st, 2) ? 1 : -1);
+                        break;
+                    default:
+                        /* random bits through the whole precision */
+                        mpfr_set_zero(x, 1);
+                        for (int b = 0; b < 8; b++) {
+                            mpfr_mul_2si(x, x, 60, MPFR_RNDN);
+                            mpfr_add_ui(x, x, n_randint(st, 1UL << 60),
+                                        MPFR_RNDN);
+                        }
+                        mpfr_mul_2si(x, x, (long)n_randint(st, 1400) - 1180,
+                                     MPFR_RNDN);
+                        if (n_randint(st, 2))
+                            mpfr_neg(x, x, MPFR_RNDN);
+                    }
+                    mpfr_asprintf(&want[i * 3 + v], "%.*Re", (int)(D - 1), x);
+                }
+                mpfr_asprintf(&want[i * 3 + 1], "%.*Re", (int)(D - 1), t);
+            }
+            char *s = write_to_string(0, res, model, D);
+            char *line = strchr(s, '\n') + 1; /* past the header */
+            for (int i = 0; i < 200; i++) {
+                char expect[1200];
+                snprintf(expect, sizeof expect, "%s,m1,%s,,%s\n",
+                         want[i * 3 + 1], want[i * 3], want[i * 3 + 2]);
+                cr_assert(strncmp(line, expect, strlen(expect)) == 0,
+                          "D = %ld, prec %ld, row %d: %.*s instead of %s", D,
+                          (long)precs[pi], i, (int)strlen(expect), line,
+                          expect);
+                line += strlen(expect);
+                for (int k = 0; k < 3; k++)
+                    mpfr_free_str(want[i * 3 + k]);
+            }
+            free(want);
+            free(s);
+            mpfr_clear(t);
+            hdo_result_clear(res);
+            hdo_model_clear(model);
+        }
+    flint_randclear(st);
+}

@@ -1,0 +1,390 @@
+/* fused.c -- MPFR kernels on the limbs: a correctly rounded fused
+ * multiply-add and Horner's rule */
+#include <string.h>
+#include "expr.h"
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("O3")
+#endif
+
+/* Why.  An MPFR call at 40 digits costs about 220 (mpfr_mul) to 790
+   (mpfr_fma) instructions, most of it in argument checks, the exponent
+   range saved and restored through thread-local storage, temporaries,
+   and the general case of every precision and rounding mode (issue 28:
+   9.5% of a Taylor run in __tls_get_addr alone).  The dense output's
+   Horner loop is a long chain of the same operation on numbers of one
+   small precision.  Here they
+   work on the limbs (MPFR's documented layout of a regular number: n
+   limbs, most significant last, normalised, value 0.m 2^exp), for n =
+   1 to 4 limbs (256 bits: 30 and 60 digits), every operand of the same
+   n, in loops the compiler unrolls (n a constant in each copy); MPFR
+   does the rest.
+
+   hdo_fma_rn is correctly rounded, as mpfr_fma, and hdo_horner_rn
+   rounds as a loop of them: the same bits, so the dense output does not
+   change. */
+
+#define NMAX 4 /* limbs handled here */
+#define LB 64  /* bits of a limb (mp_limb_t on amd64 and arm64) */
+#define BUF (3 * NMAX + 2)
+
+typedef mp_limb_t limb;
+typedef unsigned __int128 dlimb;
+
+#define INLINE static inline __attribute__((always_inline))
+
+/* n when x is a regular number of n <= NMAX limbs with a moderate
+   exponent, else 0 (then MPFR does the work). */
+static int
+nlimbs(mpfr_srcptr x)
+{
+    mpfr_prec_t p = mpfr_get_prec(x);
+    long e;
+    if (!mpfr_regular_p(x) || p > NMAX * LB)
+        return 0;
+    e = mpfr_get_exp(x);
+    return e > (1L << 60) || e < -(1L << 60) ? 0 : (int)((p + LB - 1) / LB);
+}
+
+/* P (2n limbs) := A B (n limbs each), schoolbook. */
+INLINE void
+mul_n(limb *P, const limb *A, const limb *B, int n)
+{
+    for (int i = 0; i < n; i++) {
+        /* row i: P[i .. i + n] += A[i] B (row 0 sets them) */
+        dlimb t = (dlimb)A[i] * B[0] + (i > 0 ? P[i] : 0);
+        P[i] = (limb)t;
+        limb c = (limb)(t >> LB);
+        if (i == 0) {
+            for (int j = 1; j < n; j++) {
+                t = (dlimb)A[0] * B[j] + c;
+                P[j] = (limb)t;
+                c = (limb)(t >> LB);
+            }
+            P[n] = c;
+            continue;
+        }
+        for (int j = 1; j < n; j++) {
+            t = (dlimb)A[i] * B[j] + P[i + j] + c;
+            P[i + j] = (limb)t;
+            c = (limb)(t >> LB);
+        }
+        P[i + n] = c;
+    }
+}
+
+/* R[d] += or -= s, with the carry or borrow c (in and out). */
+INLINE void
+limb_step(limb *R, long d, limb s, limb *c, int sub)
+{
+    if (sub) {
+        limb a = R[d], t = a - s - *c;
+        *c = a < s || (a == s && *c);
+        R[d] = t;
+    } else {
+        dlimb t = (dlimb)R[d] + s + *c;
+        R[d] = (limb)t;
+        *c = (limb)(t >> LB);
+    }
+}
+
+/* R[0 .. L-1] +=/-= S: the limbs of src (len limbs) shifted right by
+   s >= 0 bits from the position where src's top limb is R[top];
+   returns the OR of the bits that fall below R[0].  Carries and
+   borrows run to R[L - 1] (the caller leaves room). */
+INLINE limb
+addsub_shifted(limb *R, int L, const limb *src, int len, int top, long s,
+               int sub)
+{
+    long q = s / LB;
+    int r = (int)(s % LB);
+    limb lost = 0, c = 0;
+    /* S[j] = ((src << LB) >> r)[j], j = 0 .. len, goes to R[d0 + j] */
+    long d0 = (long)top - len - q, j0 = d0 < 0 ? -d0 : 0;
+    if (j0 > len + 1)
+        j0 = len + 1;
+#define S_(j)                                                                  \
+    (r == 0 ? ((j) > 0 ? src[(j)-1] : 0)                                       \
+            : (((j) > 0 ? src[(j)-1] >> r : 0) |                               \
+               ((j) < len ? src[j] << (LB - r) : 0)))
+    for (long j = 0; j < j0; j++) /* below R[0]: rare */
+        lost |= S_(j);
+    if (r == 0) {
+        for (long j = j0 > 1 ? j0 : 1; j <= len; j++)
+            limb_step(R, d0 + j, src[j - 1], &c, sub);
+    } else {
+        if (j0 == 0)
+            limb_step(R, d0, src[0] << (LB - r), &c, sub);
+        for (long j = j0 > 1 ? j0 : 1; j < len; j++)
+            limb_step(R, d0 + j, src[j - 1] >> r | src[j] << (LB - r), &c, sub);
+        if (j0 <= len)
+            limb_step(R, d0 + len, src[len - 1] >> r, &c, sub);
+    }
+#undef S_
+    for (long d = d0 + len + 1; c && d < L; d++) {
+        if (sub) {
+            c = R[d] == 0;
+            R[d]--;
+        } else {
+            R[d]++;
+            c = R[d] == 0;
+        }
+    }
+    return lost;
+}
+
+/* out := sign R 2^(E - LB L) (R of L limbs, not zero) rounded to
+   nearest, ties to even, to p bits (n limbs); sticky != 0: the exact
+   value is above R by less than R's last bit.  Returns 0, or 1 when the
+   exponent is out of MPFR's range (out untouched). */
+/* A regular number on its limbs: 0.m 2^e times s (+1 or -1). */
+typedef struct {
+    limb m[NMAX];
+    long e;
+    int s;
+} raw;
+
+INLINE void
+raw_get(raw *a, mpfr_srcptr x, int n)
+{
+    memcpy(a->m, x->_mpfr_d, (size_t)n * sizeof(limb));
+    a->e = mpfr_get_exp(x);
+    a->s = mpfr_signbit(x) ? -1 : 1;
+}
+
+/* x := a (x of n limbs) */
+INLINE void
+raw_set(mpfr_ptr x, const raw *a, int n)
+{
+    memcpy(x->_mpfr_d, a->m, (size_t)n * sizeof(limb));
+    x->_mpfr_exp = a->e;
+    x->_mpfr_sign = a->s;
+}
+
+INLINE int
+round_to(raw *out, mpfr_prec_t p, int n, int sign, const limb *R, int L, long E,
+         int sticky, long emin_known, long emax_known)
+{
+    int h = L - 1;
+    while (R[h] == 0)
+        h--;
+    int lz = __builtin_clzl(R[h]);
+    long e = E - (long)(L - 1 - h) * LB - lz;
+    /* the n limbs below the top bit: M[i] from R[h - n + 1 + i] and the
+       limb under it; then the round bit and anything below */
+    limb M[NMAX], round, below = sticky != 0;
+    int lo = h - n + 1;
+#define RL(i) ((i) >= 0 ? R[i] : (limb)0)
+#define SH(i) (lz == 0 ? RL(i) : (RL(i) << lz | RL((i)-1) >> (LB - lz)))
+    for (int i = 0; i < n; i++)
+        M[i] = SH(lo + i);
+    limb next = SH(lo - 1); /* the limb below M */
+    int low = (int)(n * LB - p);
+    if (low > 0) {
+        limb rb = (limb)1 << (low - 1);
+        round = M[0] & rb;
+        below |= M[0] & (rb - 1);
+        M[0] &= ~(((limb)1 << low) - 1);
+        below |= next;
+    } else {
+        round = next >> (LB - 1);
+        below |= next << 1;
+    }
+    /* the bits of R under next: R[lo - 2] shifted, and everything lower */
+    if (lz != 0)
+        below |= RL(lo - 2) << lz;
+    for (int i = 0; i < lo - 2; i++)
+        below |= R[i];
+    if (lz == 0 && lo - 2 >= 0)
+        below |= R[lo - 2];
+#undef SH
+#undef RL
+    if (round && (below || (M[0] >> low & 1))) {
+        limb c = (limb)1 << low;
+        for (int i = 0; i < n && c; i++) {
+            M[i] += c;
+            c = M[i] < c;
+        }
+        if (c) { /* 0.11..1 + ulp = 1: one more bit of exponent */
+            M[n - 1] = (limb)1 << (LB - 1);
+            e++;
+        }
+    }
+    /* in MPFR's exponent range: surely when between two exponents of
+       numbers in it (the operands'), else asked */
+    if ((e < emin_known && e < mpfr_get_emin()) ||
+        (e > emax_known && e > mpfr_get_emax()))
+        return 1;
+    memcpy(out->m, M, (size_t)n * sizeof *M);
+    out->e = e;
+    out->s = sign;
+    return 0;
+}
+
+/* out := x y + z rounded to nearest to p bits, all of n limbs: 0, or 1
+   when MPFR must (an exact zero, a result out of range). */
+INLINE int
+fma_raw(raw *out, const raw *x, const raw *y, const limb *mz, long ez, int sZ,
+        mpfr_prec_t p, int n)
+{
+    limb P[2 * NMAX], R[BUF];
+    const int L = 3 * n + 2; /* both whole under a carry limb */
+    mul_n(P, x->m, y->m, n);
+    long eP = x->e + y->e;
+    if (!(P[2 * n - 1] >> (LB - 1))) { /* 0.P in [1/4, 1): normalise */
+        for (int i = 2 * n - 1; i > 0; i--)
+            P[i] = P[i] << 1 | P[i - 1] >> (LB - 1);
+        P[0] <<= 1;
+        eP--;
+    }
+    int sP = x->s * y->s, same = sP == sZ;
+    /* a: the operand of larger magnitude at R[L - 2] down, unshifted; b
+       shifted right by the exponents' difference and added or
+       subtracted; with equal exponents the significands decide */
+    int p_first = eP > ez;
+    if (eP == ez) {
+        int c = 0;
+        for (int i = 1; i <= n && c == 0; i++)
+            c = P[2 * n - i] > mz[n - i]   ? 1
+                : P[2 * n - i] < mz[n - i] ? -1
+                                           : 0;
+        for (int i = n + 1; i <= 2 * n && c == 0; i++)
+            c = P[2 * n - i] != 0;
+        if (c == 0 && !same)
+            return 1; /* an exact zero: its sign is MPFR's rule */
+        p_first = c >= 0;
+    }
+    long E = (p_first ? eP : ez) + LB; /* R's top: 2^E */
+    for (int i = 0; i < L; i++)
+        R[i] = 0;
+    limb lost;
+    int sign;
+    if (p_first) {
+        memcpy(R + L - 1 - 2 * n, P, 2 * n * sizeof *P);
+        lost = addsub_shifted(R, L, mz, n, L - 2, eP - ez, !same);
+        sign = sP;
+    } else {
+        memcpy(R + L - 1 - n, mz, n * sizeof *mz);
+        lost = addsub_shifted(R, L, P, 2 * n, L - 2, ez - eP, !same);
+        sign = sZ;
+    }
+    /* b lost bits only when it is 2^60 times smaller than a: then a -
+       (b + lost) is just under a - b, at a rounding position far above
+       R's end */
+    if (lost && !same) {
+        limb one = 1;
+        addsub_shifted(R, L, &one, 1, 0, 0, 1);
+    }
+    long lo_e = x->e < y->e ? x->e : y->e, hi_e = x->e > y->e ? x->e : y->e;
+    return round_to(out, p, n, sign, R, L, E, lost != 0, lo_e < ez ? lo_e : ez,
+                    hi_e > ez ? hi_e : ez);
+}
+
+/* hdo_fma_rn for operands and result of n limbs. */
+INLINE int
+fma_n(mpfr_ptr r, mpfr_srcptr x, mpfr_srcptr y, mpfr_srcptr z, int n)
+{
+    raw a, b, out;
+    raw_get(&a, x, n);
+    raw_get(&b, y, n);
+    if (fma_raw(&out, &a, &b, z->_mpfr_d, mpfr_get_exp(z),
+                mpfr_signbit(z) ? -1 : 1, mpfr_get_prec(r), n) != 0)
+        return 1;
+    raw_set(r, &out, n);
+    return 0;
+}
+
+void
+hdo_fma_rn(mpfr_ptr r, mpfr_srcptr x, mpfr_srcptr y, mpfr_srcptr z)
+{
+    int n = nlimbs(x), done = 1;
+    if (n != 0 && nlimbs(y) == n && nlimbs(z) == n &&
+        (mpfr_get_prec(r) + LB - 1) / LB == n) {
+        switch (n) { /* n a constant in each copy */
+        case 1:
+            done = fma_n(r, x, y, z, 1);
+            break;
+        case 2:
+            done = fma_n(r, x, y, z, 2);
+            break;
+        case 3:
+            done = fma_n(r, x, y, z, 3);
+            break;
+        default:
+            done = fma_n(r, x, y, z, 4);
+        }
+    }
+    if (done != 0)
+        mpfr_fma(r, x, y, z, MPFR_RNDN);
+}
+
+/* hdo_horner_rn with acc and h of n limbs: the accumulator stays on its
+   limbs from step to step; a step the kernel does not take (a zero, an
+   operand of other size, an exact zero or a range question) is
+   mpfr_fma's. */
+INLINE void
+horner_n(mpfr_ptr acc, const mpfr_t *c, slong len, mpfr_srcptr h, int n)
+{
+    mpfr_prec_t p = mpfr_get_prec(acc);
+    raw a, hr;
+    int live = 0; /* a holds acc */
+    raw_get(&hr, h, n);
+    for (slong k = len - 2; k >= 0; k--) {
+        mpfr_srcptr z = c[k];
+        if (!live && nlimbs(acc) == n) {
+            raw_get(&a, acc, n);
+            live = 1;
+        }
+        raw out;
+        if (live && mpfr_zero_p(z)) {
+            /* a h + (+-0) is a h rounded (a, h != 0): the product alone */
+            limb P[2 * NMAX];
+            mul_n(P, a.m, hr.m, n);
+            long lo_e = a.e < hr.e ? a.e : hr.e;
+            long hi_e = a.e > hr.e ? a.e : hr.e;
+            if (round_to(&out, p, n, a.s * hr.s, P, 2 * n, a.e + hr.e, 0, lo_e,
+                         hi_e) == 0) {
+                a = out;
+                continue;
+            }
+        } else if (live && nlimbs(z) == n &&
+                   fma_raw(&out, &a, &hr, z->_mpfr_d, mpfr_get_exp(z),
+                           mpfr_signbit(z) ? -1 : 1, p, n) == 0) {
+            a = out;
+            continue;
+        }
+        if (live)
+            raw_set(acc, &a, n);
+        live = 0;
+        mpfr_fma(acc, acc, h, c[k], MPFR_RNDN);
+    }
+    if (live)
+        raw_set(acc, &a, n);
+}
+
+void
+hdo_horner_rn(mpfr_ptr out, const mpfr_t *c, slong len, mpfr_srcptr h,
+              mpfr_ptr acc)
+{
+    int n = nlimbs(h);
+    mpfr_set(acc, c[len - 1], MPFR_RNDN);
+    if (n == 0 || (mpfr_get_prec(acc) + LB - 1) / LB != n) {
+        for (slong k = len - 2; k >= 0; k--)
+            mpfr_fma(acc, acc, h, c[k], MPFR_RNDN);
+    } else {
+        switch (n) { /* n a constant in each copy */
+        case 1:
+            horner_n(acc, c, len, h, 1);
+            break;
+        case 2:
+            horner_n(acc, c, len, h, 2);
+            break;
+        case 3:
+            horner_n(acc, c, len, h, 3);
+            break;
+        default:
+            horner_n(acc, c, len, h, 4);
+        }
+    }
+    mpfr_set(out, acc, MPFR_RNDN);
+}

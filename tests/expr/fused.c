@@ -1,0 +1,192 @@
+/* fused.c -- the limb kernels of ref/expr/fused.c against MPFR: the fused
+ * multiply-add and Horner's rule to the bit (mpfr_fma, a loop of it) */
+#include <criterion/criterion.h>
+#include "expr.h"
+
+static const mpfr_prec_t precs[] = {2,   53,  63,  64,  65,  100, 127,
+                                    128, 133, 192, 200, 233, 256, 366,
+                                    448, 511, 512, 513, 700};
+#define NPRECS ((int)(sizeof precs / sizeof precs[0]))
+
+/* x := a random number of x's precision: random bits, or few bits (an
+   integer mantissa: ties and exact cancellations), exponent in
+   [-span, span], random sign. */
+static void
+random_num(mpfr_t x, flint_rand_t st, long span)
+{
+    mpfr_prec_t p = mpfr_get_prec(x);
+    if (n_randint(st, 4) == 0) {
+        mpfr_set_ui(x, n_randint(st, 64) + 1, MPFR_RNDN);
+    } else {
+        /* a uniform significand from random limbs */
+        mpz_t z;
+        mpz_init(z);
+        for (mpfr_prec_t b = 0; b < p; b += 32) {
+            mpz_mul_2exp(z, z, 32);
+            mpz_add_ui(z, z, n_randint(st, 1UL << 32));
+        }
+        mpz_setbit(z, (mp_bitcnt_t)(p + (32 - p % 32) % 32 - 1));
+        mpfr_set_z(x, z, MPFR_RNDZ);
+        mpz_clear(z);
+    }
+    mpfr_set_exp(x, (mpfr_exp_t)n_randint(st, 2 * span + 1) - span);
+    if (n_randint(st, 2))
+        mpfr_neg(x, x, MPFR_RNDN);
+}
+
+static int
+same_bits(mpfr_srcptr a, mpfr_srcptr b)
+{
+    if (mpfr_nan_p(a) || mpfr_nan_p(b))
+        return mpfr_nan_p(a) && mpfr_nan_p(b);
+    return mpfr_equal_p(a, b) && mpfr_signbit(a) == mpfr_signbit(b);
+}
+
+/* The bits of mpfr_fma at every precision up to 700 bits (the fast path
+   up to 256), operands of one or of three precisions, exponents close
+   (cancellation) and far apart (one operand only rounds), x y + z near
+   -z (z the rounded -x y, one ulp beside it), results aliased with an
+   operand, and zeros, infinities and NaN (mpfr_fma's own path). */
+Test(expr_fused, fma_rn_is_mpfr_fma)
+{
+    flint_rand_t st;
+    flint_randinit(st);
+    for (long trial = 0; trial < 60000; trial++) {
+        mpfr_prec_t pr = precs[n_randint(st, NPRECS)];
+        int mixed = n_randint(st, 4) == 0;
+        mpfr_t x, y, z, r1, r2;
+        mpfr_init2(x, mixed ? precs[n_randint(st, NPRECS)] : pr);
+        mpfr_init2(y, mixed ? precs[n_randint(st, NPRECS)] : pr);
+        mpfr_init2(z, mixed ? precs[n_randint(st, NPRECS)] : pr);
+        mpfr_inits2(pr, r1, r2, (mpfr_ptr)0);
+        long span = n_randint(st, 2) ? 4 : 300;
+        random_num(x, st, span);
+        random_num(y, st, span);
+        random_num(z, st, span);
+        switch (n_randint(st, 8)) {
+        case 0: /* z = -(x y) rounded, then maybe one ulp off */
+            mpfr_mul(z, x, y, MPFR_RNDN);
+            mpfr_neg(z, z, MPFR_RNDN);
+            if (n_randint(st, 2))
+                mpfr_nextabove(z);
+            break;
+        case 1: /* a special operand */
+            switch (n_randint(st, 4)) {
+            case 0:
+                mpfr_set_zero(z, n_randint(st, 2) ? 1 : -1);
+                break;
+            case 1:
+                mpfr_set_zero(x, 1);
+                break;
+            case 2:
+                mpfr_set_inf(y, -1);
+                break;
+            default:
+                mpfr_set_nan(z);
+            }
+            break;
+        case 2: /* z tiny or huge against x y */
+            mpfr_set_exp(z, mpfr_get_exp(x) + mpfr_get_exp(y) +
+                                (n_randint(st, 2) ? 1 : -1) *
+                                    (long)(pr + n_randint(st, 300)));
+            break;
+        default:
+            break;
+        }
+        mpfr_fma(r1, x, y, z, MPFR_RNDN);
+        int alias = (int)n_randint(st, 3);
+        if (alias == 1 && mpfr_get_prec(x) == pr) {
+            mpfr_set(r2, x, MPFR_RNDN);
+            hdo_fma_rn(r2, r2, y, z);
+        } else if (alias == 2 && mpfr_get_prec(z) == pr) {
+            mpfr_set(r2, z, MPFR_RNDN);
+            hdo_fma_rn(r2, x, y, r2);
+        } else {
+            hdo_fma_rn(r2, x, y, z);
+        }
+        if (!same_bits(r1, r2)) {
+            char buf[2000];
+            mpfr_snprintf(buf, sizeof buf,
+                          "trial %ld: prec %ld: x = %Ra, y = %Ra, z = %Ra: "
+                          "mpfr_fma %Ra, hdo_fma_rn %Ra",
+                          trial, (long)pr, x, y, z, r1, r2);
+            cr_assert_fail("%s", buf);
+        }
+        mpfr_clears(x, y, z, r1, r2, (mpfr_ptr)0);
+    }
+    flint_randclear(st);
+}
+
+/* Ties: x y + z exactly halfway between two neighbours is rounded to the
+   even one (1 + 2^-p -> 1; 1 + 2^(1-p) + 2^-p -> 1 + 2^(2-p)). */
+Test(expr_fused, fma_rn_ties_to_even)
+{
+    for (int i = 0; i < NPRECS; i++) {
+        mpfr_prec_t p = precs[i];
+        mpfr_t x, y, z, r, want;
+        mpfr_inits2(p, x, y, z, r, want, (mpfr_ptr)0);
+        mpfr_set_ui_2exp(x, 1, -(long)p / 2, MPFR_RNDN);
+        mpfr_set_ui_2exp(y, 1, -(long)(p - p / 2), MPFR_RNDN); /* x y = 2^-p */
+        mpfr_set_ui(z, 1, MPFR_RNDN);
+        hdo_fma_rn(r, x, y, z);
+        cr_assert(mpfr_cmp_ui(r, 1) == 0, "prec %ld: 1 + 2^-p", (long)p);
+        mpfr_nextabove(z); /* 1 + 2^(1-p): odd last bit */
+        hdo_fma_rn(r, x, y, z);
+        mpfr_set(want, z, MPFR_RNDN);
+        mpfr_nextabove(want);
+        if (p > 1)
+            cr_assert(mpfr_equal_p(r, want), "prec %ld: odd + half", (long)p);
+        mpfr_clears(x, y, z, r, want, (mpfr_ptr)0);
+    }
+}
+
+/* hdo_horner_rn against the loop it stands for (mpfr_set, then mpfr_fma
+   per coefficient, then mpfr_set), to the bit: random polynomials of
+   length 1 to 60 with exact zeros among the coefficients (a series that
+   ends in zeros), coefficients of another precision, signs that cancel,
+   h positive, negative or 0, accumulators of the coefficients'
+   precision or another. */
+Test(expr_fused, horner_rn_is_the_fma_loop)
+{
+    flint_rand_t st;
+    flint_randinit(st);
+    for (long trial = 0; trial < 20000; trial++) {
+        mpfr_prec_t p = precs[n_randint(st, NPRECS)];
+        slong len = 1 + (slong)n_randint(st, 60);
+        mpfr_t *c = flint_malloc(len * sizeof *c);
+        for (slong k = 0; k < len; k++) {
+            mpfr_init2(
+                c[k], n_randint(st, 8) == 0 ? precs[n_randint(st, NPRECS)] : p);
+            random_num(c[k], st, n_randint(st, 2) ? 2 : 40);
+            if (n_randint(st, 6) == 0 || (k > len / 2 && n_randint(st, 2)))
+                mpfr_set_zero(c[k], 1);
+        }
+        mpfr_t h, acc1, acc2, out1, out2;
+        mpfr_init2(h, p);
+        random_num(h, st, 3);
+        if (n_randint(st, 20) == 0)
+            mpfr_set_zero(h, 1);
+        mpfr_prec_t pa =
+            n_randint(st, 6) == 0 ? precs[n_randint(st, NPRECS)] : p;
+        mpfr_inits2(pa, acc1, acc2, (mpfr_ptr)0);
+        mpfr_inits2(p, out1, out2, (mpfr_ptr)0);
+        mpfr_set(acc1, c[len - 1], MPFR_RNDN);
+        for (slong k = len - 2; k >= 0; k--)
+            mpfr_fma(acc1, acc1, h, c[k], MPFR_RNDN);
+        mpfr_set(out1, acc1, MPFR_RNDN);
+        hdo_horner_rn(out2, c, len, h, acc2);
+        if (!same_bits(out1, out2)) {
+            char buf[1200];
+            mpfr_snprintf(buf, sizeof buf,
+                          "trial %ld: prec %ld, len %ld, h = %Ra: loop %Ra, "
+                          "hdo_horner_rn %Ra",
+                          trial, (long)p, (long)len, h, out1, out2);
+            cr_assert_fail("%s", buf);
+        }
+        for (slong k = 0; k < len; k++)
+            mpfr_clear(c[k]);
+        flint_free(c);
+        mpfr_clears(h, acc1, acc2, out1, out2, (mpfr_ptr)0);
+    }
+    flint_randclear(st);
+}
