@@ -8,9 +8,11 @@
    the model's path as given, which differs between folders. */
 static const char *const not_compared[] = {"seconds", "timing", "hdo_version",
                                            "command_line", "file"};
-/* The figures of the computation: notes when they change. */
-static const char *const noted[] = {"steps", "implicit_steps", "max_residual",
-                                    "average_order"};
+/* The figures of the computation: notes when they change ("method_arcs":
+   where --method auto switched, a choice of cost, decisions.md D-084;
+   tools/refcompare.py's NOTED is the same list). */
+static const char *const noted[] = {"steps", "implicit_steps", "method_arcs",
+                                    "max_residual", "average_order"};
 /* The run's setting, compared first (part "options"). */
 static const char *const setup[] = {"model", "digits",     "t0",
                                     "t_end", "parameters", "overrides"};
