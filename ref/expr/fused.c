@@ -27,6 +27,10 @@
 #define NMAX 4 /* limbs handled here */
 #define LB 64  /* bits of a limb (mp_limb_t on amd64 and arm64) */
 #define BUF (3 * NMAX + 2)
+/* the kernels assume 64-bit limbs and MPFR's struct of a number (its
+   documented layout); elsewhere the build stops here rather than the
+   numbers going wrong */
+_Static_assert(GMP_NUMB_BITS == LB, "fused.c needs 64-bit GMP limbs");
 
 typedef mp_limb_t limb;
 typedef unsigned __int128 dlimb;
