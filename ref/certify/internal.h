@@ -499,6 +499,13 @@ int cert_time_only(const arc_t *a, slong m, slong k);
 int cert_time_sign(const arc_t *a, slong m, slong k, const mpfr_t t);
 int cert_before_clock(arc_t *a, slong k, const mpfr_t t);
 int cert_time_root(arb_t te, const arc_t *a, slong m, slong k);
+/* Records the run's event E (src -> dst at the ball t), proven: the
+   state before it (y, in cs's components), after it (x, u in cd's) and
+   its two rows; the pass moves past them (a->row, a->ev). */
+void cert_record_event(arc_t *a, const hdo_event *E, slong src, slong dst,
+                       const cert_mode *cs, const cert_mode *cd,
+                       const arb_t t, arb_srcptr y, arb_srcptr x,
+                       arb_srcptr u);
 
 /* tangent.c: 1 when guard g of the arc's mode, exactly zero at the arc's
    start after a transition, has its derivative along the mode's flow

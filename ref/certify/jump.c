@@ -235,42 +235,7 @@ cert_take_event(arc_t *a, slong k, const arb_t I, int instant)
                        (long)E->index, (long)E->row_left, (long)E->row_right,
                        (long)a->row);
     if (st == 0) {
-        hdo_cert_event *ce = cert_result_add_event(c->cert);
-        ce->event = a->ev;
-        ce->from = src;
-        ce->to = dst;
-        ce->kind = E->kind;
-        ce->guard = E->guard;
-        cert_ball_set_arb(&ce->time, te);
-        for (slong v = 0; v < c->model->nvars; v++) {
-            slong cs = cm->comp[v], cdv = cd->comp[v];
-            ce->left_present[v] = cs >= 0;
-            if (cs >= 0)
-                cert_ball_set_arb(ce->left + v, yh + cs);
-            ce->right_present[v] = cdv >= 0;
-            if (cdv >= 0)
-                cert_ball_set_arb(ce->right + v,
-                                  cdv < nsd ? xh + cdv : uh + (cdv - nsd));
-        }
-        /* the two rows of the event */
-        for (int side = 0; side < 2; side++) {
-            hdo_cert_row *r = cert_result_add_row(c->cert);
-            r->row = a->row;
-            r->mode = side ? dst : src;
-            cert_ball_set_arb(&r->time, te);
-            for (slong v = 0; v < c->model->nvars; v++) {
-                r->present[v] =
-                    side ? ce->right_present[v] : ce->left_present[v];
-                if (r->present[v]) {
-                    const hdo_ball *b = side ? ce->right + v : ce->left + v;
-                    mpfr_set(r->values[v].mid, b->mid, MPFR_RNDN);
-                    mpfr_set(r->values[v].rad, b->rad, MPFR_RNDU);
-                }
-            }
-            mpfr_set(a->last, res->rows[a->row].time, MPFR_RNDN);
-            a->row++;
-        }
-        a->ev++;
+        cert_record_event(a, E, src, dst, cm, cd, te, yh, xh, uh);
         /* the clock that fired is exactly zero at the next arc's start
            (instantaneous events keep the one before) */
         hdo_expr tz = a->tzero;

@@ -316,3 +316,47 @@ cert_clock_zero_at_end(arc_t *a, slong g)
     int sign;
     return hdo_expr_const_sign(&sign, w->pool, e) == 0 && sign == 0;
 }
+
+void
+cert_record_event(arc_t *a, const hdo_event *E, slong src, slong dst,
+                  const cert_mode *cs, const cert_mode *cd, const arb_t t,
+                  arb_srcptr y, arb_srcptr x, arb_srcptr u)
+{
+    cert_ctx *c = a->c;
+    slong nsd = cd->red->nstate;
+    hdo_cert_event *ce = cert_result_add_event(c->cert);
+    ce->event = a->ev;
+    ce->from = src;
+    ce->to = dst;
+    ce->kind = E->kind;
+    ce->guard = E->guard;
+    cert_ball_set_arb(&ce->time, t);
+    for (slong v = 0; v < c->model->nvars; v++) {
+        slong cl = cs->comp[v], cr = cd->comp[v];
+        ce->left_present[v] = cl >= 0;
+        if (cl >= 0)
+            cert_ball_set_arb(ce->left + v, y + cl);
+        ce->right_present[v] = cr >= 0;
+        if (cr >= 0)
+            cert_ball_set_arb(ce->right + v,
+                              cr < nsd ? x + cr : u + (cr - nsd));
+    }
+    /* the two rows of the event */
+    for (int side = 0; side < 2; side++) {
+        hdo_cert_row *r = cert_result_add_row(c->cert);
+        r->row = a->row;
+        r->mode = side ? dst : src;
+        cert_ball_set_arb(&r->time, t);
+        for (slong v = 0; v < c->model->nvars; v++) {
+            r->present[v] = side ? ce->right_present[v] : ce->left_present[v];
+            if (r->present[v]) {
+                const hdo_ball *b = side ? ce->right + v : ce->left + v;
+                mpfr_set(r->values[v].mid, b->mid, MPFR_RNDN);
+                mpfr_set(r->values[v].rad, b->rad, MPFR_RNDU);
+            }
+        }
+        mpfr_set(a->last, c->res->rows[a->row].time, MPFR_RNDN);
+        a->row++;
+    }
+    a->ev++;
+}

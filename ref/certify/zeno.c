@@ -370,41 +370,7 @@ cert_zeno_event(arc_t *a, const hdo_event *E)
                        "the run's rows of the zeno event are not where "
                        "the pass expects them");
     if (st == 0) {
-        hdo_cert_event *ce = cert_result_add_event(c->cert);
-        ce->event = a->ev;
-        ce->from = src;
-        ce->to = dst;
-        ce->kind = E->kind;
-        ce->guard = E->guard;
-        cert_ball_set_arb(&ce->time, ts);
-        for (slong v = 0; v < c->model->nvars; v++) {
-            slong cl = cs->comp[v], cr = cd->comp[v];
-            ce->left_present[v] = cl >= 0;
-            if (cl >= 0)
-                cert_ball_set_arb(ce->left + v, y + cl);
-            ce->right_present[v] = cr >= 0;
-            if (cr >= 0)
-                cert_ball_set_arb(ce->right + v,
-                                  cr < nsd ? x + cr : u + (cr - nsd));
-        }
-        for (int side = 0; side < 2; side++) {
-            hdo_cert_row *r = cert_result_add_row(c->cert);
-            r->row = a->row;
-            r->mode = side ? dst : src;
-            cert_ball_set_arb(&r->time, ts);
-            for (slong v = 0; v < c->model->nvars; v++) {
-                r->present[v] =
-                    side ? ce->right_present[v] : ce->left_present[v];
-                if (r->present[v]) {
-                    const hdo_ball *b = side ? ce->right + v : ce->left + v;
-                    mpfr_set(r->values[v].mid, b->mid, MPFR_RNDN);
-                    mpfr_set(r->values[v].rad, b->rad, MPFR_RNDU);
-                }
-            }
-            mpfr_set(a->last, res->rows[a->row].time, MPFR_RNDN);
-            a->row++;
-        }
-        a->ev++;
+        cert_record_event(a, E, src, dst, cs, cd, ts, y, x, u);
         st = cert_arc_begin(a, dst, ts, NULL, x, u);
         a->prev_m = src;
         a->prev_k = cs->ng;
