@@ -7,7 +7,7 @@ from collections import namedtuple
 import numpy as np
 
 from . import _hdo
-from ._model import _param_list
+from ._exact import _param_list
 
 #: One compared variable of a Verdict: per candidate row (numpy arrays of
 #: len(v.time)) its value, whether the cell had one (present), the range

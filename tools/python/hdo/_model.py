@@ -1,7 +1,6 @@
 """hdo._model -- hdo.Model (a parsed .hdae model), Model.run and its Result."""
 
 import csv
-import decimal
 import fractions
 import io
 import json
@@ -11,6 +10,7 @@ from collections import namedtuple
 import numpy as np
 
 from . import _hdo
+from ._exact import _exact_text, _param_list
 
 _METHODS = {"auto": 0, "taylor": 1, "implicit": 2}
 
@@ -20,34 +20,6 @@ _METHODS = {"auto": 0, "taylor": 1, "implicit": 2}
 #: as written, its 1-based index, and the time with the run's D digits
 #: (events.csv's text).
 Event = namedtuple("Event", "time from_mode to_mode kind guard index time_exact")
-
-
-def _exact_text(value, what):
-    """A number as the exact decimal text hdo reads (`-p`, `--until`):
-    str as written, an integer, a float by its shortest repr (0.7 is
-    7/10, as typed), Fraction and Decimal exactly (as "P/Q")."""
-    if isinstance(value, bool):
-        raise TypeError("%s: expected a number, not %r" % (what, value))
-    if isinstance(value, str):
-        return value.strip()
-    if isinstance(value, (int, np.integer)):
-        return str(int(value))
-    if isinstance(value, (float, np.floating, decimal.Decimal)):
-        if not np.isfinite(float(value)):
-            raise ValueError("%s: %r is not a finite number" % (what, value))
-        if not isinstance(value, decimal.Decimal):
-            return repr(float(value))
-        value = fractions.Fraction(value)
-    if isinstance(value, fractions.Fraction):
-        return "%d/%d" % (value.numerator, value.denominator)
-    raise TypeError("%s: expected a number or its text, not %r" % (what, value))
-
-
-def _param_list(params):
-    if not params:
-        return []
-    return ["%s=%s" % (k, _exact_text(v, "params[%r]" % k))
-            for k, v in params.items()]
 
 
 class Model:
