@@ -21,7 +21,8 @@ over time_abs for a file that gives events (rows at one time that differ).
 The right verdict is PASS below 1/10 of the tolerance, FAIL above 10
 times it, undecided between (the rule of tools/outside_set.py).  Then hdo
 check on it with the model and tolerance file of tests/outside/ (and
---columns for a file without a header).  Prints one line per file and
+--columns for a file without a header).  Each file is judged at the
+tolerance file's values and at 100 times them (a looser user).  Prints one line per file and
 "outside_real: N passed, N failed" (right and wrong verdicts among the
 decided); exit 1 on a wrong verdict, 2 when no file is found."""
 import csv, math, os, subprocess, sys
@@ -82,6 +83,9 @@ FILES = [
     ("avl-cs2-fmusdk-vanDerPol_out.csv", "VanDerPol", "AVL Model.CONNECT 2015.1",
      R + "win64/AVL_Model.CONNECT/2015.1/FMUSDK/2.0.3/vanDerPol/vanDerPol_out.csv",
      "d76bb92a801ea0618c2cd0d62a75dffb15eb6a14", [], ""),
+    ("mastersim-win64-cs2-fmusdk-vanDerPol_out.csv", "VanDerPol", "MasterSim 0.7.0",
+     R + "win64/MasterSim/0.7.0/FMUSDK/2.0.4/vanDerPol/vanDerPol_out.csv",
+     "1ec0bdfa88531cf425aaa5c531dc43a73c2293d9", [], ""),
     ("oms-me-0.0.1-Dahlquist_out.csv", "Dahlquist", "OMSimulator v2.1.1",
      "results/2.0/me/linux64/OMSimulator/v2.1.1/Test-FMUs/0.0.1/Dahlquist/Dahlquist_out.csv",
      "564c093109e04f0ca57c99679991628020c93d3c", [], ""),
@@ -94,6 +98,8 @@ for name, cols in (("octave-ode45-tight-csvwrite.csv", True),
     FILES.append((name, "BouncingBall", "Octave " + name.split("-")[1], OCT, "-",
                   ["--columns", "time,h,v"] if cols else [], "noheader" if cols else ""))
 
+# each file is checked at the tolerance file's values and at 100 times them
+SCALES = (1.0, 100.0)
 G, E, VMIN = 9.81, 0.7, 0.1
 END = {"BouncingBall": 3.0, "Dahlquist": 10.0, "VanDerPol": 20.0, "Stair": 10.0}
 
@@ -147,14 +153,14 @@ def exact(model, t, side=1):
     return {"h": 1.0, "v": 0.0}
 
 
-def tolerances(model):
+def tolerances(model, scale=1.0):
     tol = {}
     for line in open(os.path.join(TOLS, model + ".tol")):
         line = line.split("#")[0].split("=")
         if len(line) == 2:
             tol[line[0].strip()] = line[1].strip()
-    return (float(tol["time_abs"]), float(tol["value_abs"]), float(tol["value_rel"]),
-            tol["variables"].split())
+    return (scale * float(tol["time_abs"]), scale * float(tol["value_abs"]),
+            scale * float(tol["value_rel"]), tol["variables"].split())
 
 
 def read(path, names, notes):
@@ -172,9 +178,9 @@ def read(path, names, notes):
     return out
 
 
-def expected(model, rows):
+def expected(model, rows, scale):
     """(PASS|FAIL|None, worst value ratio, worst event ratio, events given)"""
-    ta, va, vr, names = tolerances(model)
+    ta, va, vr, names = tolerances(model, scale)
     end, evs = END[model], EVENTS[model]
     worst = 0.0
     for t, vals in rows:
@@ -217,28 +223,32 @@ def main():
             continue
         found += 1
         tools.add(tool.split()[0])
-        names = tolerances(model)[3]
-        exp, w, ev, given = expected(model, read(path, names, notes))
-        cmd = [hdo, "check", os.path.join(MODELS, model + ".hdae"), path,
-               "-t", os.path.join(TOLS, model + ".tol")] + opts
-        p = subprocess.run(cmd, capture_output=True, text=True)
-        got = {0: "PASS", 1: "FAIL"}.get(p.returncode, f"exit {p.returncode}")
-        if exp is None:
-            mark, undecided = "undecided", undecided + 1
-        elif got == exp:
-            mark, right = "right", right + 1
-        else:
-            mark, wrong = "WRONG", wrong + 1
-        last = p.stdout.strip().splitlines()[-1] if p.stdout.strip() else p.stderr.strip()
-        print(f"{name:52s} {model:12s} value {w:9.3g} events "
-              f"{(f'{ev:9.3g}' if given else '      -  ')} expected {exp or '-':4s} "
-              f"got {got:4s} {mark}")
-        if mark == "WRONG":
-            print("    " + last[:300])
+        rows = read(path, tolerances(model)[3], notes)
+        for scale in SCALES:
+            exp, w, ev, given = expected(model, rows, scale)
+            ta, va, vr, _ = tolerances(model, scale)
+            cmd = [hdo, "check", os.path.join(MODELS, model + ".hdae"), path,
+                   "-t", os.path.join(TOLS, model + ".tol"), "--time-abs", repr(ta),
+                   "--value-abs", repr(va), "--value-rel", repr(vr)] + opts
+            p = subprocess.run(cmd, capture_output=True, text=True)
+            got = {0: "PASS", 1: "FAIL"}.get(p.returncode, f"exit {p.returncode}")
+            if exp is None:
+                mark, undecided = "undecided", undecided + 1
+            elif got == exp:
+                mark, right = "right", right + 1
+            else:
+                mark, wrong = "WRONG", wrong + 1
+            last = p.stdout.strip().splitlines()[-1] if p.stdout.strip() else p.stderr.strip()
+            print(f"{name:48s} x{scale:<4g} value {w:9.3g} events "
+                  f"{(f'{ev:9.3g}' if given else '      -  ')} expected {exp or '-':4s} "
+                  f"got {got:4s} {mark}")
+            if mark == "WRONG":
+                print("    " + last[:300])
     if not found:
         sys.exit(f"outside_real: none of the files is in {d}")
-    print(f"outside real: {found} files of {len(tools)} tools ({', '.join(sorted(tools))}); "
-          f"{right + wrong} decided, {right} right, {undecided} undecided")
+    print(f"outside real: {found} files of {len(tools)} tools ({', '.join(sorted(tools))}), "
+          f"each at the tolerance file's values and at 100 times them: {found * len(SCALES)} "
+          f"checks, {right + wrong} decided, {right} right, {undecided} undecided")
     print(f"outside_real: {right} passed, {wrong} failed")
     sys.exit(1 if wrong else 0)
 
