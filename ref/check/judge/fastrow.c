@@ -78,6 +78,18 @@ hdo_dd_horner(double *out, const double *ch, const double *cl, slong len,
     slong m = len;
     if (len < 1 || len > 4096)
         return 0;
+    /* The zero polynomial (a ball at rest): with every coefficient +0 and
+       s >= +0 each working-precision step (+0 s + +0, as a fused or a
+       plain multiply and add) is +0. */
+    {
+        slong k = 0;
+        while (k < len && ch[k] == 0 && !signbit(ch[k]) && cl[k] == 0)
+            k++;
+        if (k == len && !signbit(sh)) {
+            *out = 0;
+            return 1;
+        }
+    }
     /* R = sum_k |c_k| |s|^k; the top terms k >= m, together below 2^-70
        R, are summed in doubles (Horner with the FMA), the others in
        double-double: a step's series falls fast with k, and those at the
@@ -129,8 +141,9 @@ hdo_dd_horner(double *out, const double *ch, const double *cl, slong len,
        all times 1.25 for the doubles' rounding of this sum. */
     B = 1.25 * (4 * u * F + 18 * u2 * E + (double)(len + 2) * u2 * R +
                 ldexp(E + R, 2 - (int)prec) + ldexp((double)len + 1, -1000));
-    /* Ziv's rounding test: d = RN(ah + al) is the double every real
-       within B of A rounds to when |A - d| + B is below half the gap to
+    /* Ziv's rounding test (a zero d is refused above: its sign would be
+       the working precision's rounding's): d = RN(ah + al) is the double every
+       real within B of A rounds to when |A - d| + B is below half the gap to
        the nearer neighbour (strictly: a tie is refused); V is such a
        real, so mpfr_get_d(V) = d.  ah - d is exact (|al| <= ulp(ah) / 2,
        so d is ah or a neighbour), r and r + B are rounded once each:

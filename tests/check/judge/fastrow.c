@@ -128,9 +128,10 @@ Test(fastrow, near_a_tie_refused_then_taken)
 
 /* Cancellation: 2^-80 + 3 s - 9 s^2 at s = 1/3 (to 133 bits): the value,
    about 2^-80, is far below what the double-double steps round (2^-106
-   of 1 is 2^26 of its ulp): refused; a zero value is refused too (its
-   sign is the working precision's). */
-Test(fastrow, cancellation_and_zero_refused)
+   of 1 is 2^26 of its ulp): refused.  The zero polynomial (every
+   coefficient +0) is taken, +0 as the working precision's; one with a
+   -0 coefficient is refused (the zero's sign is the rounding's). */
+Test(fastrow, cancellation_refused_zero_taken)
 {
     mpfr_t c[3], s;
     double d = -1, exact, working;
@@ -147,7 +148,14 @@ Test(fastrow, cancellation_and_zero_refused)
     mpfr_set_zero(c[0], 1);
     mpfr_set_zero(c[1], 1);
     mpfr_set_zero(c[2], 1);
+    mpfr_values(&exact, &working, (const mpfr_t *)c, 3, s);
+    cr_assert(working == 0 && !signbit(working));
+    cr_assert_eq(dd_eval(&d, (const mpfr_t *)c, 3, s), 1);
+    cr_assert(d == 0 && !signbit(d));
+    mpfr_set_zero(c[1], -1);
+    d = -1;
     cr_assert_eq(dd_eval(&d, (const mpfr_t *)c, 3, s), 0);
+    cr_assert_eq(d, -1);
     mpfr_clears(c[0], c[1], c[2], s, (mpfr_ptr)0);
 }
 
