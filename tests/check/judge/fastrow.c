@@ -3,6 +3,7 @@
  * returns is the one the working-precision Horner rounds to, checked
  * against MPFR at 4,000 bits; values it cannot prove are refused. */
 #include <math.h>
+#include <string.h>
 #include <criterion/criterion.h>
 #include "check.h"
 #include "expr.h"
@@ -185,4 +186,92 @@ Test(fastrow, low_working_precision)
     }
     cr_assert_eq(taken, 0);
     mpfr_clears(c[0], c[1], c[2], s, (mpfr_ptr)0);
+}
+
+/* The reference of hdo check through hdo_run's dense_row hook: an
+   oscillator x = cos t, y = -sin t and z = x y, an algebraic unknown,
+   declared first (variables and states in different orders).  Every
+   sample is the double nearest the closed form (MPFR at 200 bits; the
+   run's own error, 1e-35, decides no rounding here), whichever path
+   took it. */
+static const char *osc_text = "model osc\n"
+                              "var z\n"
+                              "var x = 1, y = 0\n"
+                              "mode m\n"
+                              "  der(x) = y\n"
+                              "  der(y) = -x\n"
+                              "  z = x*y\n"
+                              "end\n"
+                              "start m at 0\n"
+                              "until 2\n";
+
+/* which 0: z = x y = -cos t sin t, 1: x = cos t, 2: y = -sin t, to the
+   nearest double. */
+static double
+closed_form(int which, double t)
+{
+    mpfr_t c, sn;
+    double r;
+    mpfr_inits2(200, c, sn, (mpfr_ptr)0);
+    mpfr_set_d(c, t, MPFR_RNDN);
+    mpfr_sin_cos(sn, c, c, MPFR_RNDN);
+    mpfr_neg(sn, sn, MPFR_RNDN); /* y */
+    if (which == 0)
+        mpfr_mul(c, c, sn, MPFR_RNDN);
+    r = mpfr_get_d(which == 2 ? sn : c, MPFR_RNDN);
+    mpfr_clears(c, sn, (mpfr_ptr)0);
+    return r;
+}
+
+Test(fastrow, reference_rows_are_the_working_precisions)
+{
+    hdo_model_t model;
+    hdo_refrun_t run;
+    hdo_error_t err;
+    double times[199];
+    slong var[3];
+    hdo_error_clear(&err);
+    hdo_model_init(model);
+    cr_assert_eq(hdo_model_parse_string(model, osc_text, strlen(osc_text),
+                                        "osc.hdae", &err),
+                 0, "%s", err.message);
+    var[0] = hdo_model_find_var(model, "z");
+    var[1] = hdo_model_find_var(model, "x");
+    var[2] = hdo_model_find_var(model, "y");
+    for (int k = 0; k < 199; k++)
+        times[k] = 0.01 * (k + 1);
+    for (int only_states = 0; only_states < 2; only_states++) {
+        const slong *v = only_states ? var + 1 : var;
+        slong nv = only_states ? 2 : 3;
+        hdo_refrun_init(run);
+        cr_assert_eq(hdo_refrun_compute(run, model, v, nv, times, 199, 2.0, 30,
+                                        NULL, NULL, &err),
+                     0, "%s", err.message);
+        cr_assert_geq(run->n, 199);
+        for (slong i = 0; i < run->n; i++)
+            for (slong j = 0; j < nv; j++) {
+                int which = only_states ? (int)j + 1 : (int)j;
+                double want = closed_form(which, run->t[i]);
+                cr_assert_eq(run->v[i * nv + j], want,
+                             "t = %.17g, variable %d: %.17g, closed form "
+                             "%.17g",
+                             run->t[i], which, run->v[i * nv + j], want);
+            }
+        /* z is one of Taylor's lazy unknowns, solved at the point
+           (decisions.md D-071): its rows are refused, whole, and taken
+           at the working precision; x and y's are all proven */
+        if (only_states)
+            cr_assert_eq(run->rows_slow, 0, "%ld rows at the working precision",
+                         (long)run->rows_slow);
+        else
+            cr_assert_eq(run->rows_fast, 0, "%ld rows in double-double",
+                         (long)run->rows_fast);
+        cr_assert_geq(run->rows_fast + run->rows_slow, 199);
+        cr_log_info("variables %s: %ld rows in double-double, %ld at the "
+                    "working precision",
+                    only_states ? "x, y" : "z, x, y", (long)run->rows_fast,
+                    (long)run->rows_slow);
+        hdo_refrun_clear(run);
+    }
+    hdo_model_clear(model);
 }
