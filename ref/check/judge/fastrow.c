@@ -136,11 +136,13 @@ hdo_dd_horner(double *out, const double *ch, const double *cl, slong len,
        - coefficients to double-double: u^2 (1 + u) R;
        - s to double-double: |P'| |s| u^2 (1 + u) <= len u^2 R (1 + ...);
        - working precision: two roundings a step of at most 2^-prec
-         times what they round, and the final one: 2^(2 - prec) (E + R);
+         times what they round (E, F), and the final ones: 2^(2 - prec)
+         (E + F + R);
        - underflow in the low parts: 2^-1000 (len + 1);
        all times 1.25 for the doubles' rounding of this sum. */
-    B = 1.25 * (4 * u * F + 18 * u2 * E + (double)(len + 2) * u2 * R +
-                ldexp(E + R, 2 - (int)prec) + ldexp((double)len + 1, -1000));
+    B = 1.25 *
+        (4 * u * F + 18 * u2 * E + (double)(len + 2) * u2 * R +
+         ldexp(E + F + R, 2 - (int)prec) + ldexp((double)len + 1, -1000));
     /* Ziv's rounding test (a zero d is refused above: its sign would be
        the working precision's rounding's): d = RN(ah + al) is the double every
        real within B of A rounds to when |A - d| + B is below half the gap to
