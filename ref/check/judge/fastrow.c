@@ -126,8 +126,7 @@ hdo_dd_horner(double *out, const double *ch, const double *cl, slong len,
         return 0;
     /* The bound on |A - P(s)| + |V - P(s)|, P the polynomial of the
        working-precision coefficients at the working-precision s, V the
-       working-precision value (hdo_horner_rn, or the implicit method's
-       mul and add, at >= prec bits, then set at prec):
+       working-precision value (at >= prec bits, then set at prec):
        - double steps: 2u F (1 + u), doubled for the doubles' rounding
          of F;
        - double-double steps: <= (5 + 3.01 + 0.01) u^2 (|A s| + |c|)
@@ -135,14 +134,17 @@ hdo_dd_horner(double *out, const double *ch, const double *cl, slong len,
          (1 + u) and the doubles' rounding of E;
        - coefficients to double-double: u^2 (1 + u) R;
        - s to double-double: |P'| |s| u^2 (1 + u) <= len u^2 R (1 + ...);
-       - working precision: two roundings a step of at most 2^-prec
-         times what they round (E, F), and the final ones: 2^(2 - prec)
-         (E + F + R);
+       - working precision: Horner (hdo_horner_rn, the implicit
+         method's): two roundings a step of at most 2^-prec times what
+         they round (E, F), and the final ones; the Taylor method's fused
+         dot product (decisions.md D-091): h^j with j - 1 roundings, the
+         sum rounded once, (len + 1) 2^-prec R: 2^(2 - prec) (E + F +
+         (len + 2) R) covers both;
        - underflow in the low parts: 2^-1000 (len + 1);
        all times 1.25 for the doubles' rounding of this sum. */
-    B = 1.25 *
-        (4 * u * F + 18 * u2 * E + (double)(len + 2) * u2 * R +
-         ldexp(E + F + R, 2 - (int)prec) + ldexp((double)len + 1, -1000));
+    B = 1.25 * (4 * u * F + 18 * u2 * E + (double)(len + 2) * u2 * R +
+                ldexp(E + F + (double)(len + 2) * R, 2 - (int)prec) +
+                ldexp((double)len + 1, -1000));
     /* Ziv's rounding test (a zero d is refused above: its sign would be
        the working precision's rounding's): d = RN(ah + al) is the double every
        real within B of A rounds to when |A - d| + B is below half the gap to
