@@ -1,6 +1,7 @@
 /* fastrow.c -- hdo check's reference rows in double-double: the dense
-   output of a step converted once, each sample evaluated by Horner in
-   double-double with a rigorous error bound, and its double taken only
+   output of a step converted once to double-doubles, each sample
+   evaluated by a compensated Horner scheme with a rigorous error bound,
+   and its double taken only
    when the bound proves it is the double the working-precision
    evaluation rounds to (docs/decisions.md D-096); else the row is left
    to the working precision. */
@@ -17,39 +18,6 @@ two_sum(double *s, double *e, double a, double b)
     double x = a + b, bb = x - a;
     *e = (a - (x - bb)) + (b - bb);
     *s = x;
-}
-
-static inline void
-fast_two_sum(double *s, double *e, double a, double b)
-{
-    double x = a + b;
-    *e = b - (x - a);
-    *s = x;
-}
-
-/* Joldes, Muller, Popescu, "Tight and rigorous error bounds for basic
-   building blocks of double-word arithmetic" (ACM TOMS 44, 2017):
-   AccurateDWPlusDW (Algorithm 6), relative error <= 3u^2 / (1 - 4u),
-   and DWTimesDW3 (Algorithm 12, with an FMA), relative error <= 5u^2,
-   u = 2^-53. */
-static inline void
-dw_add(double *zh, double *zl, double xh, double xl, double yh, double yl)
-{
-    double sh, sl, th, tl, c, vh, vl, w;
-    two_sum(&sh, &sl, xh, yh);
-    two_sum(&th, &tl, xl, yl);
-    c = sl + th;
-    fast_two_sum(&vh, &vl, sh, c);
-    w = tl + vl;
-    fast_two_sum(zh, zl, vh, w);
-}
-
-static inline void
-dw_mul(double *zh, double *zl, double xh, double xl, double yh, double yl)
-{
-    double ch = xh * yh, cl1 = fma(xh, yh, -ch);
-    double tl0 = xl * yl, tl1 = fma(xh, yl, tl0), cl2 = fma(xl, yh, tl1);
-    fast_two_sum(zh, zl, ch, cl1 + cl2);
 }
 
 /* x as a double-double: hi the double nearest, lo the double nearest
@@ -73,7 +41,7 @@ hdo_dd_horner(double *out, const double *ch, const double *cl, slong len,
               double sh, double sl, mpfr_prec_t prec)
 {
     const double u = 0x1p-53, u2 = 0x1p-106;
-    double ah = 0, al = 0, E = 0, R = 0, F = 0, S = 0, as = fabs(sh), x = 0;
+    double ah = 0, al = 0, R = 0, S = 0, as = fabs(sh), x = 0;
     double B, d, r, gap, p = 1;
     slong m = len;
     if (len < 1 || len > 4096)
@@ -104,47 +72,57 @@ hdo_dd_horner(double *out, const double *ch, const double *cl, slong len,
         while (m > 1 && S + t[m - 1] <= 0x1p-70 * R)
             S += t[--m];
     }
-    /* F = sum_{k >= m} |s|^k (|x_{k+1}| |s| + |c_k|): what the double
-       steps round, each by at most 2u of it (its rounding, and c_k's and
-       s's low parts left out); carried down by |s| to the end */
-    for (slong k = len - 1; k >= m; k--) {
-        F = F * as + (fabs(x) * as + fabs(ch[k]));
+    /* The top terms by Horner in doubles (its error: at most 2(n - m) u
+       of their sum S, plus their low parts' and s's, 2u S: 4 len u S in
+       all, carried down by |s|^m). */
+    for (slong k = len - 1; k >= m; k--)
         x = fma(x, sh, ch[k]);
+    /* The others by the compensated Horner scheme (Graillat, Langlois,
+       Louvet, "Compensated Horner scheme", 2005): r by Horner in doubles,
+       the exact errors of each step (pi of the product, TwoProd with the
+       FMA; sg of the sum, TwoSum) and the low parts (cl_k, r sl) summed
+       by Horner into the correction e; A = r + e exactly.  A - P(s) is
+       e's own error: each step's correction term is at most u (2 |r_{k+1}
+       s| + |r_k| + |c_k|), whose sum over k weighted by |s|^k is below
+       u (3 len + 1) R (1 + gamma); evaluating it (three additions, a
+       product and an FMA a step) errs by at most gamma_{2 len + 3} of
+       that, and using sh for s by 2 len u^2 R. */
+    {
+        double rr = x, e = 0;
+        for (slong k = m - 1; k >= 0; k--) {
+            double pr = rr * sh, pi = fma(rr, sh, -pr);
+            double rn = pr + ch[k], bb = rn - pr;
+            double sg = (pr - (rn - bb)) + (ch[k] - bb);
+            e = fma(e, sh, ((pi + sg) + cl[k]) + rr * sl);
+            rr = rn;
+        }
+        two_sum(&ah, &al, rr, e);
     }
-    ah = x;
-    /* A = A s + c_k in double-double; E = sum_{k < m} |s|^k (|A_{k+1}|
-       |s| + |c_k|), the size of what each step rounds */
-    for (slong k = m - 1; k >= 0; k--) {
-        double ph, pl;
-        F *= as;
-        E = E * as + (fabs(ah) * as + fabs(ch[k]));
-        dw_mul(&ph, &pl, ah, al, sh, sl);
-        dw_add(&ah, &al, ph, pl, ch[k], cl[k]);
-    }
-    if (!isfinite(ah) || !isfinite(al) || !(E < 1e300) || !(R > 0) ||
-        !(R < 1e300))
+    if (!isfinite(ah) || !isfinite(al) || !(R > 0) || !(R < 1e300))
         return 0;
     /* The bound on |A - P(s)| + |V - P(s)|, P the polynomial of the
        working-precision coefficients at the working-precision s, V the
        working-precision value (at >= prec bits, then set at prec):
-       - double steps: 2u F (1 + u), doubled for the doubles' rounding
-         of F;
-       - double-double steps: <= (5 + 3.01 + 0.01) u^2 (|A s| + |c|)
-         each, propagated by |s|^k: 9 u^2 E, doubled for |A| <= |ah|
-         (1 + u) and the doubles' rounding of E;
+       - the top terms in doubles: 4 len u S;
+       - the compensated part: u^2 R ((2 len + 3) (3 len + 1) + 2 len),
+         gamma_k = k u / (1 - k u) <= 1.001 k u for len <= 4096;
        - coefficients to double-double: u^2 (1 + u) R;
        - s to double-double: |P'| |s| u^2 (1 + u) <= len u^2 R (1 + ...);
        - working precision: Horner (hdo_horner_rn, the implicit
          method's): two roundings a step of at most 2^-prec times what
-         they round (E, F), and the final ones; the Taylor method's fused
-         dot product (decisions.md D-091): h^j with j - 1 roundings, the
-         sum rounded once, (len + 1) 2^-prec R: 2^(2 - prec) (E + F +
-         (len + 2) R) covers both;
+         they round, summed with |s|^k below (len + 1) R, and the final
+         ones; the Taylor method's fused dot product (decisions.md
+         D-091): h^j with j - 1 roundings, the sum rounded once, (len +
+         1) 2^-prec R: 2^(2 - prec) (3 len + 6) R covers both;
        - underflow in the low parts: 2^-1000 (len + 1);
-       all times 1.25 for the doubles' rounding of this sum. */
-    B = 1.25 * (4 * u * F + 18 * u2 * E + (double)(len + 2) * u2 * R +
-                ldexp(E + F + (double)(len + 2) * R, 2 - (int)prec) +
-                ldexp((double)len + 1, -1000));
+       all times 1.25 for gamma's 1.001 and the doubles' rounding of this
+       sum. */
+    {
+        double n = (double)len;
+        B = 1.25 *
+            (4 * n * u * S + u2 * R * ((2 * n + 3) * (3 * n + 1) + 3 * n + 2) +
+             ldexp((3 * n + 6) * R, 2 - (int)prec) + ldexp(n + 1, -1000));
+    }
     /* Ziv's rounding test (a zero d is refused above: its sign would be
        the working precision's rounding's): d = RN(ah + al) is the double every
        real within B of A rounds to when |A - d| + B is below half the gap to
