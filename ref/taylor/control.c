@@ -35,6 +35,13 @@
    computed from the logarithms in double precision (exact exponents,
    53-bit mantissas), whose error moves h by a relative 1e-12. */
 
+double
+hdo_taylor_noise_horizon(const hdo_taylor_struct *tay)
+{
+    double lt = hdo_log2_abs(tay->t0);
+    return lt > 0.0 ? lt : 0.0; /* log2 max(1, |t0|) */
+}
+
 slong
 hdo_taylor_first_window_order(slong p)
 {
@@ -58,8 +65,25 @@ window_bound(const double *lc, slong p, slong j0, slong k, double lk,
     return hk;
 }
 
+/* Whether every term |c_j| 2^(j lhz) of the window (orders j0..p, the
+   logarithms lc) is below 2^lnoise times the component's magnitude over
+   the horizon 2^lhz: the window is rounding noise there. */
+static int
+window_is_noise(const mpfr_t *c, const double *lc, slong p, slong j0,
+                double lfloor, double lhz, double lnoise)
+{
+    if (lnoise == -INFINITY)
+        return 0;
+    double lim = hdo_taylor_component_magnitude(c, p, lfloor, lhz) + lnoise;
+    for (slong j = j0; j <= p; j++)
+        if (lc[j] > -INFINITY && lc[j] + (double)j * lhz > lim)
+            return 0;
+    return 1;
+}
+
 double
-hdo_taylor_component_step(const mpfr_t *c, slong p, double lfloor, double ltol)
+hdo_taylor_component_step(const mpfr_t *c, slong p, double lfloor, double ltol,
+                          double lhz, double lnoise)
 {
     slong j0 = hdo_taylor_first_window_order(p), kfirst = 0;
     double best = -INFINITY, lcs[64];
@@ -72,6 +96,8 @@ hdo_taylor_component_step(const mpfr_t *c, slong p, double lfloor, double ltol)
         lc[k] = mpfr_number_p(c[k]) ? hdo_log2_abs(c[k]) : INFINITY;
         any |= lc[k] > -INFINITY;
     }
+    if (any && window_is_noise(c, lc, p, j0, lfloor, lhz, lnoise))
+        any = 0; /* a polynomial up to its rounding */
     if (!any) {
         if (lc != lcs)
             flint_free(lc);
@@ -120,13 +146,14 @@ hdo_taylor_component_magnitude(const mpfr_t *c, slong p, double lfloor,
    may be NULL). */
 static void
 bound(double *lh, double *keep, const mpfr_t *c, slong n, const char *skip,
-      slong p, mpfr_srcptr floor, double ltol)
+      slong p, mpfr_srcptr floor, double ltol, double lhz, double lnoise)
 {
     for (slong i = 0; i < n; i++) {
         if (skip != NULL && skip[i])
             continue;
         double lf = floor != NULL ? hdo_log2_abs(floor + i) : -INFINITY;
-        double hi = hdo_taylor_component_step(c + i * (p + 1), p, lf, ltol);
+        double hi = hdo_taylor_component_step(c + i * (p + 1), p, lf, ltol,
+                                              lhz, lnoise);
         if (keep != NULL)
             keep[i] = hi;
         if (hi < *lh)
@@ -143,13 +170,17 @@ hdo_taylor_step_size(mpfr_t h, hdo_taylor_t tay, const mpfr_t tol)
     int st = 0;
 
     HDO_ASSERT(tay->expanded && p >= 1);
+    double lhz = hdo_taylor_noise_horizon(tay), lnoise = -(double)tay->prec;
     /* the components' own steps are kept for the stiffness estimate */
-    bound(&lh, tay->comp_lh, tay->state_coef, ns, NULL, p, tay->floor, ltol);
+    bound(&lh, tay->comp_lh, tay->state_coef, ns, NULL, p, tay->floor, ltol,
+          lhz, lnoise);
     /* lazy unknowns are solved at each point from the states: their
        accuracy follows from the states', and they have no series here */
     bound(&lh, tay->comp_lh + ns, tay->unknown_coef, tay->red->nimplicit,
-          tay->lazy, p, tay->floor != NULL ? tay->floor + ns : NULL, ltol);
-    bound(&lh, NULL, tay->guard_coef, tay->nguards, NULL, p, NULL, ltol);
+          tay->lazy, p, tay->floor != NULL ? tay->floor + ns : NULL, ltol,
+          lhz, lnoise);
+    bound(&lh, NULL, tay->guard_coef, tay->nguards, NULL, p, NULL, ltol, lhz,
+          lnoise);
     tay->comp_valid = 1;
     tay->comp_ltol = ltol;
     if (lh == INFINITY) {
