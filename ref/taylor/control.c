@@ -65,25 +65,26 @@ window_bound(const double *lc, slong p, slong j0, slong k, double lk,
     return hk;
 }
 
-/* Whether every term |c_j| 2^(j lhz) of the window (orders j0..p, the
-   logarithms lc) is below 2^lnoise times the component's magnitude over
-   the horizon 2^lhz: the window is rounding noise there. */
+/* Whether the window (orders j0..p, logarithms lc) is rounding noise:
+   every |c_j| 2^(j lrad) at most the component's magnitude over the
+   horizon 2^lhz, i.e. a radius of convergence beyond 2^lrad at every
+   order of the window. */
 static int
 window_is_noise(const mpfr_t *c, const double *lc, slong p, slong j0,
-                double lfloor, double lhz, double lnoise)
+                double lfloor, double lhz, double lrad)
 {
-    if (lnoise == -INFINITY)
+    if (lrad == INFINITY)
         return 0;
-    double lim = hdo_taylor_component_magnitude(c, p, lfloor, lhz) + lnoise;
+    double lm = hdo_taylor_component_magnitude(c, p, lfloor, lhz);
     for (slong j = j0; j <= p; j++)
-        if (lc[j] > -INFINITY && lc[j] + (double)j * lhz > lim)
+        if (lc[j] > -INFINITY && lc[j] + (double)j * lrad > lm)
             return 0;
     return 1;
 }
 
 double
 hdo_taylor_component_step(const mpfr_t *c, slong p, double lfloor, double ltol,
-                          double lhz, double lnoise)
+                          double lhz, double lrad)
 {
     slong j0 = hdo_taylor_first_window_order(p), kfirst = 0;
     double best = -INFINITY, lcs[64];
@@ -96,7 +97,7 @@ hdo_taylor_component_step(const mpfr_t *c, slong p, double lfloor, double ltol,
         lc[k] = mpfr_number_p(c[k]) ? hdo_log2_abs(c[k]) : INFINITY;
         any |= lc[k] > -INFINITY;
     }
-    if (any && window_is_noise(c, lc, p, j0, lfloor, lhz, lnoise))
+    if (any && window_is_noise(c, lc, p, j0, lfloor, lhz, lrad))
         any = 0; /* a polynomial up to its rounding */
     if (!any) {
         if (lc != lcs)
@@ -146,14 +147,14 @@ hdo_taylor_component_magnitude(const mpfr_t *c, slong p, double lfloor,
    may be NULL). */
 static void
 bound(double *lh, double *keep, const mpfr_t *c, slong n, const char *skip,
-      slong p, mpfr_srcptr floor, double ltol, double lhz, double lnoise)
+      slong p, mpfr_srcptr floor, double ltol, double lhz, double lrad)
 {
     for (slong i = 0; i < n; i++) {
         if (skip != NULL && skip[i])
             continue;
         double lf = floor != NULL ? hdo_log2_abs(floor + i) : -INFINITY;
         double hi = hdo_taylor_component_step(c + i * (p + 1), p, lf, ltol,
-                                              lhz, lnoise);
+                                              lhz, lrad);
         if (keep != NULL)
             keep[i] = hi;
         if (hi < *lh)
@@ -170,17 +171,18 @@ hdo_taylor_step_size(mpfr_t h, hdo_taylor_t tay, const mpfr_t tol)
     int st = 0;
 
     HDO_ASSERT(tay->expanded && p >= 1);
-    double lhz = hdo_taylor_noise_horizon(tay), lnoise = -(double)tay->prec;
+    double lhz = hdo_taylor_noise_horizon(tay),
+           lrad = lhz + 0.5 * (double)tay->prec;
     /* the components' own steps are kept for the stiffness estimate */
     bound(&lh, tay->comp_lh, tay->state_coef, ns, NULL, p, tay->floor, ltol,
-          lhz, lnoise);
+          lhz, lrad);
     /* lazy unknowns are solved at each point from the states: their
        accuracy follows from the states', and they have no series here */
     bound(&lh, tay->comp_lh + ns, tay->unknown_coef, tay->red->nimplicit,
           tay->lazy, p, tay->floor != NULL ? tay->floor + ns : NULL, ltol,
-          lhz, lnoise);
+          lhz, lrad);
     bound(&lh, NULL, tay->guard_coef, tay->nguards, NULL, p, NULL, ltol, lhz,
-          lnoise);
+          lrad);
     tay->comp_valid = 1;
     tay->comp_ltol = ltol;
     if (lh == INFINITY) {
