@@ -153,8 +153,8 @@ bound(double *lh, double *keep, const mpfr_t *c, slong n, const char *skip,
         if (skip != NULL && skip[i])
             continue;
         double lf = floor != NULL ? hdo_log2_abs(floor + i) : -INFINITY;
-        double hi = hdo_taylor_component_step(c + i * (p + 1), p, lf, ltol,
-                                              lhz, lrad);
+        double hi =
+            hdo_taylor_component_step(c + i * (p + 1), p, lf, ltol, lhz, lrad);
         if (keep != NULL)
             keep[i] = hi;
         if (hi < *lh)
@@ -179,8 +179,8 @@ hdo_taylor_step_size(mpfr_t h, hdo_taylor_t tay, const mpfr_t tol)
     /* lazy unknowns are solved at each point from the states: their
        accuracy follows from the states', and they have no series here */
     bound(&lh, tay->comp_lh + ns, tay->unknown_coef, tay->red->nimplicit,
-          tay->lazy, p, tay->floor != NULL ? tay->floor + ns : NULL, ltol,
-          lhz, lrad);
+          tay->lazy, p, tay->floor != NULL ? tay->floor + ns : NULL, ltol, lhz,
+          lrad);
     bound(&lh, NULL, tay->guard_coef, tay->nguards, NULL, p, NULL, ltol, lhz,
           lrad);
     tay->comp_valid = 1;

@@ -30,10 +30,9 @@ ratio(double *best, int *poly, const mpfr_t *c, slong n, const char *skip,
                         ? hdo_log2_abs(floor + i)
                         : -INFINITY;
         /* the step hdo_taylor_step_size found for it, or the same rule */
-        double lh =
-            kept != NULL ? kept[i]
-                         : hdo_taylor_component_step(ci, p, lf, ltol, lhz,
-                                                     lrad);
+        double lh = kept != NULL
+                        ? kept[i]
+                        : hdo_taylor_component_step(ci, p, lf, ltol, lhz, lrad);
         if (lh == -INFINITY)
             continue;
         if (lh == INFINITY)
