@@ -218,7 +218,15 @@ decide(run_ctx *c, slong m, slong j, const mpfr_t t, const mpfr_t Hm,
            the driver from a side pattern; tangent to first order on
            both sides, the value at 0 when it keeps D identically zero
            (der(x) = v, der(v) = -sign(x) at rest) */
-        if (r[0].order >= 2 && r[1].order >= 2 && zk == R_ZERO)
+        if (r[0].order > HDO_CP_MAX_ORDER || r[1].order > HDO_CP_MAX_ORDER) {
+            /* a side excluded only at order 3 or more: solutions whose
+               switches accumulate at t from the right leave the surface
+               (der(x''') = -sign(x) from 0, Camlibel et al. 2002 Ex.
+               5.3); the rule of complementarity blocks */
+            why = "both sides' fields point at it, one only at order 3 or "
+                  "more of %s's Taylor series: solutions whose switches "
+                  "accumulate at t from the right may leave it (Filippov)";
+        } else if (r[0].order >= 2 && r[1].order >= 2 && zk == R_ZERO)
             chosen = cand[2];
         else
             chosen = (mode->zmask & bit) ? cand[1] : m;
