@@ -12,29 +12,47 @@
    h^j's term plus half an ulp, against Horner's one rounding per
    order; not its bits (decisions.md D-091). */
 
-/* pw[p - j] := h^j, j = 0..p (reversed: the second operand of the
-   Cauchy product sum_j c[j] pw[p - j]). */
+/* The powers of h for one point, on the stack: the fused products take
+   at most 256 bits (4 limbs), where the order is at most 90. */
+#define PW_MAX 128
+#define PW_LIMBS 4
+typedef struct {
+    mpfr_t v[PW_MAX];
+    mp_limb_t limbs[PW_MAX * PW_LIMBS];
+    int ok; /* 0: none (above 256 bits or PW_MAX orders): Horner */
+} pow_buf;
+
+/* pw->v[p - j] := h^j, j = 0..p (reversed: the second operand of the
+   Cauchy product sum_j c[j] v[p - j]), at prec. */
 static void
-powers(mpfr_t *pw, slong p, const mpfr_t h)
+powers(pow_buf *pw, slong p, const mpfr_t h, mpfr_prec_t prec)
 {
-    mpfr_set_ui(pw[p], 1, MPFR_RNDN);
+    pw->ok = prec <= PW_LIMBS * GMP_NUMB_BITS && p + 1 <= PW_MAX;
+    if (!pw->ok)
+        return;
+    for (slong j = 0; j <= p; j++) {
+        mpfr_custom_init(pw->limbs + j * PW_LIMBS, prec);
+        mpfr_custom_init_set(pw->v[j], MPFR_ZERO_KIND, 0, prec,
+                             pw->limbs + j * PW_LIMBS);
+    }
+    mpfr_set_ui(pw->v[p], 1, MPFR_RNDN);
     if (p >= 1)
-        mpfr_set(pw[p - 1], h, MPFR_RNDN);
+        mpfr_set(pw->v[p - 1], h, MPFR_RNDN);
     for (slong j = 2; j <= p; j++)
-        mpfr_mul(pw[p - j], pw[p - j + 1], h, MPFR_RNDN);
+        mpfr_mul(pw->v[p - j], pw->v[p - j + 1], h, MPFR_RNDN);
 }
 
-/* out[i] := sum_k c[i (len) + k] h^k for i < n, k < len <= p + 1, from
-   the reversed powers pw of order p; Horner's rule through acc where the
+/* out[i] := sum_k c[i len + k] h^k for i < n, k < len <= p + 1, from
+   the reversed powers of order p; Horner's rule through acc where the
    fused product does not apply (more than 256 bits, an infinity). */
 static void
-dot(mpfr_ptr out, const mpfr_t *c, slong n, slong len, const mpfr_t *pw,
+dot(mpfr_ptr out, const mpfr_t *c, slong n, slong len, const pow_buf *pw,
     slong p, const mpfr_t h, mpfr_t acc)
 {
-    const mpfr_t *v = pw + (p + 1 - len); /* v[len - 1 - j] = h^j */
+    const mpfr_t *v = pw->v + (p + 1 - len); /* v[len - 1 - j] = h^j */
     for (slong i = 0; i < n; i++)
-        if (hdo_conv_fused(out + i, c + i * len, v, len - 1, 0, len - 1, 0) !=
-            0)
+        if (!pw->ok || hdo_conv_fused(out + i, c + i * len, v, len - 1, 0,
+                                      len - 1, 0) != 0)
             hdo_horner_rn(out + i, c + i * len, len, h, acc);
 }
 
@@ -44,21 +62,20 @@ hdo_taylor_eval(mpfr_ptr xs, mpfr_ptr xu, mpfr_ptr g, const hdo_taylor_t tay,
 {
     mpfr_t acc;
     slong p = tay->order;
+    pow_buf pw;
     HDO_ASSERT(tay->expanded);
     mpfr_init2(acc, tay->prec);
-    mpfr_ptr pwv = hdo_vec_init(p + 1, tay->prec);
-    mpfr_t *pw = (mpfr_t *)pwv; /* mpfr_t is an array of one struct */
-    powers(pw, p, h);
+    powers(&pw, p, h, tay->prec);
     if (xs != NULL)
-        dot(xs, tay->state_coef, tay->red->nstate, p + 1, pw, p, h, acc);
+        dot(xs, tay->state_coef, tay->red->nstate, p + 1, &pw, p, h, acc);
     if (xu != NULL && tay->nlazy > 0) {
         /* needed unknowns to the full order, lazy ones to theirs */
         for (slong j = 0; j < tay->red->nimplicit; j++)
             dot(xu + j, tay->unknown_coef + j * (p + 1), 1,
-                tay->lazy[j] ? HDO_TAYLOR_LAZY_ORDER + 1 : p + 1, pw, p, h,
+                tay->lazy[j] ? HDO_TAYLOR_LAZY_ORDER + 1 : p + 1, &pw, p, h,
                 acc);
     } else if (xu != NULL) {
-        dot(xu, tay->unknown_coef, tay->red->nimplicit, p + 1, pw, p, h, acc);
+        dot(xu, tay->unknown_coef, tay->red->nimplicit, p + 1, &pw, p, h, acc);
     }
     if (xu != NULL) {
         if (tay->nlazy > 0) {
@@ -68,7 +85,8 @@ hdo_taylor_eval(mpfr_ptr xs, mpfr_ptr xu, mpfr_ptr g, const hdo_taylor_t tay,
             mpfr_ptr s = xs;
             if (s == NULL) {
                 s = hdo_vec_init(tay->red->nstate, tay->prec);
-                dot(s, tay->state_coef, tay->red->nstate, p + 1, pw, p, h, acc);
+                dot(s, tay->state_coef, tay->red->nstate, p + 1, &pw, p, h,
+                    acc);
             }
             hdo_taylor_lazy_solve(xu, (hdo_taylor_struct *)tay, s, h);
             if (s != xs)
@@ -76,8 +94,7 @@ hdo_taylor_eval(mpfr_ptr xs, mpfr_ptr xu, mpfr_ptr g, const hdo_taylor_t tay,
         }
     }
     if (g != NULL)
-        dot(g, tay->guard_coef, tay->nguards, p + 1, pw, p, h, acc);
-    hdo_vec_clear(pwv, p + 1);
+        dot(g, tay->guard_coef, tay->nguards, p + 1, &pw, p, h, acc);
     mpfr_clear(acc);
 }
 
@@ -86,11 +103,10 @@ hdo_taylor_eval_extra(mpfr_ptr e, const hdo_taylor_t tay, const mpfr_t h)
 {
     mpfr_t acc;
     slong p = tay->order;
+    pow_buf pw;
     HDO_ASSERT(tay->expanded);
     mpfr_init2(acc, tay->prec);
-    mpfr_ptr pwv = hdo_vec_init(p + 1, tay->prec);
-    powers((mpfr_t *)pwv, p, h);
-    dot(e, tay->extra_coef, tay->nextra, p + 1, (mpfr_t *)pwv, p, h, acc);
-    hdo_vec_clear(pwv, p + 1);
+    powers(&pw, p, h, tay->prec);
+    dot(e, tay->extra_coef, tay->nextra, p + 1, &pw, p, h, acc);
     mpfr_clear(acc);
 }
