@@ -331,7 +331,9 @@ $(BUILD)/pendulum-bench: tools/bench/pendulum_bench.c $(BUILD)/libhdo.a
 # the table is also written to $(BUILD)/bench/bench.csv (README); then
 # issue 28's figures in instructions (tools/bench/cost.py: start-up, the
 # events' share per case, dense output against integration, the FPU
-# chain), each beside its target; then
+# chain), each beside its target; then issue 26's `hdo check MODEL DIR`
+# of 50 candidates against one check, beside its target 3x
+# (tools/bench/check_many.py); then
 # the stiff problems (tools/bench/stiff.py): Van der Pol mu = 1000 over
 # mu = 10 in CPU time, Robertson, car_axis, implicit beside Taylor.
 BENCH_DIGITS ?= 30 60 100
@@ -350,6 +352,8 @@ bench: deps
 	tools/bench/verify.sh $(HDO) 60
 	@echo
 	/usr/bin/python3 tools/bench/cost.py --hdo $(HDO)
+	@echo
+	/usr/bin/python3 tools/bench/check_many.py --hdo $(HDO)
 	@echo
 	/usr/bin/python3 tools/bench/stiff.py --hdo $(HDO) \
 	  --digits $(BENCH_DIGITS) --timeout $(BENCH_STIFF_TIMEOUT) \

@@ -50,6 +50,24 @@ check_progress_end(check_progress *ps)
         fprintf(stderr, "\r\033[K");
 }
 
+/* A tolerance file that was looked for and not found, while a default
+   tolerance is in use: where hdo looked, so that a file with another
+   name (or in another folder) is seen not to be read. Once per command:
+   the file looked for is the model's, the same for every candidate. */
+void
+check_note_no_tolerance_file(const hdo_check_t s)
+{
+    const hdo_tol_struct *t = s->tol;
+    if (s->tol_from_file || s->tol_looked == NULL ||
+        (t->line_time_abs != 0 && t->line_value_abs != 0 &&
+         t->line_value_rel != 0))
+        return;
+    fprintf(stderr,
+            "hdo check: note: no tolerance file (looked for %s): the "
+            "defaults are used where no option gives a tolerance\n",
+            s->tol_looked);
+}
+
 /* The one reference run of the checks s[0..n) (hdo_check_shared_run),
    with the progress on stderr when asked; a failure of the run itself
    is every check's (run_status).  0 or the status, with err filled;
@@ -248,6 +266,7 @@ check_many(const hdo_check_options *opt, const char *const *cands, slong n,
         ok[nok++] = s[i];
     }
     if (rc == 0 && nok > 0) {
+        check_note_no_tolerance_file(ok[0]);
         st = check_reference(run, ok, nok, o->progress, &seconds, &err);
         if (st != 0) {
             char buf[1400];

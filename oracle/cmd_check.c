@@ -117,23 +117,6 @@ print_error(const hdo_error_t *err)
     }
 }
 
-/* A tolerance file that was looked for and not found, while a default
-   tolerance is in use: where hdo looked, so that a file with another
-   name (or in another folder) is seen not to be read. */
-static void
-note_no_tolerance_file(const hdo_check_t s)
-{
-    const hdo_tol_struct *t = s->tol;
-    if (s->tol_from_file || s->tol_looked == NULL ||
-        (t->line_time_abs != 0 && t->line_value_abs != 0 &&
-         t->line_value_rel != 0))
-        return;
-    fprintf(stderr,
-            "hdo check: note: no tolerance file (looked for %s): the "
-            "defaults are used where no option gives a tolerance\n",
-            s->tol_looked);
-}
-
 /* Reads, computes and reports; the exit code. */
 static int
 check(hdo_check_t s, const hdo_check_options *opt, const char *plot,
@@ -147,7 +130,7 @@ check(hdo_check_t s, const hdo_check_options *opt, const char *plot,
     if (rc == 0)
         rc = hdo_check_read_inputs(s, &err);
     if (rc == 0)
-        note_no_tolerance_file(s);
+        check_note_no_tolerance_file(s);
     if (rc == 0) {
         hdo_refrun_t run;
         double sec;

@@ -238,7 +238,8 @@ hdo_cmd_run(int argc, char **argv)
                                       : (mpfr_get_d(res->t_end, MPFR_RNDN) -
                                          mpfr_get_d(res->t0, MPFR_RNDN)) /
                                             1000;
-            rc = hdo_write_fmi_ref(fmi_ref, res, model, step, &err) ? 2 : 0;
+            rc = hdo_write_fmi_ref(fmi_ref, res, model, step, stderr, &err) ? 2
+                                                                            : 0;
             if (rc != 0)
                 fprintf(stderr, "hdo run: --fmi-ref: %s\n", err.message);
         }

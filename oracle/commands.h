@@ -34,6 +34,7 @@ void check_progress_init(check_progress *ps, int want);
 void check_progress_show(void *data, double t, long steps, long nevents,
                          const char *method);
 void check_progress_end(check_progress *ps);
+void check_note_no_tolerance_file(const hdo_check_t s);
 
 /* What hdo check writes besides stdout (NULL: not asked). */
 typedef struct {

@@ -383,13 +383,17 @@ long hdo_result_agreement_where(char *msg, size_t size,
 /* The FMI cross-check's reference files of a run, in the folder dir
    (made if missing): <Model>_ref.csv (comma separated, the header
    "time","h",... quoted, every row of the result as doubles (%.17g), an
-   event as two rows at its time, left then right limit; a value the
-   mode lacks is an empty cell) and <Model>_ref.opt (StartTime,
+   event as two rows at its time, left then right limit; a variable
+   without a value in some row, a mode of the run lacking it, is left out,
+   with a note on notes (unless NULL) naming it and the mode: the FMI
+   CSV rules want a number in every cell) and <Model>_ref.opt (StartTime,
    StopTime, StepSize = step, the output step, and RelTol 1e-15: the
    values are the doubles nearest the solution).  A regular file is
-   replaced atomically.  0, HDO_ERR_IO or HDO_ERR_MEMORY. */
+   replaced atomically.  0, HDO_ERR_IO, HDO_ERR_MEMORY, or HDO_ERR_INPUT
+   when no variable has a value in every row. */
 int hdo_write_fmi_ref(const char *dir, const hdo_result_t res,
-                      const hdo_model_t model, double step, hdo_error_t *err);
+                      const hdo_model_t model, double step, FILE *notes,
+                      hdo_error_t *err);
 
 #ifdef __cplusplus
 }

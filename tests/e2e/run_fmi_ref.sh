@@ -49,5 +49,55 @@ expect read-back-off 1 'verdict=FAIL' -- "$tmp/xy.hdae" "$tmp/off.csv"
 "$HDO" run "$tmp/xy.hdae" -o "$tmp/o3" --fmi-ref /dev/null/x >/dev/null 2>"$tmp/err"
 rc=$?
 ((rc == 2)) && grep -q 'hdo run: --fmi-ref: /dev/null/x: cannot make the folder' "$tmp/err" && ok || bad "unwritable folder: exit $rc: $(cat "$tmp/err")"
+# a variable that a mode of the run lacks is left out, with a note naming
+# it and the mode (the FMI CSV rules want a number in every cell); kept
+# when every row of the run has it; no variable left: exit 2
+cat >"$tmp/two.hdae" <<'M'
+model two
+var x = 0
+var f
+mode a
+  der(x) = 1
+  when x > 0.5 goto b
+end
+mode b
+  der(x) = 1
+  f = 2*x
+end
+start a at 0
+until 1
+M
+sed 's/start a at 0/start b at 0/; s/model two/model twob/' "$tmp/two.hdae" >"$tmp/twob.hdae"
+"$HDO" run "$tmp/two.hdae" -o "$tmp/o4" --every 0.25 --fmi-ref "$tmp/fmi" >/dev/null 2>"$tmp/err" && ok || bad "run two: $(cat "$tmp/err")"
+grep -q "note: f is left out of .*two_ref.csv: mode a (from t = 0) has no value of it" "$tmp/err" && ok || bad "two note: $(cat "$tmp/err")"
+[[ $(head -1 "$tmp/fmi/two_ref.csv") == '"time","x"' ]] && ok || bad "two header: $(head -1 "$tmp/fmi/two_ref.csv")"
+grep -qE ',$|,,' "$tmp/fmi/two_ref.csv" && bad "two: an empty cell" || ok
+"$HDO" run "$tmp/twob.hdae" -o "$tmp/o5" --every 0.25 --fmi-ref "$tmp/fmi" >/dev/null 2>"$tmp/err" && ok || bad "run twob"
+grep -q "left out" "$tmp/err" && bad "twob: a note: $(cat "$tmp/err")" || ok
+"$PY" - "$tmp/fmi/twob_ref.csv" <<'P' && ok || bad "twob: f = 2 x in every row"
+import sys
+lines = open(sys.argv[1]).read().splitlines()
+assert lines[0] == '"time","x","f"', lines[0]
+for l in lines[1:]:
+    t, x, f = map(float, l.split(","))
+    assert abs(x - t) <= 1e-16 and abs(f - 2 * t) <= 1e-16, l
+P
+cat >"$tmp/none.hdae" <<'M'
+model none
+var x = 0
+var y
+mode a
+  der(x) = 1
+  when x > 0.5 goto b
+end
+mode b
+  y = 1
+end
+start a at 0
+until 1
+M
+"$HDO" run "$tmp/none.hdae" -o "$tmp/o6" --fmi-ref "$tmp/fmi" >/dev/null 2>"$tmp/err"
+rc=$?
+((rc == 2)) && grep -q "hdo run: --fmi-ref: no variable of model none has a value in every row of the run" "$tmp/err" && ok || bad "none: exit $rc: $(cat "$tmp/err")"
 echo "run_fmi_ref: $passed passed, $failed failed"
 ((failed == 0))

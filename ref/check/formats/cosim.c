@@ -23,20 +23,34 @@ rows_equal(const hdo_csv_t csv, slong a, slong b)
     return 1;
 }
 
+/* Whether every time of the file is a float (Dymola writes its times in
+   single precision: 0.10000000149011612 for 0.1). */
+static int
+single_times(const hdo_csv_t csv)
+{
+    for (slong i = 0; i < csv->nrows; i++)
+        if (!(fabs(csv->time[i]) <= FLT_MAX) ||
+            (double)(float)csv->time[i] != csv->time[i])
+            return 0;
+    return 1;
+}
+
 /* The rule (docs/cli.md, "Co-simulation double rows"): the file has at
    least three output times; the first has one row and every later one
    exactly two; the times lie on one grid t0 + k h (within 1e-9 h and the
-   rounding of t); the first row of every pair equals the row before it
-   (the previous output time's value, held through the step); and at
-   least one pair differs (identical pairs are no event anyway). */
+   rounding of t: of a double, or of a float when every time is one); the
+   first row of every pair equals the row before it (the previous output
+   time's value, held through the step); and at least one pair differs
+   (identical pairs are no event anyway). */
 static int
 is_cosim(const hdo_csv_t csv, double *step)
 {
     slong n = csv->nrows, m;
-    double t0, h;
+    double t0, h, eps;
     int differ = 0;
     if (n < 5 || n % 2 == 0 || csv->time[1] == csv->time[0])
         return 0;
+    eps = single_times(csv) ? 2 * (double)FLT_EPSILON : 4 * DBL_EPSILON;
     m = (n - 1) / 2; /* output times after the first */
     t0 = csv->time[0];
     h = (csv->time[n - 1] - t0) / (double)m;
@@ -47,8 +61,7 @@ is_cosim(const hdo_csv_t csv, double *step)
         double tk = t0 + (double)k * h;
         if (csv->time[a] != csv->time[b] ||
             (k < m && csv->time[b + 1] == csv->time[b]) ||
-            !(fabs(csv->time[a] - tk) <=
-              1e-9 * h + 4 * DBL_EPSILON * fabs(csv->time[a])))
+            !(fabs(csv->time[a] - tk) <= 1e-9 * h + eps * fabs(csv->time[a])))
             return 0;
         if (!rows_equal(csv, a, a - 1))
             return 0;

@@ -204,6 +204,17 @@ mark_observable(hdo_check_t s)
     }
 }
 
+/* Whether the candidate has an event that is not at the end time. */
+static int
+cand_events_before_end(const hdo_evlist_t ev, double t_end, double time_abs)
+{
+    for (slong k = 0; k < ev->n; k++)
+        if (isnan(t_end) || ev->ev[k].t_hi < t_end - time_abs ||
+            ev->ev[k].t_lo > t_end + time_abs)
+            return 1;
+    return 0;
+}
+
 /* The tubes and the event pairing. */
 static int
 compare(hdo_check_t s)
@@ -226,9 +237,13 @@ compare(hdo_check_t s)
     hdo_evlist_merge_cascades(s->cand_ev);
     /* Without an events file, a mode column or repeated time rows (the
        output of a fixed-step solver or a co-simulation), the candidate
-       does not give its events: it is judged on its values alone. */
+       does not give its events: it is judged on its values alone. Rows
+       repeated at the end time only do not give them either: an event
+       there is not judged (OMSimulator writes every row twice and its
+       one event at the stop time). */
     s->events_given =
-        s->opt.events_path != NULL || c->has_mode || s->cand_ev->n > 0;
+        s->opt.events_path != NULL || c->has_mode ||
+        cand_events_before_end(s->cand_ev, s->ref->t_end, t->time_abs);
     if (!s->events_given)
         return 0;
     if (hdo_events_match(s->match, s->ref_ev, s->cand_ev, t->time_abs,

@@ -201,6 +201,38 @@ Test(compare, cosim_rows_recognised)
     hdo_csv_clear(csv);
 }
 
+/* Dymola's times are floats: 0.1 is written 0.10000000149011612 and the
+   grid holds within the rounding of a float. */
+Test(compare, cosim_rows_single_precision_times)
+{
+    hdo_csv_t csv;
+    double h;
+    read_csv(csv, "time,x\n0,1\n0.10000000149011612,1\n"
+                  "0.10000000149011612,0.9\n0.20000000298023224,0.9\n"
+                  "0.20000000298023224,0.8\n0.30000001192092896,0.8\n"
+                  "0.30000001192092896,0.7\n");
+    cr_assert_eq(hdo_csv_cosim_rows(csv, &h), 3);
+    cr_expect_eq(csv->nrows, 4);
+    cr_expect(fabs(h - 0.1) < 1e-7);
+    hdo_csv_clear(csv);
+    /* off the grid by more than a float's rounding (0.3 + 2.4e-7, a
+       float too): not one grid */
+    read_csv(csv, "time,x\n0,1\n0.10000000149011612,1\n"
+                  "0.10000000149011612,0.9\n0.20000000298023224,0.9\n"
+                  "0.20000000298023224,0.8\n0.30000025033950806,0.8\n"
+                  "0.30000025033950806,0.7\n0.40000000596046448,0.7\n"
+                  "0.40000000596046448,0.6\n");
+    cr_expect_eq(hdo_csv_cosim_rows(csv, &h), 0);
+    hdo_csv_clear(csv);
+    /* the same offset with double times is not on a grid either, and a
+       double 0.10000000149011612 among doubles is off by 1.5e-9 */
+    read_csv(csv, "time,x\n0,1\n0.10000000149011612,1\n"
+                  "0.10000000149011612,0.9\n0.2,0.9\n0.2,0.8\n"
+                  "0.3,0.8\n0.3,0.7\n");
+    cr_expect_eq(hdo_csv_cosim_rows(csv, &h), 0);
+    hdo_csv_clear(csv);
+}
+
 Test(compare, cosim_rows_not_recognised)
 {
     static const char *files[] = {
