@@ -42,6 +42,10 @@ typedef struct {
     slong *fam;
     slong *zcode, *zfam;
     slong nzero;
+    /* a lazy family (fam NULL): its patterns' ids come from the registry
+       of model (ref/model/lazy.c), -1 beyond its capacity */
+    hdo_model_struct *lazy_model;
+    slong family;
 } family_t;
 
 /* A rank for the state of every relation, in base 3 with relation j at
@@ -73,6 +77,8 @@ code_find(const slong *codes, slong n, slong code)
 static slong
 family_mode(const family_t *f, slong mask, slong zmask)
 {
+    if (f->fam == NULL)
+        return hdo_model_lazy_id(f->lazy_model, f->family, mask, zmask);
     if (zmask == 0)
         return f->fam[mask];
     slong i = code_find(f->zcode, f->nzero, zero_code(f->k, mask, zmask));
@@ -127,7 +133,7 @@ build_pattern(hdo_model_struct *m, hdo_mode *pm, const hdo_mode *src,
     hdo_expr_pool_struct *pool = m->pool;
     const hdo_expr *d = f->d;
     slong k = f->k;
-    int bits[HDO_MODEL_MAX_RELATIONS];
+    int bits[HDO_MODEL_MAX_LAZY_RELATIONS];
     hdo_mode out;
     memset(&out, 0, sizeof out);
     for (slong j = 0; j < k; j++)
@@ -222,11 +228,29 @@ build_pattern(hdo_model_struct *m, hdo_mode *pm, const hdo_mode *src,
     *pm = out;
 }
 
+void
+hdo_model_build_lazy_pattern(hdo_model_struct *m, hdo_mode *out,
+                             const hdo_mode *file, slong family, slong mask,
+                             const hdo_expr *d, slong k)
+{
+    family_t f;
+    memset(&f, 0, sizeof f);
+    f.d = d;
+    f.k = k;
+    f.lazy_model = m;
+    f.family = family;
+    build_pattern(m, out, file, family, mask, 0, &f);
+    out->nrel = k;
+}
+
 slong
 hdo_model_pattern_mode(const hdo_model_struct *model, slong family, slong mask,
                        slong zmask)
 {
     const hdo_mode *fam = model->modes + family;
+    if (fam->family_modes == NULL && fam->nrel > 0)
+        return hdo_model_lazy_id((hdo_model_struct *)model, family, mask,
+                                 zmask);
     if (zmask == 0)
         return fam->family_modes[mask];
     slong lo = 0, hi = fam->nzero, code = zero_code(fam->nrel, mask, zmask);
@@ -247,8 +271,8 @@ hdo_model_pattern_mode(const hdo_model_struct *model, slong family, slong mask,
     return -1;
 }
 
-static void
-mode_free(hdo_mode *mode)
+void
+hdo_model_mode_free(hdo_mode *mode)
 {
     free(mode->name);
     for (slong j = 0; j < mode->neqs; j++)
@@ -298,42 +322,69 @@ mode_relations(hdo_expr **rel, slong *nrel, slong *alloc, int *kinds,
     }
 }
 
+/* Whether family q (k relations, npat pattern modes made so far) is
+   expanded at parse time; otherwise its patterns are built when entered
+   (ref/model/lazy.c).  Sets err for what neither covers. */
+static int
+family_kind(int *lazy, const hdo_mode *mode, slong k, slong npat,
+            hdo_error_t *err)
+{
+    *lazy = 0;
+    if (k <= HDO_MODEL_MAX_RELATIONS &&
+        npat + ((slong)1 << k) <= HDO_MODEL_MAX_PATTERN_MODES)
+        return 0;
+    if (mode->nperp > 0 && k > HDO_MODEL_MAX_RELATIONS)
+        return hdo_error_set(
+            err, HDO_ERR_UNSUPPORTED, mode->pos.line, mode->pos.col,
+            "mode '%s' has %ld relations (in if, abs, sign, min, max): "
+            "at most %d are supported with complementarity conditions, "
+            "since each sign pattern is a mode",
+            mode->name, (long)k, HDO_MODEL_MAX_RELATIONS);
+    if (mode->nperp > 0)
+        return hdo_error_set(
+            err, HDO_ERR_UNSUPPORTED, mode->pos.line, mode->pos.col,
+            "with mode '%s', the relations (in if, abs, sign, min, "
+            "max) make %ld sign-pattern modes: at most %d are "
+            "supported",
+            mode->name, (long)(npat + ((slong)1 << k)),
+            HDO_MODEL_MAX_PATTERN_MODES);
+    if (k > HDO_MODEL_MAX_LAZY_RELATIONS)
+        return hdo_error_set(
+            err, HDO_ERR_UNSUPPORTED, mode->pos.line, mode->pos.col,
+            "mode '%s' has %ld relations (in if, abs, sign, min, max): "
+            "at most %d are supported (a sign pattern is a 64-bit mask)",
+            mode->name, (long)k, HDO_MODEL_MAX_LAZY_RELATIONS);
+    *lazy = 1;
+    return 0;
+}
+
 int
 hdo_model_expand_patterns(hdo_model_struct *m, hdo_error_t *err)
 {
-    slong n0 = m->nmodes, total = n0, npat = 0;
+    slong n0 = m->nmodes, total = n0, npat = 0, nlazy = 0;
     slong *nrel = calloc(n0 ? n0 : 1, sizeof *nrel);
     slong *mixed = calloc(n0 ? n0 : 1, sizeof *mixed);
     slong *nzero = calloc(n0 ? n0 : 1, sizeof *nzero);
     slong *strict = calloc(n0 ? n0 : 1, sizeof *strict);
+    int *lazy = calloc(n0 ? n0 : 1, sizeof *lazy);
     hdo_expr **rel = calloc(n0 ? n0 : 1, sizeof *rel);
     HDO_ASSERT(nrel != NULL && mixed != NULL && nzero != NULL &&
-               strict != NULL && rel != NULL);
+               strict != NULL && lazy != NULL && rel != NULL);
     int status = 0;
     for (slong q = 0; q < n0; q++) {
         hdo_mode *mode = m->modes + q;
         slong alloc = 0;
         mode->family = q;
         mode_relations(rel + q, nrel + q, &alloc, NULL, 1, m, mode);
-        if (nrel[q] > HDO_MODEL_MAX_RELATIONS && status == 0)
-            status = hdo_error_set(
-                err, HDO_ERR_UNSUPPORTED, mode->pos.line, mode->pos.col,
-                "mode '%s' has %ld relations (in if, abs, sign, min, max): "
-                "at most %d are supported, since each sign pattern is a mode",
-                mode->name, (long)nrel[q], HDO_MODEL_MAX_RELATIONS);
-        if (nrel[q] > 0 && status == 0) {
+        if (nrel[q] > 0 && status == 0)
+            status = family_kind(lazy + q, mode, nrel[q], npat, err);
+        if (nrel[q] > 0 && status == 0 && !lazy[q]) {
             total += ((slong)1 << nrel[q]) - 1;
             npat += (slong)1 << nrel[q];
-            if (npat > HDO_MODEL_MAX_PATTERN_MODES)
-                status = hdo_error_set(
-                    err, HDO_ERR_UNSUPPORTED, mode->pos.line, mode->pos.col,
-                    "with mode '%s', the relations (in if, abs, sign, min, "
-                    "max) make %ld sign-pattern modes: at most %d are "
-                    "supported",
-                    mode->name, (long)npat, HDO_MODEL_MAX_PATTERN_MODES);
         }
+        nlazy += lazy[q];
         if (nrel[q] > 0 && status == 0) {
-            int kinds[HDO_MODEL_MAX_RELATIONS] = {0};
+            int kinds[HDO_MODEL_MAX_LAZY_RELATIONS] = {0};
             mode_relations(rel + q, nrel + q, &alloc, kinds, 0, m, mode);
             for (slong j = 0; j < nrel[q]; j++)
                 if (kinds[j] == 3)
@@ -343,9 +394,9 @@ hdo_model_expand_patterns(hdo_model_struct *m, hdo_error_t *err)
         }
     }
     /* the zero variants, family by family while all patterns stay
-       within the cap (model.h) */
+       within the cap (model.h); none for a lazy family */
     for (slong q = 0; q < n0 && status == 0; q++) {
-        if (mixed[q] == 0)
+        if (mixed[q] == 0 || lazy[q])
             continue;
         slong nz = zero_count(nrel[q], mixed[q], HDO_MODEL_MAX_PATTERN_MODES);
         if (npat + nz <= HDO_MODEL_MAX_PATTERN_MODES) {
@@ -354,32 +405,50 @@ hdo_model_expand_patterns(hdo_model_struct *m, hdo_error_t *err)
             total += nz;
         }
     }
-    if (status != 0 || total == n0) {
+    if (status == 0 && nlazy > 0 && total >= HDO_MODEL_MAX_LAZY_MODES)
+        status = hdo_error_set(
+            err, HDO_ERR_UNSUPPORTED, m->modes[0].pos.line, m->modes[0].pos.col,
+            "the model has %ld modes with its sign patterns: at most %d "
+            "are supported",
+            (long)total, HDO_MODEL_MAX_LAZY_MODES);
+    if (status != 0 || (total == n0 && nlazy == 0)) {
         for (slong q = 0; q < n0; q++)
             flint_free(rel[q]);
         free(nrel);
         free(mixed);
         free(nzero);
         free(strict);
+        free(lazy);
         free(rel);
         return status;
     }
-    hdo_mode *modes = realloc(m->modes, total * sizeof *modes);
-    HDO_ASSERT(modes != NULL);
+    hdo_mode *modes;
+    if (nlazy > 0) {
+        /* a fixed capacity: a run's patterns get their ids (and slots)
+           while other code holds pointers into this array */
+        modes = calloc(HDO_MODEL_MAX_LAZY_MODES, sizeof *modes);
+        HDO_ASSERT(modes != NULL);
+        memcpy(modes, m->modes, n0 * sizeof *modes);
+        free(m->modes);
+    } else {
+        modes = realloc(m->modes, total * sizeof *modes);
+        HDO_ASSERT(modes != NULL);
+        memset(modes + n0, 0, (total - n0) * sizeof *modes);
+    }
     m->modes = modes;
-    memset(modes + n0, 0, (total - n0) * sizeof *modes);
     /* indices: the sign patterns of every family first (so that they
        are where a model without zero variants has them), then the zero
-       variants */
+       variants, then (ids from the registry) the lazy families'
+       patterns as they are met */
     family_t *fams = calloc(n0, sizeof *fams);
     HDO_ASSERT(fams != NULL);
     slong next = n0;
     for (slong q = 0; q < n0; q++) {
         slong k = nrel[q], np = (slong)1 << k;
-        if (k == 0)
-            continue;
         fams[q].d = rel[q];
         fams[q].k = k;
+        if (k == 0 || lazy[q])
+            continue;
         fams[q].fam = malloc(np * sizeof *fams[q].fam);
         HDO_ASSERT(fams[q].fam != NULL);
         fams[q].fam[0] = q;
@@ -397,32 +466,48 @@ hdo_model_expand_patterns(hdo_model_struct *m, hdo_error_t *err)
             fams[q].zfam[i] = next++;
     }
     HDO_ASSERT(next == total);
+    m->nmodes = total;
+    if (nlazy > 0)
+        hdo_model_lazy_init(m);
     for (slong q = 0; q < n0; q++) {
         family_t *f = fams + q;
         slong k = f->k, np = (slong)1 << k;
         if (k == 0)
             continue;
-        /* the patterns read the file's mode q, which becomes mask 0
-           last */
-        for (slong p = 1; p < np; p++)
-            build_pattern(m, modes + f->fam[p], modes + q, q, p, 0, f);
-        for (slong i = 0; i < f->nzero; i++) {
-            slong c = f->zcode[i], mask = 0, zmask = 0;
-            for (slong j = 0; j < k; j++, c /= 3) {
-                if (c % 3 == 2)
-                    zmask |= (slong)1 << j;
-                else if (c % 3 == 1)
-                    mask |= (slong)1 << j;
-            }
-            build_pattern(m, modes + f->zfam[i], modes + q, q, mask, zmask, f);
-        }
         hdo_mode file_mode = modes[q];
-        build_pattern(m, modes + q, &file_mode, q, 0, 0, f);
-        /* the name table points at the mode's own name string */
-        free(modes[q].name);
-        modes[q].name = file_mode.name;
-        file_mode.name = NULL;
-        mode_free(&file_mode);
+        if (lazy[q]) {
+            /* the registry keeps the file's mode; its neighbours across
+               one relation get their ids now (build_pattern) */
+            f->lazy_model = m;
+            f->family = q;
+            hdo_model_lazy_add_family(m, q, &file_mode, rel[q], k);
+            build_pattern(m, modes + q, &file_mode, q, 0, 0, f);
+            free(modes[q].name);
+            modes[q].name = file_mode.name;
+            hdo_model_lazy_keep_file_mode(m, q, &file_mode);
+        } else {
+            /* the patterns read the file's mode q, which becomes mask 0
+               last */
+            for (slong p = 1; p < np; p++)
+                build_pattern(m, modes + f->fam[p], modes + q, q, p, 0, f);
+            for (slong i = 0; i < f->nzero; i++) {
+                slong c = f->zcode[i], mask = 0, zmask = 0;
+                for (slong j = 0; j < k; j++, c /= 3) {
+                    if (c % 3 == 2)
+                        zmask |= (slong)1 << j;
+                    else if (c % 3 == 1)
+                        mask |= (slong)1 << j;
+                }
+                build_pattern(m, modes + f->zfam[i], modes + q, q, mask, zmask,
+                              f);
+            }
+            build_pattern(m, modes + q, &file_mode, q, 0, 0, f);
+            /* the name table points at the mode's own name string */
+            free(modes[q].name);
+            modes[q].name = file_mode.name;
+            file_mode.name = NULL;
+            hdo_model_mode_free(&file_mode);
+        }
         modes[q].family_modes = f->fam;
         modes[q].zero_modes = f->zfam;
         modes[q].nzero = f->nzero;
@@ -441,19 +526,21 @@ hdo_model_expand_patterns(hdo_model_struct *m, hdo_error_t *err)
             modes[q].rel_pos[j] =
                 r < m->nrelpos ? m->relpos[r].pos : modes[q].pos;
         }
-        for (slong p = 1; p < np; p++)
-            modes[f->fam[p]].nrel = k;
-        for (slong i = 0; i < f->nzero; i++)
-            modes[f->zfam[i]].nrel = k;
+        if (!lazy[q]) {
+            for (slong p = 1; p < np; p++)
+                modes[f->fam[p]].nrel = k;
+            for (slong i = 0; i < f->nzero; i++)
+                modes[f->zfam[i]].nrel = k;
+        }
         free(f->zcode);
         flint_free(rel[q]);
     }
-    m->nmodes = total;
     free(fams);
     free(nrel);
     free(mixed);
     free(nzero);
     free(strict);
+    free(lazy);
     free(rel);
     return 0;
 }
