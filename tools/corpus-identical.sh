@@ -56,6 +56,9 @@ list_runs() {
     local f c d dt name
     for f in cases/*.hdae; do
         c=$(basename "$f" .hdae)
+        # pending cases (tests/corpus/pending.txt) take minutes to hours
+        # at 30 digits: their own checks run them (make run)
+        grep -qE "^$c:" tests/corpus/pending.txt 2>/dev/null && continue
         echo "$c-d30 $f -d 30 --verify"
     done
     for d in 16 60; do

@@ -215,16 +215,15 @@ class Result:
         strings=True asks for the strings. None where the mode lacks the
         variable."""
         j = -1 if name == "time" else self._index(name)
-        if strings is None:
+        mpmath = None
+        if not strings:
             try:
                 import mpmath
             except ImportError:
-                strings = True
-            else:
-                strings = False
-        if strings:
+                if strings is not None:
+                    raise
+        if mpmath is None:
             return self._res.exact(j, True)
-        import mpmath
         with mpmath.workprec(self.prec):
             return [None if v is None else mpmath.mpf(v) for v in self._res.exact(j, False)]
 
