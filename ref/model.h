@@ -138,7 +138,8 @@ typedef struct {
        mask: bit j set when relation j is on its >= side.  The mode of
        the file keeps its index (pattern mask 0) and the others are
        appended; family_modes (2^nrel entries, on the family's own mode
-       only) lists the mode of each mask, rel the switching functions.
+       only; NULL for a lazy family, ref/model/lazy.c) lists the mode of
+       each mask, rel the switching functions.
        Zero variants: a relation whose value at D = 0 neither side gives
        (sign(D), or D >= 0 and D > 0 both used: bit j of mixed, on the
        family's own mode) has a third state, D = 0 identically, in which
@@ -199,14 +200,15 @@ typedef struct {
 
 /* Relations per mode, and modes in all after the expansion into sign
    patterns: what the symbolic copies of the patterns cost (12 relations,
-   4096 patterns: 0.4 s and 31 MB for a run; decisions.md D-013).  The zero
-   variants of a family are made only while the modes of all patterns
-   and zero variants stay within HDO_MODEL_MAX_PATTERN_MODES; a family
-   without them refuses a relation identically zero as not covered. */
+   4096 patterns: 0.4 s and 31 MB for a run; decisions.md D-013); a mode
+   beyond either is a lazy family (below).  The zero variants of a family
+   are made only while the modes of all patterns and zero variants stay
+   within HDO_MODEL_MAX_PATTERN_MODES; a family without them (a lazy one
+   included) refuses a relation identically zero as not covered. */
 #define HDO_MODEL_MAX_RELATIONS 12
 #define HDO_MODEL_MAX_PATTERN_MODES 4096
 /* Beyond those, a mode's sign patterns are built when a run enters them
-   (decisions.md D-092): relations per such mode (the pattern is a 64-bit
+   (decisions.md D-090): relations per such mode (the pattern is a 64-bit
    mask), and the sign patterns a model may name in all (those entered
    and their neighbours across one relation): the capacity of the mode
    table, whose ids stay fixed during a run. */
@@ -370,7 +372,10 @@ slong hdo_find_mode_name(const hdo_model_struct *model, const char *name);
    relations are on the sides of mask, except those of zmask, which are
    identically zero (a zero variant; zmask a subset of the family's
    mixed relations, mask & zmask == 0); -1 when the model has no such
-   mode (zero variants beyond the cap). */
+   mode (zero variants beyond the cap, or of a lazy family).  For a lazy
+   family (family_modes NULL: ref/model/lazy.c) the pattern gets an id if
+   it has none (its slot filled in model and in the parsed model: a
+   cache, hence the const), -1 beyond HDO_MODEL_MAX_LAZY_MODES. */
 slong hdo_model_pattern_mode(const hdo_model_struct *model, slong family,
                              slong mask, slong zmask);
 

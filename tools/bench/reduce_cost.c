@@ -1,6 +1,6 @@
 /* reduce_cost.c -- the CPU time of the symbolic index reduction
  * (hdo_reduce_mode) of one mode, apart from the rest of a run: what
- * issue 28 asks to measure on the FPU chain (tools/bench/reduce_cost.sh).
+ * issue 28 asks to measure on the FPU chain (tools/bench/reduce_cost.sh, built as build/reduce-cost by make bench).
  *
  * usage: reduce-cost MODEL.hdae [NAME=VALUE ...]
  * prints the CPU seconds (best of three) of the start mode's reduction
