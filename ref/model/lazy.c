@@ -187,7 +187,7 @@ build_one(hdo_model_struct *m, slong q)
     hdo_mode out, file = f->file;
     file.name = (char *)f->name; /* build_pattern copies it */
     hdo_model_build_lazy_pattern(m, &out, &file, mode->family, mode->mask, f->d,
-                                 f->k);
+                                 f->k, hdo_model_lazy_id);
     free(out.name);
     free(out.pattern);
     out.name = mode->name;
