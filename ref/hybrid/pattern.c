@@ -227,8 +227,14 @@ decide(run_ctx *c, slong m, slong j, const mpfr_t t, const mpfr_t Hm,
             chosen = cand[2];
         else if (cand[2] < 0) {
             status = HDO_ERR_UNSUPPORTED;
-            why = "%s is identically zero, and the relation's value at 0 "
-                  "needs a zero variant beyond the 4096 sign-pattern modes";
+            why = fam->family_modes == NULL
+                      ? "%s is identically zero, and the relation's value at "
+                        "0 needs a zero variant, which a mode whose sign "
+                        "patterns are built when entered (more than 12 "
+                        "relations) does not have"
+                      : "%s is identically zero, and the relation's value at "
+                        "0 needs a zero variant beyond the 4096 sign-pattern "
+                        "modes";
         } else
             why = "the fields of both sides keep %s identically zero, and "
                   "the relation's value at 0 does not";

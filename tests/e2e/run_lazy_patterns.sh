@@ -110,5 +110,19 @@ else
     ko "analyze: $(grep -m1 "sign pattern\|error" "$tmp/an.txt" | cut -c1-120)"
 fi
 
+# sign(y) with y identically zero needs a zero variant, which a lazy
+# family does not have: refused, exit 2, saying why
+{
+    relays 12 0 10 3/2 | sed -e 's/^var x\[1..n\] = 0$/var x[1..n] = 0, y = 0, z = 0/' \
+        -e 's/^end$/  der(y) = 0\n  der(z) = sign(y)\nend/'
+} >"$tmp/zero.hdae"
+"$HDO" run "$tmp/zero.hdae" -o "$tmp/zero" >"$tmp/zero.log" 2>&1
+rc=$?
+if [[ $rc -eq 2 ]] && grep -q "needs a zero variant, which a mode whose sign patterns are built when entered" "$tmp/zero.log"; then
+    ok "zero: an identically zero sign(y) in 14 relations refused (exit 2)"
+else
+    ko "zero: exit $rc: $(tail -n 1 "$tmp/zero.log" | cut -c1-200)"
+fi
+
 echo "$pass passed, $fail failed"
 [[ $fail -eq 0 ]]
