@@ -119,6 +119,12 @@ typedef struct {
        alone (a clock: its sign at a sample's exact time orders the two,
        sample.c), else HDO_EXPR_NONE */
     hdo_expr event_clock;
+    /* the last exact sign of a clock at a sample's time (sample.c): the
+       clock, the sample, the status and sign of hdo_expr_const_sign (the
+       same question comes back when the event's samples are skipped) */
+    hdo_expr clock_sign_of;
+    slong clock_sign_k;
+    int clock_sign_status, clock_sign;
     int phase; /* the phase timer in force, and since when */
     double phase_since;
 } run_ctx;
