@@ -653,9 +653,13 @@ hdo_event_locate(mpfr_t root, mpfr_srcptr c, slong len, const mpfr_t H,
                 /* Refine on S itself when it brackets the same root (the
                    dropped coefficients were noise, but S is the dense
                    output the states come from); otherwise on Q. */
-                horner2(fa, dummy, c, len, a);
-                horner2(fb, dummy, c, len, b);
-                if (m > 0 && (mpfr_sgn(fa) < 0 || mpfr_sgn(fb) > 0))
+                int on_q = 0;
+                if (m > 0) { /* S's signs at the ends: only asked then */
+                    horner2(fa, dummy, c, len, a);
+                    horner2(fb, dummy, c, len, b);
+                    on_q = mpfr_sgn(fa) < 0 || mpfr_sgn(fb) > 0;
+                }
+                if (on_q)
                     refine(root, c + m, qlen, a, b, H, prec);
                 else
                     refine(root, c, len, a, b, H, prec);

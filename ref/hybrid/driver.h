@@ -331,6 +331,11 @@ int hdo_run_reinit(run_ctx *c, slong m, const mpfr_t t, int *adjusted);
    integrals' values, the mode's note in the result). */
 int hdo_run_reinit_point(run_ctx *c, slong m, const mpfr_t t, int *adjusted);
 void hdo_run_reinit_enter(run_ctx *c, slong m, const mpfr_t t);
+/* The expansion of mode m, entered at t (consistent there), and H, the
+   horizon of the zero rule: what the first step will expand (the stepper
+   keeps it), timed as integration, with the guards' floors.  0, or -1
+   when it fails (the first step reports it). */
+int hdo_run_expand_entered(run_ctx *c, slong m, const mpfr_t t, mpfr_t H);
 
 /* pattern.c: at the start and after a `when`, the sign pattern of a mode
    with relations that the state selects (*m: a mode of the family on
