@@ -18,6 +18,10 @@ typedef struct {
     mpfr_ptr key; /* t0, xs, xu, floors: 1 + 2 (nstate + nimplicit) */
     slong nkey;
     int valid;
+    /* the step size of this expansion, once asked (a function of the
+       expansion, the floors and the tolerance alone) */
+    mpfr_t h;
+    int h_valid, h_status;
 } taylor_impl;
 
 /* 1 when a and b are the same number, the sign of a zero included (a
@@ -67,6 +71,8 @@ taylor_alloc(hdo_stepper_struct *s, hdo_model_t model,
     HDO_ASSERT(w != NULL);
     hdo_taylor_struct *tay = &w->tay;
     w->valid = 0;
+    w->h_valid = 0;
+    mpfr_init2(w->h, MPFR_PREC_MIN);
     w->nkey = 1 + 2 * (red->nstate + red->nimplicit);
     w->key = malloc(w->nkey * sizeof *w->key);
     HDO_ASSERT(w->key != NULL);
@@ -98,10 +104,9 @@ taylor_apply(hdo_stepper_struct *s, const mpfr_t t0, mpfr_srcptr xs,
        unknown that failed since, goes the full way and fails as before):
        hdo_taylor_expand would compute the same coefficients again */
     if (w->valid && tay->expanded && tay->init_status == 0 &&
-        tay->lazy_status == 0 && key_pass(w, 0, t0, xs, xu)) {
-        tay->comp_valid = 0; /* as a new expansion: step_size recomputes */
-        return 0;
-    }
+        tay->lazy_status == 0 && key_pass(w, 0, t0, xs, xu))
+        return 0; /* the step size and the components' steps kept too */
+    w->h_valid = 0;
     int st = hdo_taylor_expand(tay, t0, xs, xu, err);
     w->valid = st == 0 && tay->expanded;
     if (w->valid)
@@ -112,7 +117,16 @@ taylor_apply(hdo_stepper_struct *s, const mpfr_t t0, mpfr_srcptr xs,
 static int
 taylor_step_size(mpfr_t h, const hdo_stepper_struct *s)
 {
-    return hdo_taylor_step_size(h, &((taylor_impl *)s->impl)->tay, s->tol);
+    taylor_impl *w = s->impl;
+    if (w->h_valid && mpfr_get_prec(w->h) == mpfr_get_prec(h)) {
+        mpfr_set(h, w->h, MPFR_RNDN); /* exact */
+        return w->h_status;
+    }
+    w->h_status = hdo_taylor_step_size(h, &w->tay, s->tol);
+    mpfr_set_prec(w->h, mpfr_get_prec(h));
+    mpfr_set(w->h, h, MPFR_RNDN);
+    w->h_valid = 1;
+    return w->h_status;
 }
 
 static void
@@ -150,6 +164,7 @@ taylor_free(hdo_stepper_struct *s)
     if (w == NULL)
         return;
     hdo_taylor_clear(&w->tay);
+    mpfr_clear(w->h);
     for (slong k = 0; k < w->nkey; k++)
         mpfr_clear(w->key + k);
     free(w->key);

@@ -75,9 +75,13 @@ def mega(n):
 ENTERED = ("hdo_run_expand_entered",)
 
 
+def stepper_apply(f):
+    return f.startswith(STEPPER) and f.endswith("_apply")
+
+
 def integration(p):
-    return p.called_from(STEP_FNS + ENTERED,
-                         lambda f: f.startswith(STEPPER))
+    return (p.called_from(STEP_FNS, lambda f: f.startswith(STEPPER)) +
+            p.called_from(ENTERED, stepper_apply))
 
 
 def event_instructions(p):
@@ -102,7 +106,7 @@ def event_instructions(p):
               for callee, n in c.items()
               if callee in ("hdo_run_note_mode_used",
                             "hdo_run_mode_cache_km_fallback"))
-    ev -= p.called_from(ENTERED, lambda f: f.startswith(STEPPER))
+    ev -= p.called_from(ENTERED, stepper_apply)
     return ev
 
 
