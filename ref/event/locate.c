@@ -550,6 +550,58 @@ search(arf_t ra, arf_t rb, arb_srcptr Q, slong len, const arf_t H,
     return found;
 }
 
+/* hdo_event_zero_order's answer in doubles (issue 28: it runs on every
+   guard at every step, and its 64-bit scale costs len multiplications):
+   1 and *mo when every comparison of the loop below is clear, 0 when one
+   is too close to call (then the 64-bit loop decides).  In log2: l_k =
+   log2 |c_k| + k log2 H, the scale max_k l_k, ztol = 2^scale tol (+
+   floor); term m is compared with it.  The 64-bit values are within
+   about len 2^-63 relative of the exact ones and the doubles' logarithms
+   within 1e-12 of their magnitudes: a margin of 1e-9 in log2 (and
+   1e-12 per unit of the magnitudes) leaves every decision to the same
+   side. */
+#define FAST_ZERO_MAX 256
+static int
+fast_zero_order(slong *mo, mpfr_srcptr c, slong n, const mpfr_t H,
+                const mpfr_t tol, mpfr_srcptr floor)
+{
+    double l[FAST_ZERO_MAX];
+    if (n > FAST_ZERO_MAX || !mpfr_regular_p(H) || !mpfr_regular_p(tol))
+        return 0;
+    double lh = hdo_log2_abs(H), lt = hdo_log2_abs(tol), sl = -INFINITY;
+    for (slong k = 0; k < n; k++) {
+        if (!mpfr_number_p(c + k))
+            return 0;
+        l[k] = mpfr_zero_p(c + k) ? -INFINITY
+                                  : hdo_log2_abs(c + k) + (double)k * lh;
+        if (l[k] > sl)
+            sl = l[k];
+    }
+    if (sl == -INFINITY)
+        return 0;
+    double lz = sl + lt;
+    if (floor != NULL) {
+        if (!mpfr_number_p(floor))
+            return 0;
+        if (mpfr_regular_p(floor)) {
+            double b = hdo_log2_abs(floor), a = lz;
+            lz = fmax(a, b) + log2(1 + exp2(-fabs(a - b)));
+        }
+    }
+    double margin =
+        1e-9 + 1e-12 * (fabs(sl) + fabs(lt) + fabs(lz) + fabs(lh) * (double)n);
+    for (slong m = 0; m < n; m++) {
+        if (l[m] > lz + margin) {
+            *mo = m;
+            return 1;
+        }
+        if (l[m] >= lz - margin)
+            return 0; /* too close to call */
+    }
+    *mo = n;
+    return 1;
+}
+
 slong
 hdo_event_zero_order(mpfr_srcptr c, slong len, const mpfr_t H, const mpfr_t tol,
                      mpfr_srcptr floor)
@@ -569,6 +621,8 @@ hdo_event_zero_order(mpfr_srcptr c, slong len, const mpfr_t H, const mpfr_t tol,
     mpfr_t ztol, term, p;
     slong m;
     slong n = actual_len(c, len);
+    if (fast_zero_order(&m, c, n, H, tol, floor))
+        return m == n ? len : m;
     mpfr_inits2(64, ztol, term, p, (mpfr_ptr)0);
     coef_scale(ztol, c, n, H);
     mpfr_mul(ztol, ztol, tol, MPFR_RNDU);
