@@ -181,6 +181,17 @@ int hdo_run_sliding_entry_test(mpfr_srcptr v, const mpfr_t tol,
    at most thr (equal included).  At prec. */
 int hdo_run_gradients_opposite(mpfr_srcptr ga, mpfr_srcptr gb, slong n,
                                const mpfr_t tol, mpfr_prec_t prec);
+/* 1 when Sb = -Sa as expressions and both are functions of t alone (a
+   clock, as a PWM edge's `when sin(2*pi*t/T) < 0` and its `> 0` back):
+   then Sb(t) = -Sa(t) along every flow, whatever the mode, so where Sa
+   leaves zero into its positive side Sb leaves into its negative one, to
+   the same order, and no mode's flow points back at the surface while
+   another's leaves it (their Lie derivatives are the same dSa/dt): the
+   mode back neither continues (hdo_run_check_when_unique) nor slides
+   (hdo_run_sliding_pair), and expanding it or evaluating the Lie
+   derivatives would only say so (issue 28: a Taylor expansion and a
+   program per PWM edge). */
+int hdo_run_clock_pair(hdo_model_struct *model, hdo_expr Sa, hdo_expr Sb);
 /* 1 if the switching functions Sa and Sb are one surface seen from its
    two sides near the point L at t: their gradients (in the variables
    and t) opposite and parallel within sqrt(tol)

@@ -358,24 +358,6 @@ when_back(const hdo_model_struct *model, slong b, slong a)
     return -1;
 }
 
-/* 1 when Sb = -Sa as expressions and both are functions of t alone (a
-   clock, as a PWM edge's `when sin(2*pi*t/T) < 0` and its `> 0` back):
-   then Sb(t) = -Sa(t) along every flow, whatever the mode, and where Sa
-   leaves zero into its positive side Sb leaves into its negative one, to
-   the same order: the mode back cannot continue, and its expansion (a
-   Taylor expansion per PWM edge, issue 28) would only say so. */
-static int
-clock_pair(hdo_model_struct *model, hdo_expr Sa, hdo_expr Sb)
-{
-    hdo_expr_pool_struct *pool = model->pool;
-    if (hdo_expr_neg(pool, Sb) != Sa || !hdo_expr_has_time(pool, Sa))
-        return 0;
-    for (slong v = 0; v < model->nvars; v++)
-        if (hdo_expr_max_order(pool, Sa, v) >= 0)
-            return 0;
-    return 1;
-}
-
 int
 hdo_run_check_when_unique(run_ctx *c, slong m, const mpfr_t t)
 {
@@ -401,7 +383,8 @@ hdo_run_check_when_unique(run_ctx *c, slong m, const mpfr_t t)
         rel_state ra = guard_state(c, m, g, H, 1);
         if (ra.kind != R_POS || ra.order == 0)
             continue;
-        if (clock_pair(model, tr->guard, model->modes[b].whens[kb].guard))
+        if (hdo_run_clock_pair(model, tr->guard,
+                               model->modes[b].whens[kb].guard))
             continue; /* b's function is -m's: it leaves into its own
                          infeasible side */
         const mode_cache *mc = hdo_run_mode_find(c, m);
