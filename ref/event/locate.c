@@ -436,6 +436,25 @@ clearly_positive(arb_srcptr Q, slong len, const arf_t H)
     return yes;
 }
 
+/* clearly_positive()'s yes from the doubles, before Q's balls are made
+   (issue 28: most steps of most guards end here): e_0 - err_0 above
+   twice the bound of sum_{k>=1} |e_k| H^k by more than Arb's 30-bit
+   magnitudes can take (8 len 2^-28 relative on the sum: a rounding up
+   per power of H and per term; 2^-28 on Q(0))
+   and the doubles' own rounding (1e-12).  0 when the doubles cannot
+   tell: then clearly_positive decides. */
+static int
+fast_clearly_positive(const fastpoly *f)
+{
+    if (f->e == NULL)
+        return 0;
+    double sum = 0, q0 = f->e[0] - f->err[0];
+    for (slong k = 1; k < f->len; k++)
+        sum += fabs(f->e[k]) + f->err[k]; /* u = 1 is s = H */
+    sum *= 2 * (1 + 8 * (double)f->len * 0x1p-28) * (1 + 1e-12);
+    return q0 * (1 - 0x1p-28) * (1 - 1e-12) > sum + f->tiny;
+}
+
 /* The search on Q (Q(0) > 0) over [0, H]: returns 1 and a bracket [a, b]
    (Q(a) >= 0 >= Q(b)) of the first sign change from + to -, or 0. */
 static int
@@ -667,9 +686,15 @@ hdo_event_locate(mpfr_t root, mpfr_srcptr c, slong len, const mpfr_t H,
         mpfr_set_ui(root, 0, MPFR_RNDN);
         return HDO_EVENT;
     }
-    mpfr_init2(term, 64);
     len = actual_len(c, len); /* c[m] != 0: still len > m */
 
+    fastpoly fp;
+    fast_init(&fp, c + m, len - m, H, prec + 32);
+    if (fast_clearly_positive(&fp)) {
+        fast_clear(&fp);
+        return 0;
+    }
+    mpfr_init2(term, 64);
     {
         slong qlen = len - m;
         slong aprec = prec + 32;
@@ -692,8 +717,6 @@ hdo_event_locate(mpfr_t root, mpfr_srcptr c, slong len, const mpfr_t H,
         mpfr_div_2ui(term, term, 2, MPFR_RNDD);
         arf_set_mpfr(wmin, term);
 
-        fastpoly fp;
-        fast_init(&fp, c + m, qlen, H, aprec);
         int hit = !clearly_positive(Q, qlen, Ha) &&
                   search(ra, rb, Q, qlen, Ha, wmin, aprec, &fp);
         fast_clear(&fp);
