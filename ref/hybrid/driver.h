@@ -343,8 +343,9 @@ int hdo_run_reinit(run_ctx *c, slong m, const mpfr_t t, int *adjusted);
 int hdo_run_reinit_point(run_ctx *c, slong m, const mpfr_t t, int *adjusted);
 void hdo_run_reinit_enter(run_ctx *c, slong m, const mpfr_t t);
 /* The expansion of mode m, entered at t (consistent there), and H, the
-   horizon of the zero rule: what the first step will expand (the stepper
-   keeps it), timed as integration, with the guards' floors.  0, or -1
+   horizon of the zero rule: what the first step will expand and the
+   step size it will take (the stepper keeps them), timed as
+   integration, with the guards' floors.  0, or -1
    when it fails (the first step reports it). */
 int hdo_run_expand_entered(run_ctx *c, slong m, const mpfr_t t, mpfr_t H);
 

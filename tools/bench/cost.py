@@ -70,18 +70,17 @@ def mega(n):
     return "%.2f M" % (n / 1e6)
 
 
-# the expansion of a mode entered at an event that its first step finds
-# kept (reinit.c, taylor_step.c): integration's, as summary.json times it
+# the expansion and step size of a mode entered at an event, which its
+# first step finds kept (reinit.c, taylor_step.c): integration's
 ENTERED = ("hdo_run_expand_entered",)
 
 
-def stepper_apply(f):
-    return f.startswith(STEPPER) and f.endswith("_apply")
+def stepper_fn(f):
+    return f.startswith(STEPPER)
 
 
 def integration(p):
-    return (p.called_from(STEP_FNS, lambda f: f.startswith(STEPPER)) +
-            p.called_from(ENTERED, stepper_apply))
+    return p.called_from(STEP_FNS + ENTERED, stepper_fn)
 
 
 def event_instructions(p):
@@ -106,7 +105,7 @@ def event_instructions(p):
               for callee, n in c.items()
               if callee in ("hdo_run_note_mode_used",
                             "hdo_run_mode_cache_km_fallback"))
-    ev -= p.called_from(ENTERED, stepper_apply)
+    ev -= p.called_from(ENTERED, stepper_fn)
     return ev
 
 
