@@ -578,7 +578,7 @@ search(arf_t ra, arf_t rb, arb_srcptr Q, slong len, const arf_t H,
    about len 2^-63 relative of the exact ones and the doubles' logarithms
    within 1e-12 of their magnitudes: a margin of 1e-9 in log2 (and
    1e-12 per unit of the magnitudes) leaves every decision to the same
-   side. */
+   side (decisions.md D-090). */
 #define FAST_ZERO_MAX 256
 static int
 fast_zero_order(slong *mo, mpfr_srcptr c, slong n, const mpfr_t H,

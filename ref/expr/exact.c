@@ -12,7 +12,7 @@
    (only a ball that contains zero does), and a linked Calcium cost every
    start of hdo 1.8 M instructions of the dynamic loader binding its and
    Antic's symbols (Debian builds them BIND_NOW; issue 28, decisions.md
-   D-090).  The functions this file calls, through cal. */
+   D-091).  The functions this file calls, through cal. */
 #define CA_FUNCTIONS(X)                                                        \
     X(_ca_vec_clear)                                                           \
     X(_ca_vec_init)                                                            \

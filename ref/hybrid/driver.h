@@ -190,7 +190,7 @@ int hdo_run_gradients_opposite(mpfr_srcptr ga, mpfr_srcptr gb, slong n,
    mode back neither continues (hdo_run_check_when_unique) nor slides
    (hdo_run_sliding_pair), and expanding it or evaluating the Lie
    derivatives would only say so (issue 28: a Taylor expansion and a
-   program per PWM edge). */
+   program per PWM edge; decisions.md D-090). */
 int hdo_run_clock_pair(hdo_model_struct *model, hdo_expr Sa, hdo_expr Sb);
 /* 1 if the switching functions Sa and Sb are one surface seen from its
    two sides near the point L at t: their gradients (in the variables

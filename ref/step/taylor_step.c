@@ -12,7 +12,7 @@
    the entered mode to decide which solution continues (pattern.c), and
    its next step expands it again at the same point: an apply with the
    same inputs finds the expansion already there (issue 28: one Taylor
-   expansion per event at a PWM edge). */
+   expansion per event at a PWM edge; decisions.md D-090). */
 typedef struct {
     hdo_taylor_struct tay;
     mpfr_ptr key; /* t0, xs, xu, floors: 1 + 2 (nstate + nimplicit) */
