@@ -383,10 +383,6 @@ hdo_run_check_when_unique(run_ctx *c, slong m, const mpfr_t t)
         rel_state ra = guard_state(c, m, g, H, 1);
         if (ra.kind != R_POS || ra.order == 0)
             continue;
-        if (hdo_run_clock_pair(model, tr->guard,
-                               model->modes[b].whens[kb].guard))
-            continue; /* b's function is -m's: it leaves into its own
-                         infeasible side */
         const mode_cache *mc = hdo_run_mode_find(c, m);
         left_limit L = {mc->red, mc->xs, mc->xu, NULL, NULL};
         if (!hdo_run_same_surface(c, tr->guard, model->modes[b].whens[kb].guard,
@@ -394,8 +390,21 @@ hdo_run_check_when_unique(run_ctx *c, slong m, const mpfr_t t)
             continue;
         int was = c->res->modes[b].used;
         rel_state rb = {R_FAIL, 0};
-        if (try_move(c, m, b, t) && expand(c, b, t, Hb) == 0)
-            rb = guard_state(c, b, kb, Hb, 1);
+        if (try_move(c, m, b, t)) {
+            mode_cache *mb = hdo_run_mode_entry(c, b);
+            if (hdo_run_clock_pair(model, tr->guard,
+                                   model->modes[b].whens[kb].guard) &&
+                !(mb->step->type->flags & HDO_STEP_IMPLICIT)) {
+                /* b's function is -m's: it leaves into its own infeasible
+                   side.  Of the expansion only what outlives it is done:
+                   b's values noted in the scale floors (an implicit
+                   stepper's apply has a history: it is expanded) */
+                hdo_run_set_floors(c, mb);
+                rb.kind = R_NEG;
+            } else if (expand(c, b, t, Hb) == 0) {
+                rb = guard_state(c, b, kb, Hb, 1);
+            }
+        }
         untry(c, b, was);
         if (rb.kind != R_POS || rb.order == 0)
             continue;
