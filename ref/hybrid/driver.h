@@ -187,9 +187,9 @@ int hdo_run_gradients_opposite(mpfr_srcptr ga, mpfr_srcptr gb, slong n,
    leaves zero into its positive side Sb leaves into its negative one, to
    the same order, and no mode's flow points back at the surface while
    another's leaves it (their Lie derivatives are the same dSa/dt): the
-   mode back neither continues (hdo_run_check_when_unique) nor slides
-   (hdo_run_sliding_pair), and expanding it or evaluating the Lie
-   derivatives would only say so (issue 28: a Taylor expansion and a
+   mode back neither continues (hdo_run_check_when_unique: its Taylor
+   expansion is not needed) nor slides (hdo_run_sliding_pair: nor the
+   Lie derivatives' program), which they would only say (issue 28: a Taylor expansion and a
    program per PWM edge; decisions.md D-090). */
 int hdo_run_clock_pair(hdo_model_struct *model, hdo_expr Sa, hdo_expr Sb);
 /* 1 if the switching functions Sa and Sb are one surface seen from its
