@@ -94,11 +94,10 @@ def event_instructions(p):
     ev -= sum(n for caller, c in p.calls.items() if caller not in STEP_FNS
               for callee, n in c.items()
               if callee in ("hdo_run_reinit", "hdo_run_mode_cache_get"))
-    # hdo_run_reinit's two parts and what they call, where not already
-    # inside a call to it (counted once, not twice)
-    ev -= sum(n for caller, c in p.calls.items() if caller != "hdo_run_reinit"
-              for callee, n in c.items()
-              if callee in ("hdo_run_reinit_point", "hdo_run_reinit_enter"))
+    # the KM note and fallback where not inside hdo_run_reinit (counted
+    # once, not twice; hdo_run_reinit calls them through its two parts).
+    # The parts' calls from complementarity.c stay counted: a flat
+    # profile cannot tell those inside an event from those at the start.
     ev -= sum(n for caller, c in p.calls.items()
               if caller not in ("hdo_run_reinit", "hdo_run_reinit_point",
                                 "hdo_run_reinit_enter")
