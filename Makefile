@@ -34,7 +34,7 @@ OPT ?= -O2
 CFLAGS ?= $(OPT) -g
 CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wno-unused-parameter \
           -Wshadow -Wstrict-prototypes -Werror=switch -pthread -Iref -I/usr/include/flint
-LDLIBS := -lcalcium -lflint-arb -lflint -lmpfr -lgmp -lm -pthread
+LDLIBS := -lflint -lflint-arb -lmpfr -lgmp -lm -pthread
 ifeq ($(SAN),1)
   BUILD := build/san
   CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer \

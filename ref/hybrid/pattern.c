@@ -408,7 +408,7 @@ hdo_run_check_when_unique(run_ctx *c, slong m, const mpfr_t t)
             model->modes[b].family == mode->family ||
             (kb = when_back(model, b, m)) < 0)
             continue;
-        if (!expanded && expand(c, m, t, H) < 0)
+        if (!expanded && hdo_run_expand_entered(c, m, t, H) < 0)
             break;
         expanded = 1;
         /* m's guard zero at t and leaving into m's feasible side */
@@ -422,8 +422,21 @@ hdo_run_check_when_unique(run_ctx *c, slong m, const mpfr_t t)
             continue;
         int was = c->res->modes[b].used;
         rel_state rb = {R_FAIL, 0};
-        if (try_move(c, m, b, t) && expand(c, b, t, Hb) == 0)
-            rb = guard_state(c, b, kb, Hb, 1);
+        if (try_move(c, m, b, t)) {
+            mode_cache *mb = hdo_run_mode_entry(c, b);
+            if (hdo_run_clock_pair(model, tr->guard,
+                                   model->modes[b].whens[kb].guard) &&
+                !(mb->step->type->flags & HDO_STEP_IMPLICIT)) {
+                /* b's function is -m's: it leaves into its own infeasible
+                   side.  Of the expansion only what outlives it is done:
+                   b's values noted in the scale floors (an implicit
+                   stepper's apply has a history: it is expanded) */
+                hdo_run_set_floors(c, mb);
+                rb.kind = R_NEG;
+            } else if (expand(c, b, t, Hb) == 0) {
+                rb = guard_state(c, b, kb, Hb, 1);
+            }
+        }
         untry(c, b, was);
         if (rb.kind != R_POS || rb.order == 0)
             continue;
