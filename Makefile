@@ -34,7 +34,7 @@ OPT ?= -O2
 CFLAGS ?= $(OPT) -g
 CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wno-unused-parameter \
           -Wshadow -Wstrict-prototypes -Werror=switch -pthread -Iref -I/usr/include/flint
-LDLIBS := -lcalcium -lflint-arb -lflint -lmpfr -lgmp -lm -pthread
+LDLIBS := -lflint -lflint-arb -lmpfr -lgmp -lm -pthread
 ifeq ($(SAN),1)
   BUILD := build/san
   CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer \
@@ -324,6 +324,9 @@ crosscheck: deps
 $(BUILD)/pendulum-bench: tools/bench/pendulum_bench.c $(BUILD)/libhdo.a
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libhdo.a $(LDLIBS)
 
+$(BUILD)/reduce-cost: tools/bench/reduce_cost.c $(BUILD)/libhdo.a
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libhdo.a $(LDLIBS)
+
 # The pendulum at 30/45/60/100 digits against mpmath odefun (CPU time),
 # pendulum_angle (a DAE) against the same pendulum as an ODE (CPU time and
 # instructions: tools/bench/dae_speed.sh), then every case at BENCH_DIGITS under a per-run time limit, with phase
@@ -331,9 +334,10 @@ $(BUILD)/pendulum-bench: tools/bench/pendulum_bench.c $(BUILD)/libhdo.a
 # the table is also written to $(BUILD)/bench/bench.csv (README); then
 # issue 28's figures in instructions (tools/bench/cost.py: start-up, the
 # events' share per case, dense output against integration, the FPU
-# chain), each beside its target; then issue 26's `hdo check MODEL DIR`
-# of 50 candidates against one check, beside its target 3x
-# (tools/bench/check_many.py); then
+# chain), each beside its target; the reduction phase's parts on the FPU
+# chain to 640 masses (tools/bench/reduce_cost.sh); then issue 26's
+# `hdo check MODEL DIR` of 50 candidates against one check, beside its
+# target 3x (tools/bench/check_many.py); then
 # the stiff problems (tools/bench/stiff.py): Van der Pol mu = 1000 over
 # mu = 10 in CPU time, Robertson, car_axis, implicit beside Taylor.
 BENCH_DIGITS ?= 30 60 100
@@ -352,6 +356,9 @@ bench: deps
 	tools/bench/verify.sh $(HDO) 60
 	@echo
 	/usr/bin/python3 tools/bench/cost.py --hdo $(HDO)
+	@echo
+	@$(MAKE) --no-print-directory $(BUILD)/reduce-cost
+	tools/bench/reduce_cost.sh $(BUILD)/reduce-cost
 	@echo
 	/usr/bin/python3 tools/bench/check_many.py --hdo $(HDO)
 	@echo

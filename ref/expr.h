@@ -447,7 +447,7 @@ int hdo_program_taylor_step_some(hdo_program_t prog, slong k,
 void hdo_program_dependents(char *active, const hdo_program_t prog);
 
 /* MPFR kernels on the limbs (ref/expr/fused.c), for the dense output's
-   Horner loops (issue 28).
+   Horner loops and the Taylor recurrences (issue 28).
 
    r := x y + z rounded to nearest (ties to even) to r's precision: the
    bits of mpfr_fma(r, x, y, z, MPFR_RNDN) (it is that call for special
@@ -463,6 +463,17 @@ void hdo_fma_rn(mpfr_ptr r, mpfr_srcptr x, mpfr_srcptr y, mpfr_srcptr z);
    on its limbs between the steps.  len >= 1. */
 void hdo_horner_rn(mpfr_ptr out, const mpfr_t *c, slong len, mpfr_srcptr h,
                    mpfr_ptr acc);
+/* r := sum_{j = lo .. hi} w_j u[j] v[k - j] (a Cauchy product), w_j = 1
+   (weight 0), j (weight 1) or k - j (weight 2): the exact products summed
+   in one fixed-point window from the largest down to p + 64 bits below
+   it (p: r's precision; what lies below is dropped) and rounded to
+   nearest once, so within an ulp plus (hi - lo + 1) 2^-64 ulps of the
+   largest product of the exact sum.  A sum of nothing or an exact zero
+   is +0.  Returns 0, or 1 when it cannot (an operand an infinity or a
+   NaN, above 256 bits, or a result out of MPFR's exponent range), r
+   then untouched.  r must not be one of the operands. */
+int hdo_conv_fused(mpfr_ptr r, const mpfr_t *u, const mpfr_t *v, slong k,
+                   slong lo, slong hi, int weight);
 
 #ifdef __cplusplus
 }

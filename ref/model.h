@@ -138,7 +138,8 @@ typedef struct {
        mask: bit j set when relation j is on its >= side.  The mode of
        the file keeps its index (pattern mask 0) and the others are
        appended; family_modes (2^nrel entries, on the family's own mode
-       only) lists the mode of each mask, rel the switching functions.
+       only; NULL for a lazy family, ref/model/lazy.c) lists the mode of
+       each mask, rel the switching functions.
        Zero variants: a relation whose value at D = 0 neither side gives
        (sign(D), or D >= 0 and D > 0 both used: bit j of mixed, on the
        family's own mode) has a third state, D = 0 identically, in which
@@ -178,6 +179,15 @@ typedef struct {
     slong nperp;
     slong cp_family, cp_mask;
     slong *cp_modes;
+    /* A sign pattern of a lazy family (a mode of more than
+       HDO_MODEL_MAX_RELATIONS relations, or beyond
+       HDO_MODEL_MAX_PATTERN_MODES: ref/model/lazy.c): 1 while only its
+       id, name, pattern text, family and mask are set (registered), 2
+       once its equations and transitions are built in the model or
+       workspace that holds this array (hdo_model_pattern_ensure); 0 for
+       every other mode.  name and pattern are then borrowed from the
+       registry, never freed with the mode. */
+    int lazy;
 } hdo_mode;
 
 /* Where a relation of a piecewise expression is written: its switching
@@ -190,12 +200,20 @@ typedef struct {
 
 /* Relations per mode, and modes in all after the expansion into sign
    patterns: what the symbolic copies of the patterns cost (12 relations,
-   4096 patterns: 0.4 s and 31 MB for a run; decisions.md D-013).  The zero
-   variants of a family are made only while the modes of all patterns
-   and zero variants stay within HDO_MODEL_MAX_PATTERN_MODES; a family
-   without them refuses a relation identically zero as not covered. */
+   4096 patterns: 0.4 s and 31 MB for a run; decisions.md D-013); a mode
+   beyond either is a lazy family (below).  The zero variants of a family
+   are made only while the modes of all patterns and zero variants stay
+   within HDO_MODEL_MAX_PATTERN_MODES; a family without them (a lazy one
+   included) refuses a relation identically zero as not covered. */
 #define HDO_MODEL_MAX_RELATIONS 12
 #define HDO_MODEL_MAX_PATTERN_MODES 4096
+/* Beyond those, a mode's sign patterns are built when a run enters them
+   (decisions.md D-092): relations per such mode (the pattern is a 64-bit
+   mask), and the sign patterns a model may name in all (those entered
+   and their neighbours across one relation): the capacity of the mode
+   table, whose ids stay fixed during a run. */
+#define HDO_MODEL_MAX_LAZY_RELATIONS 62
+#define HDO_MODEL_MAX_LAZY_MODES 65536
 /* Complementarity conditions per mode: 2^10 active-set modes, each with
    its own symbolic copy; the count of all modes (active sets and sign
    patterns) stays within HDO_MODEL_MAX_PATTERN_MODES (decisions.md D-086). */
@@ -237,6 +255,12 @@ typedef struct {
     /* private: the relations as the parser met them, for rel_pos */
     hdo_relpos *relpos;
     slong nrelpos, relpos_alloc;
+    /* private (ref/model/lazy.c): the registry of the sign patterns
+       built when entered, shared by the model and its workspaces (NULL
+       when every mode is expanded at parse time); own_modes: this is a
+       workspace with a modes array of its own (its built patterns). */
+    void *lazy;
+    int own_modes;
 } hdo_model_struct;
 typedef hdo_model_struct hdo_model_t[1];
 
@@ -348,9 +372,31 @@ slong hdo_find_mode_name(const hdo_model_struct *model, const char *name);
    relations are on the sides of mask, except those of zmask, which are
    identically zero (a zero variant; zmask a subset of the family's
    mixed relations, mask & zmask == 0); -1 when the model has no such
-   mode (zero variants beyond the cap). */
+   mode (zero variants beyond the cap, or of a lazy family).  For a lazy
+   family (family_modes NULL: ref/model/lazy.c) the pattern gets an id if
+   it has none (its slot filled in model and in the parsed model: a
+   cache, hence the const), -1 beyond HDO_MODEL_MAX_LAZY_MODES. */
 slong hdo_model_pattern_mode(const hdo_model_struct *model, slong family,
                              slong mask, slong zmask);
+
+/* The number mode ids are reckoned with (hdo_mode_id_pair): nmodes, or
+   for a model with lazy sign patterns the fixed capacity
+   HDO_MODEL_MAX_LAZY_MODES (nmodes grows as a run meets patterns). */
+slong hdo_model_id_n(const hdo_model_struct *model);
+
+/* Builds mode m's equations and transitions if it is a lazy sign
+   pattern not yet built in model (a workspace, whose pool receives the
+   expressions), and those of its neighbours across one relation (the
+   sliding and surface code reads them).  Returns 0, or
+   HDO_ERR_UNSUPPORTED with err set (may be NULL) when the model would
+   name more than HDO_MODEL_MAX_LAZY_MODES sign patterns.  Thread-safe
+   between workspaces of one model. */
+int hdo_model_pattern_ensure(hdo_model_struct *model, slong m,
+                             hdo_error_t *err);
+/* The i-th mode of the file whose patterns are built when entered, as
+   the file wrote it (its relations unselected), or NULL past the last. */
+const hdo_mode *hdo_model_lazy_file_mode(const hdo_model_struct *model,
+                                         slong i);
 
 /* The mode of the complementarity block of mode m (nperp > 0) whose
    active set is cp_mask and whose sign pattern (relations) is m's own:

@@ -112,6 +112,10 @@ km_fallback(hdo_analysis_mode *p, hdo_model_t model, slong m, const mpfr_t t,
 /* Whether the sign pattern of mode m can hold at the start: every
    relation of the pattern is on its side (>= -2^(32-prec)) at the
    consistent point of p.  A mode without relations can. */
+static int guard_signs(int *sign, hdo_model_t model, slong m,
+                       const hdo_analysis_mode *p, const mpfr_t t0,
+                       mpfr_prec_t prec);
+
 static int
 pattern_possible(hdo_model_t model, slong m, const hdo_analysis_mode *p,
                  const mpfr_t t0, mpfr_prec_t prec)
@@ -123,6 +127,25 @@ pattern_possible(hdo_model_t model, slong m, const hdo_analysis_mode *p,
        run's entry decides, ref/hybrid/complementarity.c) */
     if (!p->consistent || (mode->nperp > 0 && p->adjusted))
         return 0;
+    slong k = mode->nrel + mode->nperp;
+    int *sign = malloc((k ? k : 1) * sizeof *sign), ok;
+    HDO_ASSERT(sign != NULL);
+    ok = guard_signs(sign, model, m, p, t0, prec);
+    for (slong j = 0; j < k && ok; j++)
+        ok = sign[j] >= 0;
+    free(sign);
+    return ok;
+}
+
+/* sign[j]: -1 where crossing guard j of mode m (the relations', then
+   the complementarity inequalities') is below -2^(32 - prec) at the
+   consistent point of p, else 0 or 1; returns 0 when they cannot be
+   evaluated there. */
+static int
+guard_signs(int *sign, hdo_model_t model, slong m, const hdo_analysis_mode *p,
+            const mpfr_t t0, mpfr_prec_t prec)
+{
+    const hdo_mode *mode = model->modes + m;
     /* the relations' crossings and the complementarity conditions'
        inequalities (ref/model/perp.c) */
     slong k = mode->nrel + mode->nperp, first = mode->nwhens - k;
@@ -151,8 +174,9 @@ pattern_possible(hdo_model_t model, slong m, const hdo_analysis_mode *p,
         /* v >= -2^(32 - prec) holds, the boundary included (an exponent
            test, exp(v) > 32 - prec, refused v = -2^(32 - prec) itself:
            tests/analyze/thresholds.c) */
-        if (mpfr_cmp_si_2exp(v, -1, 32 - (mpfr_exp_t)prec) < 0)
-            ok = 0;
+        sign[j] = mpfr_cmp_si_2exp(v, -1, 32 - (mpfr_exp_t)prec) < 0 ? -1
+                  : mpfr_sgn(v) > 0                                  ? 1
+                                                                     : 0;
     }
     hdo_program_clear(prog);
     return ok;
@@ -167,6 +191,53 @@ file_mode(const hdo_model_struct *model, slong m)
 {
     slong f = model->modes[m].family;
     return model->modes[f].nperp > 0 ? model->modes[f].cp_family : f;
+}
+
+static void analyze_mode(hdo_analysis_t a, hdo_model_t model, slong m);
+
+/* The start pattern of a family whose patterns are built when entered
+   (ref/model/lazy.c): not all 2^k are tried, only the walk from the
+   family's mode (mask 0) that flips every relation whose sign at the
+   consistent point disagrees with the pattern, at most k + 2 patterns
+   (each analysed and reported as the expanded ones are).  1 when one
+   holds (a->start_mode set). */
+static int
+start_pattern_lazy(hdo_analysis_t a, hdo_model_t model, slong family)
+{
+    slong q = family, k = model->modes[family].nrel;
+    int *sign = malloc(k * sizeof *sign);
+    HDO_ASSERT(sign != NULL);
+    for (slong it = 0; it < k + 2; it++) {
+        if (a->modes[q].possible) {
+            a->start_mode = q;
+            free(sign);
+            return 1;
+        }
+        const hdo_mode *mode = model->modes + q;
+        if (!a->modes[q].consistent ||
+            !guard_signs(sign, model, q, a->modes + q, a->t0, a->prec))
+            break;
+        slong mask = mode->mask;
+        for (slong j = 0; j < k; j++)
+            if (sign[j] < 0)
+                mask ^= (slong)1 << j;
+        slong next = hdo_model_pattern_mode(model, family, mask, 0);
+        if (next < 0 || next == q ||
+            hdo_model_pattern_ensure(model, next, NULL) != 0)
+            break;
+        for (slong m = a->nmodes; m < model->nmodes; m++)
+            hdo_reduced_init(a->modes[m].red);
+        a->nmodes = model->nmodes;
+        if (a->modes[next].red->mode < 0 && !a->modes[next].reduced &&
+            a->modes[next].status == 0) {
+            analyze_mode(a, model, next);
+            a->modes[next].possible =
+                pattern_possible(model, next, a->modes + next, a->t0, a->prec);
+        }
+        q = next;
+    }
+    free(sign);
+    return 0;
 }
 
 static void
@@ -196,6 +267,21 @@ choose_start_pattern(hdo_analysis_t a, hdo_model_t model)
     if (model->modes[a->start_mode].pattern == NULL)
         return;
     const hdo_mode *fam = model->modes + model->modes[a->start_mode].family;
+    if (fam->family_modes == NULL) {
+        if (start_pattern_lazy(a, model, model->modes[a->start_mode].family))
+            return;
+        fam = model->modes + model->modes[a->start_mode].family;
+        hdo_error_set(&a->start_err, HDO_ERR_INCONSISTENT, fam->pos.line,
+                      fam->pos.col,
+                      "no sign pattern of the relations of mode %s holds at "
+                      "the start (of those reached from the pattern of all "
+                      "relations on their < side by flipping the relations "
+                      "whose sign disagrees)",
+                      fam->name);
+        a->start_err.file = model->file;
+        a->failed = 1;
+        return;
+    }
     slong np = (slong)1 << fam->nrel, q;
     for (q = 0; q < np && !a->modes[fam->family_modes[q]].possible; q++)
         ;
@@ -313,11 +399,15 @@ hdo_analyze(hdo_analysis_t a, const hdo_model_struct *parsed, long digits,
         err->file = model->file;
         return err->status;
     }
-    a->modes = calloc(model->nmodes + 1, sizeof *a->modes);
+    /* room for the patterns built when entered (hdo_model_id_n) */
+    a->modes = calloc(hdo_model_id_n(model) + 1, sizeof *a->modes);
     HDO_ASSERT(a->modes != NULL);
     a->nmodes = model->nmodes;
     for (slong m = 0; m < model->nmodes; m++) {
-        if (model->modes[m].zmask != 0) {
+        if (model->modes[m].zmask != 0 || model->modes[m].lazy == 1) {
+            /* a zero variant, or a sign pattern not built (ref/model/
+               lazy.c: its neighbours get ids, not content): not
+               analysed, not reported */
             /* a zero variant (a relation identically zero) is entered by
                a run's Taylor test, never at a start value alone: not
                analysed, not reported */

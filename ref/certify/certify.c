@@ -115,6 +115,16 @@ hdo_certify(hdo_certified_t cert, const hdo_result_t res,
     c.ltol = -(double)(res->digits + HDO_TOL_GUARD_DIGITS + CERT_GUARD_DIGITS) *
              3.32192809488736234787;
     hdo_model_workspace_init(&c.work, model);
+    if (model->lazy != NULL) {
+        /* sign patterns built when entered: the workspace builds those
+           the run used, and certification reads them there */
+        for (slong m = 0; m < res->nmodes && m < c.work.nmodes; m++)
+            if (res->modes[m].used &&
+                hdo_model_pattern_ensure(&c.work, m, NULL) != 0)
+                break;
+        c.model = &c.work;
+        model = &c.work;
+    }
     c.nmodes = model->nmodes;
     c.modes = flint_calloc(model->nmodes + 1, sizeof *c.modes);
     c.varmax = flint_malloc((model->nvars + 1) * sizeof *c.varmax);

@@ -436,6 +436,25 @@ clearly_positive(arb_srcptr Q, slong len, const arf_t H)
     return yes;
 }
 
+/* clearly_positive()'s yes from the doubles, before Q's balls are made
+   (issue 28: most steps of most guards end here): e_0 - err_0 above
+   twice the bound of sum_{k>=1} |e_k| H^k by more than Arb's 30-bit
+   magnitudes can take (8 len 2^-28 relative on the sum: a rounding up
+   per power of H and per term; 2^-28 on Q(0))
+   and the doubles' own rounding (1e-12).  0 when the doubles cannot
+   tell: then clearly_positive decides. */
+static int
+fast_clearly_positive(const fastpoly *f)
+{
+    if (f->e == NULL)
+        return 0;
+    double sum = 0, q0 = f->e[0] - f->err[0];
+    for (slong k = 1; k < f->len; k++)
+        sum += fabs(f->e[k]) + f->err[k]; /* u = 1 is s = H */
+    sum *= 2 * (1 + 8 * (double)f->len * 0x1p-28) * (1 + 1e-12);
+    return q0 * (1 - 0x1p-28) * (1 - 1e-12) > sum + f->tiny;
+}
+
 /* The search on Q (Q(0) > 0) over [0, H]: returns 1 and a bracket [a, b]
    (Q(a) >= 0 >= Q(b)) of the first sign change from + to -, or 0. */
 static int
@@ -550,6 +569,58 @@ search(arf_t ra, arf_t rb, arb_srcptr Q, slong len, const arf_t H,
     return found;
 }
 
+/* hdo_event_zero_order's answer in doubles (issue 28: it runs on every
+   guard at every step, and its 64-bit scale costs len multiplications):
+   1 and *mo when every comparison of the loop below is clear, 0 when one
+   is too close to call (then the 64-bit loop decides).  In log2: l_k =
+   log2 |c_k| + k log2 H, the scale max_k l_k, ztol = 2^scale tol (+
+   floor); term m is compared with it.  The 64-bit values are within
+   about len 2^-63 relative of the exact ones and the doubles' logarithms
+   within 1e-12 of their magnitudes: a margin of 1e-9 in log2 (and
+   1e-12 per unit of the magnitudes) leaves every decision to the same
+   side (decisions.md D-093). */
+#define FAST_ZERO_MAX 256
+static int
+fast_zero_order(slong *mo, mpfr_srcptr c, slong n, const mpfr_t H,
+                const mpfr_t tol, mpfr_srcptr floor)
+{
+    double l[FAST_ZERO_MAX];
+    if (n > FAST_ZERO_MAX || !mpfr_regular_p(H) || !mpfr_regular_p(tol))
+        return 0;
+    double lh = hdo_log2_abs(H), lt = hdo_log2_abs(tol), sl = -INFINITY;
+    for (slong k = 0; k < n; k++) {
+        if (!mpfr_number_p(c + k))
+            return 0;
+        l[k] = mpfr_zero_p(c + k) ? -INFINITY
+                                  : hdo_log2_abs(c + k) + (double)k * lh;
+        if (l[k] > sl)
+            sl = l[k];
+    }
+    if (sl == -INFINITY)
+        return 0;
+    double lz = sl + lt;
+    if (floor != NULL) {
+        if (!mpfr_number_p(floor))
+            return 0;
+        if (mpfr_regular_p(floor)) {
+            double b = hdo_log2_abs(floor), a = lz;
+            lz = fmax(a, b) + log2(1 + exp2(-fabs(a - b)));
+        }
+    }
+    double margin =
+        1e-9 + 1e-12 * (fabs(sl) + fabs(lt) + fabs(lz) + fabs(lh) * (double)n);
+    for (slong m = 0; m < n; m++) {
+        if (l[m] > lz + margin) {
+            *mo = m;
+            return 1;
+        }
+        if (l[m] >= lz - margin)
+            return 0; /* too close to call */
+    }
+    *mo = n;
+    return 1;
+}
+
 slong
 hdo_event_zero_order(mpfr_srcptr c, slong len, const mpfr_t H, const mpfr_t tol,
                      mpfr_srcptr floor)
@@ -569,6 +640,8 @@ hdo_event_zero_order(mpfr_srcptr c, slong len, const mpfr_t H, const mpfr_t tol,
     mpfr_t ztol, term, p;
     slong m;
     slong n = actual_len(c, len);
+    if (fast_zero_order(&m, c, n, H, tol, floor))
+        return m == n ? len : m;
     mpfr_inits2(64, ztol, term, p, (mpfr_ptr)0);
     coef_scale(ztol, c, n, H);
     mpfr_mul(ztol, ztol, tol, MPFR_RNDU);
@@ -613,9 +686,15 @@ hdo_event_locate(mpfr_t root, mpfr_srcptr c, slong len, const mpfr_t H,
         mpfr_set_ui(root, 0, MPFR_RNDN);
         return HDO_EVENT;
     }
-    mpfr_init2(term, 64);
     len = actual_len(c, len); /* c[m] != 0: still len > m */
 
+    fastpoly fp;
+    fast_init(&fp, c + m, len - m, H, prec + 32);
+    if (fast_clearly_positive(&fp)) {
+        fast_clear(&fp);
+        return 0;
+    }
+    mpfr_init2(term, 64);
     {
         slong qlen = len - m;
         slong aprec = prec + 32;
@@ -638,8 +717,6 @@ hdo_event_locate(mpfr_t root, mpfr_srcptr c, slong len, const mpfr_t H,
         mpfr_div_2ui(term, term, 2, MPFR_RNDD);
         arf_set_mpfr(wmin, term);
 
-        fastpoly fp;
-        fast_init(&fp, c + m, qlen, H, aprec);
         int hit = !clearly_positive(Q, qlen, Ha) &&
                   search(ra, rb, Q, qlen, Ha, wmin, aprec, &fp);
         fast_clear(&fp);
@@ -653,9 +730,13 @@ hdo_event_locate(mpfr_t root, mpfr_srcptr c, slong len, const mpfr_t H,
                 /* Refine on S itself when it brackets the same root (the
                    dropped coefficients were noise, but S is the dense
                    output the states come from); otherwise on Q. */
-                horner2(fa, dummy, c, len, a);
-                horner2(fb, dummy, c, len, b);
-                if (m > 0 && (mpfr_sgn(fa) < 0 || mpfr_sgn(fb) > 0))
+                int on_q = 0;
+                if (m > 0) { /* S's signs at the ends: only asked then */
+                    horner2(fa, dummy, c, len, a);
+                    horner2(fb, dummy, c, len, b);
+                    on_q = mpfr_sgn(fa) < 0 || mpfr_sgn(fb) > 0;
+                }
+                if (on_q)
                     refine(root, c + m, qlen, a, b, H, prec);
                 else
                     refine(root, c, len, a, b, H, prec);

@@ -1,8 +1,76 @@
 /* exact.c -- exact zero and pole decisions on constant expressions with
    Calcium */
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include "exact.h"
 #include "memo.h"
 #include "status.h"
+
+/* Calcium is loaded at its first use, not linked: most runs never ask it
+   (only a ball that contains zero does), and a linked Calcium cost every
+   start of hdo 1.8 M instructions of the dynamic loader binding its and
+   Antic's symbols (Debian builds them BIND_NOW; issue 28, decisions.md
+   D-094).  The functions this file calls, through cal. */
+#define CA_FUNCTIONS(X)                                                        \
+    X(_ca_vec_clear)                                                           \
+    X(_ca_vec_init)                                                            \
+    X(ca_acos)                                                                 \
+    X(ca_add)                                                                  \
+    X(ca_asin)                                                                 \
+    X(ca_atan)                                                                 \
+    X(ca_check_equal)                                                          \
+    X(ca_check_is_number)                                                      \
+    X(ca_check_is_zero)                                                        \
+    X(ca_clear)                                                                \
+    X(ca_cos)                                                                  \
+    X(ca_ctx_clear)                                                            \
+    X(ca_ctx_init)                                                             \
+    X(ca_div)                                                                  \
+    X(ca_div_si)                                                               \
+    X(ca_exp)                                                                  \
+    X(ca_init)                                                                 \
+    X(ca_inv)                                                                  \
+    X(ca_log)                                                                  \
+    X(ca_mul)                                                                  \
+    X(ca_neg)                                                                  \
+    X(ca_pi)                                                                   \
+    X(ca_pow)                                                                  \
+    X(ca_set_fmpq)                                                             \
+    X(ca_set_si)                                                               \
+    X(ca_sin)                                                                  \
+    X(ca_sqrt)                                                                 \
+    X(ca_sub)                                                                  \
+    X(ca_tan)
+
+static struct {
+#define X(f) __typeof__(f) *f;
+    CA_FUNCTIONS(X)
+#undef X
+} cal;
+
+static pthread_once_t cal_once = PTHREAD_ONCE_INIT;
+
+static void
+cal_load(void)
+{
+    void *h = dlopen("libcalcium.so.0", RTLD_NOW | RTLD_LOCAL);
+    const char *missing = NULL;
+    if (h == NULL) {
+        fprintf(stderr, "hdo: cannot load Calcium: %s\n", dlerror());
+        exit(2);
+    }
+#define X(f)                                                                   \
+    if ((*(void **)&cal.f = dlsym(h, #f)) == NULL)                             \
+        missing = #f;
+    CA_FUNCTIONS(X)
+#undef X
+    if (missing != NULL) {
+        fprintf(stderr, "hdo: libcalcium.so.0 has no %s\n", missing);
+        exit(2);
+    }
+}
 
 /* Calcium is handed only rationals of moderate size: sin(10^100000) is
    decided by Arb at enough precision, while Calcium would try to reduce
@@ -30,8 +98,8 @@ void
 hdo_exact_clear(hdo_exact_t x)
 {
     if (x->ready) {
-        _ca_vec_clear(x->v, x->len, x->ctx);
-        ca_ctx_clear(x->ctx);
+        cal._ca_vec_clear(x->v, x->len, x->ctx);
+        cal.ca_ctx_clear(x->ctx);
         flint_free(x->have);
     }
 }
@@ -63,56 +131,56 @@ build_one(hdo_exact_t x, slong i)
         if (fmpz_bits(fmpq_numref(q)) > EXACT_MAX_BITS ||
             fmpz_bits(fmpq_denref(q)) > EXACT_MAX_BITS)
             return HDO_ERR_UNSUPPORTED;
-        ca_set_fmpq(r, q, ctx);
+        cal.ca_set_fmpq(r, q, ctx);
         break;
     }
     case HDO_X_PI:
-        ca_pi(r, ctx);
+        cal.ca_pi(r, ctx);
         break;
     case HDO_X_ADD:
-        ca_add(r, a, b, ctx);
+        cal.ca_add(r, a, b, ctx);
         break;
     case HDO_X_SUB:
-        ca_sub(r, a, b, ctx);
+        cal.ca_sub(r, a, b, ctx);
         break;
     case HDO_X_MUL:
-        ca_mul(r, a, b, ctx);
+        cal.ca_mul(r, a, b, ctx);
         break;
     case HDO_X_DIV:
-        ca_div(r, a, b, ctx);
+        cal.ca_div(r, a, b, ctx);
         break;
     case HDO_X_POW:
-        ca_pow(r, a, b, ctx);
+        cal.ca_pow(r, a, b, ctx);
         break;
     case HDO_X_NEG:
-        ca_neg(r, a, ctx);
+        cal.ca_neg(r, a, ctx);
         break;
     case HDO_X_SIN:
-        ca_sin(r, a, ctx);
+        cal.ca_sin(r, a, ctx);
         break;
     case HDO_X_COS:
-        ca_cos(r, a, ctx);
+        cal.ca_cos(r, a, ctx);
         break;
     case HDO_X_TAN:
-        ca_tan(r, a, ctx);
+        cal.ca_tan(r, a, ctx);
         break;
     case HDO_X_ASIN:
-        ca_asin(r, a, ctx);
+        cal.ca_asin(r, a, ctx);
         break;
     case HDO_X_ACOS:
-        ca_acos(r, a, ctx);
+        cal.ca_acos(r, a, ctx);
         break;
     case HDO_X_ATAN:
-        ca_atan(r, a, ctx);
+        cal.ca_atan(r, a, ctx);
         break;
     case HDO_X_EXP:
-        ca_exp(r, a, ctx);
+        cal.ca_exp(r, a, ctx);
         break;
     case HDO_X_LOG:
-        ca_log(r, a, ctx);
+        cal.ca_log(r, a, ctx);
         break;
     case HDO_X_SQRT:
-        ca_sqrt(r, a, ctx);
+        cal.ca_sqrt(r, a, ctx);
         break;
     case HDO_X_SINH:
     case HDO_X_COSH:
@@ -120,26 +188,26 @@ build_one(hdo_exact_t x, slong i)
         /* through e^a and e^-a: sinh = (e^a - e^-a)/2, cosh = (e^a +
            e^-a)/2, tanh = (e^a - e^-a)/(e^a + e^-a) */
         ca_t p, m;
-        ca_init(p, ctx);
-        ca_init(m, ctx);
-        ca_exp(p, a, ctx);
-        ca_inv(m, p, ctx);
+        cal.ca_init(p, ctx);
+        cal.ca_init(m, ctx);
+        cal.ca_exp(p, a, ctx);
+        cal.ca_inv(m, p, ctx);
         if (n->kind == HDO_X_SINH) {
-            ca_sub(r, p, m, ctx);
-            ca_div_si(r, r, 2, ctx);
+            cal.ca_sub(r, p, m, ctx);
+            cal.ca_div_si(r, r, 2, ctx);
         } else if (n->kind == HDO_X_COSH) {
-            ca_add(r, p, m, ctx);
-            ca_div_si(r, r, 2, ctx);
+            cal.ca_add(r, p, m, ctx);
+            cal.ca_div_si(r, r, 2, ctx);
         } else {
             ca_t s;
-            ca_init(s, ctx);
-            ca_sub(s, p, m, ctx);
-            ca_add(r, p, m, ctx);
-            ca_div(r, s, r, ctx);
-            ca_clear(s, ctx);
+            cal.ca_init(s, ctx);
+            cal.ca_sub(s, p, m, ctx);
+            cal.ca_add(r, p, m, ctx);
+            cal.ca_div(r, s, r, ctx);
+            cal.ca_clear(s, ctx);
         }
-        ca_clear(p, ctx);
-        ca_clear(m, ctx);
+        cal.ca_clear(p, ctx);
+        cal.ca_clear(m, ctx);
         break;
     }
     case HDO_X_TIME: /* not a constant */
@@ -163,9 +231,10 @@ static int
 build(hdo_exact_t x, slong pos)
 {
     if (!x->ready) {
-        ca_ctx_init(x->ctx);
+        pthread_once(&cal_once, cal_load);
+        cal.ca_ctx_init(x->ctx);
         ca_ctx_set_option(x->ctx, CA_OPT_PREC_LIMIT, EXACT_PREC_LIMIT);
-        x->v = _ca_vec_init(x->len, x->ctx);
+        x->v = cal._ca_vec_init(x->len, x->ctx);
         x->have = flint_calloc(x->len, 1);
         x->ready = 1;
     }
@@ -189,7 +258,7 @@ hdo_exact_is_zero(hdo_exact_t x, slong pos)
 {
     if (build(x, pos) != 0)
         return T_UNKNOWN;
-    return ca_check_is_zero(x->v + pos, x->ctx);
+    return cal.ca_check_is_zero(x->v + pos, x->ctx);
 }
 
 truth_t
@@ -198,10 +267,10 @@ hdo_exact_equals_si(hdo_exact_t x, slong pos, slong c)
     if (build(x, pos) != 0)
         return T_UNKNOWN;
     ca_t k;
-    ca_init(k, x->ctx);
-    ca_set_si(k, c, x->ctx);
-    truth_t eq = ca_check_equal(x->v + pos, k, x->ctx);
-    ca_clear(k, x->ctx);
+    cal.ca_init(k, x->ctx);
+    cal.ca_set_si(k, c, x->ctx);
+    truth_t eq = cal.ca_check_equal(x->v + pos, k, x->ctx);
+    cal.ca_clear(k, x->ctx);
     return eq;
 }
 
@@ -210,5 +279,5 @@ hdo_exact_is_number(hdo_exact_t x, slong pos)
 {
     if (build(x, pos) != 0)
         return T_UNKNOWN;
-    return ca_check_is_number(x->v + pos, x->ctx);
+    return cal.ca_check_is_number(x->v + pos, x->ctx);
 }

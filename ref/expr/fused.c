@@ -1,5 +1,5 @@
 /* fused.c -- MPFR kernels on the limbs: a correctly rounded fused
- * multiply-add and Horner's rule */
+ * multiply-add, Horner's rule and a fused Cauchy product */
 #include <string.h>
 #include "expr.h"
 
@@ -12,8 +12,8 @@
    range saved and restored through thread-local storage, temporaries,
    and the general case of every precision and rounding mode (issue 28:
    9.5% of a Taylor run in __tls_get_addr alone).  The dense output's
-   Horner loop is a long chain of the same operation on numbers of one
-   small precision.  Here they
+   Horner loop and the Taylor recurrences' convolutions are long chains
+   of the same operation on numbers of one small precision.  Here they
    work on the limbs (MPFR's documented layout of a regular number: n
    limbs, most significant last, normalised, value 0.m 2^exp), for n =
    1 to 4 limbs (256 bits: 30 and 60 digits), every operand of the same
@@ -22,7 +22,10 @@
 
    hdo_fma_rn is correctly rounded, as mpfr_fma, and hdo_horner_rn
    rounds as a loop of them: the same bits, so the dense output does not
-   change. */
+   change.  hdo_conv_fused, for the Taylor recurrences' Cauchy products,
+   sums the exact products in one fixed-point window and rounds once: not
+   the bits of the former chain of roundings (one per product and per
+   addition), but closer to the exact sum. */
 
 #define NMAX 4 /* limbs handled here */
 #define LB 64  /* bits of a limb (mp_limb_t on amd64 and arm64) */
@@ -391,4 +394,134 @@ hdo_horner_rn(mpfr_ptr out, const mpfr_t *c, slong len, mpfr_srcptr h,
         }
     }
     mpfr_set(out, acc, MPFR_RNDN);
+}
+
+/* Weight of term j of a convolution of order k. */
+static limb
+weight_of(int weight, slong j, slong k)
+{
+    return weight == 1 ? (limb)j : weight == 2 ? (limb)(k - j) : 1;
+}
+
+/* hdo_conv_fused once the operands are known regular or zero, of n
+   limbs, and the largest weighted product below 2^Emax, m terms. */
+INLINE int
+conv_n(mpfr_ptr r, const mpfr_t *u, const mpfr_t *v, slong k, slong lo,
+       slong hi, int weight, long Emax, slong m, int n)
+{
+    /* the window: from 2^T (room for the carries of m terms) down to p +
+       64 bits below the largest term; what lies below is dropped */
+    mpfr_prec_t p = mpfr_get_prec(r);
+    long T = Emax + (long)FLINT_BIT_COUNT((limb)m) + 1;
+    int W = (int)((T - (Emax - (long)p - 64) + LB - 1) / LB);
+    limb pos[BUF + 1], neg[BUF + 1], P[2 * NMAX + 1];
+    if (W > BUF)
+        return 1;
+    for (int i = 0; i <= W; i++)
+        pos[i] = neg[i] = 0;
+    for (slong j = lo; j <= hi; j++) {
+        mpfr_srcptr a = u[j], b = v[k - j];
+        limb w = weight_of(weight, j, k);
+        if (mpfr_zero_p(a) || mpfr_zero_p(b) || w == 0)
+            continue;
+        mul_n(P, a->_mpfr_d, b->_mpfr_d, n);
+        int L = 2 * n;
+        long e = mpfr_get_exp(a) + mpfr_get_exp(b);
+        if (w != 1) { /* exact: one more limb */
+            limb c = 0;
+            for (int i = 0; i < L; i++) {
+                dlimb t = (dlimb)P[i] * w + c;
+                P[i] = (limb)t;
+                c = (limb)(t >> LB);
+            }
+            P[L++] = c;
+            e += LB;
+            /* normalised, so that the shift below is >= 0: the weight
+               adds at most its bits to the product's exponent */
+            int lz = c != 0 ? __builtin_clzl(c) : LB;
+            if (lz == LB) {
+                for (int i = L - 1; i > 0; i--)
+                    P[i] = P[i - 1];
+                P[0] = 0;
+                e -= LB;
+                lz = __builtin_clzl(P[L - 1]);
+            }
+            if (lz > 0) {
+                for (int i = L - 1; i > 0; i--)
+                    P[i] = P[i] << lz | P[i - 1] >> (LB - lz);
+                P[0] <<= lz;
+                e -= lz;
+            }
+        }
+        /* 0.P 2^e with P's top limb at the window's R[W - 1], shifted
+           right by T - e: the leading zero bits of P are in the shift */
+        limb *acc = mpfr_signbit(a) != mpfr_signbit(b) ? neg : pos;
+        addsub_shifted(acc, W + 1, P, L, W - 1, T - e, 0);
+    }
+    int c = 0, sign = 1;
+    for (int i = W - 1; i >= 0 && c == 0; i--)
+        c = pos[i] > neg[i] ? 1 : pos[i] < neg[i] ? -1 : 0;
+    if (c == 0) {
+        mpfr_set_zero(r, 1);
+        return 0;
+    }
+    limb *big = c > 0 ? pos : neg, *small = c > 0 ? neg : pos;
+    sign = c > 0 ? 1 : -1;
+    addsub_shifted(big, W + 1, small, W, W - 1, 0, 1);
+    raw out;
+    if (round_to(&out, mpfr_get_prec(r), n, sign, big, W, T, 0, T,
+                 T - 2 * LB * BUF) != 0)
+        return 1;
+    raw_set(r, &out, n);
+    return 0;
+}
+
+int
+hdo_conv_fused(mpfr_ptr r, const mpfr_t *u, const mpfr_t *v, slong k, slong lo,
+               slong hi, int weight)
+{
+    int n = (int)((mpfr_get_prec(r) + LB - 1) / LB);
+    slong m = 0;
+    long Emax = 0;
+    if (n > NMAX || n < 1 || k < 0 || k > (1L << 20))
+        return 1;
+    /* the largest product's exponent, and whether every operand is a
+       number this kernel takes (read from the fields: MPFR's special
+       values are the three exponents up to __MPFR_EXP_INF) */
+    mpfr_prec_t pr = mpfr_get_prec(r);
+    for (slong j = lo; j <= hi; j++) {
+        mpfr_srcptr a = u[j], b = v[k - j];
+        long ea = a->_mpfr_exp, eb = b->_mpfr_exp;
+        if (ea <= __MPFR_EXP_INF || eb <= __MPFR_EXP_INF) {
+            if ((ea != __MPFR_EXP_ZERO && ea <= __MPFR_EXP_INF) ||
+                (eb != __MPFR_EXP_ZERO && eb <= __MPFR_EXP_INF))
+                return 1; /* an infinity or a NaN */
+            continue;     /* a zero */
+        }
+        if ((a->_mpfr_prec != pr && nlimbs(a) != n) ||
+            (b->_mpfr_prec != pr && nlimbs(b) != n) || ea > (1L << 60) ||
+            ea < -(1L << 60) || eb > (1L << 60) || eb < -(1L << 60))
+            return 1;
+        limb w = weight_of(weight, j, k);
+        if (w == 0)
+            continue;
+        long e = ea + eb + (long)FLINT_BIT_COUNT(w);
+        if (m == 0 || e > Emax)
+            Emax = e;
+        m++;
+    }
+    if (m == 0) {
+        mpfr_set_zero(r, 1); /* as the sum of products from +0 */
+        return 0;
+    }
+    switch (n) {
+    case 1:
+        return conv_n(r, u, v, k, lo, hi, weight, Emax, m, 1);
+    case 2:
+        return conv_n(r, u, v, k, lo, hi, weight, Emax, m, 2);
+    case 3:
+        return conv_n(r, u, v, k, lo, hi, weight, Emax, m, 3);
+    default:
+        return conv_n(r, u, v, k, lo, hi, weight, Emax, m, 4);
+    }
 }

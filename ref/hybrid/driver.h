@@ -119,6 +119,12 @@ typedef struct {
        alone (a clock: its sign at a sample's exact time orders the two,
        sample.c), else HDO_EXPR_NONE */
     hdo_expr event_clock;
+    /* the last exact sign of a clock at a sample's time (sample.c): the
+       clock, the sample, the status and sign of hdo_expr_const_sign (the
+       same question comes back when the event's samples are skipped) */
+    hdo_expr clock_sign_of;
+    slong clock_sign_k;
+    int clock_sign_status, clock_sign;
     int phase; /* the phase timer in force, and since when */
     double phase_since;
 } run_ctx;
@@ -175,6 +181,17 @@ int hdo_run_sliding_entry_test(mpfr_srcptr v, const mpfr_t tol,
    at most thr (equal included).  At prec. */
 int hdo_run_gradients_opposite(mpfr_srcptr ga, mpfr_srcptr gb, slong n,
                                const mpfr_t tol, mpfr_prec_t prec);
+/* 1 when Sb = -Sa as expressions and both are functions of t alone (a
+   clock, as a PWM edge's `when sin(2*pi*t/T) < 0` and its `> 0` back):
+   then Sb(t) = -Sa(t) along every flow, whatever the mode, so where Sa
+   leaves zero into its positive side Sb leaves into its negative one, to
+   the same order, and no mode's flow points back at the surface while
+   another's leaves it (their Lie derivatives are the same dSa/dt): the
+   mode back neither continues (hdo_run_check_when_unique: its Taylor
+   expansion is not needed) nor slides (hdo_run_sliding_pair: nor the
+   Lie derivatives' program), which they would only say (issue 28: a Taylor expansion and a
+   program per PWM edge; decisions.md D-093). */
+int hdo_run_clock_pair(hdo_model_struct *model, hdo_expr Sa, hdo_expr Sb);
 /* 1 if the switching functions Sa and Sb are one surface seen from its
    two sides near the point L at t: their gradients (in the variables
    and t) opposite and parallel within sqrt(tol)
@@ -325,6 +342,12 @@ int hdo_run_reinit(run_ctx *c, slong m, const mpfr_t t, int *adjusted);
    integrals' values, the mode's note in the result). */
 int hdo_run_reinit_point(run_ctx *c, slong m, const mpfr_t t, int *adjusted);
 void hdo_run_reinit_enter(run_ctx *c, slong m, const mpfr_t t);
+/* The expansion of mode m, entered at t (consistent there), and H, the
+   horizon of the zero rule: what the first step will expand and the
+   step size it will take (the stepper keeps them), timed as
+   integration, with the guards' floors.  0, or -1
+   when it fails (the first step reports it). */
+int hdo_run_expand_entered(run_ctx *c, slong m, const mpfr_t t, mpfr_t H);
 
 /* pattern.c: at the start and after a `when`, the sign pattern of a mode
    with relations that the state selects (*m: a mode of the family on

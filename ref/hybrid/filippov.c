@@ -47,6 +47,8 @@ hdo_run_sliding_pair(run_ctx *c, slong src, slong g, const left_limit *L,
         return 0; /* the chattering is reported as not covered */
     hdo_expr S = model->modes[src].whens[g].guard,
              Sb = model->modes[tgt].whens[kb].guard;
+    if (hdo_run_clock_pair(model, S, Sb))
+        return 0; /* L_src S = L_b S: the entry test below fails */
     hdo_expr e[4];
     e[0] = Sb;
     e[1] = hdo_sliding_lie(model, ra, S);

@@ -483,7 +483,7 @@ hdo_run_intersect_reach(run_ctx *c, slong m, slong g, const left_limit *L,
     int st;
     /* before any mask is formed: a shift by a mode index of 64 or more
        would be undefined */
-    if (model->nmodes > HDO_MODE_ID_MAXMODES)
+    if (hdo_model_id_n(model) > HDO_MODE_ID_MAXMODES)
         return intersect_fail(c, p, t,
                               "sliding on an intersection of surfaces (at "
                               "'%s', t = %s) is covered for models of at most "

@@ -154,12 +154,16 @@ static int
 mode_cache_build(run_ctx *c, slong m, const mpfr_t t, int km)
 {
     mode_cache *mc = hdo_run_mode_entry(c, m);
-    const hdo_mode *mode = c->model->modes + m;
     if (mc->built)
         return 0;
+    /* a sign pattern built when entered (ref/model/lazy.c) */
+    int st = hdo_model_pattern_ensure(c->model, m, c->err);
+    if (st != 0)
+        return hdo_run_fail(c, st, m, t);
+    const hdo_mode *mode = c->model->modes + m;
     hdo_reduced_init(mc->red);
-    int st = km ? hdo_reduce_mode_km(mc->red, c->model, m, c->err)
-                : hdo_reduce_mode(mc->red, c->model, m, c->err);
+    st = km ? hdo_reduce_mode_km(mc->red, c->model, m, c->err)
+            : hdo_reduce_mode(mc->red, c->model, m, c->err);
     if (st < 0) {
         hdo_reduced_clear(mc->red);
         return hdo_run_fail(c, st, m, t);

@@ -235,8 +235,14 @@ decide(run_ctx *c, slong m, slong j, const mpfr_t t, const mpfr_t Hm,
             chosen = cand[2];
         else if (cand[2] < 0) {
             status = HDO_ERR_UNSUPPORTED;
-            why = "%s is identically zero, and the relation's value at 0 "
-                  "needs a zero variant beyond the 4096 sign-pattern modes";
+            why = fam->family_modes == NULL
+                      ? "%s is identically zero, and the relation's value at "
+                        "0 needs a zero variant, which a mode whose sign "
+                        "patterns are built when entered (more than 12 "
+                        "relations) does not have"
+                      : "%s is identically zero, and the relation's value at "
+                        "0 needs a zero variant beyond the 4096 sign-pattern "
+                        "modes";
         } else
             why = "the fields of both sides keep %s identically zero, and "
                   "the relation's value at 0 does not";
@@ -264,6 +270,20 @@ decide(run_ctx *c, slong m, slong j, const mpfr_t t, const mpfr_t Hm,
     return 0;
 }
 
+/* The registry of sign patterns built when entered is full (model.h):
+   the pattern a run needs has no id. */
+static int
+full(run_ctx *c, slong m, const mpfr_t t)
+{
+    const hdo_mode *fam = c->model->modes + c->model->modes[m].family;
+    hdo_error_set(c->err, HDO_ERR_UNSUPPORTED, fam->pos.line, fam->pos.col,
+                  "mode '%s': the run meets more than %d sign patterns "
+                  "(with their neighbours across one relation): not "
+                  "supported",
+                  fam->name, HDO_MODEL_MAX_LAZY_MODES);
+    return hdo_run_fail(c, HDO_ERR_UNSUPPORTED, m, t);
+}
+
 /* The pattern under `chattering hysteresis d`, whose crossing guards are
    moved by d (a relation at D = 0 is then inside its band on both sides):
    every crossing guard infeasible at t, or zero there and leaving into
@@ -272,7 +292,7 @@ static int
 pick_by_feasibility(run_ctx *c, slong *m, const mpfr_t t)
 {
     const hdo_mode *fam = c->model->modes + c->model->modes[*m].family;
-    slong seen[HDO_MODEL_MAX_RELATIONS + 2], nseen = 0;
+    slong seen[HDO_MODEL_MAX_LAZY_RELATIONS + 2], nseen = 0;
     mpfr_t H;
     int st = 0;
     mpfr_init2(H, c->prec);
@@ -289,7 +309,11 @@ pick_by_feasibility(run_ctx *c, slong *m, const mpfr_t t)
         }
         if (mask == mode->mask)
             break;
-        slong next = fam->family_modes[mask], i;
+        slong next = hdo_model_pattern_mode(c->model, mode->family, mask, 0), i;
+        if (next < 0) {
+            st = full(c, *m, t);
+            break;
+        }
         for (i = 0; i < nseen && seen[i] != next; i++)
             ;
         if (i < nseen)
@@ -337,7 +361,7 @@ hdo_run_pick_pattern(run_ctx *c, slong *m, const mpfr_t t)
         slong next = *m;
         if (mask != mode->mask || zmask != mode->zmask) {
             next = hdo_model_pattern_mode(c->model, mode->family, mask, zmask);
-            st = move_state(c, *m, next, t);
+            st = next < 0 ? full(c, *m, t) : move_state(c, *m, next, t);
         } else {
             /* on their surface: one at a time (decide) */
             for (slong j = 0; j < k && st == 0 && next == *m; j++)
@@ -384,7 +408,7 @@ hdo_run_check_when_unique(run_ctx *c, slong m, const mpfr_t t)
             model->modes[b].family == mode->family ||
             (kb = when_back(model, b, m)) < 0)
             continue;
-        if (!expanded && expand(c, m, t, H) < 0)
+        if (!expanded && hdo_run_expand_entered(c, m, t, H) < 0)
             break;
         expanded = 1;
         /* m's guard zero at t and leaving into m's feasible side */
@@ -398,8 +422,21 @@ hdo_run_check_when_unique(run_ctx *c, slong m, const mpfr_t t)
             continue;
         int was = c->res->modes[b].used;
         rel_state rb = {R_FAIL, 0};
-        if (try_move(c, m, b, t) && expand(c, b, t, Hb) == 0)
-            rb = guard_state(c, b, kb, Hb, 1);
+        if (try_move(c, m, b, t)) {
+            mode_cache *mb = hdo_run_mode_entry(c, b);
+            if (hdo_run_clock_pair(model, tr->guard,
+                                   model->modes[b].whens[kb].guard) &&
+                !(mb->step->type->flags & HDO_STEP_IMPLICIT)) {
+                /* b's function is -m's: it leaves into its own infeasible
+                   side.  Of the expansion only what outlives it is done:
+                   b's values noted in the scale floors (an implicit
+                   stepper's apply has a history: it is expanded) */
+                hdo_run_set_floors(c, mb);
+                rb.kind = R_NEG;
+            } else if (expand(c, b, t, Hb) == 0) {
+                rb = guard_state(c, b, kb, Hb, 1);
+            }
+        }
         untry(c, b, was);
         if (rb.kind != R_POS || rb.order == 0)
             continue;

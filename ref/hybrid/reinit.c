@@ -75,3 +75,24 @@ hdo_run_reinit_enter(run_ctx *c, slong m, const mpfr_t t)
     hdo_run_note_mode_used(c, m, t);
     hdo_run_phase_enter(c, ph);
 }
+
+int
+hdo_run_expand_entered(run_ctx *c, slong m, const mpfr_t t, mpfr_t H)
+{
+    mode_cache *mc = hdo_run_mode_entry(c, m);
+    hdo_error_t e;
+    hdo_error_clear(&e);
+    /* the next step's own expansion and step size (the stepper keeps
+       them: the step finds them there), so integration's */
+    int ph = hdo_run_phase_enter(c, PH_INTEGRATION);
+    hdo_run_set_floors(c, mc);
+    int st = hdo_stepper_apply(mc->step, t, mc->xs, mc->xu, &e);
+    if (st == 0)
+        hdo_stepper_step_size(H, mc->step);
+    hdo_run_phase_enter(c, ph);
+    if (st < 0)
+        return -1;
+    hdo_run_event_horizon(H, t);
+    hdo_run_guard_floors(c, mc, t, mc->xs, mc->xu, &mc->step->dense, H);
+    return 0;
+}

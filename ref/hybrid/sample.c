@@ -328,6 +328,8 @@ int
 hdo_run_setup_samples(run_ctx *c)
 {
     c->event_clock = HDO_EXPR_NONE;
+    c->clock_sign_of = HDO_EXPR_NONE;
+    c->clock_sign_k = -1;
     if (c->opt->sample_times != NULL) {
         /* finite and increasing: hdo_run_check_args; here the span,
            which is known only now (the times may be doubles of t0 and
@@ -461,13 +463,19 @@ hdo_run_sample_side(run_ctx *c, slong k, const mpfr_t tk, const mpfr_t tstar)
     mpfr_clears(d, ttol, (mpfr_ptr)0);
     if (!near)
         return side;
-    hdo_expr_pool_struct *pool = c->model->pool;
-    hdo_expr T = hdo_expr_time(pool), at = sample_time_expr(c, k);
-    hdo_expr e = hdo_expr_substitute_many(pool, c->event_clock, &T, &at, 1);
-    int sign;
-    if (hdo_expr_const_sign(&sign, pool, e) != 0)
+    if (c->clock_sign_of != c->event_clock || c->clock_sign_k != k) {
+        /* an exact zero costs Calcium a million instructions or more: it
+           is decided once per clock and sample (issue 28) */
+        hdo_expr_pool_struct *pool = c->model->pool;
+        hdo_expr T = hdo_expr_time(pool), at = sample_time_expr(c, k);
+        hdo_expr e = hdo_expr_substitute_many(pool, c->event_clock, &T, &at, 1);
+        c->clock_sign_status = hdo_expr_const_sign(&c->clock_sign, pool, e);
+        c->clock_sign_of = c->event_clock;
+        c->clock_sign_k = k;
+    }
+    if (c->clock_sign_status != 0)
         return side;
-    return -sign;
+    return -c->clock_sign;
 }
 
 void

@@ -93,3 +93,15 @@ hdo_run_same_surface(run_ctx *c, hdo_expr Sa, hdo_expr Sb, const left_limit *L,
     free(e);
     return ok;
 }
+
+int
+hdo_run_clock_pair(hdo_model_struct *model, hdo_expr Sa, hdo_expr Sb)
+{
+    hdo_expr_pool_struct *pool = model->pool;
+    if (hdo_expr_neg(pool, Sb) != Sa || !hdo_expr_has_time(pool, Sa))
+        return 0;
+    for (slong v = 0; v < model->nvars; v++)
+        if (hdo_expr_max_order(pool, Sa, v) >= 0)
+            return 0;
+    return 1;
+}

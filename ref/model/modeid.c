@@ -8,7 +8,7 @@
 hdo_mode_id_kind
 hdo_mode_id_kind_of(const hdo_model_struct *model, slong id)
 {
-    slong n = model->nmodes;
+    slong n = hdo_model_id_n(model);
     if (id >= 0 && id < n)
         return HDO_MODE_ID_MODEL;
     if (id >= n && id < n + n * n)
@@ -22,14 +22,14 @@ hdo_mode_id_kind_of(const hdo_model_struct *model, slong id)
 slong
 hdo_mode_id_pair(const hdo_model_struct *model, slong a, slong b)
 {
-    slong n = model->nmodes;
+    slong n = hdo_model_id_n(model);
     return n + a * n + b;
 }
 
 void
 hdo_mode_id_pair_of(slong *a, slong *b, const hdo_model_struct *model, slong id)
 {
-    slong n = model->nmodes;
+    slong n = hdo_model_id_n(model);
     *a = (id - n) / n;
     *b = (id - n) % n;
 }
@@ -37,14 +37,14 @@ hdo_mode_id_pair_of(slong *a, slong *b, const hdo_model_struct *model, slong id)
 slong
 hdo_mode_id_cube(const hdo_model_struct *model, uint64_t mask)
 {
-    slong n = model->nmodes;
+    slong n = hdo_model_id_n(model);
     return n + n * n + (slong)mask;
 }
 
 uint64_t
 hdo_mode_id_mask(const hdo_model_struct *model, slong id)
 {
-    slong n = model->nmodes, a, b;
+    slong n = hdo_model_id_n(model), a, b;
     switch (hdo_mode_id_kind_of(model, id)) {
     case HDO_MODE_ID_MODEL:
         return (uint64_t)1 << id;
@@ -90,7 +90,7 @@ hdo_mode_id_family(const hdo_model_struct *model, slong id)
 void
 hdo_mode_name(char *buf, size_t size, const hdo_model_struct *model, slong m)
 {
-    slong n = model->nmodes, a, b;
+    slong n = hdo_model_id_n(model), a, b;
     switch (hdo_mode_id_kind_of(model, m)) {
     case HDO_MODE_ID_MODEL:
         snprintf(buf, size, "%s", model->modes[m].name);
@@ -123,7 +123,7 @@ hdo_mode_name(char *buf, size_t size, const hdo_model_struct *model, slong m)
 slong
 hdo_find_mode_name(const hdo_model_struct *model, const char *name)
 {
-    slong m = hdo_model_find_mode(model, name), n = model->nmodes;
+    slong m = hdo_model_find_mode(model, name), n = hdo_model_id_n(model);
     size_t len = strlen(name);
     if (m >= 0 || strncmp(name, "sliding(", 8) != 0 || len < 11 ||
         name[len - 1] != ')')

@@ -46,11 +46,15 @@ hdo_model_workspace_init(hdo_model_struct *work, const hdo_model_struct *model)
 {
     *work = *model;
     hdo_expr_pool_init_copy(work->pool, model->pool);
+    if (model->lazy != NULL)
+        hdo_model_lazy_workspace_init(work, model);
 }
 
 void
 hdo_model_workspace_clear(hdo_model_struct *work)
 {
+    if (work->own_modes)
+        hdo_model_lazy_workspace_clear(work);
     hdo_expr_pool_clear(work->pool);
 }
 
@@ -62,6 +66,7 @@ hdo_model_clear(hdo_model_t model)
         free(model->params[i].name);
     for (i = 0; i < model->nvars; i++)
         free(model->vars[i].name);
+    hdo_model_lazy_free(model);
     for (i = 0; i < model->nmodes; i++) {
         hdo_mode *mode = model->modes + i;
         free(mode->name);

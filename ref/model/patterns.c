@@ -5,81 +5,6 @@
 #include "model.h"
 #include "model/patterns.h"
 
-static char *
-dup_or_null(const char *s)
-{
-    return s == NULL ? NULL : strdup(s);
-}
-
-static void
-copy_transition(hdo_transition *out, const hdo_transition *in,
-                hdo_expr_pool_struct *pool, const hdo_expr *d, const int *bits,
-                slong k)
-{
-    *out = *in;
-    out->guard = in->guard == HDO_EXPR_NONE
-                     ? HDO_EXPR_NONE
-                     : hdo_expr_select(pool, in->guard, d, bits, k);
-    out->guard_text = dup_or_null(in->guard_text);
-    out->assigns = NULL;
-    if (in->nassigns > 0) {
-        out->assigns = malloc(in->nassigns * sizeof *out->assigns);
-        HDO_ASSERT(out->assigns != NULL);
-        for (slong a = 0; a < in->nassigns; a++) {
-            out->assigns[a] = in->assigns[a];
-            out->assigns[a].value =
-                hdo_expr_select(pool, in->assigns[a].value, d, bits, k);
-        }
-    }
-}
-
-/* A family under construction: its k relations d and the modes of its
-   sign patterns (fam, by mask) and of its zero variants (zfam, nzero of
-   them, in increasing zero_code). */
-typedef struct {
-    const hdo_expr *d;
-    slong k;
-    slong *fam;
-    slong *zcode, *zfam;
-    slong nzero;
-} family_t;
-
-/* A rank for the state of every relation, in base 3 with relation j at
-   digit j (0: the < side, 1: the >= side, 2: zero); mask & zmask == 0. */
-static slong
-zero_code(slong k, slong mask, slong zmask)
-{
-    slong code = 0;
-    for (slong j = k - 1; j >= 0; j--)
-        code = 3 * code + ((zmask >> j) & 1 ? 2 : (mask >> j) & 1);
-    return code;
-}
-
-/* The position of code among the increasing codes[0..n), or -1. */
-static slong
-code_find(const slong *codes, slong n, slong code)
-{
-    slong lo = 0, hi = n;
-    while (lo < hi) {
-        slong mid = lo + (hi - lo) / 2;
-        if (codes[mid] < code)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < n && codes[lo] == code ? lo : -1;
-}
-
-static slong
-family_mode(const family_t *f, slong mask, slong zmask)
-{
-    if (zmask == 0)
-        return f->fam[mask];
-    slong i = code_find(f->zcode, f->nzero, zero_code(f->k, mask, zmask));
-    HDO_ASSERT(i >= 0);
-    return f->zfam[i];
-}
-
 /* The number of zero variants of k relations whose mixed ones (m of
    them) may be zero: 3^m 2^(k-m) states less the 2^k sign patterns,
    capped at cap + 1 (the caller only compares it with cap). */
@@ -118,123 +43,23 @@ zero_codes(slong k, slong mixed, slong n)
     return codes;
 }
 
-/* Fills *pm, the pattern (mask, zmask) of the mode src of family f (src's
-   own fields are read before it is overwritten when pm == src). */
-static void
-build_pattern(hdo_model_struct *m, hdo_mode *pm, const hdo_mode *src,
-              slong family, slong mask, slong zmask, const family_t *f)
-{
-    hdo_expr_pool_struct *pool = m->pool;
-    const hdo_expr *d = f->d;
-    slong k = f->k;
-    int bits[HDO_MODEL_MAX_RELATIONS];
-    hdo_mode out;
-    memset(&out, 0, sizeof out);
-    for (slong j = 0; j < k; j++)
-        bits[j] = (zmask >> j) & 1 ? HDO_REL_ZERO : (int)((mask >> j) & 1);
-    out.name = strdup(src->name);
-    out.pos = src->pos;
-    out.neqs = src->neqs;
-    out.eqs = malloc(src->neqs * sizeof *out.eqs);
-    HDO_ASSERT(out.name != NULL && out.eqs != NULL);
-    for (slong i = 0; i < src->neqs; i++) {
-        out.eqs[i] = src->eqs[i];
-        out.eqs[i].text = dup_or_null(src->eqs[i].text);
-        out.eqs[i].residual =
-            hdo_expr_select(pool, src->eqs[i].residual, d, bits, k);
-    }
-    /* the mode's own variables, not those left in the branches taken: a
-       variable that a pattern's equations lose is still the mode's, and
-       the pattern is then singular (reported when a run enters it),
-       never a smaller system that drops an equation's meaning */
-    out.nvars = src->nvars;
-    out.vars = malloc((src->nvars + 1) * sizeof *out.vars);
-    HDO_ASSERT(out.vars != NULL);
-    memcpy(out.vars, src->vars, src->nvars * sizeof *out.vars);
-    /* the file's `when`s first (at a common root they win: the mode is
-       left), then one crossing per relation */
-    out.nwhens = src->nwhens + k;
-    out.whens = calloc(out.nwhens, sizeof *out.whens);
-    HDO_ASSERT(out.whens != NULL);
-    for (slong w = 0; w < src->nwhens; w++)
-        copy_transition(out.whens + w, src->whens + w, pool, d, bits, k);
-    size_t plen = 1;
-    char **texts = malloc(k * sizeof *texts);
-    HDO_ASSERT(texts != NULL);
-    for (slong j = 0; j < k; j++) {
-        texts[j] = hdo_expr_to_string(pool, d[j], m->var_names);
-        HDO_ASSERT(texts[j] != NULL);
-        plen += strlen(texts[j]) + 8;
-    }
-    out.pattern = malloc(plen);
-    HDO_ASSERT(out.pattern != NULL);
-    out.pattern[0] = '\0';
-    for (slong j = 0; j < k; j++) {
-        hdo_transition *tr = out.whens + src->nwhens + j;
-        hdo_expr dj = hdo_expr_select(pool, d[j], d, bits, k);
-        slong bit = (slong)1 << j;
-        int zero = bits[j] == HDO_REL_ZERO;
-        /* feasible while the relation keeps its side: D >= 0 on the >=
-           side, -D >= 0 on the other (the negated expression, which the
-           Filippov code recognises as the same surface).  A zero
-           relation keeps D itself, which the run expands but does not
-           locate as a crossing: the zero variant lasts while D stays
-           within the zero rule's tolerance over each step, and its
-           crossing is taken at once where it does not (ref/hybrid/run.c);
-           every event into a zero variant decides the pattern anew
-           (ref/hybrid/pattern.c) */
-        tr->guard = bits[j] ? dj : hdo_expr_neg(pool, dj);
-        tr->target = zero ? family_mode(f, mask | bit, zmask & ~bit)
-                          : family_mode(f, mask ^ bit, zmask);
-        tr->pos = src->pos;
-        tr->crossing = 1;
-        tr->zero = zero;
-        size_t n = strlen(texts[j]) + 8;
-        tr->guard_text = malloc(n);
-        HDO_ASSERT(tr->guard_text != NULL);
-        snprintf(tr->guard_text, n, "%s %s 0", texts[j],
-                 zero      ? "!="
-                 : bits[j] ? "<"
-                           : ">");
-        snprintf(out.pattern + strlen(out.pattern), plen - strlen(out.pattern),
-                 "%s%s %s 0", j ? ", " : "", texts[j],
-                 zero      ? "="
-                 : bits[j] ? ">="
-                           : "<");
-        free(texts[j]);
-    }
-    free(texts);
-    out.has_zeno = src->has_zeno;
-    if (src->has_zeno)
-        copy_transition(&out.zeno, &src->zeno, pool, d, bits, k);
-    else
-        out.zeno.guard = HDO_EXPR_NONE;
-    out.family = family;
-    out.mask = mask;
-    out.zmask = zmask;
-    /* the active set of a complementarity block is kept; the block and
-       its table of modes stay with their owner (model.h) */
-    out.perp = src->perp;
-    out.nperp = src->nperp;
-    out.cp_family = src->cp_family;
-    out.cp_mask = src->cp_mask;
-    out.cp_modes = mask == 0 && zmask == 0 ? src->cp_modes : NULL;
-    *pm = out;
-}
-
 slong
 hdo_model_pattern_mode(const hdo_model_struct *model, slong family, slong mask,
                        slong zmask)
 {
     const hdo_mode *fam = model->modes + family;
+    if (fam->family_modes == NULL && fam->nrel > 0)
+        return hdo_model_lazy_id((hdo_model_struct *)model, family, mask,
+                                 zmask);
     if (zmask == 0)
         return fam->family_modes[mask];
-    slong lo = 0, hi = fam->nzero, code = zero_code(fam->nrel, mask, zmask);
+    slong lo = 0, hi = fam->nzero,
+          code = hdo_model_zero_code(fam->nrel, mask, zmask);
     /* the zero variants are in increasing zero_code */
     while (lo < hi) {
         slong mid = lo + (hi - lo) / 2;
         const hdo_mode *z = model->modes + fam->zero_modes[mid];
-        if (zero_code(fam->nrel, z->mask, z->zmask) < code)
+        if (hdo_model_zero_code(fam->nrel, z->mask, z->zmask) < code)
             lo = mid + 1;
         else
             hi = mid;
@@ -245,24 +70,6 @@ hdo_model_pattern_mode(const hdo_model_struct *model, slong family, slong mask,
             return fam->zero_modes[lo];
     }
     return -1;
-}
-
-static void
-mode_free(hdo_mode *mode)
-{
-    free(mode->name);
-    for (slong j = 0; j < mode->neqs; j++)
-        free(mode->eqs[j].text);
-    free(mode->eqs);
-    free(mode->vars);
-    for (slong j = 0; j < mode->nwhens; j++) {
-        free(mode->whens[j].guard_text);
-        free(mode->whens[j].assigns);
-    }
-    free(mode->whens);
-    free(mode->zeno.guard_text);
-    free(mode->zeno.assigns);
-    free(mode->pattern);
 }
 
 /* Collects into rel/nrel the relations of mode and ORs their kinds
@@ -298,42 +105,69 @@ mode_relations(hdo_expr **rel, slong *nrel, slong *alloc, int *kinds,
     }
 }
 
+/* Whether family q (k relations, npat pattern modes made so far) is
+   expanded at parse time; otherwise its patterns are built when entered
+   (ref/model/lazy.c).  Sets err for what neither covers. */
+static int
+family_kind(int *lazy, const hdo_mode *mode, slong k, slong npat,
+            hdo_error_t *err)
+{
+    *lazy = 0;
+    if (k <= HDO_MODEL_MAX_RELATIONS &&
+        npat + ((slong)1 << k) <= HDO_MODEL_MAX_PATTERN_MODES)
+        return 0;
+    if (mode->nperp > 0 && k > HDO_MODEL_MAX_RELATIONS)
+        return hdo_error_set(
+            err, HDO_ERR_UNSUPPORTED, mode->pos.line, mode->pos.col,
+            "mode '%s' has %ld relations (in if, abs, sign, min, max): "
+            "at most %d are supported with complementarity conditions, "
+            "since each sign pattern is a mode",
+            mode->name, (long)k, HDO_MODEL_MAX_RELATIONS);
+    if (mode->nperp > 0)
+        return hdo_error_set(
+            err, HDO_ERR_UNSUPPORTED, mode->pos.line, mode->pos.col,
+            "with mode '%s', the relations (in if, abs, sign, min, "
+            "max) make %ld sign-pattern modes: at most %d are "
+            "supported",
+            mode->name, (long)(npat + ((slong)1 << k)),
+            HDO_MODEL_MAX_PATTERN_MODES);
+    if (k > HDO_MODEL_MAX_LAZY_RELATIONS)
+        return hdo_error_set(
+            err, HDO_ERR_UNSUPPORTED, mode->pos.line, mode->pos.col,
+            "mode '%s' has %ld relations (in if, abs, sign, min, max): "
+            "at most %d are supported (a sign pattern is a 64-bit mask)",
+            mode->name, (long)k, HDO_MODEL_MAX_LAZY_RELATIONS);
+    *lazy = 1;
+    return 0;
+}
+
 int
 hdo_model_expand_patterns(hdo_model_struct *m, hdo_error_t *err)
 {
-    slong n0 = m->nmodes, total = n0, npat = 0;
+    slong n0 = m->nmodes, total = n0, npat = 0, nlazy = 0;
     slong *nrel = calloc(n0 ? n0 : 1, sizeof *nrel);
     slong *mixed = calloc(n0 ? n0 : 1, sizeof *mixed);
     slong *nzero = calloc(n0 ? n0 : 1, sizeof *nzero);
     slong *strict = calloc(n0 ? n0 : 1, sizeof *strict);
+    int *lazy = calloc(n0 ? n0 : 1, sizeof *lazy);
     hdo_expr **rel = calloc(n0 ? n0 : 1, sizeof *rel);
     HDO_ASSERT(nrel != NULL && mixed != NULL && nzero != NULL &&
-               strict != NULL && rel != NULL);
+               strict != NULL && lazy != NULL && rel != NULL);
     int status = 0;
     for (slong q = 0; q < n0; q++) {
         hdo_mode *mode = m->modes + q;
         slong alloc = 0;
         mode->family = q;
         mode_relations(rel + q, nrel + q, &alloc, NULL, 1, m, mode);
-        if (nrel[q] > HDO_MODEL_MAX_RELATIONS && status == 0)
-            status = hdo_error_set(
-                err, HDO_ERR_UNSUPPORTED, mode->pos.line, mode->pos.col,
-                "mode '%s' has %ld relations (in if, abs, sign, min, max): "
-                "at most %d are supported, since each sign pattern is a mode",
-                mode->name, (long)nrel[q], HDO_MODEL_MAX_RELATIONS);
-        if (nrel[q] > 0 && status == 0) {
+        if (nrel[q] > 0 && status == 0)
+            status = family_kind(lazy + q, mode, nrel[q], npat, err);
+        if (nrel[q] > 0 && status == 0 && !lazy[q]) {
             total += ((slong)1 << nrel[q]) - 1;
             npat += (slong)1 << nrel[q];
-            if (npat > HDO_MODEL_MAX_PATTERN_MODES)
-                status = hdo_error_set(
-                    err, HDO_ERR_UNSUPPORTED, mode->pos.line, mode->pos.col,
-                    "with mode '%s', the relations (in if, abs, sign, min, "
-                    "max) make %ld sign-pattern modes: at most %d are "
-                    "supported",
-                    mode->name, (long)npat, HDO_MODEL_MAX_PATTERN_MODES);
         }
+        nlazy += lazy[q];
         if (nrel[q] > 0 && status == 0) {
-            int kinds[HDO_MODEL_MAX_RELATIONS] = {0};
+            int kinds[HDO_MODEL_MAX_LAZY_RELATIONS] = {0};
             mode_relations(rel + q, nrel + q, &alloc, kinds, 0, m, mode);
             for (slong j = 0; j < nrel[q]; j++)
                 if (kinds[j] == 3)
@@ -343,9 +177,9 @@ hdo_model_expand_patterns(hdo_model_struct *m, hdo_error_t *err)
         }
     }
     /* the zero variants, family by family while all patterns stay
-       within the cap (model.h) */
+       within the cap (model.h); none for a lazy family */
     for (slong q = 0; q < n0 && status == 0; q++) {
-        if (mixed[q] == 0)
+        if (mixed[q] == 0 || lazy[q])
             continue;
         slong nz = zero_count(nrel[q], mixed[q], HDO_MODEL_MAX_PATTERN_MODES);
         if (npat + nz <= HDO_MODEL_MAX_PATTERN_MODES) {
@@ -354,32 +188,50 @@ hdo_model_expand_patterns(hdo_model_struct *m, hdo_error_t *err)
             total += nz;
         }
     }
-    if (status != 0 || total == n0) {
+    if (status == 0 && nlazy > 0 && total >= HDO_MODEL_MAX_LAZY_MODES)
+        status = hdo_error_set(
+            err, HDO_ERR_UNSUPPORTED, m->modes[0].pos.line, m->modes[0].pos.col,
+            "the model has %ld modes with its sign patterns: at most %d "
+            "are supported",
+            (long)total, HDO_MODEL_MAX_LAZY_MODES);
+    if (status != 0 || (total == n0 && nlazy == 0)) {
         for (slong q = 0; q < n0; q++)
             flint_free(rel[q]);
         free(nrel);
         free(mixed);
         free(nzero);
         free(strict);
+        free(lazy);
         free(rel);
         return status;
     }
-    hdo_mode *modes = realloc(m->modes, total * sizeof *modes);
-    HDO_ASSERT(modes != NULL);
+    hdo_mode *modes;
+    if (nlazy > 0) {
+        /* a fixed capacity: a run's patterns get their ids (and slots)
+           while other code holds pointers into this array */
+        modes = calloc(HDO_MODEL_MAX_LAZY_MODES, sizeof *modes);
+        HDO_ASSERT(modes != NULL);
+        memcpy(modes, m->modes, n0 * sizeof *modes);
+        free(m->modes);
+    } else {
+        modes = realloc(m->modes, total * sizeof *modes);
+        HDO_ASSERT(modes != NULL);
+        memset(modes + n0, 0, (total - n0) * sizeof *modes);
+    }
     m->modes = modes;
-    memset(modes + n0, 0, (total - n0) * sizeof *modes);
     /* indices: the sign patterns of every family first (so that they
        are where a model without zero variants has them), then the zero
-       variants */
-    family_t *fams = calloc(n0, sizeof *fams);
+       variants, then (ids from the registry) the lazy families'
+       patterns as they are met */
+    hdo_pattern_family *fams = calloc(n0, sizeof *fams);
     HDO_ASSERT(fams != NULL);
     slong next = n0;
     for (slong q = 0; q < n0; q++) {
         slong k = nrel[q], np = (slong)1 << k;
-        if (k == 0)
-            continue;
         fams[q].d = rel[q];
         fams[q].k = k;
+        if (k == 0 || lazy[q])
+            continue;
         fams[q].fam = malloc(np * sizeof *fams[q].fam);
         HDO_ASSERT(fams[q].fam != NULL);
         fams[q].fam[0] = q;
@@ -397,32 +249,50 @@ hdo_model_expand_patterns(hdo_model_struct *m, hdo_error_t *err)
             fams[q].zfam[i] = next++;
     }
     HDO_ASSERT(next == total);
+    m->nmodes = total;
+    if (nlazy > 0)
+        hdo_model_lazy_init(m);
     for (slong q = 0; q < n0; q++) {
-        family_t *f = fams + q;
+        hdo_pattern_family *f = fams + q;
         slong k = f->k, np = (slong)1 << k;
         if (k == 0)
             continue;
-        /* the patterns read the file's mode q, which becomes mask 0
-           last */
-        for (slong p = 1; p < np; p++)
-            build_pattern(m, modes + f->fam[p], modes + q, q, p, 0, f);
-        for (slong i = 0; i < f->nzero; i++) {
-            slong c = f->zcode[i], mask = 0, zmask = 0;
-            for (slong j = 0; j < k; j++, c /= 3) {
-                if (c % 3 == 2)
-                    zmask |= (slong)1 << j;
-                else if (c % 3 == 1)
-                    mask |= (slong)1 << j;
-            }
-            build_pattern(m, modes + f->zfam[i], modes + q, q, mask, zmask, f);
-        }
         hdo_mode file_mode = modes[q];
-        build_pattern(m, modes + q, &file_mode, q, 0, 0, f);
-        /* the name table points at the mode's own name string */
-        free(modes[q].name);
-        modes[q].name = file_mode.name;
-        file_mode.name = NULL;
-        mode_free(&file_mode);
+        if (lazy[q]) {
+            /* the registry keeps the file's mode; its neighbours across
+               one relation get their ids now (build_pattern) */
+            f->lazy_model = m;
+            f->family = q;
+            f->lazy_id = hdo_model_lazy_id;
+            hdo_model_lazy_add_family(m, q, &file_mode, rel[q], k);
+            hdo_model_build_pattern(m, modes + q, &file_mode, q, 0, 0, f);
+            free(modes[q].name);
+            modes[q].name = file_mode.name;
+            hdo_model_lazy_keep_file_mode(m, q, &file_mode);
+        } else {
+            /* the patterns read the file's mode q, which becomes mask 0
+               last */
+            for (slong p = 1; p < np; p++)
+                hdo_model_build_pattern(m, modes + f->fam[p], modes + q, q, p,
+                                        0, f);
+            for (slong i = 0; i < f->nzero; i++) {
+                slong c = f->zcode[i], mask = 0, zmask = 0;
+                for (slong j = 0; j < k; j++, c /= 3) {
+                    if (c % 3 == 2)
+                        zmask |= (slong)1 << j;
+                    else if (c % 3 == 1)
+                        mask |= (slong)1 << j;
+                }
+                hdo_model_build_pattern(m, modes + f->zfam[i], modes + q, q,
+                                        mask, zmask, f);
+            }
+            hdo_model_build_pattern(m, modes + q, &file_mode, q, 0, 0, f);
+            /* the name table points at the mode's own name string */
+            free(modes[q].name);
+            modes[q].name = file_mode.name;
+            file_mode.name = NULL;
+            hdo_model_mode_free(&file_mode);
+        }
         modes[q].family_modes = f->fam;
         modes[q].zero_modes = f->zfam;
         modes[q].nzero = f->nzero;
@@ -441,19 +311,21 @@ hdo_model_expand_patterns(hdo_model_struct *m, hdo_error_t *err)
             modes[q].rel_pos[j] =
                 r < m->nrelpos ? m->relpos[r].pos : modes[q].pos;
         }
-        for (slong p = 1; p < np; p++)
-            modes[f->fam[p]].nrel = k;
-        for (slong i = 0; i < f->nzero; i++)
-            modes[f->zfam[i]].nrel = k;
+        if (!lazy[q]) {
+            for (slong p = 1; p < np; p++)
+                modes[f->fam[p]].nrel = k;
+            for (slong i = 0; i < f->nzero; i++)
+                modes[f->zfam[i]].nrel = k;
+        }
         free(f->zcode);
         flint_free(rel[q]);
     }
-    m->nmodes = total;
     free(fams);
     free(nrel);
     free(mixed);
     free(nzero);
     free(strict);
+    free(lazy);
     free(rel);
     return 0;
 }

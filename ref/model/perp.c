@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "model.h"
+#include "model/patterns.h"
 #include "model/perp.h"
 
 static char *
@@ -94,23 +95,6 @@ build_active_set(hdo_model_struct *m, hdo_mode *out, const hdo_mode *src,
     out->cp_mask = mask;
 }
 
-static void
-mode_free(hdo_mode *mode)
-{
-    free(mode->name);
-    for (slong j = 0; j < mode->neqs; j++)
-        free(mode->eqs[j].text);
-    free(mode->eqs);
-    free(mode->vars);
-    for (slong j = 0; j < mode->nwhens; j++) {
-        free(mode->whens[j].guard_text);
-        free(mode->whens[j].assigns);
-    }
-    free(mode->whens);
-    free(mode->zeno.guard_text);
-    free(mode->zeno.assigns);
-}
-
 int
 hdo_model_expand_perp(hdo_model_struct *m, hdo_error_t *err)
 {
@@ -153,7 +137,7 @@ hdo_model_expand_perp(hdo_model_struct *m, hdo_error_t *err)
         free(modes[q].name);
         modes[q].name = file_mode.name;
         file_mode.name = NULL;
-        mode_free(&file_mode);
+        hdo_model_mode_free(&file_mode); /* its pattern is NULL */
         modes[q].cp_modes = fam;
     }
     HDO_ASSERT(next == total);

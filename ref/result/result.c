@@ -104,10 +104,12 @@ hdo_result_setup(hdo_result_t res, const hdo_model_t model, long digits,
     res->prec = prec;
     res->digits = digits;
     res->nvars = model->nvars;
-    res->nmodes = model->nmodes;
-    res->modes = calloc(model->nmodes ? model->nmodes : 1, sizeof *res->modes);
+    /* a model with lazy sign patterns: room for every id a run may
+       give (hdo_model_id_n) */
+    res->nmodes = hdo_model_id_n(model);
+    res->modes = calloc(res->nmodes ? res->nmodes : 1, sizeof *res->modes);
     HDO_ASSERT(res->modes != NULL);
-    for (slong m = 0; m < model->nmodes; m++)
+    for (slong m = 0; m < res->nmodes; m++)
         res->modes[m].mode = m;
     mpfr_set_prec(res->t0, prec);
     mpfr_set_prec(res->t_end, prec);

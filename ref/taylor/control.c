@@ -35,6 +35,13 @@
    computed from the logarithms in double precision (exact exponents,
    53-bit mantissas), whose error moves h by a relative 1e-12. */
 
+double
+hdo_taylor_noise_horizon(const hdo_taylor_struct *tay)
+{
+    double lt = hdo_log2_abs(tay->t0);
+    return lt > 0.0 ? lt : 0.0; /* log2 max(1, |t0|) */
+}
+
 slong
 hdo_taylor_first_window_order(slong p)
 {
@@ -58,8 +65,26 @@ window_bound(const double *lc, slong p, slong j0, slong k, double lk,
     return hk;
 }
 
+/* Whether the window (orders j0..p, logarithms lc) is rounding noise:
+   every |c_j| 2^(j lrad) at most the component's magnitude over the
+   horizon 2^lhz, i.e. a radius of convergence beyond 2^lrad at every
+   order of the window. */
+static int
+window_is_noise(const mpfr_t *c, const double *lc, slong p, slong j0,
+                double lfloor, double lhz, double lrad)
+{
+    if (lrad == INFINITY)
+        return 0;
+    double lm = hdo_taylor_component_magnitude(c, p, lfloor, lhz);
+    for (slong j = j0; j <= p; j++)
+        if (lc[j] > -INFINITY && lc[j] + (double)j * lrad > lm)
+            return 0;
+    return 1;
+}
+
 double
-hdo_taylor_component_step(const mpfr_t *c, slong p, double lfloor, double ltol)
+hdo_taylor_component_step(const mpfr_t *c, slong p, double lfloor, double ltol,
+                          double lhz, double lrad)
 {
     slong j0 = hdo_taylor_first_window_order(p), kfirst = 0;
     double best = -INFINITY, lcs[64];
@@ -72,6 +97,8 @@ hdo_taylor_component_step(const mpfr_t *c, slong p, double lfloor, double ltol)
         lc[k] = mpfr_number_p(c[k]) ? hdo_log2_abs(c[k]) : INFINITY;
         any |= lc[k] > -INFINITY;
     }
+    if (any && window_is_noise(c, lc, p, j0, lfloor, lhz, lrad))
+        any = 0; /* a polynomial up to its rounding */
     if (!any) {
         if (lc != lcs)
             flint_free(lc);
@@ -120,13 +147,14 @@ hdo_taylor_component_magnitude(const mpfr_t *c, slong p, double lfloor,
    may be NULL). */
 static void
 bound(double *lh, double *keep, const mpfr_t *c, slong n, const char *skip,
-      slong p, mpfr_srcptr floor, double ltol)
+      slong p, mpfr_srcptr floor, double ltol, double lhz, double lrad)
 {
     for (slong i = 0; i < n; i++) {
         if (skip != NULL && skip[i])
             continue;
         double lf = floor != NULL ? hdo_log2_abs(floor + i) : -INFINITY;
-        double hi = hdo_taylor_component_step(c + i * (p + 1), p, lf, ltol);
+        double hi =
+            hdo_taylor_component_step(c + i * (p + 1), p, lf, ltol, lhz, lrad);
         if (keep != NULL)
             keep[i] = hi;
         if (hi < *lh)
@@ -143,13 +171,18 @@ hdo_taylor_step_size(mpfr_t h, hdo_taylor_t tay, const mpfr_t tol)
     int st = 0;
 
     HDO_ASSERT(tay->expanded && p >= 1);
+    double lhz = hdo_taylor_noise_horizon(tay),
+           lrad = lhz + 0.5 * (double)tay->prec;
     /* the components' own steps are kept for the stiffness estimate */
-    bound(&lh, tay->comp_lh, tay->state_coef, ns, NULL, p, tay->floor, ltol);
+    bound(&lh, tay->comp_lh, tay->state_coef, ns, NULL, p, tay->floor, ltol,
+          lhz, lrad);
     /* lazy unknowns are solved at each point from the states: their
        accuracy follows from the states', and they have no series here */
     bound(&lh, tay->comp_lh + ns, tay->unknown_coef, tay->red->nimplicit,
-          tay->lazy, p, tay->floor != NULL ? tay->floor + ns : NULL, ltol);
-    bound(&lh, NULL, tay->guard_coef, tay->nguards, NULL, p, NULL, ltol);
+          tay->lazy, p, tay->floor != NULL ? tay->floor + ns : NULL, ltol, lhz,
+          lrad);
+    bound(&lh, NULL, tay->guard_coef, tay->nguards, NULL, p, NULL, ltol, lhz,
+          lrad);
     tay->comp_valid = 1;
     tay->comp_ltol = ltol;
     if (lh == INFINITY) {

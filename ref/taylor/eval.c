@@ -1,16 +1,59 @@
-/* eval.c -- dense output: the Taylor polynomials of the last expansion
- * evaluated by Horner */
+/* dense output: the Taylor polynomials of the last expansion evaluated as
+ * fused dot products with the powers of h */
 #include "internal.h"
 
-/* out[i] := sum_k c[i (p+1) + k] h^k for i < n, through acc at the
-   working precision (one rounding per fused multiply-add: hdo_horner_rn,
-   the bits of an mpfr_fma loop in fewer instructions, issue 28). */
+/* Why dot products.  Horner's rule rounds once per order (p + 1
+   multiply-adds per component: 81% of the FPU chain's run, issue 28).
+   The powers h^j are shared by every component of a point: computed
+   once (p roundings), each component is then one fused dot product
+   sum_j c_j h^j (hdo_conv_fused: the exact products summed, rounded
+   once), about a third of the instructions of a Horner step a term.
+   The error is Horner's kind: at most (j - 1) 2^-prec relative in
+   h^j's term plus half an ulp, against Horner's one rounding per
+   order; not its bits (decisions.md D-091). */
+
+/* The powers of h for one point, on the stack: the fused products take
+   at most 256 bits (4 limbs), where the order is at most 90. */
+#define PW_MAX 128
+#define PW_LIMBS 4
+typedef struct {
+    mpfr_t v[PW_MAX];
+    mp_limb_t limbs[PW_MAX * PW_LIMBS];
+    int ok; /* 0: none (above 256 bits or PW_MAX orders): Horner */
+} pow_buf;
+
+/* pw->v[p - j] := h^j, j = 0..p (reversed: the second operand of the
+   Cauchy product sum_j c[j] v[p - j]), at prec. */
 static void
-horner(mpfr_ptr out, const mpfr_t *c, slong n, slong p, const mpfr_t h,
-       mpfr_t acc)
+powers(pow_buf *pw, slong p, const mpfr_t h, mpfr_prec_t prec)
 {
+    pw->ok = prec <= PW_LIMBS * GMP_NUMB_BITS && p + 1 <= PW_MAX;
+    if (!pw->ok)
+        return;
+    for (slong j = 0; j <= p; j++) {
+        mpfr_custom_init(pw->limbs + j * PW_LIMBS, prec);
+        mpfr_custom_init_set(pw->v[j], MPFR_ZERO_KIND, 0, prec,
+                             pw->limbs + j * PW_LIMBS);
+    }
+    mpfr_set_ui(pw->v[p], 1, MPFR_RNDN);
+    if (p >= 1)
+        mpfr_set(pw->v[p - 1], h, MPFR_RNDN);
+    for (slong j = 2; j <= p; j++)
+        mpfr_mul(pw->v[p - j], pw->v[p - j + 1], h, MPFR_RNDN);
+}
+
+/* out[i] := sum_k c[i len + k] h^k for i < n, k < len <= p + 1, from
+   the reversed powers of order p; Horner's rule through acc where the
+   fused product does not apply (more than 256 bits, an infinity). */
+static void
+dot(mpfr_ptr out, const mpfr_t *c, slong n, slong len, const pow_buf *pw,
+    slong p, const mpfr_t h, mpfr_t acc)
+{
+    const mpfr_t *v = pw->v + (p + 1 - len); /* v[len - 1 - j] = h^j */
     for (slong i = 0; i < n; i++)
-        hdo_horner_rn(out + i, c + i * (p + 1), p + 1, h, acc);
+        if (!pw->ok || hdo_conv_fused(out + i, c + i * len, v, len - 1, 0,
+                                      len - 1, 0) != 0)
+            hdo_horner_rn(out + i, c + i * len, len, h, acc);
 }
 
 void
@@ -18,17 +61,21 @@ hdo_taylor_eval(mpfr_ptr xs, mpfr_ptr xu, mpfr_ptr g, const hdo_taylor_t tay,
                 const mpfr_t h)
 {
     mpfr_t acc;
+    slong p = tay->order;
+    pow_buf pw;
     HDO_ASSERT(tay->expanded);
     mpfr_init2(acc, tay->prec);
+    powers(&pw, p, h, tay->prec);
     if (xs != NULL)
-        horner(xs, tay->state_coef, tay->red->nstate, tay->order, h, acc);
+        dot(xs, tay->state_coef, tay->red->nstate, p + 1, &pw, p, h, acc);
     if (xu != NULL && tay->nlazy > 0) {
         /* needed unknowns to the full order, lazy ones to theirs */
         for (slong j = 0; j < tay->red->nimplicit; j++)
-            horner(xu + j, tay->unknown_coef + j * (tay->order + 1), 1,
-                   tay->lazy[j] ? HDO_TAYLOR_LAZY_ORDER : tay->order, h, acc);
+            dot(xu + j, tay->unknown_coef + j * (p + 1), 1,
+                tay->lazy[j] ? HDO_TAYLOR_LAZY_ORDER + 1 : p + 1, &pw, p, h,
+                acc);
     } else if (xu != NULL) {
-        horner(xu, tay->unknown_coef, tay->red->nimplicit, tay->order, h, acc);
+        dot(xu, tay->unknown_coef, tay->red->nimplicit, p + 1, &pw, p, h, acc);
     }
     if (xu != NULL) {
         if (tay->nlazy > 0) {
@@ -38,8 +85,8 @@ hdo_taylor_eval(mpfr_ptr xs, mpfr_ptr xu, mpfr_ptr g, const hdo_taylor_t tay,
             mpfr_ptr s = xs;
             if (s == NULL) {
                 s = hdo_vec_init(tay->red->nstate, tay->prec);
-                horner(s, tay->state_coef, tay->red->nstate, tay->order, h,
-                       acc);
+                dot(s, tay->state_coef, tay->red->nstate, p + 1, &pw, p, h,
+                    acc);
             }
             hdo_taylor_lazy_solve(xu, (hdo_taylor_struct *)tay, s, h);
             if (s != xs)
@@ -47,7 +94,7 @@ hdo_taylor_eval(mpfr_ptr xs, mpfr_ptr xu, mpfr_ptr g, const hdo_taylor_t tay,
         }
     }
     if (g != NULL)
-        horner(g, tay->guard_coef, tay->nguards, tay->order, h, acc);
+        dot(g, tay->guard_coef, tay->nguards, p + 1, &pw, p, h, acc);
     mpfr_clear(acc);
 }
 
@@ -55,8 +102,11 @@ void
 hdo_taylor_eval_extra(mpfr_ptr e, const hdo_taylor_t tay, const mpfr_t h)
 {
     mpfr_t acc;
+    slong p = tay->order;
+    pow_buf pw;
     HDO_ASSERT(tay->expanded);
     mpfr_init2(acc, tay->prec);
-    horner(e, tay->extra_coef, tay->nextra, tay->order, h, acc);
+    powers(&pw, p, h, tay->prec);
+    dot(e, tay->extra_coef, tay->nextra, p + 1, &pw, p, h, acc);
     mpfr_clear(acc);
 }

@@ -39,10 +39,14 @@ void hdo_taylor_lazy_solve(mpfr_ptr xu, hdo_taylor_t tay, mpfr_srcptr xs,
    ceil(3p/4); log2 of the step of one component whose p + 1
    coefficients are c, for the scale floor 2^lfloor (-inf: none) and the
    tolerance 2^ltol (the rule of control.c; +inf: no limit, -inf: none
-   possible). */
+   possible).  A window whose every |c_j| 2^(j lrad) is at most the
+   component's magnitude over the horizon 2^lhz is rounding noise: +inf,
+   as for exact zeros (lrad = +inf: never). */
 slong hdo_taylor_first_window_order(slong p);
 double hdo_taylor_component_step(const mpfr_t *c, slong p, double lfloor,
-                                 double ltol);
+                                 double ltol, double lhz, double lrad);
+/* log2 of the horizon max(1, |t0|) of the noise test (control.c). */
+double hdo_taylor_noise_horizon(const hdo_taylor_struct *tay);
 /* log2 of the component's magnitude over a step of 2^lh by the same rule:
    max(2^lfloor, |c_k| 2^(k lh)) over k up to its first nonzero order + 1
    (lh = +inf: use a finite step). */

@@ -18,8 +18,16 @@ static int
 differentiated_anywhere(const hdo_model_struct *model, slong var)
 {
     const hdo_expr_pool_struct *pool = model->pool;
-    for (slong m = 0; m < model->nmodes; m++) {
-        const hdo_mode *mode = model->modes + m;
+    /* the patterns not built yet (ref/model/lazy.c) are in their
+       family's file mode, every branch of its relations in it */
+    slong nfile = 0;
+    while (hdo_model_lazy_file_mode(model, nfile) != NULL)
+        nfile++;
+    for (slong m = 0; m < model->nmodes + nfile; m++) {
+        const hdo_mode *mode =
+            m < model->nmodes
+                ? model->modes + m
+                : hdo_model_lazy_file_mode(model, m - model->nmodes);
         for (slong k = 0; k < mode->neqs; k++)
             if (hdo_expr_max_order(pool, mode->eqs[k].residual, var) >= 1)
                 return 1;

@@ -20,7 +20,7 @@
 static void
 ratio(double *best, int *poly, const mpfr_t *c, slong n, const char *skip,
       mpfr_srcptr floor, const double *kept, slong p, slong lo1, slong hi0,
-      double ltol)
+      double ltol, double lhz, double lrad)
 {
     for (slong i = 0; i < n; i++) {
         const mpfr_t *ci = c + i * (p + 1);
@@ -30,8 +30,9 @@ ratio(double *best, int *poly, const mpfr_t *c, slong n, const char *skip,
                         ? hdo_log2_abs(floor + i)
                         : -INFINITY;
         /* the step hdo_taylor_step_size found for it, or the same rule */
-        double lh =
-            kept != NULL ? kept[i] : hdo_taylor_component_step(ci, p, lf, ltol);
+        double lh = kept != NULL
+                        ? kept[i]
+                        : hdo_taylor_component_step(ci, p, lf, ltol, lhz, lrad);
         if (lh == -INFINITY)
             continue;
         if (lh == INFINITY)
@@ -71,11 +72,13 @@ hdo_taylor_stiffness(const hdo_taylor_t tay)
     const double *kept = tay->comp_valid ? tay->comp_lh : NULL;
     if (kept != NULL)
         ltol = tay->comp_ltol; /* the tolerance those steps were for */
+    double lhz = hdo_taylor_noise_horizon(tay),
+           lrad = lhz + 0.5 * (double)tay->prec;
     ratio(&best, &poly, tay->state_coef, ns, NULL, tay->floor, kept, p, lo1,
-          hi0, ltol);
+          hi0, ltol, lhz, lrad);
     ratio(&best, &poly, tay->unknown_coef, tay->red->nimplicit, tay->lazy,
           tay->floor != NULL ? tay->floor + ns : NULL,
-          kept != NULL ? kept + ns : NULL, p, lo1, hi0, ltol);
+          kept != NULL ? kept + ns : NULL, p, lo1, hi0, ltol, lhz, lrad);
     if (poly || best == -INFINITY)
         return 0.0; /* a polynomial series, or nothing to compare */
     return best * 0.30102999566398120; /* log10 */

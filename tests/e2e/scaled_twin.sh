@@ -37,6 +37,13 @@ implicit="bouncing_ball filippov_spiral water_tanks km_chattering
 # initialisation.  The models themselves run at every scale:
 # tests/e2e/run_perp_scale.sh scales their sources instead.
 twinless="rectifier_diode diode_bridge boost_converter_ideal"
+# water_tube (18 laminar/turbulent relations, index 2): its twin at 1e40
+# ran over 165 s CPU at 20 digits against 7 s for the case itself and was
+# stopped, all of it (perf) in the Kunkel-Mehrmann report of the start
+# mode (hdo_km_analyze -> hdo_svd_sweeps: the one-sided Jacobi SVD of the
+# derivative array at that scale); not twinned until that is fixed
+# (issue #28, open).
+twinless="$twinless water_tube"
 
 jobs=()
 for f in ${TWIN_CASES:-cases/*.hdae}; do

@@ -1,5 +1,7 @@
 /* fused.c -- the limb kernels of ref/expr/fused.c against MPFR: the fused
- * multiply-add and Horner's rule to the bit (mpfr_fma, a loop of it) */
+ * multiply-add and Horner's rule to the bit (mpfr_fma, a loop of it),
+ * the fused Cauchy product against the exact sum (mpfr_sum of exact
+ * products at a precision that holds every bit) */
 #include <criterion/criterion.h>
 #include "expr.h"
 
@@ -187,6 +189,103 @@ Test(expr_fused, horner_rn_is_the_fma_loop)
             mpfr_clear(c[k]);
         flint_free(c);
         mpfr_clears(h, acc1, acc2, out1, out2, (mpfr_ptr)0);
+    }
+    flint_randclear(st);
+}
+
+/* The fused Cauchy product against the exact sum S (exact products,
+   mpfr_sum at a precision holding all of them): |fused - S| at most
+   half an ulp of the result plus (terms) 2^-(p + 64) of the largest
+   term, for the three weights, with cancelling signs and zeros among
+   the terms; an infinity refuses (returns 1). */
+Test(expr_fused, conv_fused_within_its_bound)
+{
+    flint_rand_t st;
+    flint_randinit(st);
+    for (long trial = 0; trial < 4000; trial++) {
+        mpfr_prec_t p = precs[1 + n_randint(st, NPRECS - 1)];
+        slong k = (slong)n_randint(st, 60), lo = n_randint(st, 2),
+              hi = k - (slong)n_randint(st, 2), m = k + 1;
+        int weight = (int)n_randint(st, 3);
+        mpfr_t *u = flint_malloc(m * sizeof *u),
+               *v = flint_malloc(m * sizeof *v);
+        for (slong j = 0; j < m; j++) {
+            mpfr_init2(u[j], p);
+            mpfr_init2(v[j], p);
+            random_num(u[j], st, n_randint(st, 2) ? 3 : 60);
+            random_num(v[j], st, n_randint(st, 2) ? 3 : 60);
+            if (n_randint(st, 10) == 0)
+                mpfr_set_zero(u[j], 1);
+        }
+        if (k >= 1 && n_randint(st, 4) == 0) { /* cancel two terms */
+            mpfr_set(u[hi], u[lo], MPFR_RNDN);
+            mpfr_neg(v[k - hi], v[k - lo], MPFR_RNDN);
+        }
+        mpfr_t r, S, big, err, bound, tmp;
+        mpfr_init2(r, p);
+        mpfr_inits2(8 * 8192, S, (mpfr_ptr)0);
+        mpfr_inits2(64, big, err, bound, (mpfr_ptr)0);
+        mpfr_ptr *terms = flint_malloc(m * sizeof *terms);
+        slong nt = 0;
+        mpfr_set_zero(big, 1);
+        for (slong j = lo; j <= hi; j++) {
+            terms[nt] = flint_malloc(sizeof(mpfr_t));
+            mpfr_init2(terms[nt], 2 * p + 8);
+            mpfr_mul(terms[nt], u[j], v[k - j], MPFR_RNDN); /* exact */
+            mpfr_mul_ui(terms[nt], terms[nt],
+                        weight == 1   ? j
+                        : weight == 2 ? k - j
+                                      : 1,
+                        MPFR_RNDN);
+            if (mpfr_cmpabs(terms[nt], big) > 0)
+                mpfr_abs(big, terms[nt], MPFR_RNDU);
+            nt++;
+        }
+        mpfr_sum(S, terms, nt, MPFR_RNDN);
+        int rc = hdo_conv_fused(r, u, v, k, lo, hi, weight);
+        cr_assert(rc == 0 || p > 256, "prec %ld: refused", (long)p);
+        if (rc != 0)
+            mpfr_set(r, S, MPFR_RNDN); /* the caller's own loop */
+        mpfr_init2(tmp, 8 * 8192);
+        mpfr_sub(tmp, S, r, MPFR_RNDN);
+        mpfr_abs(err, tmp, MPFR_RNDU);
+        /* half an ulp of r, plus nt 2^-(p+64) |largest term| */
+        mpfr_set_zero(bound, 1);
+        if (!mpfr_zero_p(r))
+            mpfr_set_ui_2exp(bound, 1, mpfr_get_exp(r) - p - 1, MPFR_RNDU);
+        mpfr_mul_2si(tmp, big, -(long)p - 64, MPFR_RNDU);
+        mpfr_mul_ui(tmp, tmp, (unsigned long)(nt + 1), MPFR_RNDU);
+        mpfr_add(bound, bound, tmp, MPFR_RNDU);
+        if (mpfr_cmp(err, bound) > 0) {
+            char buf[400];
+            mpfr_snprintf(buf, sizeof buf,
+                          "trial %ld: prec %ld, k %ld, weight %d: error %.3Re "
+                          "above %.3Re",
+                          trial, (long)p, (long)k, weight, err, bound);
+            cr_assert_fail("%s", buf);
+        }
+        if (rc == 0 && (nt == 0 || mpfr_zero_p(S)))
+            cr_assert(mpfr_zero_p(r) && !mpfr_signbit(r),
+                      "trial %ld: an exact 0 is +0 (nt %ld, rc %d, r %g)",
+                      trial, (long)nt, rc, mpfr_get_d(r, MPFR_RNDN));
+        if (lo <= hi) { /* an infinity: refused, r untouched */
+            mpfr_set_inf(u[lo], 1);
+            mpfr_set_ui(r, 7, MPFR_RNDN);
+            cr_assert_eq(hdo_conv_fused(r, u, v, k, lo, hi, weight), 1);
+            cr_assert(mpfr_cmp_ui(r, 7) == 0);
+        }
+        for (slong j = 0; j < nt; j++) {
+            mpfr_clear(terms[j]);
+            flint_free(terms[j]);
+        }
+        flint_free(terms);
+        for (slong j = 0; j < m; j++) {
+            mpfr_clear(u[j]);
+            mpfr_clear(v[j]);
+        }
+        flint_free(u);
+        flint_free(v);
+        mpfr_clears(r, S, big, err, bound, tmp, (mpfr_ptr)0);
     }
     flint_randclear(st);
 }

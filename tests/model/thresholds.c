@@ -173,34 +173,52 @@ relations_model(hdo_model_t m, const int *k, int n, hdo_error_t *err)
     return parse(m, text, err);
 }
 
-/* 12 relations in a mode pass, 13 do not; 4096 sign-pattern modes in
-   all pass (one mode of 12, or two of 11), 4098 do not (a 12 and a 1:
-   every mode with relations adds a power of 2, so 4097 cannot occur). */
+/* Up to 12 relations in a mode, and 4096 sign-pattern modes in all (one
+   mode of 12, or two of 11), the patterns are made at parse time; beyond
+   either, a mode's patterns are built when a run enters them
+   (decisions.md D-092): at parse time only the mode itself (mask 0) and
+   its neighbours across one relation get ids.  62 relations pass, 63 do
+   not (a pattern is a 64-bit mask). */
 Test(model_thresholds, relations_and_patterns_boundary, .timeout = 120)
 {
     hdo_model_t m;
     hdo_error_t err;
     cr_assert_eq(HDO_MODEL_MAX_RELATIONS, 12);
     cr_assert_eq(HDO_MODEL_MAX_PATTERN_MODES, 4096);
+    cr_assert_eq(HDO_MODEL_MAX_LAZY_RELATIONS, 62);
     int k12[] = {12}, k13[] = {13}, k11x2[] = {11, 11}, k12_1[] = {12, 1},
-        k11x2_1[] = {11, 11, 1};
+        k11x2_1[] = {11, 11, 1}, k62[] = {62}, k63[] = {63};
     cr_expect_eq(relations_model(m, k12, 1, &err), 0, "%s", err.message);
     cr_expect_eq(m->nmodes, 1 + 4096 - 1, "%ld modes", (long)m->nmodes);
+    cr_expect(m->lazy == NULL);
     hdo_model_clear(m);
-    cr_expect_eq(relations_model(m, k13, 1, &err), HDO_ERR_UNSUPPORTED);
-    cr_expect(strstr(err.message, "has 13 relations") != NULL, "%s",
-              err.message);
+    cr_expect_eq(relations_model(m, k13, 1, &err), 0, "%s", err.message);
+    cr_expect(m->lazy != NULL);
+    cr_expect_eq(m->nmodes, 1 + 13, "%ld modes", (long)m->nmodes);
+    cr_expect(m->modes[0].family_modes == NULL);
+    cr_expect_eq(m->modes[0].nrel, 13);
     hdo_model_clear(m);
     cr_expect_eq(relations_model(m, k11x2, 2, &err), 0, "%s", err.message);
     cr_expect_eq(m->nmodes, 4096, "%ld modes", (long)m->nmodes);
+    cr_expect(m->lazy == NULL);
     hdo_model_clear(m);
-    cr_expect_eq(relations_model(m, k12_1, 2, &err), HDO_ERR_UNSUPPORTED);
-    cr_expect(strstr(err.message, "make 4098 sign-pattern modes") != NULL, "%s",
-              err.message);
+    /* the 12 are expanded (4096 modes with m1 itself), m1's one relation
+       is not: m1's neighbour is the 4098th mode */
+    cr_expect_eq(relations_model(m, k12_1, 2, &err), 0, "%s", err.message);
+    cr_expect_eq(m->nmodes, 4098, "%ld modes", (long)m->nmodes);
+    cr_expect(m->modes[0].family_modes != NULL);
+    cr_expect(m->modes[1].family_modes == NULL);
     hdo_model_clear(m);
-    cr_expect_eq(relations_model(m, k11x2_1, 3, &err), HDO_ERR_UNSUPPORTED);
-    cr_expect(strstr(err.message, "make 4098 sign-pattern modes") != NULL, "%s",
-              err.message);
+    cr_expect_eq(relations_model(m, k11x2_1, 3, &err), 0, "%s", err.message);
+    cr_expect(m->modes[2].family_modes == NULL && m->modes[2].nrel == 1);
+    hdo_model_clear(m);
+    cr_expect_eq(relations_model(m, k62, 1, &err), 0, "%s", err.message);
+    cr_expect_eq(m->nmodes, 1 + 62, "%ld modes", (long)m->nmodes);
+    hdo_model_clear(m);
+    cr_expect_eq(relations_model(m, k63, 1, &err), HDO_ERR_UNSUPPORTED);
+    cr_expect(strstr(err.message, "has 63 relations") != NULL &&
+                  strstr(err.message, "at most 62") != NULL,
+              "%s", err.message);
     hdo_model_clear(m);
 }
 

@@ -546,6 +546,22 @@ main(int argc, char **argv)
     }
     hdo_model_struct *model = c.model;
     for (slong m = 0; m < model->nmodes; m++)
+        if (model->modes[m].nrel > 0 && model->modes[m].family == m &&
+            model->modes[m].family_modes == NULL) {
+            /* sign patterns built when a run enters them (decisions.md
+               D-092): this adapter's tables hold every mode up front */
+            fprintf(stderr,
+                    "%s: not applicable: %s:%d: mode '%s' has %ld relations "
+                    "(if, abs, sign, min, max): beyond %d, hdo builds each "
+                    "sign pattern when a run enters it, which this adapter "
+                    "does not do\n",
+                    prog_name, model->file, model->modes[m].pos.line,
+                    model->modes[m].name, (long)model->modes[m].nrel,
+                    HDO_MODEL_MAX_RELATIONS);
+            hdo_model_clear(c.model);
+            return 4;
+        }
+    for (slong m = 0; m < model->nmodes; m++)
         if (model->modes[m].nperp > 0) {
             /* the active set of a complementarity block is decided at
                every entry by trying them all (ref/hybrid/complementarity.c):

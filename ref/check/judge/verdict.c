@@ -215,6 +215,30 @@ cand_events_before_end(const hdo_evlist_t ev, double t_end, double time_abs)
     return 0;
 }
 
+/* Leaves out of list the events that keep their mode (from == to) within
+   time_abs of a crossing of a relation (the reference's crossings): no
+   mode change, and what jumps there (an algebraic unknown whose
+   equation's branch changes, as the water tube's friction factors) is
+   judged by the tubes.  Applied to both sides, so a crossing that the
+   run labels with another kind (two crossings at one instant:
+   `simultaneous`) is left out as well (issue #28, cases/water_tube). */
+static void
+drop_at_crossings(hdo_evlist_t list, const hdo_evlist_struct *cross,
+                  double time_abs)
+{
+    slong k = 0;
+    for (slong i = 0; i < list->n; i++) {
+        const hdo_cmp_event *e = list->ev + i;
+        int at = 0;
+        for (slong c = 0; c < cross->n && !at && e->from == e->to; c++)
+            at = e->t_lo <= cross->ev[c].t_hi + time_abs &&
+                 e->t_hi >= cross->ev[c].t_lo - time_abs;
+        if (!at)
+            list->ev[k++] = *e;
+    }
+    list->n = k;
+}
+
 /* The tubes and the event pairing. */
 static int
 compare(hdo_check_t s)
@@ -233,6 +257,8 @@ compare(hdo_check_t s)
             return HDO_ERR_MEMORY;
     }
     mark_observable(s);
+    drop_at_crossings(s->ref_ev, s->ref->crossings, t->time_abs);
+    drop_at_crossings(s->cand_ev, s->ref->crossings, t->time_abs);
     hdo_evlist_merge_cascades(s->ref_ev);
     hdo_evlist_merge_cascades(s->cand_ev);
     /* Without an events file, a mode column or repeated time rows (the
