@@ -488,6 +488,7 @@ typedef struct {
     int *ev_kind;           /* HDO_EV_* */
     slong *ev_from, *ev_to; /* the modes a candidate names (families) */
     slong steps, nrun_events;
+    slong rows_fast, rows_slow; /* rows in double-double, at the run's */
 } hdo_refrun_struct;
 typedef hdo_refrun_struct hdo_refrun_t[1];
 
@@ -502,6 +503,42 @@ void hdo_refrun_clear(hdo_refrun_t run);
 int hdo_check_sample_times(double **times, slong *ntimes, const double *cand_t,
                            slong ncand, double time_abs, double t0,
                            hdo_error_t *err);
+
+/* The reference's sample rows in double-double (fastrow.c,
+   docs/decisions.md D-096): hdo_dd_horner sets *out to the double that
+   the working-precision evaluation of sum_k (ch[k] + cl[k]) s^k, k <
+   len, s = sh + sl, at prec bits rounds to, and returns 1, when its
+   rigorous error bound proves that double; else it returns 0 (the value
+   is then left to the working precision).  The coefficients and s are
+   the double-doubles of the working-precision ones. */
+int hdo_dd_horner(double *out, const double *ch, const double *cl, slong len,
+                  double sh, double sl, mpfr_prec_t prec);
+
+/* The cache of one dense output (hybrid.h hdo_dense_sample): the
+   compared variables' coefficients as double-doubles. */
+typedef struct {
+    const slong *var; /* the compared variables (borrowed) */
+    slong nvar;
+    const void *stepper, *dense; /* with serial: the dense output cached */
+    unsigned long serial;
+    int usable;       /* every compared variable a state or absent */
+    slong len;        /* coefficients a component */
+    slong *comp;      /* each variable's component (states, then
+                         unknowns), -1: absent */
+    double *ch, *cl;  /* nvar x len */
+    mpfr_prec_t prec; /* the working precision the bound assumes */
+    mpfr_t scratch;
+    slong nfast, nslow; /* rows taken, rows left to the working precision */
+} hdo_fastrow_struct;
+typedef hdo_fastrow_struct hdo_fastrow_t[1];
+
+void hdo_fastrow_init(hdo_fastrow_t f, const slong *var, slong nvar);
+void hdo_fastrow_clear(hdo_fastrow_t f);
+/* The row at smp: 1 with its time and the nvar values (NaN where the
+   mode lacks the variable) exactly the doubles of the working-precision
+   row; 0 to leave the row to the working precision. */
+int hdo_fastrow_eval(double *t, double *v, hdo_fastrow_t f,
+                     const hdo_dense_sample *smp);
 
 /* Runs model at digits to run_end, sampled at times[0..ntimes) (sorted,
    in the span), keeping var[0..nvar); progress (may be NULL) is handed to

@@ -17,6 +17,23 @@ extern "C" {
 /* Instantaneous switches in a row before the run is declared chattering. */
 #define HDO_RUN_MAX_INSTANT 100
 
+/* A sample row inside a step, offered to hdo_run_options.dense_row:
+   its time, its offset s from the step's start (the value at the
+   sample is the dense output at s, which the run evaluates at the
+   working precision when dense_row declines), the mode and its reduced
+   form (the states and unknowns the model variables are), the dense
+   output (valid during the call) and the run precision; serial tells
+   one dense output of the stepper from the next (step.h). */
+typedef struct hdo_dense_sample_struct {
+    mpfr_srcptr time, s;
+    slong mode;
+    const hdo_reduced_struct *red;
+    const hdo_dense *dense;
+    const void *stepper; /* with serial: which dense output */
+    unsigned long serial;
+    mpfr_prec_t prec;
+} hdo_dense_sample;
+
 /* Runs the model from its start to t_end, into res (initialised by
    hdo_result_init; what it holds from an earlier run is discarded
    first, hdo_result_init says why).

@@ -105,6 +105,7 @@ typedef void (*hdo_progress_fn)(void *data, double t, long steps, long nevents,
                                 const char *method);
 
 struct hdo_row_struct;
+struct hdo_dense_sample_struct;
 
 typedef struct {
     long digits; /* D, 1 to HDO_MAX_DIGITS */
@@ -134,6 +135,13 @@ typedef struct {
        always. */
     void (*row_sink)(void *data, const struct hdo_row_struct *row);
     void *row_sink_data;
+    /* With row_sink: when not NULL, a sample row inside a step is first
+       offered to dense_row (with row_sink_data) with the step's dense
+       output; it returns 1 when it took the row (no row is then computed
+       or handed to row_sink), 0 to have the row computed at the working
+       precision and handed to row_sink as always.  hdo check's rigorous
+       double-double evaluation (ref/check/judge/fastrow.c). */
+    int (*dense_row)(void *data, const struct hdo_dense_sample_struct *smp);
 } hdo_run_options;
 
 /* D = HDO_DIGITS_DEFAULT, the rest defaults */

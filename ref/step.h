@@ -41,6 +41,9 @@ typedef struct {
     const mpfr_t *state;   /* nstate x (order + 1) */
     const mpfr_t *unknown; /* nimplicit x (order + 1) */
     const mpfr_t *guard;   /* nguards x (order + 1) */
+    /* solved[j] != 0: eval solves unknown j at the point (its value is
+       not its polynomial's: Taylor's lazy unknowns); NULL: none */
+    const char *solved;
 } hdo_dense;
 
 struct hdo_step_type_struct;
@@ -69,6 +72,10 @@ typedef struct {
        apply (Radau IIA: 2^-(3s+25) of the largest component), below which
        it holds every component absolutely; -inf: none (Taylor) */
     double lround;
+    /* incremented by every apply (hdo_stepper_apply): a dense output
+       is told from the next by it, whatever its start (hdo check's
+       cache of converted coefficients, hybrid.h hdo_dense_sample) */
+    unsigned long serial;
     char message[512]; /* why init failed */
     /* what init was given, for hdo_stepper_switch */
     hdo_model_struct *model;
@@ -213,6 +220,7 @@ static inline int
 hdo_stepper_apply(hdo_stepper_t s, const mpfr_t t0, mpfr_srcptr xs,
                   mpfr_srcptr xu, hdo_error_t *err)
 {
+    s->serial++;
     return s->type->apply(s, t0, xs, xu, err);
 }
 

@@ -257,6 +257,31 @@ hdo_run_sample_time(mpfr_t out, const run_ctx *c, slong k)
     }
 }
 
+/* The row of sample c->next_sample at tk from the current expansion (s:
+   scratch): offered to opt->dense_row first (hdo check), else evaluated
+   at the working precision. */
+static void
+sample_row(run_ctx *c, mode_cache *mc, const mpfr_t tk, mpfr_t s)
+{
+    mpfr_sub(s, tk, c->t, MPFR_RNDN);
+    if (c->opt->row_sink != NULL && c->opt->dense_row != NULL) {
+        hdo_dense_sample smp = {tk,
+                                s,
+                                c->mode,
+                                mc->red,
+                                &mc->step->dense,
+                                mc->step,
+                                mc->step->serial,
+                                c->prec};
+        if (c->opt->dense_row(c->opt->row_sink_data, &smp))
+            return;
+    }
+    hdo_stepper_eval(mc->ts, mc->tu, NULL, mc->step, s);
+    slong i = hdo_run_add_row(c, tk, c->mode, mc->ts, mc->tu);
+    if (i >= 0)
+        c->res->rows[i].sample = c->next_sample;
+}
+
 /* Emits the samples of the current expansion (at c->t, mode c->mode) with
    times below limit (or up to it when inclusive). */
 void
@@ -270,13 +295,8 @@ hdo_run_emit_samples(run_ctx *c, const mpfr_t limit, int inclusive)
         int cmp = mpfr_cmp(tk, limit);
         if (cmp > 0 || (cmp == 0 && !inclusive))
             break;
-        if (mpfr_cmp(tk, c->t) >= 0) {
-            mpfr_sub(s, tk, c->t, MPFR_RNDN);
-            hdo_stepper_eval(mc->ts, mc->tu, NULL, mc->step, s);
-            slong i = hdo_run_add_row(c, tk, c->mode, mc->ts, mc->tu);
-            if (i >= 0)
-                c->res->rows[i].sample = c->next_sample;
-        }
+        if (mpfr_cmp(tk, c->t) >= 0)
+            sample_row(c, mc, tk, s);
         c->next_sample++;
     }
     mpfr_clears(tk, s, (mpfr_ptr)0);
@@ -481,13 +501,8 @@ hdo_run_event_samples_begin(run_ctx *c, slong m, slong g, const mpfr_t tstar)
         hdo_run_sample_time(tk, c, c->next_sample);
         if (hdo_run_sample_side(c, c->next_sample, tk, tstar) >= 0)
             break;
-        if (mpfr_cmp(tk, c->t) >= 0) {
-            mpfr_sub(s, tk, c->t, MPFR_RNDN);
-            hdo_stepper_eval(mc->ts, mc->tu, NULL, mc->step, s);
-            slong i = hdo_run_add_row(c, tk, c->mode, mc->ts, mc->tu);
-            if (i >= 0)
-                c->res->rows[i].sample = c->next_sample;
-        }
+        if (mpfr_cmp(tk, c->t) >= 0)
+            sample_row(c, mc, tk, s);
         c->next_sample++;
     }
     mpfr_clears(tk, s, (mpfr_ptr)0);

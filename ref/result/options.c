@@ -43,4 +43,5 @@ hdo_run_options_init(hdo_run_options *opt)
     opt->progress_data = NULL;
     opt->row_sink = NULL;
     opt->row_sink_data = NULL;
+    opt->dense_row = NULL;
 }

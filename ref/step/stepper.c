@@ -83,6 +83,7 @@ hdo_stepper_switch(hdo_stepper_t s, const hdo_step_type *type)
         mpfr_set(t->floor + i, s->floor + i, MPFR_RNDN);
     for (slong q = 0; q < s->nguards; q++)
         mpfr_set(t->gfloor + q, s->gfloor + q, MPFR_RNDN);
+    t->serial = s->serial;     /* never a serial seen before (step.h) */
     t->spectral = s->spectral; /* the same mode: the same Jacobian */
     s->spectral = NULL;
     hdo_stepper_clear(s);

@@ -91,6 +91,7 @@ taylor_alloc(hdo_stepper_struct *s, hdo_model_t model,
     s->dense.state = (const mpfr_t *)tay->state_coef;
     s->dense.unknown = (const mpfr_t *)tay->unknown_coef;
     s->dense.guard = (const mpfr_t *)tay->guard_coef;
+    s->dense.solved = tay->nlazy > 0 ? tay->lazy : NULL;
     return st;
 }
 

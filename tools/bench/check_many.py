@@ -12,8 +12,10 @@ grids alike, so the one reference run is sampled at the union of 50
 grids, five samples per candidate row, as a check of each alone samples
 its own.  Two sizes: 80 to 227 rows (the measurement of decisions.md
 D-032), and 500 to 1,137 rows (FMI cross-check results hold about as
-many), where the reference's dense output at 200,000 sample times is
-most of the cost (hdo_horner_rn, about 60% of the CPU time under perf).  CPU
+many), where the reference's dense output at 200,000 sample times was
+most of the cost (hdo_horner_rn, about 60% of the CPU time under perf,
+7.8 times one check) until its samples were taken in double-double,
+proven (docs/decisions.md D-096: 2.5 times).  CPU
 time of the hdo processes (user + system), the smallest of --repeat runs
 each: on a machine shared with other jobs CPU time is the steadier figure
 (docs/decisions.md D-051).  A record, not a test: nothing here fails.
