@@ -66,7 +66,7 @@ TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/obj/%.o)
 HDO := $(BUILD)/hdo
 CASES := $(sort $(wildcard cases/*.hdae))
 
-.PHONY: all deps run references check unit e2e tsan tsan-run bench crosscheck fuzz fuzz-build format format-check clean \
+.PHONY: all deps run references check unit e2e tsan tsan-run bench bench-heyoka crosscheck fuzz fuzz-build format format-check clean \
         shared install uninstall python ida-if-available layering
 
 all: $(HDO) python
@@ -333,7 +333,10 @@ $(BUILD)/pendulum-bench: tools/bench/pendulum_bench.c $(BUILD)/libhdo.a
 # events' share per case, dense output against integration, the FPU
 # chain), each beside its target; then
 # the stiff problems (tools/bench/stiff.py): Van der Pol mu = 1000 over
-# mu = 10 in CPU time, Robertson, car_axis, implicit beside Taylor.
+# mu = 10 in CPU time, Robertson, car_axis, implicit beside Taylor; last,
+# only when HEYOKA_PREFIX names a heyoka install (else it says it is
+# skipped), hdo beside heyoka (tools/bench/heyoka, also alone as
+# `make bench-heyoka`).
 BENCH_DIGITS ?= 30 60 100
 BENCH_TIMEOUT ?= 120
 BENCH_STIFF_TIMEOUT ?= 300
@@ -354,6 +357,18 @@ bench: deps
 	/usr/bin/python3 tools/bench/stiff.py --hdo $(HDO) \
 	  --digits $(BENCH_DIGITS) --timeout $(BENCH_STIFF_TIMEOUT) \
 	  --work $(BUILD)/bench/stiff
+	@echo
+	@$(MAKE) --no-print-directory bench-heyoka
+
+# hdo beside heyoka 7 (MPFR through mp++) at HEYOKA_DIGITS (default
+# 30 60 100 200): time ratios and digits against independent references
+# (tools/bench/heyoka/README.md); skipped without HEYOKA_PREFIX.
+HEYOKA_PREFIX ?=
+HEYOKA_DIGITS ?= 30 60 100 200
+bench-heyoka: deps
+	@$(MAKE) --no-print-directory $(HDO)
+	HEYOKA_DIGITS="$(HEYOKA_DIGITS)" \
+	  tools/bench/heyoka/bench.sh $(HDO) $(BUILD) "$(HEYOKA_PREFIX)"
 
 # ---- fuzzing (tests/fuzz/README.md); never part of make check ----------
 FUZZ_SECONDS ?= 60
