@@ -391,12 +391,13 @@ layering:
 
 format:
 	clang-format -i $(LIB_SRC) $(CLI_SRC) $(TEST_SRC) ref/*.h docs/examples/*.c \
+	  tools/bench/heyoka/*.cpp \
 	  $(PY_SRC) tools/python/ext/*.h
 
 format-check:
 	@clang-format --dry-run --Werror $(LIB_SRC) $(CLI_SRC) $(TEST_SRC) ref/*.h \
-	  docs/examples/*.c $(PY_SRC) tools/python/ext/*.h \
-	  && echo "format: ok"
+	  docs/examples/*.c tools/bench/heyoka/*.cpp $(PY_SRC) \
+	  tools/python/ext/*.h && echo "format: ok"
 
 clean:
 	rm -rf build

@@ -39,11 +39,13 @@ using mppp::real;
 namespace
 {
 
-double cpu_now()
+double
+cpu_now()
 {
     timespec ts{};
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+    return static_cast<double>(ts.tv_sec) +
+           1e-9 * static_cast<double>(ts.tv_nsec);
 }
 
 // One problem: the ODE, its start, its parameters (par[i]), its horizon,
@@ -55,37 +57,43 @@ struct problem {
     real t_end;
     std::vector<hy::nt_event<real>> nt;
     std::vector<hy::t_event<real>> te;
-    std::vector<std::pair<std::string, std::function<real(const real *)>>> outputs;
+    std::vector<std::pair<std::string, std::function<real(const real *)>>>
+        outputs;
 };
 
 // The event times, filled by the callbacks; cleared before each repetition.
 std::vector<real> g_events;
 
-real num(const char *text, mpfr_prec_t bits)
+real
+num(const char *text, mpfr_prec_t bits)
 {
     return real{text, bits};
 }
 
-std::function<real(const real *)> state(std::size_t i)
+std::function<real(const real *)>
+state(std::size_t i)
 {
     return [i](const real *s) { return s[i]; };
 }
 
-void pendulum_angle(problem &p, mpfr_prec_t bits, bool events)
+void
+pendulum_angle(problem &p, mpfr_prec_t bits, bool events)
 {
     auto [th, om] = hy::make_vars("th", "om");
     // g / L with L = 1: par[0] = 9.8
     p.sys = {hy::prime(th) = om, hy::prime(om) = -hy::par[0] * hy::sin(th)};
-    p.init = {real_pi(bits) / 2, real{0, bits}};
+    p.init = {mppp::real_pi(bits) / 2, real{0, bits}};
     p.pars = {num("9.8", bits)};
     p.t_end = real{3, bits};
     if (events) {
-        p.nt.emplace_back(th, [](hy::taylor_adaptive<real> &, const real &t, int) { g_events.push_back(t); });
+        p.nt.emplace_back(th, [](hy::taylor_adaptive<real> &, const real &t,
+                                 int) { g_events.push_back(t); });
     }
     p.outputs = {{"th", state(0)}, {"om", state(1)}};
 }
 
-void pendulum_cart(problem &p, mpfr_prec_t bits)
+void
+pendulum_cart(problem &p, mpfr_prec_t bits)
 {
     auto [x, y, vx, vy] = hy::make_vars("x", "y", "vx", "vy");
     // L = 1; lambda from the constraint differentiated twice
@@ -95,11 +103,15 @@ void pendulum_cart(problem &p, mpfr_prec_t bits)
     p.init = {real{1, bits}, real{0, bits}, real{0, bits}, real{0, bits}};
     p.pars = {num("9.8", bits)};
     p.t_end = real{3, bits};
-    p.nt.emplace_back(x, [](hy::taylor_adaptive<real> &, const real &t, int) { g_events.push_back(t); });
-    p.outputs = {{"x", state(0)}, {"y", state(1)}, {"vx", state(2)}, {"vy", state(3)}};
+    p.nt.emplace_back(x, [](hy::taylor_adaptive<real> &, const real &t, int) {
+        g_events.push_back(t);
+    });
+    p.outputs = {
+        {"x", state(0)}, {"y", state(1)}, {"vx", state(2)}, {"vy", state(3)}};
 }
 
-void ball(problem &p, mpfr_prec_t bits)
+void
+ball(problem &p, mpfr_prec_t bits)
 {
     auto [h, v] = hy::make_vars("h", "v");
     p.sys = {hy::prime(h) = v, hy::prime(v) = -hy::par[0]};
@@ -120,7 +132,8 @@ void ball(problem &p, mpfr_prec_t bits)
     p.outputs = {{"h", state(0)}, {"v", state(1)}};
 }
 
-void fpu(problem &p, mpfr_prec_t bits)
+void
+fpu(problem &p, mpfr_prec_t bits)
 {
     const int n = 20;
     std::vector<hy::expression> u, w;
@@ -132,20 +145,23 @@ void fpu(problem &p, mpfr_prec_t bits)
     std::vector<hy::expression> d;
     d.push_back(u[0]);
     for (int i = 0; i + 1 < n; ++i) {
-        d.push_back(u[static_cast<std::size_t>(i) + 1] - u[static_cast<std::size_t>(i)]);
+        d.push_back(u[static_cast<std::size_t>(i) + 1] -
+                    u[static_cast<std::size_t>(i)]);
     }
     d.push_back(-u[n - 1]);
     for (int i = 0; i < n; ++i) {
-        p.sys.emplace_back(hy::prime(u[static_cast<std::size_t>(i)]) = w[static_cast<std::size_t>(i)]);
+        p.sys.emplace_back(hy::prime(u[static_cast<std::size_t>(i)]) =
+                               w[static_cast<std::size_t>(i)]);
     }
     for (std::size_t i = 0; i < static_cast<std::size_t>(n); ++i) {
         const auto &r = d[i + 1], &l = d[i];
-        p.sys.emplace_back(hy::prime(w[i]) = (r - l) + hy::par[0] * (r * r * r - l * l * l));
+        p.sys.emplace_back(hy::prime(w[i]) =
+                               (r - l) + hy::par[0] * (r * r * r - l * l * l));
     }
     // the state is u1..un then w1..wn (the order of sys); u[i] starts in
     // the first normal mode, sin(pi i / (n + 1)), w at rest
     for (int i = 1; i <= n; ++i) {
-        p.init.push_back(mppp::sin(real_pi(bits) * i / (n + 1)));
+        p.init.push_back(mppp::sin(mppp::real_pi(bits) * i / (n + 1)));
     }
     for (int i = 1; i <= n; ++i) {
         p.init.emplace_back(0, bits);
@@ -153,16 +169,19 @@ void fpu(problem &p, mpfr_prec_t bits)
     p.pars = {real{1, bits} / 10};
     p.t_end = real{10, bits};
     for (int i = 1; i <= n; ++i) {
-        p.outputs.emplace_back("u" + std::to_string(i), state(static_cast<std::size_t>(i - 1)));
+        p.outputs.emplace_back("u" + std::to_string(i),
+                               state(static_cast<std::size_t>(i - 1)));
     }
     for (int i = 1; i <= n; ++i) {
-        p.outputs.emplace_back("w" + std::to_string(i), state(static_cast<std::size_t>(n + i - 1)));
+        p.outputs.emplace_back("w" + std::to_string(i),
+                               state(static_cast<std::size_t>(n + i - 1)));
     }
 }
 
 } // namespace
 
-int main(int argc, char **argv)
+int
+main(int argc, char **argv)
 {
     if (argc != 5) {
         std::cerr << "usage: heyoka_bench PROBLEM BITS TOL REPEATS\n";
@@ -178,8 +197,10 @@ int main(int argc, char **argv)
             pendulum_angle(p, bits, name == "pendulum_events");
         } else if (name == "pendulum_dae") {
             pendulum_angle(p, bits, true);
-            p.outputs.emplace_back("x", [](const real *s) { return sin(s[0]); });
-            p.outputs.emplace_back("y", [](const real *s) { return -cos(s[0]); });
+            p.outputs.emplace_back("x",
+                                   [](const real *s) { return sin(s[0]); });
+            p.outputs.emplace_back("y",
+                                   [](const real *s) { return -cos(s[0]); });
         } else if (name == "pendulum_cart") {
             pendulum_cart(p, bits);
         } else if (name == "ball") {
@@ -192,8 +213,11 @@ int main(int argc, char **argv)
         }
 
         double c0 = cpu_now();
-        hy::taylor_adaptive<real> ta{p.sys,           p.init,          hy::kw::tol = tol,
-                                     hy::kw::pars = p.pars, hy::kw::nt_events = p.nt,
+        hy::taylor_adaptive<real> ta{p.sys,
+                                     p.init,
+                                     hy::kw::tol = tol,
+                                     hy::kw::pars = p.pars,
+                                     hy::kw::nt_events = p.nt,
                                      hy::kw::t_events = p.te};
         const double jit = cpu_now() - c0;
 
@@ -208,20 +232,23 @@ int main(int argc, char **argv)
             auto res = ta.propagate_until(p.t_end);
             const double t = cpu_now() - c0;
             if (std::get<0>(res) != hy::taylor_outcome::time_limit) {
-                std::cerr << "heyoka_bench: " << name << " stopped at t = " << ta.get_time() << ": "
+                std::cerr << "heyoka_bench: " << name
+                          << " stopped at t = " << ta.get_time() << ": "
                           << std::get<0>(res) << "\n";
                 return 1;
             }
             steps = std::get<3>(res);
             best = best < 0 ? t : std::min(best, t);
         }
-        std::cout << "order " << ta.get_order() << "\nsteps " << steps << "\njit_cpu_s " << jit
-                  << "\nrun_cpu_s " << best << "\n";
+        std::cout << "order " << ta.get_order() << "\nsteps " << steps
+                  << "\njit_cpu_s " << jit << "\nrun_cpu_s " << best << "\n";
         for (std::size_t k = 0; k < g_events.size(); ++k) {
-            std::cout << "event " << k + 1 << " " << g_events[k].to_string() << "\n";
+            std::cout << "event " << k + 1 << " " << g_events[k].to_string()
+                      << "\n";
         }
         for (const auto &[oname, f] : p.outputs) {
-            std::cout << "final " << oname << " " << f(ta.get_state_data()).to_string() << "\n";
+            std::cout << "final " << oname << " "
+                      << f(ta.get_state_data()).to_string() << "\n";
         }
     } catch (const std::exception &ex) {
         std::cerr << "heyoka_bench: " << name << ": " << ex.what() << "\n";

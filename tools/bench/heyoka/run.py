@@ -45,7 +45,8 @@ from mpmath import mpf
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import reference  # noqa: E402
 
-TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..",
+                                   ".."))
 HERE = os.path.relpath(os.path.dirname(os.path.abspath(__file__)), TOP)
 
 # name: (hdo model, hdo's extra options, the end time, what each side runs)
@@ -143,7 +144,7 @@ def run_heyoka(args, name, bits, tol):
 def score(result, ref_events, ref_final, cap):
     """The digits of a result (see the module's text), or a reason."""
     if "error" in result:
-        return result["error"]
+        return "-"
     if len(result["events"]) != len(ref_events):
         return "events %d/%d" % (len(result["events"]), len(ref_events))
     pairs = list(zip(result["events"], ref_events))
@@ -155,6 +156,11 @@ def score(result, ref_events, ref_final, cap):
     if worst == 0:
         return cap
     return min(cap, int(mpmath.floor(-mpmath.log10(worst) * 10)) / 10)
+
+
+def cell(result):
+    """A failed run's cell: timeout, or error (its message follows)."""
+    return "timeout" if result.get("error") == "timeout" else "error"
 
 
 def fmt(x, spec="%.3g"):
@@ -170,7 +176,7 @@ def main():
     ap.add_argument("--hdo", required=True)
     ap.add_argument("--bench", required=True)
     ap.add_argument("--digits", type=int, nargs="+", default=[30, 60, 100, 200])
-    ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--repeats", type=int, default=5)
     ap.add_argument("--repeat-budget", type=float, default=5.0,
                     help="stop repeating hdo once its runs took this long")
     ap.add_argument("--timeout", type=float, default=600)
@@ -215,8 +221,8 @@ def main():
             ratio_p = (h["proc"] / y["proc"]
                        if "proc" in h and "proc" in y and y["proc"] > 0
                        else None)
-            row = (n, d, fmt(h.get("run", h.get("error"))),
-                   fmt(y.get("run", y.get("error"))), fmt(ratio, "%.2f"),
+            row = (n, d, fmt(h.get("run", cell(h))),
+                   fmt(y.get("run", cell(y))), fmt(ratio, "%.2f"),
                    fmt(h.get("proc")), fmt(y.get("proc")),
                    fmt(y.get("jit_cpu_s")), fmt(ratio_p, "%.2f"),
                    fmt(score(h, ev, fin, cap), "%.1f"),
@@ -226,6 +232,9 @@ def main():
             rows.append(row)
             print("%-16s %4s %9s %9s %7s %9s %9s %9s %10s %8s %8s %9s %8s %8s"
                   % row, flush=True)
+            for tool, r in (("hdo", h), ("heyoka", y)):
+                if "error" in r and r["error"] != "timeout":
+                    print("    %s: %s" % (tool, r["error"]))
     if a.csv:
         with open(a.csv, "w", newline="") as f:
             w = csv.writer(f)
