@@ -4,7 +4,7 @@ against the independent references of reference.py.
 
   /usr/bin/python3 tools/bench/heyoka/run.py --hdo build/hdo
       --bench build/heyoka-bench [--digits 30 60 100 200] [--repeats 3]
-      [--timeout 600] [--work DIR] [--csv FILE] [PROBLEM ...]
+      [--timeout 300] [--work DIR] [--csv FILE] [PROBLEM ...]
 
 --bench is heyoka_bench.cpp built by build.sh against a heyoka install.
 Per problem and digit count D, hdo runs `hdo run MODEL -d D --every T`
@@ -163,6 +163,13 @@ def cell(result):
     return "timeout" if result.get("error") == "timeout" else "error"
 
 
+def mark(digits, d):
+    """Digits, with "!" when under D - 2: a wrong result at D digits."""
+    if isinstance(digits, str):
+        return digits
+    return "%.1f%s" % (digits, "!" if digits < d - 2 else "")
+
+
 def fmt(x, spec="%.3g"):
     if x is None:
         return "-"
@@ -179,7 +186,7 @@ def main():
     ap.add_argument("--repeats", type=int, default=5)
     ap.add_argument("--repeat-budget", type=float, default=5.0,
                     help="stop repeating hdo once its runs took this long")
-    ap.add_argument("--timeout", type=float, default=600)
+    ap.add_argument("--timeout", type=float, default=300)
     ap.add_argument("--work", default=os.path.join(TOP, "build", "bench",
                                                    "heyoka"))
     ap.add_argument("--csv")
@@ -225,8 +232,8 @@ def main():
                    fmt(y.get("run", cell(y))), fmt(ratio, "%.2f"),
                    fmt(h.get("proc")), fmt(y.get("proc")),
                    fmt(y.get("jit_cpu_s")), fmt(ratio_p, "%.2f"),
-                   fmt(score(h, ev, fin, cap), "%.1f"),
-                   fmt(score(y, ev, fin, cap), "%.1f"),
+                   mark(score(h, ev, fin, cap), d),
+                   mark(score(y, ev, fin, cap), d),
                    fmt(h.get("steps"), "%d"), fmt(y.get("steps"), "%d"),
                    fmt(y.get("order"), "%d"))
             rows.append(row)
@@ -243,7 +250,8 @@ def main():
     print()
     print("ratio: hdo's hdo_run CPU over heyoka's propagation; ratio_proc: "
           "the whole processes (heyoka's includes building the integrator, "
-          "hy_jit). Digits capped at %d; hdo writes D digits." % cap)
+          "hy_jit). Digits capped at %d; hdo writes D digits; '!': under "
+          "D - 2 digits, a wrong result (its time compares nothing)." % cap)
 
 
 if __name__ == "__main__":
