@@ -8,6 +8,7 @@
 #   make check SAN=1   the same under AddressSanitizer and UBSan
 #   make tsan       hdo run --verify (two threads, one model) under TSan
 #   make bench      the performance record (never part of make check)
+#   make bench-heyoka HEYOKA_PREFIX=DIR   hdo beside heyoka (tools/bench)
 #   make format-check
 #   make layering   the include and call graph against the module order
 #   make install PREFIX=/usr/local DESTDIR=   (and make uninstall)

@@ -25,7 +25,7 @@ take long; the machine is shared, wall time is not comparable):
            `jit` column, and the repeated propagations counted once).
 Digits: -log10 of the largest error over the event times and the state at
 the end, absolute for values under 1 in magnitude and relative above (all
-values here are O(1) but the ball's end height, 7.4e-5); "events 3/11"
+values here are O(1) but the ball's end height, 7.4e-5); "events 3/11!"
 when a tool finds a different number of events than the reference. hdo
 writes its values to D significant digits, heyoka_bench to its working
 precision (D + 10 digits): hdo's figure cannot exceed about D.
@@ -146,7 +146,7 @@ def score(result, ref_events, ref_final, cap):
     if "error" in result:
         return "-"
     if len(result["events"]) != len(ref_events):
-        return "events %d/%d" % (len(result["events"]), len(ref_events))
+        return "events %d/%d!" % (len(result["events"]), len(ref_events))
     pairs = list(zip(result["events"], ref_events))
     for k, v in ref_final.items():
         if k not in result["final"]:
