@@ -13,8 +13,9 @@
 // reset v = -e v), fpu (the 20-mass FPU-beta chain).  BITS is the working
 // precision, TOL the tolerance as a decimal string (run.py passes hdo's
 // own, from its summary.json).  Every constant that is not a small integer
-// (g, e, beta, the start values) is made at BITS by MPFR from its decimal
-// text: a double 9.8 would be a different problem.
+// (g, e, beta, the start values) is made at BITS by MPFR, from its decimal
+// text or by correctly rounded operations: a double 9.8 would be a
+// different problem.
 //
 // Output, one fact a line: "order N", "steps N", "jit_cpu_s S" (building
 // the integrator: decomposition and LLVM compilation), "run_cpu_s S" (the
