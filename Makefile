@@ -8,6 +8,7 @@
 #   make check SAN=1   the same under AddressSanitizer and UBSan
 #   make tsan       hdo run --verify (two threads, one model) under TSan
 #   make bench      the performance record (never part of make check)
+#   make bench-heyoka HEYOKA_PREFIX=DIR   hdo beside heyoka (tools/bench)
 #   make format-check
 #   make layering   the include and call graph against the module order
 #   make install PREFIX=/usr/local DESTDIR=   (and make uninstall)
@@ -66,7 +67,7 @@ TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/obj/%.o)
 HDO := $(BUILD)/hdo
 CASES := $(sort $(wildcard cases/*.hdae))
 
-.PHONY: all deps run references check unit e2e tsan tsan-run bench crosscheck fuzz fuzz-build format format-check clean \
+.PHONY: all deps run references check unit e2e tsan tsan-run bench bench-heyoka crosscheck fuzz fuzz-build format format-check clean \
         shared install uninstall python ida-if-available layering
 
 all: $(HDO) python
@@ -339,7 +340,10 @@ $(BUILD)/reduce-cost: tools/bench/reduce_cost.c $(BUILD)/libhdo.a
 # `hdo check MODEL DIR` of 50 candidates against one check, beside its
 # target 3x (tools/bench/check_many.py); then
 # the stiff problems (tools/bench/stiff.py): Van der Pol mu = 1000 over
-# mu = 10 in CPU time, Robertson, car_axis, implicit beside Taylor.
+# mu = 10 in CPU time, Robertson, car_axis, implicit beside Taylor; last,
+# only when HEYOKA_PREFIX names a heyoka install (else it says it is
+# skipped), hdo beside heyoka (tools/bench/heyoka, also alone as
+# `make bench-heyoka`).
 BENCH_DIGITS ?= 30 60 100
 BENCH_TIMEOUT ?= 120
 BENCH_STIFF_TIMEOUT ?= 300
@@ -365,6 +369,18 @@ bench: deps
 	/usr/bin/python3 tools/bench/stiff.py --hdo $(HDO) \
 	  --digits $(BENCH_DIGITS) --timeout $(BENCH_STIFF_TIMEOUT) \
 	  --work $(BUILD)/bench/stiff
+	@echo
+	@$(MAKE) --no-print-directory bench-heyoka
+
+# hdo beside heyoka 7 (MPFR through mp++) at HEYOKA_DIGITS (default
+# 30 60 100 200): time ratios and digits against independent references
+# (tools/bench/heyoka/README.md); skipped without HEYOKA_PREFIX.
+HEYOKA_PREFIX ?=
+HEYOKA_DIGITS ?= 30 60 100 200
+bench-heyoka: deps
+	@$(MAKE) --no-print-directory $(HDO)
+	HEYOKA_DIGITS="$(HEYOKA_DIGITS)" \
+	  tools/bench/heyoka/bench.sh $(HDO) $(BUILD) "$(HEYOKA_PREFIX)"
 
 # ---- fuzzing (tests/fuzz/README.md); never part of make check ----------
 FUZZ_SECONDS ?= 60
@@ -387,12 +403,13 @@ layering:
 
 format:
 	clang-format -i $(LIB_SRC) $(CLI_SRC) $(TEST_SRC) ref/*.h docs/examples/*.c \
+	  tools/bench/heyoka/*.cpp \
 	  $(PY_SRC) tools/python/ext/*.h
 
 format-check:
 	@clang-format --dry-run --Werror $(LIB_SRC) $(CLI_SRC) $(TEST_SRC) ref/*.h \
-	  docs/examples/*.c $(PY_SRC) tools/python/ext/*.h \
-	  && echo "format: ok"
+	  docs/examples/*.c tools/bench/heyoka/*.cpp $(PY_SRC) \
+	  tools/python/ext/*.h && echo "format: ok"
 
 clean:
 	rm -rf build
