@@ -751,6 +751,22 @@ observe_order(radau *r, const mpfr_t e)
     mpfr_set(r->elast, e, MPFR_RNDN);
 }
 
+/* h max |J_ii| over the states at the last stage: how stiff the step is
+   in its stiffest component. */
+static double
+stiff_diagonal(radau *r)
+{
+    double big = 0;
+    for (slong e = 0; e < r->nnz; e++)
+        if (r->jrow[e] == r->jcol[e] && r->jrow[e] < r->n) {
+            double d =
+                fabs(mpfr_get_d(r->Jst + (r->s - 1) * r->nnz + e, MPFR_RNDN));
+            if (d > big)
+                big = d;
+        }
+    return big * fabs(mpfr_get_d(r->h, MPFR_RNDN));
+}
+
 static int
 radau_apply(hdo_stepper_struct *st, const mpfr_t t0, mpfr_srcptr xs,
             mpfr_srcptr xu, hdo_error_t *err)
@@ -908,7 +924,8 @@ radau_apply(hdo_stepper_struct *st, const mpfr_t t0, mpfr_srcptr xs,
                                                (long)s)) {
                     mpfr_set_ui(fac, 1, MPFR_RNDN);
                     r->probing = 0;
-                    if (hdo_radau_probe_due(++r->kept, r->pobs, (long)s)) {
+                    if (hdo_radau_probe_due(++r->kept, r->pobs,
+                                            stiff_diagonal(r), (long)s)) {
                         mpfr_set_ui(fac, 2, MPFR_RNDN);
                         mpfr_set(r->eprobe, e, MPFR_RNDN);
                         r->probing = 1;

@@ -37,7 +37,8 @@ hdo_radau_step_safety(long s)
 }
 
 int
-hdo_radau_probe_due(long kept, double p, long s)
+hdo_radau_probe_due(long kept, double p, double hlam, long s)
 {
-    return kept >= HDO_RADAU_PROBE_AFTER && p < 0.5 * (double)(s - 1);
+    return kept >= HDO_RADAU_PROBE_AFTER &&
+           (p < 0.5 * (double)(s - 1) || hlam >= HDO_RADAU_PROBE_STIFF);
 }

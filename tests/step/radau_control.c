@@ -203,13 +203,17 @@ Test(step, radau_stage_rule)
    no change of h was seen yet (INFINITY). */
 Test(step, radau_probe_threshold)
 {
-    cr_expect(!hdo_radau_probe_due(15, 0.0, 24), "one kept step short");
-    cr_expect(hdo_radau_probe_due(16, 0.0, 24));
-    cr_expect(hdo_radau_probe_due(16, -1.0, 24), "an estimate that fell");
-    cr_expect(hdo_radau_probe_due(16, NEAR(11.5, -1), 24));
-    cr_expect(!hdo_radau_probe_due(16, 11.5, 24), "(s - 1)/2 itself");
-    cr_expect(!hdo_radau_probe_due(100, 23.0, 24), "the order s - 1");
-    cr_expect(!hdo_radau_probe_due(100, INFINITY, 24), "nothing seen");
-    cr_expect(hdo_radau_probe_due(16, 21.5, 45), "(45 - 1)/2 = 22");
-    cr_expect(!hdo_radau_probe_due(16, 22.0, 45));
+    cr_expect(!hdo_radau_probe_due(15, 0.0, 0, 24), "one kept step short");
+    cr_expect(hdo_radau_probe_due(16, 0.0, 0, 24));
+    cr_expect(hdo_radau_probe_due(16, -1.0, 0, 24), "an estimate that fell");
+    cr_expect(hdo_radau_probe_due(16, NEAR(11.5, -1), 0, 24));
+    cr_expect(!hdo_radau_probe_due(16, 11.5, 0, 24), "(s - 1)/2 itself");
+    cr_expect(!hdo_radau_probe_due(100, 23.0, 0, 24), "the order s - 1");
+    cr_expect(!hdo_radau_probe_due(100, INFINITY, 0, 24), "nothing seen");
+    cr_expect(hdo_radau_probe_due(16, 21.5, 0, 45), "(45 - 1)/2 = 22");
+    cr_expect(!hdo_radau_probe_due(16, 22.0, 0, 45));
+    /* a stiff step probes whatever the exponent: h |J_ii| >= 1000 */
+    cr_expect(hdo_radau_probe_due(16, 30.0, 1000, 24));
+    cr_expect(!hdo_radau_probe_due(16, 30.0, NEAR(1000, -1), 24));
+    cr_expect(!hdo_radau_probe_due(15, 30.0, 1e6, 24), "still 16 kept");
 }
