@@ -42,8 +42,24 @@ PUBLISHED = """
 0.6682350971104786e+09 0.3207356403011160e+09 0.1144987634882048e+09
 """.split()
 
-# the digits hdo must reach against each published value (index 1..66)
-NEED = {}
+# the digits hdo must reach against each published value (index 1..66;
+# measured at 16 digits minus half a digit, at most 14).  y[36] (O): the
+# end t = 417600 is the day's 20 h, night in emepcf (TIMEOD >= 20), and
+# O's time constant is 1.3e-5 s: a solver whose last stage falls on
+# t = 417600 sees the night rates there, while the solution (its left
+# limit, hdo's) follows the day's to the end.  4.8 digits; not resolved
+# by a computation of our own yet (issue 28).
+NEED = {1: 11.1, 2: 12.9, 3: 13.1, 4: 14.0, 5: 14.0, 6: 14.0, 7: 13.1,
+        8: 12.9, 9: 12.7, 10: 12.7, 11: 13.3, 12: 13.4, 13: 13.4, 14: 13.8,
+        15: 11.8, 16: 12.5, 17: 12.4, 18: 14.0, 19: 12.6, 20: 13.1,
+        21: 14.0, 22: 12.5, 23: 12.5, 24: 13.1, 25: 13.6, 26: 12.4,
+        27: 12.4, 28: 14.0, 29: 12.3, 30: 13.0, 31: 12.3, 32: 13.1,
+        33: 12.3, 34: 13.2, 35: 12.4, 36: 4.3, 37: 11.9, 39: 11.3,
+        40: 11.4, 41: 12.1, 42: 13.6, 43: 12.5, 44: 13.2, 45: 12.4,
+        46: 13.2, 47: 13.6, 48: 13.6, 49: 14.0, 50: 14.0, 51: 14.0,
+        52: 13.7, 53: 13.5, 54: 12.6, 55: 12.4, 56: 13.1, 57: 13.2,
+        58: 14.0, 59: 13.2, 60: 11.4, 61: 12.2, 62: 13.8, 63: 13.5,
+        64: 11.9, 65: 13.6, 66: 13.2}
 
 if __name__ == "__main__":
     assert len(PUBLISHED) == 66
@@ -58,7 +74,7 @@ if __name__ == "__main__":
         var = "y[%d]" % i
         x = out.val(last, var)
         d = 99 if x == ref else float(-log10(abs(x - ref) / abs(ref)))
-        need = NEED.get(i, 0)
+        need = NEED[i]
         if d < need:
             hdocheck.fail("%s = %s against the published %s: %.1f digits "
                           "(need %.1f)" % (var, x, text, d, need), "emep")
