@@ -44,6 +44,16 @@ typedef struct {
     int *fixed;                      /* n ones: every state is kept */
     mpfr_t max_res; /* the largest residual of g before the solve */
     mpfr_t t0, h, hnext, tol;
+    /* the step-size probe (hdo_radau_probe_due): accepted steps that kept
+       h in a row, whether this step tries twice h, and the error
+       estimate of the step it doubled */
+    long kept;
+    int probing;
+    mpfr_t eprobe;
+    /* the last accepted step's h and estimate, and the exponent p of
+       e ~ h^p seen at the last change of h (INFINITY: none yet) */
+    mpfr_t hlast, elast;
+    double pobs;
     int applied; /* the dense output is that of (t0, y0) */
     /* the factored Newton matrix M (perm) is valid for the step hlu */
     int lu_valid, lu_full; /* lu_full: M, else the blocks blk */
@@ -270,6 +280,10 @@ radau_alloc(hdo_stepper_struct *st, hdo_model_t model,
     for (slong k = 0; k < N * (s + 1); k++)
         mpfr_init2(r->prev_coef[k], w);
     mpfr_set_ui(r->hnext, 0, MPFR_RNDN);
+    mpfr_inits2(64, r->eprobe, r->hlast, r->elast, (mpfr_ptr)0);
+    r->pobs = INFINITY;
+    r->kept = 0;
+    r->probing = 0;
     /* the tolerance: 2^(17 - prec), about the hybrid driver's 10^-(D+5)
        at its prec of D + 10 digits (as taylor.h's default), not st->tol
        itself, which is that number exactly: the two differ by a factor
@@ -339,6 +353,7 @@ radau_free(hdo_stepper_struct *st)
         mpfr_clear(r->max_res);
         for (slong k = 0; k < r->ng * (s + 1); k++)
             mpfr_clear(r->guard_coef[k]);
+        mpfr_clears(r->eprobe, r->hlast, r->elast, (mpfr_ptr)0);
         mpfr_clears(r->t0, r->h, r->hnext, r->tol, r->hlu, r->tprev, r->hprev,
                     (mpfr_ptr)0);
         for (slong k = 0; k < N * (s + 1); k++)
@@ -711,6 +726,47 @@ start_term(mpfr_t e, radau *r)
     mpfr_clears(a, sc, (mpfr_ptr)0);
 }
 
+/* r->pobs := log(e / elast) / log(h / hlast) when h moved by more than 1%
+   since the last accepted step (the exponent the estimate showed), then
+   (hlast, elast) := (h, e); a zero estimate tells nothing. */
+static void
+observe_order(radau *r, const mpfr_t e)
+{
+    if (mpfr_zero_p(e))
+        return;
+    if (!mpfr_zero_p(r->hlast) && !mpfr_zero_p(r->elast)) {
+        mpfr_t q;
+        mpfr_init2(q, 64);
+        mpfr_div(q, r->h, r->hlast, MPFR_RNDN);
+        mpfr_log(q, q, MPFR_RNDN);
+        double lh = mpfr_get_d(q, MPFR_RNDN);
+        if (fabs(lh) > 0.01) {
+            mpfr_div(q, e, r->elast, MPFR_RNDN);
+            mpfr_log(q, q, MPFR_RNDN);
+            r->pobs = mpfr_get_d(q, MPFR_RNDN) / lh;
+        }
+        mpfr_clear(q);
+    }
+    mpfr_set(r->hlast, r->h, MPFR_RNDN);
+    mpfr_set(r->elast, e, MPFR_RNDN);
+}
+
+/* h max |J_ii| over the states at the last stage: how stiff the step is
+   in its stiffest component. */
+static double
+stiff_diagonal(radau *r)
+{
+    double big = 0;
+    for (slong e = 0; e < r->nnz; e++)
+        if (r->jrow[e] == r->jcol[e] && r->jrow[e] < r->n) {
+            double d =
+                fabs(mpfr_get_d(r->Jst + (r->s - 1) * r->nnz + e, MPFR_RNDN));
+            if (d > big)
+                big = d;
+        }
+    return big * fabs(mpfr_get_d(r->h, MPFR_RNDN));
+}
+
 static int
 radau_apply(hdo_stepper_struct *st, const mpfr_t t0, mpfr_srcptr xs,
             mpfr_srcptr xu, hdo_error_t *err)
@@ -788,6 +844,10 @@ radau_apply(hdo_stepper_struct *st, const mpfr_t t0, mpfr_srcptr xs,
                              r->sc, n, N, s);
         mpfr_rootn_ui(e, r->tol, s + 1, MPFR_RNDN);
         mpfr_mul(r->hnext, fac, e, MPFR_RNDN);
+        r->kept = 0;
+        r->probing = 0;
+        r->pobs = INFINITY;
+        mpfr_set_zero(r->hlast, 1);
     }
     mpfr_set(r->h, r->hnext, MPFR_RNDN);
     if (r->have_gd) {
@@ -852,9 +912,29 @@ radau_apply(hdo_stepper_struct *st, const mpfr_t t0, mpfr_srcptr xs,
                         mpfr_set_ui(fac, 4, MPFR_RNDN);
                 }
                 /* a small growth keeps h, and with it the factored
-                   Newton matrix */
-                if (hdo_radau_keep_step(mpfr_get_d(fac, MPFR_RNDN), (long)s))
+                   Newton matrix; a probe whose estimate did not grow
+                   with h doubles again, and a long run of kept steps
+                   tries twice h (hdo_radau_probe_due) */
+                observe_order(r, e);
+                if (r->probing && mpfr_cmp(e, r->eprobe) <= 0) {
+                    if (mpfr_cmp_ui(fac, 2) < 0)
+                        mpfr_set_ui(fac, 2, MPFR_RNDN);
+                    mpfr_set(r->eprobe, e, MPFR_RNDN);
+                } else if (hdo_radau_keep_step(mpfr_get_d(fac, MPFR_RNDN),
+                                               (long)s)) {
                     mpfr_set_ui(fac, 1, MPFR_RNDN);
+                    r->probing = 0;
+                    if (hdo_radau_probe_due(++r->kept, r->pobs,
+                                            stiff_diagonal(r), (long)s)) {
+                        mpfr_set_ui(fac, 2, MPFR_RNDN);
+                        mpfr_set(r->eprobe, e, MPFR_RNDN);
+                        r->probing = 1;
+                        r->kept = 0;
+                    }
+                } else {
+                    r->kept = 0;
+                    r->probing = 0;
+                }
                 mpfr_mul(r->hnext, r->h, fac, MPFR_RNDN);
                 for (slong k = 0; k < N * (s + 1); k++)
                     mpfr_set(r->prev_coef[k], r->state_coef[k], MPFR_RNDN);
@@ -863,12 +943,22 @@ radau_apply(hdo_stepper_struct *st, const mpfr_t t0, mpfr_srcptr xs,
                 r->have_prev = 1;
                 break;
             }
+            if (r->probing) {
+                /* the probe failed: back to the step it doubled */
+                r->probing = 0;
+                mpfr_div_2ui(r->h, r->h, 1, MPFR_RNDN);
+                continue;
+            }
             mpfr_div(fac, r->tol, e, MPFR_RNDN);
             mpfr_rootn_ui(fac, fac, s - 1, MPFR_RNDN);
             mpfr_mul_d(fac, fac, hdo_radau_step_safety(s), MPFR_RNDN);
             if (mpfr_cmp_d(fac, 0.1) < 0)
                 mpfr_set_d(fac, 0.1, MPFR_RNDN);
             mpfr_mul(r->h, r->h, fac, MPFR_RNDN);
+        } else if (r->probing) {
+            /* the probe failed: back to the step it doubled */
+            r->probing = 0;
+            mpfr_div_2ui(r->h, r->h, 1, MPFR_RNDN);
         } else if (ns == 2) {
             /* the predictor led Newton astray: again from zero, once */
             r->have_prev = 0;

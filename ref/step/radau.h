@@ -8,8 +8,15 @@
 /* The most stages hdo_radau_stages chooses (radau_nodes.c says why). */
 #define HDO_RADAU_MAX_STAGES 64
 /* The largest n s for which the full Newton matrix (n s x n s, MPFR) is
-   made: beyond, a block factorisation that fails shrinks the step. */
-#define HDO_RADAU_MAX_FULL 2000
+   made: beyond, a block factorisation that fails, or converges too
+   slowly, shrinks the step.  One full factorisation costs (n s)^3 / 3
+   products: at EMEP's 67 x 17 = 1139 (16 digits) 4.9e8, minutes, where
+   a shorter step costs a block factorisation (issue 28: its first step
+   took 230 s, and auto stopped for minutes at a sunset); 512 lies above
+   every n s of the corpus' Radau runs (transistor_amplifier at 60
+   digits: 8 x 45 = 360), whose steps it leaves as they were
+   (decisions.md D-095). */
+#define HDO_RADAU_MAX_FULL 512
 
 /* The s Radau IIA nodes c_1 < ... < c_s = 1 (the zeros of
    P_s(2c - 1) - P_{s-1}(2c - 1)) into c[0..s), to the precision of c.

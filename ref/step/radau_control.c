@@ -35,3 +35,10 @@ hdo_radau_step_safety(long s)
                : pow(0.8,
                      (double)(HDO_RADAU_SAFETY_STAGES - 1) / (double)(s - 1));
 }
+
+int
+hdo_radau_probe_due(long kept, double p, double hlam, long s)
+{
+    return kept >= HDO_RADAU_PROBE_AFTER &&
+           (p < 0.5 * (double)(s - 1) || hlam >= HDO_RADAU_PROBE_STIFF);
+}

@@ -12,6 +12,12 @@
 /* An accepted step's proposed growth below this factor keeps the step,
    and with it the factored Newton matrix (as RADAU5). */
 #define HDO_RADAU_STEP_KEEP 1.2
+/* Accepted steps in a row that kept their size, after which the next
+   step tries twice the size (hdo_radau_probe_due). */
+#define HDO_RADAU_PROBE_AFTER 16
+/* h |J_ii| from which a run of kept steps probes whatever exponent the
+   estimate showed (hdo_radau_probe_due). */
+#define HDO_RADAU_PROBE_STIFF 1000.0
 /* The stage count up to which the step's safety factor is 0.8. */
 #define HDO_RADAU_SAFETY_STAGES 24
 
@@ -43,5 +49,22 @@ int hdo_radau_keep_step(double fac, long s);
    not grow back after the fast layer: Van der Pol mu = 1000 at 100
    digits took 10,972 steps, 82 s, against 3,525 steps, 25 s). */
 double hdo_radau_step_safety(long s);
+/* Whether, after kept accepted steps in a row that kept their size, the
+   next step of s stages tries twice the size: from HDO_RADAU_PROBE_AFTER
+   on, when the estimate's exponent p seen at the last change of h (e ~
+   h^p) was below (s - 1)/2, or when the step is stiff: hlam = h max
+   |J_ii| (the states' diagonal at the last stage) at least 1000, where a
+   fast mode's remnant 1/(h lambda) can hold the estimate whatever p the
+   last change showed (EMEP's third sunrise: p = 30 at h = 3e-3, then
+   1,100 kept steps).  The keep rule assumes an estimate of order
+   s - 1; on a stiff arc it can instead be the remnant of a fast mode in
+   the stages, of order 1/(h lambda), which a longer step makes smaller:
+   EMEP after sunrise kept h = 1e-3 s at an estimate 0.005 tol for good
+   (issue 28).  A probe that passes with an estimate no larger doubles
+   again; one that fails returns to the kept h.  The error test holds
+   every step either way: a cost choice.  Where the estimate follows
+   h^(s-1) a probe would fail (2^23 times the estimate) and only cost a
+   step: the exponent rule keeps it out (decisions.md D-095). */
+int hdo_radau_probe_due(long kept, double p, double hlam, long s);
 
 #endif

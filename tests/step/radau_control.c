@@ -196,3 +196,24 @@ Test(step, radau_stage_rule)
                      "%ld digits: %ld stages", D[k],
                      (long)hdo_radau_stages(hdo_run_prec(D[k])));
 }
+
+/* The step-size probe: after 16 accepted steps in a row that kept h, when
+   the estimate's exponent seen at the last change of h was below
+   (s - 1)/2 (11.5 at 24 stages); never when it followed h^(s-1) or when
+   no change of h was seen yet (INFINITY). */
+Test(step, radau_probe_threshold)
+{
+    cr_expect(!hdo_radau_probe_due(15, 0.0, 0, 24), "one kept step short");
+    cr_expect(hdo_radau_probe_due(16, 0.0, 0, 24));
+    cr_expect(hdo_radau_probe_due(16, -1.0, 0, 24), "an estimate that fell");
+    cr_expect(hdo_radau_probe_due(16, NEAR(11.5, -1), 0, 24));
+    cr_expect(!hdo_radau_probe_due(16, 11.5, 0, 24), "(s - 1)/2 itself");
+    cr_expect(!hdo_radau_probe_due(100, 23.0, 0, 24), "the order s - 1");
+    cr_expect(!hdo_radau_probe_due(100, INFINITY, 0, 24), "nothing seen");
+    cr_expect(hdo_radau_probe_due(16, 21.5, 0, 45), "(45 - 1)/2 = 22");
+    cr_expect(!hdo_radau_probe_due(16, 22.0, 0, 45));
+    /* a stiff step probes whatever the exponent: h |J_ii| >= 1000 */
+    cr_expect(hdo_radau_probe_due(16, 30.0, 1000, 24));
+    cr_expect(!hdo_radau_probe_due(16, 30.0, NEAR(1000, -1), 24));
+    cr_expect(!hdo_radau_probe_due(15, 30.0, 1e6, 24), "still 16 kept");
+}
