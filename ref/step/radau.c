@@ -44,17 +44,8 @@ typedef struct {
     int *fixed;                      /* n ones: every state is kept */
     mpfr_t max_res; /* the largest residual of g before the solve */
     mpfr_t t0, h, hnext, tol;
-    /* the step-size probe (hdo_radau_probe_due): accepted steps that kept
-       h in a row, whether this step tries twice h, and the error
-       estimate of the step it doubled */
-    long kept;
-    int probing;
-    mpfr_t eprobe;
-    /* the last accepted step's h and estimate, and the exponent p of
-       e ~ h^p seen at the last change of h (INFINITY: none yet) */
-    mpfr_t hlast, elast;
-    double pobs;
-    int applied; /* the dense output is that of (t0, y0) */
+    hdo_radau_probe probe; /* the step-size probe (radau_control.h) */
+    int applied;           /* the dense output is that of (t0, y0) */
     /* the factored Newton matrix M (perm) is valid for the step hlu */
     int lu_valid, lu_full; /* lu_full: M, else the blocks blk */
     mpfr_t hlu;
@@ -81,9 +72,6 @@ typedef struct {
     mpfr_srcptr floor;
     mpfr_ptr sc; /* N, 64 bits */
 } radau;
-
-static void horner(mpfr_ptr out, const mpfr_t *c, slong s, const mpfr_t h,
-                   mpfr_prec_t wprec);
 
 static void
 set_inputs(radau *r, hdo_program_struct *prog, const slong *in, const mpfr_t t,
@@ -280,10 +268,7 @@ radau_alloc(hdo_stepper_struct *st, hdo_model_t model,
     for (slong k = 0; k < N * (s + 1); k++)
         mpfr_init2(r->prev_coef[k], w);
     mpfr_set_ui(r->hnext, 0, MPFR_RNDN);
-    mpfr_inits2(64, r->eprobe, r->hlast, r->elast, (mpfr_ptr)0);
-    r->pobs = INFINITY;
-    r->kept = 0;
-    r->probing = 0;
+    hdo_radau_probe_init(&r->probe);
     /* the tolerance: 2^(17 - prec), about the hybrid driver's 10^-(D+5)
        at its prec of D + 10 digits (as taylor.h's default), not st->tol
        itself, which is that number exactly: the two differ by a factor
@@ -353,7 +338,7 @@ radau_free(hdo_stepper_struct *st)
         mpfr_clear(r->max_res);
         for (slong k = 0; k < r->ng * (s + 1); k++)
             mpfr_clear(r->guard_coef[k]);
-        mpfr_clears(r->eprobe, r->hlast, r->elast, (mpfr_ptr)0);
+        hdo_radau_probe_clear(&r->probe);
         mpfr_clears(r->t0, r->h, r->hnext, r->tol, r->hlu, r->tprev, r->hprev,
                     (mpfr_ptr)0);
         for (slong k = 0; k < N * (s + 1); k++)
@@ -633,7 +618,7 @@ predict(radau *r)
     if (ok)
         hdo_radau_scales(r->sc, r->y0, NULL, r->floor, n, s);
     for (slong i = 0; i < n && ok; i++) {
-        horner(x, r->prev_coef + i * (s + 1), s, ds, r->wprec);
+        hdo_radau_horner(x, r->prev_coef + i * (s + 1), s, ds, r->wprec);
         mpfr_sub(d, x, r->y0 + i, MPFR_RNDN);
         mpfr_mul_2si(x, r->sc + i, -(long)r->prec / 2, MPFR_RNDN);
         ok = mpfr_cmpabs(d, x) <= 0;
@@ -647,7 +632,7 @@ predict(radau *r)
             }
             mpfr_mul(x, r->c + m, r->h, MPFR_RNDN);
             mpfr_add(x, x, ds, MPFR_RNDN);
-            horner(z, r->prev_coef + i * (s + 1), s, x, r->wprec);
+            hdo_radau_horner(z, r->prev_coef + i * (s + 1), s, x, r->wprec);
             mpfr_sub(z, z, r->y0 + i, MPFR_RNDN);
         }
     mpfr_clears(ds, x, d, (mpfr_ptr)0);
@@ -724,31 +709,6 @@ start_term(mpfr_t e, radau *r)
         hdo_radau_scaled_max(e, a, 1, 1, r->sc + i);
     }
     mpfr_clears(a, sc, (mpfr_ptr)0);
-}
-
-/* r->pobs := log(e / elast) / log(h / hlast) when h moved by more than 1%
-   since the last accepted step (the exponent the estimate showed), then
-   (hlast, elast) := (h, e); a zero estimate tells nothing. */
-static void
-observe_order(radau *r, const mpfr_t e)
-{
-    if (mpfr_zero_p(e))
-        return;
-    if (!mpfr_zero_p(r->hlast) && !mpfr_zero_p(r->elast)) {
-        mpfr_t q;
-        mpfr_init2(q, 64);
-        mpfr_div(q, r->h, r->hlast, MPFR_RNDN);
-        mpfr_log(q, q, MPFR_RNDN);
-        double lh = mpfr_get_d(q, MPFR_RNDN);
-        if (fabs(lh) > 0.01) {
-            mpfr_div(q, e, r->elast, MPFR_RNDN);
-            mpfr_log(q, q, MPFR_RNDN);
-            r->pobs = mpfr_get_d(q, MPFR_RNDN) / lh;
-        }
-        mpfr_clear(q);
-    }
-    mpfr_set(r->hlast, r->h, MPFR_RNDN);
-    mpfr_set(r->elast, e, MPFR_RNDN);
 }
 
 /* h max |J_ii| over the states at the last stage: how stiff the step is
@@ -844,10 +804,7 @@ radau_apply(hdo_stepper_struct *st, const mpfr_t t0, mpfr_srcptr xs,
                              r->sc, n, N, s);
         mpfr_rootn_ui(e, r->tol, s + 1, MPFR_RNDN);
         mpfr_mul(r->hnext, fac, e, MPFR_RNDN);
-        r->kept = 0;
-        r->probing = 0;
-        r->pobs = INFINITY;
-        mpfr_set_zero(r->hlast, 1);
+        hdo_radau_probe_reset(&r->probe);
     }
     mpfr_set(r->h, r->hnext, MPFR_RNDN);
     if (r->have_gd) {
@@ -915,26 +872,8 @@ radau_apply(hdo_stepper_struct *st, const mpfr_t t0, mpfr_srcptr xs,
                    Newton matrix; a probe whose estimate did not grow
                    with h doubles again, and a long run of kept steps
                    tries twice h (hdo_radau_probe_due) */
-                observe_order(r, e);
-                if (r->probing && mpfr_cmp(e, r->eprobe) <= 0) {
-                    if (mpfr_cmp_ui(fac, 2) < 0)
-                        mpfr_set_ui(fac, 2, MPFR_RNDN);
-                    mpfr_set(r->eprobe, e, MPFR_RNDN);
-                } else if (hdo_radau_keep_step(mpfr_get_d(fac, MPFR_RNDN),
-                                               (long)s)) {
-                    mpfr_set_ui(fac, 1, MPFR_RNDN);
-                    r->probing = 0;
-                    if (hdo_radau_probe_due(++r->kept, r->pobs,
-                                            stiff_diagonal(r), (long)s)) {
-                        mpfr_set_ui(fac, 2, MPFR_RNDN);
-                        mpfr_set(r->eprobe, e, MPFR_RNDN);
-                        r->probing = 1;
-                        r->kept = 0;
-                    }
-                } else {
-                    r->kept = 0;
-                    r->probing = 0;
-                }
+                hdo_radau_probe_accept(&r->probe, fac, r->h, e,
+                                       stiff_diagonal(r), (long)s);
                 mpfr_mul(r->hnext, r->h, fac, MPFR_RNDN);
                 for (slong k = 0; k < N * (s + 1); k++)
                     mpfr_set(r->prev_coef[k], r->state_coef[k], MPFR_RNDN);
@@ -943,22 +882,16 @@ radau_apply(hdo_stepper_struct *st, const mpfr_t t0, mpfr_srcptr xs,
                 r->have_prev = 1;
                 break;
             }
-            if (r->probing) {
-                /* the probe failed: back to the step it doubled */
-                r->probing = 0;
-                mpfr_div_2ui(r->h, r->h, 1, MPFR_RNDN);
+            if (hdo_radau_probe_back(&r->probe, r->h))
                 continue;
-            }
             mpfr_div(fac, r->tol, e, MPFR_RNDN);
             mpfr_rootn_ui(fac, fac, s - 1, MPFR_RNDN);
             mpfr_mul_d(fac, fac, hdo_radau_step_safety(s), MPFR_RNDN);
             if (mpfr_cmp_d(fac, 0.1) < 0)
                 mpfr_set_d(fac, 0.1, MPFR_RNDN);
             mpfr_mul(r->h, r->h, fac, MPFR_RNDN);
-        } else if (r->probing) {
+        } else if (hdo_radau_probe_back(&r->probe, r->h)) {
             /* the probe failed: back to the step it doubled */
-            r->probing = 0;
-            mpfr_div_2ui(r->h, r->h, 1, MPFR_RNDN);
         } else if (ns == 2) {
             /* the predictor led Newton astray: again from zero, once */
             r->have_prev = 0;
@@ -989,35 +922,22 @@ radau_step_size(mpfr_t h, const hdo_stepper_struct *st)
 }
 
 static void
-horner(mpfr_ptr out, const mpfr_t *c, slong s, const mpfr_t h,
-       mpfr_prec_t wprec)
-{
-    mpfr_t acc;
-    mpfr_init2(acc, wprec);
-    mpfr_set(acc, c[s], MPFR_RNDN);
-    for (slong k = s - 1; k >= 0; k--) {
-        mpfr_mul(acc, acc, h, MPFR_RNDN);
-        mpfr_add(acc, acc, c[k], MPFR_RNDN);
-    }
-    mpfr_set(out, acc, MPFR_RNDN);
-    mpfr_clear(acc);
-}
-
-static void
 radau_eval(mpfr_ptr xs, mpfr_ptr xu, mpfr_ptr g, const hdo_stepper_struct *st,
            const mpfr_t h)
 {
     const radau *r = st->impl;
     if (xs != NULL)
         for (slong i = 0; i < r->n; i++)
-            horner(xs + i, r->state_coef + i * (r->s + 1), r->s, h, r->wprec);
+            hdo_radau_horner(xs + i, r->state_coef + i * (r->s + 1), r->s, h,
+                             r->wprec);
     if (xu != NULL)
         for (slong k = 0; k < r->m; k++)
-            horner(xu + k, r->state_coef + (r->n + k) * (r->s + 1), r->s, h,
-                   r->wprec);
+            hdo_radau_horner(xu + k, r->state_coef + (r->n + k) * (r->s + 1),
+                             r->s, h, r->wprec);
     if (g != NULL)
         for (slong q = 0; q < r->ng; q++)
-            horner(g + q, r->guard_coef + q * (r->s + 1), r->s, h, r->wprec);
+            hdo_radau_horner(g + q, r->guard_coef + q * (r->s + 1), r->s, h,
+                             r->wprec);
 }
 
 static int

@@ -27,6 +27,10 @@ int hdo_radau_nodes(mpfr_ptr c, slong s);
    polynomial l_j of the nodes, into the s x s matrix A (its
    precision).  Returns 0 or HDO_ERR_SINGULAR. */
 int hdo_radau_matrix(hdo_mat_t A, mpfr_srcptr c, slong s);
+/* out := sum_k c[k] h^k (k = 0..s) by Horner at wprec bits, rounded to
+   out's precision: the value of a dense output polynomial. */
+void hdo_radau_horner(mpfr_ptr out, const mpfr_t *c, slong s, const mpfr_t h,
+                      mpfr_prec_t wprec);
 
 /* The Newton matrix I - h (A (x) J) of s stages of n components in
    block upper triangular form (radau_block.c): A = Q S Q^* (complex

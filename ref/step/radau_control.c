@@ -1,5 +1,5 @@
-/* radau_control.c -- Radau IIA's two cost thresholds: when to refactor the
- * Newton matrix, when to keep the step size */
+/* radau_control.c -- Radau IIA's cost thresholds: when to refactor the
+ * Newton matrix, when to keep the step size, when to probe twice it */
 #include <math.h>
 #include "radau_control.h"
 
@@ -41,4 +41,87 @@ hdo_radau_probe_due(long kept, double p, double hlam, long s)
 {
     return kept >= HDO_RADAU_PROBE_AFTER &&
            (p < 0.5 * (double)(s - 1) || hlam >= HDO_RADAU_PROBE_STIFF);
+}
+
+void
+hdo_radau_probe_init(hdo_radau_probe *p)
+{
+    mpfr_inits2(64, p->eprobe, p->hlast, p->elast, (mpfr_ptr)0);
+    p->pobs = INFINITY;
+    p->kept = 0;
+    p->probing = 0;
+}
+
+void
+hdo_radau_probe_clear(hdo_radau_probe *p)
+{
+    mpfr_clears(p->eprobe, p->hlast, p->elast, (mpfr_ptr)0);
+}
+
+void
+hdo_radau_probe_reset(hdo_radau_probe *p)
+{
+    p->kept = 0;
+    p->probing = 0;
+    p->pobs = INFINITY;
+    mpfr_set_zero(p->hlast, 1);
+}
+
+/* p->pobs := log(e / elast) / log(h / hlast) when h moved by more than 1%
+   since the last accepted step (the exponent the estimate showed), then
+   (hlast, elast) := (h, e); a zero estimate tells nothing. */
+static void
+observe_order(hdo_radau_probe *p, const mpfr_t h, const mpfr_t e)
+{
+    if (mpfr_zero_p(e))
+        return;
+    if (!mpfr_zero_p(p->hlast) && !mpfr_zero_p(p->elast)) {
+        mpfr_t q;
+        mpfr_init2(q, 64);
+        mpfr_div(q, h, p->hlast, MPFR_RNDN);
+        mpfr_log(q, q, MPFR_RNDN);
+        double lh = mpfr_get_d(q, MPFR_RNDN);
+        if (fabs(lh) > 0.01) {
+            mpfr_div(q, e, p->elast, MPFR_RNDN);
+            mpfr_log(q, q, MPFR_RNDN);
+            p->pobs = mpfr_get_d(q, MPFR_RNDN) / lh;
+        }
+        mpfr_clear(q);
+    }
+    mpfr_set(p->hlast, h, MPFR_RNDN);
+    mpfr_set(p->elast, e, MPFR_RNDN);
+}
+
+void
+hdo_radau_probe_accept(hdo_radau_probe *p, mpfr_t fac, const mpfr_t h,
+                       const mpfr_t e, double hlam, long s)
+{
+    observe_order(p, h, e);
+    if (p->probing && mpfr_cmp(e, p->eprobe) <= 0) {
+        if (mpfr_cmp_ui(fac, 2) < 0)
+            mpfr_set_ui(fac, 2, MPFR_RNDN);
+        mpfr_set(p->eprobe, e, MPFR_RNDN);
+    } else if (hdo_radau_keep_step(mpfr_get_d(fac, MPFR_RNDN), s)) {
+        mpfr_set_ui(fac, 1, MPFR_RNDN);
+        p->probing = 0;
+        if (hdo_radau_probe_due(++p->kept, p->pobs, hlam, s)) {
+            mpfr_set_ui(fac, 2, MPFR_RNDN);
+            mpfr_set(p->eprobe, e, MPFR_RNDN);
+            p->probing = 1;
+            p->kept = 0;
+        }
+    } else {
+        p->kept = 0;
+        p->probing = 0;
+    }
+}
+
+int
+hdo_radau_probe_back(hdo_radau_probe *p, mpfr_t h)
+{
+    if (!p->probing)
+        return 0;
+    p->probing = 0;
+    mpfr_div_2ui(h, h, 1, MPFR_RNDN);
+    return 1;
 }

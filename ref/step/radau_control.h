@@ -1,7 +1,9 @@
-/* radau_control.h -- private to ref/step: the two cost thresholds of Radau
+/* radau_control.h -- private to ref/step: the cost thresholds of Radau
  * IIA's Newton iteration and step control, as functions to test */
 #ifndef HDO_STEP_RADAU_CONTROL_H
 #define HDO_STEP_RADAU_CONTROL_H
+
+#include <mpfr.h>
 
 /* The contraction per iteration above which the Newton matrix is
    factored again at the current iterate. */
@@ -66,5 +68,31 @@ double hdo_radau_step_safety(long s);
    h^(s-1) a probe would fail (2^23 times the estimate) and only cost a
    step: the exponent rule keeps it out (decisions.md D-095). */
 int hdo_radau_probe_due(long kept, double p, double hlam, long s);
+
+/* The probe's state along a run of steps. */
+typedef struct {
+    long kept;    /* accepted steps in a row that kept h */
+    int probing;  /* this step tries twice h */
+    mpfr_t eprobe; /* the error estimate of the step it doubled */
+    /* the last accepted step's h and estimate, and the exponent p of
+       e ~ h^p seen at the last change of h (INFINITY: none yet) */
+    mpfr_t hlast, elast;
+    double pobs;
+} hdo_radau_probe;
+
+void hdo_radau_probe_init(hdo_radau_probe *p);
+void hdo_radau_probe_clear(hdo_radau_probe *p);
+/* A run's first step: no probe, no exponent seen. */
+void hdo_radau_probe_reset(hdo_radau_probe *p);
+/* An accepted step of size h, estimate e and stiffness hlam (h max
+   |J_ii|), whose proposed growth is fac: fac becomes the growth to take.
+   A small growth keeps h (hdo_radau_keep_step), and with it the factored
+   Newton matrix; a probe whose estimate did not grow with h doubles
+   again; a long run of kept steps tries twice h (hdo_radau_probe_due). */
+void hdo_radau_probe_accept(hdo_radau_probe *p, mpfr_t fac, const mpfr_t h,
+                            const mpfr_t e, double hlam, long s);
+/* A failed step: when it was a probe, h goes back to the step it doubled
+   and 1 is returned; else 0 and h unchanged. */
+int hdo_radau_probe_back(hdo_radau_probe *p, mpfr_t h);
 
 #endif

@@ -181,3 +181,18 @@ hdo_radau_stages(mpfr_prec_t prec)
         s = HDO_RADAU_MAX_STAGES;
     return s < 3 ? 3 : s;
 }
+
+void
+hdo_radau_horner(mpfr_ptr out, const mpfr_t *c, slong s, const mpfr_t h,
+                 mpfr_prec_t wprec)
+{
+    mpfr_t acc;
+    mpfr_init2(acc, wprec);
+    mpfr_set(acc, c[s], MPFR_RNDN);
+    for (slong k = s - 1; k >= 0; k--) {
+        mpfr_mul(acc, acc, h, MPFR_RNDN);
+        mpfr_add(acc, acc, c[k], MPFR_RNDN);
+    }
+    mpfr_set(out, acc, MPFR_RNDN);
+    mpfr_clear(acc);
+}
