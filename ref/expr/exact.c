@@ -51,15 +51,23 @@ static struct {
 } cal;
 
 static pthread_once_t cal_once = PTHREAD_ONCE_INIT;
+static int cal_ok; /* every function above was found */
 
+/* Without Calcium (not installed, or an older one), every exact question
+   is answered T_UNKNOWN, as for one Calcium cannot decide: the callers
+   then decide by Arb's enclosures or say the case is undecided; a
+   library does not end its caller's process. */
 static void
 cal_load(void)
 {
     void *h = dlopen("libcalcium.so.0", RTLD_NOW | RTLD_LOCAL);
     const char *missing = NULL;
     if (h == NULL) {
-        fprintf(stderr, "hdo: cannot load Calcium: %s\n", dlerror());
-        exit(2);
+        fprintf(stderr,
+                "hdo: note: cannot load Calcium (%s): exact tests are "
+                "left undecided\n",
+                dlerror());
+        return;
     }
 #define X(f)                                                                   \
     if ((*(void **)&cal.f = dlsym(h, #f)) == NULL)                             \
@@ -67,9 +75,13 @@ cal_load(void)
     CA_FUNCTIONS(X)
 #undef X
     if (missing != NULL) {
-        fprintf(stderr, "hdo: libcalcium.so.0 has no %s\n", missing);
-        exit(2);
+        fprintf(stderr,
+                "hdo: note: libcalcium.so.0 has no %s: exact tests are left "
+                "undecided\n",
+                missing);
+        return;
     }
+    cal_ok = 1;
 }
 
 /* Calcium is handed only rationals of moderate size: sin(10^100000) is
@@ -232,6 +244,8 @@ build(hdo_exact_t x, slong pos)
 {
     if (!x->ready) {
         pthread_once(&cal_once, cal_load);
+        if (!cal_ok)
+            return HDO_ERR_UNSUPPORTED;
         cal.ca_ctx_init(x->ctx);
         ca_ctx_set_option(x->ctx, CA_OPT_PREC_LIMIT, EXACT_PREC_LIMIT);
         x->v = cal._ca_vec_init(x->len, x->ctx);
