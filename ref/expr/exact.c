@@ -63,10 +63,11 @@ cal_load(void)
     void *h = dlopen("libcalcium.so.0", RTLD_NOW | RTLD_LOCAL);
     const char *missing = NULL;
     if (h == NULL) {
+        const char *why = dlerror();
         fprintf(stderr,
                 "hdo: note: cannot load Calcium (%s): exact tests are "
                 "left undecided\n",
-                dlerror());
+                why != NULL ? why : "libcalcium.so.0 not found");
         return;
     }
 #define X(f)                                                                   \
