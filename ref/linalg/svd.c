@@ -36,11 +36,18 @@ hestenes(mpfr_ptr G, mpfr_ptr R, slong k, slong len, mpfr_prec_t wp,
          mpfr_prec_t target, slong max_sweeps)
 {
     slong sweep, i, j, l;
+    mpfr_ptr sq;
+    int *fresh;
     mpfr_t alpha, beta, gamma, zeta, t, c, s, x, y, lim, floor, fnorm;
     int status = HDO_ERR_NO_CONVERGENCE;
 
     mpfr_inits2(wp, alpha, beta, gamma, zeta, t, c, s, x, y, lim, floor, fnorm,
                 (mpfr_ptr)0);
+    /* g_j . g_j, kept while column j is not rotated: the dot product of
+       an unchanged column gives the same rounded value, so this saves
+       two of the three dot products of a pair without changing a bit. */
+    sq = hdo_vec_init(k, wp);
+    fresh = flint_calloc(k, sizeof(int));
     hdo_vec_norm2(fnorm, G, k * len);
     mpfr_mul_2si(fnorm, fnorm, -(long)(wp - 8 - FLINT_BIT_COUNT(len)),
                  MPFR_RNDN);
@@ -49,8 +56,13 @@ hestenes(mpfr_ptr G, mpfr_ptr R, slong k, slong len, mpfr_prec_t wp,
         for (i = 0; i < k; i++)
             for (j = i + 1; j < k; j++) {
                 mpfr_ptr gi = G + i * len, gj = G + j * len;
-                hdo_vec_dot(alpha, gi, gi, len);
-                hdo_vec_dot(beta, gj, gj, len);
+                if (!fresh[i])
+                    hdo_vec_dot(sq + i, gi, gi, len);
+                if (!fresh[j])
+                    hdo_vec_dot(sq + j, gj, gj, len);
+                fresh[i] = fresh[j] = 1;
+                mpfr_set(alpha, sq + i, MPFR_RNDN);
+                mpfr_set(beta, sq + j, MPFR_RNDN);
                 hdo_vec_dot(gamma, gi, gj, len);
                 mpfr_max(floor, alpha, beta, MPFR_RNDN);
                 mpfr_sqrt(floor, floor, MPFR_RNDN);
@@ -63,6 +75,7 @@ hestenes(mpfr_ptr G, mpfr_ptr R, slong k, slong len, mpfr_prec_t wp,
                 if (mpfr_cmpabs(gamma, lim) <= 0)
                     continue;
                 rotated = 1;
+                fresh[i] = fresh[j] = 0;
                 /* zeta = (beta - alpha) / (2 gamma); t is the smaller
                    root of t^2 + 2 zeta t - 1 = 0, which zeroes the new
                    inner product and keeps the rotation angle <= pi/4. */
@@ -107,6 +120,8 @@ hestenes(mpfr_ptr G, mpfr_ptr R, slong k, slong len, mpfr_prec_t wp,
     }
     mpfr_clears(alpha, beta, gamma, zeta, t, c, s, x, y, lim, floor, fnorm,
                 (mpfr_ptr)0);
+    hdo_vec_clear(sq, k);
+    flint_free(fresh);
     return status;
 }
 
