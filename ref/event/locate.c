@@ -78,6 +78,83 @@ horner2(mpfr_t f, mpfr_t fp, mpfr_srcptr c, slong len, const mpfr_t x)
     }
 }
 
+/* A start for refine in doubles (issue 28): the same safeguarded Newton
+   on P(H u) = 2^G sum e_k u^k, e_k = c_k H^k 2^-G (G the largest
+   exponent, so |e_k| <= 1), u in [a/H, b/H], until the step is at the
+   doubles' rounding.  From the midpoint of the bracket, refine took
+   about 8 evaluations at the working precision (a wide bracket: three or
+   four to come near, then one per doubling of the digits, then the one
+   whose step is below its eps); from this start, with its 50 bits, it
+   takes 2 to 3 at 16 to 40 digits.  Only the start: the bracket, the
+   steps and the stopping rule at the working precision are refine's, so
+   the root is the one it always converged to, up to its rounding (its
+   last bits differ; decisions.md D-101).  Writes u H to x and returns 1,
+   or 0 when doubles cannot hold the polynomial (then the midpoint). */
+static int
+double_start(mpfr_t x, mpfr_srcptr c, slong len, const mpfr_t a, const mpfr_t b,
+             const mpfr_t H)
+{
+    enum { MAXLEN = 256 };
+    double e[MAXLEN], mk[MAXLEN];
+    long ex[MAXLEN], he, ek;
+    if (len < 2 || len > MAXLEN || !mpfr_regular_p(H))
+        return 0;
+    double hm = mpfr_get_d_2exp(&he, H, MPFR_RNDN), pw = 1, G = -INFINITY;
+    for (slong k = 0; k < len; k++, pw *= hm) {
+        mk[k] = 0;
+        ex[k] = 0;
+        if (mpfr_zero_p(c + k))
+            continue;
+        if (!mpfr_regular_p(c + k))
+            return 0;
+        mk[k] = mpfr_get_d_2exp(&ek, c + k, MPFR_RNDN) * pw;
+        ex[k] = ek + (long)k * he;
+        if ((double)ex[k] > G)
+            G = (double)ex[k];
+    }
+    if (!(G > -INFINITY && fabs(G) < 0x1p50))
+        return 0;
+    for (slong k = 0; k < len; k++)
+        e[k] =
+            mk[k] == 0 ? 0 : ldexp(mk[k], (int)fmax((double)ex[k] - G, -1100));
+    mpfr_t q;
+    mpfr_init2(q, 53);
+    mpfr_div(q, a, H, MPFR_RNDN);
+    double lo = mpfr_get_d(q, MPFR_RNDN);
+    mpfr_div(q, b, H, MPFR_RNDN);
+    double hi = mpfr_get_d(q, MPFR_RNDN);
+    double u = 0.5 * (lo + hi);
+    for (int it = 0; it < 200 && hi > lo; it++) {
+        double p = 0, dp = 0;
+        for (slong k = len - 1; k >= 0; k--) {
+            dp = dp * u + p;
+            p = p * u + e[k];
+        }
+        if (p == 0 || !isfinite(p))
+            break;
+        if (p > 0)
+            lo = u;
+        else
+            hi = u;
+        double un = u - p / dp;
+        int newton = dp != 0 && un > lo && un < hi;
+        if (!newton)
+            un = 0.5 * (lo + hi);
+        double step = fabs(un - u);
+        u = un;
+        if (step <= 0x1p-51 * fabs(u) || (!newton && hi - lo <= 0x1p-51 * hi))
+            break;
+    }
+    int ok = isfinite(u);
+    if (ok) {
+        mpfr_set_d(x, u, MPFR_RNDN);
+        mpfr_mul(x, x, H, MPFR_RNDN);
+        ok = mpfr_cmp(x, a) > 0 && mpfr_cmp(x, b) < 0;
+    }
+    mpfr_clear(q);
+    return ok;
+}
+
 /* Refines the root of P in the bracket [a, b] (P(a) >= 0 >= P(b), at
    least one strict) by Newton steps safeguarded by bisection, until the
    bracket or the step is below 2^(2-prec) H.  Writes the root to x. */
@@ -90,8 +167,10 @@ refine(mpfr_t x, mpfr_srcptr c, slong len, const mpfr_t a0, const mpfr_t b0,
     mpfr_set(a, a0, MPFR_RNDN);
     mpfr_set(b, b0, MPFR_RNDN);
     mpfr_mul_2si(eps, H, 2 - (long)prec, MPFR_RNDN);
-    mpfr_add(x, a, b, MPFR_RNDN);
-    mpfr_div_2ui(x, x, 1, MPFR_RNDN);
+    if (!double_start(x, c, len, a, b, H)) {
+        mpfr_add(x, a, b, MPFR_RNDN);
+        mpfr_div_2ui(x, x, 1, MPFR_RNDN);
+    }
     /* Newton converges quadratically once close; the bisection fallback
        halves the bracket at worst, so 2 prec iterations always suffice. */
     for (long it = 0; it < 2 * (long)prec + 10; it++) {
@@ -768,7 +847,68 @@ shift_to(mpfr_ptr T, mpfr_srcptr c, slong len, const mpfr_t r, mpfr_prec_t prec)
             hdo_fma_rn(T + j, r, T + j + 1, T + j); /* mpfr_fma's bits */
 }
 
-/* ub[k] >= log2 of sum_j C(j, k) |c_j| |r|^(j-k), the bound of the
+/* lc[k] := log2 |c_k| + k lr (-inf where c_k = 0), lr = log2 |r|, in
+   doubles (hdo_log2_abs: within 1e-12 of the magnitudes); 1, or 0 when
+   a term is beyond them (an infinity or NaN, r zero or infinite). */
+static int
+log_terms(double *lc, mpfr_srcptr c, slong len, double lr)
+{
+    if (!isfinite(lr))
+        return 0;
+    for (slong k = 0; k < len; k++) {
+        if (!mpfr_zero_p(c + k) && !mpfr_regular_p(c + k))
+            return 0;
+        lc[k] = hdo_log2_abs(c + k) + (double)k * lr;
+    }
+    return 1;
+}
+
+/* coef_scale's value with its bits, its terms computed only where they
+   can be the largest (issue 28: the 64-bit loop cost 30,000
+   instructions at order 48).  Term k is |c_k| H^k rounded up at each of
+   its k + 1 roundings to 64 bits, within (k + 1) 2^-63 relative of the
+   exact one, and lc[k] within 1e-12 per unit of its magnitudes: a k
+   whose lc[k] is below the largest by more than 1e-6 (and that per
+   unit) cannot give the maximum.  H^k is still the same chain of
+   roundings up, as far as the last k that can.  lc NULL: the plain
+   loop. */
+static void
+coef_scale_screened(mpfr_t scale, mpfr_srcptr c, slong len, const mpfr_t H,
+                    const double *lc)
+{
+    if (lc == NULL || mpfr_sgn(H) <= 0) {
+        coef_scale(scale, c, len, H);
+        return;
+    }
+    double top = -INFINITY, big = fabs(hdo_log2_abs(H)) * (double)len;
+    for (slong k = 0; k < len; k++)
+        if (lc[k] > top)
+            top = lc[k];
+    double cut = top - 1e-6 - 1e-12 * (fabs(top) + big);
+    mpfr_t p, term;
+    mpfr_init2(p, 64);
+    mpfr_init2(term, 64);
+    mpfr_set_ui(p, 1, MPFR_RNDN);
+    mpfr_set_ui(scale, 0, MPFR_RNDN);
+    slong last = -1;
+    for (slong k = 0; k < len; k++)
+        if (lc[k] >= cut)
+            last = k;
+    for (slong k = 0; k <= last; k++) {
+        if (lc[k] >= cut) {
+            mpfr_abs(term, c + k, MPFR_RNDU);
+            mpfr_mul(term, term, p, MPFR_RNDU);
+            if (mpfr_cmp(term, scale) > 0)
+                mpfr_set(scale, term, MPFR_RNDU);
+        }
+        mpfr_mul(p, p, H, MPFR_RNDU);
+    }
+    mpfr_clear(p);
+    mpfr_clear(term);
+}
+
+/* ub[k] >= log2 of sum_j C(j, k) |c_j| |r|^(j-k), from lc[j] = log2
+   |c_j| + j lr, lr = log2 |r| (log_terms), the bound of the
    Taylor coefficient T_k of S at r (and of its value computed by
    shift_to, whose rounding is far below the margin), for 1 <= k < len;
    -inf where the sum is 0, +inf where doubles cannot tell.  In doubles:
@@ -778,12 +918,12 @@ shift_to(mpfr_ptr T, mpfr_srcptr c, slong len, const mpfr_t r, mpfr_prec_t prec)
    2^-53), and a margin of 1e-6 and 1e-12 per unit of the exponents for
    the logarithms. */
 static void
-shift_bounds(double *ub, mpfr_srcptr c, slong len, const mpfr_t r)
+shift_bounds(double *ub, const double *lc, slong len, double lr)
 {
-    double lr = hdo_log2_abs(r), E = -INFINITY, big = fabs(lr) * (double)len;
+    double E = -INFINITY, big = fabs(lr) * (double)len;
     double *a = flint_malloc(len * sizeof *a);
     for (slong j = 0; j < len; j++) {
-        a[j] = hdo_log2_abs(c + j) + (double)j * lr;
+        a[j] = lc[j];
         if (a[j] > E)
             E = a[j];
     }
@@ -833,12 +973,16 @@ least_delta(mpfr_t delta, mpfr_srcptr T, slong K, const mpfr_t ztol)
     for (slong k = 1; k <= K; k++) {
         if (mpfr_zero_p(T + k) || (screen && lk[k] > lmin + 1e-9))
             continue;
-        /* d = (ztol / |T_k|)^(1/k) */
+        /* d = (ztol / |T_k|)^(1/k); at k = 1 the quotient itself (issue
+           28: the log and exp, 20,000 instructions, gave it to a few
+           ulps of 64 bits; D-101) */
         mpfr_abs(d, T + k, MPFR_RNDN);
         mpfr_div(d, ztol, d, MPFR_RNDN);
-        mpfr_log(lg, d, MPFR_RNDN);
-        mpfr_div_si(lg, lg, k, MPFR_RNDN);
-        mpfr_exp(d, lg, MPFR_RNDN);
+        if (k > 1) {
+            mpfr_log(lg, d, MPFR_RNDN);
+            mpfr_div_si(lg, lg, k, MPFR_RNDN);
+            mpfr_exp(d, lg, MPFR_RNDN);
+        }
         if (mpfr_cmp(d, delta) < 0)
             mpfr_set(delta, d, MPFR_RNDN);
     }
@@ -875,8 +1019,10 @@ hdo_event_time_error(mpfr_t delta, mpfr_srcptr c, slong len, const mpfr_t H,
     mpfr_t ztol;
     len = actual_len(c, len);
     mpfr_ptr T = flint_malloc(len * sizeof *T);
+    double *lc = flint_malloc(len * sizeof *lc), lr = hdo_log2_abs(root);
+    int logs = log_terms(lc, c, len, lr);
     mpfr_init2(ztol, 64);
-    coef_scale(ztol, c, len, root);
+    coef_scale_screened(ztol, c, len, root, logs ? lc : NULL);
     mpfr_mul(ztol, ztol, tol, MPFR_RNDU);
     for (slong k = 0; k < len; k++) {
         mpfr_init2(T + k, prec);
@@ -884,8 +1030,12 @@ hdo_event_time_error(mpfr_t delta, mpfr_srcptr c, slong len, const mpfr_t H,
     }
     double *ub = flint_malloc(len * sizeof *ub);
     int bounded = mpfr_regular_p(ztol) && !mpfr_zero_p(root);
-    if (bounded)
-        shift_bounds(ub, c, len, root);
+    if (bounded) {
+        if (!logs) /* a term beyond doubles: shift_bounds says +inf */
+            for (slong j = 0; j < len; j++)
+                lc[j] = hdo_log2_abs(c + j) + (double)j * lr;
+        shift_bounds(ub, lc, len, lr);
+    }
     slong done = 0, K = len > 2 && bounded ? 1 : len - 1;
     double lz = hdo_log2_abs(ztol);
     for (;;) {
@@ -913,6 +1063,7 @@ hdo_event_time_error(mpfr_t delta, mpfr_srcptr c, slong len, const mpfr_t H,
         mpfr_clear(T + k);
     flint_free(T);
     flint_free(ub);
+    flint_free(lc);
     mpfr_clear(ztol);
 }
 

@@ -524,8 +524,9 @@ Test(hybrid, trailing_zeros_change_nothing)
 }
 
 /* hdo_event_time_error as it was before issue 28 (the whole Taylor shift,
-   then the 64-bit log and exp of every k), the second way of computing
-   what the lazy shift must give to the bit. */
+   the plain loop of max_k |c_k| r^k, then the 64-bit log and exp of
+   every k > 1), the second way of computing what the lazy shift and the
+   screened scale must give to the bit. */
 static void
 time_error_whole(mpfr_t delta, const poly *p, const mpfr_t tol,
                  const mpfr_t root)
@@ -557,9 +558,11 @@ time_error_whole(mpfr_t delta, const poly *p, const mpfr_t tol,
             continue;
         mpfr_abs(d, T + k, MPFR_RNDN);
         mpfr_div(d, ztol, d, MPFR_RNDN);
-        mpfr_log(lg, d, MPFR_RNDN);
-        mpfr_div_si(lg, lg, k, MPFR_RNDN);
-        mpfr_exp(d, lg, MPFR_RNDN);
+        if (k > 1) { /* at k = 1 the quotient itself (D-101) */
+            mpfr_log(lg, d, MPFR_RNDN);
+            mpfr_div_si(lg, lg, k, MPFR_RNDN);
+            mpfr_exp(d, lg, MPFR_RNDN);
+        }
         if (mpfr_cmp(d, delta) < 0)
             mpfr_set(delta, d, MPFR_RNDN);
     }
