@@ -89,14 +89,20 @@ horner2(mpfr_t f, mpfr_t fp, mpfr_srcptr c, slong len, const mpfr_t x)
    steps and the stopping rule at the working precision are refine's, so
    the root is the one it always converged to, up to its rounding (its
    last bits differ; decisions.md D-101).  Writes u H to x and returns 1,
-   or 0 when doubles cannot hold the polynomial (then the midpoint). */
+   or 0 when doubles cannot hold the polynomial (then the midpoint).
+   *cq: when Newton converged here, a bound of |P''| / (2 |P'|) near the
+   root in u (16 times |p''| / (2 |p'|) at u, plus room for p'' varying
+   within the doubles' distance to the root), so that a Newton step du
+   at the working precision leaves the root within cq du^2 (in u);
+   +inf otherwise. */
 static int
-double_start(mpfr_t x, mpfr_srcptr c, slong len, const mpfr_t a, const mpfr_t b,
-             const mpfr_t H)
+double_start(mpfr_t x, double *cq, mpfr_srcptr c, slong len, const mpfr_t a,
+             const mpfr_t b, const mpfr_t H)
 {
     enum { MAXLEN = 256 };
     double e[MAXLEN], mk[MAXLEN];
     long ex[MAXLEN], he, ek;
+    *cq = INFINITY;
     if (len < 2 || len > MAXLEN || !mpfr_regular_p(H))
         return 0;
     double hm = mpfr_get_d_2exp(&he, H, MPFR_RNDN), pw = 1, G = -INFINITY;
@@ -124,14 +130,19 @@ double_start(mpfr_t x, mpfr_srcptr c, slong len, const mpfr_t a, const mpfr_t b,
     mpfr_div(q, b, H, MPFR_RNDN);
     double hi = mpfr_get_d(q, MPFR_RNDN);
     double u = 0.5 * (lo + hi);
+    int converged = 0;
     for (int it = 0; it < 200 && hi > lo; it++) {
         double p = 0, dp = 0;
         for (slong k = len - 1; k >= 0; k--) {
             dp = dp * u + p;
             p = p * u + e[k];
         }
-        if (p == 0 || !isfinite(p))
+        if (!isfinite(p))
             break;
+        if (p == 0) {
+            converged = 1;
+            break;
+        }
         if (p > 0)
             lo = u;
         else
@@ -142,10 +153,26 @@ double_start(mpfr_t x, mpfr_srcptr c, slong len, const mpfr_t a, const mpfr_t b,
             un = 0.5 * (lo + hi);
         double step = fabs(un - u);
         u = un;
-        if (step <= 0x1p-51 * fabs(u) || (!newton && hi - lo <= 0x1p-51 * hi))
+        if (newton && step <= 0x1p-51 * fabs(u)) {
+            converged = 1;
+            break;
+        }
+        if (!newton && hi - lo <= 0x1p-51 * hi)
             break;
     }
     int ok = isfinite(u);
+    if (ok && converged) {
+        double p = 0, dp = 0, ddp = 0, room = 0;
+        for (slong k = len - 1; k >= 0; k--) {
+            ddp = ddp * u + 2 * dp;
+            dp = dp * u + p;
+            p = p * u + e[k];
+            room += (double)k * (double)k * fabs(e[k]);
+        }
+        double bound = 8 * (fabs(ddp) + 0x1p-30 * room) / fabs(dp);
+        if (isfinite(bound) && dp != 0)
+            *cq = bound;
+    }
     if (ok) {
         mpfr_set_d(x, u, MPFR_RNDN);
         mpfr_mul(x, x, H, MPFR_RNDN);
@@ -162,12 +189,14 @@ static void
 refine(mpfr_t x, mpfr_srcptr c, slong len, const mpfr_t a0, const mpfr_t b0,
        const mpfr_t H, mpfr_prec_t prec)
 {
-    mpfr_t a, b, f, fp, xn, eps, w;
+    mpfr_t a, b, f, fp, xn, eps, w, du;
+    double cq;
     mpfr_inits2(prec, a, b, f, fp, xn, eps, w, (mpfr_ptr)0);
+    mpfr_init2(du, 53);
     mpfr_set(a, a0, MPFR_RNDN);
     mpfr_set(b, b0, MPFR_RNDN);
     mpfr_mul_2si(eps, H, 2 - (long)prec, MPFR_RNDN);
-    if (!double_start(x, c, len, a, b, H)) {
+    if (!double_start(x, &cq, c, len, a, b, H)) {
         mpfr_add(x, a, b, MPFR_RNDN);
         mpfr_div_2ui(x, x, 1, MPFR_RNDN);
     }
@@ -202,8 +231,20 @@ refine(mpfr_t x, mpfr_srcptr c, slong len, const mpfr_t a0, const mpfr_t b0,
         mpfr_set(x, xn, MPFR_RNDN);
         if (newton_ok && mpfr_cmp(w, eps) <= 0)
             break;
+        /* quadratic convergence from the doubles' root: the step du
+           just taken leaves x within cq du^2 of the root; below half of
+           eps, the evaluation that would find a step below eps is not
+           made (issue 28: one evaluation at the working precision of
+           the two or three) */
+        if (newton_ok && isfinite(cq)) {
+            mpfr_div(du, w, H, MPFR_RNDU);
+            double d = mpfr_get_d(du, MPFR_RNDU);
+            if (cq * d * d <= ldexp(1.0, 1 - (int)prec))
+                break;
+        }
     }
     mpfr_clears(a, b, f, fp, xn, eps, w, (mpfr_ptr)0);
+    mpfr_clear(du);
 }
 
 /* Sign of an enclosure: 1, -1, or 0 when it contains zero. */
