@@ -1065,8 +1065,14 @@ hdo_event_time_error(mpfr_t delta, mpfr_srcptr c, slong len, const mpfr_t H,
     mpfr_init2(ztol, 64);
     coef_scale_screened(ztol, c, len, root, logs ? lc : NULL);
     mpfr_mul(ztol, ztol, tol, MPFR_RNDU);
+    /* T's significands in one block (MPFR's custom interface: the same
+       numbers at prec, without an allocation per coefficient) */
+    size_t limbs = mpfr_custom_get_size(prec);
+    char *block = flint_malloc((size_t)len * limbs);
     for (slong k = 0; k < len; k++) {
-        mpfr_init2(T + k, prec);
+        mpfr_custom_init(block + (size_t)k * limbs, prec);
+        mpfr_custom_init_set(T + k, MPFR_ZERO_KIND, 0, prec,
+                             block + (size_t)k * limbs);
         mpfr_set(T + k, c + k, MPFR_RNDN);
     }
     double *ub = flint_malloc(len * sizeof *ub);
@@ -1100,8 +1106,7 @@ hdo_event_time_error(mpfr_t delta, mpfr_srcptr c, slong len, const mpfr_t H,
             break;
         K = need;
     }
-    for (slong k = 0; k < len; k++)
-        mpfr_clear(T + k);
+    flint_free(block);
     flint_free(T);
     flint_free(ub);
     flint_free(lc);
