@@ -6,6 +6,7 @@
 #include "event.h"
 #include "expr.h"   /* hdo_fma_rn */
 #include "linalg.h" /* hdo_log2_abs */
+#include "series.h"
 
 /* Why this method.  The dense output of a step is an exact polynomial
    S(s) = sum c_k s^k on [0, H], so "never miss an event" is a question
@@ -30,20 +31,46 @@
    resolve, and is ignored. */
 
 /* A coefficient scale: max_k |c_k| H^k (at low precision: only used to
-   set a tolerance). */
-static void
-coef_scale(mpfr_t scale, mpfr_srcptr c, slong len, const mpfr_t H)
+   set a tolerance), each term rounded up at 64 bits.  With lc (lc[k] =
+   log2 |c_k| + k log2 H in doubles, within 1e-12 per unit of the
+   magnitudes; H > 0) a term is computed only where it can be the
+   largest (issue 28: the loop cost 30,000 instructions at order 48):
+   term k, rounded up at each of its k + 1 roundings, is within (k + 1)
+   2^-63 relative of the exact one, so a k whose lc[k] is below the
+   largest by more than 1e-6 (and 1e-12 per unit) cannot give the
+   maximum; the chain of H^k is the same as far as the last k that can,
+   and the bits are the plain loop's (decisions.md D-101). */
+void
+hdo_event_coef_scale(mpfr_t scale, mpfr_srcptr c, slong len, const mpfr_t H,
+                     const double *lc)
 {
+    double cut = -INFINITY;
+    slong last = len - 1;
+    if (lc != NULL && mpfr_sgn(H) > 0) {
+        double top = -INFINITY, big = fabs(hdo_log2_abs(H)) * (double)len;
+        for (slong k = 0; k < len; k++)
+            if (lc[k] > top)
+                top = lc[k];
+        cut = top - 1e-6 - 1e-12 * (fabs(top) + big);
+        last = -1;
+        for (slong k = 0; k < len; k++)
+            if (lc[k] >= cut)
+                last = k;
+    } else {
+        lc = NULL;
+    }
     mpfr_t p, term;
     mpfr_init2(p, 64);
     mpfr_init2(term, 64);
     mpfr_set_ui(p, 1, MPFR_RNDN);
     mpfr_set_ui(scale, 0, MPFR_RNDN);
-    for (slong k = 0; k < len; k++) {
-        mpfr_abs(term, c + k, MPFR_RNDU);
-        mpfr_mul(term, term, p, MPFR_RNDU);
-        if (mpfr_cmp(term, scale) > 0)
-            mpfr_set(scale, term, MPFR_RNDU);
+    for (slong k = 0; k <= last; k++) {
+        if (lc == NULL || lc[k] >= cut) {
+            mpfr_abs(term, c + k, MPFR_RNDU);
+            mpfr_mul(term, term, p, MPFR_RNDU);
+            if (mpfr_cmp(term, scale) > 0)
+                mpfr_set(scale, term, MPFR_RNDU);
+        }
         mpfr_mul(p, p, H, MPFR_RNDU);
     }
     mpfr_clear(p);
@@ -56,8 +83,8 @@ coef_scale(mpfr_t scale, mpfr_srcptr c, slong len, const mpfr_t H)
    coefficients beyond its degree, and every computation below gives the
    same bits on the shorter series, in a fraction of the O(len^2) cost of
    the Taylor shifts (issue 28). */
-static slong
-actual_len(mpfr_srcptr c, slong len)
+slong
+hdo_event_actual_len(mpfr_srcptr c, slong len)
 {
     while (len > 1 && mpfr_zero_p(c + len - 1))
         len--;
@@ -78,6 +105,110 @@ horner2(mpfr_t f, mpfr_t fp, mpfr_srcptr c, slong len, const mpfr_t x)
     }
 }
 
+/* A start for refine in doubles (issue 28): the same safeguarded Newton
+   on P(H u) = 2^G sum e_k u^k, e_k = c_k H^k 2^-G (G the largest
+   exponent, so |e_k| <= 1), u in [a/H, b/H], until the step is at the
+   doubles' rounding.  From the midpoint of the bracket, refine took
+   about 8 evaluations at the working precision (a wide bracket: three or
+   four to come near, then one per doubling of the digits, then the one
+   whose step is below its eps); from this start, with its 50 bits, it
+   takes 2 to 3 at 16 to 40 digits.  Only the start: the bracket, the
+   steps and the stopping rule at the working precision are refine's, so
+   the root is the one it always converged to, up to its rounding (its
+   last bits differ; decisions.md D-101).  Writes u H to x and returns 1,
+   or 0 when doubles cannot hold the polynomial (then the midpoint).
+   *cq: when Newton converged here, a bound of |P''| / (2 |P'|) near the
+   root in u (16 times |p''| / (2 |p'|) at u, plus room for p'' varying
+   within the doubles' distance to the root), so that a Newton step du
+   at the working precision leaves the root within cq du^2 (in u);
+   +inf otherwise. */
+static int
+double_start(mpfr_t x, double *cq, mpfr_srcptr c, slong len, const mpfr_t a,
+             const mpfr_t b, const mpfr_t H)
+{
+    enum { MAXLEN = 256 };
+    double e[MAXLEN], mk[MAXLEN];
+    long ex[MAXLEN], he, ek;
+    *cq = INFINITY;
+    if (len < 2 || len > MAXLEN || !mpfr_regular_p(H))
+        return 0;
+    double hm = mpfr_get_d_2exp(&he, H, MPFR_RNDN), pw = 1, G = -INFINITY;
+    for (slong k = 0; k < len; k++, pw *= hm) {
+        mk[k] = 0;
+        ex[k] = 0;
+        if (mpfr_zero_p(c + k))
+            continue;
+        if (!mpfr_regular_p(c + k))
+            return 0;
+        mk[k] = mpfr_get_d_2exp(&ek, c + k, MPFR_RNDN) * pw;
+        ex[k] = ek + (long)k * he;
+        if ((double)ex[k] > G)
+            G = (double)ex[k];
+    }
+    if (!(G > -INFINITY && fabs(G) < 0x1p50))
+        return 0;
+    for (slong k = 0; k < len; k++)
+        e[k] =
+            mk[k] == 0 ? 0 : ldexp(mk[k], (int)fmax((double)ex[k] - G, -1100));
+    mpfr_t q;
+    mpfr_init2(q, 53);
+    mpfr_div(q, a, H, MPFR_RNDN);
+    double lo = mpfr_get_d(q, MPFR_RNDN);
+    mpfr_div(q, b, H, MPFR_RNDN);
+    double hi = mpfr_get_d(q, MPFR_RNDN);
+    double u = 0.5 * (lo + hi);
+    int converged = 0;
+    for (int it = 0; it < 200 && hi > lo; it++) {
+        double p = 0, dp = 0;
+        for (slong k = len - 1; k >= 0; k--) {
+            dp = dp * u + p;
+            p = p * u + e[k];
+        }
+        if (!isfinite(p))
+            break;
+        if (p == 0) {
+            converged = 1;
+            break;
+        }
+        if (p > 0)
+            lo = u;
+        else
+            hi = u;
+        double un = u - p / dp;
+        int newton = dp != 0 && un > lo && un < hi;
+        if (!newton)
+            un = 0.5 * (lo + hi);
+        double step = fabs(un - u);
+        u = un;
+        if (newton && step <= 0x1p-51 * fabs(u)) {
+            converged = 1;
+            break;
+        }
+        if (!newton && hi - lo <= 0x1p-51 * hi)
+            break;
+    }
+    int ok = isfinite(u);
+    if (ok && converged) {
+        double p = 0, dp = 0, ddp = 0, room = 0;
+        for (slong k = len - 1; k >= 0; k--) {
+            ddp = ddp * u + 2 * dp;
+            dp = dp * u + p;
+            p = p * u + e[k];
+            room += (double)k * (double)k * fabs(e[k]);
+        }
+        double bound = 8 * (fabs(ddp) + 0x1p-30 * room) / fabs(dp);
+        if (isfinite(bound) && dp != 0)
+            *cq = bound;
+    }
+    if (ok) {
+        mpfr_set_d(x, u, MPFR_RNDN);
+        mpfr_mul(x, x, H, MPFR_RNDN);
+        ok = mpfr_cmp(x, a) > 0 && mpfr_cmp(x, b) < 0;
+    }
+    mpfr_clear(q);
+    return ok;
+}
+
 /* Refines the root of P in the bracket [a, b] (P(a) >= 0 >= P(b), at
    least one strict) by Newton steps safeguarded by bisection, until the
    bracket or the step is below 2^(2-prec) H.  Writes the root to x. */
@@ -85,13 +216,17 @@ static void
 refine(mpfr_t x, mpfr_srcptr c, slong len, const mpfr_t a0, const mpfr_t b0,
        const mpfr_t H, mpfr_prec_t prec)
 {
-    mpfr_t a, b, f, fp, xn, eps, w;
+    mpfr_t a, b, f, fp, xn, eps, w, du;
+    double cq;
     mpfr_inits2(prec, a, b, f, fp, xn, eps, w, (mpfr_ptr)0);
+    mpfr_init2(du, 53);
     mpfr_set(a, a0, MPFR_RNDN);
     mpfr_set(b, b0, MPFR_RNDN);
     mpfr_mul_2si(eps, H, 2 - (long)prec, MPFR_RNDN);
-    mpfr_add(x, a, b, MPFR_RNDN);
-    mpfr_div_2ui(x, x, 1, MPFR_RNDN);
+    if (!double_start(x, &cq, c, len, a, b, H)) {
+        mpfr_add(x, a, b, MPFR_RNDN);
+        mpfr_div_2ui(x, x, 1, MPFR_RNDN);
+    }
     /* Newton converges quadratically once close; the bisection fallback
        halves the bracket at worst, so 2 prec iterations always suffice. */
     for (long it = 0; it < 2 * (long)prec + 10; it++) {
@@ -123,8 +258,20 @@ refine(mpfr_t x, mpfr_srcptr c, slong len, const mpfr_t a0, const mpfr_t b0,
         mpfr_set(x, xn, MPFR_RNDN);
         if (newton_ok && mpfr_cmp(w, eps) <= 0)
             break;
+        /* quadratic convergence from the doubles' root: the step du
+           just taken leaves x within cq du^2 of the root; below half of
+           eps, the evaluation that would find a step below eps is not
+           made (issue 28: one evaluation at the working precision of
+           the two or three) */
+        if (newton_ok && isfinite(cq)) {
+            mpfr_div(du, w, H, MPFR_RNDU);
+            double d = mpfr_get_d(du, MPFR_RNDU);
+            if (cq * d * d <= ldexp(1.0, 1 - (int)prec))
+                break;
+        }
     }
     mpfr_clears(a, b, f, fp, xn, eps, w, (mpfr_ptr)0);
+    mpfr_clear(du);
 }
 
 /* Sign of an enclosure: 1, -1, or 0 when it contains zero. */
@@ -639,11 +786,11 @@ hdo_event_zero_order(mpfr_srcptr c, slong len, const mpfr_t H, const mpfr_t tol,
        below which the state's own errors hide S (event.h). */
     mpfr_t ztol, term, p;
     slong m;
-    slong n = actual_len(c, len);
+    slong n = hdo_event_actual_len(c, len);
     if (fast_zero_order(&m, c, n, H, tol, floor))
         return m == n ? len : m;
     mpfr_inits2(64, ztol, term, p, (mpfr_ptr)0);
-    coef_scale(ztol, c, n, H);
+    hdo_event_coef_scale(ztol, c, n, H, NULL);
     mpfr_mul(ztol, ztol, tol, MPFR_RNDU);
     if (floor != NULL)
         mpfr_add(ztol, ztol, floor, MPFR_RNDU);
@@ -686,7 +833,7 @@ hdo_event_locate(mpfr_t root, mpfr_srcptr c, slong len, const mpfr_t H,
         mpfr_set_ui(root, 0, MPFR_RNDN);
         return HDO_EVENT;
     }
-    len = actual_len(c, len); /* c[m] != 0: still len > m */
+    len = hdo_event_actual_len(c, len); /* c[m] != 0: still len > m */
 
     fastpoly fp;
     fast_init(&fp, c + m, len - m, H, prec + 32);
@@ -768,154 +915,6 @@ shift_to(mpfr_ptr T, mpfr_srcptr c, slong len, const mpfr_t r, mpfr_prec_t prec)
             hdo_fma_rn(T + j, r, T + j + 1, T + j); /* mpfr_fma's bits */
 }
 
-/* ub[k] >= log2 of sum_j C(j, k) |c_j| |r|^(j-k), the bound of the
-   Taylor coefficient T_k of S at r (and of its value computed by
-   shift_to, whose rounding is far below the margin), for 1 <= k < len;
-   -inf where the sum is 0, +inf where doubles cannot tell.  In doubles:
-   a_j = |c_j| |r|^j 2^-E (E their largest log2, so a_j <= 1; an a_j
-   below 2^-1000 counts as 2^-1000), then sum_j C(j, k) a_j by Horner's
-   shift at 1 (sums of nonnegative terms: relative error about len
-   2^-53), and a margin of 1e-6 and 1e-12 per unit of the exponents for
-   the logarithms. */
-static void
-shift_bounds(double *ub, mpfr_srcptr c, slong len, const mpfr_t r)
-{
-    double lr = hdo_log2_abs(r), E = -INFINITY, big = fabs(lr) * (double)len;
-    double *a = flint_malloc(len * sizeof *a);
-    for (slong j = 0; j < len; j++) {
-        a[j] = hdo_log2_abs(c + j) + (double)j * lr;
-        if (a[j] > E)
-            E = a[j];
-    }
-    for (slong j = 0; j < len; j++) {
-        if (a[j] == -INFINITY)
-            a[j] = 0;
-        else
-            a[j] = a[j] - E < -1000 ? 0x1p-1000 : exp2(a[j] - E);
-    }
-    for (slong i = 0; i < len - 1; i++)
-        for (slong j = len - 2; j >= i; j--)
-            a[j] += a[j + 1];
-    for (slong k = 1; k < len; k++)
-        ub[k] = a[k] == 0 ? -INFINITY
-                          : log2(a[k]) + E - (double)k * lr + 1e-6 +
-                                1e-12 * (fabs(E) + big);
-    if (!isfinite(E) || !isfinite(lr))
-        for (slong k = 1; k < len; k++)
-            ub[k] = INFINITY;
-    flint_free(a);
-}
-
-/* delta := min_k (ztol / |T_k|)^(1/k) over 1 <= k <= K (+inf when every
-   T_k there is 0), as the 64-bit log and exp give it.  The minimum is
-   screened in doubles first: a k whose log2 d_k is above the least by
-   more than 1e-9 (a factor 1 + 7e-10, far beyond the doubles' and the
-   64-bit values' errors) cannot be the least, and only the others get
-   the log and exp (10,000 instructions each), in the same order: delta
-   has the bits of the plain loop. */
-static void
-least_delta(mpfr_t delta, mpfr_srcptr T, slong K, const mpfr_t ztol)
-{
-    mpfr_t d, lg;
-    mpfr_inits2(64, d, lg, (mpfr_ptr)0);
-    double lz = hdo_log2_abs(ztol), lmin = INFINITY;
-    int screen = mpfr_regular_p(ztol);
-    double *lk = flint_malloc((K + 1) * sizeof *lk);
-    for (slong k = 1; screen && k <= K; k++) {
-        lk[k] = mpfr_zero_p(T + k) ? INFINITY
-                                   : (lz - hdo_log2_abs(T + k)) / (double)k;
-        if (lk[k] < lmin)
-            lmin = lk[k];
-    }
-    if (!isfinite(lmin))
-        screen = 0; /* no finite candidate: the plain loop decides */
-    mpfr_set_inf(delta, 1);
-    for (slong k = 1; k <= K; k++) {
-        if (mpfr_zero_p(T + k) || (screen && lk[k] > lmin + 1e-9))
-            continue;
-        /* d = (ztol / |T_k|)^(1/k) */
-        mpfr_abs(d, T + k, MPFR_RNDN);
-        mpfr_div(d, ztol, d, MPFR_RNDN);
-        mpfr_log(lg, d, MPFR_RNDN);
-        mpfr_div_si(lg, lg, k, MPFR_RNDN);
-        mpfr_exp(d, lg, MPFR_RNDN);
-        if (mpfr_cmp(d, delta) < 0)
-            mpfr_set(delta, d, MPFR_RNDN);
-    }
-    flint_free(lk);
-    mpfr_clears(d, lg, (mpfr_ptr)0);
-}
-
-void
-hdo_event_time_error(mpfr_t delta, mpfr_srcptr c, slong len, const mpfr_t H,
-                     const mpfr_t tol, const mpfr_t root, mpfr_prec_t prec)
-{
-    /* S is known to ztol = tol scale, scale = max_k |c_k| r^k: relative
-       to its size on [0, r], the arc up to the root (the zero rule's
-       absolute term, or the size over the whole natural step H, would
-       call the late bounces of a ball approaching its Zeno point
-       undetermined, while they are computed, and checked against their
-       closed form, to D digits), so its root r is only known to the
-       smallest delta with
-       sum_{k >= 1} |T_k| delta^k >= ztol, T_k the Taylor coefficients of
-       S at r: ztol / |T_1| at a simple root, (ztol / |T_m|)^(1/m) at a
-       root of multiplicity m, whatever the precision of the root
-       finder.  min_k (ztol / |T_k|)^(1/k) estimates it to a factor of
-       about len.  The Taylor shift is at the working precision: T_1
-       cancels at a multiple root, and its rounding error (2^-prec times
-       the coefficients) stays far below ztol.
-
-       Only the T_k that can be the least are computed (issue 28: the
-       whole shift is len^2/2 multiply-adds, a million instructions at
-       order 48).  Pass i of Horner's shift leaves T_i final, so the
-       passes up to K give T_1 .. T_K with the bits of the whole shift;
-       the bounds of shift_bounds show when no later T_k can give a
-       smaller d_k (at a simple root: after T_1), else the passes go on
-       to the last k that still can. */
-    mpfr_t ztol;
-    len = actual_len(c, len);
-    mpfr_ptr T = flint_malloc(len * sizeof *T);
-    mpfr_init2(ztol, 64);
-    coef_scale(ztol, c, len, root);
-    mpfr_mul(ztol, ztol, tol, MPFR_RNDU);
-    for (slong k = 0; k < len; k++) {
-        mpfr_init2(T + k, prec);
-        mpfr_set(T + k, c + k, MPFR_RNDN);
-    }
-    double *ub = flint_malloc(len * sizeof *ub);
-    int bounded = mpfr_regular_p(ztol) && !mpfr_zero_p(root);
-    if (bounded)
-        shift_bounds(ub, c, len, root);
-    slong done = 0, K = len > 2 && bounded ? 1 : len - 1;
-    double lz = hdo_log2_abs(ztol);
-    for (;;) {
-        /* passes done .. K (none past len - 2: T_{len-1} is final; none
-           at r = 0, where they change nothing) */
-        for (slong i = done; i <= K && i < len - 1 && !mpfr_zero_p(root); i++)
-            for (slong j = len - 2; j >= i; j--)
-                hdo_fma_rn(T + j, root, T + j + 1, T + j);
-        done = K + 1;
-        least_delta(delta, T, K, ztol);
-        if (K >= len - 1)
-            break;
-        /* the last k > K whose d_k >= (ztol / ub_k)^(1/k) may still be
-           below delta */
-        double ld = hdo_log2_abs(delta);
-        slong need = 0;
-        for (slong k = K + 1; k < len; k++)
-            if ((lz - ub[k]) / (double)k <= ld + 1e-6)
-                need = k;
-        if (need == 0)
-            break;
-        K = need;
-    }
-    for (slong k = 0; k < len; k++)
-        mpfr_clear(T + k);
-    flint_free(T);
-    flint_free(ub);
-    mpfr_clear(ztol);
-}
-
 int
 hdo_event_locate_after(mpfr_t root, mpfr_srcptr c, slong len, const mpfr_t H,
                        const mpfr_t tol, mpfr_srcptr floor, mpfr_srcptr slack,
@@ -931,7 +930,7 @@ hdo_event_locate_after(mpfr_t root, mpfr_srcptr c, slong len, const mpfr_t H,
        and rising), the arc starts on the surface and leaves it into the
        feasible side; the search goes on beyond the window. */
     mpfr_t w, r, rest;
-    len = actual_len(c, len);
+    len = hdo_event_actual_len(c, len);
     mpfr_ptr negc = flint_malloc(len * sizeof *negc);
     mpfr_inits2(prec, w, r, rest, (mpfr_ptr)0);
     mpfr_min(w, slack, H, MPFR_RNDN);

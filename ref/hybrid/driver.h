@@ -24,6 +24,11 @@ typedef struct {
     mpfr_ptr xs, xu; /* the current state while in this mode */
     mpfr_ptr ls, lu; /* left limit scratch */
     mpfr_ptr ts, tu; /* dense output scratch */
+    /* the state at the end of the step taken, as the step's magnitudes
+       evaluated it (sample.c), while es_valid: the event's left limit
+       there is the same (hdo_run_state_at_end) */
+    mpfr_ptr es, eu;
+    int es_valid;
     int *fixed;
     slong nguards; /* guards compiled into the stepper */
     /* a sliding mode (index >= nmodes): its pair, the weight of a, and
@@ -304,6 +309,11 @@ slong hdo_run_add_row(run_ctx *c, const mpfr_t t, slong mode, mpfr_srcptr xs,
    step: most steps write no row.  Valid until hdo_run_stepmag_end (a
    transition: the rows after it belong to the next arc). */
 void hdo_run_step_magnitudes(run_ctx *c, const mpfr_t s_end);
+/* mc->ls, mc->lu := the state of the current mode's step at offset s:
+   the magnitudes' own evaluation when they made it at that s in this
+   step (an event's left limit: the end of the step taken), else the
+   dense output's (issue 28: the same bits, evaluated once). */
+void hdo_run_state_at_end(run_ctx *c, mode_cache *mc, const mpfr_t s);
 void hdo_run_stepmag_end(run_ctx *c);
 /* Raises the floors of row `to` (an event's right row) to those of row
    `from` (its left row, same instant): the event time's rounding (the

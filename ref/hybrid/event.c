@@ -23,7 +23,7 @@ handle_event(run_ctx *c, slong g, const mpfr_t s, int simultaneous)
     mpfr_inits2(c->prec, tstar, gap, ttol, (mpfr_ptr)0);
     mpfr_add(tstar, c->t, s, MPFR_RNDN);
     hdo_run_event_samples_begin(c, src, g, tstar);
-    hdo_stepper_eval(mc->ls, mc->lu, NULL, mc->step, s);
+    hdo_run_state_at_end(c, mc, s);
     left_limit L = {mc->red, mc->ls, mc->lu, &mc->step->dense, s};
 
     mpfr_sub(gap, tstar, c->last_event, MPFR_RNDN);
@@ -158,7 +158,7 @@ hdo_run_sliding_event(run_ctx *c, slong g, const mpfr_t s)
     mpfr_init2(tstar, c->prec);
     mpfr_add(tstar, c->t, s, MPFR_RNDN);
     hdo_run_emit_samples(c, tstar, 0);
-    hdo_stepper_eval(mc->ls, mc->lu, NULL, mc->step, s);
+    hdo_run_state_at_end(c, mc, s);
     left_limit L = {mc->red, mc->ls, mc->lu, &mc->step->dense, s};
     if (mc->set != NULL || g >= 2) {
         /* an intersection: a weight reaches its bound, or a further

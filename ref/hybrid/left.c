@@ -10,6 +10,26 @@ series_derivative(mpfr_t out, const mpfr_t *coef, slong p, slong m,
 {
     mpfr_t term;
     mpfr_init2(term, mpfr_get_prec(out));
+    if (mpfr_zero_p(s)) {
+        /* at s = 0 (the guards' floors at a step's start, every step)
+           Horner's sum is its last term, m! c_m as below, whenever that
+           is a nonzero number and the terms before it are numbers (then
+           each product by s is a zero, and adding it is exact): the same
+           bits without the p multiply-adds (issue 28) */
+        int plain = 1;
+        for (slong k = p; k > m && plain; k--)
+            plain = mpfr_number_p(coef[k]);
+        if (plain && m <= p) {
+            mpfr_set(term, coef[m], MPFR_RNDN);
+            for (slong i = 0; i < m; i++)
+                mpfr_mul_ui(term, term, (unsigned long)(m - i), MPFR_RNDN);
+            if (mpfr_regular_p(term)) {
+                mpfr_set(out, term, MPFR_RNDN);
+                mpfr_clear(term);
+                return;
+            }
+        }
+    }
     mpfr_set_ui(out, 0, MPFR_RNDN);
     for (slong k = p; k >= m; k--) {
         mpfr_mul(out, out, s, MPFR_RNDN);

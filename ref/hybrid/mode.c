@@ -107,9 +107,11 @@ hdo_run_mode_cache_clear(mode_cache *mc, hdo_result_struct *res)
     hdo_vec_clear(mc->xs, mc->red->nstate);
     hdo_vec_clear(mc->ls, mc->red->nstate);
     hdo_vec_clear(mc->ts, mc->red->nstate);
+    hdo_vec_clear(mc->es, mc->red->nstate);
     hdo_vec_clear(mc->xu, mc->red->nimplicit);
     hdo_vec_clear(mc->lu, mc->red->nimplicit);
     hdo_vec_clear(mc->tu, mc->red->nimplicit);
+    hdo_vec_clear(mc->eu, mc->red->nimplicit);
     free(mc->fixed);
     free(mc->other_mode);
     free(mc->other_when);
@@ -139,9 +141,12 @@ hdo_run_mode_cache_alloc(mode_cache *mc, slong ntr, mpfr_prec_t prec)
     mc->xs = hdo_vec_init(mc->red->nstate, prec);
     mc->ls = hdo_vec_init(mc->red->nstate, prec);
     mc->ts = hdo_vec_init(mc->red->nstate, prec);
+    mc->es = hdo_vec_init(mc->red->nstate, prec);
+    mc->es_valid = 0;
     mc->xu = hdo_vec_init(mc->red->nimplicit, prec);
     mc->lu = hdo_vec_init(mc->red->nimplicit, prec);
     mc->tu = hdo_vec_init(mc->red->nimplicit, prec);
+    mc->eu = hdo_vec_init(mc->red->nimplicit, prec);
     mc->fixed = calloc(mc->red->nstate ? mc->red->nstate : 1, sizeof(int));
     HDO_ASSERT(mc->fixed != NULL);
     mc->built = 1;

@@ -175,8 +175,12 @@ compute_magnitudes(run_ctx *c)
         } else {
             mpfr_mul_ui(s, s_end, (unsigned long)q, MPFR_RNDN);
             mpfr_div_ui(s, s, 4, MPFR_RNDN);
-            hdo_stepper_eval(mc->ts, mc->tu, NULL, mc->step, s);
-            hdo_run_mode_values(vals, NULL, mc, mc->ts, mc->tu);
+            /* the end, s_end itself: kept for the event there */
+            int keep = q == 4 && mpfr_equal_p(s, s_end);
+            mpfr_ptr ys = keep ? mc->es : mc->ts, yu = keep ? mc->eu : mc->tu;
+            hdo_stepper_eval(ys, yu, NULL, mc->step, s);
+            mc->es_valid = keep;
+            hdo_run_mode_values(vals, NULL, mc, ys, yu);
         }
         for (slong v = 0; v < nv; v++) {
             if (hdo_log2_abs(vals + v) > c->stepmag[v])
@@ -216,10 +220,23 @@ hdo_run_step_magnitudes(run_ctx *c, const mpfr_t s_end)
     if (c->stepmag == NULL)
         return;
     mpfr_set(c->stepmag_end, s_end, MPFR_RNDN);
+    hdo_run_mode_entry(c, c->mode)->es_valid = 0; /* a new step */
     c->stepmag_due = 1;
     c->stepmag_valid = 0;
     if (c->pending_row >= 0)
         compute_magnitudes(c);
+}
+
+void
+hdo_run_state_at_end(run_ctx *c, mode_cache *mc, const mpfr_t s)
+{
+    if (mc->es_valid && mc == hdo_run_mode_entry(c, c->mode) &&
+        mpfr_equal_p(s, c->stepmag_end)) {
+        hdo_vec_set(mc->ls, mc->es, mc->red->nstate);
+        hdo_vec_set(mc->lu, mc->eu, mc->red->nimplicit);
+    } else {
+        hdo_stepper_eval(mc->ls, mc->lu, NULL, mc->step, s);
+    }
 }
 
 void

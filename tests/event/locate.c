@@ -524,8 +524,9 @@ Test(hybrid, trailing_zeros_change_nothing)
 }
 
 /* hdo_event_time_error as it was before issue 28 (the whole Taylor shift,
-   then the 64-bit log and exp of every k), the second way of computing
-   what the lazy shift must give to the bit. */
+   the plain loop of max_k |c_k| r^k, then the 64-bit log and exp of
+   every k > 1), the second way of computing what the lazy shift and the
+   screened scale must give to the bit. */
 static void
 time_error_whole(mpfr_t delta, const poly *p, const mpfr_t tol,
                  const mpfr_t root)
@@ -557,9 +558,11 @@ time_error_whole(mpfr_t delta, const poly *p, const mpfr_t tol,
             continue;
         mpfr_abs(d, T + k, MPFR_RNDN);
         mpfr_div(d, ztol, d, MPFR_RNDN);
-        mpfr_log(lg, d, MPFR_RNDN);
-        mpfr_div_si(lg, lg, k, MPFR_RNDN);
-        mpfr_exp(d, lg, MPFR_RNDN);
+        if (k > 1) { /* at k = 1 the quotient itself (D-101) */
+            mpfr_log(lg, d, MPFR_RNDN);
+            mpfr_div_si(lg, lg, k, MPFR_RNDN);
+            mpfr_exp(d, lg, MPFR_RNDN);
+        }
         if (mpfr_cmp(d, delta) < 0)
             mpfr_set(delta, d, MPFR_RNDN);
     }
@@ -678,4 +681,44 @@ Test(hybrid, thin_margins_still_certified)
         poly_free(&p);
     }
     mpfr_clear(root);
+}
+
+/* The root's refinement starts from a root found in doubles and stops
+   when quadratic convergence puts it within eps (D-101): every root must
+   still be found to the working precision.  Products (s - r) prod (s -
+   r_j) with r in (0, 1) and up to 4 roots r_j in [1.5, 3] (so |P'(r)| >=
+   2^-4), the sign chosen so that P(0) > 0; the coefficients are rounded
+   at PREC, which moves the root by about 2^(10-PREC): it must be within
+   2^(20-PREC) of r (a stop one Newton step early leaves 2^-100). */
+Test(event, refined_root_to_working_precision)
+{
+    flint_rand_t st;
+    flint_randinit(st);
+    mpfr_t root, r, d;
+    mpfr_inits2(PREC, root, r, d, (mpfr_ptr)0);
+    for (int trial = 0; trial < 200; trial++) {
+        slong n = (slong)n_randint(st, 5);
+        poly p = poly_from(1, (n + 1) % 2 ? "-1" : "1");
+        char buf[64];
+        snprintf(buf, sizeof buf, "%.17g",
+                 (double)(1 + n_randint(st, 1023)) / 1024 + 1e-7 * trial);
+        poly_mul_root(&p, buf);
+        mpfr_set_str(r, buf, 10, MPFR_RNDN);
+        for (slong j = 0; j < n; j++) {
+            char rb[64];
+            snprintf(rb, sizeof rb, "%.17g",
+                     1.5 + (double)n_randint(st, 1536) / 1024);
+            poly_mul_root(&p, rb);
+        }
+        cr_assert_eq(locate(root, &p, "1"), HDO_EVENT, "trial %d", trial);
+        mpfr_sub(d, root, r, MPFR_RNDN);
+        mpfr_abs(d, d, MPFR_RNDN);
+        mpfr_mul_2si(d, d, PREC - 20, MPFR_RNDN);
+        cr_assert(mpfr_cmp_ui(d, 1) <= 0,
+                  "trial %d (%ld roots beyond): root %s off by 2^%g", trial,
+                  (long)n, buf, log2(mpfr_get_d(d, MPFR_RNDN)) + 20 - PREC);
+        poly_free(&p);
+    }
+    flint_randclear(st);
+    mpfr_clears(root, r, d, (mpfr_ptr)0);
 }
