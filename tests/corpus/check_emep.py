@@ -16,8 +16,8 @@ sunset itself (20 h); the published O, 3.7279265, is the day's side
 equation: O relaxes in 1.3e-5 s, so O(T) follows from the other species
 over the last milliseconds.  O_REF below solves O' = P(t) - L(t) O by
 quadrature in mpmath, P and L from the published values of the other
-species (their slopes from the model's day right-hand side, linear over
-the last 2 ms): 3.72798171449, against which hdo agrees to 11.9 digits
+species (cubics in t over the last 2 ms, their derivatives from the
+model's day right-hand side): 3.72798171449, against which hdo agrees to 11.9 digits
 and the published O to 4.8 (decisions.md D-098).  Nothing here comes
 from hdo.
 
@@ -73,39 +73,66 @@ NEED = {1: 11.1, 2: 12.9, 3: 13.1, 4: 14.0, 5: 14.0, 6: 14.0, 7: 13.1,
 
 def o_ref(pub):
     """O at T = 417600 (the left limit: day rates) from O' = P - L O, P
-    and L from the other species pub[1..66], each linear over [T - 2 ms,
-    T] with its slope from the model's day equations (read from
-    cases/emep.hdae and evaluated here in mpmath): O(T) = int exp(-int_s^T
-    L) P(s) ds; L = rc1 + rc5 y[1] is linear, so its integral is exact;
-    O(T - 2 ms)'s share is exp(-154)."""
-    mp.dps = 40
+    and L from the other species pub[1..66], each a cubic in t over
+    [T - 2 ms, T] from its derivatives in the model's day equations
+    (read from cases/emep.hdae and evaluated here in mpmath, decimal
+    constants exact): O(T) = int exp(-int_s^T L) P(s) ds, L = rc1 +
+    rc5 y[1] a cubic too, so its integral is exact; O(T - 2 ms)'s share
+    is exp(-154).  O weighs the species over the last 1e-4 s: with
+    species linear in t the reference moves by 1e-16 of O, quadratic by
+    4e-23; cubic, hdo's 30-digit O meets it to 28.5 digits."""
+    mp.dps = 60
     with open(hdocheck.case_path("emep")) as f:
         src = f.read()
-    env = {"exp": exp, "cos": cos, "sin": sin, "sqrt": sqrt, "pi": +pi}
+    env = {"exp": exp, "cos": cos, "sin": sin, "sqrt": sqrt, "pi": +pi,
+           "mpf": mpf}
+
+    def py(ex):  # decimal constants exact (a Python float is off 1e-17)
+        ex = re.sub(r"(?<![\w.\[])(\d+\.?\d*(?:[eE][-+]?\d+)?)",
+                    r"mpf('\1')", ex)
+        return ex.replace("^", "**")
     for name, ex in re.findall(r"^param (\w+) = (.*)$", src, re.M):
-        env[name] = eval(ex.replace("^", "**"), {}, env)
+        env[name] = eval(py(ex), {}, env)
     day = src.split("mode day")[1].split("\nend")[0]
-    rhs = {int(k): compile(ex.replace("^", "**"), "emep", "eval")
+    rhs = {int(k): compile(py(ex), "emep", "eval")
            for k, ex in re.findall(r"der\(y\[(\d+)\]\) = (.*)", day)}
     T, D, W = mpf(417600), mpf(345600), mpf("2e-3")
+    K = range(1, 67)
 
-    def f(k, y, t):
+    def f(y, t):
         e = dict(env)
         e.update(y=y, t=t, d=D)
-        return eval(rhs[k], {}, e)
+        return [None] + [eval(rhs[k], {}, e) for k in K]
     y = [None] + [mpf(x) for x in pub]
-    dy = [None] + [f(k, y, T) for k in range(1, 67)]
+    dy = f(y, T)
+    # y'' and y''' by central differences along the curve (steps 1e-12
+    # and 1e-8 at 60 digits: below 1e-30 of O)
+    e1, e2 = mpf("1e-12"), mpf("1e-8")
+    fp = f([None] + [y[k] + e1 * dy[k] for k in K], T + e1)
+    fm = f([None] + [y[k] - e1 * dy[k] for k in K], T - e1)
+    d2 = [None] + [(fp[k] - fm[k]) / (2 * e1) for k in K]
+    fp = f([None] + [y[k] + e2 * dy[k] + e2 * e2 / 2 * d2[k] for k in K],
+           T + e2)
+    fm = f([None] + [y[k] - e2 * dy[k] + e2 * e2 / 2 * d2[k] for k in K],
+           T - e2)
+    d3 = [None] + [(fp[k] - 2 * dy[k] + fm[k]) / (e2 * e2) for k in K]
 
-    def PL(u):  # P and L at T - u
-        z = [None] + [y[k] - dy[k] * u for k in range(1, 67)]
+    def P(u):  # O's production at T - u
+        z = [None] + [y[k] - u * (dy[k] - u * (d2[k] / 2 - u * d3[k] / 6))
+                      for k in K]
         z[36] = mpf(0)
-        p = f(36, z, T - u)
-        z[36] = mpf(1)
-        return p, p - f(36, z, T - u)
-    LT, LW = PL(0)[1], PL(W)[1]
-    L1 = (LT - LW) / W  # L(T - u) = LT - L1 u
-    cuts = [mpf(0)] + [mpf(k) / LT for k in (1, 4, 16, 64)] + [W]
-    return quad(lambda u: exp(-(LT * u - L1 * u * u / 2)) * PL(u)[0], cuts)
+        e = dict(env)
+        e.update(y=z, t=T - u, d=D)
+        return eval(rhs[36], {}, e)
+    # L(T - u) = l0 + l1 u + l2 u^2 + l3 u^3 from y[1]'s derivatives
+    r1, r5 = env["rc1"], env["rc5"]
+    l0, l1, l2, l3 = r1 + r5 * y[1], -r5 * dy[1], r5 * d2[1] / 2, \
+        -r5 * d3[1] / 6
+    cuts = [mpf(0)] + [mpf(k) / l0 for k in (1, 4, 16, 64)] + [W]
+    val = quad(lambda u: exp(-u * (l0 + u * (l1 / 2 + u * (l2 / 3 + u * l3 / 4))))
+               * P(u), cuts)
+    mp.dps = 40
+    return +val
 
 
 if __name__ == "__main__":
