@@ -17,8 +17,8 @@ equation: O relaxes in 1.3e-5 s, so O(T) follows from the other species
 over the last milliseconds.  O_REF below solves O' = P(t) - L(t) O by
 quadrature in mpmath, P and L from the published values of the other
 species (cubics in t over the last 2 ms, their derivatives from the
-model's day right-hand side): 3.72798171449, against which hdo agrees to 11.9 digits
-and the published O to 4.8 (decisions.md D-098).  Nothing here comes
+model's day right-hand side): 3.72798171449, against which hdo agrees
+to 11.9 digits and the published O to 4.8 (decisions.md D-098).  Nothing here comes
 from hdo.
 
 usage: check_emep.py [DIR]   (DIR: an `hdo run` output of cases/emep.hdae
@@ -129,8 +129,8 @@ def o_ref(pub):
     l0, l1, l2, l3 = r1 + r5 * y[1], -r5 * dy[1], r5 * d2[1] / 2, \
         -r5 * d3[1] / 6
     cuts = [mpf(0)] + [mpf(k) / l0 for k in (1, 4, 16, 64)] + [W]
-    val = quad(lambda u: exp(-u * (l0 + u * (l1 / 2 + u * (l2 / 3 + u * l3 / 4))))
-               * P(u), cuts)
+    lint = lambda u: u * (l0 + u * (l1 / 2 + u * (l2 / 3 + u * l3 / 4)))
+    val = quad(lambda u: exp(-lint(u)) * P(u), cuts)
     mp.dps = 40
     return +val
 
