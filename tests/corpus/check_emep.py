@@ -18,8 +18,8 @@ over the last milliseconds.  O_REF below solves O' = P(t) - L(t) O by
 quadrature in mpmath, P and L from the published values of the other
 species (cubics in t over the last 2 ms, their derivatives from the
 model's day right-hand side): 3.72798171449, against which hdo agrees
-to 11.9 digits and the published O to 4.8 (decisions.md D-098).  Nothing here comes
-from hdo.
+to 11.9 digits and the published O to 4.8 (decisions.md D-098).
+Nothing here comes from hdo.
 
 usage: check_emep.py [DIR]   (DIR: an `hdo run` output of cases/emep.hdae
 to check instead of running it at 16 digits)
