@@ -14,7 +14,7 @@ O (y[36]) is not held to its published value.  t = 417600 is the
 sunset itself (20 h); the published O, 3.7279265, is the day's side
 (the night's rates give 1.09 there), but it is 4.8 digits off O's own
 equation: O relaxes in 1.3e-5 s, so O(T) follows from the other species
-over the last milliseconds.  O_REF below solves O' = P(t) - L(t) O by
+over the last milliseconds.  o_ref() below solves O' = P(t) - L(t) O by
 quadrature in mpmath, P and L from the published values of the other
 species (cubics in t over the last 2 ms, their derivatives from the
 model's day right-hand side): 3.72798171449, against which hdo agrees
