@@ -110,8 +110,9 @@ hdo_radau_probe_accept(hdo_radau_probe *p, mpfr_t fac, const mpfr_t h,
         mpfr_t q;
         mpfr_init2(q, 64);
         mpfr_div(q, e, p->eprobe, MPFR_RNDU);
-        double grew =
-            mpfr_zero_p(p->eprobe) ? INFINITY : mpfr_get_d(q, MPFR_RNDU);
+        double grew = mpfr_zero_p(e)           ? 0
+                      : mpfr_zero_p(p->eprobe) ? INFINITY
+                                               : mpfr_get_d(q, MPFR_RNDU);
         mpfr_div(q, e, tol, MPFR_RNDU);
         again = hdo_radau_probe_again(grew, mpfr_get_d(q, MPFR_RNDU));
         mpfr_clear(q);
