@@ -491,8 +491,9 @@ conv_n(mpfr_ptr r, const mpfr_t *u, const mpfr_t *v, slong k, slong lo,
         return 1;
     for (int i = 0; i <= W; i++)
         pos[i] = neg[i] = 0;
-    slong top = sym ? (k - 1) / 2 : hi; /* sym: the pairs j < k - j */
-    for (slong j = lo; j <= top && (!sym || j < k - j); j++) {
+    /* sym: the pairs j < k - j, j <= ceil(k/2) - 1 */
+    slong top = sym ? (k + 1) / 2 - 1 : hi;
+    for (slong j = lo; j <= top; j++) {
         mpfr_srcptr a = u[j], b = v[k - j];
         limb w = weight_of(weight, j, k);
         if (mpfr_zero_p(a) || mpfr_zero_p(b) || w == 0)
