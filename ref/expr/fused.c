@@ -440,36 +440,25 @@ conv_term(limb *pos, limb *neg, int W, long T, mpfr_srcptr a, mpfr_srcptr b,
     mul_n(P, a->_mpfr_d, b->_mpfr_d, n);
     int L = 2 * n;
     long e = a->_mpfr_exp + b->_mpfr_exp;
-    if (w != 1) { /* exact: one more limb */
+    limb *R = mpfr_signbit(a) != mpfr_signbit(b) ? neg : pos;
+    if (w != 1) {
+        /* exact: one more limb, 0.P' 2^(e + LB) below 2^T (T > Emax >=
+           e + bits(w)): placed with its top limb at the carry limb R[W]
+           and shifted right by T - e >= 0, the same bits as normalised
+           at R[W - 1] (R[W] receives zeros and the carries) */
         limb c = 0;
         for (int i = 0; i < L; i++) {
             dlimb t = (dlimb)P[i] * w + c;
             P[i] = (limb)t;
             c = (limb)(t >> LB);
         }
-        P[L++] = c;
-        e += LB;
-        /* normalised, so that the shift below is >= 0: the weight adds
-           at most its bits to the product's exponent */
-        int lz = c != 0 ? __builtin_clzl(c) : LB;
-        if (lz == LB) {
-            for (int i = L - 1; i > 0; i--)
-                P[i] = P[i - 1];
-            P[0] = 0;
-            e -= LB;
-            lz = __builtin_clzl(P[L - 1]);
-        }
-        if (lz > 0) {
-            for (int i = L - 1; i > 0; i--)
-                P[i] = P[i] << lz | P[i - 1] >> (LB - lz);
-            P[0] <<= lz;
-            e -= lz;
-        }
+        P[L] = c;
+        add_shifted(R, W + 1, P, L + 1, W, T - e);
+        return;
     }
     /* 0.P 2^e with P's top limb at the window's R[W - 1], shifted right
        by T - e: the leading zero bits of P are in the shift */
-    add_shifted(mpfr_signbit(a) != mpfr_signbit(b) ? neg : pos, W + 1, P, L,
-                W - 1, T - e);
+    add_shifted(R, W + 1, P, L, W - 1, T - e);
 }
 
 /* hdo_conv_fused once the operands are known regular or zero, of n
