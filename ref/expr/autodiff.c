@@ -79,7 +79,7 @@ hdo_program_taylor_alloc(hdo_program_t prog, slong order)
     /* sin and cos (sinh and cosh) of one operand compute the same pair
        of series, each its own and the other as companion: the later
        one copies them from the earlier (Beam: half its sines and
-       cosines) */
+       cosines; decisions.md D-100) */
     for (slong i = 0; i < prog->nslots; i++) {
         hdo_program_instr *c = prog->code + i;
         hdo_expr_kind pair = partner(c->kind);

@@ -465,7 +465,7 @@ conv_term(limb *pos, limb *neg, int W, long T, mpfr_srcptr a, mpfr_srcptr b,
    limbs, and the largest weighted product below 2^Emax, m terms; sym:
    a square (u = v, unweighted, lo + hi = k), whose terms j and k - j are
    the same product: each pair summed once and doubled, the same
-   integer as the two summed. */
+   integer as the two summed (decisions.md D-100). */
 INLINE int
 conv_n(mpfr_ptr r, const mpfr_t *u, const mpfr_t *v, slong k, slong lo,
        slong hi, int weight, long Emax, slong m, int sym, int n)
