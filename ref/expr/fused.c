@@ -437,9 +437,14 @@ conv_term(limb *pos, limb *neg, int W, long T, mpfr_srcptr a, mpfr_srcptr b,
           limb w, int n)
 {
     limb P[2 * NMAX + 1];
+    long e = a->_mpfr_exp + b->_mpfr_exp;
+    /* |w a b| < 2^(e + bits(w)) at or below the window's last bit
+       2^(T - LB W): truncated to 0, nothing to add (the dense output's
+       high orders) */
+    if (e + (w != 1 ? (long)FLINT_BIT_COUNT(w) : 0) <= T - (long)LB * W)
+        return;
     mul_n(P, a->_mpfr_d, b->_mpfr_d, n);
     int L = 2 * n;
-    long e = a->_mpfr_exp + b->_mpfr_exp;
     limb *R = mpfr_signbit(a) != mpfr_signbit(b) ? neg : pos;
     if (w != 1) {
         /* exact: one more limb, 0.P' 2^(e + LB) below 2^T (T > Emax >=
