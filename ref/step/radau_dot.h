@@ -13,6 +13,8 @@ typedef struct {
     mpfr_ptr A;
     mpz_ptr *Az; /* lmax + 1 entries */
     mpz_t *Fz, acc;
+    mp_ptr pos, neg; /* nacc limbs each: exact_row's accumulators */
+    slong nacc;
     mpfr_t t;
 } hdo_radau_dot;
 
