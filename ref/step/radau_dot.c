@@ -76,6 +76,50 @@ a_fixed(hdo_radau_dot *d, slong l)
     return d->Az[l];
 }
 
+void
+hdo_radau_fixed(mpz_t z, mpfr_srcptr x, long shift)
+{
+    if (!mpfr_regular_p(x)) {
+        mpz_set_ui(z, 0); /* a NaN or infinity is not reached: the
+            stages' values are checked numbers (expr.h) */
+        return;
+    }
+    /* x = M 2^(e - 64 nx), M the nx limbs of its significand (the low
+       bits below its precision are zero): round(M 2^-r), r = 64 nx - e */
+    slong nx = (mpfr_get_prec(x) + 63) / 64;
+    const mp_limb_t *m = x->_mpfr_d;
+    long e = (long)mpfr_get_exp(x) + shift, r = 64 * nx - e;
+    if (r <= 0 || r >= 64 * nx) {
+        /* beyond the significand, or below 1 (e <= 0; e = 0: [1/2, 1), a tie
+           at 1/2 rounds to the even 0): MPFR's own rounding */
+        mpfr_t t;
+        mpfr_init2(t, mpfr_get_prec(x));
+        mpfr_mul_2si(t, x, shift, MPFR_RNDN);
+        mpfr_get_z(z, t, MPFR_RNDN);
+        mpfr_clear(t);
+        return;
+    }
+    slong off = r / 64, sh = r % 64, nq = nx - off;
+    mp_ptr q = mpz_limbs_write(z, nq + 1);
+    if (sh != 0)
+        mpn_rshift(q, m + off, nq, (unsigned)sh);
+    else
+        mpn_copyi(q, m + off, nq);
+    /* the bit worth 1/2 and whether any bit below it is set */
+    long hb = r - 1;
+    int half = (int)((m[hb / 64] >> (hb % 64)) & 1);
+    int sticky = (m[hb / 64] & (((mp_limb_t)1 << (hb % 64)) - 1)) != 0;
+    for (slong i = 0; i < hb / 64 && !sticky; i++)
+        sticky = m[i] != 0;
+    q[nq] = 0;
+    if (half && (sticky || (q[0] & 1)))
+        q[nq] = mpn_add_1(q, q, nq, 1);
+    slong used = nq + 1;
+    while (used > 0 && q[used - 1] == 0)
+        used--;
+    mpz_limbs_finish(z, mpfr_sgn(x) < 0 ? -used : used);
+}
+
 /* d->acc := sum_j a_j Fz[j n + k] exactly, the same integer as an
    mpz_addmul loop, at the limb level: the terms of each sign summed
    into their own accumulator by mpn_addmul_1 (no allocation, no
@@ -160,13 +204,8 @@ hdo_radau_dot_residual(mpfr_ptr R, hdo_radau_dot *d, const mpfr_t h,
                 ek = mpfr_get_exp(F + j * n + k);
         if (ek == LONG_MIN)
             ek = 0; /* the column is zero (or not a number: kept so) */
-        for (slong j = 0; j < s; j++) {
-            mpfr_mul_2si(d->t, F + j * n + k, prec - ek, MPFR_RNDN);
-            if (!mpfr_number_p(d->t))
-                mpfr_set_ui(d->t, 0, MPFR_RNDN); /* not reached: the
-                    stages' values are checked numbers (expr.h) */
-            mpfr_get_z(d->Fz[j * n + k], d->t, MPFR_RNDN);
-        }
+        for (slong j = 0; j < s; j++)
+            hdo_radau_fixed(d->Fz[j * n + k], F + j * n + k, prec - ek);
         for (slong i = 0; i < s; i++) {
             mpfr_ptr Ri = R + i * n + k;
             exact_row(d, Az + i * s, k);

@@ -1,9 +1,12 @@
 /* radau_eval.c -- the stage evaluations with operations on time alone
    kept per stage (ref/step/radau_eval.c): every value the same as a
    plain hdo_program_eval, stage after stage, iterate after iterate, the
-   kept values really used, and domain errors still reported. */
+   kept values really used, and domain errors still reported; and the
+   residual's fixed-point entries (hdo_radau_fixed, ref/step/radau_dot.c)
+   against MPFR's rounding, ties included. */
 #include <criterion/criterion.h>
 #include "../../ref/step/radau.h"
+#include "../../ref/step/radau_dot.h"
 #include "../pool_fixture.h"
 
 TestSuite(step_tcache, .init = pool_setup, .fini = pool_teardown);
@@ -131,4 +134,53 @@ Test(step_tcache, domain_errors_are_still_reported)
     cr_assert_eq(bad, e[1]);
     hdo_radau_tcache_clear(&c);
     hdo_program_clear(p);
+}
+
+/* round(x 2^shift), ties to even, against mpfr_mul_2si and mpfr_get_z:
+   random significands at 53 to 300 bits, every shift that puts the
+   binary point inside, at or beyond the significand, and exact ties
+   (x = (2k + 1) / 2 scaled), with both signs. */
+Test(step, radau_fixed_rounds_as_mpfr)
+{
+    gmp_randstate_t st;
+    gmp_randinit_default(st);
+    gmp_randseed_ui(st, 28);
+    mpz_t got, want;
+    mpz_inits(got, want, (mpz_ptr)0);
+    long checked = 0, ties = 0;
+    for (int trial = 0; trial < 3000; trial++) {
+        mpfr_prec_t p = 53 + (mpfr_prec_t)gmp_urandomm_ui(st, 248);
+        mpfr_t x, t;
+        mpfr_inits2(p, x, t, (mpfr_ptr)0);
+        if (trial % 3 == 0) {
+            /* a tie: an odd integer of up to p bits over 2 */
+            mpz_t k;
+            mpz_init(k);
+            mpz_urandomb(k, st, (mp_bitcnt_t)(p - 1));
+            mpz_mul_2exp(k, k, 1);
+            mpz_add_ui(k, k, 1);
+            mpfr_set_z_2exp(x, k, -1, MPFR_RNDN);
+            mpz_clear(k);
+        } else {
+            mpfr_urandomb(x, st);
+        }
+        if (gmp_urandomb_ui(st, 1))
+            mpfr_neg(x, x, MPFR_RNDN);
+        long shift = (long)gmp_urandomm_ui(st, 3 * (unsigned long)p) - (long)p -
+                     (mpfr_regular_p(x) ? (long)mpfr_get_exp(x) : 0);
+        if (trial % 3 == 0)
+            shift = 0;
+        mpfr_mul_2si(t, x, shift, MPFR_RNDN);
+        mpfr_get_z(want, t, MPFR_RNDN);
+        hdo_radau_fixed(got, x, shift);
+        cr_assert(mpz_cmp(got, want) == 0, "prec %ld shift %ld", (long)p,
+                  shift);
+        checked++;
+        ties += trial % 3 == 0;
+        mpfr_clears(x, t, (mpfr_ptr)0);
+    }
+    cr_assert_geq(ties, 1000);
+    cr_assert_eq(checked, 3000);
+    mpz_clears(got, want, (mpz_ptr)0);
+    gmp_randclear(st);
 }
