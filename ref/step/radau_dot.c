@@ -76,6 +76,10 @@ a_fixed(hdo_radau_dot *d, slong l)
     return d->Az[l];
 }
 
+/* hdo_radau_fixed reads MPFR's significand limbs (its documented struct
+   layout) as 64-bit limbs; elsewhere the build stops here */
+_Static_assert(GMP_NUMB_BITS == 64, "radau_dot.c needs 64-bit GMP limbs");
+
 void
 hdo_radau_fixed(mpz_t z, mpfr_srcptr x, long shift)
 {
