@@ -11,8 +11,8 @@
    with a rounding).  Here each column of F is scaled to integers with
    one exponent (p bits below its largest entry), A is kept as integers
    with 64 L >= p fraction bits, and a row is summed exactly in GMP
-   integers (exact_row, at the limb level) and rounded once.  And p is not the working
-   precision: the Newton iteration needs the residual to an absolute
+   integers (exact_row, at the limb level) and rounded once.  And p is not the
+   working precision: the Newton iteration needs the residual to an absolute
    accuracy below its stopping tolerance ntol, so p is 32 bits more than
    the ratio of |Z|, |h F| to ntol (166 bits at 30 digits against a
    working precision of 237). */
