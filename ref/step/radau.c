@@ -39,7 +39,6 @@ typedef struct {
     hdo_program_t f0; /* the right-hand sides alone, for the iterations */
     slong *f0in;
     hdo_radau_tcache fc, f0c; /* their operations on time alone, per stage */
-    int have_tc;
     slong nnz, *jrow, *jcol;
     /* the dense output, at wprec: y then z in state_coef */
     mpfr_t *state_coef, *guard_coef; /* N x (s+1), ng x (s+1) */
@@ -156,7 +155,6 @@ radau_alloc(hdo_stepper_struct *st, hdo_model_t model,
     free(jac.roots);
     hdo_radau_tcache_init(&r->fc, r->f, r->s);
     hdo_radau_tcache_init(&r->f0c, r->f0, r->s);
-    r->have_tc = 1;
     if (map_inputs(&r->fin, r->f, red) != 0 ||
         map_inputs(&r->f0in, r->f0, red) != 0) {
         snprintf(st->message, sizeof st->message,
@@ -315,10 +313,8 @@ radau_free(hdo_stepper_struct *st)
         hdo_program_clear(r->f0);
     free(r->fin);
     free(r->f0in);
-    if (r->have_tc) {
-        hdo_radau_tcache_clear(&r->fc);
-        hdo_radau_tcache_clear(&r->f0c);
-    }
+    hdo_radau_tcache_clear(&r->fc); /* zero until made: nothing to do */
+    hdo_radau_tcache_clear(&r->f0c);
     free(r->jrow);
     free(r->jcol);
     if (r->c != NULL) {
@@ -327,9 +323,8 @@ radau_free(hdo_stepper_struct *st)
         hdo_mat_clear(r->W);
         hdo_vec_clear(r->L, s);
     }
-    if (r->blk_init)
-        mpfr_clear(r->Lsum);
     if (r->blk_init) {
+        mpfr_clear(r->Lsum);
         hdo_radau_dot_clear(&r->Ad);
         hdo_radau_block_clear(&r->blk);
         hdo_vec_clear(r->J0, r->nnz);

@@ -190,6 +190,7 @@ typedef struct {
 
 void hdo_radau_tcache_init(hdo_radau_tcache *c, const hdo_program_struct *prog,
                            slong s);
+/* Also on a zeroed cache that was never made. */
 void hdo_radau_tcache_clear(hdo_radau_tcache *c);
 int hdo_radau_tcache_eval(hdo_radau_tcache *c, hdo_program_struct *prog,
                           slong stage, hdo_expr *bad);

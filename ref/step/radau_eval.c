@@ -47,6 +47,8 @@ hdo_radau_tcache_init(hdo_radau_tcache *c, const hdo_program_struct *prog,
 void
 hdo_radau_tcache_clear(hdo_radau_tcache *c)
 {
+    if (c->slot == NULL)
+        return; /* a zeroed cache, never made */
     hdo_vec_clear(c->val, c->s * c->nt + 1);
     hdo_vec_clear(c->t, c->s);
     free(c->slot);
