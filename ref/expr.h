@@ -415,6 +415,10 @@ int hdo_expr_enclose(mpfr_t mid, mpfr_t rad, const hdo_expr_pool_t pool,
    first, so that after a failure mpfr_overflow_p() says whether a value
    overflowed MPFR's exponent range ("overflow", not "domain error"). */
 int hdo_program_eval(hdo_program_t prog, hdo_expr *bad);
+/* One operation c of a program at a point, r := c(a, b) (b NULL for one
+   operand); r must not alias a or b for POW. */
+void hdo_program_eval_op(mpfr_ptr r, const hdo_program_instr *c, mpfr_srcptr a,
+                         mpfr_srcptr b);
 /* Convenience: looks up input values in x[order * nvars + var] (order-major
    table of all variables and derivatives, max_order + 1 blocks), sets t, and
    evaluates; writes the roots into out[0..nroots). */

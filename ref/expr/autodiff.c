@@ -4,9 +4,6 @@
 #include "expr.h"
 #include "status.h"
 
-void hdo_program_eval_op(mpfr_ptr r, const hdo_program_instr *c, mpfr_srcptr a,
-                         mpfr_srcptr b);
-
 /* How many auxiliary series an instruction needs in Taylor mode. */
 static slong
 aux_needed(const hdo_program_instr *c)

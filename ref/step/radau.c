@@ -38,6 +38,7 @@ typedef struct {
     slong *fin;       /* per input of f: its component (y, then z) */
     hdo_program_t f0; /* the right-hand sides alone, for the iterations */
     slong *f0in;
+    hdo_radau_tcache fc, f0c; /* their operations on time alone, per stage */
     slong nnz, *jrow, *jcol;
     /* the dense output, at wprec: y then z in state_coef */
     mpfr_t *state_coef, *guard_coef; /* N x (s+1), ng x (s+1) */
@@ -152,6 +153,8 @@ radau_alloc(hdo_stepper_struct *st, hdo_model_t model,
     hdo_program_init(r->f, model->pool, jac.roots, N + r->nnz, w);
     hdo_program_init(r->f0, model->pool, jac.roots, N, w);
     free(jac.roots);
+    hdo_radau_tcache_init(&r->fc, r->f, r->s);
+    hdo_radau_tcache_init(&r->f0c, r->f0, r->s);
     if (map_inputs(&r->fin, r->f, red) != 0 ||
         map_inputs(&r->f0in, r->f0, red) != 0) {
         snprintf(st->message, sizeof st->message,
@@ -310,6 +313,8 @@ radau_free(hdo_stepper_struct *st)
         hdo_program_clear(r->f0);
     free(r->fin);
     free(r->f0in);
+    hdo_radau_tcache_clear(&r->fc); /* zero until made: nothing to do */
+    hdo_radau_tcache_clear(&r->f0c);
     free(r->jrow);
     free(r->jcol);
     if (r->c != NULL) {
@@ -318,9 +323,8 @@ radau_free(hdo_stepper_struct *st)
         hdo_mat_clear(r->W);
         hdo_vec_clear(r->L, s);
     }
-    if (r->blk_init)
-        mpfr_clear(r->Lsum);
     if (r->blk_init) {
+        mpfr_clear(r->Lsum);
         hdo_radau_dot_clear(&r->Ad);
         hdo_radau_block_clear(&r->blk);
         hdo_vec_clear(r->J0, r->nnz);
@@ -400,7 +404,7 @@ eval_stage(radau *r, slong i, int jac)
     mpfr_add(ti, ti, r->t0, MPFR_RNDN);
     set_inputs(r, prog, jac ? r->fin : r->f0in, ti, y);
     mpfr_clear(ti);
-    int st = hdo_program_eval(prog, &bad);
+    int st = hdo_radau_tcache_eval(jac ? &r->fc : &r->f0c, prog, i, &bad);
     if (st != 0)
         return st;
     for (slong k = 0; k < n; k++)

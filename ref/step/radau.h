@@ -174,6 +174,27 @@ void hdo_radau_memo_swap(hdo_radau_memo *mo, mpfr_t t0, mpfr_t h, mpfr_t hnext,
                          mpfr_ptr y0, mpfr_t *state_coef, slong nstate_coef,
                          mpfr_t *guard_coef);
 
+/* radau_eval.c: the values of a program's operations on time and
+   constants alone (sin(20000 pi t) of a source), kept per stage with the
+   stage's time: hdo_radau_tcache_eval(c, prog, i, bad) is
+   hdo_program_eval(prog, bad) for stage i (inputs and time set), giving
+   the same values, with those operations copied back when stage i's time
+   is the one they were computed at. */
+typedef struct {
+    slong s, nt;  /* stages; operations on time alone */
+    slong *slot;  /* their slots, in program order */
+    mpfr_ptr val; /* s x nt values */
+    mpfr_ptr t;   /* s: the time of each stage's values */
+    int *valid;   /* s */
+} hdo_radau_tcache;
+
+void hdo_radau_tcache_init(hdo_radau_tcache *c, const hdo_program_struct *prog,
+                           slong s);
+/* Also on a zeroed cache that was never made. */
+void hdo_radau_tcache_clear(hdo_radau_tcache *c);
+int hdo_radau_tcache_eval(hdo_radau_tcache *c, hdo_program_struct *prog,
+                          slong stage, hdo_expr *bad);
+
 /* radau_scale.c: sc[i] := the scale of component i of N (64 bits):
    max(|y0_i|, |y0_i + Z_i| (Z NULL: left out), floor_i (floor NULL: 0),
    2^-(3s + 25) max_k |y0_k|), the size the Newton iteration and the

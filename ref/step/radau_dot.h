@@ -13,9 +13,17 @@ typedef struct {
     mpfr_ptr A;
     mpz_ptr *Az; /* lmax + 1 entries */
     mpz_t *Fz, acc;
+    mp_ptr pos, neg; /* nacc limbs each: exact_row's accumulators */
+    slong nacc;
     mpfr_t t;
 } hdo_radau_dot;
 
+/* z := x 2^shift rounded to the nearest integer, ties to even: what
+   mpfr_mul_2si then mpfr_get_z (MPFR_RNDN) give, read off x's
+   significand's limbs (that pair cost 1,100 instructions an entry, 5% of
+   the ring modulator's run at 16 digits; decisions.md D-097); 0 for a
+   NaN or an infinity. */
+void hdo_radau_fixed(mpz_t z, mpfr_srcptr x, long shift);
 /* Copies the s x s matrix A (exactly) for stages of n components. */
 void hdo_radau_dot_init(hdo_radau_dot *d, const hdo_mat_t A, slong n);
 void hdo_radau_dot_clear(hdo_radau_dot *d);
