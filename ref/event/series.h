@@ -15,4 +15,14 @@ slong hdo_event_actual_len(mpfr_srcptr c, slong len);
 void hdo_event_coef_scale(mpfr_t scale, mpfr_srcptr c, slong len,
                           const mpfr_t H, const double *lc);
 
+/* Horner: f = P(x), fp = P'(x) for P = sum c_k x^k, len coefficients
+   (refine.c). */
+void hdo_event_horner2(mpfr_t f, mpfr_t fp, mpfr_srcptr c, slong len,
+                       const mpfr_t x);
+
+/* The root of P = sum c_k s^k in [a, b] (P(a) >= 0 >= P(b)) to the
+   working precision prec, H the step (refine.c). */
+void hdo_event_refine(mpfr_t x, mpfr_srcptr c, slong len, const mpfr_t a,
+                      const mpfr_t b, const mpfr_t H, mpfr_prec_t prec);
+
 #endif
