@@ -238,8 +238,9 @@ fast_init(fastpoly *f, mpfr_srcptr c, slong len, const mpfr_t H, slong aprec)
     f->Terr = x + 3 * len;
     for (slong k = 0; k < len; k++) {
         /* the mantissas of c_k and H^k: 2k + 2 roundings */
-        f->e[k] =
-            ex[k] == -INFINITY ? 0 : ldexp(x[k], (int)fmax(ex[k] - G, -1100));
+        f->e[k] = ex[k] == -INFINITY
+                      ? 0
+                      : hdo_event_scale2(x[k], (long)fmax(ex[k] - G, -1100));
         f->err[k] = (double)(2 * k + 3) * FAST_U * fabs(f->e[k]) + FAST_TINY;
     }
     f->eta = 8.0 * (double)len * 0x1p-29 + 1e-9;

@@ -19,6 +19,101 @@ hdo_event_horner2(mpfr_t f, mpfr_t fp, mpfr_srcptr c, slong len, const mpfr_t x)
     }
 }
 
+/* Double-double arithmetic (Dekker, Knuth; fma for the exact product):
+   a value hi + lo, |lo| <= ulp(hi) / 2, about 106 bits. */
+static inline void
+dd_norm(double *h, double *l, double s, double e)
+{
+    double t = s + e;
+    *l = e - (t - s);
+    *h = t;
+}
+
+static inline void
+dd_mul(double *h, double *l, double ah, double al, double bh, double bl)
+{
+    double p = ah * bh, e = fma(ah, bh, -p);
+    dd_norm(h, l, p, e + (ah * bl + al * bh));
+}
+
+static inline void
+dd_add(double *h, double *l, double ah, double al, double bh, double bl)
+{
+    double s = ah + bh, v = s - ah, e = (ah - (s - v)) + (bh - v);
+    dd_norm(h, l, s, e + (al + bl));
+}
+
+/* v's significand in [1/2, 1) as a double-double (its first 117 bits,
+   truncated: within 2^-105 relative), and its exponent; 0 when v is not
+   a regular number or limbs are not 64 bits. */
+static int
+dd_of(double *h, double *l, long *ex, mpfr_srcptr v)
+{
+#if GMP_NUMB_BITS == 64
+    if (!mpfr_regular_p(v))
+        return 0;
+    slong n = (mpfr_get_prec(v) + 63) / 64;
+    const mp_limb_t *d = mpfr_custom_get_significand(v);
+    mp_limb_t m1 = d[n - 1], m0 = n >= 2 ? d[n - 2] : 0;
+    double s = mpfr_signbit(v) ? -1.0 : 1.0;
+    double hi = s * 0x1p-53 * (double)(m1 >> 11);
+    double lo = s * 0x1p-106 * (double)(((m1 & 0x7ff) << 42) | (m0 >> 22));
+    dd_norm(h, l, hi, lo);
+    *ex = mpfr_get_exp(v);
+    return 1;
+#else
+    (void)h, (void)l, (void)ex, (void)v;
+    return 0;
+#endif
+}
+
+/* The doubles' root u of P(H u) = 2^G sum e_k u^k, converged there, one
+   Newton step further with P in double-doubles (issue 28: from the
+   doubles' 50 bits to about 100, so that one evaluation at the working
+   precision reaches 30 digits where the doubles' start needed two,
+   44,000 instructions each at order 48; this costs about 4,000).  The
+   coefficients e_k = c_k H^k 2^-G from the significands (within about
+   k 2^-104 relative); P' in doubles (the step is below 2^-40 u: its
+   2^-50 relative error is 2^-90 of u).  u + ul is the result; unchanged
+   (ul = 0) when the step is not that small: it is only a start, refine's
+   bracket and steps decide. */
+static void
+dd_polish(double *u, double *ul, mpfr_srcptr c, slong len, const mpfr_t H,
+          double G)
+{
+    double hh, hl, ph = 1, pl = 0, x = *u, fh = 0, fl = 0, dp = 0;
+    long he, ek;
+    if (!dd_of(&hh, &hl, &he, H))
+        return;
+    enum { MAXLEN = 256 };
+    double eh[MAXLEN], el[MAXLEN];
+    for (slong k = 0; k < len; k++) {
+        double ch, cl, sh, sl;
+        eh[k] = el[k] = 0;
+        if (!mpfr_zero_p(c + k)) {
+            if (!dd_of(&ch, &cl, &ek, c + k))
+                return;
+            dd_mul(&sh, &sl, ch, cl, ph, pl);
+            long sc =
+                (long)fmax((double)ek + (double)k * (double)he - G, -1100);
+            eh[k] = hdo_event_scale2(sh, sc);
+            el[k] = hdo_event_scale2(sl, sc);
+        }
+        dd_mul(&ph, &pl, ph, pl, hh, hl);
+    }
+    for (slong k = len - 1; k >= 0; k--) {
+        dp = fma(dp, x, fh);
+        /* f := f x + e_k, x a double */
+        double p = fh * x, e = fma(fh, x, -p) + fl * x;
+        dd_norm(&fh, &fl, p, e);
+        dd_add(&fh, &fl, fh, fl, eh[k], el[k]);
+    }
+    double du = (fh + fl) / dp;
+    if (!isfinite(du) || !(fabs(du) <= 0x1p-40 * fabs(x)))
+        return;
+    dd_add(u, ul, x, 0, -du, 0);
+}
+
 /* A start for refine in doubles (issue 28): the same safeguarded Newton
    on P(H u) = 2^G sum e_k u^k, e_k = c_k H^k 2^-G (G the largest
    exponent, so |e_k| <= 1), u in [a/H, b/H], until the step is at the
@@ -38,7 +133,7 @@ hdo_event_horner2(mpfr_t f, mpfr_t fp, mpfr_srcptr c, slong len, const mpfr_t x)
    +inf otherwise. */
 static int
 double_start(mpfr_t x, double *cq, mpfr_srcptr c, slong len, const mpfr_t a,
-             const mpfr_t b, const mpfr_t H)
+             const mpfr_t b, const mpfr_t H, mpfr_prec_t prec)
 {
     enum { MAXLEN = 256 };
     double e[MAXLEN], mk[MAXLEN];
@@ -63,7 +158,9 @@ double_start(mpfr_t x, double *cq, mpfr_srcptr c, slong len, const mpfr_t a,
         return 0;
     for (slong k = 0; k < len; k++)
         e[k] =
-            mk[k] == 0 ? 0 : ldexp(mk[k], (int)fmax((double)ex[k] - G, -1100));
+            mk[k] == 0
+                ? 0
+                : hdo_event_scale2(mk[k], (long)fmax((double)ex[k] - G, -1100));
     mpfr_t q;
     mpfr_init2(q, 53);
     mpfr_div(q, a, H, MPFR_RNDN);
@@ -73,14 +170,20 @@ double_start(mpfr_t x, double *cq, mpfr_srcptr c, slong len, const mpfr_t a,
     double u = 0.5 * (lo + hi);
     int converged = 0;
     for (int it = 0; it < 200 && hi > lo; it++) {
-        double p = 0, dp = 0;
+        double p = 0, dp = 0, t = 0;
         for (slong k = len - 1; k >= 0; k--) {
             dp = dp * u + p;
             p = p * u + e[k];
+            t = t * fabs(u) + fabs(e[k]);
         }
         if (!isfinite(p))
             break;
-        if (p == 0) {
+        /* p within the doubles' rounding (a guard whose terms cancel:
+           the steps would only wander) and the step small: as near as
+           doubles get (issue 28: such a root took 50 to 80 evaluations
+           at the working precision, bisecting its noise) */
+        if (p == 0 || (fabs(p) <= 0x1p-50 * (double)len * t &&
+                       fabs(p) <= 0x1p-40 * fabs(dp) * fabs(u))) {
             converged = 1;
             break;
         }
@@ -114,8 +217,14 @@ double_start(mpfr_t x, double *cq, mpfr_srcptr c, slong len, const mpfr_t a,
         if (isfinite(bound) && dp != 0)
             *cq = bound;
     }
+    double ul = 0;
+    /* the doubles' root would take two evaluations at the working
+       precision (cq du^2 above eps after the first): polish it */
+    if (ok && isfinite(*cq) && ldexp(*cq, -100) > ldexp(1.0, 1 - (int)prec))
+        dd_polish(&u, &ul, c, len, H, G);
     if (ok) {
         mpfr_set_d(x, u, MPFR_RNDN);
+        mpfr_add_d(x, x, ul, MPFR_RNDN);
         mpfr_mul(x, x, H, MPFR_RNDN);
         ok = mpfr_cmp(x, a) > 0 && mpfr_cmp(x, b) < 0;
     }
@@ -137,7 +246,7 @@ hdo_event_refine(mpfr_t x, mpfr_srcptr c, slong len, const mpfr_t a0,
     mpfr_set(a, a0, MPFR_RNDN);
     mpfr_set(b, b0, MPFR_RNDN);
     mpfr_mul_2si(eps, H, 2 - (long)prec, MPFR_RNDN);
-    if (!double_start(x, &cq, c, len, a, b, H)) {
+    if (!double_start(x, &cq, c, len, a, b, H, prec)) {
         mpfr_add(x, a, b, MPFR_RNDN);
         mpfr_div_2ui(x, x, 1, MPFR_RNDN);
     }
