@@ -420,10 +420,53 @@ fast_clearly_positive(const fastpoly *f)
     return q0 * (1 - 0x1p-28) * (1 - 1e-12) > sum + f->tiny;
 }
 
+/* 1 when clearly_positive(Q) must say no, from the doubles: the exact
+   Q(0) (below |e_0| + err_0) is at most twice the exact sum_{k>=1} |Q_k|
+   H^k (above the sum of |e_k| - err_k), which Arb's upper bounds of the
+   sum and lower bound of Q(0) can only confirm; the doubles' rounding
+   (a sum of at most 200 terms) within the factors 1 -+ 1e-12.  0: Arb
+   decides. */
+static int
+fast_not_clearly_positive(const fastpoly *f)
+{
+    if (f->e == NULL)
+        return 0;
+    double sum = 0, q0 = (fabs(f->e[0]) + f->err[0]) * (1 + 1e-12);
+    for (slong k = 1; k < f->len; k++)
+        sum += fmax(fabs(f->e[k]) - f->err[k], 0);
+    return 2 * sum * (1 - 1e-12) >= q0;
+}
+
+/* Q's balls (exact copies of the coefficients), made at their first use
+   (issue 28: the search decides from the doubles on most steps, and
+   making and clearing the balls cost 9 M of stick_slip_hysteresis's
+   events). */
+typedef struct {
+    arb_ptr Q;
+    mpfr_srcptr c;
+    slong len;
+} lazy_balls;
+
+static arb_srcptr
+balls(lazy_balls *z)
+{
+    if (z->Q == NULL) {
+        arf_t t;
+        arf_init(t);
+        z->Q = _arb_vec_init(z->len);
+        for (slong k = 0; k < z->len; k++) { /* exact copies */
+            arf_set_mpfr(t, z->c + k);
+            arb_set_arf(z->Q + k, t);
+        }
+        arf_clear(t);
+    }
+    return z->Q;
+}
+
 /* The search on Q (Q(0) > 0) over [0, H]: returns 1 and a bracket [a, b]
    (Q(a) >= 0 >= Q(b)) of the first sign change from + to -, or 0. */
 static int
-search(arf_t ra, arf_t rb, arb_srcptr Q, slong len, const arf_t H,
+search(arf_t ra, arf_t rb, lazy_balls *Qz, slong len, const arf_t H,
        const arf_t wmin, slong aprec, fastpoly *fp)
 {
     slong cap = 64, top = 0;
@@ -455,7 +498,7 @@ search(arf_t ra, arf_t rb, arb_srcptr Q, slong len, const arf_t H,
         if (!fast_enclose(&sq, &sdq, fp, iv.ua, iv.ub)) {
             if (T == NULL)
                 T = _arb_vec_init(len);
-            enclose(q, dq, T, Q, len, m, r, aprec);
+            enclose(q, dq, T, balls(Qz), len, m, r, aprec);
             sq = arb_sign(q);
             sdq = arb_sign(dq);
         }
@@ -472,7 +515,7 @@ search(arf_t ra, arf_t rb, arb_srcptr Q, slong len, const arf_t H,
         } else if (sdq < 0) {
             int sb = fast_sign_at(fp, &iv);
             if (sb == 2)
-                sb = sign_at(Q, len, &iv.b, aprec);
+                sb = sign_at(balls(Qz), len, &iv.b, aprec);
             if (sb <= 0) { /* decreasing through zero in (a, b] */
                 arf_set(ra, &iv.a);
                 arf_set(rb, &iv.b);
@@ -485,7 +528,7 @@ search(arf_t ra, arf_t rb, arb_srcptr Q, slong len, const arf_t H,
                    it leaves S negative (see the comment at the top) */
                 int sb = fast_sign_at(fp, &iv);
                 if (sb == 2)
-                    sb = sign_at(Q, len, &iv.b, aprec);
+                    sb = sign_at(balls(Qz), len, &iv.b, aprec);
                 if (sb < 0) {
                     arf_set(ra, &iv.a);
                     arf_set(rb, &iv.b);
@@ -663,15 +706,11 @@ hdo_event_locate(mpfr_t root, mpfr_srcptr c, slong len, const mpfr_t H,
     {
         slong qlen = len - m;
         slong aprec = prec + 32;
-        arb_ptr Q = _arb_vec_init(qlen);
+        lazy_balls Qz = {NULL, c + m, qlen};
         arf_t Ha, wmin, ra, rb;
         mpfr_t a, b, fa, fb, dummy;
 
         arf_init(Ha);
-        for (slong k = 0; k < qlen; k++) { /* exact copies */
-            arf_set_mpfr(Ha, c + m + k);
-            arb_set_arf(Q + k, Ha);
-        }
         arf_init(wmin);
         arf_init(ra);
         arf_init(rb);
@@ -682,8 +721,9 @@ hdo_event_locate(mpfr_t root, mpfr_srcptr c, slong len, const mpfr_t H,
         mpfr_div_2ui(term, term, 2, MPFR_RNDD);
         arf_set_mpfr(wmin, term);
 
-        int hit = !clearly_positive(Q, qlen, Ha) &&
-                  search(ra, rb, Q, qlen, Ha, wmin, aprec, &fp);
+        int hit = (fast_not_clearly_positive(&fp) ||
+                   !clearly_positive(balls(&Qz), qlen, Ha)) &&
+                  search(ra, rb, &Qz, qlen, Ha, wmin, aprec, &fp);
         fast_clear(&fp);
         if (hit) {
             mpfr_inits2(prec, a, b, fa, fb, dummy, (mpfr_ptr)0);
@@ -709,7 +749,8 @@ hdo_event_locate(mpfr_t root, mpfr_srcptr c, slong len, const mpfr_t H,
             mpfr_clears(a, b, fa, fb, dummy, (mpfr_ptr)0);
             result = HDO_EVENT;
         }
-        _arb_vec_clear(Q, qlen);
+        if (Qz.Q != NULL)
+            _arb_vec_clear(Qz.Q, qlen);
         arf_clear(Ha);
         arf_clear(wmin);
         arf_clear(ra);
