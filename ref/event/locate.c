@@ -196,6 +196,7 @@ typedef struct {
        at 2^-aprec instead of 2^-52, with a factor 16 to spare), tiny
        absolute */
     double eta, rho, tiny;
+    double G; /* the scale 2^-G of e */
     slong aprec;
 } fastpoly;
 
@@ -233,6 +234,7 @@ fast_init(fastpoly *f, mpfr_srcptr c, slong len, const mpfr_t H, slong aprec)
         return 0;
     }
     f->e = x;
+    f->G = G;
     f->err = x + len;
     f->T = x + 2 * len;
     f->Terr = x + 3 * len;
@@ -724,7 +726,6 @@ hdo_event_locate(mpfr_t root, mpfr_srcptr c, slong len, const mpfr_t H,
         int hit = (fast_not_clearly_positive(&fp) ||
                    !clearly_positive(balls(&Qz), qlen, Ha)) &&
                   search(ra, rb, &Qz, qlen, Ha, wmin, aprec, &fp);
-        fast_clear(&fp);
         if (hit) {
             mpfr_inits2(prec, a, b, fa, fb, dummy, (mpfr_ptr)0);
             arf_get_mpfr(a, ra, MPFR_RNDN);
@@ -741,14 +742,17 @@ hdo_event_locate(mpfr_t root, mpfr_srcptr c, slong len, const mpfr_t H,
                     hdo_event_horner2(fb, dummy, c, len, b);
                     on_q = mpfr_sgn(fa) < 0 || mpfr_sgn(fb) > 0;
                 }
-                if (on_q)
-                    hdo_event_refine(root, c + m, qlen, a, b, H, prec);
+                /* the search's doubles are those of c + m */
+                if (on_q || m == 0)
+                    hdo_event_refine(root, c + m, qlen, a, b, H, prec, fp.e,
+                                     fp.G);
                 else
-                    hdo_event_refine(root, c, len, a, b, H, prec);
+                    hdo_event_refine(root, c, len, a, b, H, prec, NULL, 0);
             }
             mpfr_clears(a, b, fa, fb, dummy, (mpfr_ptr)0);
             result = HDO_EVENT;
         }
+        fast_clear(&fp);
         if (Qz.Q != NULL)
             _arb_vec_clear(Qz.Q, qlen);
         arf_clear(Ha);

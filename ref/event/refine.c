@@ -133,34 +133,40 @@ dd_polish(double *u, double *ul, mpfr_srcptr c, slong len, const mpfr_t H,
    +inf otherwise. */
 static int
 double_start(mpfr_t x, double *cq, mpfr_srcptr c, slong len, const mpfr_t a,
-             const mpfr_t b, const mpfr_t H, mpfr_prec_t prec)
+             const mpfr_t b, const mpfr_t H, mpfr_prec_t prec,
+             const double *pre, double preG)
 {
     enum { MAXLEN = 256 };
-    double e[MAXLEN], mk[MAXLEN];
+    double own[MAXLEN], mk[MAXLEN], G = preG;
+    const double *e = pre;
     long ex[MAXLEN], he, ek;
     *cq = INFINITY;
     if (len < 2 || len > MAXLEN || !mpfr_regular_p(H))
         return 0;
-    double hm = mpfr_get_d_2exp(&he, H, MPFR_RNDN), pw = 1, G = -INFINITY;
-    for (slong k = 0; k < len; k++, pw *= hm) {
-        mk[k] = 0;
-        ex[k] = 0;
-        if (mpfr_zero_p(c + k))
-            continue;
-        if (!mpfr_regular_p(c + k))
+    if (pre == NULL) {
+        double hm = mpfr_get_d_2exp(&he, H, MPFR_RNDN), pw = 1;
+        G = -INFINITY;
+        for (slong k = 0; k < len; k++, pw *= hm) {
+            mk[k] = 0;
+            ex[k] = 0;
+            if (mpfr_zero_p(c + k))
+                continue;
+            if (!mpfr_regular_p(c + k))
+                return 0;
+            mk[k] = mpfr_get_d_2exp(&ek, c + k, MPFR_RNDN) * pw;
+            ex[k] = ek + (long)k * he;
+            if ((double)ex[k] > G)
+                G = (double)ex[k];
+        }
+        if (!(G > -INFINITY && fabs(G) < 0x1p50))
             return 0;
-        mk[k] = mpfr_get_d_2exp(&ek, c + k, MPFR_RNDN) * pw;
-        ex[k] = ek + (long)k * he;
-        if ((double)ex[k] > G)
-            G = (double)ex[k];
+        for (slong k = 0; k < len; k++)
+            own[k] = mk[k] == 0
+                         ? 0
+                         : hdo_event_scale2(
+                               mk[k], (long)fmax((double)ex[k] - G, -1100));
+        e = own;
     }
-    if (!(G > -INFINITY && fabs(G) < 0x1p50))
-        return 0;
-    for (slong k = 0; k < len; k++)
-        e[k] =
-            mk[k] == 0
-                ? 0
-                : hdo_event_scale2(mk[k], (long)fmax((double)ex[k] - G, -1100));
     mpfr_t q;
     mpfr_init2(q, 53);
     mpfr_div(q, a, H, MPFR_RNDN);
@@ -237,7 +243,8 @@ double_start(mpfr_t x, double *cq, mpfr_srcptr c, slong len, const mpfr_t a,
    bracket or the step is below 2^(2-prec) H.  Writes the root to x. */
 void
 hdo_event_refine(mpfr_t x, mpfr_srcptr c, slong len, const mpfr_t a0,
-                 const mpfr_t b0, const mpfr_t H, mpfr_prec_t prec)
+                 const mpfr_t b0, const mpfr_t H, mpfr_prec_t prec,
+                 const double *e, double G)
 {
     mpfr_t a, b, f, fp, xn, eps, w, du;
     double cq;
@@ -246,7 +253,7 @@ hdo_event_refine(mpfr_t x, mpfr_srcptr c, slong len, const mpfr_t a0,
     mpfr_set(a, a0, MPFR_RNDN);
     mpfr_set(b, b0, MPFR_RNDN);
     mpfr_mul_2si(eps, H, 2 - (long)prec, MPFR_RNDN);
-    if (!double_start(x, &cq, c, len, a, b, H, prec)) {
+    if (!double_start(x, &cq, c, len, a, b, H, prec, e, G)) {
         mpfr_add(x, a, b, MPFR_RNDN);
         mpfr_div_2ui(x, x, 1, MPFR_RNDN);
     }
