@@ -363,6 +363,9 @@ typedef struct {
     slong aux;  /* first auxiliary series (e.g. cos for sin in Taylor
                    mode), an index into the aux coefficients, or -1 */
     slong naux;
+    slong twin;  /* Taylor mode: an earlier slot, sin(a) for cos(a) (sinh
+                    and cosh alike), whose series and companion are this
+                    one's companion and series, or -1 */
     int int_pow; /* POW with a small integer exponent ipow */
     slong ipow;
     hdo_expr node; /* pool node, for error messages */

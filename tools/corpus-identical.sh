@@ -19,7 +19,9 @@
 #
 # each into DIR/<run>/ (trajectory.csv, events.csv, summary.json as hdo
 # writes them, and rc, stdout, stderr of the command), JOBS at a time
-# (default 2), each run stopped after TIMEOUT seconds (default 900).
+# (default 2), each run stopped after TIMEOUT seconds (default 900);
+# ONLY, an extended regex, keeps the runs whose whole name matches it
+# (ONLY='pendulum-d30|beam-.*': the runs a change can reach).
 # `compare` then holds A and B against each other: the exit status, the
 # list of files, trajectory.csv and events.csv byte for byte, summary.json
 # byte for byte without its "seconds", "timing", "hdo_version" and
@@ -97,7 +99,7 @@ run_all() {
     mkdir -p "$dir" || exit 2
     hdo=$(realpath "$hdo")
     export hdo dir timeout
-    list_runs | xargs -P "$jobs" -L 1 bash -c '
+    list_runs | grep -E "^(${ONLY:-.*}) " | xargs -P "$jobs" -L 1 bash -c '
         name=$1; shift
         out=$dir/$name
         rm -rf "$out"; mkdir -p "$out"

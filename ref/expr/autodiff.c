@@ -52,6 +52,17 @@ aux_needed(const hdo_program_instr *c)
     return 0;
 }
 
+/* The function whose series is kind's companion (sin: cos), or kind. */
+static hdo_expr_kind
+partner(hdo_expr_kind kind)
+{
+    return kind == HDO_X_SIN    ? HDO_X_COS
+           : kind == HDO_X_COS  ? HDO_X_SIN
+           : kind == HDO_X_SINH ? HDO_X_COSH
+           : kind == HDO_X_COSH ? HDO_X_SINH
+                                : kind;
+}
+
 void
 hdo_program_taylor_alloc(hdo_program_t prog, slong order)
 {
@@ -64,6 +75,18 @@ hdo_program_taylor_alloc(hdo_program_t prog, slong order)
         c->naux = aux_needed(c);
         c->aux = c->naux ? prog->naux : -1;
         prog->naux += c->naux;
+    }
+    /* sin and cos (sinh and cosh) of one operand compute the same pair
+       of series, each its own and the other as companion: the later
+       one copies them from the earlier (Beam: half its sines and
+       cosines; decisions.md D-100) */
+    for (slong i = 0; i < prog->nslots; i++) {
+        hdo_program_instr *c = prog->code + i;
+        hdo_expr_kind pair = partner(c->kind);
+        c->twin = -1;
+        for (slong j = 0; pair != c->kind && j < i && c->twin < 0; j++)
+            if (prog->code[j].kind == pair && prog->code[j].a == c->a)
+                c->twin = j;
     }
     prog->coef = flint_malloc(prog->nslots * per * sizeof *prog->coef);
     prog->auxcoef =
@@ -137,9 +160,10 @@ is_constant(const hdo_program_struct *prog, slong s)
     return prog->code[s].kind == HDO_X_CONST || prog->code[s].kind == HDO_X_PI;
 }
 
-/* Order k of one instruction at slot i. */
+/* Order k of one instruction at slot i; active as in
+   hdo_program_taylor_step_some. */
 static int
-taylor_op(hdo_program_t prog, slong i, slong k)
+taylor_op(hdo_program_t prog, slong i, slong k, const char *active)
 {
     slong per = prog->taylor_order + 1;
     hdo_program_instr *c = prog->code + i;
@@ -149,6 +173,15 @@ taylor_op(hdo_program_t prog, slong i, slong k)
     mpfr_t *x = c->aux >= 0 ? prog->auxcoef + c->aux * per : NULL;
     mpfr_ptr acc = prog->tmp[0], tmp = prog->tmp[1];
 
+    if (c->twin >= 0 && (active == NULL || active[c->twin])) {
+        /* the twin's recurrence, computed this pass, is this one's with
+           the same operands: the same bits (its order 0 too: mpfr_sin
+           and mpfr_cos of u_0 both ways) */
+        const hdo_program_instr *t = prog->code + c->twin;
+        mpfr_set(r[k], prog->auxcoef[t->aux * per + k], MPFR_RNDN);
+        mpfr_set(x[k], prog->coef[c->twin * per + k], MPFR_RNDN);
+        return mpfr_number_p(r[k]) ? 0 : HDO_ERR_DOMAIN;
+    }
     if (k == 0) {
         hdo_program_eval_op(r[0], c, u[0], v ? v[0] : NULL);
         if (!mpfr_number_p(r[0]))
@@ -414,7 +447,7 @@ hdo_program_taylor_step_some(hdo_program_t prog, slong k, const char *active,
         if (hdo_expr_kind_arity(prog->code[i].kind) == 0 ||
             (active != NULL && !active[i]))
             continue;
-        int status = taylor_op(prog, i, k);
+        int status = taylor_op(prog, i, k, active);
         if (status != 0) {
             if (bad != NULL)
                 *bad = prog->code[i].node;

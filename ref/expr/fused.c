@@ -403,60 +403,108 @@ weight_of(int weight, slong j, slong k)
     return weight == 1 ? (limb)j : weight == 2 ? (limb)(k - j) : 1;
 }
 
+/* R[0 .. L-1] += the limbs of src (len limbs) shifted right by s >= 0
+   bits from the position where src's top limb is R[top]; the bits that
+   fall below R[0] are dropped (each product truncated alone, so the sum
+   does not depend on the order of the terms).  The carry runs to
+   R[L - 1] (the caller leaves room).  As addsub_shifted without the
+   subtraction and the lost bits, in one branch-free loop: the conv
+   kernel's inner loop. */
+INLINE void
+add_shifted(limb *R, int L, const limb *src, int len, int top, long s)
+{
+    long q = s / LB, d0 = (long)top - len - q;
+    int r = (int)(s % LB);
+    long j = d0 < 0 ? -d0 : 0;
+    limb c = 0;
+    /* S[j] = src[j - 1] >> r | src[j] << (LB - r), j = 0 .. len (src[-1]
+       = src[len] = 0; the double shift is 0 at r = 0) to R[d0 + j] */
+    for (; j <= len; j++) {
+        limb s_j = (j > 0 ? src[j - 1] >> r : 0) |
+                   (j < len ? (src[j] << (LB - 1 - r)) << 1 : 0);
+        dlimb t = (dlimb)R[d0 + j] + s_j + c;
+        R[d0 + j] = (limb)t;
+        c = (limb)(t >> LB);
+    }
+    for (long d = d0 + len + 1; c && d < L; d++)
+        c = ++R[d] == 0;
+}
+
+/* One term w a b of a Cauchy product into the window pos or neg (W + 1
+   limbs, top 2^T). */
+INLINE void
+conv_term(limb *pos, limb *neg, int W, long T, mpfr_srcptr a, mpfr_srcptr b,
+          limb w, int n)
+{
+    limb P[2 * NMAX + 1];
+    long e = a->_mpfr_exp + b->_mpfr_exp;
+    /* |w a b| < 2^(e + bits(w)) at or below the window's last bit
+       2^(T - LB W): truncated to 0, nothing to add (the dense output's
+       high orders) */
+    if (e + (w != 1 ? (long)FLINT_BIT_COUNT(w) : 0) <= T - (long)LB * W)
+        return;
+    mul_n(P, a->_mpfr_d, b->_mpfr_d, n);
+    int L = 2 * n;
+    limb *R = mpfr_signbit(a) != mpfr_signbit(b) ? neg : pos;
+    if (w != 1) {
+        /* exact: one more limb, 0.P' 2^(e + LB) below 2^T (T > Emax >=
+           e + bits(w)): placed with its top limb at the carry limb R[W]
+           and shifted right by T - e >= 0, the same bits as normalised
+           at R[W - 1] (R[W] receives zeros and the carries) */
+        limb c = 0;
+        for (int i = 0; i < L; i++) {
+            dlimb t = (dlimb)P[i] * w + c;
+            P[i] = (limb)t;
+            c = (limb)(t >> LB);
+        }
+        P[L] = c;
+        add_shifted(R, W + 1, P, L + 1, W, T - e);
+        return;
+    }
+    /* 0.P 2^e with P's top limb at the window's R[W - 1], shifted right
+       by T - e: the leading zero bits of P are in the shift */
+    add_shifted(R, W + 1, P, L, W - 1, T - e);
+}
+
 /* hdo_conv_fused once the operands are known regular or zero, of n
-   limbs, and the largest weighted product below 2^Emax, m terms. */
+   limbs, and the largest weighted product below 2^Emax, m terms; sym:
+   a square (u = v, unweighted, lo + hi = k), whose terms j and k - j are
+   the same product: each pair summed once and doubled, the same
+   integer as the two summed (decisions.md D-100). */
 INLINE int
 conv_n(mpfr_ptr r, const mpfr_t *u, const mpfr_t *v, slong k, slong lo,
-       slong hi, int weight, long Emax, slong m, int n)
+       slong hi, int weight, long Emax, slong m, int sym, int n)
 {
     /* the window: from 2^T (room for the carries of m terms) down to p +
        64 bits below the largest term; what lies below is dropped */
     mpfr_prec_t p = mpfr_get_prec(r);
     long T = Emax + (long)FLINT_BIT_COUNT((limb)m) + 1;
     int W = (int)((T - (Emax - (long)p - 64) + LB - 1) / LB);
-    limb pos[BUF + 1], neg[BUF + 1], P[2 * NMAX + 1];
+    limb pos[BUF + 1], neg[BUF + 1];
     if (W > BUF)
         return 1;
     for (int i = 0; i <= W; i++)
         pos[i] = neg[i] = 0;
-    for (slong j = lo; j <= hi; j++) {
+    /* sym: the pairs j < k - j, j <= ceil(k/2) - 1 */
+    slong top = sym ? (k + 1) / 2 - 1 : hi;
+    for (slong j = lo; j <= top; j++) {
         mpfr_srcptr a = u[j], b = v[k - j];
         limb w = weight_of(weight, j, k);
         if (mpfr_zero_p(a) || mpfr_zero_p(b) || w == 0)
             continue;
-        mul_n(P, a->_mpfr_d, b->_mpfr_d, n);
-        int L = 2 * n;
-        long e = mpfr_get_exp(a) + mpfr_get_exp(b);
-        if (w != 1) { /* exact: one more limb */
-            limb c = 0;
-            for (int i = 0; i < L; i++) {
-                dlimb t = (dlimb)P[i] * w + c;
-                P[i] = (limb)t;
-                c = (limb)(t >> LB);
-            }
-            P[L++] = c;
-            e += LB;
-            /* normalised, so that the shift below is >= 0: the weight
-               adds at most its bits to the product's exponent */
-            int lz = c != 0 ? __builtin_clzl(c) : LB;
-            if (lz == LB) {
-                for (int i = L - 1; i > 0; i--)
-                    P[i] = P[i - 1];
-                P[0] = 0;
-                e -= LB;
-                lz = __builtin_clzl(P[L - 1]);
-            }
-            if (lz > 0) {
-                for (int i = L - 1; i > 0; i--)
-                    P[i] = P[i] << lz | P[i - 1] >> (LB - lz);
-                P[0] <<= lz;
-                e -= lz;
-            }
+        conv_term(pos, neg, W, T, a, b, w, n);
+    }
+    if (sym) {
+        /* twice the pairs (no bit is lost: the whole sum fits), then
+           the middle term */
+        for (int i = W; i > 0; i--) {
+            pos[i] = pos[i] << 1 | pos[i - 1] >> (LB - 1);
+            neg[i] = neg[i] << 1 | neg[i - 1] >> (LB - 1);
         }
-        /* 0.P 2^e with P's top limb at the window's R[W - 1], shifted
-           right by T - e: the leading zero bits of P are in the shift */
-        limb *acc = mpfr_signbit(a) != mpfr_signbit(b) ? neg : pos;
-        addsub_shifted(acc, W + 1, P, L, W - 1, T - e, 0);
+        pos[0] <<= 1;
+        neg[0] <<= 1;
+        if (k % 2 == 0 && !mpfr_zero_p(u[k / 2]))
+            conv_term(pos, neg, W, T, u[k / 2], u[k / 2], 1, n);
     }
     int c = 0, sign = 1;
     for (int i = W - 1; i >= 0 && c == 0; i--)
@@ -485,11 +533,14 @@ hdo_conv_fused(mpfr_ptr r, const mpfr_t *u, const mpfr_t *v, slong k, slong lo,
     long Emax = 0;
     if (n > NMAX || n < 1 || k < 0 || k > (1L << 20))
         return 1;
+    /* a square: the terms j and k - j are the same product */
+    int sym = u == v && weight == 0 && lo + hi == k && lo <= hi;
+    slong top = sym ? k / 2 : hi;
     /* the largest product's exponent, and whether every operand is a
        number this kernel takes (read from the fields: MPFR's special
        values are the three exponents up to __MPFR_EXP_INF) */
     mpfr_prec_t pr = mpfr_get_prec(r);
-    for (slong j = lo; j <= hi; j++) {
+    for (slong j = lo; j <= top; j++) {
         mpfr_srcptr a = u[j], b = v[k - j];
         long ea = a->_mpfr_exp, eb = b->_mpfr_exp;
         if (ea <= __MPFR_EXP_INF || eb <= __MPFR_EXP_INF) {
@@ -498,9 +549,11 @@ hdo_conv_fused(mpfr_ptr r, const mpfr_t *u, const mpfr_t *v, slong k, slong lo,
                 return 1; /* an infinity or a NaN */
             continue;     /* a zero */
         }
+        /* |e| <= 2^60: one unsigned comparison each */
         if ((a->_mpfr_prec != pr && nlimbs(a) != n) ||
-            (b->_mpfr_prec != pr && nlimbs(b) != n) || ea > (1L << 60) ||
-            ea < -(1L << 60) || eb > (1L << 60) || eb < -(1L << 60))
+            (b->_mpfr_prec != pr && nlimbs(b) != n) ||
+            (unsigned long)ea + (1UL << 60) > (2UL << 60) ||
+            (unsigned long)eb + (1UL << 60) > (2UL << 60))
             return 1;
         limb w = weight_of(weight, j, k);
         if (w == 0)
@@ -508,7 +561,7 @@ hdo_conv_fused(mpfr_ptr r, const mpfr_t *u, const mpfr_t *v, slong k, slong lo,
         long e = ea + eb + (long)FLINT_BIT_COUNT(w);
         if (m == 0 || e > Emax)
             Emax = e;
-        m++;
+        m += sym && j != k - j ? 2 : 1;
     }
     if (m == 0) {
         mpfr_set_zero(r, 1); /* as the sum of products from +0 */
@@ -516,12 +569,12 @@ hdo_conv_fused(mpfr_ptr r, const mpfr_t *u, const mpfr_t *v, slong k, slong lo,
     }
     switch (n) {
     case 1:
-        return conv_n(r, u, v, k, lo, hi, weight, Emax, m, 1);
+        return conv_n(r, u, v, k, lo, hi, weight, Emax, m, sym, 1);
     case 2:
-        return conv_n(r, u, v, k, lo, hi, weight, Emax, m, 2);
+        return conv_n(r, u, v, k, lo, hi, weight, Emax, m, sym, 2);
     case 3:
-        return conv_n(r, u, v, k, lo, hi, weight, Emax, m, 3);
+        return conv_n(r, u, v, k, lo, hi, weight, Emax, m, sym, 3);
     default:
-        return conv_n(r, u, v, k, lo, hi, weight, Emax, m, 4);
+        return conv_n(r, u, v, k, lo, hi, weight, Emax, m, sym, 4);
     }
 }

@@ -55,6 +55,7 @@ hdo_program_init(hdo_program_t prog, const hdo_expr_pool_t pool,
         c->kind = n->kind;
         c->a = c->b = c->aux = -1;
         c->naux = 0;
+        c->twin = -1;
         c->int_pow = 0;
         c->node = nodes[i];
         /* piecewise nodes never reach a program: a mode's expressions

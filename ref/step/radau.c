@@ -870,9 +870,10 @@ radau_apply(hdo_stepper_struct *st, const mpfr_t t0, mpfr_srcptr xs,
                 }
                 /* a small growth keeps h, and with it the factored
                    Newton matrix; a probe whose estimate did not grow
-                   with h doubles again, and a long run of kept steps
-                   tries twice h (hdo_radau_probe_due) */
-                hdo_radau_probe_accept(&r->probe, fac, r->h, e,
+                   with h, or grew far below the tolerance, doubles
+                   again (hdo_radau_probe_again), and a long run of kept
+                   steps tries twice h (hdo_radau_probe_due) */
+                hdo_radau_probe_accept(&r->probe, fac, r->h, e, r->tol,
                                        stiff_diagonal(r), (long)s);
                 mpfr_mul(r->hnext, r->h, fac, MPFR_RNDN);
                 for (slong k = 0; k < N * (s + 1); k++)

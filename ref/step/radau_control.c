@@ -92,12 +92,32 @@ observe_order(hdo_radau_probe *p, const mpfr_t h, const mpfr_t e)
     mpfr_set(p->elast, e, MPFR_RNDN);
 }
 
+int
+hdo_radau_probe_again(double grew, double used)
+{
+    return grew <= 1 || grew * used <= HDO_RADAU_PROBE_AIM;
+}
+
 void
 hdo_radau_probe_accept(hdo_radau_probe *p, mpfr_t fac, const mpfr_t h,
-                       const mpfr_t e, double hlam, long s)
+                       const mpfr_t e, const mpfr_t tol, double hlam, long s)
 {
     observe_order(p, h, e);
-    if (p->probing && mpfr_cmp(e, p->eprobe) <= 0) {
+    int again = 0;
+    if (p->probing) {
+        /* the growth of the estimate over the doubling, and the share
+           of the tolerance the probe used */
+        mpfr_t q;
+        mpfr_init2(q, 64);
+        mpfr_div(q, e, p->eprobe, MPFR_RNDU);
+        double grew = mpfr_zero_p(e)           ? 0
+                      : mpfr_zero_p(p->eprobe) ? INFINITY
+                                               : mpfr_get_d(q, MPFR_RNDU);
+        mpfr_div(q, e, tol, MPFR_RNDU);
+        again = hdo_radau_probe_again(grew, mpfr_get_d(q, MPFR_RNDU));
+        mpfr_clear(q);
+    }
+    if (again) {
         if (mpfr_cmp_ui(fac, 2) < 0)
             mpfr_set_ui(fac, 2, MPFR_RNDN);
         mpfr_set(p->eprobe, e, MPFR_RNDN);

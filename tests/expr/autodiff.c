@@ -4,6 +4,7 @@
      /usr/bin/python3 -c "import mpmath as m; m.mp.dps=50;
        print(m.taylor(lambda t: t**t, 1, 8))"
    (mpmath differentiates numerically at 50 digits; compared at 1e-25). */
+#include <stdlib.h>
 #include <criterion/criterion.h>
 #include "expr.h"
 #include "../pool_fixture.h"
@@ -192,4 +193,53 @@ Test(expr_taylor, domain_error_names_the_node)
     cr_assert_lt(hdo_program_taylor_step(p, 0, &bad), 0);
     cr_assert_eq(bad, e);
     hdo_program_clear(p);
+}
+
+/* sin(a) and cos(a) in one program (sinh and cosh alike): the later one
+   copies the earlier one's pair of series (autodiff.c, twin); every
+   coefficient must have the bits of a program holding it alone, and a
+   pass that does not compute the twin computes its own. */
+Test(expr_taylor, sin_and_cos_of_one_operand_are_computed_once)
+{
+    hdo_expr_kind pairs[2][2] = {{HDO_X_SIN, HDO_X_COS},
+                                 {HDO_X_COSH, HDO_X_SINH}};
+    for (int q = 0; q < 2; q++) {
+        /* a = 1/3 + t + t^2/2: a series with every order */
+        hdo_expr a = hdo_expr_add(
+            pool, hdo_expr_add(pool, K(1, 3), T()),
+            hdo_expr_mul(pool, K(1, 2), hdo_expr_mul(pool, T(), T())));
+        hdo_expr both[2] = {U(pairs[q][0], a), U(pairs[q][1], a)};
+        hdo_program_t p2, p1;
+        hdo_program_init(p2, pool, both, 2, PREC);
+        hdo_program_init(p1, pool, both + 1, 1, PREC);
+        hdo_program_taylor_alloc(p2, ORDER);
+        hdo_program_taylor_alloc(p1, ORDER);
+        cr_assert(p2->code[p2->root_slot[1]].twin == p2->root_slot[0]);
+        for (int k = 0; k <= ORDER; k++) {
+            cr_assert_eq(hdo_program_taylor_step(p2, k, NULL), 0);
+            cr_assert_eq(hdo_program_taylor_step(p1, k, NULL), 0);
+            cr_assert(mpfr_equal_p(hdo_program_coef(p2, p2->root_slot[1], k),
+                                   hdo_program_coef(p1, p1->root_slot[0], k)),
+                      "pair %d, order %d", q, k);
+        }
+        /* the twin left out of a pass: the later one computes its own */
+        char *active = calloc((size_t)p2->nslots, 1);
+        for (slong i = 0; i < p2->nslots; i++)
+            active[i] = i != p2->root_slot[0];
+        mpfr_t keep;
+        mpfr_init2(keep, PREC);
+        mpfr_set(keep, hdo_program_coef(p2, p2->root_slot[1], ORDER),
+                 MPFR_RNDN);
+        /* the twin's companion at this order spoiled: not to be read */
+        mpfr_set_ui(
+            p2->auxcoef[p2->code[p2->root_slot[0]].aux * (ORDER + 1) + ORDER],
+            7, MPFR_RNDN);
+        cr_assert_eq(hdo_program_taylor_step_some(p2, ORDER, active, NULL), 0);
+        cr_assert(
+            mpfr_equal_p(keep, hdo_program_coef(p2, p2->root_slot[1], ORDER)));
+        mpfr_clear(keep);
+        free(active);
+        hdo_program_clear(p2);
+        hdo_program_clear(p1);
+    }
 }

@@ -289,3 +289,88 @@ Test(expr_fused, conv_fused_within_its_bound)
     }
     flint_randclear(st);
 }
+
+/* The fused Cauchy product to the bit, against its rule written with
+   MPFR: each exact term w_j u_j v_(k-j) truncated towards zero at the
+   window's last bit 2^(T - 64 W) (T = Emax + bits(m) + 1, W limbs down
+   to p + 64 bits below the largest term, Emax its exponent, m terms),
+   the truncated terms summed exactly and rounded once to nearest.  A
+   square (u = v, unweighted, lo + hi = k: each pair summed once and
+   doubled) one trial in two: it must give these bits too. */
+Test(expr_fused, conv_fused_is_its_truncated_sum)
+{
+    flint_rand_t st;
+    flint_randinit(st);
+    for (long trial = 0; trial < 6000; trial++) {
+        mpfr_prec_t p = precs[1 + n_randint(st, 12)]; /* 53 .. 256 */
+        slong k = (slong)n_randint(st, 60);
+        int square = n_randint(st, 2), weight = square ? 0 : n_randint(st, 3);
+        slong lo = n_randint(st, 2),
+              hi = square ? k - lo : k - (slong)n_randint(st, 2);
+        mpfr_t *u = flint_malloc((k + 1) * sizeof *u),
+               *v = flint_malloc((k + 1) * sizeof *v);
+        for (slong j = 0; j <= k; j++) {
+            mpfr_init2(u[j], p);
+            mpfr_init2(v[j], p);
+            random_num(u[j], st, n_randint(st, 2) ? 3 : 60);
+            random_num(v[j], st, n_randint(st, 2) ? 3 : 60);
+            if (n_randint(st, 10) == 0)
+                mpfr_set_zero(u[j], 1);
+        }
+        const mpfr_t *w2 = square ? (const mpfr_t *)u : (const mpfr_t *)v;
+        /* the rule: Emax and m, then the truncated terms' exact sum */
+        long Emax = 0;
+        slong m = 0;
+        for (slong j = lo; j <= hi; j++) {
+            ulong w = weight == 1 ? (ulong)j : weight == 2 ? (ulong)(k - j) : 1;
+            if (mpfr_zero_p(u[j]) || mpfr_zero_p(w2[k - j]) || w == 0)
+                continue;
+            long e = mpfr_get_exp(u[j]) + mpfr_get_exp(w2[k - j]) +
+                     FLINT_BIT_COUNT(w);
+            Emax = m == 0 || e > Emax ? e : Emax;
+            m++;
+        }
+        mpfr_t S, term, want, got;
+        mpfr_init2(S, 4 * 8192);
+        mpfr_init2(term, 2 * p + 64);
+        mpfr_inits2(p, want, got, (mpfr_ptr)0);
+        mpfr_set_zero(S, 1);
+        if (m > 0) {
+            long T = Emax + FLINT_BIT_COUNT((ulong)m) + 1;
+            long W = (T - (Emax - (long)p - 64) + 63) / 64;
+            long bottom = T - 64 * W;
+            for (slong j = lo; j <= hi; j++) {
+                ulong w = weight == 1   ? (ulong)j
+                          : weight == 2 ? (ulong)(k - j)
+                                        : 1;
+                mpfr_mul(term, u[j], w2[k - j], MPFR_RNDN); /* exact */
+                mpfr_mul_ui(term, term, w, MPFR_RNDN);
+                mpfr_mul_2si(term, term, -bottom, MPFR_RNDN);
+                mpfr_trunc(term, term);
+                mpfr_mul_2si(term, term, bottom, MPFR_RNDN);
+                mpfr_add(S, S, term, MPFR_RNDN); /* exact at 32,768 bits */
+            }
+        }
+        mpfr_set(want, S, MPFR_RNDN);
+        if (mpfr_zero_p(want))
+            mpfr_set_zero(want, 1);
+        cr_assert_eq(hdo_conv_fused(got, u, w2, k, lo, hi, weight), 0);
+        if (!same_bits(want, got)) {
+            char buf[600];
+            mpfr_snprintf(buf, sizeof buf,
+                          "trial %ld: prec %ld, k %ld, lo %ld, hi %ld, weight "
+                          "%d, square %d: rule %Ra, kernel %Ra",
+                          trial, (long)p, (long)k, (long)lo, (long)hi, weight,
+                          square, want, got);
+            cr_assert_fail("%s", buf);
+        }
+        for (slong j = 0; j <= k; j++) {
+            mpfr_clear(u[j]);
+            mpfr_clear(v[j]);
+        }
+        flint_free(u);
+        flint_free(v);
+        mpfr_clears(S, term, want, got, (mpfr_ptr)0);
+    }
+    flint_randclear(st);
+}

@@ -217,3 +217,60 @@ Test(step, radau_probe_threshold)
     cr_expect(!hdo_radau_probe_due(16, 30.0, NEAR(1000, -1), 24));
     cr_expect(!hdo_radau_probe_due(15, 30.0, 1e6, 24), "still 16 kept");
 }
+
+/* A probe that passed doubles again when its estimate did not grow, or
+   when one more growth by the factor the doubling showed stays below
+   half the tolerance (grew * used <= 1/2); where the estimate follows
+   h^(s-1) (a growth of 2^23 at 24 stages) it ends (decisions.md D-098). */
+Test(step, radau_probe_again_threshold)
+{
+    cr_expect(hdo_radau_probe_again(1.0, 0.9), "no larger: as before");
+    cr_expect(hdo_radau_probe_again(0.1, 0.99));
+    cr_expect(hdo_radau_probe_again(5.9, 0.5 / 5.9),
+              "EMEP at 30 digits: 0.0015 to 0.0087 tol");
+    cr_expect(hdo_radau_probe_again(2.0, NEAR(0.25, -1)));
+    cr_expect(!hdo_radau_probe_again(2.0, NEAR(0.25, 1)));
+    cr_expect(!hdo_radau_probe_again(8388608.0, 1e-3),
+              "2^23 from 1.2e-10 tol to 1e-3 tol: the next would be 8e3 tol");
+    cr_expect(!hdo_radau_probe_again(8388608.0, 0.05), "2^23: ends");
+    cr_expect(!hdo_radau_probe_again(INFINITY, 0.0), "from a zero estimate");
+}
+
+/* The probe along accepted steps (hdo_radau_probe_accept): 16 kept
+   steps on a stiff step, a doubling whose estimate grew by 4 but used
+   only 1/100 of the tolerance doubles again; one that grew by 2^23
+   returns to the standard proposal. */
+Test(step, radau_probe_accept_sequence)
+{
+    hdo_radau_probe p;
+    hdo_radau_probe_init(&p);
+    hdo_radau_probe_reset(&p);
+    mpfr_t fac, h, e, tol;
+    mpfr_inits2(64, fac, h, e, tol, (mpfr_ptr)0);
+    mpfr_set_d(tol, 1e-30, MPFR_RNDN);
+    mpfr_set_d(h, 1e-3, MPFR_RNDN);
+    mpfr_set_d(e, 2.5e-33, MPFR_RNDN); /* 0.0025 tol: fac about 1.04 */
+    for (int k = 0; k < 16; k++) {
+        mpfr_set_d(fac, 1.04, MPFR_RNDN);
+        hdo_radau_probe_accept(&p, fac, h, e, tol, 1e6, 24);
+    }
+    cr_expect(mpfr_cmp_ui(fac, 2) == 0 && p.probing, "the 16th probes");
+    mpfr_set_d(h, 2e-3, MPFR_RNDN);
+    mpfr_set_d(e, 1e-32, MPFR_RNDN); /* grew by 4, 0.01 tol */
+    mpfr_set_d(fac, 0.9, MPFR_RNDN);
+    hdo_radau_probe_accept(&p, fac, h, e, tol, 2e6, 24);
+    cr_expect(mpfr_cmp_ui(fac, 2) == 0 && p.probing, "doubles again");
+    mpfr_set_d(h, 4e-3, MPFR_RNDN);
+    mpfr_set_d(e, 1e-40, MPFR_RNDN); /* fell */
+    mpfr_set_d(fac, 0.9, MPFR_RNDN);
+    hdo_radau_probe_accept(&p, fac, h, e, tol, 4e6, 24);
+    cr_expect(mpfr_cmp_ui(fac, 2) == 0, "no larger: doubles again");
+    mpfr_set_d(h, 8e-3, MPFR_RNDN);
+    mpfr_mul_d(e, e, 8388608.0, MPFR_RNDN); /* grew by 2^23: 8e-4 tol */
+    mpfr_set_d(fac, 0.9, MPFR_RNDN);
+    hdo_radau_probe_accept(&p, fac, h, e, tol, 8e6, 24);
+    cr_expect(mpfr_cmp_d(fac, 0.9) == 0 && !p.probing,
+              "grew by 2^23: the proposal of the error rule");
+    mpfr_clears(fac, h, e, tol, (mpfr_ptr)0);
+    hdo_radau_probe_clear(&p);
+}
