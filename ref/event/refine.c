@@ -19,6 +19,17 @@ hdo_event_horner2(mpfr_t f, mpfr_t fp, mpfr_srcptr c, slong len, const mpfr_t x)
     }
 }
 
+/* Horner: f = P(x) alone. */
+static void
+horner1(mpfr_t f, mpfr_srcptr c, slong len, const mpfr_t x)
+{
+    mpfr_set_ui(f, 0, MPFR_RNDN);
+    for (slong k = len - 1; k >= 0; k--) {
+        mpfr_mul(f, f, x, MPFR_RNDN);
+        mpfr_add(f, f, c + k, MPFR_RNDN);
+    }
+}
+
 /* Double-double arithmetic (Dekker, Knuth; fma for the exact product):
    a value hi + lo, |lo| <= ulp(hi) / 2, about 106 bits. */
 static inline void
@@ -77,14 +88,15 @@ dd_of(double *h, double *l, long *ex, mpfr_srcptr v)
    2^-50 relative error is 2^-90 of u).  u + ul is the result; unchanged
    (ul = 0) when the step is not that small: it is only a start, refine's
    bracket and steps decide. */
-static void
-dd_polish(double *u, double *ul, mpfr_srcptr c, slong len, const mpfr_t H,
-          double G)
+static int
+dd_polish(double *u, double *ul, double *dpo, double *rho, mpfr_srcptr c,
+          slong len, const mpfr_t H, double G, double cq)
 {
     double hh, hl, ph = 1, pl = 0, x = *u, fh = 0, fl = 0, dp = 0;
+    double t0 = 0, t1 = 0;
     long he, ek;
     if (!dd_of(&hh, &hl, &he, H))
-        return;
+        return 0;
     enum { MAXLEN = 256 };
     double eh[MAXLEN], el[MAXLEN];
     for (slong k = 0; k < len; k++) {
@@ -92,7 +104,7 @@ dd_polish(double *u, double *ul, mpfr_srcptr c, slong len, const mpfr_t H,
         eh[k] = el[k] = 0;
         if (!mpfr_zero_p(c + k)) {
             if (!dd_of(&ch, &cl, &ek, c + k))
-                return;
+                return 0;
             dd_mul(&sh, &sl, ch, cl, ph, pl);
             long sc =
                 (long)fmax((double)ek + (double)k * (double)he - G, -1100);
@@ -103,6 +115,8 @@ dd_polish(double *u, double *ul, mpfr_srcptr c, slong len, const mpfr_t H,
     }
     for (slong k = len - 1; k >= 0; k--) {
         dp = fma(dp, x, fh);
+        t1 = t1 * fabs(x) + t0; /* sum k |e_k| |x|^(k-1) */
+        t0 = t0 * fabs(x) + fabs(eh[k]);
         /* f := f x + e_k, x a double */
         double p = fh * x, e = fma(fh, x, -p) + fl * x;
         dd_norm(&fh, &fl, p, e);
@@ -110,8 +124,25 @@ dd_polish(double *u, double *ul, mpfr_srcptr c, slong len, const mpfr_t H,
     }
     double du = (fh + fl) / dp;
     if (!isfinite(du) || !(fabs(du) <= 0x1p-40 * fabs(x)))
-        return;
+        return 0;
     dd_add(u, ul, x, 0, -du, 0);
+    /* dp is p'(x) within its Horner's rounding and the coefficients'
+       (2 len + 3) 2^-52 relative, both below 2^-48 (len + 2) of sum k
+       |e_k| |x|^(k-1); and p' at the new root differs from p'(x) by
+       at most |p''| |du| <= cq |du| |p'| (cq >= 8 |p''| / |p'|) */
+    *dpo = dp;
+    *rho = 0x1p-48 * (double)(len + 2) * t1 / fabs(dp) + cq * fabs(du);
+    return isfinite(*rho);
+}
+
+/* sum_k |e_k| |u|^k in doubles (Horner). */
+static double
+terms(const double *e, slong len, double u)
+{
+    double t = 0;
+    for (slong k = len - 1; k >= 0; k--)
+        t = t * fabs(u) + fabs(e[k]);
+    return t;
 }
 
 /* A start for refine in doubles (issue 28): the same safeguarded Newton
@@ -132,9 +163,9 @@ dd_polish(double *u, double *ul, mpfr_srcptr c, slong len, const mpfr_t H,
    at the working precision leaves the root within cq du^2 (in u);
    +inf otherwise. */
 static int
-double_start(mpfr_t x, double *cq, mpfr_srcptr c, slong len, const mpfr_t a,
-             const mpfr_t b, const mpfr_t H, mpfr_prec_t prec,
-             const double *pre, double preG)
+double_start(mpfr_t x, double *cq, double *dpo, double *rho, double *go,
+             mpfr_srcptr c, slong len, const mpfr_t a, const mpfr_t b,
+             const mpfr_t H, mpfr_prec_t prec, const double *pre, double preG)
 {
     enum { MAXLEN = 256 };
     double own[MAXLEN], mk[MAXLEN], G = preG;
@@ -176,20 +207,20 @@ double_start(mpfr_t x, double *cq, mpfr_srcptr c, slong len, const mpfr_t a,
     double u = 0.5 * (lo + hi);
     int converged = 0;
     for (int it = 0; it < 200 && hi > lo; it++) {
-        double p = 0, dp = 0, t = 0;
+        double p = 0, dp = 0;
         for (slong k = len - 1; k >= 0; k--) {
             dp = dp * u + p;
             p = p * u + e[k];
-            t = t * fabs(u) + fabs(e[k]);
         }
         if (!isfinite(p))
             break;
         /* p within the doubles' rounding (a guard whose terms cancel:
            the steps would only wander) and the step small: as near as
            doubles get (issue 28: such a root took 50 to 80 evaluations
-           at the working precision, bisecting its noise) */
-        if (p == 0 || (fabs(p) <= 0x1p-50 * (double)len * t &&
-                       fabs(p) <= 0x1p-40 * fabs(dp) * fabs(u))) {
+           at the working precision, bisecting its noise); the sum of
+           the terms only when the step is small */
+        if (p == 0 || (fabs(p) <= 0x1p-40 * fabs(dp) * fabs(u) &&
+                       fabs(p) <= 0x1p-50 * (double)len * terms(e, len, u))) {
             converged = 1;
             break;
         }
@@ -226,8 +257,11 @@ double_start(mpfr_t x, double *cq, mpfr_srcptr c, slong len, const mpfr_t a,
     double ul = 0;
     /* the doubles' root would take two evaluations at the working
        precision (cq du^2 above eps after the first): polish it */
-    if (ok && isfinite(*cq) && ldexp(*cq, -100) > ldexp(1.0, 1 - (int)prec))
-        dd_polish(&u, &ul, c, len, H, G);
+    *dpo = 0;
+    if (ok && isfinite(*cq) && ldexp(*cq, -100) > ldexp(1.0, 1 - (int)prec) &&
+        !dd_polish(&u, &ul, dpo, rho, c, len, H, G, *cq))
+        *dpo = 0;
+    *go = G;
     if (ok) {
         mpfr_set_d(x, u, MPFR_RNDN);
         mpfr_add_d(x, x, ul, MPFR_RNDN);
@@ -247,20 +281,32 @@ hdo_event_refine(mpfr_t x, mpfr_srcptr c, slong len, const mpfr_t a0,
                  const double *e, double G)
 {
     mpfr_t a, b, f, fp, xn, eps, w, du;
-    double cq;
+    double cq, dpd = 0, rho = INFINITY, g = 0;
     mpfr_inits2(prec, a, b, f, fp, xn, eps, w, (mpfr_ptr)0);
     mpfr_init2(du, 53);
     mpfr_set(a, a0, MPFR_RNDN);
     mpfr_set(b, b0, MPFR_RNDN);
     mpfr_mul_2si(eps, H, 2 - (long)prec, MPFR_RNDN);
-    if (!double_start(x, &cq, c, len, a, b, H, prec, e, G)) {
+    if (!double_start(x, &cq, &dpd, &rho, &g, c, len, a, b, H, prec, e, G)) {
+        dpd = 0;
         mpfr_add(x, a, b, MPFR_RNDN);
         mpfr_div_2ui(x, x, 1, MPFR_RNDN);
     }
     /* Newton converges quadratically once close; the bisection fallback
        halves the bracket at worst, so 2 prec iterations always suffice. */
     for (long it = 0; it < 2 * (long)prec + 10; it++) {
-        hdo_event_horner2(f, fp, c, len, x);
+        /* from a double-double start: P at the working precision, P'
+           from the start's doubles (issue 28: half an evaluation; the
+           step's error is then rho |du| besides the quadratic term) */
+        int approx = it == 0 && dpd != 0;
+        if (approx) {
+            horner1(f, c, len, x);
+            mpfr_set_d(fp, dpd, MPFR_RNDN);
+            mpfr_mul_2si(fp, fp, (long)g, MPFR_RNDN);
+            mpfr_div(fp, fp, H, MPFR_RNDN);
+        } else {
+            hdo_event_horner2(f, fp, c, len, x);
+        }
         if (mpfr_zero_p(f))
             break;
         if (mpfr_sgn(f) > 0)
@@ -296,7 +342,10 @@ hdo_event_refine(mpfr_t x, mpfr_srcptr c, slong len, const mpfr_t a0,
         if (newton_ok && isfinite(cq)) {
             mpfr_div(du, w, H, MPFR_RNDU);
             double d = mpfr_get_d(du, MPFR_RNDU);
-            if (cq * d * d <= ldexp(1.0, 1 - (int)prec))
+            /* with the doubles' P' (relative error rho) the root is
+               within d (rho + cq d) of the new x, for |e0| <= 2 d */
+            double left = approx ? 2 * d * (rho + cq * d) : cq * d * d;
+            if (left <= ldexp(1.0, 1 - (int)prec))
                 break;
         }
     }
