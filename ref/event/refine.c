@@ -292,13 +292,27 @@ hdo_event_refine(mpfr_t x, mpfr_srcptr c, slong len, const mpfr_t a0,
         mpfr_add(x, a, b, MPFR_RNDN);
         mpfr_div_2ui(x, x, 1, MPFR_RNDN);
     }
+    /* the P-alone step below only where the root is not far below H:
+       eps is relative to H, and where H is far beyond the root (a
+       sliding mode's polynomial arc, H 1e30 for a root at 1.5) the exact
+       steps' quadratic convergence gives many more digits than eps asks,
+       which the events after it read (stick_slip_belt's sliding ends at
+       51 and 53 digits came out 5e-50 early from a P-alone step) */
+    int near = 0;
+    if (dpd != 0) {
+        mpfr_div(du, x, H, MPFR_RNDN);
+        near = fabs(mpfr_get_d(du, MPFR_RNDN)) >= 0x1p-8;
+    }
     /* Newton converges quadratically once close; the bisection fallback
        halves the bracket at worst, so 2 prec iterations always suffice. */
     for (long it = 0; it < 2 * (long)prec + 10; it++) {
         /* from a double-double start: P at the working precision, P'
            from the start's doubles (issue 28: half an evaluation; the
-           step's error is then rho |du| besides the quadratic term) */
-        int approx = it == 0 && dpd != 0;
+           step's error is then rho |du| besides the quadratic term),
+           when they hold it to 2^-20 at least (near a double root they
+           may not: a step of P / P' far too small would then pass for
+           a step below eps) */
+        int approx = it == 0 && dpd != 0 && rho <= 0x1p-20 && near;
         if (approx) {
             horner1(f, c, len, x);
             mpfr_set_d(fp, dpd, MPFR_RNDN);
