@@ -91,189 +91,6 @@ hdo_event_actual_len(mpfr_srcptr c, slong len)
     return len;
 }
 
-/* Horner: f = P(x), fp = P'(x) for P = sum c_k x^k, len coefficients. */
-static void
-horner2(mpfr_t f, mpfr_t fp, mpfr_srcptr c, slong len, const mpfr_t x)
-{
-    mpfr_set_ui(f, 0, MPFR_RNDN);
-    mpfr_set_ui(fp, 0, MPFR_RNDN);
-    for (slong k = len - 1; k >= 0; k--) {
-        mpfr_mul(fp, fp, x, MPFR_RNDN);
-        mpfr_add(fp, fp, f, MPFR_RNDN);
-        mpfr_mul(f, f, x, MPFR_RNDN);
-        mpfr_add(f, f, c + k, MPFR_RNDN);
-    }
-}
-
-/* A start for refine in doubles (issue 28): the same safeguarded Newton
-   on P(H u) = 2^G sum e_k u^k, e_k = c_k H^k 2^-G (G the largest
-   exponent, so |e_k| <= 1), u in [a/H, b/H], until the step is at the
-   doubles' rounding.  From the midpoint of the bracket, refine took
-   about 8 evaluations at the working precision (a wide bracket: three or
-   four to come near, then one per doubling of the digits, then the one
-   whose step is below its eps); from this start, with its 50 bits, it
-   takes 2 to 3 at 16 to 40 digits.  Only the start: the bracket, the
-   steps and the stopping rule at the working precision are refine's, so
-   the root is the one it always converged to, up to its rounding (its
-   last bits differ; decisions.md D-101).  Writes u H to x and returns 1,
-   or 0 when doubles cannot hold the polynomial (then the midpoint).
-   *cq: when Newton converged here, a bound of |P''| / (2 |P'|) near the
-   root in u (16 times |p''| / (2 |p'|) at u, plus room for p'' varying
-   within the doubles' distance to the root), so that a Newton step du
-   at the working precision leaves the root within cq du^2 (in u);
-   +inf otherwise. */
-static int
-double_start(mpfr_t x, double *cq, mpfr_srcptr c, slong len, const mpfr_t a,
-             const mpfr_t b, const mpfr_t H)
-{
-    enum { MAXLEN = 256 };
-    double e[MAXLEN], mk[MAXLEN];
-    long ex[MAXLEN], he, ek;
-    *cq = INFINITY;
-    if (len < 2 || len > MAXLEN || !mpfr_regular_p(H))
-        return 0;
-    double hm = mpfr_get_d_2exp(&he, H, MPFR_RNDN), pw = 1, G = -INFINITY;
-    for (slong k = 0; k < len; k++, pw *= hm) {
-        mk[k] = 0;
-        ex[k] = 0;
-        if (mpfr_zero_p(c + k))
-            continue;
-        if (!mpfr_regular_p(c + k))
-            return 0;
-        mk[k] = mpfr_get_d_2exp(&ek, c + k, MPFR_RNDN) * pw;
-        ex[k] = ek + (long)k * he;
-        if ((double)ex[k] > G)
-            G = (double)ex[k];
-    }
-    if (!(G > -INFINITY && fabs(G) < 0x1p50))
-        return 0;
-    for (slong k = 0; k < len; k++)
-        e[k] =
-            mk[k] == 0 ? 0 : ldexp(mk[k], (int)fmax((double)ex[k] - G, -1100));
-    mpfr_t q;
-    mpfr_init2(q, 53);
-    mpfr_div(q, a, H, MPFR_RNDN);
-    double lo = mpfr_get_d(q, MPFR_RNDN);
-    mpfr_div(q, b, H, MPFR_RNDN);
-    double hi = mpfr_get_d(q, MPFR_RNDN);
-    double u = 0.5 * (lo + hi);
-    int converged = 0;
-    for (int it = 0; it < 200 && hi > lo; it++) {
-        double p = 0, dp = 0;
-        for (slong k = len - 1; k >= 0; k--) {
-            dp = dp * u + p;
-            p = p * u + e[k];
-        }
-        if (!isfinite(p))
-            break;
-        if (p == 0) {
-            converged = 1;
-            break;
-        }
-        if (p > 0)
-            lo = u;
-        else
-            hi = u;
-        double un = u - p / dp;
-        int newton = dp != 0 && un > lo && un < hi;
-        if (!newton)
-            un = 0.5 * (lo + hi);
-        double step = fabs(un - u);
-        u = un;
-        if (newton && step <= 0x1p-51 * fabs(u)) {
-            converged = 1;
-            break;
-        }
-        if (!newton && hi - lo <= 0x1p-51 * hi)
-            break;
-    }
-    int ok = isfinite(u);
-    if (ok && converged) {
-        double p = 0, dp = 0, ddp = 0, room = 0;
-        for (slong k = len - 1; k >= 0; k--) {
-            ddp = ddp * u + 2 * dp;
-            dp = dp * u + p;
-            p = p * u + e[k];
-            room += (double)k * (double)k * fabs(e[k]);
-        }
-        double bound = 8 * (fabs(ddp) + 0x1p-30 * room) / fabs(dp);
-        if (isfinite(bound) && dp != 0)
-            *cq = bound;
-    }
-    if (ok) {
-        mpfr_set_d(x, u, MPFR_RNDN);
-        mpfr_mul(x, x, H, MPFR_RNDN);
-        ok = mpfr_cmp(x, a) > 0 && mpfr_cmp(x, b) < 0;
-    }
-    mpfr_clear(q);
-    return ok;
-}
-
-/* Refines the root of P in the bracket [a, b] (P(a) >= 0 >= P(b), at
-   least one strict) by Newton steps safeguarded by bisection, until the
-   bracket or the step is below 2^(2-prec) H.  Writes the root to x. */
-static void
-refine(mpfr_t x, mpfr_srcptr c, slong len, const mpfr_t a0, const mpfr_t b0,
-       const mpfr_t H, mpfr_prec_t prec)
-{
-    mpfr_t a, b, f, fp, xn, eps, w, du;
-    double cq;
-    mpfr_inits2(prec, a, b, f, fp, xn, eps, w, (mpfr_ptr)0);
-    mpfr_init2(du, 53);
-    mpfr_set(a, a0, MPFR_RNDN);
-    mpfr_set(b, b0, MPFR_RNDN);
-    mpfr_mul_2si(eps, H, 2 - (long)prec, MPFR_RNDN);
-    if (!double_start(x, &cq, c, len, a, b, H)) {
-        mpfr_add(x, a, b, MPFR_RNDN);
-        mpfr_div_2ui(x, x, 1, MPFR_RNDN);
-    }
-    /* Newton converges quadratically once close; the bisection fallback
-       halves the bracket at worst, so 2 prec iterations always suffice. */
-    for (long it = 0; it < 2 * (long)prec + 10; it++) {
-        horner2(f, fp, c, len, x);
-        if (mpfr_zero_p(f))
-            break;
-        if (mpfr_sgn(f) > 0)
-            mpfr_set(a, x, MPFR_RNDN);
-        else
-            mpfr_set(b, x, MPFR_RNDN);
-        mpfr_sub(w, b, a, MPFR_RNDN);
-        if (mpfr_cmp(w, eps) <= 0) {
-            mpfr_add(x, a, b, MPFR_RNDN);
-            mpfr_div_2ui(x, x, 1, MPFR_RNDN);
-            break;
-        }
-        int newton_ok = !mpfr_zero_p(fp);
-        if (newton_ok) {
-            mpfr_div(xn, f, fp, MPFR_RNDN);
-            mpfr_sub(xn, x, xn, MPFR_RNDN);
-            newton_ok = mpfr_cmp(xn, a) > 0 && mpfr_cmp(xn, b) < 0;
-        }
-        if (!newton_ok) {
-            mpfr_add(xn, a, b, MPFR_RNDN);
-            mpfr_div_2ui(xn, xn, 1, MPFR_RNDN);
-        }
-        mpfr_sub(w, xn, x, MPFR_RNDN);
-        mpfr_abs(w, w, MPFR_RNDN);
-        mpfr_set(x, xn, MPFR_RNDN);
-        if (newton_ok && mpfr_cmp(w, eps) <= 0)
-            break;
-        /* quadratic convergence from the doubles' root: the step du
-           just taken leaves x within cq du^2 of the root; below half of
-           eps, the evaluation that would find a step below eps is not
-           made (issue 28: one evaluation at the working precision of
-           the two or three) */
-        if (newton_ok && isfinite(cq)) {
-            mpfr_div(du, w, H, MPFR_RNDU);
-            double d = mpfr_get_d(du, MPFR_RNDU);
-            if (cq * d * d <= ldexp(1.0, 1 - (int)prec))
-                break;
-        }
-    }
-    mpfr_clears(a, b, f, fp, xn, eps, w, (mpfr_ptr)0);
-    mpfr_clear(du);
-}
-
 /* Sign of an enclosure: 1, -1, or 0 when it contains zero. */
 static int
 arb_sign(const arb_t x)
@@ -379,6 +196,7 @@ typedef struct {
        at 2^-aprec instead of 2^-52, with a factor 16 to spare), tiny
        absolute */
     double eta, rho, tiny;
+    double G; /* the scale 2^-G of e */
     slong aprec;
 } fastpoly;
 
@@ -416,13 +234,15 @@ fast_init(fastpoly *f, mpfr_srcptr c, slong len, const mpfr_t H, slong aprec)
         return 0;
     }
     f->e = x;
+    f->G = G;
     f->err = x + len;
     f->T = x + 2 * len;
     f->Terr = x + 3 * len;
     for (slong k = 0; k < len; k++) {
         /* the mantissas of c_k and H^k: 2k + 2 roundings */
-        f->e[k] =
-            ex[k] == -INFINITY ? 0 : ldexp(x[k], (int)fmax(ex[k] - G, -1100));
+        f->e[k] = ex[k] == -INFINITY
+                      ? 0
+                      : hdo_event_scale2(x[k], (long)fmax(ex[k] - G, -1100));
         f->err[k] = (double)(2 * k + 3) * FAST_U * fabs(f->e[k]) + FAST_TINY;
     }
     f->eta = 8.0 * (double)len * 0x1p-29 + 1e-9;
@@ -602,10 +422,53 @@ fast_clearly_positive(const fastpoly *f)
     return q0 * (1 - 0x1p-28) * (1 - 1e-12) > sum + f->tiny;
 }
 
+/* 1 when clearly_positive(Q) must say no, from the doubles: the exact
+   Q(0) (below |e_0| + err_0) is at most twice the exact sum_{k>=1} |Q_k|
+   H^k (above the sum of |e_k| - err_k), which Arb's upper bounds of the
+   sum and lower bound of Q(0) can only confirm; the doubles' rounding
+   (a sum of at most 200 terms) within the factors 1 -+ 1e-12.  0: Arb
+   decides. */
+static int
+fast_not_clearly_positive(const fastpoly *f)
+{
+    if (f->e == NULL)
+        return 0;
+    double sum = 0, q0 = (fabs(f->e[0]) + f->err[0]) * (1 + 1e-12);
+    for (slong k = 1; k < f->len; k++)
+        sum += fmax(fabs(f->e[k]) - f->err[k], 0);
+    return 2 * sum * (1 - 1e-12) >= q0;
+}
+
+/* Q's balls (exact copies of the coefficients), made at their first use
+   (issue 28: the search decides from the doubles on most steps, and
+   making and clearing the balls cost 9 M of stick_slip_hysteresis's
+   events). */
+typedef struct {
+    arb_ptr Q;
+    mpfr_srcptr c;
+    slong len;
+} lazy_balls;
+
+static arb_srcptr
+balls(lazy_balls *z)
+{
+    if (z->Q == NULL) {
+        arf_t t;
+        arf_init(t);
+        z->Q = _arb_vec_init(z->len);
+        for (slong k = 0; k < z->len; k++) { /* exact copies */
+            arf_set_mpfr(t, z->c + k);
+            arb_set_arf(z->Q + k, t);
+        }
+        arf_clear(t);
+    }
+    return z->Q;
+}
+
 /* The search on Q (Q(0) > 0) over [0, H]: returns 1 and a bracket [a, b]
    (Q(a) >= 0 >= Q(b)) of the first sign change from + to -, or 0. */
 static int
-search(arf_t ra, arf_t rb, arb_srcptr Q, slong len, const arf_t H,
+search(arf_t ra, arf_t rb, lazy_balls *Qz, slong len, const arf_t H,
        const arf_t wmin, slong aprec, fastpoly *fp)
 {
     slong cap = 64, top = 0;
@@ -637,7 +500,7 @@ search(arf_t ra, arf_t rb, arb_srcptr Q, slong len, const arf_t H,
         if (!fast_enclose(&sq, &sdq, fp, iv.ua, iv.ub)) {
             if (T == NULL)
                 T = _arb_vec_init(len);
-            enclose(q, dq, T, Q, len, m, r, aprec);
+            enclose(q, dq, T, balls(Qz), len, m, r, aprec);
             sq = arb_sign(q);
             sdq = arb_sign(dq);
         }
@@ -654,7 +517,7 @@ search(arf_t ra, arf_t rb, arb_srcptr Q, slong len, const arf_t H,
         } else if (sdq < 0) {
             int sb = fast_sign_at(fp, &iv);
             if (sb == 2)
-                sb = sign_at(Q, len, &iv.b, aprec);
+                sb = sign_at(balls(Qz), len, &iv.b, aprec);
             if (sb <= 0) { /* decreasing through zero in (a, b] */
                 arf_set(ra, &iv.a);
                 arf_set(rb, &iv.b);
@@ -667,7 +530,7 @@ search(arf_t ra, arf_t rb, arb_srcptr Q, slong len, const arf_t H,
                    it leaves S negative (see the comment at the top) */
                 int sb = fast_sign_at(fp, &iv);
                 if (sb == 2)
-                    sb = sign_at(Q, len, &iv.b, aprec);
+                    sb = sign_at(balls(Qz), len, &iv.b, aprec);
                 if (sb < 0) {
                     arf_set(ra, &iv.a);
                     arf_set(rb, &iv.b);
@@ -845,15 +708,11 @@ hdo_event_locate(mpfr_t root, mpfr_srcptr c, slong len, const mpfr_t H,
     {
         slong qlen = len - m;
         slong aprec = prec + 32;
-        arb_ptr Q = _arb_vec_init(qlen);
+        lazy_balls Qz = {NULL, c + m, qlen};
         arf_t Ha, wmin, ra, rb;
         mpfr_t a, b, fa, fb, dummy;
 
         arf_init(Ha);
-        for (slong k = 0; k < qlen; k++) { /* exact copies */
-            arf_set_mpfr(Ha, c + m + k);
-            arb_set_arf(Q + k, Ha);
-        }
         arf_init(wmin);
         arf_init(ra);
         arf_init(rb);
@@ -864,9 +723,9 @@ hdo_event_locate(mpfr_t root, mpfr_srcptr c, slong len, const mpfr_t H,
         mpfr_div_2ui(term, term, 2, MPFR_RNDD);
         arf_set_mpfr(wmin, term);
 
-        int hit = !clearly_positive(Q, qlen, Ha) &&
-                  search(ra, rb, Q, qlen, Ha, wmin, aprec, &fp);
-        fast_clear(&fp);
+        int hit = (fast_not_clearly_positive(&fp) ||
+                   !clearly_positive(balls(&Qz), qlen, Ha)) &&
+                  search(ra, rb, &Qz, qlen, Ha, wmin, aprec, &fp);
         if (hit) {
             mpfr_inits2(prec, a, b, fa, fb, dummy, (mpfr_ptr)0);
             arf_get_mpfr(a, ra, MPFR_RNDN);
@@ -879,19 +738,23 @@ hdo_event_locate(mpfr_t root, mpfr_srcptr c, slong len, const mpfr_t H,
                    output the states come from); otherwise on Q. */
                 int on_q = 0;
                 if (m > 0) { /* S's signs at the ends: only asked then */
-                    horner2(fa, dummy, c, len, a);
-                    horner2(fb, dummy, c, len, b);
+                    hdo_event_horner2(fa, dummy, c, len, a);
+                    hdo_event_horner2(fb, dummy, c, len, b);
                     on_q = mpfr_sgn(fa) < 0 || mpfr_sgn(fb) > 0;
                 }
-                if (on_q)
-                    refine(root, c + m, qlen, a, b, H, prec);
+                /* the search's doubles are those of c + m */
+                if (on_q || m == 0)
+                    hdo_event_refine(root, c + m, qlen, a, b, H, prec, fp.e,
+                                     fp.G);
                 else
-                    refine(root, c, len, a, b, H, prec);
+                    hdo_event_refine(root, c, len, a, b, H, prec, NULL, 0);
             }
             mpfr_clears(a, b, fa, fb, dummy, (mpfr_ptr)0);
             result = HDO_EVENT;
         }
-        _arb_vec_clear(Q, qlen);
+        fast_clear(&fp);
+        if (Qz.Q != NULL)
+            _arb_vec_clear(Qz.Q, qlen);
         arf_clear(Ha);
         arf_clear(wmin);
         arf_clear(ra);

@@ -4,6 +4,7 @@
 #define HDO_EVENT_SERIES_H
 
 #include <flint/flint.h>
+#include <math.h>
 #include <mpfr.h>
 
 /* The number of coefficients up to the last nonzero one (at least 1). */
@@ -14,5 +15,32 @@ slong hdo_event_actual_len(mpfr_srcptr c, slong len);
    that can be the largest (the same bits; locate.c). */
 void hdo_event_coef_scale(mpfr_t scale, mpfr_srcptr c, slong len,
                           const mpfr_t H, const double *lc);
+
+/* ldexp(x, n) without its call where 2^n is a normal double (the
+   product is then correctly rounded once, as ldexp is: the same bits). */
+static inline double
+hdo_event_scale2(double x, long n)
+{
+    if (n < -1022 || n > 1023)
+        return ldexp(x, (int)(n < -2000 ? -2000 : n > 2000 ? 2000 : n));
+    union {
+        unsigned long long i;
+        double d;
+    } v = {(unsigned long long)(n + 1023) << 52};
+    return x * v.d;
+}
+
+/* Horner: f = P(x), fp = P'(x) for P = sum c_k x^k, len coefficients
+   (refine.c). */
+void hdo_event_horner2(mpfr_t f, mpfr_t fp, mpfr_srcptr c, slong len,
+                       const mpfr_t x);
+
+/* The root of P = sum c_k s^k in [a, b] (P(a) >= 0 >= P(b)) to the
+   working precision prec, H the step (refine.c).  e: NULL, or the
+   doubles e_k = c_k H^k 2^-G of locate.c's search (fast_init: the
+   values the start would compute, shared). */
+void hdo_event_refine(mpfr_t x, mpfr_srcptr c, slong len, const mpfr_t a,
+                      const mpfr_t b, const mpfr_t H, mpfr_prec_t prec,
+                      const double *e, double G);
 
 #endif

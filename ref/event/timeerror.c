@@ -3,6 +3,7 @@
  * (hdo_event_time_error; the location itself is locate.c's) */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 #include "event.h"
 #include "expr.h"   /* hdo_fma_rn */
 #include "linalg.h" /* hdo_log2_abs */
@@ -147,9 +148,19 @@ hdo_event_time_error(mpfr_t delta, mpfr_srcptr c, slong len, const mpfr_t H,
     size_t limbs = mpfr_custom_get_size(prec);
     char *block = flint_malloc((size_t)len * limbs);
     for (slong k = 0; k < len; k++) {
-        mpfr_custom_init(block + (size_t)k * limbs, prec);
-        mpfr_custom_init_set(T + k, MPFR_ZERO_KIND, 0, prec,
-                             block + (size_t)k * limbs);
+        char *sig = block + (size_t)k * limbs;
+        if (mpfr_regular_p(c + k) && mpfr_get_prec(c + k) == prec) {
+            /* a copy at the same precision: the significand's bytes
+               (mpfr_set's bits without its rounding path) */
+            memcpy(sig, mpfr_custom_get_significand(c + k), limbs);
+            mpfr_custom_init_set(T + k,
+                                 mpfr_signbit(c + k) ? -MPFR_REGULAR_KIND
+                                                     : MPFR_REGULAR_KIND,
+                                 mpfr_get_exp(c + k), prec, sig);
+            continue;
+        }
+        mpfr_custom_init(sig, prec);
+        mpfr_custom_init_set(T + k, MPFR_ZERO_KIND, 0, prec, sig);
         mpfr_set(T + k, c + k, MPFR_RNDN);
     }
     double *ub = flint_malloc(len * sizeof *ub);

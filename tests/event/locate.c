@@ -722,3 +722,37 @@ Test(event, refined_root_to_working_precision)
     flint_randclear(st);
     mpfr_clears(root, r, d, (mpfr_ptr)0);
 }
+
+/* A guard whose terms cancel (D-102): P = (s - r) (s - 3/2)^20 on [0, 1]
+   sums terms up to 2^46 times its value near r, so the doubles' Newton
+   ends in its rounding noise and the start is only as good as that
+   (before D-102 such a root took 50 to 80 evaluations at the working
+   precision).  The root must still be the working precision's: within
+   2^(60-PREC) of r (the coefficients' rounding at PREC moves it by
+   about 2^(26+20-PREC)). */
+Test(event, cancelling_guard_root_to_working_precision)
+{
+    flint_rand_t st;
+    flint_randinit(st);
+    mpfr_t root, r, d;
+    mpfr_inits2(PREC, root, r, d, (mpfr_ptr)0);
+    for (int trial = 0; trial < 50; trial++) {
+        poly p = poly_from(1, "-1");
+        char buf[64];
+        snprintf(buf, sizeof buf, "%.17g",
+                 (double)(1 + n_randint(st, 1023)) / 1024 + 1e-7 * trial);
+        poly_mul_root(&p, buf);
+        mpfr_set_str(r, buf, 10, MPFR_RNDN);
+        for (int j = 0; j < 20; j++)
+            poly_mul_root(&p, "1.5");
+        cr_assert_eq(locate(root, &p, "1"), HDO_EVENT, "trial %d", trial);
+        mpfr_sub(d, root, r, MPFR_RNDN);
+        mpfr_abs(d, d, MPFR_RNDN);
+        mpfr_mul_2si(d, d, PREC - 60, MPFR_RNDN);
+        cr_assert(mpfr_cmp_ui(d, 1) <= 0, "trial %d: root %s off by 2^%g",
+                  trial, buf, log2(mpfr_get_d(d, MPFR_RNDN)) + 60 - PREC);
+        poly_free(&p);
+    }
+    flint_randclear(st);
+    mpfr_clears(root, r, d, (mpfr_ptr)0);
+}
