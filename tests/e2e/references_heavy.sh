@@ -33,9 +33,10 @@ while read -r name digits _; do
     [[ $digits =~ ^[0-9]+$ ]] || bad "$name: digits '$digits' in heavy.txt is not a number"
     if [[ -f cases/$name.ref/ref.json ]]; then
         j=cases/$name.ref/ref.json
-        grep -qE "\"digits\": *$digits," "$j" && grep -qE '"verify": *true' "$j" &&
-            grep -qE "\"every\": *\"$every\"" "$j" ||
+        if ! grep -qE "\"digits\": *$digits," "$j" || ! grep -qE '"verify": *true' "$j" ||
+            ! grep -qE "\"every\": *\"$every\"" "$j"; then
             bad "$j does not record --digits $digits --verify --every $every"
+        fi
     fi
 done <tests/corpus/heavy.txt
 ((failed == 0 && n > 0)) && ok "$n heavy cases, each pending, with a step, a check and (where stored) a reference at its digits"
