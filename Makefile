@@ -4,6 +4,7 @@
 #                   hdo (build/python; tools/python, docs/python.md)
 #   make run        install what is missing, build, compute the corpus
 #   make references  regenerate the golden references cases/<case>.ref/
+#   make check-heavy  the heavy cases' checks and references (not in check)
 #   make check      install what is missing, build, run every test
 #   make check SAN=1   the same under AddressSanitizer and UBSan
 #   make tsan       hdo run --verify (two threads, one model) under TSan
@@ -67,7 +68,7 @@ TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/obj/%.o)
 HDO := $(BUILD)/hdo
 CASES := $(sort $(wildcard cases/*.hdae))
 
-.PHONY: all deps run references check unit e2e tsan tsan-run bench bench-heyoka crosscheck fuzz fuzz-build format format-check clean \
+.PHONY: all deps run references check check-heavy unit e2e tsan tsan-run bench bench-heyoka crosscheck fuzz fuzz-build format format-check clean \
         shared install uninstall python ida-if-available layering
 
 all: $(HDO) python
@@ -132,6 +133,13 @@ run: deps
 references: deps
 	@$(MAKE) --no-print-directory $(HDO)
 	@HDO=$(HDO) tools/references.sh write
+
+# The heavy cases (tests/corpus/heavy.txt), left out of make check: their
+# independent checks and their golden references (at 30 digits), one case
+# at a time (tools/check-heavy.sh; minutes per case).
+check-heavy: deps
+	@$(MAKE) --no-print-directory $(HDO)
+	@HDO=$(HDO) tools/check-heavy.sh
 
 check: deps
 	@$(MAKE) --no-print-directory $(HDO) ida-if-available $(BUILD)/test-unit \

@@ -59,7 +59,7 @@ list_runs() {
     for f in cases/*.hdae; do
         c=$(basename "$f" .hdae)
         # pending cases (tests/corpus/pending.txt) take minutes to hours
-        # at 30 digits: their own checks run them (make run)
+        # at 30 digits: make check-heavy runs the heavy ones (D-099)
         grep -qE "^$c:" tests/corpus/pending.txt 2>/dev/null && continue
         echo "$c-d30 $f -d 30 --verify"
     done

@@ -18,7 +18,8 @@
 # of its ref.json (40 digits, --verify, the step of cases/references.txt)
 # and compares all numbers to 35 significant digits (the rule: docs/cli.md,
 # "hdo ref", and docs/decisions.md D-041).  Pending cases are listed as SKIP
-# with their reason.  Under SAN=1 the whole set runs as well: the time
+# with their reason, the heavy ones (tests/corpus/heavy.txt) naming make
+# check-heavy, which reruns their 30-digit references (D-099).  Under SAN=1 the whole set runs as well: the time
 # goes to MPFR/FLINT, which are not instrumented, so the sanitized binary
 # is barely slower (README, "Golden references").
 set -u
