@@ -272,6 +272,41 @@ double_start(mpfr_t x, double *cq, double *dpo, double *rho, double *go,
     return ok;
 }
 
+/* Whether the Newton step du (relative to H, rounded up) just taken
+   leaves x within eps = 2^(2-prec) (relative to H) of the root: its
+   bound, cq du^2 with the exact P', or 2 du (rho + cq du) with the
+   doubles' P' (relative error rho <= 2^-20, for |e0| <= 2 du), at most
+   half of eps.  With a convergence constant C = |P''| / (2 |P'|) the
+   step's error is at most (2 du rho + 4 C du^2) / (1 - rho); cq is
+   8 |P''| / |P'| = 16 C (double_start), so that is at most left / (1 -
+   rho) < 2 left <= eps.  In doubles up to 1000 bits, where neither side
+   can underflow; above, in a 64-bit MPFR: 2^(1-prec) is below the
+   doubles' range, and a test in doubles read 0 <= 0 and stopped Newton
+   near 2^-1200 at any precision. */
+static int
+quadratic_stop(const mpfr_t du, int approx, double rho, double cq,
+               mpfr_prec_t prec)
+{
+    if (prec <= 1000) {
+        double d = mpfr_get_d(du, MPFR_RNDU);
+        double left = approx ? 2 * d * (rho + cq * d) : cq * d * d;
+        return left <= ldexp(1.0, 1 - (int)prec);
+    }
+    mpfr_t left, t;
+    mpfr_inits2(64, left, t, (mpfr_ptr)0);
+    mpfr_mul_d(t, du, cq, MPFR_RNDU);
+    if (approx) {
+        mpfr_add_d(t, t, rho, MPFR_RNDU);
+        mpfr_mul(left, t, du, MPFR_RNDU);
+        mpfr_mul_2ui(left, left, 1, MPFR_RNDU);
+    } else {
+        mpfr_mul(left, t, du, MPFR_RNDU);
+    }
+    int stop = mpfr_cmp_ui_2exp(left, 1, 1 - (long)prec) <= 0;
+    mpfr_clears(left, t, (mpfr_ptr)0);
+    return stop;
+}
+
 /* Refines the root of P in the bracket [a, b] (P(a) >= 0 >= P(b), at
    least one strict) by Newton steps safeguarded by bisection, until the
    bracket or the step is below 2^(2-prec) H.  Writes the root to x. */
@@ -355,11 +390,7 @@ hdo_event_refine(mpfr_t x, mpfr_srcptr c, slong len, const mpfr_t a0,
            the two or three) */
         if (newton_ok && isfinite(cq)) {
             mpfr_div(du, w, H, MPFR_RNDU);
-            double d = mpfr_get_d(du, MPFR_RNDU);
-            /* with the doubles' P' (relative error rho) the root is
-               within d (rho + cq d) of the new x, for |e0| <= 2 d */
-            double left = approx ? 2 * d * (rho + cq * d) : cq * d * d;
-            if (left <= ldexp(1.0, 1 - (int)prec))
+            if (quadratic_stop(du, approx, rho, cq, prec))
                 break;
         }
     }

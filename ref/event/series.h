@@ -22,7 +22,8 @@ static inline double
 hdo_event_scale2(double x, long n)
 {
     if (n < -1022 || n > 1023)
-        return ldexp(x, (int)(n < -2000 ? -2000 : n > 2000 ? 2000 : n));
+        /* beyond +-2200 every finite double gives 0 or inf, as ldexp */
+        return ldexp(x, (int)(n < -2200 ? -2200 : n > 2200 ? 2200 : n));
     union {
         unsigned long long i;
         double d;
