@@ -2,7 +2,9 @@
 #
 #   make            build build/libhdo.a, build/hdo and the Python module
 #                   hdo (build/python; tools/python, docs/python.md)
-#   make run        install what is missing, build, compute the corpus
+#   make run        install what is missing, build, compute the corpus,
+#                   cross-check, then the heavy cases' checks at 16 and 30
+#                   digits (tens of minutes: tools/heavy_checks.py)
 #   make references  regenerate the golden references cases/<case>.ref/
 #   make check-heavy  the heavy cases' checks and references (not in check)
 #   make check      install what is missing, build, run every test

@@ -37,6 +37,8 @@ PUBLISHED = {
 
 if __name__ == "__main__":
     digits = int(sys.argv[1]) if len(sys.argv) > 1 else 16
+    # hdocheck.run takes HDOCHECK_DIGITS over the argument: say what ran
+    digits = int(os.environ.get("HDOCHECK_DIGITS") or digits)
     out = hdocheck.Traj(hdocheck.run("medakzo", digits=digits,
                                      args=("--every", "20")))
     last = out.last()
