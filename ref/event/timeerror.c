@@ -90,7 +90,12 @@ least_delta(mpfr_t delta, mpfr_srcptr T, slong K, const mpfr_t ztol)
         screen = 0; /* no finite candidate: the plain loop decides */
     mpfr_set_inf(delta, 1);
     for (slong k = 1; k <= K; k++) {
-        if (mpfr_zero_p(T + k) || (screen && lk[k] > lmin + 1e-9))
+        /* the margin grows with the logarithms: hdo_log2_abs is
+           within about |exponent| 2^-53 of log2 (review of D-101) */
+        if (mpfr_zero_p(T + k) ||
+            (screen &&
+             lk[k] >
+                 lmin + 1e-9 + 1e-15 * (fabs(lz) + fabs(lk[k]) + fabs(lmin))))
             continue;
         /* d = (ztol / |T_k|)^(1/k); at k = 1 the quotient itself (issue
            28: the log and exp, 20,000 instructions, gave it to a few
