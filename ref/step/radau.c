@@ -737,7 +737,7 @@ radau_apply(hdo_stepper_struct *st, const mpfr_t t0, mpfr_srcptr xs,
 {
     radau *r = st->impl;
     slong n = r->n, N = r->N, s = r->s;
-    mpfr_t e, fac, ti;
+    mpfr_t e, fac, ti, erej, hrej;
     hdo_expr bad;
     int status = 0;
 
@@ -793,7 +793,8 @@ radau_apply(hdo_stepper_struct *st, const mpfr_t t0, mpfr_srcptr xs,
         if (status != 0)
             return status;
     }
-    mpfr_inits2(64, e, fac, (mpfr_ptr)0);
+    mpfr_inits2(64, e, fac, erej, hrej, (mpfr_ptr)0);
+    mpfr_set_zero(erej, 1); /* no rejected estimate yet */
     mpfr_init2(ti, r->wprec);
     st->lround = hdo_radau_round_floor_log2(r->y0, N, s);
     if (mpfr_zero_p(r->hnext)) {
@@ -887,13 +888,25 @@ radau_apply(hdo_stepper_struct *st, const mpfr_t t0, mpfr_srcptr xs,
                 r->have_prev = 1;
                 break;
             }
+            /* an estimate that did not fall with the last shrink
+               (hdo_radau_reject_stalled) shrinks h by the most */
+            int stalled = 0;
+            if (!mpfr_zero_p(erej)) {
+                mpfr_div(fac, erej, e, MPFR_RNDN);
+                double efell = mpfr_get_d(fac, MPFR_RNDN);
+                mpfr_div(fac, hrej, r->h, MPFR_RNDN);
+                stalled =
+                    hdo_radau_reject_stalled(efell, mpfr_get_d(fac, MPFR_RNDN));
+            }
+            mpfr_set(erej, e, MPFR_RNDN);
+            mpfr_set(hrej, r->h, MPFR_RNDN);
             if (hdo_radau_probe_back(&r->probe, r->h))
                 continue;
             mpfr_div(fac, r->tol, e, MPFR_RNDN);
             mpfr_rootn_ui(fac, fac, s - 1, MPFR_RNDN);
             mpfr_mul_d(fac, fac, hdo_radau_step_safety(s), MPFR_RNDN);
-            if (mpfr_cmp_d(fac, 0.1) < 0)
-                mpfr_set_d(fac, 0.1, MPFR_RNDN);
+            if (stalled || mpfr_cmp_d(fac, HDO_RADAU_REJECT_MIN) < 0)
+                mpfr_set_d(fac, HDO_RADAU_REJECT_MIN, MPFR_RNDN);
             mpfr_mul(r->h, r->h, fac, MPFR_RNDN);
         } else if (hdo_radau_probe_back(&r->probe, r->h)) {
             /* the probe failed: back to the step it doubled */
@@ -911,7 +924,7 @@ radau_apply(hdo_stepper_struct *st, const mpfr_t t0, mpfr_srcptr xs,
     }
 out:
     r->applied = status == 0;
-    mpfr_clears(e, fac, (mpfr_ptr)0);
+    mpfr_clears(e, fac, erej, hrej, (mpfr_ptr)0);
     mpfr_clear(ti);
     (void)xu;
     return status;

@@ -37,6 +37,12 @@ hdo_radau_step_safety(long s)
 }
 
 int
+hdo_radau_reject_stalled(double efell, double hfell)
+{
+    return hfell > 1 && !(efell >= hfell);
+}
+
+int
 hdo_radau_probe_due(long kept, double p, double hlam, long s)
 {
     return kept >= HDO_RADAU_PROBE_AFTER &&

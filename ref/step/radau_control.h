@@ -24,6 +24,9 @@
    once more by the factor its doubling showed, lets it double again
    (hdo_radau_probe_again). */
 #define HDO_RADAU_PROBE_AIM 0.5
+/* The smallest factor by which a rejected step shrinks, and the one a
+   stalled estimate takes (hdo_radau_reject_stalled). */
+#define HDO_RADAU_REJECT_MIN 0.1
 /* The stage count up to which the step's safety factor is 0.8. */
 #define HDO_RADAU_SAFETY_STAGES 24
 
@@ -85,6 +88,21 @@ int hdo_radau_probe_due(long kept, double p, double hlam, long s);
    thousands of steps; decisions.md D-098).  A cost choice: every step
    passes the error test either way. */
 int hdo_radau_probe_again(double grew, double used);
+
+/* Whether a step rejected twice in a row has a stalled estimate: the
+   estimate fell by efell = e_before / e over a shrink of hfell = h_before
+   / h (> 1), less than in proportion to h (e ~ h^p, p < 1).  The
+   proposal (tol/e)^(1/(s-1)) assumes p = s - 1 and shrinks h by about
+   0.84 for an estimate just above the tolerance; an estimate that does
+   not follow h (y0 off the slow manifold of a fast mode, hlam 2e8: the
+   start term of a mode with guards, constant from h = 0.29 s to 7e-6 s
+   at 1.16 tol) then ran into the 60 rejections of a collapse before h
+   reached the fast mode's time scale, where the step resolves the
+   offset and passes (EMEP at 40 digits after its fourth midnight;
+   decisions.md D-103).  A stalled estimate shrinks h by
+   HDO_RADAU_REJECT_MIN instead.  Every step still passes the same
+   error test: a cost choice. */
+int hdo_radau_reject_stalled(double efell, double hfell);
 
 /* The probe's state along a run of steps. */
 typedef struct {

@@ -274,3 +274,21 @@ Test(step, radau_probe_accept_sequence)
     mpfr_clears(fac, h, e, tol, (mpfr_ptr)0);
     hdo_radau_probe_clear(&p);
 }
+
+/* A step rejected twice in a row whose estimate fell less than in
+   proportion to h (e ~ h^p, p < 1) shrinks by the most (0.1): EMEP at
+   40 digits kept 1.16 tol from h = 0.29 s to 7e-6 s (decisions.md
+   D-103); an estimate that follows h^(s-1) is not stalled. */
+Test(step, radau_reject_stalled)
+{
+    double shrink = 1 / 0.84; /* one standard rejection */
+    cr_expect(hdo_radau_reject_stalled(1.0, shrink), "EMEP: the same e");
+    cr_expect(hdo_radau_reject_stalled(0.5, shrink), "e grew");
+    cr_expect(hdo_radau_reject_stalled(NEAR(shrink, -1), shrink), "p < 1");
+    cr_expect(!hdo_radau_reject_stalled(shrink, shrink), "p = 1 itself");
+    cr_expect(!hdo_radau_reject_stalled(pow(shrink, 30), shrink),
+              "e ~ h^30 at 31 stages");
+    cr_expect(!hdo_radau_reject_stalled(1.0, 1.0), "h did not shrink");
+    cr_expect(!hdo_radau_reject_stalled(0.5, 0.5), "h grew");
+    cr_expect_eq(HDO_RADAU_REJECT_MIN, 0.1);
+}
