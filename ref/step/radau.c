@@ -889,24 +889,11 @@ radau_apply(hdo_stepper_struct *st, const mpfr_t t0, mpfr_srcptr xs,
                 break;
             }
             /* an estimate that did not fall with the last shrink
-               (hdo_radau_reject_stalled) shrinks h by the most */
-            int stalled = 0;
-            if (!mpfr_zero_p(erej)) {
-                mpfr_div(fac, erej, e, MPFR_RNDN);
-                double efell = mpfr_get_d(fac, MPFR_RNDN);
-                mpfr_div(fac, hrej, r->h, MPFR_RNDN);
-                stalled =
-                    hdo_radau_reject_stalled(efell, mpfr_get_d(fac, MPFR_RNDN));
-            }
-            mpfr_set(erej, e, MPFR_RNDN);
-            mpfr_set(hrej, r->h, MPFR_RNDN);
+               shrinks h by the most (hdo_radau_reject_note) */
+            int stalled = hdo_radau_reject_note(erej, hrej, e, r->h);
             if (hdo_radau_probe_back(&r->probe, r->h))
                 continue;
-            mpfr_div(fac, r->tol, e, MPFR_RNDN);
-            mpfr_rootn_ui(fac, fac, s - 1, MPFR_RNDN);
-            mpfr_mul_d(fac, fac, hdo_radau_step_safety(s), MPFR_RNDN);
-            if (stalled || mpfr_cmp_d(fac, HDO_RADAU_REJECT_MIN) < 0)
-                mpfr_set_d(fac, HDO_RADAU_REJECT_MIN, MPFR_RNDN);
+            hdo_radau_reject_factor(fac, r->tol, e, (long)s, stalled);
             mpfr_mul(r->h, r->h, fac, MPFR_RNDN);
         } else if (hdo_radau_probe_back(&r->probe, r->h)) {
             /* the probe failed: back to the step it doubled */

@@ -43,6 +43,35 @@ hdo_radau_reject_stalled(double efell, double hfell)
 }
 
 int
+hdo_radau_reject_note(mpfr_t erej, mpfr_t hrej, const mpfr_t e, const mpfr_t h)
+{
+    int stalled = 0;
+    if (!mpfr_zero_p(erej)) {
+        mpfr_t q;
+        mpfr_init2(q, 64);
+        mpfr_div(q, erej, e, MPFR_RNDN);
+        double efell = mpfr_get_d(q, MPFR_RNDN);
+        mpfr_div(q, hrej, h, MPFR_RNDN);
+        stalled = hdo_radau_reject_stalled(efell, mpfr_get_d(q, MPFR_RNDN));
+        mpfr_clear(q);
+    }
+    mpfr_set(erej, e, MPFR_RNDN);
+    mpfr_set(hrej, h, MPFR_RNDN);
+    return stalled;
+}
+
+void
+hdo_radau_reject_factor(mpfr_t fac, const mpfr_t tol, const mpfr_t e, long s,
+                        int stalled)
+{
+    mpfr_div(fac, tol, e, MPFR_RNDN);
+    mpfr_rootn_ui(fac, fac, (unsigned long)(s - 1), MPFR_RNDN);
+    mpfr_mul_d(fac, fac, hdo_radau_step_safety(s), MPFR_RNDN);
+    if (stalled || mpfr_cmp_d(fac, HDO_RADAU_REJECT_MIN) < 0)
+        mpfr_set_d(fac, HDO_RADAU_REJECT_MIN, MPFR_RNDN);
+}
+
+int
 hdo_radau_probe_due(long kept, double p, double hlam, long s)
 {
     return kept >= HDO_RADAU_PROBE_AFTER &&

@@ -103,6 +103,16 @@ int hdo_radau_probe_again(double grew, double used);
    HDO_RADAU_REJECT_MIN instead.  Every step still passes the same
    error test: a cost choice. */
 int hdo_radau_reject_stalled(double efell, double hfell);
+/* A rejected step's estimate e at size h: whether it stalled against the
+   last rejection of the same step (erej, hrej; erej zero: none), which
+   (e, h) then replaces. */
+int hdo_radau_reject_note(mpfr_t erej, mpfr_t hrej, const mpfr_t e,
+                          const mpfr_t h);
+/* The factor by which a rejected step of s stages shrinks:
+   safety (tol/e)^(1/(s-1)), at least HDO_RADAU_REJECT_MIN, which a
+   stalled estimate takes. */
+void hdo_radau_reject_factor(mpfr_t fac, const mpfr_t tol, const mpfr_t e,
+                             long s, int stalled);
 
 /* The probe's state along a run of steps. */
 typedef struct {

@@ -292,3 +292,30 @@ Test(step, radau_reject_stalled)
     cr_expect(!hdo_radau_reject_stalled(0.5, 0.5), "h grew");
     cr_expect_eq(HDO_RADAU_REJECT_MIN, 0.1);
 }
+
+/* The rejections of one step (hdo_radau_reject_note,
+   hdo_radau_reject_factor): the first has nothing to compare; EMEP's
+   second, the same estimate at 0.84 h, stalls and shrinks by 0.1; a
+   third whose estimate fell as h^30 shrinks by the proposal. */
+Test(step, radau_reject_sequence)
+{
+    mpfr_t erej, hrej, e, h, tol, fac;
+    mpfr_inits2(64, erej, hrej, e, h, tol, fac, (mpfr_ptr)0);
+    mpfr_set_zero(erej, 1);
+    mpfr_set_d(tol, 7e-46, MPFR_RNDN);
+    mpfr_set_d(e, 1.157 * 7e-46, MPFR_RNDN);
+    mpfr_set_d(h, 0.286, MPFR_RNDN);
+    cr_expect(!hdo_radau_reject_note(erej, hrej, e, h), "the first");
+    hdo_radau_reject_factor(fac, tol, e, 31, 0);
+    double std = hdo_radau_step_safety(31) * pow(1 / 1.157, 1.0 / 30);
+    cr_expect(fabs(mpfr_get_d(fac, MPFR_RNDN) / std - 1) < 1e-12,
+              "the proposal: %g", mpfr_get_d(fac, MPFR_RNDN));
+    mpfr_mul(h, h, fac, MPFR_RNDN);
+    cr_expect(hdo_radau_reject_note(erej, hrej, e, h), "the same e stalls");
+    hdo_radau_reject_factor(fac, tol, e, 31, 1);
+    cr_expect(mpfr_cmp_d(fac, 0.1) == 0);
+    mpfr_mul(h, h, fac, MPFR_RNDN);
+    mpfr_mul_d(e, e, 1e-30, MPFR_RNDN); /* 0.1^30 */
+    cr_expect(!hdo_radau_reject_note(erej, hrej, e, h), "fell as h^30");
+    mpfr_clears(erej, hrej, e, h, tol, fac, (mpfr_ptr)0);
+}
