@@ -41,6 +41,14 @@ def _cleanup():
         shutil.rmtree(d, ignore_errors=True)
 
 
+def run_digits(digits):
+    """The digits a check's run takes: HDOCHECK_DIGITS when set, else the
+    check's own.  For checks against published values, whose figures do
+    not depend on D: tools/heavy_checks.py runs the Test Set's at 16 and
+    30."""
+    return int(os.environ.get("HDOCHECK_DIGITS") or digits)
+
+
 def run(name, digits=30, text=None, args=(), timeout=3600, path=None):
     """Runs hdo on cases/<name>.hdae (or on `path`, a model file outside
     cases/, relative to the repository root; or on `text`, a modified copy of
@@ -56,11 +64,7 @@ def run(name, digits=30, text=None, args=(), timeout=3600, path=None):
         with open(model, "w") as f:
             f.write(text)
     out = os.path.join(tmp, "out")
-    # HDOCHECK_DIGITS: the run at that many digits instead of the check's
-    # own.  For checks against published values, whose figures do not
-    # depend on D: tools/heavy_checks.py runs the Test Set's at 16 and 30
-    if os.environ.get("HDOCHECK_DIGITS"):
-        digits = int(os.environ["HDOCHECK_DIGITS"])
+    digits = run_digits(digits)
     # HDOCHECK_ARGS: options added to every run (tests/e2e/corpus_implicit.sh
     # runs the checks under --method implicit); with HDOCHECK_IMPLICIT=1 a
     # run in which the implicit method took no step fails the check

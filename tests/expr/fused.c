@@ -36,6 +36,35 @@ random_num(mpfr_t x, flint_rand_t st, long span)
         mpfr_neg(x, x, MPFR_RNDN);
 }
 
+/* Two random series u, v of len coefficients at precision p for the
+   Cauchy-product tests: exponents within 3 or 60 bits, a tenth of u's
+   coefficients zero.  series_clear frees them. */
+static void
+series_init(mpfr_t **u, mpfr_t **v, slong len, mpfr_prec_t p, flint_rand_t st)
+{
+    *u = flint_malloc(len * sizeof **u);
+    *v = flint_malloc(len * sizeof **v);
+    for (slong j = 0; j < len; j++) {
+        mpfr_init2((*u)[j], p);
+        mpfr_init2((*v)[j], p);
+        random_num((*u)[j], st, n_randint(st, 2) ? 3 : 60);
+        random_num((*v)[j], st, n_randint(st, 2) ? 3 : 60);
+        if (n_randint(st, 10) == 0)
+            mpfr_set_zero((*u)[j], 1);
+    }
+}
+
+static void
+series_clear(mpfr_t *u, mpfr_t *v, slong len)
+{
+    for (slong j = 0; j < len; j++) {
+        mpfr_clear(u[j]);
+        mpfr_clear(v[j]);
+    }
+    flint_free(u);
+    flint_free(v);
+}
+
 static int
 same_bits(mpfr_srcptr a, mpfr_srcptr b)
 {
@@ -207,16 +236,8 @@ Test(expr_fused, conv_fused_within_its_bound)
         slong k = (slong)n_randint(st, 60), lo = n_randint(st, 2),
               hi = k - (slong)n_randint(st, 2), m = k + 1;
         int weight = (int)n_randint(st, 3);
-        mpfr_t *u = flint_malloc(m * sizeof *u),
-               *v = flint_malloc(m * sizeof *v);
-        for (slong j = 0; j < m; j++) {
-            mpfr_init2(u[j], p);
-            mpfr_init2(v[j], p);
-            random_num(u[j], st, n_randint(st, 2) ? 3 : 60);
-            random_num(v[j], st, n_randint(st, 2) ? 3 : 60);
-            if (n_randint(st, 10) == 0)
-                mpfr_set_zero(u[j], 1);
-        }
+        mpfr_t *u, *v;
+        series_init(&u, &v, m, p, st);
         if (k >= 1 && n_randint(st, 4) == 0) { /* cancel two terms */
             mpfr_set(u[hi], u[lo], MPFR_RNDN);
             mpfr_neg(v[k - hi], v[k - lo], MPFR_RNDN);
@@ -279,12 +300,7 @@ Test(expr_fused, conv_fused_within_its_bound)
             flint_free(terms[j]);
         }
         flint_free(terms);
-        for (slong j = 0; j < m; j++) {
-            mpfr_clear(u[j]);
-            mpfr_clear(v[j]);
-        }
-        flint_free(u);
-        flint_free(v);
+        series_clear(u, v, m);
         mpfr_clears(r, S, big, err, bound, tmp, (mpfr_ptr)0);
     }
     flint_randclear(st);
@@ -307,16 +323,8 @@ Test(expr_fused, conv_fused_is_its_truncated_sum)
         int square = n_randint(st, 2), weight = square ? 0 : n_randint(st, 3);
         slong lo = n_randint(st, 2),
               hi = square ? k - lo : k - (slong)n_randint(st, 2);
-        mpfr_t *u = flint_malloc((k + 1) * sizeof *u),
-               *v = flint_malloc((k + 1) * sizeof *v);
-        for (slong j = 0; j <= k; j++) {
-            mpfr_init2(u[j], p);
-            mpfr_init2(v[j], p);
-            random_num(u[j], st, n_randint(st, 2) ? 3 : 60);
-            random_num(v[j], st, n_randint(st, 2) ? 3 : 60);
-            if (n_randint(st, 10) == 0)
-                mpfr_set_zero(u[j], 1);
-        }
+        mpfr_t *u, *v;
+        series_init(&u, &v, k + 1, p, st);
         const mpfr_t *w2 = square ? (const mpfr_t *)u : (const mpfr_t *)v;
         /* the rule: Emax and m, then the truncated terms' exact sum */
         long Emax = 0;
@@ -364,12 +372,7 @@ Test(expr_fused, conv_fused_is_its_truncated_sum)
                           square, want, got);
             cr_assert_fail("%s", buf);
         }
-        for (slong j = 0; j <= k; j++) {
-            mpfr_clear(u[j]);
-            mpfr_clear(v[j]);
-        }
-        flint_free(u);
-        flint_free(v);
+        series_clear(u, v, k + 1);
         mpfr_clears(S, term, want, got, (mpfr_ptr)0);
     }
     flint_randclear(st);
