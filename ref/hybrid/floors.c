@@ -137,8 +137,9 @@ hdo_run_set_floors(run_ctx *c, mode_cache *mc)
     const hdo_reduced_struct *r = mc->red;
     mpfr_t low;
     if (c->vmax == NULL)
-        return;                         /* hdo_run_rows: no steps */
-    if (mc->step->lspan == -INFINITY) { /* the run's time span */
+        return; /* hdo_run_rows: no steps */
+    /* the run's time span, for Taylor's noise window (D-106) */
+    if (mc->step->lspan == -INFINITY) {
         mpfr_init2(low, 64);
         mpfr_sub(low, c->t_end, c->res->t0, MPFR_RNDN);
         mc->step->lspan = hdo_log2_abs(low);
