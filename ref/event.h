@@ -46,8 +46,9 @@ slong hdo_event_zero_order(mpfr_srcptr c, slong len, const mpfr_t H,
 
    Returns HDO_EVENT with root set to the event's s in [0, H] (0 when the
    start itself is infeasible), refined by safeguarded Newton on the
-   polynomial to about 2^(2-prec) H; or 0 when S stays feasible on the
-   step.  root is rounded to its own precision. */
+   polynomial to about 2^(2-prec) of the root itself (not of H:
+   decisions.md D-106); or 0 when S stays feasible on the step.  root is rounded
+   to its own precision. */
 int hdo_event_locate(mpfr_t root, mpfr_srcptr c, slong len, const mpfr_t H,
                      const mpfr_t tol, mpfr_srcptr floor, mpfr_prec_t prec);
 

@@ -64,6 +64,19 @@ typedef struct {
        last step: hdo_run_guard_floors).  A guard's error is held to tol
        max(its size over the step, gfloor / tol). */
     mpfr_ptr gfloor;
+    /* The switching functions' noise floors at the step's start,
+       nguards entries at 64 bits, zero after init: gfloor without the
+       drift over the step (which needs the step), set by the caller
+       before apply (the driver's hdo_run_guard_noise).  Taylor's step
+       rule holds a guard to tol max(its magnitude over the step,
+       gnoise), as a state to tol max(its magnitude, floor), and takes a
+       leading coefficient within gnoise over the step for a zero
+       (decisions.md D-106). */
+    mpfr_ptr gnoise;
+    /* log2 of the run's time span |t_end - t0| (the driver's, set with
+       the floors; -inf after init: unknown): with max(1, |t|) the time
+       scale of Taylor's noise window (decisions.md D-090, D-106). */
+    double lspan;
     /* The tolerance of the error control (the driver's 10^-(D+5),
        hdo_run_tol), given at init, at its own precision, kept by
        hdo_stepper_switch. */

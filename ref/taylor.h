@@ -82,6 +82,13 @@ typedef struct {
        held to tol max(its magnitude over the step, floor[i]).  The
        stepper (ref/step/taylor_step.c) points it at the driver's floors. */
     mpfr_srcptr floor;
+    /* The guards' noise floors, borrowed (nguards entries; NULL: all
+       zero): guard g is held to tol max(its magnitude over the step,
+       gnoise[g]) (the stepper's gnoise, decisions.md D-106). */
+    mpfr_srcptr gnoise;
+    /* log2 of the run's time span (-inf: unknown; the stepper's lspan):
+       the noise window's horizon is max(1, |t0|, span) (control.c). */
+    double lspan;
     /* log2 of each state's and unknown's own step (control.c) and of the
        tolerance it was for, kept by hdo_taylor_step_size for the
        stiffness estimate of the same expansion (comp_valid) */

@@ -256,9 +256,11 @@ double_start(mpfr_t x, double *cq, double *dpo, double *rho, double *go,
     }
     double ul = 0;
     /* the doubles' root would take two evaluations at the working
-       precision (cq du^2 above eps after the first): polish it */
+       precision (cq du^2 above eps after the first, du = 2^-50 |u|, eps
+       2^(2-prec) |u|): polish it */
     *dpo = 0;
-    if (ok && isfinite(*cq) && ldexp(*cq, -100) > ldexp(1.0, 1 - (int)prec) &&
+    if (ok && isfinite(*cq) &&
+        ldexp(*cq * fabs(u), -100) > ldexp(1.0, 1 - (int)prec) &&
         !dd_polish(&u, &ul, dpo, rho, c, len, H, G, *cq))
         *dpo = 0;
     *go = G;
@@ -273,25 +275,20 @@ double_start(mpfr_t x, double *cq, double *dpo, double *rho, double *go,
 }
 
 /* Whether the Newton step du (relative to H, rounded up) just taken
-   leaves x within eps = 2^(2-prec) (relative to H) of the root: its
-   bound, cq du^2 with the exact P', or 2 du (rho + cq du) with the
-   doubles' P' (relative error rho <= 2^-20, for |e0| <= 2 du), at most
-   half of eps.  With a convergence constant C = |P''| / (2 |P'|) the
-   step's error is at most (2 du rho + 4 C du^2) / (1 - rho); cq is
-   8 |P''| / |P'| = 16 C (double_start), so that is at most left / (1 -
-   rho) < 2 left <= eps.  In doubles up to 1000 bits, where neither side
-   can underflow; above, in a 64-bit MPFR: 2^(1-prec) is below the
-   doubles' range, and a test in doubles read 0 <= 0 and stopped Newton
-   near 2^-1200 at any precision. */
+   leaves x within eps = 2^(2-prec) r of the root, r = |x| / H (the
+   root's own size, relative to H): its bound, cq du^2 with the exact P',
+   or 2 du (rho + cq du) with the doubles' P' (relative error rho <=
+   2^-20, for |e0| <= 2 du), at most half of eps.  With a convergence
+   constant C = |P''| / (2 |P'|) the step's error is at most (2 du rho +
+   4 C du^2) / (1 - rho); cq is 8 |P''| / |P'| = 16 C (double_start), so
+   that is at most left / (1 - rho) < 2 left <= eps.  In a 64-bit MPFR:
+   2^(1-prec) r leaves the doubles' range above 1000 bits or for a root
+   far below H (a test in doubles read 0 <= 0 and stopped Newton near
+   2^-1200 at any precision). */
 static int
 quadratic_stop(const mpfr_t du, int approx, double rho, double cq,
-               mpfr_prec_t prec)
+               const mpfr_t r, mpfr_prec_t prec)
 {
-    if (prec <= 1000) {
-        double d = mpfr_get_d(du, MPFR_RNDU);
-        double left = approx ? 2 * d * (rho + cq * d) : cq * d * d;
-        return left <= ldexp(1.0, 1 - (int)prec);
-    }
     mpfr_t left, t;
     mpfr_inits2(64, left, t, (mpfr_ptr)0);
     mpfr_mul_d(t, du, cq, MPFR_RNDU);
@@ -302,52 +299,64 @@ quadratic_stop(const mpfr_t du, int approx, double rho, double cq,
     } else {
         mpfr_mul(left, t, du, MPFR_RNDU);
     }
-    int stop = mpfr_cmp_ui_2exp(left, 1, 1 - (long)prec) <= 0;
+    mpfr_mul_2si(t, r, 1 - (long)prec, MPFR_RNDD);
+    int stop = mpfr_cmp(left, t) <= 0;
     mpfr_clears(left, t, (mpfr_ptr)0);
     return stop;
 }
 
+/* Whether the bracket [a, b] (0 <= a < b) is within eps = 2^(2-prec) of
+   the root's size: b - a <= 2^(2-prec) a (a = 0: never; the root may be
+   as far below H as it likes). */
+static int
+bracket_narrow(const mpfr_t a, const mpfr_t b, mpfr_t w, mpfr_prec_t prec)
+{
+    mpfr_sub(w, b, a, MPFR_RNDN);
+    mpfr_div_2si(w, w, 2 - (long)prec, MPFR_RNDN);
+    return mpfr_cmpabs(w, a) <= 0;
+}
+
 /* Refines the root of P in the bracket [a, b] (P(a) >= 0 >= P(b), at
    least one strict) by Newton steps safeguarded by bisection, until the
-   bracket or the step is below 2^(2-prec) H.  Writes the root to x. */
+   bracket or the step is below eps = 2^(2-prec) |x|: relative to the
+   root, not to H (decisions.md D-106: an event at 1e-30 from t0 = 0 on a
+   step of 1 has D digits of its time; relative to H it had none, and a
+   root at 1.5 on a sliding mode's polynomial arc, H = 1e30, had 40 of
+   60).  Writes the root to x; *tr (may be NULL) what it took. */
 void
-hdo_event_refine(mpfr_t x, mpfr_srcptr c, slong len, const mpfr_t a0,
-                 const mpfr_t b0, const mpfr_t H, mpfr_prec_t prec,
-                 const double *e, double G)
+hdo_event_refine_traced(mpfr_t x, mpfr_srcptr c, slong len, const mpfr_t a0,
+                        const mpfr_t b0, const mpfr_t H, mpfr_prec_t prec,
+                        const double *e, double G, hdo_event_refine_trace *tr)
 {
-    mpfr_t a, b, f, fp, xn, eps, w, du;
+    mpfr_t a, b, f, fp, xn, w, du, r;
     double cq, dpd = 0, rho = INFINITY, g = 0;
-    mpfr_inits2(prec, a, b, f, fp, xn, eps, w, (mpfr_ptr)0);
-    mpfr_init2(du, 53);
+    int evals = 0, alone = 0;
+    mpfr_inits2(prec, a, b, f, fp, xn, w, (mpfr_ptr)0);
+    mpfr_inits2(64, du, r, (mpfr_ptr)0);
     mpfr_set(a, a0, MPFR_RNDN);
     mpfr_set(b, b0, MPFR_RNDN);
-    mpfr_mul_2si(eps, H, 2 - (long)prec, MPFR_RNDN);
     if (!double_start(x, &cq, &dpd, &rho, &g, c, len, a, b, H, prec, e, G)) {
         dpd = 0;
         mpfr_add(x, a, b, MPFR_RNDN);
         mpfr_div_2ui(x, x, 1, MPFR_RNDN);
     }
-    /* the P-alone step below only where the root is not far below H:
-       eps is relative to H, and where H is far beyond the root (a
-       sliding mode's polynomial arc, H 1e30 for a root at 1.5) the exact
-       steps' quadratic convergence gives many more digits than eps asks,
-       which the events after it read (stick_slip_belt's sliding ends at
-       51 and 53 digits came out 5e-50 early from a P-alone step) */
-    int near = 0;
-    if (dpd != 0) {
-        mpfr_div(du, x, H, MPFR_RNDN);
-        near = fabs(mpfr_get_d(du, MPFR_RNDN)) >= 0x1p-8;
-    }
     /* Newton converges quadratically once close; the bisection fallback
-       halves the bracket at worst, so 2 prec iterations always suffice. */
-    for (long it = 0; it < 2 * (long)prec + 10; it++) {
+       halves the bracket at worst, so 2 prec iterations always suffice
+       once b is within a factor 2 of the root, and log2(H / root) more
+       bring it there. */
+    for (long it = 0;; it++) {
+        long gap = mpfr_regular_p(b) ? mpfr_get_exp(H) - mpfr_get_exp(b) : 0;
+        if (it >= 2 * (long)prec + 10 + (gap > 0 ? gap : 0))
+            break;
         /* from a double-double start: P at the working precision, P'
            from the start's doubles (issue 28: half an evaluation; the
            step's error is then rho |du| besides the quadratic term),
            when they hold it to 2^-20 at least (near a double root they
            may not: a step of P / P' far too small would then pass for
            a step below eps) */
-        int approx = it == 0 && dpd != 0 && rho <= 0x1p-20 && near;
+        int approx = it == 0 && dpd != 0 && rho <= 0x1p-20;
+        evals++;
+        alone |= approx;
         if (approx) {
             horner1(f, c, len, x);
             mpfr_set_d(fp, dpd, MPFR_RNDN);
@@ -362,8 +371,7 @@ hdo_event_refine(mpfr_t x, mpfr_srcptr c, slong len, const mpfr_t a0,
             mpfr_set(a, x, MPFR_RNDN);
         else
             mpfr_set(b, x, MPFR_RNDN);
-        mpfr_sub(w, b, a, MPFR_RNDN);
-        if (mpfr_cmp(w, eps) <= 0) {
+        if (bracket_narrow(a, b, w, prec)) {
             mpfr_add(x, a, b, MPFR_RNDN);
             mpfr_div_2ui(x, x, 1, MPFR_RNDN);
             break;
@@ -381,8 +389,11 @@ hdo_event_refine(mpfr_t x, mpfr_srcptr c, slong len, const mpfr_t a0,
         mpfr_sub(w, xn, x, MPFR_RNDN);
         mpfr_abs(w, w, MPFR_RNDN);
         mpfr_set(x, xn, MPFR_RNDN);
-        if (newton_ok && mpfr_cmp(w, eps) <= 0)
-            break;
+        if (newton_ok) {
+            mpfr_mul_2si(r, x, 2 - (long)prec, MPFR_RNDZ);
+            if (mpfr_cmpabs(w, r) <= 0)
+                break; /* |w| <= 2^(2-prec) |x| */
+        }
         /* quadratic convergence from the doubles' root: the step du
            just taken leaves x within cq du^2 of the root; below half of
            eps, the evaluation that would find a step below eps is not
@@ -390,10 +401,25 @@ hdo_event_refine(mpfr_t x, mpfr_srcptr c, slong len, const mpfr_t a0,
            the two or three) */
         if (newton_ok && isfinite(cq)) {
             mpfr_div(du, w, H, MPFR_RNDU);
-            if (quadratic_stop(du, approx, rho, cq, prec))
+            mpfr_div(r, x, H, MPFR_RNDD);
+            mpfr_abs(r, r, MPFR_RNDD);
+            if (quadratic_stop(du, approx, rho, cq, r, prec))
                 break;
         }
     }
-    mpfr_clears(a, b, f, fp, xn, eps, w, (mpfr_ptr)0);
-    mpfr_clear(du);
+    if (tr != NULL) {
+        tr->evals = evals;
+        tr->alone = alone;
+        tr->rho = dpd != 0 ? rho : INFINITY;
+    }
+    mpfr_clears(a, b, f, fp, xn, w, (mpfr_ptr)0);
+    mpfr_clears(du, r, (mpfr_ptr)0);
+}
+
+void
+hdo_event_refine(mpfr_t x, mpfr_srcptr c, slong len, const mpfr_t a,
+                 const mpfr_t b, const mpfr_t H, mpfr_prec_t prec,
+                 const double *e, double G)
+{
+    hdo_event_refine_traced(x, c, len, a, b, H, prec, e, G, NULL);
 }

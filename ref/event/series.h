@@ -37,11 +37,27 @@ void hdo_event_horner2(mpfr_t f, mpfr_t fp, mpfr_srcptr c, slong len,
                        const mpfr_t x);
 
 /* The root of P = sum c_k s^k in [a, b] (P(a) >= 0 >= P(b)) to the
-   working precision prec, H the step (refine.c).  e: NULL, or the
+   working precision prec relative to the root itself, H the step
+   (refine.c).  e: NULL, or the
    doubles e_k = c_k H^k 2^-G of locate.c's search (fast_init: the
    values the start would compute, shared). */
 void hdo_event_refine(mpfr_t x, mpfr_srcptr c, slong len, const mpfr_t a,
                       const mpfr_t b, const mpfr_t H, mpfr_prec_t prec,
                       const double *e, double G);
+
+/* What a refinement took (tests): the evaluations of P at the working
+   precision, whether the first was of P alone (P' from the doubles),
+   and rho, the relative error bound of that P' (+inf: no double-double
+   start). */
+typedef struct {
+    int evals, alone;
+    double rho;
+} hdo_event_refine_trace;
+
+/* hdo_event_refine, and what it took into *tr (NULL: nothing). */
+void hdo_event_refine_traced(mpfr_t x, mpfr_srcptr c, slong len,
+                             const mpfr_t a, const mpfr_t b, const mpfr_t H,
+                             mpfr_prec_t prec, const double *e, double G,
+                             hdo_event_refine_trace *tr);
 
 #endif

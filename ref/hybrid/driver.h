@@ -46,6 +46,10 @@ typedef struct {
        program whose inputs list what the guards read; NULL until used */
     mpfr_ptr gfloor;
     hdo_program_struct *gprog;
+    /* the point of the stepper's gnoise (t, xs, xu; hdo_run_guard_noise):
+       an event's expansion and the step after it share it */
+    mpfr_ptr gnkey;
+    int gnkey_valid;
 } mode_cache;
 
 /* A followed event, for the Zeno extrapolation. */
@@ -288,6 +292,12 @@ void hdo_run_set_floors(run_ctx *c, mode_cache *mc);
 void hdo_run_guard_floors(run_ctx *c, mode_cache *mc, const mpfr_t t,
                           mpfr_srcptr xs, mpfr_srcptr xu,
                           const hdo_dense *dense, const mpfr_t H);
+/* hdo_run_guard_noise sets mc->step->gnoise, the guards' noise floors
+   of the step size (step.h), before an apply at (t, xs, xu): the radius
+   of hdo_run_guard_floors without the drift over the step and the event
+   time's term (both need the step); nothing for an implicit stepper. */
+void hdo_run_guard_noise(run_ctx *c, mode_cache *mc, const mpfr_t t,
+                         mpfr_srcptr xs, mpfr_srcptr xu);
 
 
 /* sample.c */

@@ -138,6 +138,13 @@ hdo_run_set_floors(run_ctx *c, mode_cache *mc)
     mpfr_t low;
     if (c->vmax == NULL)
         return; /* hdo_run_rows: no steps */
+    /* the run's time span, for Taylor's noise window (D-106) */
+    if (mc->step->lspan == -INFINITY) {
+        mpfr_init2(low, 64);
+        mpfr_sub(low, c->t_end, c->res->t0, MPFR_RNDN);
+        mc->step->lspan = hdo_log2_abs(low);
+        mpfr_clear(low);
+    }
     for (slong i = 0; i < r->nstate; i++)
         if (r->state[i].order == 0)
             note_value(c, r->state[i].var, mc->xs + i);
@@ -153,9 +160,13 @@ hdo_run_set_floors(run_ctx *c, mode_cache *mc)
     mpfr_clear(low);
 }
 
-void
-hdo_run_guard_floors(run_ctx *c, mode_cache *mc, const mpfr_t t, mpfr_srcptr xs,
-                     mpfr_srcptr xu, const hdo_dense *dense, const mpfr_t H)
+/* The guards' radii at (t, xs, xu) into out (and mc->gfloor when
+   gfloor): each input known to tol max(|value|, floor), plus, with dense,
+   its drift over H and the event time's uncertainty (driver.h). */
+static void
+guard_radii(run_ctx *c, mode_cache *mc, const mpfr_t t, mpfr_srcptr xs,
+            mpfr_srcptr xu, const hdo_dense *dense, const mpfr_t H,
+            mpfr_ptr out, int gfloor)
 {
     const hdo_stepper_struct *sp = mc->step;
     slong ng = sp->nguards;
@@ -210,16 +221,57 @@ hdo_run_guard_floors(run_ctx *c, mode_cache *mc, const mpfr_t t, mpfr_srcptr xs,
         }
     }
     for (slong g = 0; g < ng; g++) {
-        mpfr_set_zero(mc->gfloor + g, 1);
+        mpfr_set_zero(out + g, 1);
         if (known &&
             hdo_expr_enclose(m, r, c->model->pool, sp->guards[g], gp->inputs,
                              mid, rad, nin, t, trad, c->prec + 32) == 0)
-            mpfr_set(mc->gfloor + g, r, MPFR_RNDU);
-        mpfr_set(sp->gfloor + g, mc->gfloor + g, MPFR_RNDU);
+            mpfr_set(out + g, r, MPFR_RNDU);
+        if (gfloor)
+            mpfr_set(mc->gfloor + g, out + g, MPFR_RNDU);
     }
     hdo_vec_clear(mid, nin + 1);
     hdo_vec_clear(rad, nin + 1);
     mpfr_clears(m, r, (mpfr_ptr)0);
     mpfr_clear(trad);
     mpfr_clear(zero);
+}
+
+void
+hdo_run_guard_floors(run_ctx *c, mode_cache *mc, const mpfr_t t, mpfr_srcptr xs,
+                     mpfr_srcptr xu, const hdo_dense *dense, const mpfr_t H)
+{
+    guard_radii(c, mc, t, xs, xu, dense, H, mc->step->gfloor, 1);
+}
+
+void
+hdo_run_guard_noise(run_ctx *c, mode_cache *mc, const mpfr_t t, mpfr_srcptr xs,
+                    mpfr_srcptr xu)
+{
+    /* an implicit stepper's guard error reads gfloor (radau_guard.c) */
+    if (mc->step->nguards == 0 || (mc->step->type->flags & HDO_STEP_IMPLICIT))
+        return;
+    /* the same point as the last: the same floors (an event's expansion,
+       then the step from it; issue 28: an enclosure per guard) */
+    slong ns = mc->red->nstate, n = 1 + ns + mc->red->nimplicit;
+    int same = mc->gnkey != NULL && mc->gnkey_valid;
+    for (slong k = 0; k < n && same; k++)
+        same = mpfr_equal_p(mc->gnkey + k, k == 0    ? t
+                                           : k <= ns ? xs + (k - 1)
+                                                     : xu + (k - 1 - ns));
+    if (same)
+        return;
+    mpfr_t H;
+    mpfr_init2(H, 64);
+    mpfr_set_zero(H, 1);
+    guard_radii(c, mc, t, xs, xu, NULL, H, mc->step->gnoise, 0);
+    mpfr_clear(H);
+    if (mc->gnkey == NULL)
+        mc->gnkey = hdo_vec_init(n, c->prec);
+    for (slong k = 0; k < n; k++)
+        mpfr_set(mc->gnkey + k,
+                 k == 0    ? t
+                 : k <= ns ? xs + (k - 1)
+                           : xu + (k - 1 - ns),
+                 MPFR_RNDN);
+    mc->gnkey_valid = 1;
 }

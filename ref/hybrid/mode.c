@@ -121,6 +121,8 @@ hdo_run_mode_cache_clear(mode_cache *mc, hdo_result_struct *res)
         free(mc->gprog);
         hdo_vec_clear(mc->gfloor, mc->step->nguards);
     }
+    if (mc->gnkey != NULL)
+        hdo_vec_clear(mc->gnkey, 1 + mc->red->nstate + mc->red->nimplicit);
     mc->step->type->max_residual(res->max_residual, mc->step);
     hdo_stepper_clear(mc->step);
     hdo_invariant_free(mc->inv);

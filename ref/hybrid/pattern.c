@@ -66,6 +66,7 @@ expand(run_ctx *c, slong m, const mpfr_t t, mpfr_t H)
     hdo_error_t e;
     hdo_error_clear(&e);
     hdo_run_set_floors(c, mc);
+    hdo_run_guard_noise(c, mc, t, mc->xs, mc->xu);
     if (hdo_stepper_apply(mc->step, t, mc->xs, mc->xu, &e) < 0)
         return -1;
     hdo_stepper_step_size(H, mc->step);

@@ -86,6 +86,7 @@ hdo_run_expand_entered(run_ctx *c, slong m, const mpfr_t t, mpfr_t H)
        them: the step finds them there), so integration's */
     int ph = hdo_run_phase_enter(c, PH_INTEGRATION);
     hdo_run_set_floors(c, mc);
+    hdo_run_guard_noise(c, mc, t, mc->xs, mc->xu);
     int st = hdo_stepper_apply(mc->step, t, mc->xs, mc->xu, &e);
     if (st == 0)
         hdo_stepper_step_size(H, mc->step);

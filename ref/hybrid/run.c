@@ -55,6 +55,7 @@ step(run_ctx *c, int *done)
         return hdo_run_fail(c, HDO_ERR_TOO_MUCH_WORK, m, c->t);
     }
     hdo_run_set_floors(c, mc);
+    hdo_run_guard_noise(c, mc, c->t, mc->xs, mc->xu);
     st = hdo_stepper_apply(mc->step, c->t, mc->xs, mc->xu, c->err);
     if (st < 0)
         return hdo_run_fail(c, st, m, c->t);

@@ -183,6 +183,7 @@ hdo_run_guard_leaves_at(run_ctx *c, slong m, slong g, mpfr_srcptr xs,
     hdo_error_t e;
     hdo_error_clear(&e);
     hdo_run_set_floors(c, mc);
+    hdo_run_guard_noise(c, mc, t, xs, xu);
     if (hdo_stepper_apply(sp, t, xs, xu, &e) < 0)
         return 1;
     slong p = sp->dense.order;

@@ -41,9 +41,13 @@ hdo_stepper_init(hdo_stepper_t s, const hdo_step_type *type, hdo_model_t model,
     for (slong i = 0; i < red->nstate + red->nimplicit; i++)
         mpfr_set_zero(s->floor + i, 1);
     s->lround = -INFINITY;
+    s->lspan = -INFINITY;
     s->gfloor = hdo_vec_init(nguards, 64);
-    for (slong q = 0; q < nguards; q++)
+    s->gnoise = hdo_vec_init(nguards, 64);
+    for (slong q = 0; q < nguards; q++) {
         mpfr_set_zero(s->gfloor + q, 1);
+        mpfr_set_zero(s->gnoise + q, 1);
+    }
     if (nguards > 0)
         memcpy(s->guards, guards, nguards * sizeof(hdo_expr));
     return type->alloc(s, model, red, guards, nguards, prec);
@@ -61,9 +65,11 @@ hdo_stepper_clear(hdo_stepper_t s)
         mpfr_clear(s->tol);
         hdo_vec_clear(s->floor, s->red->nstate + s->red->nimplicit);
     }
-    if (s->gfloor != NULL)
+    if (s->gfloor != NULL) {
         hdo_vec_clear(s->gfloor, s->nguards);
-    s->floor = s->gfloor = NULL;
+        hdo_vec_clear(s->gnoise, s->nguards);
+    }
+    s->floor = s->gfloor = s->gnoise = NULL;
     s->impl = NULL;
     s->type = NULL;
 }
@@ -81,8 +87,11 @@ hdo_stepper_switch(hdo_stepper_t s, const hdo_step_type *type)
     }
     for (slong i = 0; i < s->red->nstate + s->red->nimplicit; i++)
         mpfr_set(t->floor + i, s->floor + i, MPFR_RNDN);
-    for (slong q = 0; q < s->nguards; q++)
+    for (slong q = 0; q < s->nguards; q++) {
         mpfr_set(t->gfloor + q, s->gfloor + q, MPFR_RNDN);
+        mpfr_set(t->gnoise + q, s->gnoise + q, MPFR_RNDN);
+    }
+    t->lspan = s->lspan;
     t->serial = s->serial;     /* never a serial seen before (step.h) */
     t->spectral = s->spectral; /* the same mode: the same Jacobian */
     s->spectral = NULL;

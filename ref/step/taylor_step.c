@@ -7,7 +7,8 @@
 
 /* The expansion and what its last successful apply was given: the
    expansion point, the states, the unknowns and the scale floors (the
-   only inputs of hdo_taylor_expand besides the compiled program), each
+   only inputs of hdo_taylor_expand besides the compiled program; the
+   guards' noise floors, inputs of the step size), each
    kept exactly at its own precision.  After an event the driver expands
    the entered mode to decide which solution continues (pattern.c), and
    its next step expands it again at the same point: an apply with the
@@ -15,7 +16,8 @@
    expansion per event at a PWM edge; decisions.md D-093). */
 typedef struct {
     hdo_taylor_struct tay;
-    mpfr_ptr key; /* t0, xs, xu, floors: 1 + 2 (nstate + nimplicit) */
+    mpfr_ptr key; /* t0, xs, xu, floors, guards' floors: 1 + 2 (nstate +
+                     nimplicit) + nguards */
     slong nkey;
     int valid;
     /* the step size of this expansion, once asked (a function of the
@@ -47,7 +49,9 @@ key_pass(taylor_impl *w, int store, const mpfr_t t0, mpfr_srcptr xs,
         mpfr_srcptr x = k == 0         ? t0
                         : k <= ns      ? xs + (k - 1)
                         : k <= ns + nu ? xu + (k - 1 - ns)
-                                       : floor + (k - 1 - ns - nu);
+                        : k <= 2 * (ns + nu)
+                            ? floor + (k - 1 - ns - nu)
+                            : w->tay.gnoise + (k - 1 - 2 * (ns + nu));
         mpfr_ptr y = w->key + i++;
         if (store) {
             mpfr_set_prec(y, mpfr_get_prec(x));
@@ -73,7 +77,7 @@ taylor_alloc(hdo_stepper_struct *s, hdo_model_t model,
     w->valid = 0;
     w->h_valid = 0;
     mpfr_init2(w->h, MPFR_PREC_MIN);
-    w->nkey = 1 + 2 * (red->nstate + red->nimplicit);
+    w->nkey = 1 + 2 * (red->nstate + red->nimplicit) + nguards;
     w->key = malloc(w->nkey * sizeof *w->key);
     HDO_ASSERT(w->key != NULL);
     for (slong k = 0; k < w->nkey; k++)
@@ -87,6 +91,7 @@ taylor_alloc(hdo_stepper_struct *s, hdo_model_t model,
         hdo_taylor_lazy_setup(
             tay); /* the driver's unknowns: decisions.md D-071 */
     tay->floor = s->floor;
+    tay->gnoise = s->gnoise;
     s->dense.order = tay->order;
     s->dense.state = (const mpfr_t *)tay->state_coef;
     s->dense.unknown = (const mpfr_t *)tay->unknown_coef;
@@ -108,6 +113,7 @@ taylor_apply(hdo_stepper_struct *s, const mpfr_t t0, mpfr_srcptr xs,
         tay->lazy_status == 0 && key_pass(w, 0, t0, xs, xu))
         return 0; /* the step size and the components' steps kept too */
     w->h_valid = 0;
+    tay->lspan = s->lspan; /* constant over a run */
     int st = hdo_taylor_expand(tay, t0, xs, xu, err);
     w->valid = st == 0 && tay->expanded;
     if (w->valid)

@@ -35,11 +35,21 @@
    computed from the logarithms in double precision (exact exponents,
    53-bit mantissas), whose error moves h by a relative 1e-12. */
 
+/* The horizon T of the noise window (decisions.md D-090, D-106): a
+   window read as noise gives +inf, and the step then taken is at most
+   the driver's horizon max(1, |t|) (D-016) and at most the span left;
+   T at least both keeps D-090's argument (a radius beyond 2^(prec/2) T
+   does not change over the step at the working precision).  With T =
+   max(1, |t0|) alone an oscillator of period 1e30 from t = 0 was read as
+   noise step after step (41 steps instead of 4); the span is the run's
+   own time scale. */
 double
 hdo_taylor_noise_horizon(const hdo_taylor_struct *tay)
 {
     double lt = hdo_log2_abs(tay->t0);
-    return lt > 0.0 ? lt : 0.0; /* log2 max(1, |t0|) */
+    if (tay->lspan > lt)
+        lt = tay->lspan;
+    return lt > 0.0 ? lt : 0.0; /* log2 max(1, |t0|, span) */
 }
 
 slong
@@ -82,6 +92,25 @@ window_is_noise(const mpfr_t *c, const double *lc, slong p, slong j0,
     return 1;
 }
 
+/* max over k in {0, .., kf + 1} (k < j0) of the window's bound for the
+   magnitude term |c_k| h^k, and for the floor term (lfloor). */
+static double
+magnitude_bound(const double *lc, slong p, slong j0, slong kf, double lfloor,
+                double ltol)
+{
+    double best = -INFINITY;
+    if (lfloor > -INFINITY)
+        best = window_bound(lc, p, j0, 0, lfloor, ltol);
+    for (slong k = 0; k <= kf + 1 && k < j0; k++) {
+        if (lc[k] == -INFINITY)
+            continue;
+        double hk = window_bound(lc, p, j0, k, lc[k], ltol);
+        if (hk > best)
+            best = hk;
+    }
+    return best;
+}
+
 double
 hdo_taylor_component_step(const mpfr_t *c, slong p, double lfloor, double ltol,
                           double lhz, double lrad)
@@ -90,9 +119,7 @@ hdo_taylor_component_step(const mpfr_t *c, slong p, double lfloor, double ltol,
     double best = -INFINITY, lcs[64];
     double *lc = p + 1 <= 64 ? lcs : flint_malloc((p + 1) * sizeof *lc);
     int any = 0;
-    /* the logarithms of the window, and of the orders up to the first
-       nonzero one + 1 (the zeros are read exactly; the orders between
-       are not needed) */
+    /* the logarithms of the window, and of the orders below it */
     for (slong k = j0; k <= p; k++) {
         lc[k] = mpfr_number_p(c[k]) ? hdo_log2_abs(c[k]) : INFINITY;
         any |= lc[k] > -INFINITY;
@@ -106,16 +133,50 @@ hdo_taylor_component_step(const mpfr_t *c, slong p, double lfloor, double ltol,
     }
     while (kfirst < p && mpfr_zero_p(c[kfirst]))
         kfirst++;
-    for (slong k = 0; k <= kfirst + 1 && k < j0; k++)
+    slong known = kfirst + 1 < j0 ? kfirst + 1 : j0 - 1; /* lc[0..known] */
+    for (slong k = 0; k <= known; k++)
         lc[k] = mpfr_number_p(c[k]) ? hdo_log2_abs(c[k]) : INFINITY;
-    if (lfloor > -INFINITY)
-        best = window_bound(lc, p, j0, 0, lfloor, ltol);
-    for (slong k = 0; k <= kfirst + 1 && k < j0; k++) {
-        if (lc[k] == -INFINITY)
-            continue;
-        double hk = window_bound(lc, p, j0, k, lc[k], ltol);
-        if (hk > best)
-            best = hk;
+    best = magnitude_bound(lc, p, j0, kfirst, lfloor, ltol);
+    /* Leading coefficients within the floor over the step are zeros, as
+       the zero rule reads them (hdo_event_zero_order, D-016): v1 - v2 at
+       a switch is 0 or an ulp by the rounding of the event's root, and
+       the magnitude's orders must not follow it (decisions.md D-106).
+       The next nonzero order nk is taken while every nonzero term below
+       it stays within the floor over the step that gives (the steps
+       grow with nk: a term over the floor at the step before is over it
+       after, and ends the search there). */
+    for (slong kf = kfirst; lfloor > -INFINITY && best > -INFINITY;) {
+        int noise = 1;
+        for (slong k = 0; k <= kf && noise; k++)
+            noise = lc[k] == -INFINITY ||
+                    lc[k] + (k > 0 ? (double)k * best : 0.0) <= lfloor;
+        if (!noise)
+            break;
+        slong nk = kf + 1;
+        for (;; nk++) {
+            if (nk >= j0)
+                break;
+            if (nk > known)
+                lc[++known] =
+                    mpfr_number_p(c[nk]) ? hdo_log2_abs(c[nk]) : INFINITY;
+            if (lc[nk] > -INFINITY)
+                break;
+        }
+        if (nk >= j0)
+            break;
+        if (nk + 1 < j0 && nk + 1 > known) {
+            known = nk + 1;
+            lc[known] =
+                mpfr_number_p(c[known]) ? hdo_log2_abs(c[known]) : INFINITY;
+        }
+        double hn = magnitude_bound(lc, p, j0, nk, lfloor, ltol);
+        for (slong k = 0; k < nk && noise; k++)
+            noise = lc[k] == -INFINITY ||
+                    lc[k] + (k > 0 ? (double)k * hn : 0.0) <= lfloor;
+        if (!noise || hn == INFINITY)
+            break;
+        kf = nk;
+        best = hn;
     }
     if (best == -INFINITY) /* zero below the window: its first term */
         best = window_bound(lc, p, j0, kfirst, hdo_log2_abs(c[kfirst]), ltol);
@@ -181,8 +242,10 @@ hdo_taylor_step_size(mpfr_t h, hdo_taylor_t tay, const mpfr_t tol)
     bound(&lh, tay->comp_lh + ns, tay->unknown_coef, tay->red->nimplicit,
           tay->lazy, p, tay->floor != NULL ? tay->floor + ns : NULL, ltol, lhz,
           lrad);
-    bound(&lh, NULL, tay->guard_coef, tay->nguards, NULL, p, NULL, ltol, lhz,
-          lrad);
+    /* the guards over their noise floors: their rounding at a switch
+       (v1 - v2 an ulp, not 0) is no magnitude (decisions.md D-106) */
+    bound(&lh, NULL, tay->guard_coef, tay->nguards, NULL, p, tay->gnoise, ltol,
+          lhz, lrad);
     tay->comp_valid = 1;
     tay->comp_ltol = ltol;
     if (lh == INFINITY) {

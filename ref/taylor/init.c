@@ -204,6 +204,8 @@ hdo_taylor_init(hdo_taylor_t tay, hdo_model_t model, const hdo_reduced_t red,
 
     HDO_ASSERT(nh == nu);
     memset(tay, 0, sizeof *tay);
+    tay->lspan =
+        -INFINITY; /* unknown: the noise window's horizon max(1, |t0|) */
     tay->red = r;
     tay->model = model;
     tay->prec = prec;

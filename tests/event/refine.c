@@ -2,6 +2,7 @@
    polynomial to its working precision, above the doubles' range too */
 #include <criterion/criterion.h>
 #include <flint/flint.h>
+#include <math.h>
 #include "event/series.h"
 
 /* The root of P = c0 - s + s^3 (c0 = 0.3 rounded at prec) in [0, 1/2],
@@ -58,4 +59,145 @@ Test(event_refine, root_to_the_working_precision_at_every_precision)
                                         1100, 1300, 2000, 4000, 8000};
     for (size_t i = 0; i < sizeof precs / sizeof precs[0]; i++)
         check_root_at(precs[i]);
+}
+
+/* |x - r| <= 2^(4-prec) |r| + cond: the root r of c0 + c1 s + s^2 at
+   prec + 200 (the quadratic formula, the root nearer 0, independent of
+   refine), cond = 2^(2-prec) 4 (|c0| + |c1 r| + r^2) / |P'(r)| the
+   rounding of P's evaluation at prec moved to the root (0 for a simple
+   root far from a double one, as here except near_double_root). */
+static void
+check_quadratic_root(const mpfr_t x, mpfr_srcptr c, mpfr_prec_t prec,
+                     const char *what)
+{
+    mpfr_t r, d, t, cond;
+    mpfr_inits2(prec + 200, r, d, t, cond, (mpfr_ptr)0);
+    mpfr_sqr(d, c + 1, MPFR_RNDN);
+    mpfr_mul_2ui(t, c + 0, 2, MPFR_RNDN);
+    mpfr_sub(d, d, t, MPFR_RNDN);
+    mpfr_sqrt(d, d, MPFR_RNDN);
+    /* r = 2 c0 / (-c1 + sqrt(c1^2 - 4 c0)): no cancellation for c1 < 0 */
+    mpfr_sub(t, d, c + 1, MPFR_RNDN);
+    mpfr_mul_2ui(r, c + 0, 1, MPFR_RNDN);
+    mpfr_div(r, r, t, MPFR_RNDN);
+    /* cond: terms' sum over |P'(r)| = |2 r + c1| */
+    mpfr_mul(t, c + 1, r, MPFR_RNDN);
+    mpfr_abs(t, t, MPFR_RNDN);
+    mpfr_abs(cond, c + 0, MPFR_RNDN);
+    mpfr_add(cond, cond, t, MPFR_RNDN);
+    mpfr_sqr(t, r, MPFR_RNDN);
+    mpfr_add(cond, cond, t, MPFR_RNDN);
+    mpfr_mul_2ui(t, r, 1, MPFR_RNDN);
+    mpfr_add(t, t, c + 1, MPFR_RNDN);
+    mpfr_div(cond, cond, t, MPFR_RNDN);
+    mpfr_abs(cond, cond, MPFR_RNDN);
+    mpfr_mul_2si(cond, cond, 4 - (long)prec, MPFR_RNDN);
+    mpfr_mul_2si(t, r, 4 - (long)prec, MPFR_RNDN);
+    mpfr_abs(t, t, MPFR_RNDN);
+    mpfr_add(cond, cond, t, MPFR_RNDN);
+    mpfr_sub(d, x, r, MPFR_RNDN);
+    mpfr_abs(d, d, MPFR_RNDN);
+    mpfr_div(t, d, r, MPFR_RNDN);
+    cr_assert(mpfr_cmp(d, cond) <= 0,
+              "%s, prec %ld: the root %.6e is off by %.3e relative", what,
+              (long)prec, mpfr_get_d(r, MPFR_RNDN), mpfr_get_d(t, MPFR_RNDN));
+    mpfr_clears(r, d, t, cond, (mpfr_ptr)0);
+}
+
+/* refine on (s - r)(s - k r) = r k r - (1 + k) r s + s^2 (r > 0, k > 1),
+   bracket [0, r (1 + k) / 2], step H; *tr what it took. */
+static void
+refine_quadratic(mpfr_t x, mpfr_ptr c, const mpfr_t r, double k, const mpfr_t H,
+                 mpfr_prec_t prec, hdo_event_refine_trace *tr)
+{
+    mpfr_t a, b;
+    mpfr_inits2(prec, a, b, (mpfr_ptr)0);
+    for (int i = 0; i < 3; i++)
+        mpfr_init2(c + i, prec);
+    mpfr_sqr(c + 0, r, MPFR_RNDN);
+    mpfr_mul_d(c + 0, c + 0, k, MPFR_RNDN);
+    mpfr_mul_d(c + 1, r, -(1 + k), MPFR_RNDN);
+    mpfr_set_ui(c + 2, 1, MPFR_RNDN);
+    mpfr_set_ui(a, 0, MPFR_RNDN);
+    mpfr_mul_d(b, r, (1 + k) / 2, MPFR_RNDN);
+    hdo_event_refine_traced(x, c, 3, a, b, H, prec, NULL, 0, tr);
+    mpfr_clears(a, b, (mpfr_ptr)0);
+}
+
+/* The stop is relative to the root, not to the step (decisions.md
+   D-106; the scale rule: a value of 1e-30 has D significant digits as a
+   value of 1 does): roots at 1e-30, 1e-300 and 2^-9 and 2^-7 of H (the
+   two sides of the former "near" rule |x / H| >= 2^-8, below which the
+   step of P alone was not taken: eps relative to H gave it too few
+   digits), each to 2^(4-prec) of itself, at 30, 60 and 300 digits (133,
+   233, 1000 bits).  With the stop relative to H (eps = 2^(2-prec) H, as
+   up to D-106) the root at 1e-300 is off by half of itself at 133 and
+   233 bits (the bracket below eps) and by 5e-33 at 1000 bits, the root
+   at 1e-30 by 5e-49 at 233 bits (cq du^2 below 2^(1-prec) H after one
+   step). */
+Test(event_refine, root_far_below_the_step_to_its_own_digits)
+{
+    static const mpfr_prec_t precs[] = {133, 233, 1000};
+    static const char *roots[] = {"1e-30", "1e-300", "0x1.3p-9", "0x1.3p-7"};
+    for (size_t i = 0; i < sizeof precs / sizeof precs[0]; i++)
+        for (size_t j = 0; j < sizeof roots / sizeof roots[0]; j++) {
+            mpfr_prec_t prec = precs[i];
+            mpfr_ptr c = flint_malloc(3 * sizeof(__mpfr_struct));
+            mpfr_t r, H, x;
+            hdo_event_refine_trace tr;
+            mpfr_inits2(prec, r, H, x, (mpfr_ptr)0);
+            mpfr_set_str(r, roots[j], 0, MPFR_RNDN);
+            mpfr_set_ui(H, 1, MPFR_RNDN);
+            refine_quadratic(x, c, r, 3.0, H, prec, &tr);
+            check_quadratic_root(x, c, prec, roots[j]);
+            for (int k = 0; k < 3; k++)
+                mpfr_clear(c + k);
+            flint_free(c);
+            mpfr_clears(r, H, x, (mpfr_ptr)0);
+        }
+}
+
+/* The step of P alone (P' from the doubles) is taken when the bound rho
+   of P''s relative error is at most 2^-20: near a double root, (s - r1)
+   (s - r1 - d) with d about 2^-19, rho (cq |du| of the double-double
+   polish) falls on either side of it.  Two such roots, found by a scan
+   of r1 and d: rho 2^-20 (1 + 2^-9.6) above, taken with P and P' at the
+   working precision; 2^-20 (1 - 2^-12.8) below, taken with P alone.
+   Both to the root's digits (within the rounding of P there, amplified
+   by 1/d).  A threshold moved by a factor 1.002 either way fails. */
+Test(event_refine, p_alone_on_both_sides_of_rho_two_to_minus_20)
+{
+    static const struct {
+        double r1, d;
+        int alone;
+    } cases[] = {{0x1.222ab52111223p-2, 0x1.19p-18, 0},
+                 {0x1.1f3f6fdea4e54p-2, 0x1.d64p-19, 1}};
+    mpfr_prec_t prec = 133;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        mpfr_ptr c = flint_malloc(3 * sizeof(__mpfr_struct));
+        mpfr_t a, b, H, x, r2;
+        hdo_event_refine_trace tr;
+        for (int k = 0; k < 3; k++)
+            mpfr_init2(c + k, prec);
+        mpfr_inits2(prec, a, b, H, x, r2, (mpfr_ptr)0);
+        mpfr_set_d(r2, cases[i].r1, MPFR_RNDN);
+        mpfr_add_d(r2, r2, cases[i].d, MPFR_RNDN);
+        mpfr_mul_d(c + 0, r2, cases[i].r1, MPFR_RNDN);
+        mpfr_set_d(c + 1, -cases[i].r1, MPFR_RNDN);
+        mpfr_sub(c + 1, c + 1, r2, MPFR_RNDN);
+        mpfr_set_ui(c + 2, 1, MPFR_RNDN);
+        mpfr_set_ui(a, 0, MPFR_RNDN);
+        mpfr_set_d(b, cases[i].r1 + cases[i].d / 2, MPFR_RNDN);
+        mpfr_set_ui(H, 1, MPFR_RNDN);
+        hdo_event_refine_traced(x, c, 3, a, b, H, prec, NULL, 0, &tr);
+        double lr = log2(tr.rho) + 20;
+        cr_assert(fabs(lr) < 0x1p-9, "case %zu: rho = 2^(-20 + %g)", i, lr);
+        cr_assert((lr > 0) == !cases[i].alone && tr.alone == cases[i].alone,
+                  "case %zu: rho = 2^(-20 + %g), P alone %d", i, lr, tr.alone);
+        check_quadratic_root(x, c, prec, "near a double root");
+        for (int k = 0; k < 3; k++)
+            mpfr_clear(c + k);
+        flint_free(c);
+        mpfr_clears(a, b, H, x, r2, (mpfr_ptr)0);
+    }
 }

@@ -88,3 +88,22 @@ Test(taylor_noise_window, a_slow_entire_series_is_no_noise)
               "h = %g", mpfr_get_d(h, MPFR_RNDN));
     mpfr_clear(h);
 }
+
+/* The run's span joins the horizon (decisions.md D-106): T = max(1, |t0|,
+   span).  The radius 2^(half + 5), noise at t0 = 0 with T = 1, is a
+   series when the run spans 2^10 (the oscillator of period 1e30 from t =
+   0, read as noise step after step: 41 steps instead of 4), and noise
+   again at 2^(half + 11); a span below 1 leaves T = 1. */
+Test(taylor_noise_window, the_runs_span_is_its_time_scale)
+{
+    tt_case c;
+    setup(&c);
+    double half = 0.5 * (double)c.prec;
+    cr_assert(c.tay->lspan == -INFINITY);
+    cr_expect(step_for(&c, half + 5, 0.0) == INFINITY);
+    c.tay->lspan = 10;
+    cr_expect(isfinite(step_for(&c, half + 5, 0.0)));
+    cr_expect(step_for(&c, half + 11, 0.0) == INFINITY);
+    c.tay->lspan = -100;
+    cr_expect(step_for(&c, half + 5, 0.0) == INFINITY);
+}
