@@ -94,18 +94,50 @@ def event_instructions(p):
     ev -= sum(n for caller, c in p.calls.items() if caller not in STEP_FNS
               for callee, n in c.items()
               if callee in ("hdo_run_reinit", "hdo_run_mode_cache_get"))
-    # the KM note and fallback where not inside hdo_run_reinit (counted
-    # once, not twice; hdo_run_reinit calls them through its two parts).
-    # The parts' calls from complementarity.c stay counted: a flat
-    # profile cannot tell those inside an event from those at the start.
-    ev -= sum(n for caller, c in p.calls.items()
-              if caller not in ("hdo_run_reinit", "hdo_run_reinit_point",
-                                "hdo_run_reinit_enter")
-              for callee, n in c.items()
-              if callee in ("hdo_run_note_mode_used",
-                            "hdo_run_mode_cache_km_fallback"))
+    ev -= mode_analysis_in_events(p)
     ev -= p.called_from(ENTERED, stepper_fn)
     return ev
+
+
+# The KM analysis of a mode on its first entry (hdo_run_note_mode_used)
+# and the KM fallback's form: reduction, as summary.json's phases count
+# them.  The profile names their calls by context, "FN'caller'...", up to
+# KM_DEPTH callers (--separate-callers, KM_OPTIONS), so that those made
+# inside an event by the active-set decision (complementarity.c's
+# candidates, through hdo_run_reinit_point and hdo_run_reinit_enter) are
+# told from those at the run's start (never counted) and from those
+# inside hdo_run_reinit (already subtracted with it).
+KM_FNS = ("hdo_run_note_mode_used", "hdo_run_mode_cache_km_fallback")
+KM_DEPTH = 8
+KM_OPTIONS = tuple("--separate-callers%d=%s" % (KM_DEPTH, f) for f in KM_FNS)
+REINIT_PARTS = ("hdo_run_reinit", "hdo_run_reinit_point",
+                "hdo_run_reinit_enter")
+# where a chain of callers is inside an event (EVENT_FNS' transitions)
+IN_EVENT = ("hdo_run_handle_event", "handle_event", "hdo_run_sliding_event",
+            "hdo_run_event_at_end", "hdo_run_take_transition",
+            "hdo_run_take_transition_tr")
+
+
+def mode_analysis_in_events(p):
+    """Instructions of the KM note and fallback inside events and not
+    inside hdo_run_reinit.  A context whose chain of callers is cut
+    before it says where (deeper than KM_DEPTH) counts as before this
+    context was read: subtracted unless called from hdo_run_reinit's
+    parts."""
+    out = 0
+    for caller, c in p.calls.items():
+        for callee, n in c.items():
+            fn, *chain = callee.split("'")
+            if fn not in KM_FNS:
+                continue
+            if not chain:  # a profile without contexts
+                chain = [caller]
+            if "hdo_run_reinit" in chain:
+                continue
+            if any(f in IN_EVENT for f in chain) or (
+                    len(chain) >= KM_DEPTH and chain[0] not in REINIT_PARTS):
+                out += n
+    return out
 
 
 def startup(hdo):
@@ -144,7 +176,7 @@ def events(hdo, digits, cases, max_seconds, work):
                   (name, cpu, max_seconds))
             continue
         p, rc = callgrind.run([hdo, "run", model, "-d", str(digits),
-                               "-o", out])
+                               "-o", out], options=KM_OPTIONS)
         if rc != 0:
             print("%-24s (exit %d)" % (name, rc))
             continue
