@@ -79,65 +79,79 @@ def stepper_fn(f):
     return f.startswith(STEPPER)
 
 
+def base(name):
+    """A function's name without its context ("FN'caller'...")."""
+    return name.split("'")[0]
+
+
 def integration(p):
-    return p.called_from(STEP_FNS + ENTERED, stepper_fn)
+    return sum(n for caller, c in p.calls.items()
+               if base(caller) in STEP_FNS + ENTERED
+               for callee, n in c.items() if stepper_fn(callee))
 
 
-def event_instructions(p):
-    """The events phase of summary.json's timing, in instructions: the
-    event functions the driver's step calls, less what they spend in other
-    phases -- the samples before the event (dense output), the consistent
-    reinitialisation and the modes built or analysed on first entry
-    (reinit and reduction, as hdo_run_phase_enter counts them)."""
-    ev = p.called_from(STEP_FNS, lambda f: f in EVENT_FNS)
-    ev -= p.called_from(HANDLERS, lambda f: f in SAMPLERS)
-    ev -= sum(n for caller, c in p.calls.items() if caller not in STEP_FNS
-              for callee, n in c.items()
-              if callee in ("hdo_run_reinit", "hdo_run_mode_cache_get"))
-    ev -= mode_analysis_in_events(p)
-    ev -= p.called_from(ENTERED, stepper_fn)
-    return ev
-
-
-# The KM analysis of a mode on its first entry (hdo_run_note_mode_used)
-# and the KM fallback's form: reduction, as summary.json's phases count
-# them.  The profile names their calls by context, "FN'caller'...", up to
-# KM_DEPTH callers (--separate-callers, KM_OPTIONS), so that those made
-# inside an event by the active-set decision (complementarity.c's
-# candidates, through hdo_run_reinit_point and hdo_run_reinit_enter) are
-# told from those at the run's start (never counted) and from those
-# inside hdo_run_reinit (already subtracted with it).
+# What the events' figure subtracts, as summary.json's phases count it
+# elsewhere: the consistent reinitialisation and the mode built on first
+# entry (hdo_run_reinit, hdo_run_mode_cache_get: reinit and reduction),
+# the KM analysis of a mode on its first entry and the KM fallback's form
+# (hdo_run_note_mode_used, hdo_run_mode_cache_km_fallback: reduction),
+# and the expansion of a mode entered, which its first step finds kept
+# (hdo_run_expand_entered's stepper calls: integration).  The profile
+# names their calls by context, "FN'caller'caller's caller...", up to
+# CTX_DEPTH callers (callgrind --separate-callers, CTX_OPTIONS): only
+# those inside an event are subtracted, once (not again inside another
+# of them).  Before D-107 every call outside the driver's step was: the
+# run's start (its active-set decision, a first check_when_unique) came
+# off the events, and the calls that complementarity.c's candidates make
+# through hdo_run_reinit's parts stayed on.
 KM_FNS = ("hdo_run_note_mode_used", "hdo_run_mode_cache_km_fallback")
-KM_DEPTH = 8
-KM_OPTIONS = tuple("--separate-callers%d=%s" % (KM_DEPTH, f) for f in KM_FNS)
-REINIT_PARTS = ("hdo_run_reinit", "hdo_run_reinit_point",
-                "hdo_run_reinit_enter")
+OUTER_FNS = ("hdo_run_reinit", "hdo_run_mode_cache_get")
+CTX_DEPTH = 12
+CTX_OPTIONS = tuple("--separate-callers%d=%s" % (CTX_DEPTH, f)
+                    for f in KM_FNS + OUTER_FNS + ENTERED)
 # where a chain of callers is inside an event (EVENT_FNS' transitions)
 IN_EVENT = ("hdo_run_handle_event", "handle_event", "hdo_run_sliding_event",
             "hdo_run_event_at_end", "hdo_run_take_transition",
             "hdo_run_take_transition_tr")
 
 
-def mode_analysis_in_events(p):
-    """Instructions of the KM note and fallback inside events and not
-    inside hdo_run_reinit.  A context whose chain of callers is cut
-    before it says where (deeper than KM_DEPTH) counts as before this
-    context was read: subtracted unless called from hdo_run_reinit's
-    parts."""
+def in_event(name, caller):
+    """Whether the call of context name (from caller) is inside an event
+    and not inside another subtracted call.  A chain cut before it
+    reaches the run's loop (deeper than CTX_DEPTH) counts as inside one,
+    as before D-107."""
+    chain = name.split("'")[1:] or [caller]
+    for f in chain:  # from the nearest caller out
+        if f in OUTER_FNS:
+            return False
+        if f in IN_EVENT:
+            return True
+        if f in STEP_FNS:  # the run's loop, outside any event
+            return False
+    return len(chain) >= CTX_DEPTH
+
+
+def elsewhere(p):
+    """Instructions inside events that other phases count."""
     out = 0
     for caller, c in p.calls.items():
+        if base(caller) in ENTERED and in_event(caller, None):
+            out += sum(n for callee, n in c.items() if stepper_fn(callee))
         for callee, n in c.items():
-            fn, *chain = callee.split("'")
-            if fn not in KM_FNS:
-                continue
-            if not chain:  # a profile without contexts
-                chain = [caller]
-            if "hdo_run_reinit" in chain:
-                continue
-            if any(f in IN_EVENT for f in chain) or (
-                    len(chain) >= KM_DEPTH and chain[0] not in REINIT_PARTS):
+            if base(callee) in KM_FNS + OUTER_FNS and \
+                    base(caller) not in STEP_FNS and in_event(callee, caller):
                 out += n
     return out
+
+
+def event_instructions(p):
+    """The events phase of summary.json's timing, in instructions: the
+    event functions the driver's step calls, less what they spend in other
+    phases -- the samples before the event (dense output), and what
+    elsewhere() names."""
+    ev = p.called_from(STEP_FNS, lambda f: f in EVENT_FNS)
+    ev -= p.called_from(HANDLERS, lambda f: f in SAMPLERS)
+    return ev - elsewhere(p)
 
 
 def startup(hdo):
@@ -176,7 +190,7 @@ def events(hdo, digits, cases, max_seconds, work):
                   (name, cpu, max_seconds))
             continue
         p, rc = callgrind.run([hdo, "run", model, "-d", str(digits),
-                               "-o", out], options=KM_OPTIONS)
+                               "-o", out], options=CTX_OPTIONS)
         if rc != 0:
             print("%-24s (exit %d)" % (name, rc))
             continue
