@@ -18,7 +18,10 @@ where CPU time is not.  The figures:
            phases of summary.json's timing count elsewhere (the samples
            before the event are dense output; the consistent
            reinitialisation and the first entry's mode build and KM
-           analysis are reinit and reduction) -- and per event.
+           analysis are reinit and reduction; the entered mode's kept
+           expansion is integration), each only where made inside an
+           event (the profile names these calls by their callers;
+           docs/decisions.md D-107) -- and per event.
            Target: at most 30% of the run.  Cases whose plain run takes
            more than --max-seconds of CPU are left out (named in the
            output): under callgrind they would take many minutes.
