@@ -100,13 +100,12 @@ perp_guard(const hdo_mode *q, slong i)
     return q->nwhens - q->nrel - q->nperp + i;
 }
 
-/* Tries active set mask of the block of mode m at t from the entry
-   state e: its consistent point, then its expansion and the zero rule
-   on every inequality (the first Taylor coefficient of each that
-   matters, as for a guard at the start of an arc). */
+/* The consistent point of active set mask of the block of mode m at t
+   from the entry state e: kind CAND_FAIL when there is one without a
+   jump (the expansion, candidate_expand, then decides). */
 static void
-try_candidate(candidate *cd, run_ctx *c, slong m, slong mask,
-              const entry_state *e, const mpfr_t t)
+candidate_point(candidate *cd, run_ctx *c, slong m, slong mask,
+                const entry_state *e, const mpfr_t t)
 {
     cd->mask = mask;
     cd->mode = hdo_model_cp_mode(c->model, m, mask);
@@ -125,33 +124,60 @@ try_candidate(candidate *cd, run_ctx *c, slong m, slong mask,
     }
     if (c->err != NULL)
         hdo_error_clear(c->err); /* a candidate's failure is no error */
-    if (cd->kind == CAND_FAIL) {
-        mode_cache *mc = hdo_run_mode_entry(c, q);
+}
+
+/* A candidate consistent at t without a jump (CAND_FAIL): its expansion
+   and the zero rule on every inequality (the first Taylor coefficient of
+   each that matters, as for a guard at the start of an arc).  entered:
+   the expansion of the mode as entered (hdo_run_expand_entered: its
+   values in the scale floors, the floors its first step takes), where
+   this candidate is the one that can continue; else at the floors the
+   mode has, without noting a candidate's values. */
+static void
+candidate_expand(candidate *cd, run_ctx *c, const mpfr_t t, int entered)
+{
+    slong q = cd->mode;
+    mode_cache *mc = hdo_run_mode_entry(c, q);
+    if (entered) {
+        if (hdo_run_expand_entered(c, q, t, cd->H) < 0)
+            return;
+    } else {
         hdo_error_t ee;
         hdo_error_clear(&ee);
-        if (hdo_stepper_apply(mc->step, t, mc->xs, mc->xu, &ee) == 0) {
-            hdo_stepper_step_size(cd->H, mc->step);
-            hdo_run_event_horizon(cd->H, t);
-            hdo_run_guard_floors(c, mc, t, mc->xs, mc->xu, &mc->step->dense,
-                                 cd->H);
-            const hdo_mode *mode = c->model->modes + q;
-            slong p = mc->step->dense.order;
-            cd->kind = CAND_CONTINUES;
-            for (slong i = 0; i < mode->nperp; i++) {
-                slong g = perp_guard(mode, i);
-                mpfr_srcptr coef = mc->step->dense.guard[g * (p + 1)];
-                slong o = hdo_event_zero_order(
-                    coef, p + 1, cd->H, c->tol,
-                    mc->gfloor != NULL ? mc->gfloor + g : NULL);
-                if (o <= p && mpfr_sgn(coef + o) < 0 &&
-                    (cd->bad < 0 || o < cd->order)) {
-                    cd->kind = CAND_VIOLATES;
-                    cd->bad = i;
-                    cd->order = o;
-                }
-            }
+        if (hdo_stepper_apply(mc->step, t, mc->xs, mc->xu, &ee) != 0)
+            return;
+        hdo_stepper_step_size(cd->H, mc->step);
+        hdo_run_event_horizon(cd->H, t);
+        hdo_run_guard_floors(c, mc, t, mc->xs, mc->xu, &mc->step->dense, cd->H);
+    }
+    const hdo_mode *mode = c->model->modes + q;
+    slong p = mc->step->dense.order;
+    cd->kind = CAND_CONTINUES;
+    for (slong i = 0; i < mode->nperp; i++) {
+        slong g = perp_guard(mode, i);
+        mpfr_srcptr coef = mc->step->dense.guard[g * (p + 1)];
+        slong o =
+            hdo_event_zero_order(coef, p + 1, cd->H, c->tol,
+                                 mc->gfloor != NULL ? mc->gfloor + g : NULL);
+        if (o <= p && mpfr_sgn(coef + o) < 0 &&
+            (cd->bad < 0 || o < cd->order)) {
+            cd->kind = CAND_VIOLATES;
+            cd->bad = i;
+            cd->order = o;
         }
     }
+}
+
+/* Tries active set mask of the block of mode m at t from the entry
+   state e: its consistent point, then its expansion and the zero rule
+   on every inequality. */
+static void
+try_candidate(candidate *cd, run_ctx *c, slong m, slong mask,
+              const entry_state *e, const mpfr_t t)
+{
+    candidate_point(cd, c, m, mask, e, t);
+    if (cd->kind == CAND_FAIL)
+        candidate_expand(cd, c, t, 0);
 }
 
 /* "id = 0, -ud = 0": the equations of active set mask of block fam. */
@@ -617,10 +643,34 @@ cp_pick(run_ctx *c, slong *m, const mpfr_t t, int *impacted)
     }
     candidate *cd = calloc(n, sizeof *cd);
     HDO_ASSERT(cd != NULL);
-    slong ncont = 0, first = -1, njump = 0, late = -1;
+    /* Every consistent point first: where one active set alone has one
+       without a jump, only it can continue, and its expansion is the one
+       its first step takes (hdo_run_expand_entered: the step finds it
+       kept, D-107).  The candidates are distinct modes, each touching
+       only its own cache, so the order is free; else each is expanded
+       at its mode's floors as before. */
+    int distinct = 1;
     for (slong s = 0; s < n; s++) {
         mpfr_init2(cd[s].H, c->prec);
-        try_candidate(cd + s, c, *m, masks != NULL ? masks[s] : s, &e, t);
+        cd[s].mode =
+            hdo_model_cp_mode(c->model, *m, masks != NULL ? masks[s] : s);
+        for (slong r = 0; r < s; r++)
+            distinct &= cd[s].mode < 0 || cd[r].mode != cd[s].mode;
+    }
+    slong nfail = 0;
+    for (slong s = 0; s < n; s++) {
+        if (!distinct) { /* one mode for two sets: each in turn */
+            try_candidate(cd + s, c, *m, masks != NULL ? masks[s] : s, &e, t);
+            continue;
+        }
+        candidate_point(cd + s, c, *m, masks != NULL ? masks[s] : s, &e, t);
+        nfail += cd[s].kind == CAND_FAIL;
+    }
+    for (slong s = 0; s < n && distinct; s++)
+        if (cd[s].kind == CAND_FAIL)
+            candidate_expand(cd + s, c, t, nfail == 1);
+    slong ncont = 0, first = -1, njump = 0, late = -1;
+    for (slong s = 0; s < n; s++) {
         if (cd[s].kind == CAND_CONTINUES && ncont++ == 0)
             first = s;
         njump += cd[s].kind == CAND_JUMP;

@@ -55,34 +55,60 @@ hdo_lu_factor(hdo_mat_t A, slong *perm)
     return status;
 }
 
+/* y_i -= a y_j, skipped where a is an exact zero that leaves y_i's
+   bits as they are (y_i a nonzero number, y_j finite: y_i - 0 is y_i;
+   a zero y_i keeps the sign rule of the subtraction). */
+static void
+sub_product(mpfr_ptr yi, mpfr_srcptr a, mpfr_srcptr yj, mpfr_t t)
+{
+    if (mpfr_zero_p(a) && mpfr_regular_p(yi) && mpfr_number_p(yj))
+        return;
+    mpfr_mul(t, a, yj, MPFR_RNDN);
+    mpfr_sub(yi, yi, t, MPFR_RNDN);
+}
+
 void
 hdo_lu_solve(mpfr_ptr b, const hdo_mat_t LU, const slong *perm)
 {
     slong n = LU->rows, i, j;
-    mpfr_ptr y;
+    mpfr_prec_t prec = mpfr_get_prec(b);
+    mpfr_ptr y = b;
     mpfr_t t;
+    int same = 1;
 
     if (n == 0)
         return;
-    y = hdo_vec_init(n, mpfr_get_prec(b));
-    mpfr_init2(t, mpfr_get_prec(b));
-    for (i = 0; i < n; i++)
-        mpfr_set(y + i, b + perm[i], MPFR_RNDN);
+    for (i = 1; i < n; i++)
+        same &= mpfr_get_prec(b + i) == prec;
+    mpfr_init2(t, prec);
+    if (same) {
+        /* y_i = b_perm[i] in place, by exchanges (the values move with
+           their precision, the same for all): no copies to allocate on
+           every solve (the Taylor expansion's unknowns, order by order) */
+        for (i = 0; i < n; i++) {
+            slong k = perm[i];
+            while (k < i)
+                k = perm[k];
+            mpfr_swap(b + i, b + k);
+        }
+    } else {
+        y = hdo_vec_init(n, prec);
+        for (i = 0; i < n; i++)
+            mpfr_set(y + i, b + perm[i], MPFR_RNDN);
+    }
     /* Forward substitution with the unit lower triangle. */
     for (i = 0; i < n; i++)
-        for (j = 0; j < i; j++) {
-            mpfr_mul(t, hdo_mat_entry(LU, i, j), y + j, MPFR_RNDN);
-            mpfr_sub(y + i, y + i, t, MPFR_RNDN);
-        }
+        for (j = 0; j < i; j++)
+            sub_product(y + i, hdo_mat_entry(LU, i, j), y + j, t);
     /* Back substitution with the upper triangle. */
     for (i = n - 1; i >= 0; i--) {
-        for (j = i + 1; j < n; j++) {
-            mpfr_mul(t, hdo_mat_entry(LU, i, j), y + j, MPFR_RNDN);
-            mpfr_sub(y + i, y + i, t, MPFR_RNDN);
-        }
+        for (j = i + 1; j < n; j++)
+            sub_product(y + i, hdo_mat_entry(LU, i, j), y + j, t);
         mpfr_div(y + i, y + i, hdo_mat_entry(LU, i, i), MPFR_RNDN);
     }
-    hdo_vec_set(b, y, n);
+    if (!same) {
+        hdo_vec_set(b, y, n);
+        hdo_vec_clear(y, n);
+    }
     mpfr_clear(t);
-    hdo_vec_clear(y, n);
 }

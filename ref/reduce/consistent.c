@@ -365,6 +365,31 @@ equilibrate_rows(hdo_mat_t J, mpfr_ptr b)
     }
 }
 
+/* 1 when every constraint is exactly zero at x = 0: then x, f and J
+   are that point's (else f and J are x's again). */
+static int
+at_zero_exactly(mpfr_ptr f, hdo_mat_t J, mpfr_ptr x, hdo_model_t model,
+                const hdo_reduced_t r, const mpfr_t t, hdo_error_t *err)
+{
+    slong ns = r->nstate;
+    mpfr_ptr z = hdo_vec_init(ns, mpfr_get_prec(x));
+    mpfr_t res;
+    mpfr_init2(res, mpfr_get_prec(x));
+    for (slong i = 0; i < ns; i++)
+        mpfr_set_ui(z + i, 0, MPFR_RNDN);
+    /* a domain error at 0 only says that 0 is not the point */
+    int zero =
+        eval_cons(f, J, res, model, r, t, z, NULL) == 0 && mpfr_zero_p(res);
+    if (zero)
+        for (slong i = 0; i < ns; i++)
+            mpfr_set_ui(x + i, 0, MPFR_RNDN);
+    else if (eval_cons(f, J, res, model, r, t, x, err) != 0)
+        HDO_ASSERT(0 && "the constraints were evaluated at x before");
+    mpfr_clear(res);
+    hdo_vec_clear(z, ns);
+    return zero;
+}
+
 /* Projects xs onto the constraints (see the header): damped
    Gauss-Newton.  Far from the constraints a full step can overshoot
    (x^2 = 0.01 from x = 0.01 jumps to 0.505), so each step is halved
@@ -425,6 +450,17 @@ project(mpfr_ptr xs, hdo_model_t model, const hdo_reduced_t r, const mpfr_t t,
                 status = inconsistent_fail(err, model, r, t, f, iter);
             break;
         }
+        /* The new iterate within the old one's rounding of zero: the
+           constraints then hold at x = 0 or nowhere near, and a
+           residual relative to ||x|| can never pass (it shrinks with
+           x, 50 steps of 2^-prec each).  x = 0 is taken where every
+           constraint is exactly zero there. */
+        hdo_vec_norm_inf(scale, xs, ns);
+        hdo_vec_norm_inf(tol, xt, ns);
+        mpfr_mul_2si(scale, scale, -(long)prec + GUARD_BITS, MPFR_RNDN);
+        if (!mpfr_zero_p(tol) && mpfr_cmp(tol, scale) <= 0 &&
+            at_zero_exactly(f, J, xt, model, r, t, err))
+            mpfr_set_ui(rest, 0, MPFR_RNDN);
         for (slong i = 0; i < ns; i++)
             mpfr_swap(xs + i, xt + i);
         mpfr_swap(res, rest);

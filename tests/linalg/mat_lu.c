@@ -202,3 +202,104 @@ Test(linalg, lu_singular)
     cr_assert_eq(hdo_lu_factor(A, perm), HDO_ERR_SINGULAR);
     hdo_mat_clear(A);
 }
+
+/* The solve as it was written before D-107 (a copy of the permuted b,
+   every product subtracted): hdo_lu_solve must give its bits, the sign
+   of a zero included, on sparse factors (exact zeros skipped), zeros
+   and -0 in b, and b of mixed precisions (the copying path). */
+static void
+plain_solve(mpfr_ptr b, const hdo_mat_t LU, const slong *perm)
+{
+    slong n = LU->rows;
+    mpfr_ptr y = hdo_vec_init(n, mpfr_get_prec(b));
+    mpfr_t t;
+    mpfr_init2(t, mpfr_get_prec(b));
+    for (slong i = 0; i < n; i++)
+        mpfr_set(y + i, b + perm[i], MPFR_RNDN);
+    for (slong i = 0; i < n; i++)
+        for (slong j = 0; j < i; j++) {
+            mpfr_mul(t, hdo_mat_entry(LU, i, j), y + j, MPFR_RNDN);
+            mpfr_sub(y + i, y + i, t, MPFR_RNDN);
+        }
+    for (slong i = n - 1; i >= 0; i--) {
+        for (slong j = i + 1; j < n; j++) {
+            mpfr_mul(t, hdo_mat_entry(LU, i, j), y + j, MPFR_RNDN);
+            mpfr_sub(y + i, y + i, t, MPFR_RNDN);
+        }
+        mpfr_div(y + i, y + i, hdo_mat_entry(LU, i, i), MPFR_RNDN);
+    }
+    hdo_vec_set(b, y, n);
+    mpfr_clear(t);
+    hdo_vec_clear(y, n);
+}
+
+static int
+same_bits(mpfr_srcptr a, mpfr_srcptr b)
+{
+    if (mpfr_nan_p(a) || mpfr_nan_p(b))
+        return mpfr_nan_p(a) && mpfr_nan_p(b);
+    return mpfr_equal_p(a, b) && mpfr_signbit(a) == mpfr_signbit(b) &&
+           mpfr_get_prec(a) == mpfr_get_prec(b);
+}
+
+Test(linalg, lu_solve_same_bits_as_plain_loop)
+{
+    flint_rand_t st;
+    mpfr_prec_t prec = 133;
+    slong nskipped = 0, nsigned = 0;
+    flint_randinit(st);
+    for (int trial = 0; trial < 400; trial++) {
+        slong n = 1 + (slong)n_randint(st, 9);
+        hdo_mat_t A;
+        slong *perm = flint_malloc(n * sizeof(slong));
+        mpfr_ptr b = hdo_vec_init(n, prec), c = hdo_vec_init(n, prec);
+        hdo_mat_init(A, n, n, prec);
+        /* a sparse matrix with a nonzero diagonal: half of the rest 0 */
+        for (slong i = 0; i < n; i++)
+            for (slong j = 0; j < n; j++) {
+                mpfr_ptr a = hdo_mat_entry(A, i, j);
+                if (i != j && n_randint(st, 2))
+                    mpfr_set_zero(a, n_randint(st, 2) ? 1 : -1);
+                else
+                    mpfr_set_si_2exp(a, (long)n_randint(st, 2001) - 1000,
+                                     -(long)n_randint(st, 12), MPFR_RNDN);
+                if (i == j && mpfr_zero_p(a))
+                    mpfr_set_ui(a, 3, MPFR_RNDN);
+            }
+        if (hdo_lu_factor(A, perm) != 0)
+            goto next;
+        for (slong i = 0; i < n; i++) {
+            unsigned long k = n_randint(st, 4);
+            if (k == 0)
+                mpfr_set_zero(b + i, 1);
+            else if (k == 1)
+                mpfr_set_zero(b + i, -1);
+            else
+                mpfr_set_si_2exp(b + i, (long)n_randint(st, 2001) - 1000,
+                                 -(long)n_randint(st, 30), MPFR_RNDN);
+            nsigned += k == 1;
+            for (slong j = 0; j < n; j++)
+                nskipped += mpfr_zero_p(hdo_mat_entry(A, i, j));
+        }
+        if (trial % 4 == 3) /* mixed precisions: the copying path */
+            mpfr_prec_round(b + n - 1, prec + 64, MPFR_RNDN);
+        for (slong i = 0; i < n; i++) {
+            mpfr_set_prec(c + i, mpfr_get_prec(b + i));
+            mpfr_set(c + i, b + i, MPFR_RNDN);
+        }
+        hdo_lu_solve(b, A, perm);
+        plain_solve(c, A, perm);
+        for (slong i = 0; i < n; i++)
+            cr_assert(same_bits(b + i, c + i),
+                      "trial %d n %ld: component %ld %.17g against %.17g",
+                      trial, (long)n, (long)i, mpfr_get_d(b + i, MPFR_RNDN),
+                      mpfr_get_d(c + i, MPFR_RNDN));
+    next:
+        hdo_mat_clear(A);
+        flint_free(perm);
+        hdo_vec_clear(b, n);
+        hdo_vec_clear(c, n);
+    }
+    cr_assert(nskipped > 100 && nsigned > 100, "the cases were not met");
+    flint_randclear(st);
+}

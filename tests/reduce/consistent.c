@@ -268,6 +268,54 @@ Test(reduce, init_resting_ball)
     hdo_model_clear(model);
 }
 
+/* Two balls resting on a wall and on each other (x1 = 0, x2 - x1 = 0,
+   the balls_wall case's active set with both contacts closed), entered
+   from x1 = 1, x2 = 3, v2 = -1, all fixed: the consistent point is 0,
+   where the rounding of the coupled least-squares step leaves noise of
+   2^-prec times the last iterate, which a residual relative to ||x||
+   could never pass (50 steps, then "no consistent point").  The point
+   is x = 0 exactly, after a jump. */
+Test(reduce, init_coupled_contacts_at_zero)
+{
+    hdo_model_t model;
+    hdo_reduced_t r;
+    hdo_error_t err;
+    mpfr_prec_t prec = prec_for_digits(30);
+    mpfr_ptr xs = hdo_vec_init(4, prec), xu = hdo_vec_init(2, prec);
+    mpfr_t t;
+    int fixed[4] = {1, 1, 1, 1}, adjusted = 0;
+    const char *name[4] = {"x1", "x2", "v1", "v2"};
+    const double start[4] = {1, 3, 0, -1};
+
+    hdo_error_clear(&err);
+    tm_parse(model, "model balls\nvar x1 = 1, x2 = 3, v1 = 0, v2 = -1, fw, "
+                    "fc\nmode rest\n  der(x1) = v1\n  der(x2) = v2\n"
+                    "  der(v1) = fw - fc\n  2*der(v2) = fc\n  x1 = 0\n"
+                    "  x2 - x1 = 0\nend\nstart rest\n");
+    hdo_reduced_init(r);
+    cr_assert_eq(hdo_reduce_mode(r, model, 0, &err), 0);
+    cr_assert_eq(r->nstate, 4);
+    mpfr_init2(t, prec);
+    mpfr_set_ui(t, 0, MPFR_RNDN);
+    for (int i = 0; i < 4; i++)
+        mpfr_set_d(xs + state_of(r, tm_var(model, name[i]), 0), start[i],
+                   MPFR_RNDN);
+    mpfr_set_ui(xu + 0, 0, MPFR_RNDN);
+    mpfr_set_ui(xu + 1, 0, MPFR_RNDN);
+    cr_assert_eq(
+        hdo_consistent_init(xs, xu, &adjusted, model, r, t, fixed, prec, &err),
+        0, "%s", err.message);
+    cr_expect_eq(adjusted, 1);
+    for (int i = 0; i < 4; i++)
+        cr_expect(mpfr_zero_p(xs + i), "state %d is %.3e, not 0", i,
+                  mpfr_get_d(xs + i, MPFR_RNDN));
+    mpfr_clear(t);
+    hdo_vec_clear(xs, 4);
+    hdo_vec_clear(xu, 2);
+    hdo_reduced_clear(r);
+    hdo_model_clear(model);
+}
+
 /* Everything free: the nilpotent DAE has exactly one consistent point,
    x3 = e^t, x2 = cos t - e^t, x1 = 2 sin t + e^t (by hand). */
 Test(reduce, init_nilpotent_unique_point)

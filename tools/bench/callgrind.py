@@ -77,15 +77,18 @@ def parse(path):
     return p
 
 
-def run(argv, cwd=None, toggle=None):
+def run(argv, cwd=None, toggle=None, options=()):
     """Runs argv under callgrind; returns (Profile, exit status of argv).
-    toggle: collect only inside this function (--toggle-collect)."""
+    toggle: collect only inside this function (--toggle-collect);
+    options: more callgrind options (--separate-callersN=FN names FN's
+    contexts "FN'caller'caller's caller..." in the profile)."""
     fd, out = tempfile.mkstemp(prefix="hdo-cg-")
     os.close(fd)
     cmd = ["valgrind", "--tool=callgrind", "--compress-strings=no",
            "--compress-pos=no", "--callgrind-out-file=" + out]
     if toggle:
         cmd += ["--toggle-collect=" + toggle]
+    cmd += list(options)
     try:
         r = subprocess.run(cmd + list(argv), cwd=cwd, stdout=subprocess.DEVNULL,
                            stderr=subprocess.PIPE, text=True, check=False)

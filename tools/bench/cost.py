@@ -18,7 +18,10 @@ where CPU time is not.  The figures:
            phases of summary.json's timing count elsewhere (the samples
            before the event are dense output; the consistent
            reinitialisation and the first entry's mode build and KM
-           analysis are reinit and reduction) -- and per event.
+           analysis are reinit and reduction; the entered mode's kept
+           expansion is integration), each only where made inside an
+           event (the profile names these calls by their callers;
+           docs/decisions.md D-107) -- and per event.
            Target: at most 30% of the run.  Cases whose plain run takes
            more than --max-seconds of CPU are left out (named in the
            output): under callgrind they would take many minutes.
@@ -79,33 +82,79 @@ def stepper_fn(f):
     return f.startswith(STEPPER)
 
 
+def base(name):
+    """A function's name without its context ("FN'caller'...")."""
+    return name.split("'")[0]
+
+
 def integration(p):
-    return p.called_from(STEP_FNS + ENTERED, stepper_fn)
+    return sum(n for caller, c in p.calls.items()
+               if base(caller) in STEP_FNS + ENTERED
+               for callee, n in c.items() if stepper_fn(callee))
+
+
+# What the events' figure subtracts, as summary.json's phases count it
+# elsewhere: the consistent reinitialisation and the mode built on first
+# entry (hdo_run_reinit, hdo_run_mode_cache_get: reinit and reduction),
+# the KM analysis of a mode on its first entry and the KM fallback's form
+# (hdo_run_note_mode_used, hdo_run_mode_cache_km_fallback: reduction),
+# and the expansion of a mode entered, which its first step finds kept
+# (hdo_run_expand_entered's stepper calls: integration).  The profile
+# names their calls by context, "FN'caller'caller's caller...", up to
+# CTX_DEPTH callers (callgrind --separate-callers, CTX_OPTIONS): only
+# those inside an event are subtracted, once (not again inside another
+# of them).  Before D-107 every call outside the driver's step was: the
+# run's start (its active-set decision, a first check_when_unique) came
+# off the events, and the calls that complementarity.c's candidates make
+# through hdo_run_reinit's parts stayed on.
+KM_FNS = ("hdo_run_note_mode_used", "hdo_run_mode_cache_km_fallback")
+OUTER_FNS = ("hdo_run_reinit", "hdo_run_mode_cache_get")
+CTX_DEPTH = 12
+CTX_OPTIONS = tuple("--separate-callers%d=%s" % (CTX_DEPTH, f)
+                    for f in KM_FNS + OUTER_FNS + ENTERED)
+# where a chain of callers is inside an event (EVENT_FNS' transitions)
+IN_EVENT = ("hdo_run_handle_event", "handle_event", "hdo_run_sliding_event",
+            "hdo_run_event_at_end", "hdo_run_take_transition",
+            "hdo_run_take_transition_tr")
+
+
+def in_event(name, caller):
+    """Whether the call of context name (from caller) is inside an event
+    and not inside another subtracted call.  A chain cut before it
+    reaches the run's loop (deeper than CTX_DEPTH) counts as inside one,
+    as before D-107."""
+    chain = name.split("'")[1:] or [caller]
+    for f in chain:  # from the nearest caller out
+        if f in OUTER_FNS:
+            return False
+        if f in IN_EVENT:
+            return True
+        if f in STEP_FNS:  # the run's loop, outside any event
+            return False
+    return len(chain) >= CTX_DEPTH
+
+
+def elsewhere(p):
+    """Instructions inside events that other phases count."""
+    out = 0
+    for caller, c in p.calls.items():
+        if base(caller) in ENTERED and in_event(caller, None):
+            out += sum(n for callee, n in c.items() if stepper_fn(callee))
+        for callee, n in c.items():
+            if base(callee) in KM_FNS + OUTER_FNS and \
+                    base(caller) not in STEP_FNS and in_event(callee, caller):
+                out += n
+    return out
 
 
 def event_instructions(p):
     """The events phase of summary.json's timing, in instructions: the
     event functions the driver's step calls, less what they spend in other
-    phases -- the samples before the event (dense output), the consistent
-    reinitialisation and the modes built or analysed on first entry
-    (reinit and reduction, as hdo_run_phase_enter counts them)."""
+    phases -- the samples before the event (dense output), and what
+    elsewhere() names."""
     ev = p.called_from(STEP_FNS, lambda f: f in EVENT_FNS)
     ev -= p.called_from(HANDLERS, lambda f: f in SAMPLERS)
-    ev -= sum(n for caller, c in p.calls.items() if caller not in STEP_FNS
-              for callee, n in c.items()
-              if callee in ("hdo_run_reinit", "hdo_run_mode_cache_get"))
-    # the KM note and fallback where not inside hdo_run_reinit (counted
-    # once, not twice; hdo_run_reinit calls them through its two parts).
-    # The parts' calls from complementarity.c stay counted: a flat
-    # profile cannot tell those inside an event from those at the start.
-    ev -= sum(n for caller, c in p.calls.items()
-              if caller not in ("hdo_run_reinit", "hdo_run_reinit_point",
-                                "hdo_run_reinit_enter")
-              for callee, n in c.items()
-              if callee in ("hdo_run_note_mode_used",
-                            "hdo_run_mode_cache_km_fallback"))
-    ev -= p.called_from(ENTERED, stepper_fn)
-    return ev
+    return ev - elsewhere(p)
 
 
 def startup(hdo):
@@ -144,7 +193,7 @@ def events(hdo, digits, cases, max_seconds, work):
                   (name, cpu, max_seconds))
             continue
         p, rc = callgrind.run([hdo, "run", model, "-d", str(digits),
-                               "-o", out])
+                               "-o", out], options=CTX_OPTIONS)
         if rc != 0:
             print("%-24s (exit %d)" % (name, rc))
             continue
