@@ -403,67 +403,166 @@ weight_of(int weight, slong j, slong k)
     return weight == 1 ? (limb)j : weight == 2 ? (limb)(k - j) : 1;
 }
 
-/* R[0 .. L-1] += the limbs of src (len limbs) shifted right by s >= 0
-   bits from the position where src's top limb is R[top]; the bits that
-   fall below R[0] are dropped (each product truncated alone, so the sum
-   does not depend on the order of the terms).  The carry runs to
-   R[L - 1] (the caller leaves room).  As addsub_shifted without the
-   subtraction and the lost bits, in one branch-free loop: the conv
-   kernel's inner loop. */
+/* (c2 c1 c0) += x y, and (c2 c1) += the high limb of x y alone: the
+   column sums of add_cut_d, on amd64 in the four instructions they take
+   (the compiler's 128-bit arithmetic spills its registers here). */
+#if defined(__x86_64__)
+#define MAC3(c0, c1, c2, x, y)                                                 \
+    do {                                                                       \
+        limb lo_, hi_;                                                         \
+        __asm__("mulq %5\n\taddq %%rax, %2\n\tadcq %%rdx, %3\n\tadcq $0, %4"    \
+                : "=&a"(lo_), "=&d"(hi_), "+r"(c0), "+r"(c1), "+r"(c2)         \
+                : "rm"(y), "0"(x)                                              \
+                : "cc");                                                       \
+    } while (0)
+#define MACHI(c1, c2, x, y)                                                    \
+    do {                                                                       \
+        limb lo_, hi_;                                                         \
+        __asm__("mulq %4\n\taddq %%rdx, %2\n\tadcq $0, %3"                     \
+                : "=&a"(lo_), "=&d"(hi_), "+r"(c1), "+r"(c2)                   \
+                : "rm"(y), "0"(x)                                              \
+                : "cc");                                                       \
+    } while (0)
+#define ADD3(c0, c1, c2, x)                                                    \
+    __asm__("addq %3, %0\n\tadcq $0, %1\n\tadcq $0, %2"                         \
+            : "+r"(c0), "+r"(c1), "+r"(c2)                                     \
+            : "rm"(x)                                                          \
+            : "cc")
+#else
+#define MAC3(c0, c1, c2, x, y)                                                 \
+    do {                                                                       \
+        dlimb t_ = (dlimb)(x) * (y);                                           \
+        dlimb s_ = (dlimb)(c0) + (limb)t_;                                     \
+        dlimb h_ = (dlimb)(c1) + (limb)(s_ >> LB) + (limb)(t_ >> LB);          \
+        c0 = (limb)s_;                                                         \
+        c1 = (limb)h_;                                                         \
+        c2 += (limb)(h_ >> LB);                                                \
+    } while (0)
+#define MACHI(c1, c2, x, y)                                                    \
+    do {                                                                       \
+        dlimb h_ = (dlimb)(c1) + (limb)(((dlimb)(x) * (y)) >> LB);             \
+        c1 = (limb)h_;                                                         \
+        c2 += (limb)(h_ >> LB);                                                \
+    } while (0)
+#define ADD3(c0, c1, c2, x)                                                    \
+    do {                                                                       \
+        dlimb s_ = (dlimb)(c0) + (x);                                          \
+        dlimb h_ = (dlimb)(c1) + (limb)(s_ >> LB);                             \
+        c0 = (limb)s_;                                                         \
+        c1 = (limb)h_;                                                         \
+        c2 += (limb)(h_ >> LB);                                                \
+    } while (0)
+#endif
+
+/* R[Q + d] += A[i] B[l] (d = i + l) for A of na limbs and B of n, each
+   partial product cut at R[0]: the diagonals d > D0 = -1 - Q whole, d =
+   D0 its high halves (at R[0]), the ones below not at all.  Column by
+   column (Comba): the column's sum in (c2 c1 c0), its low limb added to
+   R once.  The carries run to R[L - 1] (the caller leaves room).  D0 a
+   constant in each copy (add_cut's switch): the loops unroll. */
 INLINE void
-add_shifted(limb *R, int L, const limb *src, int len, int top, long s)
+add_cut_d(limb *R, int L, const limb *A, int na, const limb *B, int n, long Q,
+          int D0)
 {
-    long q = s / LB, d0 = (long)top - len - q;
-    int r = (int)(s % LB);
-    long j = d0 < 0 ? -d0 : 0;
-    limb c = 0;
-    /* S[j] = src[j - 1] >> r | src[j] << (LB - r), j = 0 .. len (src[-1]
-       = src[len] = 0; the double shift is 0 at r = 0) to R[d0 + j] */
-    for (; j <= len; j++) {
-        limb s_j = (j > 0 ? src[j - 1] >> r : 0) |
-                   (j < len ? (src[j] << (LB - 1 - r)) << 1 : 0);
-        dlimb t = (dlimb)R[d0 + j] + s_j + c;
-        R[d0 + j] = (limb)t;
-        c = (limb)(t >> LB);
+    const int dmax = na + n - 2, first = D0 < 0 ? 0 : D0;
+    limb c0 = 0, c1 = 0, c2 = 0;
+#pragma GCC unroll 16
+    for (int d = first; d <= dmax; d++) {
+        int i0 = d - n + 1 > 0 ? d - n + 1 : 0, i1 = d < na - 1 ? d : na - 1;
+#pragma GCC unroll 8
+        for (int i = i0; i <= i1; i++) {
+            if (d > D0)
+                MAC3(c0, c1, c2, A[i], B[d - i]);
+            else
+                MACHI(c1, c2, A[i], B[d - i]);
+        }
+        if (d > D0) { /* column Q + d is complete: R's limb joins it */
+            ADD3(c0, c1, c2, R[Q + d]);
+            R[Q + d] = c0;
+        }
+        c0 = c1;
+        c1 = c2;
+        c2 = 0;
     }
-    for (long d = d0 + len + 1; c && d < L; d++)
-        c = ++R[d] == 0;
+    /* the last column, then its carry */
+    long top = Q + dmax + 1;
+    ADD3(c0, c1, c2, R[top]);
+    R[top] = c0;
+    for (long d = top + 1; c1 && d < L; d++) {
+        R[d] += c1;
+        c1 = R[d] < c1;
+    }
+}
+
+/* add_cut_d with D0 = -1 - Q made a constant by cases; nothing when no
+   partial product reaches R[0]. */
+INLINE void
+add_cut(limb *R, int L, const limb *A, int na, const limb *B, int n, long Q)
+{
+    long D0 = -1 - Q;
+    switch (D0) {
+#define CUT(k)                                                                 \
+    case k:                                                                    \
+        if (k <= na + n - 2)                                                   \
+            add_cut_d(R, L, A, na, B, n, Q, k);                                \
+        return;
+        CUT(-1)
+        CUT(0)
+        CUT(1)
+        CUT(2)
+        CUT(3)
+        CUT(4)
+        CUT(5)
+        CUT(6)
+        CUT(7)
+        CUT(8)
+#undef CUT
+    default:
+        return; /* every partial product below R[0] */
+    }
 }
 
 /* One term w a b of a Cauchy product into the window pos or neg (W + 1
-   limbs, top 2^T). */
+   limbs, last bit 2^B): the product of A = w a 2^rho (a's limbs as an
+   integer, of n + 1 or n + 2 limbs) and b's limbs, placed Q limbs
+   above the window's last limb, each partial product A_i b_l cut at the
+   window's last bit (decisions.md D-108). */
 INLINE void
-conv_term(limb *pos, limb *neg, int W, long T, mpfr_srcptr a, mpfr_srcptr b,
+conv_term(limb *pos, limb *neg, int W, long B, mpfr_srcptr a, mpfr_srcptr b,
           limb w, int n)
 {
-    limb P[2 * NMAX + 1];
     long e = a->_mpfr_exp + b->_mpfr_exp;
-    /* |w a b| < 2^(e + bits(w)) at or below the window's last bit
-       2^(T - LB W): truncated to 0, nothing to add (the dense output's
+    /* |w a b| < 2^(e + bits(w)) at or below the window's last bit: every
+       partial product is below it, nothing to add (the dense output's
        high orders) */
-    if (e + (w != 1 ? (long)FLINT_BIT_COUNT(w) : 0) <= T - (long)LB * W)
+    if (e + (w != 1 ? (long)FLINT_BIT_COUNT(w) : 0) <= B)
         return;
-    mul_n(P, a->_mpfr_d, b->_mpfr_d, n);
-    int L = 2 * n;
+    /* a b = (a's limbs) (b's limbs) 2^(e - 2 LB n): its last bit s bits
+       above the window's, s = LB Q + rho, 0 <= rho < LB */
+    long s = e - 2L * LB * n - B;
+    int rho = (int)(s & (LB - 1));
+    long Q = (s - rho) / LB;
     limb *R = mpfr_signbit(a) != mpfr_signbit(b) ? neg : pos;
-    if (w != 1) {
-        /* exact: one more limb, 0.P' 2^(e + LB) below 2^T (T > Emax >=
-           e + bits(w)): placed with its top limb at the carry limb R[W]
-           and shifted right by T - e >= 0, the same bits as normalised
-           at R[W - 1] (R[W] receives zeros and the carries) */
+    const limb *M = a->_mpfr_d;
+    limb A[NMAX + 2], X[NMAX + 1];
+    int na = n + 1;
+    if (w != 1) { /* w a: one more limb */
         limb c = 0;
-        for (int i = 0; i < L; i++) {
-            dlimb t = (dlimb)P[i] * w + c;
-            P[i] = (limb)t;
+        for (int i = 0; i < n; i++) {
+            dlimb t = (dlimb)M[i] * w + c;
+            X[i] = (limb)t;
             c = (limb)(t >> LB);
         }
-        P[L] = c;
-        add_shifted(R, W + 1, P, L + 1, W, T - e);
-        return;
+        X[n] = c;
+        M = X;
+        na = n + 2;
     }
-    /* 0.P 2^e with P's top limb at the window's R[W - 1], shifted right
-       by T - e: the leading zero bits of P are in the shift */
-    add_shifted(R, W + 1, P, L, W - 1, T - e);
+    /* A = M 2^rho, na limbs (the double shift is 0 at rho = 0) */
+    A[0] = M[0] << rho;
+    for (int i = 1; i < na - 1; i++)
+        A[i] = M[i] << rho | (M[i - 1] >> (LB - 1 - rho)) >> 1;
+    A[na - 1] = (M[na - 2] >> (LB - 1 - rho)) >> 1;
+    add_cut(R, W + 1, A, na, b->_mpfr_d, n, Q);
 }
 
 /* hdo_conv_fused once the operands are known regular or zero, of n
@@ -492,7 +591,7 @@ conv_n(mpfr_ptr r, const mpfr_t *u, const mpfr_t *v, slong k, slong lo,
         limb w = weight_of(weight, j, k);
         if (mpfr_zero_p(a) || mpfr_zero_p(b) || w == 0)
             continue;
-        conv_term(pos, neg, W, T, a, b, w, n);
+        conv_term(pos, neg, W, T - (long)LB * W, a, b, w, n);
     }
     if (sym) {
         /* twice the pairs (no bit is lost: the whole sum fits), then
@@ -504,7 +603,8 @@ conv_n(mpfr_ptr r, const mpfr_t *u, const mpfr_t *v, slong k, slong lo,
         pos[0] <<= 1;
         neg[0] <<= 1;
         if (k % 2 == 0 && !mpfr_zero_p(u[k / 2]))
-            conv_term(pos, neg, W, T, u[k / 2], u[k / 2], 1, n);
+            conv_term(pos, neg, W, T - (long)LB * W, u[k / 2], u[k / 2], 1,
+                      n);
     }
     int c = 0, sign = 1;
     for (int i = W - 1; i >= 0 && c == 0; i--)
