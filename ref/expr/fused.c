@@ -410,7 +410,7 @@ weight_of(int weight, slong j, slong k)
 #define MAC3(c0, c1, c2, x, y)                                                 \
     do {                                                                       \
         limb lo_, hi_;                                                         \
-        __asm__("mulq %5\n\taddq %%rax, %2\n\tadcq %%rdx, %3\n\tadcq $0, %4"    \
+        __asm__("mulq %5\n\taddq %%rax, %2\n\tadcq %%rdx, %3\n\tadcq $0, %4"   \
                 : "=&a"(lo_), "=&d"(hi_), "+r"(c0), "+r"(c1), "+r"(c2)         \
                 : "rm"(y), "0"(x)                                              \
                 : "cc");                                                       \
@@ -424,7 +424,7 @@ weight_of(int weight, slong j, slong k)
                 : "cc");                                                       \
     } while (0)
 #define ADD3(c0, c1, c2, x)                                                    \
-    __asm__("addq %3, %0\n\tadcq $0, %1\n\tadcq $0, %2"                         \
+    __asm__("addq %3, %0\n\tadcq $0, %1\n\tadcq $0, %2"                        \
             : "+r"(c0), "+r"(c1), "+r"(c2)                                     \
             : "rm"(x)                                                          \
             : "cc")
@@ -603,8 +603,7 @@ conv_n(mpfr_ptr r, const mpfr_t *u, const mpfr_t *v, slong k, slong lo,
         pos[0] <<= 1;
         neg[0] <<= 1;
         if (k % 2 == 0 && !mpfr_zero_p(u[k / 2]))
-            conv_term(pos, neg, W, T - (long)LB * W, u[k / 2], u[k / 2], 1,
-                      n);
+            conv_term(pos, neg, W, T - (long)LB * W, u[k / 2], u[k / 2], 1, n);
     }
     int c = 0, sign = 1;
     for (int i = W - 1; i >= 0 && c == 0; i--)
