@@ -406,7 +406,7 @@ weight_of(int weight, slong j, slong k)
 /* (c2 c1 c0) += x y, and (c2 c1) += the high limb of x y alone: the
    column sums of add_cut_d, on amd64 in the four instructions they take
    (the compiler's 128-bit arithmetic spills its registers here). */
-#if defined(__x86_64__)
+#if defined(__x86_64__) && !defined(HDO_FUSED_NO_ASM)
 #define MAC3(c0, c1, c2, x, y)                                                 \
     do {                                                                       \
         limb lo_, hi_;                                                         \
@@ -453,6 +453,19 @@ weight_of(int weight, slong j, slong k)
         c2 += (limb)(h_ >> LB);                                                \
     } while (0)
 #endif
+
+/* hi << r | lo >> (LB - r), 0 <= r < LB (hi at r = 0): one shld on
+   amd64, where the compiler's two shifts and an or take five */
+INLINE limb
+shld(limb hi, limb lo, int r)
+{
+#if defined(__x86_64__) && !defined(HDO_FUSED_NO_ASM)
+    __asm__("shldq %%cl, %1, %0" : "+r"(hi) : "r"(lo), "c"(r) : "cc");
+    return hi;
+#else
+    return hi << r | (lo >> (LB - 1 - r)) >> 1;
+#endif
+}
 
 /* R[Q + d] += A[i] B[l] (d = i + l) for A of na limbs and B of n, each
    partial product cut at R[0]: the diagonals d > D0 = -1 - Q whole, d =
@@ -541,7 +554,7 @@ conv_term(limb *pos, limb *neg, int W, long B, mpfr_srcptr a, mpfr_srcptr b,
        above the window's, s = LB Q + rho, 0 <= rho < LB */
     long s = e - 2L * LB * n - B;
     int rho = (int)(s & (LB - 1));
-    long Q = (s - rho) / LB;
+    long Q = (s - rho) >> 6; /* exact: GCC's >> of a negative is floor */
     limb *R = mpfr_signbit(a) != mpfr_signbit(b) ? neg : pos;
     const limb *M = a->_mpfr_d;
     limb A[NMAX + 2], X[NMAX + 1];
@@ -560,8 +573,8 @@ conv_term(limb *pos, limb *neg, int W, long B, mpfr_srcptr a, mpfr_srcptr b,
     /* A = M 2^rho, na limbs (the double shift is 0 at rho = 0) */
     A[0] = M[0] << rho;
     for (int i = 1; i < na - 1; i++)
-        A[i] = M[i] << rho | (M[i - 1] >> (LB - 1 - rho)) >> 1;
-    A[na - 1] = (M[na - 2] >> (LB - 1 - rho)) >> 1;
+        A[i] = shld(M[i], M[i - 1], rho);
+    A[na - 1] = shld((limb)0, M[na - 2], rho);
     add_cut(R, W + 1, A, na, b->_mpfr_d, n, Q);
 }
 
@@ -572,7 +585,7 @@ conv_term(limb *pos, limb *neg, int W, long B, mpfr_srcptr a, mpfr_srcptr b,
    integer as the two summed (decisions.md D-100). */
 INLINE int
 conv_n(mpfr_ptr r, const mpfr_t *u, const mpfr_t *v, slong k, slong lo,
-       slong hi, int weight, long Emax, slong m, int sym, int n)
+       slong hi, int weight, long Emax, slong m, int sym, int clean, int n)
 {
     /* the window: from 2^T (room for the carries of m terms) down to p +
        64 bits below the largest term; what lies below is dropped */
@@ -589,7 +602,7 @@ conv_n(mpfr_ptr r, const mpfr_t *u, const mpfr_t *v, slong k, slong lo,
     for (slong j = lo; j <= top; j++) {
         mpfr_srcptr a = u[j], b = v[k - j];
         limb w = weight_of(weight, j, k);
-        if (mpfr_zero_p(a) || mpfr_zero_p(b) || w == 0)
+        if (!clean && (mpfr_zero_p(a) || mpfr_zero_p(b) || w == 0))
             continue;
         conv_term(pos, neg, W, T - (long)LB * W, a, b, w, n);
     }
@@ -639,7 +652,34 @@ hdo_conv_fused(mpfr_ptr r, const mpfr_t *u, const mpfr_t *v, slong k, slong lo,
        number this kernel takes (read from the fields: MPFR's special
        values are the three exponents up to __MPFR_EXP_INF) */
     mpfr_prec_t pr = mpfr_get_prec(r);
-    for (slong j = lo; j <= top; j++) {
+    int clean = 0;
+    if (lo <= hi && (weight == 0 || (weight == 1 ? lo >= 1 : hi <= k - 1))) {
+        /* the common case first, without branches: every operand regular
+           (special values' exponents are near LONG_MIN: out of range
+           here), of r's precision, |e| < 2^60, every weight >= 1; else
+           the loop below sorts it out */
+        unsigned long bad = 0, pd = 0;
+        long E = LONG_MIN;
+        for (slong j = lo; j <= top; j++) {
+            mpfr_srcptr a = u[j], b = v[k - j];
+            long ea = a->_mpfr_exp, eb = b->_mpfr_exp;
+            bad |= ((unsigned long)ea + (1UL << 60)) |
+                   ((unsigned long)eb + (1UL << 60));
+            pd |= (unsigned long)(a->_mpfr_prec ^ pr) |
+                  (unsigned long)(b->_mpfr_prec ^ pr);
+            long e =
+                ea + eb +
+                (weight == 0 ? 1
+                             : (long)FLINT_BIT_COUNT(weight_of(weight, j, k)));
+            E = e > E ? e : E;
+        }
+        if (bad >> 61 == 0 && pd == 0) {
+            clean = 1;
+            Emax = E;
+            m = hi - lo + 1; /* a square's pairs twice, its middle once */
+        }
+    }
+    for (slong j = lo; j <= top && !clean; j++) {
         mpfr_srcptr a = u[j], b = v[k - j];
         long ea = a->_mpfr_exp, eb = b->_mpfr_exp;
         if (ea <= __MPFR_EXP_INF || eb <= __MPFR_EXP_INF) {
@@ -668,12 +708,12 @@ hdo_conv_fused(mpfr_ptr r, const mpfr_t *u, const mpfr_t *v, slong k, slong lo,
     }
     switch (n) {
     case 1:
-        return conv_n(r, u, v, k, lo, hi, weight, Emax, m, sym, 1);
+        return conv_n(r, u, v, k, lo, hi, weight, Emax, m, sym, clean, 1);
     case 2:
-        return conv_n(r, u, v, k, lo, hi, weight, Emax, m, sym, 2);
+        return conv_n(r, u, v, k, lo, hi, weight, Emax, m, sym, clean, 2);
     case 3:
-        return conv_n(r, u, v, k, lo, hi, weight, Emax, m, sym, 3);
+        return conv_n(r, u, v, k, lo, hi, weight, Emax, m, sym, clean, 3);
     default:
-        return conv_n(r, u, v, k, lo, hi, weight, Emax, m, sym, 4);
+        return conv_n(r, u, v, k, lo, hi, weight, Emax, m, sym, clean, 4);
     }
 }
