@@ -667,10 +667,11 @@ hdo_conv_fused(mpfr_ptr r, const mpfr_t *u, const mpfr_t *v, slong k, slong lo,
                    ((unsigned long)eb + (1UL << 60));
             pd |= (unsigned long)(a->_mpfr_prec ^ pr) |
                   (unsigned long)(b->_mpfr_prec ^ pr);
-            long e =
-                ea + eb +
-                (weight == 0 ? 1
-                             : (long)FLINT_BIT_COUNT(weight_of(weight, j, k)));
+            /* unsigned: a special value's exponent wraps (refused) */
+            long e = (long)((unsigned long)ea + (unsigned long)eb +
+                            (weight == 0
+                                 ? 1
+                                 : FLINT_BIT_COUNT(weight_of(weight, j, k))));
             E = e > E ? e : E;
         }
         if (bad >> 61 == 0 && pd == 0) {
