@@ -23,9 +23,10 @@
    hdo_fma_rn is correctly rounded, as mpfr_fma, and hdo_horner_rn
    rounds as a loop of them: the same bits, so the dense output does not
    change.  hdo_conv_fused, for the Taylor recurrences' Cauchy products,
-   sums the exact products in one fixed-point window and rounds once: not
-   the bits of the former chain of roundings (one per product and per
-   addition), but closer to the exact sum. */
+   sums the products in one fixed-point window, each cut at the window's
+   last bit, and rounds once: not the bits of the former chain of
+   roundings (one per product and per addition), but closer to the exact
+   sum (its rule and error bound above conv_n). */
 
 #define NMAX 4 /* limbs handled here */
 #define LB 64  /* bits of a limb (mp_limb_t on amd64 and arm64) */
@@ -580,9 +581,30 @@ conv_term(limb *pos, limb *neg, int W, long B, mpfr_srcptr a, mpfr_srcptr b,
 
 /* hdo_conv_fused once the operands are known regular or zero, of n
    limbs, and the largest weighted product below 2^Emax, m terms; sym:
-   a square (u = v, unweighted, lo + hi = k), whose terms j and k - j are
-   the same product: each pair summed once and doubled, the same
-   integer as the two summed (decisions.md D-100). */
+   a square (u = v, unweighted, lo + hi = k): each pair j < k - j summed
+   once (u_j the shifted operand) and doubled, then the middle term;
+   clean: no zero operand and no zero weight.
+
+   The rule (decisions.md D-108; tests/expr/fused.c holds the kernel to
+   it bit for bit, written with GMP).  The window's last bit is 2^B, B =
+   T - LB W, T = Emax + bits(m) + 1, W limbs down to p + 64 bits below
+   Emax.  A term w a b is the product of the integer A = w (a's limbs)
+   2^rho (n + 1 or n + 2 limbs) and b's n limbs, its last bit LB Q + rho
+   bits above 2^B (0 <= rho < LB); each partial product A_i b_l 2^(LB (Q +
+   i + l)) is truncated at 2^B alone, so the diagonals wholly below the
+   window are never computed.  The truncated terms' sum is exact
+   (signs apart, each in its own window) and rounded once to nearest.
+
+   The error.  A term loses, in units of 2^B: under 1 for each of the at
+   most n partial products that straddle 2^B (their low limbs), and the
+   diagonals below, each of at most n products under 2^(LB (Q + i + l +
+   2)) = 2^(-LB t) for the t-th diagonal below, under n (1 + 2^-63): in
+   all under 2n + 1.  So |result - exact sum| <= half an ulp of the
+   result + (2n + 1) m 2^B, and 2^B <= 2^(Emax - p - 64) with 2^Emax <=
+   8 |largest term|: (2n + 1) m 2^-(p + 61) of the largest term (at 30
+   digits, 3 limbs and 49 terms: 343 2^-194, against the half ulp of
+   2^-134 relative of the result), where D-100's rule lost under one
+   unit a term. */
 INLINE int
 conv_n(mpfr_ptr r, const mpfr_t *u, const mpfr_t *v, slong k, slong lo,
        slong hi, int weight, long Emax, slong m, int sym, int clean, int n)
