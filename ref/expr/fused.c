@@ -514,7 +514,7 @@ INLINE void
 add_cut(limb *R, int L, const limb *A, int na, const limb *B, int n, long Q)
 {
     long D0 = -1 - Q;
-    switch (D0) {
+    switch (D0 < -1 ? -1 : D0) { /* below -1: every product whole, as -1 */
 #define CUT(k)                                                                 \
     case k:                                                                    \
         if (k <= na + n - 2)                                                   \
