@@ -514,7 +514,7 @@ INLINE void
 add_cut(limb *R, int L, const limb *A, int na, const limb *B, int n, long Q)
 {
     long D0 = -1 - Q;
-    switch (D0 < -1 ? -1 : D0) { /* below -1: every product whole, as -1 */
+    switch (D0) {
 #define CUT(k)                                                                 \
     case k:                                                                    \
         if (k <= na + n - 2)                                                   \
@@ -531,8 +531,10 @@ add_cut(limb *R, int L, const limb *A, int na, const limb *B, int n, long Q)
         CUT(7)
         CUT(8)
 #undef CUT
-    default:
-        return; /* every partial product below R[0] */
+    default: /* below -1 (unreachable: Q <= 1 - n), every product whole */
+        if (D0 < -1)
+            add_cut_d(R, L, A, na, B, n, Q, -1);
+        return; /* else every partial product below R[0] */
     }
 }
 
