@@ -471,11 +471,13 @@ void hdo_fma_rn(mpfr_ptr r, mpfr_srcptr x, mpfr_srcptr y, mpfr_srcptr z);
 void hdo_horner_rn(mpfr_ptr out, const mpfr_t *c, slong len, mpfr_srcptr h,
                    mpfr_ptr acc);
 /* r := sum_{j = lo .. hi} w_j u[j] v[k - j] (a Cauchy product), w_j = 1
-   (weight 0), j (weight 1) or k - j (weight 2): the exact products summed
-   in one fixed-point window from the largest down to p + 64 bits below
-   it (p: r's precision; what lies below is dropped) and rounded to
-   nearest once, so within an ulp plus (hi - lo + 1) 2^-64 ulps of the
-   largest product of the exact sum.  A sum of nothing or an exact zero
+   (weight 0), j (weight 1) or k - j (weight 2): the products summed in
+   one fixed-point window from the largest down to p + 64 bits below it
+   (p: r's precision, n its limbs), each partial product of limbs cut at
+   the window's last bit, and rounded to nearest once, so within half an
+   ulp plus (2n + 1) (hi - lo + 1) 2^-(p + 61) of the largest product of
+   the exact sum (ref/expr/fused.c, decisions.md D-108).  A sum of
+   nothing or an exact zero
    is +0.  Returns 0, or 1 when it cannot (an operand an infinity or a
    NaN, above 256 bits, or a result out of MPFR's exponent range), r
    then untouched.  r must not be one of the operands. */

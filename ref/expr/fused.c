@@ -23,9 +23,10 @@
    hdo_fma_rn is correctly rounded, as mpfr_fma, and hdo_horner_rn
    rounds as a loop of them: the same bits, so the dense output does not
    change.  hdo_conv_fused, for the Taylor recurrences' Cauchy products,
-   sums the exact products in one fixed-point window and rounds once: not
-   the bits of the former chain of roundings (one per product and per
-   addition), but closer to the exact sum. */
+   sums the products in one fixed-point window, each cut at the window's
+   last bit, and rounds once: not the bits of the former chain of
+   roundings (one per product and per addition), but closer to the exact
+   sum (its rule and error bound above conv_n). */
 
 #define NMAX 4 /* limbs handled here */
 #define LB 64  /* bits of a limb (mp_limb_t on amd64 and arm64) */
@@ -403,77 +404,212 @@ weight_of(int weight, slong j, slong k)
     return weight == 1 ? (limb)j : weight == 2 ? (limb)(k - j) : 1;
 }
 
-/* R[0 .. L-1] += the limbs of src (len limbs) shifted right by s >= 0
-   bits from the position where src's top limb is R[top]; the bits that
-   fall below R[0] are dropped (each product truncated alone, so the sum
-   does not depend on the order of the terms).  The carry runs to
-   R[L - 1] (the caller leaves room).  As addsub_shifted without the
-   subtraction and the lost bits, in one branch-free loop: the conv
-   kernel's inner loop. */
-INLINE void
-add_shifted(limb *R, int L, const limb *src, int len, int top, long s)
+/* (c2 c1 c0) += x y, and (c2 c1) += the high limb of x y alone: the
+   column sums of add_cut_d, on amd64 in the four instructions they take
+   (the compiler's 128-bit arithmetic spills its registers here). */
+#if defined(__x86_64__) && !defined(HDO_FUSED_NO_ASM)
+#define MAC3(c0, c1, c2, x, y)                                                 \
+    do {                                                                       \
+        limb lo_, hi_;                                                         \
+        __asm__("mulq %5\n\taddq %%rax, %2\n\tadcq %%rdx, %3\n\tadcq $0, %4"   \
+                : "=&a"(lo_), "=&d"(hi_), "+r"(c0), "+r"(c1), "+r"(c2)         \
+                : "rm"(y), "0"(x)                                              \
+                : "cc");                                                       \
+    } while (0)
+#define MACHI(c1, c2, x, y)                                                    \
+    do {                                                                       \
+        limb lo_, hi_;                                                         \
+        __asm__("mulq %4\n\taddq %%rdx, %2\n\tadcq $0, %3"                     \
+                : "=&a"(lo_), "=&d"(hi_), "+r"(c1), "+r"(c2)                   \
+                : "rm"(y), "0"(x)                                              \
+                : "cc");                                                       \
+    } while (0)
+#define ADD3(c0, c1, c2, x)                                                    \
+    __asm__("addq %3, %0\n\tadcq $0, %1\n\tadcq $0, %2"                        \
+            : "+r"(c0), "+r"(c1), "+r"(c2)                                     \
+            : "rm"(x)                                                          \
+            : "cc")
+#else
+#define MAC3(c0, c1, c2, x, y)                                                 \
+    do {                                                                       \
+        dlimb t_ = (dlimb)(x) * (y);                                           \
+        dlimb s_ = (dlimb)(c0) + (limb)t_;                                     \
+        dlimb h_ = (dlimb)(c1) + (limb)(s_ >> LB) + (limb)(t_ >> LB);          \
+        c0 = (limb)s_;                                                         \
+        c1 = (limb)h_;                                                         \
+        c2 += (limb)(h_ >> LB);                                                \
+    } while (0)
+#define MACHI(c1, c2, x, y)                                                    \
+    do {                                                                       \
+        dlimb h_ = (dlimb)(c1) + (limb)(((dlimb)(x) * (y)) >> LB);             \
+        c1 = (limb)h_;                                                         \
+        c2 += (limb)(h_ >> LB);                                                \
+    } while (0)
+#define ADD3(c0, c1, c2, x)                                                    \
+    do {                                                                       \
+        dlimb s_ = (dlimb)(c0) + (x);                                          \
+        dlimb h_ = (dlimb)(c1) + (limb)(s_ >> LB);                             \
+        c0 = (limb)s_;                                                         \
+        c1 = (limb)h_;                                                         \
+        c2 += (limb)(h_ >> LB);                                                \
+    } while (0)
+#endif
+
+/* hi << r | lo >> (LB - r), 0 <= r < LB (hi at r = 0): one shld on
+   amd64, where the compiler's two shifts and an or take five */
+INLINE limb
+shld(limb hi, limb lo, int r)
 {
-    long q = s / LB, d0 = (long)top - len - q;
-    int r = (int)(s % LB);
-    long j = d0 < 0 ? -d0 : 0;
-    limb c = 0;
-    /* S[j] = src[j - 1] >> r | src[j] << (LB - r), j = 0 .. len (src[-1]
-       = src[len] = 0; the double shift is 0 at r = 0) to R[d0 + j] */
-    for (; j <= len; j++) {
-        limb s_j = (j > 0 ? src[j - 1] >> r : 0) |
-                   (j < len ? (src[j] << (LB - 1 - r)) << 1 : 0);
-        dlimb t = (dlimb)R[d0 + j] + s_j + c;
-        R[d0 + j] = (limb)t;
-        c = (limb)(t >> LB);
+#if defined(__x86_64__) && !defined(HDO_FUSED_NO_ASM)
+    __asm__("shldq %%cl, %1, %0" : "+r"(hi) : "r"(lo), "c"(r) : "cc");
+    return hi;
+#else
+    return hi << r | (lo >> (LB - 1 - r)) >> 1;
+#endif
+}
+
+/* R[Q + d] += A[i] B[l] (d = i + l) for A of na limbs and B of n, each
+   partial product cut at R[0]: the diagonals d > D0 = -1 - Q whole, d =
+   D0 its high halves (at R[0]), the ones below not at all.  Column by
+   column (Comba): the column's sum in (c2 c1 c0), its low limb added to
+   R once.  The carries run to R[L - 1] (the caller leaves room).  D0 a
+   constant in each copy (add_cut's switch): the loops unroll. */
+INLINE void
+add_cut_d(limb *R, int L, const limb *A, int na, const limb *B, int n, long Q,
+          int D0)
+{
+    const int dmax = na + n - 2, first = D0 < 0 ? 0 : D0;
+    limb c0 = 0, c1 = 0, c2 = 0;
+#pragma GCC unroll 16
+    for (int d = first; d <= dmax; d++) {
+        int i0 = d - n + 1 > 0 ? d - n + 1 : 0, i1 = d < na - 1 ? d : na - 1;
+#pragma GCC unroll 8
+        for (int i = i0; i <= i1; i++) {
+            if (d > D0)
+                MAC3(c0, c1, c2, A[i], B[d - i]);
+            else
+                MACHI(c1, c2, A[i], B[d - i]);
+        }
+        if (d > D0) { /* column Q + d is complete: R's limb joins it */
+            ADD3(c0, c1, c2, R[Q + d]);
+            R[Q + d] = c0;
+        }
+        c0 = c1;
+        c1 = c2;
+        c2 = 0;
     }
-    for (long d = d0 + len + 1; c && d < L; d++)
-        c = ++R[d] == 0;
+    /* the last column, then its carry */
+    long top = Q + dmax + 1;
+    ADD3(c0, c1, c2, R[top]);
+    R[top] = c0;
+    for (long d = top + 1; c1 && d < L; d++) {
+        R[d] += c1;
+        c1 = R[d] < c1;
+    }
+}
+
+/* add_cut_d with D0 = -1 - Q made a constant by cases; nothing when no
+   partial product reaches R[0]. */
+INLINE void
+add_cut(limb *R, int L, const limb *A, int na, const limb *B, int n, long Q)
+{
+    long D0 = -1 - Q;
+    switch (D0) {
+#define CUT(k)                                                                 \
+    case k:                                                                    \
+        if (k <= na + n - 2)                                                   \
+            add_cut_d(R, L, A, na, B, n, Q, k);                                \
+        return;
+        CUT(-1)
+        CUT(0)
+        CUT(1)
+        CUT(2)
+        CUT(3)
+        CUT(4)
+        CUT(5)
+        CUT(6)
+        CUT(7)
+        CUT(8)
+#undef CUT
+    default: /* below -1 (unreachable: Q <= 1 - n), every product whole */
+        if (D0 < -1)
+            add_cut_d(R, L, A, na, B, n, Q, -1);
+        return; /* else every partial product below R[0] */
+    }
 }
 
 /* One term w a b of a Cauchy product into the window pos or neg (W + 1
-   limbs, top 2^T). */
+   limbs, last bit 2^B): the product of A = w a 2^rho (a's limbs as an
+   integer, of n + 1 or n + 2 limbs) and b's limbs, placed Q limbs
+   above the window's last limb, each partial product A_i b_l cut at the
+   window's last bit (decisions.md D-108). */
 INLINE void
-conv_term(limb *pos, limb *neg, int W, long T, mpfr_srcptr a, mpfr_srcptr b,
+conv_term(limb *pos, limb *neg, int W, long B, mpfr_srcptr a, mpfr_srcptr b,
           limb w, int n)
 {
-    limb P[2 * NMAX + 1];
     long e = a->_mpfr_exp + b->_mpfr_exp;
-    /* |w a b| < 2^(e + bits(w)) at or below the window's last bit
-       2^(T - LB W): truncated to 0, nothing to add (the dense output's
+    /* |w a b| < 2^(e + bits(w)) at or below the window's last bit: every
+       partial product is below it, nothing to add (the dense output's
        high orders) */
-    if (e + (w != 1 ? (long)FLINT_BIT_COUNT(w) : 0) <= T - (long)LB * W)
+    if (e + (w != 1 ? (long)FLINT_BIT_COUNT(w) : 0) <= B)
         return;
-    mul_n(P, a->_mpfr_d, b->_mpfr_d, n);
-    int L = 2 * n;
+    /* a b = (a's limbs) (b's limbs) 2^(e - 2 LB n): its last bit s bits
+       above the window's, s = LB Q + rho, 0 <= rho < LB */
+    long s = e - 2L * LB * n - B;
+    int rho = (int)(s & (LB - 1));
+    long Q = (s - rho) >> 6; /* exact: GCC's >> of a negative is floor */
     limb *R = mpfr_signbit(a) != mpfr_signbit(b) ? neg : pos;
-    if (w != 1) {
-        /* exact: one more limb, 0.P' 2^(e + LB) below 2^T (T > Emax >=
-           e + bits(w)): placed with its top limb at the carry limb R[W]
-           and shifted right by T - e >= 0, the same bits as normalised
-           at R[W - 1] (R[W] receives zeros and the carries) */
+    const limb *M = a->_mpfr_d;
+    limb A[NMAX + 2], X[NMAX + 1];
+    int na = n + 1;
+    if (w != 1) { /* w a: one more limb */
         limb c = 0;
-        for (int i = 0; i < L; i++) {
-            dlimb t = (dlimb)P[i] * w + c;
-            P[i] = (limb)t;
+        for (int i = 0; i < n; i++) {
+            dlimb t = (dlimb)M[i] * w + c;
+            X[i] = (limb)t;
             c = (limb)(t >> LB);
         }
-        P[L] = c;
-        add_shifted(R, W + 1, P, L + 1, W, T - e);
-        return;
+        X[n] = c;
+        M = X;
+        na = n + 2;
     }
-    /* 0.P 2^e with P's top limb at the window's R[W - 1], shifted right
-       by T - e: the leading zero bits of P are in the shift */
-    add_shifted(R, W + 1, P, L, W - 1, T - e);
+    /* A = M 2^rho, na limbs (the double shift is 0 at rho = 0) */
+    A[0] = M[0] << rho;
+    for (int i = 1; i < na - 1; i++)
+        A[i] = shld(M[i], M[i - 1], rho);
+    A[na - 1] = shld((limb)0, M[na - 2], rho);
+    add_cut(R, W + 1, A, na, b->_mpfr_d, n, Q);
 }
 
 /* hdo_conv_fused once the operands are known regular or zero, of n
    limbs, and the largest weighted product below 2^Emax, m terms; sym:
-   a square (u = v, unweighted, lo + hi = k), whose terms j and k - j are
-   the same product: each pair summed once and doubled, the same
-   integer as the two summed (decisions.md D-100). */
+   a square (u = v, unweighted, lo + hi = k): each pair j < k - j summed
+   once (u_j the shifted operand) and doubled, then the middle term;
+   clean: no zero operand and no zero weight.
+
+   The rule (decisions.md D-108; tests/expr/fused.c holds the kernel to
+   it bit for bit, written with GMP).  The window's last bit is 2^B, B =
+   T - LB W, T = Emax + bits(m) + 1, W limbs down to p + 64 bits below
+   Emax.  A term w a b is the product of the integer A = w (a's limbs)
+   2^rho (n + 1 or n + 2 limbs) and b's n limbs, its last bit LB Q + rho
+   bits above 2^B (0 <= rho < LB); each partial product A_i b_l 2^(LB (Q +
+   i + l)) is truncated at 2^B alone, so the diagonals wholly below the
+   window are never computed.  The truncated terms' sum is exact
+   (signs apart, each in its own window) and rounded once to nearest.
+
+   The error.  A term loses, in units of 2^B: under 1 for each of the at
+   most n partial products that straddle 2^B (their low limbs), and the
+   diagonals below, each of at most n products under 2^(LB (Q + i + l +
+   2)) = 2^(-LB t) for the t-th diagonal below, under n (1 + 2^-63): in
+   all under 2n + 1.  So |result - exact sum| <= half an ulp of the
+   result + (2n + 1) m 2^B, and 2^B <= 2^(Emax - p - 64) with 2^Emax <=
+   8 |largest term|: (2n + 1) m 2^-(p + 61) of the largest term (at 30
+   digits, 3 limbs and 49 terms: 343 2^-194, against the half ulp of
+   2^-134 relative of the result), where D-100's rule lost under one
+   unit a term. */
 INLINE int
 conv_n(mpfr_ptr r, const mpfr_t *u, const mpfr_t *v, slong k, slong lo,
-       slong hi, int weight, long Emax, slong m, int sym, int n)
+       slong hi, int weight, long Emax, slong m, int sym, int clean, int n)
 {
     /* the window: from 2^T (room for the carries of m terms) down to p +
        64 bits below the largest term; what lies below is dropped */
@@ -490,9 +626,9 @@ conv_n(mpfr_ptr r, const mpfr_t *u, const mpfr_t *v, slong k, slong lo,
     for (slong j = lo; j <= top; j++) {
         mpfr_srcptr a = u[j], b = v[k - j];
         limb w = weight_of(weight, j, k);
-        if (mpfr_zero_p(a) || mpfr_zero_p(b) || w == 0)
+        if (!clean && (mpfr_zero_p(a) || mpfr_zero_p(b) || w == 0))
             continue;
-        conv_term(pos, neg, W, T, a, b, w, n);
+        conv_term(pos, neg, W, T - (long)LB * W, a, b, w, n);
     }
     if (sym) {
         /* twice the pairs (no bit is lost: the whole sum fits), then
@@ -504,7 +640,7 @@ conv_n(mpfr_ptr r, const mpfr_t *u, const mpfr_t *v, slong k, slong lo,
         pos[0] <<= 1;
         neg[0] <<= 1;
         if (k % 2 == 0 && !mpfr_zero_p(u[k / 2]))
-            conv_term(pos, neg, W, T, u[k / 2], u[k / 2], 1, n);
+            conv_term(pos, neg, W, T - (long)LB * W, u[k / 2], u[k / 2], 1, n);
     }
     int c = 0, sign = 1;
     for (int i = W - 1; i >= 0 && c == 0; i--)
@@ -540,7 +676,35 @@ hdo_conv_fused(mpfr_ptr r, const mpfr_t *u, const mpfr_t *v, slong k, slong lo,
        number this kernel takes (read from the fields: MPFR's special
        values are the three exponents up to __MPFR_EXP_INF) */
     mpfr_prec_t pr = mpfr_get_prec(r);
-    for (slong j = lo; j <= top; j++) {
+    int clean = 0;
+    if (lo <= hi && (weight == 0 || (weight == 1 ? lo >= 1 : hi <= k - 1))) {
+        /* the common case first, without branches: every operand regular
+           (special values' exponents are near LONG_MIN: out of range
+           here), of r's precision, |e| < 2^60, every weight >= 1; else
+           the loop below sorts it out */
+        unsigned long bad = 0, pd = 0;
+        long E = LONG_MIN;
+        for (slong j = lo; j <= top; j++) {
+            mpfr_srcptr a = u[j], b = v[k - j];
+            long ea = a->_mpfr_exp, eb = b->_mpfr_exp;
+            bad |= ((unsigned long)ea + (1UL << 60)) |
+                   ((unsigned long)eb + (1UL << 60));
+            pd |= (unsigned long)(a->_mpfr_prec ^ pr) |
+                  (unsigned long)(b->_mpfr_prec ^ pr);
+            /* unsigned: a special value's exponent wraps (refused) */
+            long e = (long)((unsigned long)ea + (unsigned long)eb +
+                            (weight == 0
+                                 ? 1
+                                 : FLINT_BIT_COUNT(weight_of(weight, j, k))));
+            E = e > E ? e : E;
+        }
+        if (bad >> 61 == 0 && pd == 0) {
+            clean = 1;
+            Emax = E;
+            m = hi - lo + 1; /* a square's pairs twice, its middle once */
+        }
+    }
+    for (slong j = lo; j <= top && !clean; j++) {
         mpfr_srcptr a = u[j], b = v[k - j];
         long ea = a->_mpfr_exp, eb = b->_mpfr_exp;
         if (ea <= __MPFR_EXP_INF || eb <= __MPFR_EXP_INF) {
@@ -569,12 +733,12 @@ hdo_conv_fused(mpfr_ptr r, const mpfr_t *u, const mpfr_t *v, slong k, slong lo,
     }
     switch (n) {
     case 1:
-        return conv_n(r, u, v, k, lo, hi, weight, Emax, m, sym, 1);
+        return conv_n(r, u, v, k, lo, hi, weight, Emax, m, sym, clean, 1);
     case 2:
-        return conv_n(r, u, v, k, lo, hi, weight, Emax, m, sym, 2);
+        return conv_n(r, u, v, k, lo, hi, weight, Emax, m, sym, clean, 2);
     case 3:
-        return conv_n(r, u, v, k, lo, hi, weight, Emax, m, sym, 3);
+        return conv_n(r, u, v, k, lo, hi, weight, Emax, m, sym, clean, 3);
     default:
-        return conv_n(r, u, v, k, lo, hi, weight, Emax, m, sym, 4);
+        return conv_n(r, u, v, k, lo, hi, weight, Emax, m, sym, clean, 4);
     }
 }

@@ -6,11 +6,12 @@
    multiply-adds per component: 81% of the FPU chain's run, issue 28).
    The powers h^j are shared by every component of a point: computed
    once (p roundings), each component is then one fused dot product
-   sum_j c_j h^j (hdo_conv_fused: the exact products summed, rounded
-   once), about a third of the instructions of a Horner step a term.
-   The error is Horner's kind: at most (j - 1) 2^-prec relative in
-   h^j's term plus half an ulp, against Horner's one rounding per
-   order; not its bits (decisions.md D-091). */
+   sum_j c_j h^j (hdo_conv_fused: the products summed in one window,
+   rounded once), about a third of the instructions of a Horner step a
+   term.  The error is Horner's kind: at most (j - 1) 2^-prec relative
+   in h^j's term plus half an ulp (and the window's (2n + 1) (p + 1)
+   2^-(prec + 61) of the largest term, n limbs: D-108), against Horner's
+   one rounding per order; not its bits (decisions.md D-091). */
 
 /* The powers of h for one point, on the stack: the fused products take
    at most 256 bits (4 limbs), where the order is at most 90. */

@@ -2,6 +2,7 @@
  * multiply-add and Horner's rule to the bit (mpfr_fma, a loop of it),
  * the fused Cauchy product against the exact sum (mpfr_sum of exact
  * products at a precision that holds every bit) */
+#include <limits.h>
 #include <criterion/criterion.h>
 #include "expr.h"
 
@@ -222,11 +223,68 @@ Test(expr_fused, horner_rn_is_the_fma_loop)
     flint_randclear(st);
 }
 
+/* Makes the window's last bits the result's: the terms of the series
+   (weights as hdo_conv_fused's) cancel exactly by pairs (term i the
+   negative of term j: u_i = u_j, v_(k-i) = -v_(k-j) w_j / w_i for w_i =
+   w_j or 2 w_j; a square's pairs (i, k - i) against (j, k - j)), and
+   every other term is moved to within 140 bits below to 40 above the
+   window's last bit 2^(Emax - p - 64), Emax from the cancelling terms.
+   The result then holds the window's sum exactly: a partial product cut
+   differently shows (the random terms alone hide most of the window's
+   bits in the rounding to p bits). */
+static void
+cancel_to_window(mpfr_t *u, mpfr_t *v, slong k, slong lo, slong hi, int weight,
+                 int square, mpfr_prec_t p, flint_rand_t st)
+{
+    char *used = flint_calloc(k + 1, 1);
+    long Emax = LONG_MIN;
+    slong top = square ? (k + 1) / 2 - 1 : hi; /* a square: its pairs */
+    for (slong j = lo; j <= top; j++) {
+        ulong wj = weight == 1 ? (ulong)j : weight == 2 ? (ulong)(k - j) : 1;
+        mpfr_t *b = square ? u : v;
+        if (used[j] || wj == 0 || mpfr_zero_p(u[j]) || mpfr_zero_p(b[k - j]))
+            continue;
+        for (slong i = j + 1; i <= top; i++) {
+            ulong wi = weight == 1   ? (ulong)i
+                       : weight == 2 ? (ulong)(k - i)
+                                     : 1;
+            if (used[i] || (wi != wj && wi != 2 * wj))
+                continue;
+            mpfr_set(u[i], u[j], MPFR_RNDN);
+            mpfr_neg(b[k - i], b[k - j], MPFR_RNDN);
+            if (wi != wj)
+                mpfr_div_2ui(b[k - i], b[k - i], 1, MPFR_RNDN);
+            used[i] = used[j] = 1;
+            long e = mpfr_get_exp(u[j]) + mpfr_get_exp(b[k - j]) +
+                     FLINT_BIT_COUNT(wj);
+            Emax = e > Emax ? e : Emax;
+            break;
+        }
+    }
+    if (Emax == LONG_MIN) {
+        flint_free(used);
+        return;
+    }
+    for (slong j = lo; j <= hi; j++) {
+        mpfr_t *b = square ? u : v;
+        if (used[j] || (square && (used[k - j] || j > k - j)) ||
+            mpfr_zero_p(u[j]) || mpfr_zero_p(b[k - j]))
+            continue;
+        long target = Emax - p - 64 - 140 + (long)n_randint(st, 181);
+        if (square && j == k - j)
+            mpfr_set_exp(u[j], target / 2);
+        else
+            mpfr_set_exp(u[j], target - mpfr_get_exp(b[k - j]));
+    }
+    flint_free(used);
+}
+
 /* The fused Cauchy product against the exact sum S (exact products,
    mpfr_sum at a precision holding all of them): |fused - S| at most
-   half an ulp of the result plus (terms) 2^-(p + 64) of the largest
-   term, for the three weights, with cancelling signs and zeros among
-   the terms; an infinity refuses (returns 1). */
+   half an ulp of the result plus (2 n + 1) m 2^(Emax - p - 64) (n limbs,
+   m terms, every term below 2^Emax: decisions.md D-108), for the three
+   weights, with cancelling signs and zeros among the terms, half the
+   trials cancelled to the window; an infinity refuses (returns 1). */
 Test(expr_fused, conv_fused_within_its_bound)
 {
     flint_rand_t st;
@@ -242,13 +300,15 @@ Test(expr_fused, conv_fused_within_its_bound)
             mpfr_set(u[hi], u[lo], MPFR_RNDN);
             mpfr_neg(v[k - hi], v[k - lo], MPFR_RNDN);
         }
-        mpfr_t r, S, big, err, bound, tmp;
+        if (n_randint(st, 2))
+            cancel_to_window(u, v, k, lo, hi, weight, 0, p, st);
+        mpfr_t r, S, err, bound, tmp;
         mpfr_init2(r, p);
         mpfr_inits2(8 * 8192, S, (mpfr_ptr)0);
-        mpfr_inits2(64, big, err, bound, (mpfr_ptr)0);
+        mpfr_inits2(64, err, bound, (mpfr_ptr)0);
         mpfr_ptr *terms = flint_malloc(m * sizeof *terms);
-        slong nt = 0;
-        mpfr_set_zero(big, 1);
+        slong nt = 0, mt = 0; /* terms, nonzero terms */
+        long Emax = LONG_MIN;
         for (slong j = lo; j <= hi; j++) {
             terms[nt] = flint_malloc(sizeof(mpfr_t));
             mpfr_init2(terms[nt], 2 * p + 8);
@@ -258,8 +318,14 @@ Test(expr_fused, conv_fused_within_its_bound)
                         : weight == 2 ? k - j
                                       : 1,
                         MPFR_RNDN);
-            if (mpfr_cmpabs(terms[nt], big) > 0)
-                mpfr_abs(big, terms[nt], MPFR_RNDU);
+            if (!mpfr_zero_p(terms[nt])) {
+                long e = mpfr_get_exp(u[j]) + mpfr_get_exp(v[k - j]) +
+                         FLINT_BIT_COUNT(weight == 1   ? j
+                                         : weight == 2 ? k - j
+                                                       : 1);
+                Emax = e > Emax ? e : Emax;
+                mt++;
+            }
             nt++;
         }
         mpfr_sum(S, terms, nt, MPFR_RNDN);
@@ -270,13 +336,15 @@ Test(expr_fused, conv_fused_within_its_bound)
         mpfr_init2(tmp, 8 * 8192);
         mpfr_sub(tmp, S, r, MPFR_RNDN);
         mpfr_abs(err, tmp, MPFR_RNDU);
-        /* half an ulp of r, plus nt 2^-(p+64) |largest term| */
+        /* half an ulp of r, plus (2 n + 1) mt 2^(Emax - p - 64) */
         mpfr_set_zero(bound, 1);
         if (!mpfr_zero_p(r))
             mpfr_set_ui_2exp(bound, 1, mpfr_get_exp(r) - p - 1, MPFR_RNDU);
-        mpfr_mul_2si(tmp, big, -(long)p - 64, MPFR_RNDU);
-        mpfr_mul_ui(tmp, tmp, (unsigned long)(nt + 1), MPFR_RNDU);
-        mpfr_add(bound, bound, tmp, MPFR_RNDU);
+        if (mt > 0) {
+            mpfr_set_ui_2exp(tmp, (2 * ((p + 63) / 64) + 1) * (ulong)mt,
+                             Emax - p - 64, MPFR_RNDU);
+            mpfr_add(bound, bound, tmp, MPFR_RNDU);
+        }
         if (mpfr_cmp(err, bound) > 0) {
             char buf[400];
             mpfr_snprintf(buf, sizeof buf,
@@ -301,32 +369,92 @@ Test(expr_fused, conv_fused_within_its_bound)
         }
         flint_free(terms);
         series_clear(u, v, m);
-        mpfr_clears(r, S, big, err, bound, tmp, (mpfr_ptr)0);
+        mpfr_clears(r, S, err, bound, tmp, (mpfr_ptr)0);
     }
     flint_randclear(st);
 }
 
+/* u's significand as the integer of its n limbs: |u| 2^(64 n - exp u). */
+static void
+limbs_of(mpz_t z, mpfr_srcptr u, long n)
+{
+    mpfr_t t;
+    mpfr_init2(t, mpfr_get_prec(u));
+    mpfr_abs(t, u, MPFR_RNDN);
+    mpfr_mul_2si(t, t, 64 * n - mpfr_get_exp(u), MPFR_RNDN); /* exact */
+    mpfr_get_z(z, t, MPFR_RNDZ);
+    mpfr_clear(t);
+}
+
+/* acc += (or -=) one term w a b of the rule, in units of the window's
+   last bit 2^bottom: A = w (a's limbs) 2^rho and B = b's limbs, the
+   product's last bit 2^(exp a + exp b - 128 n) = 2^(bottom + 64 Q +
+   rho), 0 <= rho < 64; each partial product A_i B_l 2^(64 (Q + i + l))
+   truncated to an integer alone. */
+static void
+rule_term(mpz_t acc, mpfr_srcptr a, mpfr_srcptr b, ulong w, long n, long bottom)
+{
+    if (mpfr_zero_p(a) || mpfr_zero_p(b) || w == 0)
+        return;
+    long s = mpfr_get_exp(a) + mpfr_get_exp(b) - 128 * n - bottom;
+    long rho = ((s % 64) + 64) % 64, Q = (s - rho) / 64;
+    mpz_t A, B, Ai, Bl, P, sum;
+    mpz_inits(A, B, Ai, Bl, P, sum, (mpz_ptr)0);
+    limbs_of(A, a, n);
+    limbs_of(B, b, n);
+    mpz_mul_ui(A, A, w);
+    mpz_mul_2exp(A, A, (mp_bitcnt_t)rho);
+    long na = (long)(mpz_sizeinbase(A, 2) + 63) / 64;
+    for (long i = 0; i < na; i++) {
+        mpz_fdiv_q_2exp(Ai, A, (mp_bitcnt_t)(64 * i));
+        mpz_fdiv_r_2exp(Ai, Ai, 64);
+        for (long l = 0; l < n; l++) {
+            mpz_fdiv_q_2exp(Bl, B, (mp_bitcnt_t)(64 * l));
+            mpz_fdiv_r_2exp(Bl, Bl, 64);
+            mpz_mul(P, Ai, Bl);
+            long sh = 64 * (Q + i + l);
+            if (sh >= 0)
+                mpz_mul_2exp(P, P, (mp_bitcnt_t)sh);
+            else
+                mpz_fdiv_q_2exp(P, P, (mp_bitcnt_t)-sh);
+            mpz_add(sum, sum, P);
+        }
+    }
+    if (mpfr_signbit(a) != mpfr_signbit(b))
+        mpz_sub(acc, acc, sum);
+    else
+        mpz_add(acc, acc, sum);
+    mpz_clears(A, B, Ai, Bl, P, sum, (mpz_ptr)0);
+}
+
 /* The fused Cauchy product to the bit, against its rule written with
-   MPFR: each exact term w_j u_j v_(k-j) truncated towards zero at the
-   window's last bit 2^(T - 64 W) (T = Emax + bits(m) + 1, W limbs down
-   to p + 64 bits below the largest term, Emax its exponent, m terms),
-   the truncated terms summed exactly and rounded once to nearest.  A
-   square (u = v, unweighted, lo + hi = k: each pair summed once and
-   doubled) one trial in two: it must give these bits too. */
-Test(expr_fused, conv_fused_is_its_truncated_sum)
+   GMP (decisions.md D-108): the window's last bit 2^(T - 64 W) (T = Emax
+   + bits(m) + 1, W limbs down to p + 64 bits below Emax, Emax the
+   largest term's exponent bound, m terms); each term w_j u_j v_(k-j) a
+   product of the limbs of w_j u_j 2^rho (rho < 64: the product's last
+   bit a whole number of limbs from the window's) and v_(k-j)'s, each
+   partial product truncated towards zero at the window's last bit; the
+   sum of the truncated terms exact, rounded once to nearest (+0 for 0).
+   A square (u = v, unweighted, lo + hi = k) one trial in two: each pair
+   j < k - j once (u_j the shifted operand), doubled, and the middle
+   term.  Half the trials cancel to the window (cancel_to_window). */
+Test(expr_fused, conv_fused_is_its_cut_sum)
 {
     flint_rand_t st;
     flint_randinit(st);
     for (long trial = 0; trial < 6000; trial++) {
         mpfr_prec_t p = precs[1 + n_randint(st, 12)]; /* 53 .. 256 */
+        long n = (long)(p + 63) / 64;
         slong k = (slong)n_randint(st, 60);
         int square = n_randint(st, 2), weight = square ? 0 : n_randint(st, 3);
         slong lo = n_randint(st, 2),
               hi = square ? k - lo : k - (slong)n_randint(st, 2);
         mpfr_t *u, *v;
         series_init(&u, &v, k + 1, p, st);
+        if (n_randint(st, 2))
+            cancel_to_window(u, v, k, lo, hi, weight, square, p, st);
         const mpfr_t *w2 = square ? (const mpfr_t *)u : (const mpfr_t *)v;
-        /* the rule: Emax and m, then the truncated terms' exact sum */
+        /* the rule: Emax and m, then the cut terms' exact sum */
         long Emax = 0;
         slong m = 0;
         for (slong j = lo; j <= hi; j++) {
@@ -338,30 +466,29 @@ Test(expr_fused, conv_fused_is_its_truncated_sum)
             Emax = m == 0 || e > Emax ? e : Emax;
             m++;
         }
-        mpfr_t S, term, want, got;
-        mpfr_init2(S, 4 * 8192);
-        mpfr_init2(term, 2 * p + 64);
+        mpz_t S;
+        mpfr_t want, got;
+        mpz_init(S);
         mpfr_inits2(p, want, got, (mpfr_ptr)0);
-        mpfr_set_zero(S, 1);
+        long bottom = 0;
         if (m > 0) {
             long T = Emax + FLINT_BIT_COUNT((ulong)m) + 1;
             long W = (T - (Emax - (long)p - 64) + 63) / 64;
-            long bottom = T - 64 * W;
+            bottom = T - 64 * W;
             for (slong j = lo; j <= hi; j++) {
                 ulong w = weight == 1   ? (ulong)j
                           : weight == 2 ? (ulong)(k - j)
                                         : 1;
-                mpfr_mul(term, u[j], w2[k - j], MPFR_RNDN); /* exact */
-                mpfr_mul_ui(term, term, w, MPFR_RNDN);
-                mpfr_mul_2si(term, term, -bottom, MPFR_RNDN);
-                mpfr_trunc(term, term);
-                mpfr_mul_2si(term, term, bottom, MPFR_RNDN);
-                mpfr_add(S, S, term, MPFR_RNDN); /* exact at 32,768 bits */
+                if (!square)
+                    rule_term(S, u[j], w2[k - j], w, n, bottom);
+                else if (j < k - j) /* the pair, twice */
+                    for (int twice = 0; twice < 2; twice++)
+                        rule_term(S, u[j], u[k - j], 1, n, bottom);
+                else if (j == k - j)
+                    rule_term(S, u[j], u[j], 1, n, bottom);
             }
         }
-        mpfr_set(want, S, MPFR_RNDN);
-        if (mpfr_zero_p(want))
-            mpfr_set_zero(want, 1);
+        mpfr_set_z_2exp(want, S, bottom, MPFR_RNDN); /* +0 for 0 */
         cr_assert_eq(hdo_conv_fused(got, u, w2, k, lo, hi, weight), 0);
         if (!same_bits(want, got)) {
             char buf[600];
@@ -373,7 +500,8 @@ Test(expr_fused, conv_fused_is_its_truncated_sum)
             cr_assert_fail("%s", buf);
         }
         series_clear(u, v, k + 1);
-        mpfr_clears(S, term, want, got, (mpfr_ptr)0);
+        mpz_clear(S);
+        mpfr_clears(want, got, (mpfr_ptr)0);
     }
     flint_randclear(st);
 }

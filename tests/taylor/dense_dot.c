@@ -7,9 +7,11 @@
  * and size), and the point h by a random number in [-1, 1]; the exact
  * value S = sum c_j h^j is computed at 8 times the precision.  The bound:
  * half an ulp of the result, plus (j - 1) 2^-prec |c_j h^j| for each term
- * (h^j rounded j - 1 times), plus (p + 1) 2^-(prec + 64) of the largest
- * term (the fused window).  At 20 and 60 digits (the fused path, 100 and
- * 233 bits) and at 80 (299 bits: Horner, which the same bound holds). */
+ * (h^j rounded j - 1 times), plus (p + 1) (2 n + 1) 2^(Emax - prec - 64)
+ * with 2^Emax <= 8 times the largest term (the fused window's cut
+ * partial products, n limbs: decisions.md D-108).  At 20 and 60 digits (the
+ * fused path, 100 and 233 bits) and at 80 (299 bits: Horner, which the same
+ * bound holds). */
 #include "common.h"
 
 static void
@@ -64,7 +66,10 @@ check_digits(long digits)
             mpfr_add(bound, bound, term, MPFR_RNDU);
             mpfr_mul(hp, hp, h, MPFR_RNDN);
         }
-        mpfr_mul_ui(e, e, (unsigned long)(p + 1), MPFR_RNDU);
+        mpfr_mul_ui(e, e,
+                    (unsigned long)(p + 1) *
+                        (2 * (unsigned long)((c.prec + 63) / 64) + 1) * 8,
+                    MPFR_RNDU);
         mpfr_mul_2si(e, e, -(long)c.prec - 64, MPFR_RNDU);
         mpfr_add(bound, bound, e, MPFR_RNDU);
         mpfr_set_ui_2exp(e, 1, mpfr_get_exp(c.xs) - c.prec - 1, MPFR_RNDU);
