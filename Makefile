@@ -48,6 +48,10 @@ ifeq ($(SAN),1)
   export UBSAN_OPTIONS = print_stacktrace=1
   # the long property tests run their short form (tests/e2e/scaled_twin.sh)
   export HDO_E2E_QUICK = 1
+  # the fused kernel's portable C (ref/expr/fused.c, D-108): the plain
+  # build tests its amd64 assembly, this one the C other machines run,
+  # under UBSan, against the same bit-for-bit rule (tests/expr/fused.c)
+  CFLAGS += -DHDO_FUSED_NO_ASM
 endif
 # ThreadSanitizer (make tsan): hdo run --verify, whose two runs share one
 # parsed model in two threads, on corpus cases that cover DAE reduction,
