@@ -6,6 +6,7 @@
 #include "radau.h"
 #include "radau_control.h"
 #include "radau_dot.h"
+#include "radau_error.h"
 
 /* Newton on the stage equations: at most this many iterations before
    the step is retried at a quarter of its size. */
@@ -660,61 +661,6 @@ interpolate(radau *r, mpfr_t *dst)
     mpfr_clear(hk);
 }
 
-/* The error estimate of the dense output: the largest
-   |Y_1 - p(c_1)| / sc_i (radau_scale.c), p the polynomial of degree s - 2
-   through the stages 2..s, i.e. the last term of the polynomial
-   through the stages (times prod_j (c_1 - c_j), well conditioned,
-   where that term in monomials is not: the inverse Vandermonde of the
-   nodes reaches 10^30 at 20 stages and turns the stages' rounding into
-   a floor near the tolerance).  y0 is left out on purpose: on a stiff
-   arc it differs from the stages' smooth curve by a fast mode damped
-   within [0, c_1 h] (the dense output keeps it, bounded there by the
-   Lebesgue constant of 0, c_1..c_s), which would hold h at the fast
-   mode's time scale at every step size.  It behaves as h^(s-1). */
-static void
-top_term(mpfr_t e, radau *r)
-{
-    slong s = r->s, n = r->N;
-    mpfr_t a, sc;
-    mpfr_inits2(r->wprec, a, sc, (mpfr_ptr)0);
-    mpfr_set_ui(e, 0, MPFR_RNDN);
-    for (slong i = 0; i < n; i++) {
-        mpfr_set(a, r->Z + i, MPFR_RNDN); /* Y_1 - y0 */
-        for (slong j = 1; j < s; j++) {
-            mpfr_mul(sc, r->L + j, r->Z + j * n + i, MPFR_RNDN);
-            mpfr_sub(a, a, sc, MPFR_RNDN); /* the weights sum to 1 */
-        }
-        hdo_radau_scaled_max(e, a, 1, 1, r->sc + i);
-    }
-    mpfr_clears(a, sc, (mpfr_ptr)0);
-}
-
-/* e := max(e, the distance of y0 from the stages' polynomial at
-   tau = 0, |sum_j w0_j Z_j| / sc_i), in modes with switching
-   functions.  The dense output takes y0 with the Lagrange weight l_0(tau)
-   of the nodes 0, c_1..c_s, at most 1 on [0, 1]; top_term leaves y0 out,
-   so a fast mode that the step does not resolve (a reset that leaves the
-   slow manifold) would stay in the dense output at its full amplitude
-   though the stages and the step's end are right.  Events are located on
-   the dense output, so it must be accurate over the whole step: this
-   term bounds the start point's share.  (In the runs measured it never
-   bound alone: an unresolved fast mode also leaves a remnant of order
-   1/(lambda h) in the stages, which top_term sees; decisions.md D-085.) */
-static void
-start_term(mpfr_t e, radau *r)
-{
-    slong s = r->s, n = r->N;
-    mpfr_t a, sc;
-    mpfr_inits2(r->wprec, a, sc, (mpfr_ptr)0);
-    for (slong i = 0; i < n; i++) {
-        mpfr_set_ui(a, 0, MPFR_RNDN);
-        for (slong j = 0; j < s; j++)
-            mpfr_fma(a, r->w0 + j, r->Z + j * n + i, a, MPFR_RNDN);
-        hdo_radau_scaled_max(e, a, 1, 1, r->sc + i);
-    }
-    mpfr_clears(a, sc, (mpfr_ptr)0);
-}
-
 /* h max |J_ii| over the states at the last stage: how stiff the step is
    in its stiffest component. */
 static double
@@ -848,12 +794,12 @@ radau_apply(hdo_stepper_struct *st, const mpfr_t t0, mpfr_srcptr xs,
             /* each component against its size at the step's start and
                end (the last stage, c_s = 1) */
             hdo_radau_scales(r->sc, r->y0, r->Z + (s - 1) * N, r->floor, N, s);
-            top_term(e, r);
+            hdo_radau_top_term(e, r->Z, r->L, r->sc, N, s, r->wprec);
             if (r->have_gd) {
                 /* the guards' polynomials are held to the tolerance as
                    the states' (a guard may vary faster than the states:
                    sin(2 pi t/T) of a PWM) */
-                start_term(e, r);
+                hdo_radau_start_term(e, r->Z, r->w0, r->sc, N, s, r->wprec);
                 bad = HDO_EXPR_NONE;
                 if (hdo_radau_guard_values(&r->gd, r->t0, r->h, r->y0, r->Z,
                                            r->c, &bad) != 0) {
