@@ -73,6 +73,10 @@ typedef struct {
        (borrowed: N entries, the states' then the unknowns') */
     mpfr_srcptr floor;
     mpfr_ptr sc; /* N, 64 bits */
+    /* the defect bound (radau_error.c): per state, 64 bits; the dense
+       output's value and slope at a sample point (N each) */
+    hdo_radau_defect dfx;
+    mpfr_ptr dd, du, dslope;
 } radau;
 
 static void
@@ -201,6 +205,10 @@ radau_alloc(hdo_stepper_struct *st, hdo_model_t model,
         mpfr_clears(num, den, (mpfr_ptr)0);
     }
     r->blk_init = 1;
+    hdo_radau_defect_init(&r->dfx, r->c, s, w);
+    r->dd = hdo_vec_init(N, 64);
+    r->du = hdo_vec_init(N, w);
+    r->dslope = hdo_vec_init(N, w);
     hdo_radau_dot_init(&r->Ad, r->A, N);
     /* the block form solves I - h (A (x) J), or in a DAE mode the
        matrix with the algebraic rows g_y, g_z (radau_block.c) */
@@ -326,6 +334,10 @@ radau_free(hdo_stepper_struct *st)
     }
     if (r->blk_init) {
         mpfr_clear(r->Lsum);
+        hdo_radau_defect_clear(&r->dfx);
+        hdo_vec_clear(r->dd, N);
+        hdo_vec_clear(r->du, N);
+        hdo_vec_clear(r->dslope, N);
         hdo_radau_dot_clear(&r->Ad);
         hdo_radau_block_clear(&r->blk);
         hdo_vec_clear(r->J0, r->nnz);
@@ -661,6 +673,38 @@ interpolate(radau *r, mpfr_t *dst)
     mpfr_clear(hk);
 }
 
+/* dd := the defect bound of each state's dense output (radau_error.c),
+   from f at the two sample points; returns 0, or -1 when f is not
+   defined there (the step then goes by hdo_radau_top_term alone). */
+static int
+defect_bound(radau *r)
+{
+    slong N = r->N, s = r->s;
+    hdo_program_struct *prog = r->f0;
+    mpfr_t x, t;
+    hdo_expr bad;
+    int st = 0;
+    mpfr_inits2(r->wprec, x, t, (mpfr_ptr)0);
+    for (slong i = 0; i < N; i++)
+        mpfr_set_nan(r->dd + i);
+    for (int k = 0; k < 2 && st == 0; k++) {
+        mpfr_mul(x, r->dfx.tau[k], r->h, MPFR_RNDN);
+        for (slong i = 0; i < N; i++)
+            hdo_radau_value_slope(r->du + i, r->dslope + i,
+                                  r->state_coef + i * (s + 1), s, x, r->wprec);
+        mpfr_add(t, r->t0, x, MPFR_RNDN);
+        set_inputs(r, prog, r->f0in, t, r->du);
+        st = hdo_program_eval(prog, &bad) != 0 ? -1 : 0;
+        for (slong i = 0; i < r->n && st == 0; i++)
+            mpfr_set(r->du + i, prog->value[prog->root_slot[i]], MPFR_RNDN);
+        if (st == 0)
+            hdo_radau_defect_note(r->dd, r->dslope, r->du, r->h, r->dfx.R[k],
+                                  r->n);
+    }
+    mpfr_clears(x, t, (mpfr_ptr)0);
+    return st;
+}
+
 /* h max |J_ii| over the states at the last stage: how stiff the step is
    in its stiffest component. */
 static double
@@ -794,7 +838,9 @@ radau_apply(hdo_stepper_struct *st, const mpfr_t t0, mpfr_srcptr xs,
             /* each component against its size at the step's start and
                end (the last stage, c_s = 1) */
             hdo_radau_scales(r->sc, r->y0, r->Z + (s - 1) * N, r->floor, N, s);
-            hdo_radau_top_term(e, r->Z, r->L, r->sc, N, s, r->wprec);
+            int dfx = defect_bound(r) == 0;
+            hdo_radau_top_term(e, r->Z, r->L, r->sc, dfx ? r->dd : NULL, n, N,
+                               s, r->wprec);
             if (r->have_gd) {
                 /* the guards' polynomials are held to the tolerance as
                    the states' (a guard may vary faster than the states:

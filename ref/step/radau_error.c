@@ -16,7 +16,7 @@
    mode's time scale at every step size.  It behaves as h^(s-1). */
 void
 hdo_radau_top_term(mpfr_t e, mpfr_srcptr Z, mpfr_srcptr L, mpfr_srcptr sc,
-                   slong n, slong s, mpfr_prec_t w)
+                   mpfr_srcptr dd, slong nd, slong n, slong s, mpfr_prec_t w)
 {
     mpfr_t a, t;
     mpfr_inits2(w, a, t, (mpfr_ptr)0);
@@ -27,6 +27,9 @@ hdo_radau_top_term(mpfr_t e, mpfr_srcptr Z, mpfr_srcptr L, mpfr_srcptr sc,
             mpfr_mul(t, L + j, Z + j * n + i, MPFR_RNDN);
             mpfr_sub(a, a, t, MPFR_RNDN); /* the weights sum to 1 */
         }
+        /* the defect bound where it is the smaller (see below) */
+        if (dd != NULL && i < nd && mpfr_cmpabs(dd + i, a) < 0)
+            mpfr_set(a, dd + i, MPFR_RNDN);
         hdo_radau_scaled_max(e, a, 1, 1, sc + i);
     }
     mpfr_clears(a, t, (mpfr_ptr)0);
@@ -54,6 +57,122 @@ hdo_radau_start_term(mpfr_t e, mpfr_srcptr Z, mpfr_srcptr w0, mpfr_srcptr sc,
         for (slong j = 0; j < s; j++)
             mpfr_fma(a, w0 + j, Z + j * n + i, a, MPFR_RNDN);
         hdo_radau_scaled_max(e, a, 1, 1, sc + i);
+    }
+    mpfr_clear(a);
+}
+
+/* The defect bound (decisions.md D-104).  The dense output u (degree s
+   through y0 and the stages) satisfies u' = f(t, u) at the nodes only;
+   its defect d = u' - f(t, u) vanishes at c_1..c_s, so
+   d(tau) = omega(tau) q(tau), omega = prod_i (tau - c_i), q smooth.
+   The local error e = u - y (e(0) = 0) solves e' = J e + d.  For a
+   linear problem with J normal and its eigenvalues in the closed left
+   half-plane, d is exactly D omega (u' - J u is a polynomial of degree
+   s vanishing at the nodes), and each eigencomponent obeys
+   |e(tau)| = |h D int_0^tau exp(h lam (tau - sig)) omega(sig) dsig|
+           <= |h D| Omega1,   Omega1 = int_0^1 |omega|:
+   a bound of order h^(s+1) (|h D| ~ h^(s+1) |y^(s+1)| / s!), the
+   dense output's own, where hdo_radau_top_term is of order h^(s-1).
+   D is read off the defect at two points, one near each end of the
+   step (q varies over the step in a nonlinear problem: the larger of
+   the two), so the bound costs two evaluations of f a step and no
+   derivative.  On a stiff component d holds lam e, h lam times the
+   error, so the bound is loose there, never short: that is why the
+   step takes, per component, the smaller of the two estimates, each an
+   upper bound (the smaller of two bounds is one). */
+void
+hdo_radau_defect_init(hdo_radau_defect *d, mpfr_srcptr c, slong s,
+                      mpfr_prec_t w)
+{
+    mpfr_prec_t p = w + 64;
+    mpfr_ptr om = hdo_vec_init(s + 1, p); /* omega's monomial coefficients */
+    mpfr_t a, b, x, t, sum;
+    mpfr_inits2(p, a, b, x, t, sum, (mpfr_ptr)0);
+    mpfr_set_ui(om + 0, 1, MPFR_RNDN);
+    for (slong k = 1; k <= s; k++)
+        mpfr_set_ui(om + k, 0, MPFR_RNDN);
+    for (slong i = 0; i < s; i++) /* om := om (tau - c_i) */
+        for (slong k = i + 1; k >= 0; k--) {
+            mpfr_mul(t, om + k, c + i, MPFR_RNDN);
+            mpfr_neg(t, t, MPFR_RNDN);
+            if (k > 0)
+                mpfr_add(t, t, om + k - 1, MPFR_RNDN);
+            mpfr_set(om + k, t, MPFR_RNDN);
+        }
+    /* Omega1: omega keeps its sign between consecutive zeros 0 (not a
+       zero: omega's sign is constant on [0, c_1]), c_1, ..., c_s */
+    mpfr_set_ui(sum, 0, MPFR_RNDN);
+    mpfr_set_ui(a, 0, MPFR_RNDN); /* the antiderivative at 0 */
+    for (slong i = 0; i < s; i++) {
+        mpfr_set_ui(b, 0, MPFR_RNDN);
+        for (slong k = s; k >= 0; k--) { /* sum om_k x^(k+1) / (k+1) */
+            mpfr_div_ui(t, om + k, (unsigned long)(k + 1), MPFR_RNDN);
+            mpfr_add(b, b, t, MPFR_RNDN);
+            mpfr_mul(b, b, c + i, MPFR_RNDN);
+        }
+        mpfr_sub(t, b, a, MPFR_RNDN);
+        mpfr_abs(t, t, MPFR_RNDN);
+        mpfr_add(sum, sum, t, MPFR_RNDN);
+        mpfr_set(a, b, MPFR_RNDN);
+    }
+    for (int k = 0; k < 2; k++) {
+        slong i = k == 0 ? 0 : s - 2; /* between c_1, c_2 and c_{s-1}, c_s */
+        mpfr_init2(d->tau[k], w);
+        mpfr_init2(d->R[k], 64);
+        mpfr_add(x, c + i, c + i + 1, MPFR_RNDN);
+        mpfr_div_2ui(x, x, 1, MPFR_RNDN);
+        mpfr_set(d->tau[k], x, MPFR_RNDN);
+        mpfr_set_ui(t, 1, MPFR_RNDN);
+        for (slong j = 0; j < s; j++) {
+            mpfr_sub(b, x, c + j, MPFR_RNDN);
+            mpfr_mul(t, t, b, MPFR_RNDN);
+        }
+        mpfr_abs(t, t, MPFR_RNDN);
+        mpfr_div(d->R[k], sum, t, MPFR_RNDU);
+    }
+    mpfr_clears(a, b, x, t, sum, (mpfr_ptr)0);
+    hdo_vec_clear(om, s + 1);
+}
+
+void
+hdo_radau_defect_clear(hdo_radau_defect *d)
+{
+    for (int k = 0; k < 2; k++)
+        mpfr_clears(d->tau[k], d->R[k], (mpfr_ptr)0);
+}
+
+void
+hdo_radau_value_slope(mpfr_t v, mpfr_t dv, const mpfr_t *coef, slong s,
+                      const mpfr_t x, mpfr_prec_t w)
+{
+    mpfr_t a, da;
+    mpfr_inits2(w, a, da, (mpfr_ptr)0);
+    mpfr_set(a, coef[s], MPFR_RNDN);
+    mpfr_set_ui(da, 0, MPFR_RNDN);
+    for (slong k = s - 1; k >= 0; k--) {
+        mpfr_mul(da, da, x, MPFR_RNDN); /* (p q)' = p' q + p */
+        mpfr_add(da, da, a, MPFR_RNDN);
+        mpfr_mul(a, a, x, MPFR_RNDN);
+        mpfr_add(a, a, coef[k], MPFR_RNDN);
+    }
+    mpfr_set(v, a, MPFR_RNDN);
+    mpfr_set(dv, da, MPFR_RNDN);
+    mpfr_clears(a, da, (mpfr_ptr)0);
+}
+
+void
+hdo_radau_defect_note(mpfr_ptr dd, mpfr_srcptr slope, mpfr_srcptr f,
+                      const mpfr_t h, const mpfr_t R, slong n)
+{
+    mpfr_t a;
+    mpfr_init2(a, mpfr_get_prec(slope));
+    for (slong i = 0; i < n; i++) {
+        mpfr_sub(a, slope + i, f + i, MPFR_RNDN);
+        mpfr_mul(a, a, h, MPFR_RNDN);
+        mpfr_abs(a, a, MPFR_RNDU);
+        mpfr_mul(a, a, R, MPFR_RNDU);
+        if (mpfr_nan_p(dd + i) || mpfr_cmp(a, dd + i) > 0)
+            mpfr_set(dd + i, a, MPFR_RNDU);
     }
     mpfr_clear(a);
 }

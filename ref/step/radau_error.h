@@ -8,12 +8,33 @@
 
 /* e := the largest |Y_1 - p(c_1)| / sc_i over the n components, p the
    polynomial through the stages 2..s (weights L[1..s), stage increments
-   Z, s x n), computed at w bits. */
+   Z, s x n), computed at w bits; for the first nd components the smaller
+   of that and the defect bound dd_i (dd NULL: none). */
 void hdo_radau_top_term(mpfr_t e, mpfr_srcptr Z, mpfr_srcptr L, mpfr_srcptr sc,
-                        slong n, slong s, mpfr_prec_t w);
+                        mpfr_srcptr dd, slong nd, slong n, slong s,
+                        mpfr_prec_t w);
 /* e := max(e, the largest |sum_j w0_j Z_j| / sc_i): y0's distance from
    the stages' polynomial at tau = 0 (modes with switching functions). */
 void hdo_radau_start_term(mpfr_t e, mpfr_srcptr Z, mpfr_srcptr w0,
                           mpfr_srcptr sc, slong n, slong s, mpfr_prec_t w);
+
+/* The defect bound of the dense output (radau_error.c says why it
+   bounds the local error): sample points tau[k] (in step units, one
+   near each end of the step) and R[k] = int_0^1 |omega| / |omega(tau[k])|,
+   omega = prod_i (tau - c_i). */
+typedef struct {
+    mpfr_t tau[2], R[2];
+} hdo_radau_defect;
+
+void hdo_radau_defect_init(hdo_radau_defect *d, mpfr_srcptr c, slong s,
+                           mpfr_prec_t w);
+void hdo_radau_defect_clear(hdo_radau_defect *d);
+/* v := p(x), dv := p'(x), p = sum_k coef[k] x^k (k = 0..s), at w bits. */
+void hdo_radau_value_slope(mpfr_t v, mpfr_t dv, const mpfr_t *coef, slong s,
+                           const mpfr_t x, mpfr_prec_t w);
+/* dd_i := max(dd_i, |h (slope_i - f_i)| R) for i < n (dd_i NaN: unset):
+   the bound from the defect u' - f(t, u) at one sample point. */
+void hdo_radau_defect_note(mpfr_ptr dd, mpfr_srcptr slope, mpfr_srcptr f,
+                           const mpfr_t h, const mpfr_t R, slong n);
 
 #endif
