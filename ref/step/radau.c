@@ -190,20 +190,6 @@ radau_alloc(hdo_stepper_struct *st, hdo_model_t model,
         }
     }
     r->L = hdo_vec_init(s, w);
-    for (slong j = 1; j < s; j++) {
-        mpfr_t num, den;
-        mpfr_inits2(w, num, den, (mpfr_ptr)0);
-        mpfr_set_ui(r->L + j, 1, MPFR_RNDN);
-        for (slong k = 1; k < s; k++) {
-            if (k == j)
-                continue;
-            mpfr_sub(num, r->c + 0, r->c + k, MPFR_RNDN);
-            mpfr_sub(den, r->c + j, r->c + k, MPFR_RNDN);
-            mpfr_mul(r->L + j, r->L + j, num, MPFR_RNDN);
-            mpfr_div(r->L + j, r->L + j, den, MPFR_RNDN);
-        }
-        mpfr_clears(num, den, (mpfr_ptr)0);
-    }
     r->blk_init = 1;
     hdo_radau_defect_init(&r->dfx, r->c, s, w);
     r->dd = hdo_vec_init(N, 64);
@@ -218,14 +204,7 @@ radau_alloc(hdo_stepper_struct *st, hdo_model_t model,
     hdo_radau_block_set_pattern(&r->blk, r->nnz, r->jrow, r->jcol);
     r->J0 = hdo_vec_init(r->nnz, w);
     mpfr_init2(r->Lsum, 64);
-    mpfr_set_ui(r->Lsum, 1, MPFR_RNDN);
-    for (slong j = 1; j < s; j++) {
-        mpfr_t a;
-        mpfr_init2(a, 64);
-        mpfr_abs(a, r->L + j, MPFR_RNDU);
-        mpfr_add(r->Lsum, r->Lsum, a, MPFR_RNDU);
-        mpfr_clear(a);
-    }
+    hdo_radau_top_weights(r->L, r->Lsum, r->c, s);
     if (hdo_lu_factor(r->W, r->wperm) != 0) {
         snprintf(st->message, sizeof st->message,
                  "the Radau IIA interpolation matrix is singular");
@@ -244,20 +223,7 @@ radau_alloc(hdo_stepper_struct *st, hdo_model_t model,
         hdo_radau_memo_init(&r->memo, N, (N + nguards) * (s + 1), w);
         r->have_memo = 1;
         r->w0 = hdo_vec_init(s, w);
-        for (slong j = 0; j < s; j++) {
-            mpfr_t den;
-            mpfr_init2(den, w);
-            mpfr_set_ui(r->w0 + j, 1, MPFR_RNDN);
-            for (slong k = 0; k < s; k++) {
-                if (k == j)
-                    continue;
-                mpfr_sub(den, r->c + j, r->c + k, MPFR_RNDN);
-                mpfr_mul(r->w0 + j, r->w0 + j, r->c + k, MPFR_RNDN);
-                mpfr_div(r->w0 + j, r->w0 + j, den, MPFR_RNDN);
-                mpfr_neg(r->w0 + j, r->w0 + j, MPFR_RNDN);
-            }
-            mpfr_clear(den);
-        }
+        hdo_radau_start_weights(r->w0, r->c, s);
     }
 
     r->state_coef = malloc((N * (s + 1) + 1) * sizeof(mpfr_t));

@@ -176,3 +176,51 @@ hdo_radau_defect_note(mpfr_ptr dd, mpfr_srcptr slope, mpfr_srcptr f,
     }
     mpfr_clear(a);
 }
+
+void
+hdo_radau_top_weights(mpfr_ptr L, mpfr_t Lsum, mpfr_srcptr c, slong s)
+{
+    mpfr_prec_t w = mpfr_get_prec(L);
+    for (slong j = 1; j < s; j++) {
+        mpfr_t num, den;
+        mpfr_inits2(w, num, den, (mpfr_ptr)0);
+        mpfr_set_ui(L + j, 1, MPFR_RNDN);
+        for (slong k = 1; k < s; k++) {
+            if (k == j)
+                continue;
+            mpfr_sub(num, c + 0, c + k, MPFR_RNDN);
+            mpfr_sub(den, c + j, c + k, MPFR_RNDN);
+            mpfr_mul(L + j, L + j, num, MPFR_RNDN);
+            mpfr_div(L + j, L + j, den, MPFR_RNDN);
+        }
+        mpfr_clears(num, den, (mpfr_ptr)0);
+    }
+    mpfr_set_ui(Lsum, 1, MPFR_RNDN);
+    for (slong j = 1; j < s; j++) {
+        mpfr_t a;
+        mpfr_init2(a, 64);
+        mpfr_abs(a, L + j, MPFR_RNDU);
+        mpfr_add(Lsum, Lsum, a, MPFR_RNDU);
+        mpfr_clear(a);
+    }
+}
+
+void
+hdo_radau_start_weights(mpfr_ptr w0, mpfr_srcptr c, slong s)
+{
+    mpfr_prec_t w = mpfr_get_prec(w0);
+    for (slong j = 0; j < s; j++) {
+        mpfr_t den;
+        mpfr_init2(den, w);
+        mpfr_set_ui(w0 + j, 1, MPFR_RNDN);
+        for (slong k = 0; k < s; k++) {
+            if (k == j)
+                continue;
+            mpfr_sub(den, c + j, c + k, MPFR_RNDN);
+            mpfr_mul(w0 + j, w0 + j, c + k, MPFR_RNDN);
+            mpfr_div(w0 + j, w0 + j, den, MPFR_RNDN);
+            mpfr_neg(w0 + j, w0 + j, MPFR_RNDN);
+        }
+        mpfr_clear(den);
+    }
+}

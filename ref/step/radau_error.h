@@ -18,6 +18,14 @@ void hdo_radau_top_term(mpfr_t e, mpfr_srcptr Z, mpfr_srcptr L, mpfr_srcptr sc,
 void hdo_radau_start_term(mpfr_t e, mpfr_srcptr Z, mpfr_srcptr w0,
                           mpfr_srcptr sc, slong n, slong s, mpfr_prec_t w);
 
+/* L[1..s) := L_j(c_1), the Lagrange weights of the stages 2..s at c_1
+   (hdo_radau_top_term's), and Lsum := 1 + sum_j |L_j| (64 bits: how
+   that estimate amplifies the stages' errors), at L's precision. */
+void hdo_radau_top_weights(mpfr_ptr L, mpfr_t Lsum, mpfr_srcptr c, slong s);
+/* w0[0..s) := the Lagrange weights of the stages at tau = 0
+   (hdo_radau_start_term's), at w0's precision. */
+void hdo_radau_start_weights(mpfr_ptr w0, mpfr_srcptr c, slong s);
+
 /* The defect bound of the dense output (radau_error.c says why it
    bounds the local error): sample points tau[k] (in step units, one
    near each end of the step) and R[k] = int_0^1 |omega| / |omega(tau[k])|,
