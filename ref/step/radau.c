@@ -76,7 +76,11 @@ typedef struct {
     /* the defect bound (radau_error.c): per state, 64 bits; the dense
        output's value and slope at a sample point (N each) */
     hdo_radau_defect dfx;
-    mpfr_ptr dd, du, dslope;
+    mpfr_ptr dd, du, dslope, dx, dxf;
+    /* I - gamma h J0 (an ODE mode), factored with the blocks: the
+       defect bound's filter (fb_valid: for the current h and J0) */
+    hdo_radau_block fb;
+    int fb_ok, fb_valid;
 } radau;
 
 static void
@@ -195,6 +199,19 @@ radau_alloc(hdo_stepper_struct *st, hdo_model_t model,
     r->dd = hdo_vec_init(N, 64);
     r->du = hdo_vec_init(N, w);
     r->dslope = hdo_vec_init(N, w);
+    r->dx = hdo_vec_init(N, w);
+    r->dxf = hdo_vec_init(N, w);
+    if (r->m == 0) {
+        hdo_mat_t G;
+        hdo_mat_init(G, 1, 1, 64);
+        mpfr_set(hdo_mat_entry(G, 0, 0), r->dfx.gamma, MPFR_RNDN);
+        r->fb_ok = hdo_radau_block_init(&r->fb, G, N) == 0;
+        if (r->fb_ok)
+            hdo_radau_block_set_pattern(&r->fb, r->nnz, r->jrow, r->jcol);
+        else
+            hdo_radau_block_clear(&r->fb);
+        hdo_mat_clear(G);
+    }
     hdo_radau_dot_init(&r->Ad, r->A, N);
     /* the block form solves I - h (A (x) J), or in a DAE mode the
        matrix with the algebraic rows g_y, g_z (radau_block.c) */
@@ -304,6 +321,10 @@ radau_free(hdo_stepper_struct *st)
         hdo_vec_clear(r->dd, N);
         hdo_vec_clear(r->du, N);
         hdo_vec_clear(r->dslope, N);
+        hdo_vec_clear(r->dx, N);
+        hdo_vec_clear(r->dxf, N);
+        if (r->fb_ok)
+            hdo_radau_block_clear(&r->fb);
         hdo_radau_dot_clear(&r->Ad);
         hdo_radau_block_clear(&r->blk);
         hdo_vec_clear(r->J0, r->nnz);
@@ -449,6 +470,7 @@ factor_full(radau *r)
     }
     mpfr_clears(a, t, (mpfr_ptr)0);
     r->lu_full = 1;
+    r->fb_valid = 0;
     r->lu_valid = hdo_lu_factor(r->M, r->perm) == 0;
     mpfr_set(r->hlu, r->h, MPFR_RNDN);
     return r->lu_valid ? 0 : -1;
@@ -472,6 +494,8 @@ factor_newton(radau *r, int full)
     }
     r->lu_full = 0;
     r->lu_valid = hdo_radau_block_factor_sparse(&r->blk, r->h, r->J0) == 0;
+    r->fb_valid = r->lu_valid && r->fb_ok &&
+                  hdo_radau_block_factor_sparse(&r->fb, r->h, r->J0) == 0;
     mpfr_set(r->hlu, r->h, MPFR_RNDN);
     /* the blocks refused (h J beyond double's range, or a singular
        block at the stages' mean Jacobian): the full matrix in MPFR, as
@@ -663,9 +687,19 @@ defect_bound(radau *r)
         st = hdo_program_eval(prog, &bad) != 0 ? -1 : 0;
         for (slong i = 0; i < r->n && st == 0; i++)
             mpfr_set(r->du + i, prog->value[prog->root_slot[i]], MPFR_RNDN);
-        if (st == 0)
-            hdo_radau_defect_note(r->dd, r->dslope, r->du, r->h, r->dfx.R[k],
-                                  r->n);
+        if (st != 0)
+            break;
+        hdo_radau_defect_raw(r->dx, r->dslope, r->du, r->h, r->n);
+        /* filtered with the blocks' J0 while they are factored for h */
+        int filt = r->fb_valid && r->lu_valid && !r->lu_full &&
+                   mpfr_equal_p(r->hlu, r->h);
+        if (filt) {
+            for (slong i = 0; i < N; i++)
+                mpfr_set(r->dxf + i, r->dx + i, MPFR_RNDN);
+            hdo_radau_block_solve(&r->fb, r->dxf);
+        }
+        hdo_radau_defect_take(r->dd, r->dx, filt ? r->dxf : NULL, r->dfx.R[k],
+                              r->dfx.Rf[k], r->n);
     }
     mpfr_clears(x, t, (mpfr_ptr)0);
     return st;

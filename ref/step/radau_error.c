@@ -77,9 +77,19 @@ hdo_radau_start_term(mpfr_t e, mpfr_srcptr Z, mpfr_srcptr w0, mpfr_srcptr sc,
    step (q varies over the step in a nonlinear problem: the larger of
    the two), so the bound costs two evaluations of f a step and no
    derivative.  On a stiff component d holds lam e, h lam times the
-   error, so the bound is loose there, never short: that is why the
-   step takes, per component, the smaller of the two estimates, each an
-   upper bound (the smaller of two bounds is one). */
+   error, so the bound is loose there, never short.  Filtered: for
+   gamma > 0 and Re z <= 0 (z = h lam), integrating by parts,
+   z Phi(tau) = e^(z tau) omega(0) - omega(tau)
+                + int_0^tau e^(z (tau - sig)) omega'(sig) dsig,
+   so |(1 - gamma z) Phi(tau)| <= Cg = Omega1 + gamma (|omega(0)| + M
+   + TV), M = max |omega|, TV = int_0^1 |omega'|, and
+   |e| <= Cg |x| / |omega(tau_k)| with x = (I - gamma h J)^-1 h d(tau_k):
+   the filter of RADAU5's estimate, here with a constant that makes it
+   a bound; on a stiff component it divides the loose bound by about
+   gamma |z|.  gamma = Omega1 / (|omega(0)| + M + TV), so Cg = 2 Omega1.
+   The step takes, per component, the smallest of these estimates and
+   hdo_radau_top_term, each an upper bound (the smallest of bounds is
+   one). */
 void
 hdo_radau_defect_init(hdo_radau_defect *d, mpfr_srcptr c, slong s,
                       mpfr_prec_t w)
@@ -115,6 +125,47 @@ hdo_radau_defect_init(hdo_radau_defect *d, mpfr_srcptr c, slong s,
         mpfr_add(sum, sum, t, MPFR_RNDN);
         mpfr_set(a, b, MPFR_RNDN);
     }
+    /* omega's extrema: one in each (c_i, c_{i+1}), where
+       sum_j 1 / (tau - c_j) falls from +inf to -inf (bisection); omega
+       is monotone on [0, c_1], so TV = |omega(0)| + 2 sum |omega(e_i)| */
+    mpfr_t om0, M, TV, lo, hi;
+    mpfr_inits2(p, om0, M, TV, lo, hi, (mpfr_ptr)0);
+    mpfr_set_ui(om0, 1, MPFR_RNDN);
+    for (slong j = 0; j < s; j++)
+        mpfr_mul(om0, om0, c + j, MPFR_RNDN); /* |omega(0)| */
+    mpfr_set(M, om0, MPFR_RNDN);
+    mpfr_set(TV, om0, MPFR_RNDN);
+    for (slong i = 0; i + 1 < s; i++) {
+        mpfr_set(lo, c + i, MPFR_RNDN);
+        mpfr_set(hi, c + i + 1, MPFR_RNDN);
+        for (int it = 0; it < 80; it++) {
+            mpfr_add(x, lo, hi, MPFR_RNDN);
+            mpfr_div_2ui(x, x, 1, MPFR_RNDN);
+            mpfr_set_ui(b, 0, MPFR_RNDN);
+            for (slong j = 0; j < s; j++) {
+                mpfr_sub(t, x, c + j, MPFR_RNDN);
+                mpfr_ui_div(t, 1, t, MPFR_RNDN);
+                mpfr_add(b, b, t, MPFR_RNDN);
+            }
+            mpfr_set(mpfr_sgn(b) > 0 ? lo : hi, x, MPFR_RNDN);
+        }
+        mpfr_set_ui(t, 1, MPFR_RNDN);
+        for (slong j = 0; j < s; j++) {
+            mpfr_sub(b, x, c + j, MPFR_RNDN);
+            mpfr_mul(t, t, b, MPFR_RNDN);
+        }
+        mpfr_abs(t, t, MPFR_RNDN);
+        mpfr_max(M, M, t, MPFR_RNDN);
+        mpfr_mul_2ui(t, t, 1, MPFR_RNDN);
+        mpfr_add(TV, TV, t, MPFR_RNDN);
+    }
+    /* gamma and Cg = 2 Omega1, with 1% against the extrema's bisection */
+    mpfr_add(t, om0, M, MPFR_RNDN);
+    mpfr_add(t, t, TV, MPFR_RNDN);
+    mpfr_mul_d(t, t, 1.01, MPFR_RNDU);
+    mpfr_init2(d->gamma, 64);
+    mpfr_div(d->gamma, sum, t, MPFR_RNDN);
+    mpfr_clears(om0, M, TV, lo, hi, (mpfr_ptr)0);
     for (int k = 0; k < 2; k++) {
         slong i = k == 0 ? 0 : s - 2; /* between c_1, c_2 and c_{s-1}, c_s */
         mpfr_init2(d->tau[k], w);
@@ -129,6 +180,8 @@ hdo_radau_defect_init(hdo_radau_defect *d, mpfr_srcptr c, slong s,
         }
         mpfr_abs(t, t, MPFR_RNDN);
         mpfr_div(d->R[k], sum, t, MPFR_RNDU);
+        mpfr_init2(d->Rf[k], 64);
+        mpfr_mul_2ui(d->Rf[k], d->R[k], 1, MPFR_RNDU);
     }
     mpfr_clears(a, b, x, t, sum, (mpfr_ptr)0);
     hdo_vec_clear(om, s + 1);
@@ -138,7 +191,8 @@ void
 hdo_radau_defect_clear(hdo_radau_defect *d)
 {
     for (int k = 0; k < 2; k++)
-        mpfr_clears(d->tau[k], d->R[k], (mpfr_ptr)0);
+        mpfr_clears(d->tau[k], d->R[k], d->Rf[k], (mpfr_ptr)0);
+    mpfr_clear(d->gamma);
 }
 
 void
@@ -161,20 +215,33 @@ hdo_radau_value_slope(mpfr_t v, mpfr_t dv, const mpfr_t *coef, slong s,
 }
 
 void
-hdo_radau_defect_note(mpfr_ptr dd, mpfr_srcptr slope, mpfr_srcptr f,
-                      const mpfr_t h, const mpfr_t R, slong n)
+hdo_radau_defect_raw(mpfr_ptr x, mpfr_srcptr slope, mpfr_srcptr f,
+                     const mpfr_t h, slong n)
 {
-    mpfr_t a;
-    mpfr_init2(a, mpfr_get_prec(slope));
     for (slong i = 0; i < n; i++) {
-        mpfr_sub(a, slope + i, f + i, MPFR_RNDN);
-        mpfr_mul(a, a, h, MPFR_RNDN);
-        mpfr_abs(a, a, MPFR_RNDU);
+        mpfr_sub(x + i, slope + i, f + i, MPFR_RNDN);
+        mpfr_mul(x + i, x + i, h, MPFR_RNDN);
+    }
+}
+
+void
+hdo_radau_defect_take(mpfr_ptr dd, mpfr_srcptr x, mpfr_srcptr xf,
+                      const mpfr_t R, const mpfr_t Rf, slong n)
+{
+    mpfr_t a, b;
+    mpfr_inits2(64, a, b, (mpfr_ptr)0);
+    for (slong i = 0; i < n; i++) {
+        mpfr_abs(a, x + i, MPFR_RNDU);
         mpfr_mul(a, a, R, MPFR_RNDU);
+        if (xf != NULL) {
+            mpfr_abs(b, xf + i, MPFR_RNDU);
+            mpfr_mul(b, b, Rf, MPFR_RNDU);
+            mpfr_min(a, a, b, MPFR_RNDU);
+        }
         if (mpfr_nan_p(dd + i) || mpfr_cmp(a, dd + i) > 0)
             mpfr_set(dd + i, a, MPFR_RNDU);
     }
-    mpfr_clear(a);
+    mpfr_clears(a, b, (mpfr_ptr)0);
 }
 
 void

@@ -28,10 +28,11 @@ void hdo_radau_start_weights(mpfr_ptr w0, mpfr_srcptr c, slong s);
 
 /* The defect bound of the dense output (radau_error.c says why it
    bounds the local error): sample points tau[k] (in step units, one
-   near each end of the step) and R[k] = int_0^1 |omega| / |omega(tau[k])|,
-   omega = prod_i (tau - c_i). */
+   near each end of the step), R[k] = Omega1 / |omega(tau[k])|
+   (Omega1 = int_0^1 |omega|, omega = prod_i (tau - c_i)), and for the
+   filtered bound gamma and Rf[k] = Cg / |omega(tau[k])|. */
 typedef struct {
-    mpfr_t tau[2], R[2];
+    mpfr_t tau[2], R[2], Rf[2], gamma;
 } hdo_radau_defect;
 
 void hdo_radau_defect_init(hdo_radau_defect *d, mpfr_srcptr c, slong s,
@@ -40,9 +41,13 @@ void hdo_radau_defect_clear(hdo_radau_defect *d);
 /* v := p(x), dv := p'(x), p = sum_k coef[k] x^k (k = 0..s), at w bits. */
 void hdo_radau_value_slope(mpfr_t v, mpfr_t dv, const mpfr_t *coef, slong s,
                            const mpfr_t x, mpfr_prec_t w);
-/* dd_i := max(dd_i, |h (slope_i - f_i)| R) for i < n (dd_i NaN: unset):
-   the bound from the defect u' - f(t, u) at one sample point. */
-void hdo_radau_defect_note(mpfr_ptr dd, mpfr_srcptr slope, mpfr_srcptr f,
-                           const mpfr_t h, const mpfr_t R, slong n);
+/* x_i := h (slope_i - f_i), i < n: h times the defect at a sample point. */
+void hdo_radau_defect_raw(mpfr_ptr x, mpfr_srcptr slope, mpfr_srcptr f,
+                          const mpfr_t h, slong n);
+/* dd_i := max(dd_i, min(|x_i| R, |xf_i| Rf)) for i < n (xf NULL: |x_i|
+   R; dd_i NaN: unset), xf = (I - gamma h J)^-1 x: the bounds from one
+   sample point. */
+void hdo_radau_defect_take(mpfr_ptr dd, mpfr_srcptr x, mpfr_srcptr xf,
+                           const mpfr_t R, const mpfr_t Rf, slong n);
 
 #endif
