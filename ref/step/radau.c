@@ -31,7 +31,7 @@ typedef struct {
     slong *wperm;
     mpfr_ptr L;  /* L_j(c_1), j = 2..s: the Lagrange weights that
                     extrapolate from the stages 2..s to c_1 */
-    mpfr_t Lsum; /* 1 + sum |L_j|: how top_term amplifies the stages'
+    mpfr_t Lsum; /* 1 + sum |L_j|: how the top term amplifies the stages'
                     errors */
     /* f, g and their nonzero partials: roots f[0..n), g[0..m), then
        the entries of the N x N Jacobian */
@@ -528,7 +528,7 @@ solve_stages(radau *r, int predicted)
     mpfr_set_inf(prev, 1);
     hdo_vec_norm_inf(size, r->y0, n);
     hdo_radau_scales(r->sc, r->y0, NULL, r->floor, n, s);
-    /* the error estimate (top_term) extrapolates the stages with
+    /* the error estimate (hdo_radau_top_term) extrapolates the stages with
        weights summing to Lsum in size: their error must stay below the
        tolerance after that (relative to each component's scale; the
        residual's dot products need it absolutely, for the smallest) */
