@@ -6,6 +6,7 @@
 #include "radau.h"
 #include "radau_control.h"
 #include "radau_dot.h"
+#include "radau_error.h"
 
 /* Newton on the stage equations: at most this many iterations before
    the step is retried at a quarter of its size. */
@@ -30,7 +31,7 @@ typedef struct {
     slong *wperm;
     mpfr_ptr L;  /* L_j(c_1), j = 2..s: the Lagrange weights that
                     extrapolate from the stages 2..s to c_1 */
-    mpfr_t Lsum; /* 1 + sum |L_j|: how top_term amplifies the stages'
+    mpfr_t Lsum; /* 1 + sum |L_j|: how the top term amplifies the stages'
                     errors */
     /* f, g and their nonzero partials: roots f[0..n), g[0..m), then
        the entries of the N x N Jacobian */
@@ -72,6 +73,14 @@ typedef struct {
        (borrowed: N entries, the states' then the unknowns') */
     mpfr_srcptr floor;
     mpfr_ptr sc; /* N, 64 bits */
+    /* the defect bound (radau_error.c): per state, 64 bits; the dense
+       output's value and slope at a sample point (N each) */
+    hdo_radau_defect dfx;
+    mpfr_ptr dd, du, dslope, dx, dxf;
+    /* I - gamma h J0 (an ODE mode), factored with the blocks: the
+       defect bound's filter (fb_valid: for the current h and J0) */
+    hdo_radau_block fb;
+    int fb_ok, fb_valid;
 } radau;
 
 static void
@@ -185,21 +194,24 @@ radau_alloc(hdo_stepper_struct *st, hdo_model_t model,
         }
     }
     r->L = hdo_vec_init(s, w);
-    for (slong j = 1; j < s; j++) {
-        mpfr_t num, den;
-        mpfr_inits2(w, num, den, (mpfr_ptr)0);
-        mpfr_set_ui(r->L + j, 1, MPFR_RNDN);
-        for (slong k = 1; k < s; k++) {
-            if (k == j)
-                continue;
-            mpfr_sub(num, r->c + 0, r->c + k, MPFR_RNDN);
-            mpfr_sub(den, r->c + j, r->c + k, MPFR_RNDN);
-            mpfr_mul(r->L + j, r->L + j, num, MPFR_RNDN);
-            mpfr_div(r->L + j, r->L + j, den, MPFR_RNDN);
-        }
-        mpfr_clears(num, den, (mpfr_ptr)0);
-    }
     r->blk_init = 1;
+    hdo_radau_defect_init(&r->dfx, r->c, s, w);
+    r->dd = hdo_vec_init(N, 64);
+    r->du = hdo_vec_init(N, w);
+    r->dslope = hdo_vec_init(N, w);
+    r->dx = hdo_vec_init(N, w);
+    r->dxf = hdo_vec_init(N, w);
+    if (r->m == 0) {
+        hdo_mat_t G;
+        hdo_mat_init(G, 1, 1, 64);
+        mpfr_set(hdo_mat_entry(G, 0, 0), r->dfx.gamma, MPFR_RNDN);
+        r->fb_ok = hdo_radau_block_init(&r->fb, G, N) == 0;
+        if (r->fb_ok)
+            hdo_radau_block_set_pattern(&r->fb, r->nnz, r->jrow, r->jcol);
+        else
+            hdo_radau_block_clear(&r->fb);
+        hdo_mat_clear(G);
+    }
     hdo_radau_dot_init(&r->Ad, r->A, N);
     /* the block form solves I - h (A (x) J), or in a DAE mode the
        matrix with the algebraic rows g_y, g_z (radau_block.c) */
@@ -209,14 +221,7 @@ radau_alloc(hdo_stepper_struct *st, hdo_model_t model,
     hdo_radau_block_set_pattern(&r->blk, r->nnz, r->jrow, r->jcol);
     r->J0 = hdo_vec_init(r->nnz, w);
     mpfr_init2(r->Lsum, 64);
-    mpfr_set_ui(r->Lsum, 1, MPFR_RNDN);
-    for (slong j = 1; j < s; j++) {
-        mpfr_t a;
-        mpfr_init2(a, 64);
-        mpfr_abs(a, r->L + j, MPFR_RNDU);
-        mpfr_add(r->Lsum, r->Lsum, a, MPFR_RNDU);
-        mpfr_clear(a);
-    }
+    hdo_radau_top_weights(r->L, r->Lsum, r->c, s);
     if (hdo_lu_factor(r->W, r->wperm) != 0) {
         snprintf(st->message, sizeof st->message,
                  "the Radau IIA interpolation matrix is singular");
@@ -235,20 +240,7 @@ radau_alloc(hdo_stepper_struct *st, hdo_model_t model,
         hdo_radau_memo_init(&r->memo, N, (N + nguards) * (s + 1), w);
         r->have_memo = 1;
         r->w0 = hdo_vec_init(s, w);
-        for (slong j = 0; j < s; j++) {
-            mpfr_t den;
-            mpfr_init2(den, w);
-            mpfr_set_ui(r->w0 + j, 1, MPFR_RNDN);
-            for (slong k = 0; k < s; k++) {
-                if (k == j)
-                    continue;
-                mpfr_sub(den, r->c + j, r->c + k, MPFR_RNDN);
-                mpfr_mul(r->w0 + j, r->w0 + j, r->c + k, MPFR_RNDN);
-                mpfr_div(r->w0 + j, r->w0 + j, den, MPFR_RNDN);
-                mpfr_neg(r->w0 + j, r->w0 + j, MPFR_RNDN);
-            }
-            mpfr_clear(den);
-        }
+        hdo_radau_start_weights(r->w0, r->c, s);
     }
 
     r->state_coef = malloc((N * (s + 1) + 1) * sizeof(mpfr_t));
@@ -325,6 +317,14 @@ radau_free(hdo_stepper_struct *st)
     }
     if (r->blk_init) {
         mpfr_clear(r->Lsum);
+        hdo_radau_defect_clear(&r->dfx);
+        hdo_vec_clear(r->dd, N);
+        hdo_vec_clear(r->du, N);
+        hdo_vec_clear(r->dslope, N);
+        hdo_vec_clear(r->dx, N);
+        hdo_vec_clear(r->dxf, N);
+        if (r->fb_ok)
+            hdo_radau_block_clear(&r->fb);
         hdo_radau_dot_clear(&r->Ad);
         hdo_radau_block_clear(&r->blk);
         hdo_vec_clear(r->J0, r->nnz);
@@ -470,6 +470,7 @@ factor_full(radau *r)
     }
     mpfr_clears(a, t, (mpfr_ptr)0);
     r->lu_full = 1;
+    r->fb_valid = 0;
     r->lu_valid = hdo_lu_factor(r->M, r->perm) == 0;
     mpfr_set(r->hlu, r->h, MPFR_RNDN);
     return r->lu_valid ? 0 : -1;
@@ -493,6 +494,8 @@ factor_newton(radau *r, int full)
     }
     r->lu_full = 0;
     r->lu_valid = hdo_radau_block_factor_sparse(&r->blk, r->h, r->J0) == 0;
+    r->fb_valid = r->lu_valid && r->fb_ok &&
+                  hdo_radau_block_factor_sparse(&r->fb, r->h, r->J0) == 0;
     mpfr_set(r->hlu, r->h, MPFR_RNDN);
     /* the blocks refused (h J beyond double's range, or a singular
        block at the stages' mean Jacobian): the full matrix in MPFR, as
@@ -525,7 +528,7 @@ solve_stages(radau *r, int predicted)
     mpfr_set_inf(prev, 1);
     hdo_vec_norm_inf(size, r->y0, n);
     hdo_radau_scales(r->sc, r->y0, NULL, r->floor, n, s);
-    /* the error estimate (top_term) extrapolates the stages with
+    /* the error estimate (hdo_radau_top_term) extrapolates the stages with
        weights summing to Lsum in size: their error must stay below the
        tolerance after that (relative to each component's scale; the
        residual's dot products need it absolutely, for the smallest) */
@@ -660,59 +663,46 @@ interpolate(radau *r, mpfr_t *dst)
     mpfr_clear(hk);
 }
 
-/* The error estimate of the dense output: the largest
-   |Y_1 - p(c_1)| / sc_i (radau_scale.c), p the polynomial of degree s - 2
-   through the stages 2..s, i.e. the last term of the polynomial
-   through the stages (times prod_j (c_1 - c_j), well conditioned,
-   where that term in monomials is not: the inverse Vandermonde of the
-   nodes reaches 10^30 at 20 stages and turns the stages' rounding into
-   a floor near the tolerance).  y0 is left out on purpose: on a stiff
-   arc it differs from the stages' smooth curve by a fast mode damped
-   within [0, c_1 h] (the dense output keeps it, bounded there by the
-   Lebesgue constant of 0, c_1..c_s), which would hold h at the fast
-   mode's time scale at every step size.  It behaves as h^(s-1). */
-static void
-top_term(mpfr_t e, radau *r)
+/* dd := the defect bound of each state's dense output (radau_error.c),
+   from f at the two sample points; returns 0, or -1 when f is not
+   defined there (the step then goes by hdo_radau_top_term alone). */
+static int
+defect_bound(radau *r)
 {
-    slong s = r->s, n = r->N;
-    mpfr_t a, sc;
-    mpfr_inits2(r->wprec, a, sc, (mpfr_ptr)0);
-    mpfr_set_ui(e, 0, MPFR_RNDN);
-    for (slong i = 0; i < n; i++) {
-        mpfr_set(a, r->Z + i, MPFR_RNDN); /* Y_1 - y0 */
-        for (slong j = 1; j < s; j++) {
-            mpfr_mul(sc, r->L + j, r->Z + j * n + i, MPFR_RNDN);
-            mpfr_sub(a, a, sc, MPFR_RNDN); /* the weights sum to 1 */
+    slong N = r->N, s = r->s;
+    hdo_program_struct *prog = r->f0;
+    mpfr_t x, t;
+    hdo_expr bad;
+    int st = 0;
+    mpfr_inits2(r->wprec, x, t, (mpfr_ptr)0);
+    for (slong i = 0; i < N; i++)
+        mpfr_set_nan(r->dd + i);
+    for (int k = 0; k < 2 && st == 0; k++) {
+        mpfr_mul(x, r->dfx.tau[k], r->h, MPFR_RNDN);
+        for (slong i = 0; i < N; i++)
+            hdo_radau_value_slope(r->du + i, r->dslope + i,
+                                  r->state_coef + i * (s + 1), s, x, r->wprec);
+        mpfr_add(t, r->t0, x, MPFR_RNDN);
+        set_inputs(r, prog, r->f0in, t, r->du);
+        st = hdo_program_eval(prog, &bad) != 0 ? -1 : 0;
+        for (slong i = 0; i < r->n && st == 0; i++)
+            mpfr_set(r->du + i, prog->value[prog->root_slot[i]], MPFR_RNDN);
+        if (st != 0)
+            break;
+        hdo_radau_defect_raw(r->dx, r->dslope, r->du, r->h, r->n);
+        /* filtered with the blocks' J0 while they are factored for h */
+        int filt = r->fb_valid && r->lu_valid && !r->lu_full &&
+                   mpfr_equal_p(r->hlu, r->h);
+        if (filt) {
+            for (slong i = 0; i < N; i++)
+                mpfr_set(r->dxf + i, r->dx + i, MPFR_RNDN);
+            hdo_radau_block_solve(&r->fb, r->dxf);
         }
-        hdo_radau_scaled_max(e, a, 1, 1, r->sc + i);
+        hdo_radau_defect_take(r->dd, r->dx, filt ? r->dxf : NULL, r->dfx.R[k],
+                              r->dfx.Rf[k], r->n);
     }
-    mpfr_clears(a, sc, (mpfr_ptr)0);
-}
-
-/* e := max(e, the distance of y0 from the stages' polynomial at
-   tau = 0, |sum_j w0_j Z_j| / sc_i), in modes with switching
-   functions.  The dense output takes y0 with the Lagrange weight l_0(tau)
-   of the nodes 0, c_1..c_s, at most 1 on [0, 1]; top_term leaves y0 out,
-   so a fast mode that the step does not resolve (a reset that leaves the
-   slow manifold) would stay in the dense output at its full amplitude
-   though the stages and the step's end are right.  Events are located on
-   the dense output, so it must be accurate over the whole step: this
-   term bounds the start point's share.  (In the runs measured it never
-   bound alone: an unresolved fast mode also leaves a remnant of order
-   1/(lambda h) in the stages, which top_term sees; decisions.md D-085.) */
-static void
-start_term(mpfr_t e, radau *r)
-{
-    slong s = r->s, n = r->N;
-    mpfr_t a, sc;
-    mpfr_inits2(r->wprec, a, sc, (mpfr_ptr)0);
-    for (slong i = 0; i < n; i++) {
-        mpfr_set_ui(a, 0, MPFR_RNDN);
-        for (slong j = 0; j < s; j++)
-            mpfr_fma(a, r->w0 + j, r->Z + j * n + i, a, MPFR_RNDN);
-        hdo_radau_scaled_max(e, a, 1, 1, r->sc + i);
-    }
-    mpfr_clears(a, sc, (mpfr_ptr)0);
+    mpfr_clears(x, t, (mpfr_ptr)0);
+    return st;
 }
 
 /* h max |J_ii| over the states at the last stage: how stiff the step is
@@ -848,12 +838,14 @@ radau_apply(hdo_stepper_struct *st, const mpfr_t t0, mpfr_srcptr xs,
             /* each component against its size at the step's start and
                end (the last stage, c_s = 1) */
             hdo_radau_scales(r->sc, r->y0, r->Z + (s - 1) * N, r->floor, N, s);
-            top_term(e, r);
+            int dfx = defect_bound(r) == 0;
+            hdo_radau_top_term(e, r->Z, r->L, r->sc, dfx ? r->dd : NULL, n, N,
+                               s, r->wprec);
             if (r->have_gd) {
                 /* the guards' polynomials are held to the tolerance as
                    the states' (a guard may vary faster than the states:
                    sin(2 pi t/T) of a PWM) */
-                start_term(e, r);
+                hdo_radau_start_term(e, r->Z, r->w0, r->sc, N, s, r->wprec);
                 bad = HDO_EXPR_NONE;
                 if (hdo_radau_guard_values(&r->gd, r->t0, r->h, r->y0, r->Z,
                                            r->c, &bad) != 0) {

@@ -140,8 +140,8 @@ int hdo_radau_guard_values(hdo_radau_guard *g, const mpfr_t t0,
    to the guard's size over the step, max(|g| at tau = 0, c_1..c_s,
    gfloor / tol) (hdo_radau_guard_scale): the first stage against the
    polynomial through
-   the others (weights L, as top_term in radau.c) and the start against
-   the stages' polynomial (weights w0, as start_term), after
+   the others (weights L, as hdo_radau_top_term in radau_error.c) and the start against
+   the stages' polynomial (weights w0, as hdo_radau_start_term), after
    hdo_radau_guard_values. */
 void hdo_radau_guard_error(mpfr_t e, const hdo_radau_guard *g, mpfr_srcptr L,
                            mpfr_srcptr w0, const mpfr_t tol);

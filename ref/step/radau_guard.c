@@ -168,7 +168,8 @@ hdo_radau_guard_error(mpfr_t e, const hdo_radau_guard *g, mpfr_srcptr L,
     mpfr_inits2(g->wprec, a, b, sc, (mpfr_ptr)0);
     for (slong q = 0; q < ng; q++) {
         guard_scale(sc, g, q, tol);
-        /* top_term: the first stage against the others' polynomial */
+        /* as hdo_radau_top_term: the first stage against the others' polynomial
+         */
         mpfr_set(a, g->gv + ng + q, MPFR_RNDN);
         for (slong j = 1; j < s; j++) {
             mpfr_mul(b, L + j, g->gv + (j + 1) * ng + q, MPFR_RNDN);
