@@ -17,6 +17,15 @@ hdo_radau_refactor(double theta, int full, int fresh)
 }
 
 int
+hdo_radau_newton_limit(mpfr_prec_t prec)
+{
+    /* D as hdo_radau_stages reads it */
+    long d = (long)((double)prec / 3.3219280948873623) - 10;
+    return d <= 30 ? HDO_RADAU_NEWTON_MAX
+                   : (int)((HDO_RADAU_NEWTON_MAX * (d + 5) + 34) / 35);
+}
+
+int
 hdo_radau_keep_step(double fac, long s)
 {
     double keep =
@@ -133,10 +142,59 @@ hdo_radau_probe_again(double grew, double used)
     return grew <= 1 || grew * used <= HDO_RADAU_PROBE_AIM;
 }
 
+double
+hdo_radau_trend_factor(double hratio, double used, double usedlast, long s)
+{
+    if (usedlast < HDO_RADAU_TREND_FLOOR)
+        usedlast = HDO_RADAU_TREND_FLOOR;
+    return hdo_radau_step_safety(s) * hratio *
+           pow(usedlast / (used * used), 1.0 / (double)(s - 1));
+}
+
+int
+hdo_radau_trend_rejects(double hratio, double used, double usedlast, double fac,
+                        long s)
+{
+    if (usedlast < HDO_RADAU_TREND_FLOOR)
+        usedlast = HDO_RADAU_TREND_FLOOR;
+    return used * used / usedlast * pow(fac / hratio, (double)(s - 1)) > 1;
+}
+
+/* fac := the trend's factor when the trend predicts that the step fac
+   proposes (1 when it keeps h) fails, from the last accepted step
+   (p->hlast, p->elast; none after a reset). */
+static void
+trend_limit(const hdo_radau_probe *p, mpfr_t fac, const mpfr_t h,
+            const mpfr_t e, const mpfr_t tol, long s)
+{
+    if (mpfr_zero_p(p->hlast) || mpfr_zero_p(p->elast) || mpfr_zero_p(e))
+        return;
+    mpfr_t q;
+    mpfr_init2(q, 64);
+    mpfr_div(q, h, p->hlast, MPFR_RNDN);
+    double hratio = mpfr_get_d(q, MPFR_RNDN);
+    mpfr_div(q, e, tol, MPFR_RNDN);
+    double used = mpfr_get_d(q, MPFR_RNDN);
+    mpfr_div(q, p->elast, tol, MPFR_RNDN);
+    double last = mpfr_get_d(q, MPFR_RNDN);
+    double f = mpfr_get_d(fac, MPFR_RNDN);
+    if (hdo_radau_keep_step(f, s))
+        f = 1;
+    if (hdo_radau_trend_rejects(hratio, used, last, f, s)) {
+        double g = hdo_radau_trend_factor(hratio, used, last, s);
+        if (g < HDO_RADAU_REJECT_MIN)
+            g = HDO_RADAU_REJECT_MIN;
+        if (g < f)
+            mpfr_set_d(fac, g, MPFR_RNDN);
+    }
+    mpfr_clear(q);
+}
+
 void
 hdo_radau_probe_accept(hdo_radau_probe *p, mpfr_t fac, const mpfr_t h,
                        const mpfr_t e, const mpfr_t tol, double hlam, long s)
 {
+    trend_limit(p, fac, h, e, tol, s);
     observe_order(p, h, e);
     int again = 0;
     if (p->probing) {
