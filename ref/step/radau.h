@@ -58,9 +58,8 @@ typedef struct {
     int band;
 } hdo_radau_block;
 
-/* The Schur form of A (from its eigenvectors by Arb's QR algorithm,
-   orthonormalised at A's precision plus 64 bits, rounded to double) for
-   n components.  Returns 0, or -1 when it fails (the caller uses the
+/* The Schur form of A (radau_schur.c: in double, by the QR algorithm)
+   for n components.  Returns 0, or -1 when it fails (the caller uses the
    full matrix); clear it either way. */
 int hdo_radau_block_init(hdo_radau_block *b, const hdo_mat_t A, slong n);
 void hdo_radau_block_clear(hdo_radau_block *b);

@@ -5,118 +5,24 @@
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
-#include <acb_mat.h>
 #include "radau.h"
 
-/* Two ways.  Up to 50 stages, from A's eigenvectors by Arb's QR
-   algorithm at 64 + 2 s bits, orthonormalised by Gram-Schmidt: the
-   eigenvectors' conditioning (about 2^(2 s)) is paid in precision
-   (at 24 stages and 301 bits this was 15% of Van der Pol mu = 1000's
-   run; 112 bits there take half as long).  Beyond 50 stages 64 + 2 s
-   bits no longer cover it (Q S Q^* - A 2e-14 at 52 stages, 1e-11 at
-   64; from 66 stages S held NaNs, the block solve returned NaN and Van
-   der Pol's step collapsed to 1e-42 at 68 stages), and the Arb route
-   at 64 + 3 s bits cost 1 s at 64 stages, 1.5 s at 72 (decisions.md
-   D-105).  There the Schur form is computed in double directly:
-   Householder reduction to Hessenberg form and the complex QR
-   algorithm with Wilkinson shifts, both unitary, so Q S Q^* = A to
-   about s times double's rounding whatever the eigenvectors'
-   conditioning (the QR algorithm is backward stable: the eigenvalues
-   on S's diagonal may be off, the product is not), in milliseconds.
-   Either result is checked (hdo_radau_schur_error); the first 50
-   stages keep the Arb route, on which every run up to 60 digits was
-   measured and its results recorded. */
-
-#define ACB_D(z)                                                               \
-    (arf_get_d(arb_midref(acb_realref(z)), ARF_RND_NEAR) +                     \
-     I * arf_get_d(arb_midref(acb_imagref(z)), ARF_RND_NEAR))
-
-/* Stage counts up to which the Arb route is taken. */
-#define ARB_STAGES 50
-
-/* Q, S and T = S^-1 (s x s, row-major, in double) from A's eigenvectors
-   by Arb's QR algorithm at prec bits, orthonormalised: 0, or -1 when the
-   eigenvalue iteration fails. */
-static int
-schur_at(double complex *Qd, double complex *Sd, double complex *Td,
-         const hdo_mat_t A, slong s, slong prec)
-{
-    acb_mat_t Ac, Q, S, Qh, X;
-    acb_ptr E;
-    acb_t d, t;
-    arb_t nrm;
-    int ok;
-    acb_mat_init(Ac, s, s);
-    acb_mat_init(Q, s, s);
-    acb_mat_init(S, s, s);
-    acb_mat_init(Qh, s, s);
-    acb_mat_init(X, s, s);
-    acb_init(d);
-    acb_init(t);
-    arb_init(nrm);
-    E = _acb_vec_init(s);
-    for (slong i = 0; i < s; i++)
-        for (slong j = 0; j < s; j++)
-            arb_set_interval_mpfr(acb_realref(acb_mat_entry(Ac, i, j)),
-                                  hdo_mat_entry(A, i, j),
-                                  hdo_mat_entry(A, i, j), A->prec);
-    /* the eigenvectors (columns of Q), then Gram-Schmidt twice: Q's
-       columns span the same nested subspaces, so Q^* A Q is upper
-       triangular (the Schur form) */
-    ok = acb_mat_approx_eig_qr(E, NULL, Q, Ac, NULL, 0, prec);
-    for (int pass = 0; pass < 2 && ok; pass++)
-        for (slong j = 0; j < s; j++) {
-            for (slong k = 0; k < j; k++) {
-                acb_zero(d); /* <q_k, q_j> */
-                for (slong i = 0; i < s; i++) {
-                    acb_conj(t, acb_mat_entry(Q, i, k));
-                    acb_addmul(d, t, acb_mat_entry(Q, i, j), prec);
-                }
-                for (slong i = 0; i < s; i++)
-                    acb_submul(acb_mat_entry(Q, i, j), d,
-                               acb_mat_entry(Q, i, k), prec);
-            }
-            arb_zero(nrm);
-            for (slong i = 0; i < s; i++) {
-                acb_abs(acb_realref(t), acb_mat_entry(Q, i, j), prec);
-                arb_addmul(nrm, acb_realref(t), acb_realref(t), prec);
-            }
-            arb_sqrt(nrm, nrm, prec);
-            for (slong i = 0; i < s; i++)
-                acb_div_arb(acb_mat_entry(Q, i, j), acb_mat_entry(Q, i, j), nrm,
-                            prec);
-            for (slong i = 0; i < s; i++)
-                acb_get_mid(acb_mat_entry(Q, i, j), acb_mat_entry(Q, i, j));
-        }
-    acb_mat_conjugate_transpose(Qh, Q);
-    acb_mat_approx_mul(X, Ac, Q, prec);
-    acb_mat_approx_mul(S, Qh, X, prec);
-    /* T = S^-1 (DAE modes): S made exactly triangular first */
-    for (slong i = 0; i < s; i++)
-        for (slong j = 0; j < i; j++)
-            acb_zero(acb_mat_entry(S, i, j));
-    acb_mat_one(Qh);
-    if (ok)
-        acb_mat_approx_solve_triu(X, S, Qh, 0, prec);
-    for (slong i = 0; i < s && ok; i++)
-        for (slong j = 0; j < s; j++) {
-            Qd[i * s + j] = ACB_D(acb_mat_entry(Q, i, j));
-            /* below the diagonal S is rounding of the working precision
-               times the eigenvectors' conditioning: zero */
-            Sd[i * s + j] = j >= i ? ACB_D(acb_mat_entry(S, i, j)) : 0;
-            Td[i * s + j] = j >= i ? ACB_D(acb_mat_entry(X, i, j)) : 0;
-        }
-    _acb_vec_clear(E, s);
-    acb_mat_clear(Ac);
-    acb_mat_clear(Q);
-    acb_mat_clear(S);
-    acb_mat_clear(Qh);
-    acb_mat_clear(X);
-    acb_clear(d);
-    acb_clear(t);
-    arb_clear(nrm);
-    return ok ? 0 : -1;
-}
+/* Why in double, by the QR algorithm.  Until D-105 the form came from
+   A's eigenvectors (Arb's QR algorithm at 64 + 2 s bits), orthonormalised
+   by Gram-Schmidt: the eigenvectors' conditioning (about 2^(2 s)) was
+   paid in precision.  64 + 2 s bits cover it up to 50 stages only (Q S
+   Q^* - A 2e-14 at 52 stages, 1e-11 at 64; from 66 stages S held NaNs,
+   the block solve returned NaN and Van der Pol's step collapsed to
+   1e-42 at 68 stages), and the route cost 9% of Van der Pol mu = 1000's
+   instructions at 30 digits (24 stages), 19% at 60 (45 stages; 4.9e9 of
+   26.1e9), 1 s of CPU at 64 stages.  Householder reduction to Hessenberg
+   form and the complex QR algorithm with Wilkinson shifts are unitary
+   transformations, backward stable: Q S Q^* = A to about s times
+   double's rounding whatever the eigenvectors' conditioning (the
+   eigenvalues on S's diagonal may be off, the product is not; the block
+   solve needs the product), in milliseconds (3e-15 at 24 stages, 8e-14
+   at 200; decisions.md D-105).  The result is checked
+   (hdo_radau_schur_error). */
 
 double
 hdo_radau_schur_error(const double complex *Q, const double complex *S,
@@ -326,17 +232,9 @@ hdo_radau_schur(_Complex double *Q, _Complex double *S, _Complex double *T,
                 const hdo_mat_t A)
 {
     slong s = A->rows;
-    int ok;
-    if (s <= ARB_STAGES) {
-        slong prec = 64 + 2 * s;
-        if (prec > A->prec + 64)
-            prec = A->prec + 64;
-        ok = schur_at(Q, S, T, A, s, prec) == 0;
-    } else {
-        ok = schur_double(Q, S, A, s) == 0;
-        if (ok)
-            triangular_inverse(T, S, s);
-    }
+    int ok = schur_double(Q, S, A, s) == 0;
+    if (ok)
+        triangular_inverse(T, S, s);
     return ok && hdo_radau_schur_error(Q, S, T, A, s) <= HDO_RADAU_SCHUR_TOL
                ? 0
                : -1;

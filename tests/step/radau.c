@@ -312,12 +312,12 @@ Test(step, radau_block_solve_against_full_matrix)
     check_block_solve(J, 3, 3, ss, 5);
 }
 
-/* The Schur form (radau_schur.c) reproduces A to 1e-13 on each side of
-   the switch from Arb's eigenvectors to the QR algorithm in double (50,
-   51 stages) and where the eigenvector route at 64 + 2 s bits failed
-   (64: 1e-11; 68 and 72: NaN); the block solve at those stage counts
-   against the full matrix; and the check itself flags a perturbed Q and
-   a NaN (decisions.md D-105). */
+/* The Schur form (radau_schur.c, the QR algorithm in double) reproduces
+   A to 1e-13 at 24 stages (30 digits), 50 and 51, and where the former
+   route from A's eigenvectors at 64 + 2 s bits failed (64: 1e-11; 68
+   and 72: NaN) up to 100; the block solve at 51, 64, 72 stages against
+   the full matrix; and the check itself flags a perturbed Q and a NaN
+   (decisions.md D-105). */
 Test(step, radau_schur_form_many_stages)
 {
     static const slong ss[] = {24, 50, 51, 64, 68, 72, 100};
