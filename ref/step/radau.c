@@ -890,6 +890,7 @@ radau_apply(hdo_stepper_struct *st, const mpfr_t t0, mpfr_srcptr xs,
             /* an estimate that did not fall with the last shrink
                shrinks h by the most (hdo_radau_reject_note) */
             int stalled = hdo_radau_reject_note(erej, hrej, e, r->h);
+            hdo_radau_probe_rejected(&r->probe, e, r->h);
             if (hdo_radau_probe_back(&r->probe, r->h))
                 continue;
             hdo_radau_reject_factor(fac, r->tol, e, (long)s, stalled);

@@ -90,7 +90,9 @@ hdo_radau_probe_due(long kept, double p, double hlam, long s)
 void
 hdo_radau_probe_init(hdo_radau_probe *p)
 {
-    mpfr_inits2(64, p->eprobe, p->hlast, p->elast, (mpfr_ptr)0);
+    mpfr_inits2(64, p->eprobe, p->hlast, p->elast, p->hrej, p->erej,
+                (mpfr_ptr)0);
+    mpfr_set_zero(p->erej, 1);
     p->pobs = INFINITY;
     p->kept = 0;
     p->probing = 0;
@@ -99,7 +101,7 @@ hdo_radau_probe_init(hdo_radau_probe *p)
 void
 hdo_radau_probe_clear(hdo_radau_probe *p)
 {
-    mpfr_clears(p->eprobe, p->hlast, p->elast, (mpfr_ptr)0);
+    mpfr_clears(p->eprobe, p->hlast, p->elast, p->hrej, p->erej, (mpfr_ptr)0);
 }
 
 void
@@ -109,6 +111,7 @@ hdo_radau_probe_reset(hdo_radau_probe *p)
     p->probing = 0;
     p->pobs = INFINITY;
     mpfr_set_zero(p->hlast, 1);
+    mpfr_set_zero(p->erej, 1);
 }
 
 /* p->pobs := log(e / elast) / log(h / hlast) when h moved by more than 1%
@@ -163,14 +166,30 @@ hdo_radau_trend_rejects(double hratio, double used, double usedlast, double fac,
 /* fac := the trend's factor when the trend predicts that the step fac
    proposes (1 when it keeps h) fails, from the last accepted step
    (p->hlast, p->elast; none after a reset). */
+void
+hdo_radau_probe_rejected(hdo_radau_probe *p, const mpfr_t e, const mpfr_t h)
+{
+    mpfr_set(p->erej, e, MPFR_RNDN);
+    mpfr_set(p->hrej, h, MPFR_RNDN);
+}
+
 static void
 trend_limit(const hdo_radau_probe *p, mpfr_t fac, const mpfr_t h,
             const mpfr_t e, const mpfr_t tol, long s)
 {
-    if (mpfr_zero_p(p->hlast) || mpfr_zero_p(p->elast) || mpfr_zero_p(e))
+    if (mpfr_zero_p(p->hlast) || mpfr_zero_p(p->elast) || mpfr_zero_p(e) ||
+        mpfr_zero_p(p->erej) || mpfr_cmp(p->hrej, h) <= 0)
         return;
     mpfr_t q;
     mpfr_init2(q, 64);
+    /* the order the rejection showed: e_rej / e >= (h_rej / h)^((s-1)/2) */
+    mpfr_div(q, p->erej, e, MPFR_RNDN);
+    double fell = log(mpfr_get_d(q, MPFR_RNDN));
+    mpfr_div(q, p->hrej, h, MPFR_RNDN);
+    if (!(fell >= 0.5 * (double)(s - 1) * log(mpfr_get_d(q, MPFR_RNDN)))) {
+        mpfr_clear(q);
+        return;
+    }
     mpfr_div(q, h, p->hlast, MPFR_RNDN);
     double hratio = mpfr_get_d(q, MPFR_RNDN);
     mpfr_div(q, e, tol, MPFR_RNDN);
@@ -195,6 +214,7 @@ hdo_radau_probe_accept(hdo_radau_probe *p, mpfr_t fac, const mpfr_t h,
                        const mpfr_t e, const mpfr_t tol, double hlam, long s)
 {
     trend_limit(p, fac, h, e, tol, s);
+    mpfr_set_zero(p->erej, 1);
     observe_order(p, h, e);
     int again = 0;
     if (p->probing) {

@@ -237,31 +237,46 @@ Test(step, radau_trend_threshold)
 }
 
 /* The trend along accepted steps (hdo_radau_probe_accept at 72
-   stages): the first step has no trend; the second, at 0.896 h with the
-   same estimate, whose plain proposal keeps h, takes the trend's
-   factor instead and is not kept. */
+   stages): the first step has no trend; a step at 0.896 times the last
+   h with the same estimate, accepted after a rejection at the last h
+   whose estimate (14.9 tol) fell as h^71, takes the trend's factor
+   instead of keeping h; the same step without the rejection (a flat
+   estimate: EMEP before a sunset, decisions.md D-105) keeps h, and so
+   does one whose rejection fell only as h^30 (below (s-1)/2 = 35.5). */
 Test(step, radau_trend_accept_sequence)
 {
-    hdo_radau_probe p;
-    hdo_radau_probe_init(&p);
-    hdo_radau_probe_reset(&p);
-    mpfr_t fac, h, e, tol;
-    mpfr_inits2(64, fac, h, e, tol, (mpfr_ptr)0);
-    mpfr_set_d(tol, 1e-100, MPFR_RNDN);
-    mpfr_set_d(e, 0.0037e-100, MPFR_RNDN);
-    mpfr_set_d(h, 1e-3, MPFR_RNDN);
-    mpfr_set_d(fac, 1.006, MPFR_RNDN);
-    hdo_radau_probe_accept(&p, fac, h, e, tol, 100, 72);
-    cr_expect(mpfr_cmp_ui(fac, 1) == 0, "no trend yet: kept");
-    mpfr_set_d(h, 0.896e-3, MPFR_RNDN);
-    mpfr_set_d(fac, 1.006, MPFR_RNDN);
-    hdo_radau_probe_accept(&p, fac, h, e, tol, 100, 72);
-    double g = hdo_radau_trend_factor(0.896, 0.0037, 0.0037, 72);
-    cr_expect(fabs(mpfr_get_d(fac, MPFR_RNDN) / g - 1) < 1e-9, "%g against %g",
-              mpfr_get_d(fac, MPFR_RNDN), g);
-    cr_expect(g < 0.95);
-    mpfr_clears(fac, h, e, tol, (mpfr_ptr)0);
-    hdo_radau_probe_clear(&p);
+    for (int c = 0; c < 3; c++) {
+        hdo_radau_probe p;
+        hdo_radau_probe_init(&p);
+        hdo_radau_probe_reset(&p);
+        mpfr_t fac, h, e, tol, er;
+        mpfr_inits2(64, fac, h, e, tol, er, (mpfr_ptr)0);
+        mpfr_set_d(tol, 1e-100, MPFR_RNDN);
+        mpfr_set_d(e, 0.0037e-100, MPFR_RNDN);
+        mpfr_set_d(h, 1e-3, MPFR_RNDN);
+        mpfr_set_d(fac, 1.006, MPFR_RNDN);
+        hdo_radau_probe_accept(&p, fac, h, e, tol, 100, 72);
+        cr_expect(mpfr_cmp_ui(fac, 1) == 0, "no trend yet: kept");
+        if (c == 0)
+            mpfr_set_d(er, 14.9e-100, MPFR_RNDN);
+        else /* e ~ h^30: 0.0037 0.896^-30 */
+            mpfr_set_d(er, 0.0037e-100 * pow(0.896, -30.0), MPFR_RNDN);
+        if (c != 1)
+            hdo_radau_probe_rejected(&p, er, h);
+        mpfr_set_d(h, 0.896e-3, MPFR_RNDN);
+        mpfr_set_d(fac, 1.006, MPFR_RNDN);
+        hdo_radau_probe_accept(&p, fac, h, e, tol, 100, 72);
+        double g = hdo_radau_trend_factor(0.896, 0.0037, 0.0037, 72);
+        if (c == 0) {
+            cr_expect(fabs(mpfr_get_d(fac, MPFR_RNDN) / g - 1) < 1e-9,
+                      "%g against %g", mpfr_get_d(fac, MPFR_RNDN), g);
+            cr_expect(g < 0.95);
+        } else {
+            cr_expect(mpfr_cmp_ui(fac, 1) == 0, "case %d: kept", c);
+        }
+        mpfr_clears(fac, h, e, tol, er, (mpfr_ptr)0);
+        hdo_radau_probe_clear(&p);
+    }
 }
 
 /* The step-size probe: after 16 accepted steps in a row that kept h, when
