@@ -8,11 +8,8 @@
 #include "radau_dot.h"
 #include "radau_error.h"
 
-/* Newton on the stage equations: at most this many iterations before
-   the step is retried at a quarter of its size. */
-#define MAX_NEWTON 40
-/* When the Newton matrix is refactored and when the step is kept:
-   radau_control.c */
+/* When the Newton matrix is refactored, how many iterations it may take
+   (hdo_radau_newton_limit) and when the step is kept: radau_control.c */
 /* Rejections in a row before the step is declared collapsed. */
 #define MAX_REJECT 60
 
@@ -24,6 +21,7 @@ typedef struct {
        form y' = f(t, y, z), 0 = g(t, y, z)); every vector of N = n + m
        components holds y first, then z */
     slong n, m, N, s, ng;
+    int max_newton;   /* iterations before the step is retried at h/4 */
     mpfr_ptr c;       /* s nodes */
     hdo_mat_t A;      /* s x s */
     hdo_radau_dot Ad; /* A for the residual's dot products (radau_dot.c) */
@@ -134,6 +132,7 @@ radau_alloc(hdo_stepper_struct *st, hdo_model_t model,
     r->N = r->n + r->m;
     r->ng = nguards;
     r->s = hdo_radau_stages(prec);
+    r->max_newton = hdo_radau_newton_limit(prec);
     /* guard bits against the Vandermonde's conditioning (the
        interpolation of the dense output) and the Newton matrix */
     r->wprec = prec + 3 * r->s + 32;
@@ -544,7 +543,7 @@ solve_stages(radau *r, int predicted)
                           a smaller step may do (MAX_REJECT ends it) */
         have_F = fresh = 1;
     }
-    for (int iter = 0; iter < MAX_NEWTON; iter++) {
+    for (int iter = 0; iter < r->max_newton; iter++) {
         if (!have_F && eval_stages(r, 0) != 0)
             goto done;
         have_F = 0;
@@ -883,6 +882,7 @@ radau_apply(hdo_stepper_struct *st, const mpfr_t t0, mpfr_srcptr xs,
             /* an estimate that did not fall with the last shrink
                shrinks h by the most (hdo_radau_reject_note) */
             int stalled = hdo_radau_reject_note(erej, hrej, e, r->h);
+            hdo_radau_probe_rejected(&r->probe, e, r->h);
             if (hdo_radau_probe_back(&r->probe, r->h))
                 continue;
             hdo_radau_reject_factor(fac, r->tol, e, (long)s, stalled);

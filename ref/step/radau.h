@@ -5,8 +5,9 @@
 #include "step.h"
 #include "taylor.h"
 
-/* The most stages hdo_radau_stages chooses (radau_nodes.c says why). */
-#define HDO_RADAU_MAX_STAGES 64
+/* The most stages hdo_radau_stages chooses (radau_nodes.c says why; 64
+   until decisions.md D-105). */
+#define HDO_RADAU_MAX_STAGES 200
 /* The largest n s for which the full Newton matrix (n s x n s, MPFR) is
    made: beyond, a block factorisation that fails, or converges too
    slowly, shrinks the step.  One full factorisation costs (n s)^3 / 3
@@ -57,9 +58,8 @@ typedef struct {
     int band;
 } hdo_radau_block;
 
-/* The Schur form of A (from its eigenvectors by Arb's QR algorithm,
-   orthonormalised at A's precision plus 64 bits, rounded to double) for
-   n components.  Returns 0, or -1 when it fails (the caller uses the
+/* The Schur form of A (radau_schur.c: in double, by the QR algorithm)
+   for n components.  Returns 0, or -1 when it fails (the caller uses the
    full matrix); clear it either way. */
 int hdo_radau_block_init(hdo_radau_block *b, const hdo_mat_t A, slong n);
 void hdo_radau_block_clear(hdo_radau_block *b);
@@ -96,6 +96,20 @@ int hdo_radau_band_factor(_Complex double *B, slong *ipiv, slong n, slong kl,
                           slong ku);
 void hdo_radau_band_solve(_Complex double *v, const _Complex double *B,
                           const slong *ipiv, slong n, slong kl, slong ku);
+/* radau_schur.c: Q, S (upper triangular) and T = S^-1, s x s row-major
+   in double, with A = Q S Q^* (the complex Schur form of the s x s
+   matrix A) and Q unitary, to about double's rounding: 0, or -1 when
+   hdo_radau_schur_error exceeds HDO_RADAU_SCHUR_TOL (the caller uses the
+   full matrix). */
+int hdo_radau_schur(_Complex double *Q, _Complex double *S, _Complex double *T,
+                    const hdo_mat_t A);
+/* The largest entry of |Q S Q^* - A|, |Q^* Q - I| and |S T - I| (in
+   double) for a Schur form of A (s x s) rounded to double, T = S^-1;
+   NaN when any is not a number. */
+#define HDO_RADAU_SCHUR_TOL 1e-13
+double hdo_radau_schur_error(const _Complex double *Q, const _Complex double *S,
+                             const _Complex double *T, const hdo_mat_t A,
+                             slong s);
 /* R := (I - h (A (x) J))^-1 R to about double's accuracy, R of s x n
    entries (stage-major). */
 void hdo_radau_block_solve(hdo_radau_block *b, mpfr_ptr R);

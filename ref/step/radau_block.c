@@ -5,7 +5,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <acb_mat.h>
 #include "radau.h"
 
 /* Why this form.  Factoring the full n s x n s matrix costs (n s)^3 / 3
@@ -29,80 +28,13 @@
    MPFR when it is not small.  The right-hand side is scaled by a power
    of two into double's range and back. */
 
-#define ACB_D(z)                                                               \
-    (arf_get_d(arb_midref(acb_realref(z)), ARF_RND_NEAR) +                     \
-     I * arf_get_d(arb_midref(acb_imagref(z)), ARF_RND_NEAR))
-
 int
 hdo_radau_block_init(hdo_radau_block *b, const hdo_mat_t A, slong n)
 {
-    /* Q and S are rounded to double: Arb's precision need only cover
-       double's 53 bits plus what the eigenvectors' conditioning (about
-       10^(s/2), 2^(1.7 s)) costs before Gram-Schmidt, not A's working
-       precision (at 24 stages and 301 bits this init was 15% of Van der
-       Pol mu = 1000's run; 112 bits there take half as long) */
-    slong s = A->rows, prec = 64 + 2 * s;
-    if (prec > A->prec + 64)
-        prec = A->prec + 64;
-    acb_mat_t Ac, Q, S, Qh, X;
-    acb_ptr E;
-    acb_t d, t;
-    arb_t nrm;
+    slong s = A->rows;
     int ok;
     b->n = n;
     b->s = s;
-    acb_mat_init(Ac, s, s);
-    acb_mat_init(Q, s, s);
-    acb_mat_init(S, s, s);
-    acb_mat_init(Qh, s, s);
-    acb_mat_init(X, s, s);
-    acb_init(d);
-    acb_init(t);
-    arb_init(nrm);
-    E = _acb_vec_init(s);
-    for (slong i = 0; i < s; i++)
-        for (slong j = 0; j < s; j++)
-            arb_set_interval_mpfr(acb_realref(acb_mat_entry(Ac, i, j)),
-                                  hdo_mat_entry(A, i, j),
-                                  hdo_mat_entry(A, i, j), A->prec);
-    /* the eigenvectors (columns of Q), then Gram-Schmidt twice: Q's
-       columns span the same nested subspaces, so Q^* A Q is upper
-       triangular (the Schur form) */
-    ok = acb_mat_approx_eig_qr(E, NULL, Q, Ac, NULL, 0, prec);
-    for (int pass = 0; pass < 2 && ok; pass++)
-        for (slong j = 0; j < s; j++) {
-            for (slong k = 0; k < j; k++) {
-                acb_zero(d); /* <q_k, q_j> */
-                for (slong i = 0; i < s; i++) {
-                    acb_conj(t, acb_mat_entry(Q, i, k));
-                    acb_addmul(d, t, acb_mat_entry(Q, i, j), prec);
-                }
-                for (slong i = 0; i < s; i++)
-                    acb_submul(acb_mat_entry(Q, i, j), d,
-                               acb_mat_entry(Q, i, k), prec);
-            }
-            arb_zero(nrm);
-            for (slong i = 0; i < s; i++) {
-                acb_abs(acb_realref(t), acb_mat_entry(Q, i, j), prec);
-                arb_addmul(nrm, acb_realref(t), acb_realref(t), prec);
-            }
-            arb_sqrt(nrm, nrm, prec);
-            for (slong i = 0; i < s; i++)
-                acb_div_arb(acb_mat_entry(Q, i, j), acb_mat_entry(Q, i, j), nrm,
-                            prec);
-            for (slong i = 0; i < s; i++)
-                acb_get_mid(acb_mat_entry(Q, i, j), acb_mat_entry(Q, i, j));
-        }
-    acb_mat_conjugate_transpose(Qh, Q);
-    acb_mat_approx_mul(X, Ac, Q, prec);
-    acb_mat_approx_mul(S, Qh, X, prec);
-    /* T = S^-1 (DAE modes): S made exactly triangular first */
-    for (slong i = 0; i < s; i++)
-        for (slong j = 0; j < i; j++)
-            acb_zero(acb_mat_entry(S, i, j));
-    acb_mat_one(Qh);
-    if (ok)
-        acb_mat_approx_solve_triu(X, S, Qh, 0, prec);
     b->ny = n;
     b->nnz = n * n;
     b->row = malloc((n * n + 1) * sizeof(slong));
@@ -134,23 +66,7 @@ hdo_radau_block_init(hdo_radau_block *b, const hdo_mat_t A, slong n)
     HDO_ASSERT(b->Q != NULL && b->S != NULL && b->T != NULL && b->B != NULL &&
                b->w != NULL && b->u != NULL && b->rd != NULL && b->hJ != NULL &&
                b->perm != NULL);
-    for (slong i = 0; i < s && ok; i++)
-        for (slong j = 0; j < s; j++) {
-            b->Q[i * s + j] = ACB_D(acb_mat_entry(Q, i, j));
-            /* below the diagonal S is rounding of the working precision
-               times the eigenvectors' conditioning: zero */
-            b->S[i * s + j] = j >= i ? ACB_D(acb_mat_entry(S, i, j)) : 0;
-            b->T[i * s + j] = j >= i ? ACB_D(acb_mat_entry(X, i, j)) : 0;
-        }
-    _acb_vec_clear(E, s);
-    acb_mat_clear(Ac);
-    acb_mat_clear(Q);
-    acb_mat_clear(S);
-    acb_mat_clear(Qh);
-    acb_mat_clear(X);
-    acb_clear(d);
-    acb_clear(t);
-    arb_clear(nrm);
+    ok = hdo_radau_schur(b->Q, b->S, b->T, A) == 0;
     return ok ? 0 : -1;
 }
 

@@ -17,6 +17,15 @@ hdo_radau_refactor(double theta, int full, int fresh)
 }
 
 int
+hdo_radau_newton_limit(mpfr_prec_t prec)
+{
+    /* D as hdo_radau_stages reads it */
+    long d = (long)((double)prec / 3.3219280948873623) - 10;
+    return d <= 30 ? HDO_RADAU_NEWTON_MAX
+                   : (int)((HDO_RADAU_NEWTON_MAX * (d + 5) + 34) / 35);
+}
+
+int
 hdo_radau_keep_step(double fac, long s)
 {
     double keep =
@@ -81,7 +90,9 @@ hdo_radau_probe_due(long kept, double p, double hlam, long s)
 void
 hdo_radau_probe_init(hdo_radau_probe *p)
 {
-    mpfr_inits2(64, p->eprobe, p->hlast, p->elast, (mpfr_ptr)0);
+    mpfr_inits2(64, p->eprobe, p->hlast, p->elast, p->hrej, p->erej,
+                (mpfr_ptr)0);
+    mpfr_set_zero(p->erej, 1);
     p->pobs = INFINITY;
     p->kept = 0;
     p->probing = 0;
@@ -90,7 +101,7 @@ hdo_radau_probe_init(hdo_radau_probe *p)
 void
 hdo_radau_probe_clear(hdo_radau_probe *p)
 {
-    mpfr_clears(p->eprobe, p->hlast, p->elast, (mpfr_ptr)0);
+    mpfr_clears(p->eprobe, p->hlast, p->elast, p->hrej, p->erej, (mpfr_ptr)0);
 }
 
 void
@@ -100,6 +111,7 @@ hdo_radau_probe_reset(hdo_radau_probe *p)
     p->probing = 0;
     p->pobs = INFINITY;
     mpfr_set_zero(p->hlast, 1);
+    mpfr_set_zero(p->erej, 1);
 }
 
 /* p->pobs := log(e / elast) / log(h / hlast) when h moved by more than 1%
@@ -133,10 +145,76 @@ hdo_radau_probe_again(double grew, double used)
     return grew <= 1 || grew * used <= HDO_RADAU_PROBE_AIM;
 }
 
+double
+hdo_radau_trend_factor(double hratio, double used, double usedlast, long s)
+{
+    if (usedlast < HDO_RADAU_TREND_FLOOR)
+        usedlast = HDO_RADAU_TREND_FLOOR;
+    return hdo_radau_step_safety(s) * hratio *
+           pow(usedlast / (used * used), 1.0 / (double)(s - 1));
+}
+
+int
+hdo_radau_trend_rejects(double hratio, double used, double usedlast, double fac,
+                        long s)
+{
+    if (usedlast < HDO_RADAU_TREND_FLOOR)
+        usedlast = HDO_RADAU_TREND_FLOOR;
+    return used * used / usedlast * pow(fac / hratio, (double)(s - 1)) > 1;
+}
+
+/* fac := the trend's factor when the trend predicts that the step fac
+   proposes (1 when it keeps h) fails, from the last accepted step
+   (p->hlast, p->elast; none after a reset). */
+void
+hdo_radau_probe_rejected(hdo_radau_probe *p, const mpfr_t e, const mpfr_t h)
+{
+    mpfr_set(p->erej, e, MPFR_RNDN);
+    mpfr_set(p->hrej, h, MPFR_RNDN);
+}
+
+static void
+trend_limit(const hdo_radau_probe *p, mpfr_t fac, const mpfr_t h,
+            const mpfr_t e, const mpfr_t tol, long s)
+{
+    if (mpfr_zero_p(p->hlast) || mpfr_zero_p(p->elast) || mpfr_zero_p(e) ||
+        mpfr_zero_p(p->erej) || mpfr_cmp(p->hrej, h) <= 0)
+        return;
+    mpfr_t q;
+    mpfr_init2(q, 64);
+    /* the order the rejection showed: e_rej / e >= (h_rej / h)^((s-1)/2) */
+    mpfr_div(q, p->erej, e, MPFR_RNDN);
+    double fell = log(mpfr_get_d(q, MPFR_RNDN));
+    mpfr_div(q, p->hrej, h, MPFR_RNDN);
+    if (!(fell >= 0.5 * (double)(s - 1) * log(mpfr_get_d(q, MPFR_RNDN)))) {
+        mpfr_clear(q);
+        return;
+    }
+    mpfr_div(q, h, p->hlast, MPFR_RNDN);
+    double hratio = mpfr_get_d(q, MPFR_RNDN);
+    mpfr_div(q, e, tol, MPFR_RNDN);
+    double used = mpfr_get_d(q, MPFR_RNDN);
+    mpfr_div(q, p->elast, tol, MPFR_RNDN);
+    double last = mpfr_get_d(q, MPFR_RNDN);
+    double f = mpfr_get_d(fac, MPFR_RNDN);
+    if (hdo_radau_keep_step(f, s))
+        f = 1;
+    if (hdo_radau_trend_rejects(hratio, used, last, f, s)) {
+        double g = hdo_radau_trend_factor(hratio, used, last, s);
+        if (g < HDO_RADAU_REJECT_MIN)
+            g = HDO_RADAU_REJECT_MIN;
+        if (g < f)
+            mpfr_set_d(fac, g, MPFR_RNDN);
+    }
+    mpfr_clear(q);
+}
+
 void
 hdo_radau_probe_accept(hdo_radau_probe *p, mpfr_t fac, const mpfr_t h,
                        const mpfr_t e, const mpfr_t tol, double hlam, long s)
 {
+    trend_limit(p, fac, h, e, tol, s);
+    mpfr_set_zero(p->erej, 1);
     observe_order(p, h, e);
     int again = 0;
     if (p->probing) {

@@ -11,6 +11,9 @@
 /* The same for the block form, whose factorisation costs about one
    iteration: an older one is refactored at this contraction already. */
 #define HDO_RADAU_BLOCK_REFACTOR 0.01
+/* Newton iterations on the stage equations up to 30 digits before the
+   step is retried at a quarter of its size (hdo_radau_newton_limit). */
+#define HDO_RADAU_NEWTON_MAX 40
 /* An accepted step's proposed growth below this factor keeps the step,
    and with it the factored Newton matrix (as RADAU5). */
 #define HDO_RADAU_STEP_KEEP 1.2
@@ -27,6 +30,11 @@
 /* The smallest factor by which a rejected step shrinks, and the one a
    stalled estimate takes (hdo_radau_reject_stalled). */
 #define HDO_RADAU_REJECT_MIN 0.1
+/* The share of the tolerance below which an accepted step's estimate
+   counts as this much in the trend (hdo_radau_trend_factor), as RADAU5's
+   ERRACC: a trend read off estimates far below the tolerance is their
+   noise. */
+#define HDO_RADAU_TREND_FLOOR 0.01
 /* The stage count up to which the step's safety factor is 0.8. */
 #define HDO_RADAU_SAFETY_STAGES 24
 
@@ -40,6 +48,17 @@
    the iterates' path and the cost, not what the iteration converges to
    (its stopping rule is separate). */
 int hdo_radau_refactor(double theta, int full, int fresh);
+/* The Newton iterations a step may take at prec bits (D digits, read as
+   hdo_radau_stages does): HDO_RADAU_NEWTON_MAX up to 30 digits, and
+   beyond in proportion to the digits the iteration must gain,
+   ceil(40 (D + 5)/35).  The iteration contracts linearly (the blocks'
+   one Jacobian: theta about 0.03 per iteration on Van der Pol at every
+   D, so 1.5 digits an iteration), and at 100 digits it took 28-38
+   iterations on Van der Pol's slow arcs: a fixed 40 failed there at
+   72 stages and cut the step by 4 three times, to 6e-4 where 0.04
+   passes (decisions.md D-105).  A cost choice: the iteration's stopping
+   rule is unchanged. */
+int hdo_radau_newton_limit(mpfr_prec_t prec);
 /* Whether an accepted step of s stages whose proposed growth factor is
    fac keeps its size (and with it the factored matrix): for a growth in
    [1, 1.2) up to 24 stages, in [1, 1.2^(23/(s-1))) beyond, the same
@@ -58,6 +77,35 @@ int hdo_radau_keep_step(double fac, long s);
    not grow back after the fast layer: Van der Pol mu = 1000 at 100
    digits took 10,972 steps, 82 s, against 3,525 steps, 25 s). */
 double hdo_radau_step_safety(long s);
+/* The growth factor that the estimate's trend proposes for the next step
+   (Gustafsson's predictive controller, RADAU5's PRED): an accepted step
+   of size h whose estimate used the share used of the tolerance, after
+   an accepted step of size h / hratio that used usedlast (at least
+   HDO_RADAU_TREND_FLOOR): safety hratio (usedlast / used^2)^(1/(s-1)),
+   the step at which the estimate, moving by the same factor again at
+   the same h, would be the one the safety factor aims at.  An accepted
+   step's growth is this factor when the trend predicts that the plain
+   proposal (1 where it keeps h) fails the error test
+   (hdo_radau_trend_rejects) and this factor is smaller
+   (hdo_radau_probe_accept): with
+   the plain proposal and the keep rule, a solution whose time scale
+   shrinks by 10% a step (Van der Pol mu = 1000 before its fast layers)
+   kept h at 72 stages while the estimate grew by 0.9^-71 = 1,800 a step,
+   and every other step was rejected (245 rejections in 602 steps at 100
+   digits; decisions.md D-105).  Only where a rejection is predicted:
+   up to 30 digits (24 stages) the estimate's growth at a kept h stays
+   far below the tolerance (0.9^-23 = 11 times 0.006), and taking the
+   trend's factor everywhere cost 3% more steps there.  A cost choice:
+   every step passes the same error test. */
+double hdo_radau_trend_factor(double hratio, double used, double usedlast,
+                              long s);
+/* Whether the trend predicts that a step of fac times h fails the error
+   test: the estimate, having moved from usedlast (at least
+   HDO_RADAU_TREND_FLOOR) to used over a change of h by hratio, moves by
+   used / usedlast (over the part that h's change explains) again, and
+   by fac^(s-1): used^2 / usedlast (fac / hratio)^(s-1) > 1. */
+int hdo_radau_trend_rejects(double hratio, double used, double usedlast,
+                            double fac, long s);
 /* Whether, after kept accepted steps in a row that kept their size, the
    next step of s stages tries twice the size: from HDO_RADAU_PROBE_AFTER
    on, when the estimate's exponent p seen at the last change of h (e ~
@@ -123,6 +171,8 @@ typedef struct {
        e ~ h^p seen at the last change of h (INFINITY: none yet) */
     mpfr_t hlast, elast;
     double pobs;
+    /* this step's last rejected size and estimate (erej zero: none) */
+    mpfr_t hrej, erej;
 } hdo_radau_probe;
 
 void hdo_radau_probe_init(hdo_radau_probe *p);
@@ -138,6 +188,15 @@ void hdo_radau_probe_reset(hdo_radau_probe *p);
 void hdo_radau_probe_accept(hdo_radau_probe *p, mpfr_t fac, const mpfr_t h,
                             const mpfr_t e, const mpfr_t tol, double hlam,
                             long s);
+/* A step rejected by the error test at size h with estimate e: the
+   trend (hdo_radau_trend_factor) acts on the step accepted after it
+   only when the estimate fell from e at least as fast as
+   h^((s-1)/2), the order it assumes.  Without that evidence a flat
+   estimate read as a trend and cut h by 2.7 a step (EMEP at 40 digits
+   before a sunset: 6.7e-4 s down to 2e-7 s in eight accepted steps at
+   0.02-0.04 tol, then 1,000 steps kept there; decisions.md D-105). */
+void hdo_radau_probe_rejected(hdo_radau_probe *p, const mpfr_t e,
+                              const mpfr_t h);
 /* A failed step: when it was a probe, h goes back to the step it doubled
    and 1 is returned; else 0 and h unchanged. */
 int hdo_radau_probe_back(hdo_radau_probe *p, mpfr_t h);

@@ -169,9 +169,12 @@ hdo_radau_stages(mpfr_prec_t prec)
        (D + 5)/(s - 1) as 24 stages at 30 digits, so the step, and the
        number of steps, stay those of 30 digits (issue #28: D/2 + 3
        made tol^(1/(s-1)) 0.03 at 30 digits but 0.009 at 60 and 100,
-       593 -> 1,691 steps).  At most HDO_RADAU_MAX_STAGES: 68 stages at
-       100 digits collapsed the step at Van der Pol's first steps (not
-       understood yet; 64 run), so 100 digits get 64 instead of 72. */
+       593 -> 1,691 steps).  At most HDO_RADAU_MAX_STAGES (200, from
+       287 digits on: the nodes' scan brackets them up to 200, and the
+       Schur form was measured to 200).  Until D-105 the rule stopped at
+       64: 68 stages collapsed the step at Van der Pol's first steps, as
+       the Schur form of A, computed from its eigenvectors at 64 + 2 s
+       bits, held NaNs from 66 stages on (radau_schur.c). */
     slong d = (slong)((double)prec / 3.3219280948873623) - 10;
     slong s, t = d / 2 + 9;
     if (t > 24)

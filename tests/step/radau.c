@@ -5,6 +5,7 @@
 #include <criterion/criterion.h>
 #include <math.h>
 #include <string.h>
+#include <stdlib.h>
 #include "../../ref/step/radau.h"
 #include "hybrid.h"
 #include "../model_util.h"
@@ -224,9 +225,10 @@ static void
 check_block_solve(const double *J, slong n, slong ny, const slong *ss,
                   int count)
 {
-    mpfr_prec_t prec = 256;
     for (int c = 0; c < count; c++) {
         slong s = ss[c], ns = n * s;
+        /* the tableau's Vandermonde solve loses about 2.4 s bits */
+        mpfr_prec_t prec = 256 + 3 * s;
         mpfr_ptr nodes = hdo_vec_init(s, prec), Jm = hdo_vec_init(n * n, prec);
         mpfr_ptr R = hdo_vec_init(ns, prec), x = hdo_vec_init(ns, prec);
         hdo_mat_t A;
@@ -308,6 +310,45 @@ Test(step, radau_block_solve_against_full_matrix)
     const double J[9] = {-1e6, 1, 0, 0.5, -2, 3, 0, 1e3, -1e4};
     const slong ss[5] = {3, 7, 18, 24, 48};
     check_block_solve(J, 3, 3, ss, 5);
+}
+
+/* The Schur form (radau_schur.c, the QR algorithm in double) reproduces
+   A to 1e-13 at 24 stages (30 digits), 50 and 51, and where the former
+   route from A's eigenvectors at 64 + 2 s bits failed (64: 1e-11; 68
+   and 72: NaN) up to 100; the block solve at 51, 64, 72 stages against
+   the full matrix; and the check itself flags a perturbed Q and a NaN
+   (decisions.md D-105). */
+Test(step, radau_schur_form_many_stages)
+{
+    static const slong ss[] = {24, 50, 51, 64, 68, 72, 100};
+    for (size_t k = 0; k < sizeof ss / sizeof ss[0]; k++) {
+        slong s = ss[k];
+        mpfr_prec_t prec = 366 + 3 * s + 32;
+        mpfr_ptr c = hdo_vec_init(s, prec);
+        hdo_mat_t A;
+        hdo_mat_init(A, s, s, prec);
+        cr_assert_eq(hdo_radau_nodes(c, s), 0);
+        cr_assert_eq(hdo_radau_matrix(A, c, s), 0);
+        _Complex double *Q = malloc(3 * s * s * sizeof(_Complex double));
+        cr_assert(Q != NULL);
+        _Complex double *S = Q + s * s, *T = S + s * s;
+        cr_expect_eq(hdo_radau_schur(Q, S, T, A), 0, "s = %ld", (long)s);
+        double err = hdo_radau_schur_error(Q, S, T, A, s);
+        cr_expect(err <= HDO_RADAU_SCHUR_TOL, "s = %ld: %g", (long)s, err);
+        for (slong i = 0; i < s; i++)
+            for (slong j = 0; j < i; j++)
+                cr_expect(S[i * s + j] == 0, "S is triangular");
+        Q[s + 1] += 1e-10;
+        cr_expect(hdo_radau_schur_error(Q, S, T, A, s) > 1e-13);
+        Q[s + 1] = NAN;
+        cr_expect(isnan(hdo_radau_schur_error(Q, S, T, A, s)));
+        free(Q);
+        hdo_mat_clear(A);
+        hdo_vec_clear(c, s);
+    }
+    const double J[4] = {-1e6, 1, 0.5, -2};
+    const slong sb[3] = {51, 64, 72};
+    check_block_solve(J, 2, 2, sb, 3);
 }
 
 /* Prothero-Robinson: y' = -1e6 (y - sin t) + cos t, y(0) = 0, whose

@@ -186,15 +186,97 @@ Test(step, radau_dot_residual_against_mpfr)
 /* The stage rule (radau_nodes.c): min(D/2 + 9, 24) up to 30 digits,
    ceil(24 (D + 5) / 35) beyond (the same (D + 5) / (s - 1) as 24 stages
    at 30 digits, so that the step does not shrink with the digits), at
-   most 64: 24 at 30 digits, 25 at 31, 45 at 60, 57 at 78, 64 at 100. */
+   most 200: 24 at 30 digits, 25 at 31, 45 at 60, 57 at 78, 72 at 100,
+   141 at 200, 196 at 280, 200 at 300 (where the rule gives 210). */
 Test(step, radau_stage_rule)
 {
-    static const long D[] = {16, 30, 31, 60, 78, 79, 100, 200};
-    static const slong S[] = {17, 24, 25, 45, 57, 58, 64, 64};
+    static const long D[] = {16, 30, 31, 60, 78, 79, 100, 200, 280, 300};
+    static const slong S[] = {17, 24, 25, 45, 57, 58, 72, 141, 196, 200};
     for (size_t k = 0; k < sizeof D / sizeof D[0]; k++)
         cr_expect_eq(hdo_radau_stages(hdo_run_prec(D[k])), S[k],
                      "%ld digits: %ld stages", D[k],
                      (long)hdo_radau_stages(hdo_run_prec(D[k])));
+}
+
+/* The Newton iterations a step may take: 40 up to 30 digits, then
+   ceil(40 (D + 5)/35), in proportion to the digits to gain (decisions.md
+   D-105): 42 at 31 digits, 75 at 60, 120 at 100, 235 at 200. */
+Test(step, radau_newton_limit)
+{
+    static const long D[] = {16, 30, 31, 60, 100, 200};
+    static const int L[] = {40, 40, 42, 75, 120, 235};
+    for (size_t k = 0; k < sizeof D / sizeof D[0]; k++)
+        cr_expect_eq(hdo_radau_newton_limit(hdo_run_prec(D[k])), L[k],
+                     "%ld digits: %d", D[k],
+                     hdo_radau_newton_limit(hdo_run_prec(D[k])));
+}
+
+/* The estimate's trend (decisions.md D-105): Van der Pol at 100 digits,
+   72 stages, before its fast layer: an accepted step at 0.896 times the
+   last h with the same estimate, 0.0037 tol.  Keeping h would be
+   rejected (the estimate grows by 0.896^-71 = 2,400), so the trend's
+   factor, safety * 0.896 * (0.01/0.0037^2)^(1/71), is taken; at 24
+   stages the same trend predicts 0.017 tol, and nothing changes. */
+Test(step, radau_trend_threshold)
+{
+    double hr = 0.896, u = 0.0037;
+    cr_expect(hdo_radau_trend_rejects(hr, u, u, 1.0, 72));
+    cr_expect(!hdo_radau_trend_rejects(hr, u, u, 1.0, 24));
+    double g = hdo_radau_step_safety(72) * hr * pow(0.01 / (u * u), 1.0 / 71);
+    cr_expect(fabs(hdo_radau_trend_factor(hr, u, u, 72) / g - 1) < 1e-12);
+    cr_expect(!hdo_radau_trend_rejects(1.0, 0.5, 0.5, 1.0, 24),
+              "a steady estimate at half the tolerance");
+    /* the boundary: used^2/usedlast (fac/hratio)^(s-1) = 1 */
+    cr_expect(!hdo_radau_trend_rejects(1.0, 0.5, 0.25, 1.0, 24));
+    cr_expect(hdo_radau_trend_rejects(1.0, NEAR(0.5, 1), 0.25, 1.0, 24));
+    cr_expect(!hdo_radau_trend_rejects(0.5, 0.5, 0.25, 0.5, 24));
+    cr_expect(hdo_radau_trend_rejects(0.5, 0.5, 0.25, NEAR(0.5, 1), 24));
+    /* an estimate far below the tolerance counts as 0.01 (RADAU5) */
+    cr_expect(!hdo_radau_trend_rejects(1.0, 0.05, 1e-20, 1.0, 24));
+    cr_expect_eq(HDO_RADAU_TREND_FLOOR, 0.01);
+}
+
+/* The trend along accepted steps (hdo_radau_probe_accept at 72
+   stages): the first step has no trend; a step at 0.896 times the last
+   h with the same estimate, accepted after a rejection at the last h
+   whose estimate (14.9 tol) fell as h^71, takes the trend's factor
+   instead of keeping h; the same step without the rejection (a flat
+   estimate: EMEP before a sunset, decisions.md D-105) keeps h, and so
+   does one whose rejection fell only as h^30 (below (s-1)/2 = 35.5). */
+Test(step, radau_trend_accept_sequence)
+{
+    for (int c = 0; c < 3; c++) {
+        hdo_radau_probe p;
+        hdo_radau_probe_init(&p);
+        hdo_radau_probe_reset(&p);
+        mpfr_t fac, h, e, tol, er;
+        mpfr_inits2(64, fac, h, e, tol, er, (mpfr_ptr)0);
+        mpfr_set_d(tol, 1e-100, MPFR_RNDN);
+        mpfr_set_d(e, 0.0037e-100, MPFR_RNDN);
+        mpfr_set_d(h, 1e-3, MPFR_RNDN);
+        mpfr_set_d(fac, 1.006, MPFR_RNDN);
+        hdo_radau_probe_accept(&p, fac, h, e, tol, 100, 72);
+        cr_expect(mpfr_cmp_ui(fac, 1) == 0, "no trend yet: kept");
+        if (c == 0)
+            mpfr_set_d(er, 14.9e-100, MPFR_RNDN);
+        else /* e ~ h^30: 0.0037 0.896^-30 */
+            mpfr_set_d(er, 0.0037e-100 * pow(0.896, -30.0), MPFR_RNDN);
+        if (c != 1)
+            hdo_radau_probe_rejected(&p, er, h);
+        mpfr_set_d(h, 0.896e-3, MPFR_RNDN);
+        mpfr_set_d(fac, 1.006, MPFR_RNDN);
+        hdo_radau_probe_accept(&p, fac, h, e, tol, 100, 72);
+        double g = hdo_radau_trend_factor(0.896, 0.0037, 0.0037, 72);
+        if (c == 0) {
+            cr_expect(fabs(mpfr_get_d(fac, MPFR_RNDN) / g - 1) < 1e-9,
+                      "%g against %g", mpfr_get_d(fac, MPFR_RNDN), g);
+            cr_expect(g < 0.95);
+        } else {
+            cr_expect(mpfr_cmp_ui(fac, 1) == 0, "case %d: kept", c);
+        }
+        mpfr_clears(fac, h, e, tol, er, (mpfr_ptr)0);
+        hdo_radau_probe_clear(&p);
+    }
 }
 
 /* The step-size probe: after 16 accepted steps in a row that kept h, when

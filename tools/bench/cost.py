@@ -33,6 +33,12 @@ where CPU time is not.  The figures:
            digits: instructions inside hdo_run and in the Taylor expansion
            (hdo_taylor_expand).  Target: half the figures measured before
            issue 28 (FPU_BEFORE below).
+  radau    Van der Pol mu = 1000 (cases/vanderpol.hdae) under --method
+           implicit at --radau-digits (default 30 60 100): hdo_run's
+           instructions and the steps, the exponent b of instructions ~
+           D^b between each pair and fitted over all.  Targets: the
+           steps independent of D, b at most 2.5.  About 7 minutes of
+           valgrind (the 100-digit run).
 
 A figure is a record of this build on this machine (the same binary and
 libraries give the same counts), not a test: nothing here fails a build.
@@ -40,6 +46,7 @@ libraries give the same counts), not a test: nothing here fails a build.
 import argparse
 import glob
 import json
+import math
 import os
 import shutil
 import subprocess
@@ -48,6 +55,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import callgrind  # noqa: E402
+from cases import fit_exponent  # noqa: E402
 
 TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 STEP_FNS = ("hdo_run_stoppable", "step")  # the driver's step (run.c)
@@ -245,12 +253,37 @@ def fpu(hdo, digits, work):
            mega(expand), mega(before[1] / 2), mega(before[1])))
 
 
+def radau(hdo, digits, work):
+    """Van der Pol mu = 1000 under --method implicit: instructions of
+    hdo_run and the steps at each digit count, and the exponents b of
+    instructions ~ D^b (decisions.md D-105)."""
+    model = os.path.join(TOP, "cases", "vanderpol.hdae")
+    pts, steps = [], []
+    for d in digits:
+        out = os.path.join(work, "vdp-%d" % d)
+        p, _ = callgrind.run([hdo, "run", model, "-d", str(d), "--method",
+                              "implicit", "-o", out])
+        with open(os.path.join(out, "summary.json")) as f:
+            steps.append(json.load(f)["steps"])
+        pts.append((d, p.into("hdo_run")))
+        print("radau: Van der Pol mu = 1000, --method implicit, %d digits: "
+              "%d steps, hdo_run %s" % (d, steps[-1], mega(pts[-1][1])))
+    for (d0, n0), (d1, n1) in zip(pts, pts[1:]):
+        print("radau: %d -> %d digits: D^%.2f" %
+              (d0, d1, math.log(n1 / n0) / math.log(d1 / d0)))
+    print("radau: steps %s at %s digits (target: independent of D), "
+          "instructions D^%.2f over them (target at most D^2.5)" %
+          (steps, digits, fit_exponent(pts)))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--hdo", default=os.path.join(TOP, "build", "hdo"))
     ap.add_argument("--digits", type=int, default=30)
     ap.add_argument("--max-seconds", type=float, default=2.0)
-    ap.add_argument("--only", default="startup,events,dense,fpu")
+    ap.add_argument("--only", default="startup,events,dense,fpu,radau")
+    ap.add_argument("--radau-digits", type=int, nargs="+",
+                    default=[30, 60, 100])
     ap.add_argument("cases", nargs="*")
     a = ap.parse_args()
     if shutil.which("valgrind") is None:
@@ -269,6 +302,8 @@ def main():
             dense(hdo, a.digits, work)
         if "fpu" in only:
             fpu(hdo, a.digits, work)
+        if "radau" in only:
+            radau(hdo, a.radau_digits, work)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return 0

@@ -158,6 +158,14 @@ def main():
                   '%.2f' % r['cpu_s'] if 'cpu_s' in r else '-',
                   'PASS' if r['status'] == 'ok' and ok(r) else
                   'FAIL (%s)' % r['status']), flush=True)
+    pts = [(d, rows[('vdp_mu1000_implicit', d)]['cpu_s'])
+           for d in args.digits
+           if 'cpu_s' in rows.get(('vdp_mu1000_implicit', d), {})]
+    b = fit_exponent(pts)
+    if b is not None:
+        print('# Radau IIA cost, Van der Pol mu = 1000, CPU: D^%.2f over %s '
+              'digits (target: at most D^2.5; in instructions: cost.py)'
+              % (b, [d for d, _ in pts]))
     print('# cost growth with the digits: cpu_s ~ D^b')
     for e in ENTRIES:
         pts = [(d, rows[(e[0], d)]['cpu_s']) for d in args.digits
