@@ -652,18 +652,18 @@ cp_pick(run_ctx *c, slong *m, const mpfr_t t, int *impacted)
     int distinct = 1;
     for (slong s = 0; s < n; s++) {
         mpfr_init2(cd[s].H, c->prec);
-        cd[s].mode =
-            hdo_model_cp_mode(c->model, *m, masks != NULL ? masks[s] : s);
+        cd[s].mask = masks != NULL ? masks[s] : s;
+        cd[s].mode = hdo_model_cp_mode(c->model, *m, cd[s].mask);
         for (slong r = 0; r < s; r++)
             distinct &= cd[s].mode < 0 || cd[r].mode != cd[s].mode;
     }
     slong nfail = 0;
     for (slong s = 0; s < n; s++) {
         if (!distinct) { /* one mode for two sets: each in turn */
-            try_candidate(cd + s, c, *m, masks != NULL ? masks[s] : s, &e, t);
+            try_candidate(cd + s, c, *m, cd[s].mask, &e, t);
             continue;
         }
-        candidate_point(cd + s, c, *m, masks != NULL ? masks[s] : s, &e, t);
+        candidate_point(cd + s, c, *m, cd[s].mask, &e, t);
         nfail += cd[s].kind == CAND_FAIL;
     }
     for (slong s = 0; s < n && distinct; s++)

@@ -243,6 +243,14 @@ hdo_run_guard_floors(run_ctx *c, mode_cache *mc, const mpfr_t t, mpfr_srcptr xs,
     guard_radii(c, mc, t, xs, xu, dense, H, mc->step->gfloor, 1);
 }
 
+/* Component k of the point (t, xs, xu): the key of the guard noise's
+   last point. */
+static mpfr_srcptr
+point_entry(slong k, const mpfr_t t, mpfr_srcptr xs, slong ns, mpfr_srcptr xu)
+{
+    return k == 0 ? t : k <= ns ? xs + (k - 1) : xu + (k - 1 - ns);
+}
+
 void
 hdo_run_guard_noise(run_ctx *c, mode_cache *mc, const mpfr_t t, mpfr_srcptr xs,
                     mpfr_srcptr xu)
@@ -255,9 +263,7 @@ hdo_run_guard_noise(run_ctx *c, mode_cache *mc, const mpfr_t t, mpfr_srcptr xs,
     slong ns = mc->red->nstate, n = 1 + ns + mc->red->nimplicit;
     int same = mc->gnkey != NULL && mc->gnkey_valid;
     for (slong k = 0; k < n && same; k++)
-        same = mpfr_equal_p(mc->gnkey + k, k == 0    ? t
-                                           : k <= ns ? xs + (k - 1)
-                                                     : xu + (k - 1 - ns));
+        same = mpfr_equal_p(mc->gnkey + k, point_entry(k, t, xs, ns, xu));
     if (same)
         return;
     mpfr_t H;
@@ -268,10 +274,6 @@ hdo_run_guard_noise(run_ctx *c, mode_cache *mc, const mpfr_t t, mpfr_srcptr xs,
     if (mc->gnkey == NULL)
         mc->gnkey = hdo_vec_init(n, c->prec);
     for (slong k = 0; k < n; k++)
-        mpfr_set(mc->gnkey + k,
-                 k == 0    ? t
-                 : k <= ns ? xs + (k - 1)
-                           : xu + (k - 1 - ns),
-                 MPFR_RNDN);
+        mpfr_set(mc->gnkey + k, point_entry(k, t, xs, ns, xu), MPFR_RNDN);
     mc->gnkey_valid = 1;
 }
