@@ -591,7 +591,7 @@ search(arf_t ra, arf_t rb, lazy_balls *Qz, slong len, const arf_t H,
    side (decisions.md D-093). */
 #define FAST_ZERO_MAX 256
 static int
-fast_zero_order(slong *mo, mpfr_srcptr c, slong n, const mpfr_t H,
+fast_zero_order(slong *mo, mpfr_srcptr c, slong n, slong m0, const mpfr_t H,
                 const mpfr_t tol, mpfr_srcptr floor)
 {
     double l[FAST_ZERO_MAX];
@@ -619,7 +619,7 @@ fast_zero_order(slong *mo, mpfr_srcptr c, slong n, const mpfr_t H,
     }
     double margin =
         1e-9 + 1e-12 * (fabs(sl) + fabs(lt) + fabs(lz) + fabs(lh) * (double)n);
-    for (slong m = 0; m < n; m++) {
+    for (slong m = m0; m < n; m++) {
         if (l[m] > lz + margin) {
             *mo = m;
             return 1;
@@ -635,6 +635,14 @@ slong
 hdo_event_zero_order(mpfr_srcptr c, slong len, const mpfr_t H, const mpfr_t tol,
                      mpfr_srcptr floor)
 {
+    return hdo_event_zero_order_at(c, len, H, tol, floor, NULL);
+}
+
+slong
+hdo_event_zero_order_at(mpfr_srcptr c, slong len, const mpfr_t H,
+                        const mpfr_t tol, mpfr_srcptr floor,
+                        mpfr_srcptr vfloor)
+{
     /* Remark 12 of Kunkel and Mehrmann: right after a transition S(0) is
        zero up to the errors of the event location and the reset, of
        either sign.  A value of S(0) within the tolerance is taken as an
@@ -646,19 +654,28 @@ hdo_event_zero_order(mpfr_srcptr c, slong len, const mpfr_t H, const mpfr_t tol,
        size over the step, whatever that size (an absolute term, tol (1 +
        scale) up to stop 21, made a guard 1e-25 h at 20 digits zero
        everywhere: events at t = 0, or none; issue 23), plus the floor
-       below which the state's own errors hide S (event.h). */
+       below which the state's own errors hide S (event.h).  With vfloor,
+       S(0) = c_0 is a value, not a truncated series: it is zero only
+       within its own error vfloor (decisions.md D-112: 1e-30 - t +
+       1e20 t^2 is not zero at t = 0 because its t^2 term is 7e20 over
+       the step). */
     mpfr_t ztol, term, p;
-    slong m;
+    slong m, m0 = 0;
     slong n = hdo_event_actual_len(c, len);
-    if (fast_zero_order(&m, c, n, H, tol, floor))
+    if (vfloor != NULL && n > 0) {
+        if (mpfr_cmpabs(c + 0, vfloor) > 0)
+            return 0;
+        m0 = 1;
+    }
+    if (fast_zero_order(&m, c, n, m0, H, tol, floor))
         return m == n ? len : m;
     mpfr_inits2(64, ztol, term, p, (mpfr_ptr)0);
     hdo_event_coef_scale(ztol, c, n, H, NULL);
     mpfr_mul(ztol, ztol, tol, MPFR_RNDU);
     if (floor != NULL)
         mpfr_add(ztol, ztol, floor, MPFR_RNDU);
-    mpfr_set_ui(p, 1, MPFR_RNDN);
-    for (m = 0; m < n; m++) {
+    mpfr_pow_ui(p, H, (unsigned long)m0, MPFR_RNDN);
+    for (m = m0; m < n; m++) {
         mpfr_abs(term, c + m, MPFR_RNDN);
         mpfr_mul(term, term, p, MPFR_RNDN);
         if (mpfr_cmp(term, ztol) > 0)
@@ -669,9 +686,10 @@ hdo_event_zero_order(mpfr_srcptr c, slong len, const mpfr_t H, const mpfr_t tol,
     return m == n ? len : m; /* the exact zeros after n are within ztol */
 }
 
-int
-hdo_event_locate(mpfr_t root, mpfr_srcptr c, slong len, const mpfr_t H,
-                 const mpfr_t tol, mpfr_srcptr floor, mpfr_prec_t prec)
+/* hdo_event_locate with hdo_event_zero_order_at's vfloor */
+static int
+locate(mpfr_t root, mpfr_srcptr c, slong len, const mpfr_t H, const mpfr_t tol,
+       mpfr_srcptr floor, mpfr_srcptr vfloor, mpfr_prec_t prec)
 {
     mpfr_t term;
     slong m;
@@ -685,7 +703,7 @@ hdo_event_locate(mpfr_t root, mpfr_srcptr c, slong len, const mpfr_t H,
         }
         return 0;
     }
-    m = hdo_event_zero_order(c, len, H, tol, floor);
+    m = hdo_event_zero_order_at(c, len, H, tol, floor, vfloor);
     if (m == len) {
         /* |S| <= len * ztol on the whole step: it stays on the surface
            as far as the tolerance can tell; no crossing. */
@@ -779,11 +797,18 @@ shift_to(mpfr_ptr T, mpfr_srcptr c, slong len, const mpfr_t r, mpfr_prec_t prec)
 }
 
 int
-hdo_event_locate_after(mpfr_t root, mpfr_srcptr c, slong len, const mpfr_t H,
-                       const mpfr_t tol, mpfr_srcptr floor, mpfr_srcptr slack,
-                       mpfr_prec_t prec)
+hdo_event_locate(mpfr_t root, mpfr_srcptr c, slong len, const mpfr_t H,
+                 const mpfr_t tol, mpfr_srcptr floor, mpfr_prec_t prec)
 {
-    int st = hdo_event_locate(root, c, len, H, tol, floor, prec);
+    return locate(root, c, len, H, tol, floor, NULL, prec);
+}
+
+int
+hdo_event_locate_after(mpfr_t root, mpfr_srcptr c, slong len, const mpfr_t H,
+                       const mpfr_t tol, mpfr_srcptr floor, mpfr_srcptr vfloor,
+                       mpfr_srcptr slack, mpfr_prec_t prec)
+{
+    int st = locate(root, c, len, H, tol, floor, vfloor, prec);
     if (st != HDO_EVENT || !mpfr_zero_p(root) || slack == NULL ||
         !mpfr_regular_p(slack) || len < 2)
         return st;

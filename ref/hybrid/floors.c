@@ -177,6 +177,8 @@ guard_radii(run_ctx *c, mode_cache *mc, const mpfr_t t, mpfr_srcptr xs,
         HDO_ASSERT(mc->gprog != NULL);
         hdo_program_init(mc->gprog, c->model->pool, sp->guards, ng, 64);
         mc->gfloor = hdo_vec_init(ng, 64);
+        mc->gnok = calloc((size_t)ng, 1);
+        HDO_ASSERT(mc->gnok != NULL);
     }
     const hdo_program_struct *gp = mc->gprog;
     slong nin = gp->ninputs;
@@ -222,10 +224,13 @@ guard_radii(run_ctx *c, mode_cache *mc, const mpfr_t t, mpfr_srcptr xs,
     }
     for (slong g = 0; g < ng; g++) {
         mpfr_set_zero(out + g, 1);
-        if (known &&
-            hdo_expr_enclose(m, r, c->model->pool, sp->guards[g], gp->inputs,
-                             mid, rad, nin, t, trad, c->prec + 32) == 0)
+        int ok = known && hdo_expr_enclose(m, r, c->model->pool, sp->guards[g],
+                                           gp->inputs, mid, rad, nin, t, trad,
+                                           c->prec + 32) == 0;
+        if (ok)
             mpfr_set(out + g, r, MPFR_RNDU);
+        if (!gfloor)
+            mc->gnok[g] = (char)ok;
         if (gfloor)
             mpfr_set(mc->gfloor + g, out + g, MPFR_RNDU);
     }
@@ -255,8 +260,9 @@ void
 hdo_run_guard_noise(run_ctx *c, mode_cache *mc, const mpfr_t t, mpfr_srcptr xs,
                     mpfr_srcptr xu)
 {
-    /* an implicit stepper's guard error reads gfloor (radau_guard.c) */
-    if (mc->step->nguards == 0 || (mc->step->type->flags & HDO_STEP_IMPLICIT))
+    /* an implicit stepper's guard error reads gfloor (radau_guard.c),
+       but the zero rule reads gnoise for every stepper (D-112) */
+    if (mc->step->nguards == 0)
         return;
     /* the same point as the last: the same floors (an event's expansion,
        then the step from it; issue 28: an enclosure per guard) */
@@ -276,4 +282,33 @@ hdo_run_guard_noise(run_ctx *c, mode_cache *mc, const mpfr_t t, mpfr_srcptr xs,
     for (slong k = 0; k < n; k++)
         mpfr_set(mc->gnkey + k, point_entry(k, t, xs, ns, xu), MPFR_RNDN);
     mc->gnkey_valid = 1;
+}
+
+int
+hdo_run_guard_value_floor(mpfr_t vf, const run_ctx *c, const mode_cache *mc,
+                          slong g, mpfr_srcptr coef, slong len, int after)
+{
+    slong ns = mc->red->nstate, n = 1 + ns + mc->red->nimplicit;
+    if (mc->gnok == NULL || !mc->gnok[g] || mc->gnkey == NULL ||
+        !mc->gnkey_valid)
+        return 0;
+    for (slong k = 0; k < n; k++)
+        if (!mpfr_equal_p(mc->gnkey + k,
+                          point_entry(k, c->t, mc->xs, ns, mc->xu)))
+            return 0; /* not the point of the noise */
+    mpfr_set(vf, mc->step->gnoise + g, MPFR_RNDU);
+    if (!after || !mpfr_regular_p(c->event_dt))
+        return 1;
+    /* S's change within the event time's uncertainty dt: sum |c_k| dt^k */
+    mpfr_t term, pw;
+    mpfr_inits2(64, term, pw, (mpfr_ptr)0);
+    mpfr_set(pw, c->event_dt, MPFR_RNDU);
+    for (slong k = 1; k < len; k++) {
+        mpfr_abs(term, coef + k, MPFR_RNDU);
+        mpfr_mul(term, term, pw, MPFR_RNDU);
+        mpfr_add(vf, vf, term, MPFR_RNDU);
+        mpfr_mul(pw, pw, c->event_dt, MPFR_RNDU);
+    }
+    mpfr_clears(term, pw, (mpfr_ptr)0);
+    return mpfr_number_p(vf);
 }

@@ -121,6 +121,8 @@ step(run_ctx *c, int *done)
     hdo_run_time_tol(stol, c, c->t);
     hdo_run_guard_floors(c, mc, c->t, mc->xs, mc->xu, &mc->step->dense, hloc);
     int after = mpfr_equal_p(c->t, c->event_at); /* the first step after */
+    mpfr_t vf; /* a guard value's own error (the zero rule's, D-112) */
+    mpfr_init2(vf, 64);
     for (slong g = 0; g < mc->nguards; g++) {
         mpfr_srcptr coef = mc->step->dense.guard[g * (p + 1)];
         if (hdo_invariant_skips(mc->inv, g))
@@ -138,6 +140,10 @@ step(run_ctx *c, int *done)
             mpfr_set_zero(root, 1);
         } else if (hdo_event_locate_after(
                        root, coef, p + 1, hloc, c->tol, mc->gfloor + g,
+                       hdo_run_guard_value_floor(vf, c, mc, g, coef, p + 1,
+                                                 after)
+                           ? vf
+                           : NULL,
                        after ? c->event_dt : NULL, c->prec) != HDO_EVENT ||
                    mpfr_cmp(root, h) > 0)
             continue;
@@ -162,6 +168,7 @@ step(run_ctx *c, int *done)
         }
         mpfr_clear(d);
     }
+    mpfr_clear(vf);
     if (best >= 0 && last && hdo_run_event_at_end(c, h, broot))
         best = -1;
 
