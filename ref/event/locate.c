@@ -465,11 +465,55 @@ balls(lazy_balls *z)
     return z->Q;
 }
 
+/* A cluster's depth against the guard's own error (decisions.md D-112):
+   S(0) is a value known to its own error (hdo_event_zero_order_at), and a
+   dip below zero narrower than w_min is ignored only when the enclosure
+   of S on it stays above -(vfloor + (floor - vfloor) b / H + tol max_k
+   |c_k| b^k): S(0)'s error, the floor's drift over the step (tol |x'| H
+   of each input, hdo_run_guard_floors) over [0, b] only, and tol times
+   S's size on [0, b] (the time scale of the dip itself, as
+   hdo_event_time_error's), not tol times its size over the step: the
+   dip of 1e-30 - t + 1e20 t^2 on [1e-30, 1e-20], 2.5e-21 deep, is the
+   event.  NULL in search: the rule of w_min alone. */
+typedef struct {
+    mpfr_srcptr c; /* S's coefficients (Q = S) */
+    slong len;
+    mpfr_srcptr H, tol, floor, vfloor; /* floor: NULL for none */
+} dip_rule;
+
+/* 1 when the dip of Q on [a, b] (enclosed by q) is within the guard's
+   error at b (dip_rule). */
+static int
+dip_within_error(const dip_rule *dr, const arb_t q, const arf_t b)
+{
+    mpfr_t bb, e, lo;
+    arf_t l;
+    mpfr_inits2(64, bb, e, lo, (mpfr_ptr)0);
+    arf_init(l);
+    arf_get_mpfr(bb, b, MPFR_RNDU);
+    hdo_event_coef_scale(e, dr->c, dr->len, bb, NULL);
+    mpfr_mul(e, e, dr->tol, MPFR_RNDU);
+    mpfr_add(e, e, dr->vfloor, MPFR_RNDU);
+    if (dr->floor != NULL && mpfr_cmp(dr->floor, dr->vfloor) > 0) {
+        mpfr_sub(lo, dr->floor, dr->vfloor, MPFR_RNDU);
+        mpfr_mul(lo, lo, bb, MPFR_RNDU);
+        mpfr_div(lo, lo, dr->H, MPFR_RNDU);
+        mpfr_add(e, e, lo, MPFR_RNDU);
+    }
+    arb_get_lbound_arf(l, q, 64);
+    arf_get_mpfr(lo, l, MPFR_RNDD);
+    mpfr_neg(e, e, MPFR_RNDD);
+    int within = mpfr_cmp(lo, e) >= 0;
+    arf_clear(l);
+    mpfr_clears(bb, e, lo, (mpfr_ptr)0);
+    return within;
+}
+
 /* The search on Q (Q(0) > 0) over [0, H]: returns 1 and a bracket [a, b]
    (Q(a) >= 0 >= Q(b)) of the first sign change from + to -, or 0. */
 static int
 search(arf_t ra, arf_t rb, lazy_balls *Qz, slong len, const arf_t H,
-       const arf_t wmin, slong aprec, fastpoly *fp)
+       const arf_t wmin, slong aprec, fastpoly *fp, const dip_rule *dr)
 {
     slong cap = 64, top = 0;
     interval *stack = flint_malloc(cap * sizeof *stack);
@@ -525,7 +569,17 @@ search(arf_t ra, arf_t rb, lazy_balls *Qz, slong len, const arf_t H,
             }
         } else {
             arf_sub(w, &iv.b, &iv.a, ARF_PREC_EXACT, ARF_RND_DOWN);
-            if (arf_cmp(w, wmin) <= 0) {
+            int cluster = arf_cmp(w, wmin) <= 0;
+            if (cluster && dr != NULL) {
+                /* deeper than the guard's error: split on, down to the
+                   working precision of b */
+                if (T == NULL)
+                    T = _arb_vec_init(len);
+                enclose(q, dq, T, balls(Qz), len, m, r, aprec);
+                arf_mul_2exp_si(r, &iv.b, 16 - aprec);
+                cluster = dip_within_error(dr, q, &iv.b) || arf_cmp(w, r) <= 0;
+            }
+            if (cluster) {
                 /* a cluster of roots narrower than w_min: an event only if
                    it leaves S negative (see the comment at the top) */
                 int sb = fast_sign_at(fp, &iv);
@@ -741,9 +795,11 @@ locate(mpfr_t root, mpfr_srcptr c, slong len, const mpfr_t H, const mpfr_t tol,
         mpfr_div_2ui(term, term, 2, MPFR_RNDD);
         arf_set_mpfr(wmin, term);
 
+        dip_rule dr = {c, len, H, tol, floor, vfloor};
         int hit = (fast_not_clearly_positive(&fp) ||
                    !clearly_positive(balls(&Qz), qlen, Ha)) &&
-                  search(ra, rb, &Qz, qlen, Ha, wmin, aprec, &fp);
+                  search(ra, rb, &Qz, qlen, Ha, wmin, aprec, &fp,
+                         vfloor != NULL && m == 0 ? &dr : NULL);
         if (hit) {
             mpfr_inits2(prec, a, b, fa, fb, dummy, (mpfr_ptr)0);
             arf_get_mpfr(a, ra, MPFR_RNDN);
