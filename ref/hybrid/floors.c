@@ -177,8 +177,6 @@ guard_radii(run_ctx *c, mode_cache *mc, const mpfr_t t, mpfr_srcptr xs,
         HDO_ASSERT(mc->gprog != NULL);
         hdo_program_init(mc->gprog, c->model->pool, sp->guards, ng, 64);
         mc->gfloor = hdo_vec_init(ng, 64);
-        mc->gnok = calloc((size_t)ng, 1);
-        HDO_ASSERT(mc->gnok != NULL);
     }
     const hdo_program_struct *gp = mc->gprog;
     slong nin = gp->ninputs;
@@ -224,13 +222,10 @@ guard_radii(run_ctx *c, mode_cache *mc, const mpfr_t t, mpfr_srcptr xs,
     }
     for (slong g = 0; g < ng; g++) {
         mpfr_set_zero(out + g, 1);
-        int ok = known && hdo_expr_enclose(m, r, c->model->pool, sp->guards[g],
-                                           gp->inputs, mid, rad, nin, t, trad,
-                                           c->prec + 32) == 0;
-        if (ok)
+        if (known &&
+            hdo_expr_enclose(m, r, c->model->pool, sp->guards[g], gp->inputs,
+                             mid, rad, nin, t, trad, c->prec + 32) == 0)
             mpfr_set(out + g, r, MPFR_RNDU);
-        if (!gfloor)
-            mc->gnok[g] = (char)ok;
         if (gfloor)
             mpfr_set(mc->gfloor + g, out + g, MPFR_RNDU);
     }
@@ -260,9 +255,8 @@ void
 hdo_run_guard_noise(run_ctx *c, mode_cache *mc, const mpfr_t t, mpfr_srcptr xs,
                     mpfr_srcptr xu)
 {
-    /* an implicit stepper's guard error reads gfloor (radau_guard.c),
-       but the zero rule reads gnoise for every stepper (D-112) */
-    if (mc->step->nguards == 0)
+    /* an implicit stepper's guard error reads gfloor (radau_guard.c) */
+    if (mc->step->nguards == 0 || (mc->step->type->flags & HDO_STEP_IMPLICIT))
         return;
     /* the same point as the last: the same floors (an event's expansion,
        then the step from it; issue 28: an enclosure per guard) */
@@ -284,31 +278,57 @@ hdo_run_guard_noise(run_ctx *c, mode_cache *mc, const mpfr_t t, mpfr_srcptr xs,
     mc->gnkey_valid = 1;
 }
 
+/* Why not gnoise (tol max(|x|, floor) per input): a value below its
+   floor is known absolutely, to tol times the variable's largest size
+   (hdo_run_var_scale, what --verify holds it to), not to tol times the
+   floor.  The ball's h after its impacts near the Zeno point is -9e-43
+   at 30 digits where gnoise says 1e-70: taken for a sign, h < 0 fired at
+   once, 100 times (D-112). */
 int
-hdo_run_guard_value_floor(mpfr_t vf, const run_ctx *c, const mode_cache *mc,
-                          slong g, mpfr_srcptr coef, slong len, int after)
+hdo_run_guard_value_floor(mpfr_t vf, run_ctx *c, mode_cache *mc, slong g,
+                          mpfr_srcptr coef, slong len, int after)
 {
-    slong ns = mc->red->nstate, n = 1 + ns + mc->red->nimplicit;
-    if (mc->gnok == NULL || !mc->gnok[g] || mc->gnkey == NULL ||
-        !mc->gnkey_valid)
+    const hdo_stepper_struct *sp = mc->step;
+    if (mc->gprog == NULL) /* made by hdo_run_guard_floors */
         return 0;
-    for (slong k = 0; k < n; k++)
-        if (!mpfr_equal_p(mc->gnkey + k,
-                          point_entry(k, c->t, mc->xs, ns, mc->xu)))
-            return 0; /* not the point of the noise */
-    mpfr_set(vf, mc->step->gnoise + g, MPFR_RNDU);
-    if (!after || !mpfr_regular_p(c->event_dt))
-        return 1;
-    /* S's change within the event time's uncertainty dt: sum |c_k| dt^k */
-    mpfr_t term, pw;
-    mpfr_inits2(64, term, pw, (mpfr_ptr)0);
-    mpfr_set(pw, c->event_dt, MPFR_RNDU);
-    for (slong k = 1; k < len; k++) {
-        mpfr_abs(term, coef + k, MPFR_RNDU);
-        mpfr_mul(term, term, pw, MPFR_RNDU);
-        mpfr_add(vf, vf, term, MPFR_RNDU);
-        mpfr_mul(pw, pw, c->event_dt, MPFR_RNDU);
+    const hdo_program_struct *gp = mc->gprog;
+    slong nin = gp->ninputs;
+    mpfr_ptr mid = hdo_vec_init(nin + 1, c->prec),
+             rad = hdo_vec_init(nin + 1, 64);
+    mpfr_t m, r, trad, zero;
+    mpfr_init2(m, c->prec);
+    mpfr_inits2(64, r, trad, zero, (mpfr_ptr)0);
+    mpfr_set_zero(zero, 1);
+    left_limit L = {mc->red, mc->xs, mc->xu, NULL, zero};
+    int ok = 1;
+    for (slong q = 0; q < nin && ok; q++) {
+        ok = hdo_run_left_value(mid + q, &L, gp->inputs[q].var,
+                                gp->inputs[q].order);
+        if (ok)
+            hdo_run_var_scale(rad + q, c, gp->inputs[q].var, mid + q);
     }
-    mpfr_clears(term, pw, (mpfr_ptr)0);
-    return mpfr_number_p(vf);
+    mpfr_abs(trad, c->t, MPFR_RNDU);
+    mpfr_mul(trad, trad, c->tol, MPFR_RNDU);
+    ok = ok && hdo_expr_enclose(m, r, c->model->pool, sp->guards[g],
+                                gp->inputs, mid, rad, nin, c->t, trad,
+                                c->prec + 32) == 0;
+    if (ok) {
+        mpfr_set(vf, r, MPFR_RNDU);
+        if (after && mpfr_regular_p(c->event_dt)) {
+            /* S's change within the event time's uncertainty dt */
+            mpfr_set(trad, c->event_dt, MPFR_RNDU);
+            for (slong k = 1; k < len; k++) {
+                mpfr_abs(r, coef + k, MPFR_RNDU);
+                mpfr_mul(r, r, trad, MPFR_RNDU);
+                mpfr_add(vf, vf, r, MPFR_RNDU);
+                mpfr_mul(trad, trad, c->event_dt, MPFR_RNDU);
+            }
+        }
+        ok = mpfr_number_p(vf);
+    }
+    hdo_vec_clear(mid, nin + 1);
+    hdo_vec_clear(rad, nin + 1);
+    mpfr_clear(m);
+    mpfr_clears(r, trad, zero, (mpfr_ptr)0);
+    return ok;
 }

@@ -120,7 +120,6 @@ hdo_run_mode_cache_clear(mode_cache *mc, hdo_result_struct *res)
         hdo_program_clear(mc->gprog);
         free(mc->gprog);
         hdo_vec_clear(mc->gfloor, mc->step->nguards);
-        free(mc->gnok);
     }
     if (mc->gnkey != NULL)
         hdo_vec_clear(mc->gnkey, 1 + mc->red->nstate + mc->red->nimplicit);

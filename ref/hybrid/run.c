@@ -37,6 +37,20 @@ hdo_run_event_at_end(const run_ctx *c, const mpfr_t h, const mpfr_t root)
 }
 
 /* One step of the current mode; sets *done at the end time. */
+/* The zero rule's error of guard g's value at the step's start
+   (hdo_run_guard_value_floor, D-112), or NULL (D-016's rule): asked only
+   where that rule takes S(0) for a zero, |S(0)| within tol times S's
+   size over the step (an enclosure per guard otherwise). */
+static mpfr_srcptr
+value_floor(mpfr_t vf, run_ctx *c, mode_cache *mc, slong g, mpfr_srcptr coef,
+            slong len, const mpfr_t hloc, int after)
+{
+    if (hdo_event_zero_order(coef, len, hloc, c->tol, mc->gfloor + g) == 0)
+        return NULL; /* not a zero by tol times its size: nor by its error */
+    return hdo_run_guard_value_floor(vf, c, mc, g, coef, len, after) ? vf
+                                                                      : NULL;
+}
+
 static int
 step(run_ctx *c, int *done)
 {
@@ -140,10 +154,7 @@ step(run_ctx *c, int *done)
             mpfr_set_zero(root, 1);
         } else if (hdo_event_locate_after(
                        root, coef, p + 1, hloc, c->tol, mc->gfloor + g,
-                       hdo_run_guard_value_floor(vf, c, mc, g, coef, p + 1,
-                                                 after)
-                           ? vf
-                           : NULL,
+                       value_floor(vf, c, mc, g, coef, p + 1, hloc, after),
                        after ? c->event_dt : NULL, c->prec) != HDO_EVENT ||
                    mpfr_cmp(root, h) > 0)
             continue;
