@@ -694,8 +694,7 @@ hdo_event_zero_order(mpfr_srcptr c, slong len, const mpfr_t H, const mpfr_t tol,
 
 slong
 hdo_event_zero_order_at(mpfr_srcptr c, slong len, const mpfr_t H,
-                        const mpfr_t tol, mpfr_srcptr floor,
-                        mpfr_srcptr vfloor)
+                        const mpfr_t tol, mpfr_srcptr floor, mpfr_srcptr vfloor)
 {
     /* Remark 12 of Kunkel and Mehrmann: right after a transition S(0) is
        zero up to the errors of the event location and the reset, of

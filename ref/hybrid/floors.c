@@ -309,9 +309,8 @@ hdo_run_guard_value_floor(mpfr_t vf, run_ctx *c, mode_cache *mc, slong g,
     }
     mpfr_abs(trad, c->t, MPFR_RNDU);
     mpfr_mul(trad, trad, c->tol, MPFR_RNDU);
-    ok = ok && hdo_expr_enclose(m, r, c->model->pool, sp->guards[g],
-                                gp->inputs, mid, rad, nin, c->t, trad,
-                                c->prec + 32) == 0;
+    ok = ok && hdo_expr_enclose(m, r, c->model->pool, sp->guards[g], gp->inputs,
+                                mid, rad, nin, c->t, trad, c->prec + 32) == 0;
     if (ok) {
         mpfr_set(vf, r, MPFR_RNDU);
         if (after && mpfr_regular_p(c->event_dt)) {

@@ -48,7 +48,7 @@ value_floor(mpfr_t vf, run_ctx *c, mode_cache *mc, slong g, mpfr_srcptr coef,
     if (hdo_event_zero_order(coef, len, hloc, c->tol, mc->gfloor + g) == 0)
         return NULL; /* not a zero by tol times its size: nor by its error */
     return hdo_run_guard_value_floor(vf, c, mc, g, coef, len, after) ? vf
-                                                                      : NULL;
+                                                                     : NULL;
 }
 
 static int
