@@ -56,14 +56,29 @@ hdo_run_option_fail(run_ctx *c)
     return HDO_ERR_INPUT;
 }
 
-/* Time tolerance at t: tol * max(1, |t|). */
+/* Time tolerance at t: tol max(u, |t|), u = min(1, |t_end - t0|) the
+   run's time unit: one, or the span where it is shorter, so that a run
+   over [0, 1e-20] tells events apart as the same run scaled to [0, 1]
+   does (with u = 1 two events 3e-41 apart at 3e-21 were simultaneous:
+   decisions.md D-112).  A span of one or more keeps D-016's unit. */
 void
 hdo_run_time_tol(mpfr_t r, const run_ctx *c, const mpfr_t t)
 {
+    mpfr_t u;
+    mpfr_init2(u, 64);
+    mpfr_set_ui(u, 1, MPFR_RNDN);
+    if (c->res != NULL && mpfr_number_p(c->t_end) &&
+        mpfr_number_p(c->res->t0)) {
+        mpfr_sub(r, c->t_end, c->res->t0, MPFR_RNDU);
+        mpfr_abs(r, r, MPFR_RNDU);
+        if (mpfr_regular_p(r) && mpfr_cmp(r, u) < 0)
+            mpfr_set(u, r, MPFR_RNDN);
+    }
     mpfr_abs(r, t, MPFR_RNDN);
-    if (mpfr_cmp_ui(r, 1) < 0)
-        mpfr_set_ui(r, 1, MPFR_RNDN);
+    if (mpfr_cmp(r, u) < 0)
+        mpfr_set(r, u, MPFR_RNDN);
     mpfr_mul(r, r, c->tol, MPFR_RNDN);
+    mpfr_clear(u);
 }
 
 /* The horizon of the event search of a step from t (and of the zero rule
