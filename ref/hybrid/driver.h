@@ -165,7 +165,7 @@ int hdo_run_phase_enter(run_ctx *c, int phase);
 int hdo_run_fail(run_ctx *c, int status, slong mode, const mpfr_t t);
 int hdo_run_option_fail(run_ctx *c);
 void hdo_run_time_tol(mpfr_t r, const run_ctx *c, const mpfr_t t);
-void hdo_run_event_horizon(mpfr_t H, const mpfr_t t);
+void hdo_run_event_horizon(mpfr_t H, const run_ctx *c, const mpfr_t t);
 
 /* left.c: the left limit L of the state at an event.
    hdo_run_left_value: the value of (var, order) on L, a state or unknown

@@ -121,7 +121,7 @@ step(run_ctx *c, int *done)
     }
     /* the events are searched over the natural step hloc; the step taken
        (h) stops at the end time */
-    hdo_run_event_horizon(h, c->t);
+    hdo_run_event_horizon(h, c, c->t);
     mpfr_set(hloc, h, MPFR_RNDN);
     mpfr_sub(hmax, c->t_end, c->t, MPFR_RNDN);
     if (mpfr_cmp(h, hmax) >= 0) {
