@@ -296,7 +296,7 @@ hdo_run_guard_value_floor(mpfr_t vf, run_ctx *c, mode_cache *mc, slong g,
     mpfr_ptr mid = hdo_vec_init(nin + 1, c->prec),
              rad = hdo_vec_init(nin + 1, 64);
     mpfr_t m, r, trad, zero;
-    mpfr_init2(m, c->prec);
+    mpfr_init2(m, c->prec + 32);
     mpfr_inits2(64, r, trad, zero, (mpfr_ptr)0);
     mpfr_set_zero(zero, 1);
     left_limit L = {mc->red, mc->xs, mc->xu, NULL, zero};
@@ -312,7 +312,13 @@ hdo_run_guard_value_floor(mpfr_t vf, run_ctx *c, mode_cache *mc, slong g,
     ok = ok && hdo_expr_enclose(m, r, c->model->pool, sp->guards[g], gp->inputs,
                                 mid, rad, nin, c->t, trad, c->prec + 32) == 0;
     if (ok) {
-        mpfr_set(vf, r, MPFR_RNDU);
+        /* the truth is in m +- r, so |coef[0] - truth| <= |coef[0] - m| +
+           r: coef[0]'s own rounding at the working precision counts (the
+           boost converter's PWM guard at t = 0 is 0 in exact arithmetic,
+           -1e-51 at 50 digits, its enclosure 1e-62 wide) */
+        mpfr_sub(m, coef + 0, m, MPFR_RNDN);
+        mpfr_abs(m, m, MPFR_RNDU);
+        mpfr_add(vf, r, m, MPFR_RNDU);
         if (after && mpfr_regular_p(c->event_dt)) {
             /* S's change within the event time's uncertainty dt */
             mpfr_set(trad, c->event_dt, MPFR_RNDU);
