@@ -1,9 +1,8 @@
 /* entry_bounds.c -- the end-time rule and the Filippov entry tests
  * (docs/decisions.md D-017, D-004) at their boundaries: a root within tol
- * (docs/decisions.md D-017, D-004) at their boundaries: a root within tol
- * max(u, |t_end|) (u = min(1, the span), D-112) of t_end on the last step is not taken; sliding starts when
- * |S_b|, L_a S <= sqrt(tol) < L_b S, -L_b S_b and the gradients are
- * parallel within sqrt(tol). */
+ * max(u, |t_end|) (u = min(1, the span), D-112) of t_end on the last step
+ * is not taken; sliding starts when |S_b|, L_a S <= sqrt(tol) < L_b S,
+ * -L_b S_b and the gradients are parallel within sqrt(tol). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
