@@ -64,8 +64,8 @@ Test(hybrid_thresholds, end_time_rule_boundary)
 /* `der(x) = 1` from x = 0 at t = 0, `when x > a goto b`, until a + delta,
    at 20 digits (tol = 10^-25).  The series is a polynomial, so the
    natural step is one time unit max(u, |t|), u = min(1, until) (decisions.md
-   D-016, D-112): steps 0 -> 1 -> 2 -> 4, or one step to until < 1.  Returns the number of events; the last row's mode
-   in *mode. */
+   D-016, D-112): steps 0 -> 1 -> 2 -> 4, or one step to until < 1.  Returns the
+   number of events; the last row's mode in *mode. */
 static slong
 run_end(const char *a, const char *until, char *mode, size_t nmode)
 {
