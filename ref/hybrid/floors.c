@@ -278,6 +278,20 @@ hdo_run_guard_noise(run_ctx *c, mode_cache *mc, const mpfr_t t, mpfr_srcptr xs,
     mc->gnkey_valid = 1;
 }
 
+/* 1 when (var, order) is a state of r: its error is tol times its
+   largest size.  An algebraic unknown's is not: the diode voltage ud =
+   V sin(w t) - vC of rectifier_diode is zero while the diode conducts,
+   its largest size so far its own rounding (1e-79 with V = 1e-39), its
+   error vC's (1e-74). */
+static int
+is_state(const hdo_reduced_struct *r, slong var, slong order)
+{
+    for (slong i = 0; i < r->nstate; i++)
+        if (r->state[i].var == var && r->state[i].order == order)
+            return 1;
+    return 0;
+}
+
 /* Why not gnoise (tol max(|x|, floor) per input): a value below its
    floor is known absolutely, to tol times the variable's largest size
    (hdo_run_var_scale, what --verify holds it to), not to tol times the
@@ -302,7 +316,8 @@ hdo_run_guard_value_floor(mpfr_t vf, run_ctx *c, mode_cache *mc, slong g,
     left_limit L = {mc->red, mc->xs, mc->xu, NULL, zero};
     int ok = 1;
     for (slong q = 0; q < nin && ok; q++) {
-        ok = hdo_run_left_value(mid + q, &L, gp->inputs[q].var,
+        ok = is_state(mc->red, gp->inputs[q].var, gp->inputs[q].order) &&
+             hdo_run_left_value(mid + q, &L, gp->inputs[q].var,
                                 gp->inputs[q].order);
         if (ok)
             hdo_run_var_scale(rad + q, c, gp->inputs[q].var, mid + q);

@@ -36,7 +36,6 @@ hdo_run_event_at_end(const run_ctx *c, const mpfr_t h, const mpfr_t root)
     return at_end;
 }
 
-/* One step of the current mode; sets *done at the end time. */
 /* The zero rule's error of guard g's value at the step's start
    (hdo_run_guard_value_floor, D-112), or NULL (D-016's rule): asked only
    where that rule takes S(0) for a zero, |S(0)| within tol times S's
@@ -51,6 +50,7 @@ value_floor(mpfr_t vf, run_ctx *c, mode_cache *mc, slong g, mpfr_srcptr coef,
                                                                      : NULL;
 }
 
+/* One step of the current mode; sets *done at the end time. */
 static int
 step(run_ctx *c, int *done)
 {
