@@ -26,6 +26,15 @@ extern "C" {
    switches where h < 0 does. */
 slong hdo_event_zero_order(mpfr_srcptr c, slong len, const mpfr_t H,
                            const mpfr_t tol, mpfr_srcptr floor);
+/* hdo_event_zero_order where S(0) = c_0 is a computed value whose own
+   error is vfloor (NULL: the rule above): c_0 is a zero only within
+   vfloor, not within tol times S's size over the step (its truncation,
+   which S(0) does not have: decisions.md D-112; 1e-30 - t + 1e20 t^2
+   starts at 1e-30, not on the surface); the later coefficients as
+   above. */
+slong hdo_event_zero_order_at(mpfr_srcptr c, slong len, const mpfr_t H,
+                              const mpfr_t tol, mpfr_srcptr floor,
+                              mpfr_srcptr vfloor);
 
 /* Event location on one step (ref/event/locate.c).
 
@@ -57,10 +66,12 @@ int hdo_event_locate(mpfr_t root, mpfr_srcptr c, slong len, const mpfr_t H,
    where S is infeasible at once but rises back through zero within
    slack of the start, the arc starts on the surface and leaves it into
    the feasible side, and the search goes on from slack on (0, or the
-   first event beyond it); otherwise as hdo_event_locate. */
+   first event beyond it); otherwise as hdo_event_locate, with S(0)
+   zero only within vfloor when given (hdo_event_zero_order_at). */
 int hdo_event_locate_after(mpfr_t root, mpfr_srcptr c, slong len,
                            const mpfr_t H, const mpfr_t tol, mpfr_srcptr floor,
-                           mpfr_srcptr slack, mpfr_prec_t prec);
+                           mpfr_srcptr vfloor, mpfr_srcptr slack,
+                           mpfr_prec_t prec);
 
 /* How well the root s = root of S found by hdo_event_locate is
    determined when S is known to ztol = tol max_k |c_k| root^k (tol

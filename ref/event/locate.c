@@ -465,11 +465,55 @@ balls(lazy_balls *z)
     return z->Q;
 }
 
+/* A cluster's depth against the guard's own error (decisions.md D-112):
+   S(0) is a value known to its own error (hdo_event_zero_order_at), and a
+   dip below zero narrower than w_min is ignored only when the enclosure
+   of S on it stays above -(vfloor + (floor - vfloor) b / H + tol max_k
+   |c_k| b^k): S(0)'s error, the floor's drift over the step (tol |x'| H
+   of each input, hdo_run_guard_floors) over [0, b] only, and tol times
+   S's size on [0, b] (the time scale of the dip itself, as
+   hdo_event_time_error's), not tol times its size over the step: the
+   dip of 1e-30 - t + 1e20 t^2 on [1e-30, 1e-20], 2.5e-21 deep, is the
+   event.  NULL in search: the rule of w_min alone. */
+typedef struct {
+    mpfr_srcptr c; /* S's coefficients (Q = S) */
+    slong len;
+    mpfr_srcptr H, tol, floor, vfloor; /* floor: NULL for none */
+} dip_rule;
+
+/* 1 when the dip of Q on [a, b] (enclosed by q) is within the guard's
+   error at b (dip_rule). */
+static int
+dip_within_error(const dip_rule *dr, const arb_t q, const arf_t b)
+{
+    mpfr_t bb, e, lo;
+    arf_t l;
+    mpfr_inits2(64, bb, e, lo, (mpfr_ptr)0);
+    arf_init(l);
+    arf_get_mpfr(bb, b, MPFR_RNDU);
+    hdo_event_coef_scale(e, dr->c, dr->len, bb, NULL);
+    mpfr_mul(e, e, dr->tol, MPFR_RNDU);
+    mpfr_add(e, e, dr->vfloor, MPFR_RNDU);
+    if (dr->floor != NULL && mpfr_cmp(dr->floor, dr->vfloor) > 0) {
+        mpfr_sub(lo, dr->floor, dr->vfloor, MPFR_RNDU);
+        mpfr_mul(lo, lo, bb, MPFR_RNDU);
+        mpfr_div(lo, lo, dr->H, MPFR_RNDU);
+        mpfr_add(e, e, lo, MPFR_RNDU);
+    }
+    arb_get_lbound_arf(l, q, 64);
+    arf_get_mpfr(lo, l, MPFR_RNDD);
+    mpfr_neg(e, e, MPFR_RNDD);
+    int within = mpfr_cmp(lo, e) >= 0;
+    arf_clear(l);
+    mpfr_clears(bb, e, lo, (mpfr_ptr)0);
+    return within;
+}
+
 /* The search on Q (Q(0) > 0) over [0, H]: returns 1 and a bracket [a, b]
    (Q(a) >= 0 >= Q(b)) of the first sign change from + to -, or 0. */
 static int
 search(arf_t ra, arf_t rb, lazy_balls *Qz, slong len, const arf_t H,
-       const arf_t wmin, slong aprec, fastpoly *fp)
+       const arf_t wmin, slong aprec, fastpoly *fp, const dip_rule *dr)
 {
     slong cap = 64, top = 0;
     interval *stack = flint_malloc(cap * sizeof *stack);
@@ -525,7 +569,17 @@ search(arf_t ra, arf_t rb, lazy_balls *Qz, slong len, const arf_t H,
             }
         } else {
             arf_sub(w, &iv.b, &iv.a, ARF_PREC_EXACT, ARF_RND_DOWN);
-            if (arf_cmp(w, wmin) <= 0) {
+            int cluster = arf_cmp(w, wmin) <= 0;
+            if (cluster && dr != NULL) {
+                /* deeper than the guard's error: split on, down to the
+                   working precision of b */
+                if (T == NULL)
+                    T = _arb_vec_init(len);
+                enclose(q, dq, T, balls(Qz), len, m, r, aprec);
+                arf_mul_2exp_si(r, &iv.b, 16 - aprec);
+                cluster = dip_within_error(dr, q, &iv.b) || arf_cmp(w, r) <= 0;
+            }
+            if (cluster) {
                 /* a cluster of roots narrower than w_min: an event only if
                    it leaves S negative (see the comment at the top) */
                 int sb = fast_sign_at(fp, &iv);
@@ -591,7 +645,7 @@ search(arf_t ra, arf_t rb, lazy_balls *Qz, slong len, const arf_t H,
    side (decisions.md D-093). */
 #define FAST_ZERO_MAX 256
 static int
-fast_zero_order(slong *mo, mpfr_srcptr c, slong n, const mpfr_t H,
+fast_zero_order(slong *mo, mpfr_srcptr c, slong n, slong m0, const mpfr_t H,
                 const mpfr_t tol, mpfr_srcptr floor)
 {
     double l[FAST_ZERO_MAX];
@@ -619,7 +673,7 @@ fast_zero_order(slong *mo, mpfr_srcptr c, slong n, const mpfr_t H,
     }
     double margin =
         1e-9 + 1e-12 * (fabs(sl) + fabs(lt) + fabs(lz) + fabs(lh) * (double)n);
-    for (slong m = 0; m < n; m++) {
+    for (slong m = m0; m < n; m++) {
         if (l[m] > lz + margin) {
             *mo = m;
             return 1;
@@ -635,6 +689,13 @@ slong
 hdo_event_zero_order(mpfr_srcptr c, slong len, const mpfr_t H, const mpfr_t tol,
                      mpfr_srcptr floor)
 {
+    return hdo_event_zero_order_at(c, len, H, tol, floor, NULL);
+}
+
+slong
+hdo_event_zero_order_at(mpfr_srcptr c, slong len, const mpfr_t H,
+                        const mpfr_t tol, mpfr_srcptr floor, mpfr_srcptr vfloor)
+{
     /* Remark 12 of Kunkel and Mehrmann: right after a transition S(0) is
        zero up to the errors of the event location and the reset, of
        either sign.  A value of S(0) within the tolerance is taken as an
@@ -646,19 +707,28 @@ hdo_event_zero_order(mpfr_srcptr c, slong len, const mpfr_t H, const mpfr_t tol,
        size over the step, whatever that size (an absolute term, tol (1 +
        scale) up to stop 21, made a guard 1e-25 h at 20 digits zero
        everywhere: events at t = 0, or none; issue 23), plus the floor
-       below which the state's own errors hide S (event.h). */
+       below which the state's own errors hide S (event.h).  With vfloor,
+       S(0) = c_0 is a value, not a truncated series: it is zero only
+       within its own error vfloor (decisions.md D-112: 1e-30 - t +
+       1e20 t^2 is not zero at t = 0 because its t^2 term is 7e20 over
+       the step). */
     mpfr_t ztol, term, p;
-    slong m;
+    slong m, m0 = 0;
     slong n = hdo_event_actual_len(c, len);
-    if (fast_zero_order(&m, c, n, H, tol, floor))
+    if (vfloor != NULL && n > 0) {
+        if (mpfr_cmpabs(c + 0, vfloor) > 0)
+            return 0;
+        m0 = 1;
+    }
+    if (fast_zero_order(&m, c, n, m0, H, tol, floor))
         return m == n ? len : m;
     mpfr_inits2(64, ztol, term, p, (mpfr_ptr)0);
     hdo_event_coef_scale(ztol, c, n, H, NULL);
     mpfr_mul(ztol, ztol, tol, MPFR_RNDU);
     if (floor != NULL)
         mpfr_add(ztol, ztol, floor, MPFR_RNDU);
-    mpfr_set_ui(p, 1, MPFR_RNDN);
-    for (m = 0; m < n; m++) {
+    mpfr_pow_ui(p, H, (unsigned long)m0, MPFR_RNDN);
+    for (m = m0; m < n; m++) {
         mpfr_abs(term, c + m, MPFR_RNDN);
         mpfr_mul(term, term, p, MPFR_RNDN);
         if (mpfr_cmp(term, ztol) > 0)
@@ -669,9 +739,10 @@ hdo_event_zero_order(mpfr_srcptr c, slong len, const mpfr_t H, const mpfr_t tol,
     return m == n ? len : m; /* the exact zeros after n are within ztol */
 }
 
-int
-hdo_event_locate(mpfr_t root, mpfr_srcptr c, slong len, const mpfr_t H,
-                 const mpfr_t tol, mpfr_srcptr floor, mpfr_prec_t prec)
+/* hdo_event_locate with hdo_event_zero_order_at's vfloor */
+static int
+locate(mpfr_t root, mpfr_srcptr c, slong len, const mpfr_t H, const mpfr_t tol,
+       mpfr_srcptr floor, mpfr_srcptr vfloor, mpfr_prec_t prec)
 {
     mpfr_t term;
     slong m;
@@ -685,7 +756,7 @@ hdo_event_locate(mpfr_t root, mpfr_srcptr c, slong len, const mpfr_t H,
         }
         return 0;
     }
-    m = hdo_event_zero_order(c, len, H, tol, floor);
+    m = hdo_event_zero_order_at(c, len, H, tol, floor, vfloor);
     if (m == len) {
         /* |S| <= len * ztol on the whole step: it stays on the surface
            as far as the tolerance can tell; no crossing. */
@@ -723,9 +794,11 @@ hdo_event_locate(mpfr_t root, mpfr_srcptr c, slong len, const mpfr_t H,
         mpfr_div_2ui(term, term, 2, MPFR_RNDD);
         arf_set_mpfr(wmin, term);
 
+        dip_rule dr = {c, len, H, tol, floor, vfloor};
         int hit = (fast_not_clearly_positive(&fp) ||
                    !clearly_positive(balls(&Qz), qlen, Ha)) &&
-                  search(ra, rb, &Qz, qlen, Ha, wmin, aprec, &fp);
+                  search(ra, rb, &Qz, qlen, Ha, wmin, aprec, &fp,
+                         vfloor != NULL && m == 0 ? &dr : NULL);
         if (hit) {
             mpfr_inits2(prec, a, b, fa, fb, dummy, (mpfr_ptr)0);
             arf_get_mpfr(a, ra, MPFR_RNDN);
@@ -779,11 +852,18 @@ shift_to(mpfr_ptr T, mpfr_srcptr c, slong len, const mpfr_t r, mpfr_prec_t prec)
 }
 
 int
-hdo_event_locate_after(mpfr_t root, mpfr_srcptr c, slong len, const mpfr_t H,
-                       const mpfr_t tol, mpfr_srcptr floor, mpfr_srcptr slack,
-                       mpfr_prec_t prec)
+hdo_event_locate(mpfr_t root, mpfr_srcptr c, slong len, const mpfr_t H,
+                 const mpfr_t tol, mpfr_srcptr floor, mpfr_prec_t prec)
 {
-    int st = hdo_event_locate(root, c, len, H, tol, floor, prec);
+    return locate(root, c, len, H, tol, floor, NULL, prec);
+}
+
+int
+hdo_event_locate_after(mpfr_t root, mpfr_srcptr c, slong len, const mpfr_t H,
+                       const mpfr_t tol, mpfr_srcptr floor, mpfr_srcptr vfloor,
+                       mpfr_srcptr slack, mpfr_prec_t prec)
+{
+    int st = locate(root, c, len, H, tol, floor, vfloor, prec);
     if (st != HDO_EVENT || !mpfr_zero_p(root) || slack == NULL ||
         !mpfr_regular_p(slack) || len < 2)
         return st;

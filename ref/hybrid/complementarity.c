@@ -147,7 +147,7 @@ candidate_expand(candidate *cd, run_ctx *c, const mpfr_t t, int entered)
         if (hdo_stepper_apply(mc->step, t, mc->xs, mc->xu, &ee) != 0)
             return;
         hdo_stepper_step_size(cd->H, mc->step);
-        hdo_run_event_horizon(cd->H, t);
+        hdo_run_event_horizon(cd->H, c, t);
         hdo_run_guard_floors(c, mc, t, mc->xs, mc->xu, &mc->step->dense, cd->H);
     }
     const hdo_mode *mode = c->model->modes + q;

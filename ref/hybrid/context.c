@@ -56,20 +56,48 @@ hdo_run_option_fail(run_ctx *c)
     return HDO_ERR_INPUT;
 }
 
-/* Time tolerance at t: tol * max(1, |t|). */
+/* The run's time unit u = min(1, |t_end - t0|): one, or the span where
+   it is shorter (t_end not known yet: one).  The time tolerance and the
+   event horizon are relative to max(u, |t|), so that a run over [0,
+   1e-20] decides as the same run scaled to [0, 1] does (decisions.md
+   D-112); a span of one or more keeps D-016's unit. */
+static void
+time_unit(mpfr_t u, const run_ctx *c)
+{
+    mpfr_set_ui(u, 1, MPFR_RNDN);
+    if (c->res == NULL || !mpfr_number_p(c->t_end) ||
+        !mpfr_number_p(c->res->t0))
+        return;
+    mpfr_t s;
+    mpfr_init2(s, 64);
+    mpfr_sub(s, c->t_end, c->res->t0, MPFR_RNDU);
+    mpfr_abs(s, s, MPFR_RNDU);
+    if (mpfr_regular_p(s) && mpfr_cmp(s, u) < 0)
+        mpfr_set(u, s, MPFR_RNDN);
+    mpfr_clear(s);
+}
+
+/* Time tolerance at t: tol max(u, |t|) (with u = 1 two events 3e-41
+   apart at 3e-21 in a run to 1e-20 were simultaneous). */
 void
 hdo_run_time_tol(mpfr_t r, const run_ctx *c, const mpfr_t t)
 {
+    mpfr_t u;
+    mpfr_init2(u, 64);
+    time_unit(u, c);
     mpfr_abs(r, t, MPFR_RNDN);
-    if (mpfr_cmp_ui(r, 1) < 0)
-        mpfr_set_ui(r, 1, MPFR_RNDN);
+    if (mpfr_cmp(r, u) < 0)
+        mpfr_set(r, u, MPFR_RNDN);
     mpfr_mul(r, r, c->tol, MPFR_RNDN);
+    mpfr_clear(u);
 }
 
 /* The horizon of the event search of a step from t (and of the zero rule
    for a zero at the start of an arc, KM Remark 12): on input the natural
    step proposed at t (hdo_stepper_step_size), replaced by one time
-   unit max(1, |t|) when it is not finite (a polynomial series).  It is
+   unit max(u, |t|) when it is not finite (a polynomial series; with u =
+   1 the ball scaled to [0, 3e-20] judged its velocity against g over a
+   second, and its impacts stuck 120 bounces early).  It is
    never clipped to the end time: hdo_event_locate judges a coefficient
    c_k by its contribution |c_k| H^k over the horizon H, so a step
    shortened by the end time would drop a significant c_k (the ball's
@@ -77,11 +105,15 @@ hdo_run_time_tol(mpfr_t r, const run_ctx *c, const mpfr_t t)
    events beyond the step actually taken are ignored instead
    (decisions.md D-016). */
 void
-hdo_run_event_horizon(mpfr_t H, const mpfr_t t)
+hdo_run_event_horizon(mpfr_t H, const run_ctx *c, const mpfr_t t)
 {
     if (mpfr_number_p(H))
         return;
+    mpfr_t u;
+    mpfr_init2(u, 64);
+    time_unit(u, c);
     mpfr_abs(H, t, MPFR_RNDN);
-    if (mpfr_cmp_ui(H, 1) < 0)
-        mpfr_set_ui(H, 1, MPFR_RNDN);
+    if (mpfr_cmp(H, u) < 0)
+        mpfr_set(H, u, MPFR_RNDN);
+    mpfr_clear(u);
 }

@@ -165,7 +165,7 @@ int hdo_run_phase_enter(run_ctx *c, int phase);
 int hdo_run_fail(run_ctx *c, int status, slong mode, const mpfr_t t);
 int hdo_run_option_fail(run_ctx *c);
 void hdo_run_time_tol(mpfr_t r, const run_ctx *c, const mpfr_t t);
-void hdo_run_event_horizon(mpfr_t H, const mpfr_t t);
+void hdo_run_event_horizon(mpfr_t H, const run_ctx *c, const mpfr_t t);
 
 /* left.c: the left limit L of the state at an event.
    hdo_run_left_value: the value of (var, order) on L, a state or unknown
@@ -298,6 +298,16 @@ void hdo_run_guard_floors(run_ctx *c, mode_cache *mc, const mpfr_t t,
    time's term (both need the step); nothing for an implicit stepper. */
 void hdo_run_guard_noise(run_ctx *c, mode_cache *mc, const mpfr_t t,
                          mpfr_srcptr xs, mpfr_srcptr xu);
+/* vf := the error of guard g's value coef[0] at c->t (mc->xs, mc->xu),
+   the zero rule's floor for S(0) (hdo_event_zero_order_at, decisions.md
+   D-112): its enclosure when each input, a state, is known to its error
+   hdo_run_var_scale and t to tol |t|, plus |coef[0] - the enclosure's
+   midpoint|, plus after an event the change of S (coef[0..len)) within
+   the event time's uncertainty.  0 when that is not known (the guard
+   reads an algebraic unknown, or its enclosure fails): then the rule of
+   D-016. */
+int hdo_run_guard_value_floor(mpfr_t vf, run_ctx *c, mode_cache *mc,
+                              slong g, mpfr_srcptr coef, slong len, int after);
 
 
 /* sample.c */

@@ -277,3 +277,78 @@ hdo_run_guard_noise(run_ctx *c, mode_cache *mc, const mpfr_t t, mpfr_srcptr xs,
         mpfr_set(mc->gnkey + k, point_entry(k, t, xs, ns, xu), MPFR_RNDN);
     mc->gnkey_valid = 1;
 }
+
+/* 1 when (var, order) is a state of r: its error is tol times its
+   largest size.  An algebraic unknown's is not: the diode voltage ud =
+   V sin(w t) - vC of rectifier_diode is zero while the diode conducts,
+   its largest size so far its own rounding (1e-79 with V = 1e-39), its
+   error vC's (1e-74). */
+static int
+is_state(const hdo_reduced_struct *r, slong var, slong order)
+{
+    for (slong i = 0; i < r->nstate; i++)
+        if (r->state[i].var == var && r->state[i].order == order)
+            return 1;
+    return 0;
+}
+
+/* Why not gnoise (tol max(|x|, floor) per input): a value below its
+   floor is known absolutely, to tol times the variable's largest size
+   (hdo_run_var_scale, what --verify holds it to), not to tol times the
+   floor.  The ball's h after its impacts near the Zeno point is -9e-43
+   at 30 digits where gnoise says 1e-70: taken for a sign, h < 0 fired at
+   once, 100 times (D-112). */
+int
+hdo_run_guard_value_floor(mpfr_t vf, run_ctx *c, mode_cache *mc, slong g,
+                          mpfr_srcptr coef, slong len, int after)
+{
+    const hdo_stepper_struct *sp = mc->step;
+    if (mc->gprog == NULL) /* made by hdo_run_guard_floors */
+        return 0;
+    const hdo_program_struct *gp = mc->gprog;
+    slong nin = gp->ninputs;
+    mpfr_ptr mid = hdo_vec_init(nin + 1, c->prec),
+             rad = hdo_vec_init(nin + 1, 64);
+    mpfr_t m, r, trad, zero;
+    mpfr_init2(m, c->prec + 32);
+    mpfr_inits2(64, r, trad, zero, (mpfr_ptr)0);
+    mpfr_set_zero(zero, 1);
+    left_limit L = {mc->red, mc->xs, mc->xu, NULL, zero};
+    int ok = 1;
+    for (slong q = 0; q < nin && ok; q++) {
+        ok = is_state(mc->red, gp->inputs[q].var, gp->inputs[q].order) &&
+             hdo_run_left_value(mid + q, &L, gp->inputs[q].var,
+                                gp->inputs[q].order);
+        if (ok)
+            hdo_run_var_scale(rad + q, c, gp->inputs[q].var, mid + q);
+    }
+    mpfr_abs(trad, c->t, MPFR_RNDU);
+    mpfr_mul(trad, trad, c->tol, MPFR_RNDU);
+    ok = ok && hdo_expr_enclose(m, r, c->model->pool, sp->guards[g], gp->inputs,
+                                mid, rad, nin, c->t, trad, c->prec + 32) == 0;
+    if (ok) {
+        /* the truth is in m +- r, so |coef[0] - truth| <= |coef[0] - m| +
+           r: coef[0]'s own rounding at the working precision counts (the
+           boost converter's PWM guard at t = 0 is 0 in exact arithmetic,
+           -1e-51 at 50 digits, its enclosure 1e-62 wide) */
+        mpfr_sub(m, coef + 0, m, MPFR_RNDN);
+        mpfr_abs(m, m, MPFR_RNDU);
+        mpfr_add(vf, r, m, MPFR_RNDU);
+        if (after && mpfr_regular_p(c->event_dt)) {
+            /* S's change within the event time's uncertainty dt */
+            mpfr_set(trad, c->event_dt, MPFR_RNDU);
+            for (slong k = 1; k < len; k++) {
+                mpfr_abs(r, coef + k, MPFR_RNDU);
+                mpfr_mul(r, r, trad, MPFR_RNDU);
+                mpfr_add(vf, vf, r, MPFR_RNDU);
+                mpfr_mul(trad, trad, c->event_dt, MPFR_RNDU);
+            }
+        }
+        ok = mpfr_number_p(vf);
+    }
+    hdo_vec_clear(mid, nin + 1);
+    hdo_vec_clear(rad, nin + 1);
+    mpfr_clear(m);
+    mpfr_clears(r, trad, zero, (mpfr_ptr)0);
+    return ok;
+}

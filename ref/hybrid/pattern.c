@@ -70,7 +70,7 @@ expand(run_ctx *c, slong m, const mpfr_t t, mpfr_t H)
     if (hdo_stepper_apply(mc->step, t, mc->xs, mc->xu, &e) < 0)
         return -1;
     hdo_stepper_step_size(H, mc->step);
-    hdo_run_event_horizon(H, t);
+    hdo_run_event_horizon(H, c, t);
     hdo_run_guard_floors(c, mc, t, mc->xs, mc->xu, &mc->step->dense, H);
     return 0;
 }

@@ -93,7 +93,7 @@ hdo_run_expand_entered(run_ctx *c, slong m, const mpfr_t t, mpfr_t H)
     hdo_run_phase_enter(c, ph);
     if (st < 0)
         return -1;
-    hdo_run_event_horizon(H, t);
+    hdo_run_event_horizon(H, c, t);
     hdo_run_guard_floors(c, mc, t, mc->xs, mc->xu, &mc->step->dense, H);
     return 0;
 }

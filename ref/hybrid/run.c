@@ -36,6 +36,20 @@ hdo_run_event_at_end(const run_ctx *c, const mpfr_t h, const mpfr_t root)
     return at_end;
 }
 
+/* The zero rule's error of guard g's value at the step's start
+   (hdo_run_guard_value_floor, D-112), or NULL (D-016's rule): asked only
+   where that rule takes S(0) for a zero, |S(0)| within tol times S's
+   size over the step (an enclosure per guard otherwise). */
+static mpfr_srcptr
+value_floor(mpfr_t vf, run_ctx *c, mode_cache *mc, slong g, mpfr_srcptr coef,
+            slong len, const mpfr_t hloc, int after)
+{
+    if (hdo_event_zero_order(coef, len, hloc, c->tol, mc->gfloor + g) == 0)
+        return NULL; /* not a zero by tol times its size: nor by its error */
+    return hdo_run_guard_value_floor(vf, c, mc, g, coef, len, after) ? vf
+                                                                     : NULL;
+}
+
 /* One step of the current mode; sets *done at the end time. */
 static int
 step(run_ctx *c, int *done)
@@ -107,7 +121,7 @@ step(run_ctx *c, int *done)
     }
     /* the events are searched over the natural step hloc; the step taken
        (h) stops at the end time */
-    hdo_run_event_horizon(h, c->t);
+    hdo_run_event_horizon(h, c, c->t);
     mpfr_set(hloc, h, MPFR_RNDN);
     mpfr_sub(hmax, c->t_end, c->t, MPFR_RNDN);
     if (mpfr_cmp(h, hmax) >= 0) {
@@ -121,6 +135,8 @@ step(run_ctx *c, int *done)
     hdo_run_time_tol(stol, c, c->t);
     hdo_run_guard_floors(c, mc, c->t, mc->xs, mc->xu, &mc->step->dense, hloc);
     int after = mpfr_equal_p(c->t, c->event_at); /* the first step after */
+    mpfr_t vf; /* a guard value's own error (the zero rule's, D-112) */
+    mpfr_init2(vf, 64);
     for (slong g = 0; g < mc->nguards; g++) {
         mpfr_srcptr coef = mc->step->dense.guard[g * (p + 1)];
         if (hdo_invariant_skips(mc->inv, g))
@@ -138,6 +154,7 @@ step(run_ctx *c, int *done)
             mpfr_set_zero(root, 1);
         } else if (hdo_event_locate_after(
                        root, coef, p + 1, hloc, c->tol, mc->gfloor + g,
+                       value_floor(vf, c, mc, g, coef, p + 1, hloc, after),
                        after ? c->event_dt : NULL, c->prec) != HDO_EVENT ||
                    mpfr_cmp(root, h) > 0)
             continue;
@@ -162,6 +179,7 @@ step(run_ctx *c, int *done)
         }
         mpfr_clear(d);
     }
+    mpfr_clear(vf);
     if (best >= 0 && last && hdo_run_event_at_end(c, h, broot))
         best = -1;
 

@@ -190,7 +190,7 @@ hdo_run_guard_leaves_at(run_ctx *c, slong m, slong g, mpfr_srcptr xs,
     mpfr_t h;
     mpfr_init2(h, c->prec);
     hdo_stepper_step_size(h, sp);
-    hdo_run_event_horizon(h, t);
+    hdo_run_event_horizon(h, c, t);
     hdo_run_guard_floors(c, mc, t, xs, xu, &sp->dense, h);
     int leaves = hdo_zeno_guard_leaves(sp->dense.guard[g * (p + 1)], p + 1, h,
                                        c->tol, mc->gfloor + g);

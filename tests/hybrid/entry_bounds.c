@@ -1,8 +1,8 @@
 /* entry_bounds.c -- the end-time rule and the Filippov entry tests
  * (docs/decisions.md D-017, D-004) at their boundaries: a root within tol
- * max(1, |t_end|) of t_end on the last step is not taken; sliding starts when
- * |S_b|, L_a S <= sqrt(tol) < L_b S, -L_b S_b and the gradients are
- * parallel within sqrt(tol). */
+ * max(u, |t_end|) (u = min(1, the span), D-112) of t_end on the last step
+ * is not taken; sliding starts when |S_b|, L_a S <= sqrt(tol) < L_b S,
+ * -L_b S_b and the gradients are parallel within sqrt(tol). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -63,9 +63,9 @@ Test(hybrid_thresholds, end_time_rule_boundary)
 
 /* `der(x) = 1` from x = 0 at t = 0, `when x > a goto b`, until a + delta,
    at 20 digits (tol = 10^-25).  The series is a polynomial, so the
-   natural step is one time unit max(1, |t|) (decisions.md D-016): steps
-   0 -> 1 -> 2 -> 4.  Returns the number of events; the last row's mode
-   in *mode. */
+   natural step is one time unit max(u, |t|), u = min(1, until) (decisions.md
+   D-016, D-112): steps 0 -> 1 -> 2 -> 4, or one step to until < 1.  Returns the
+   number of events; the last row's mode in *mode. */
 static slong
 run_end(const char *a, const char *until, char *mode, size_t nmode)
 {
@@ -98,15 +98,20 @@ run_end(const char *a, const char *until, char *mode, size_t nmode)
 Test(hybrid_thresholds, end_time_rule_on_a_run)
 {
     char mode[64];
-    /* the event at 1/2 on the last step 0 -> 1/2 + delta: tol = 1e-25 */
+    /* the event at 1/2 on the one step 0 -> 1/2 + delta: the span is
+       below 1, the tolerance tol max(span, |t_end|) = 0.5e-25 (D-112; it
+       was 1e-25, and 0.8 tol before t_end was not taken) */
     cr_assert_eq(
-        run_end("1/2", "0.50000000000000000000000008", mode, sizeof mode), 0,
-        "0.8 tol before t_end: not taken");
+        run_end("1/2", "0.50000000000000000000000004", mode, sizeof mode), 0,
+        "0.4 tol before t_end = 0.5: not taken");
     cr_assert_str_eq(mode, "a");
     cr_assert_eq(
-        run_end("1/2", "0.500000000000000000000000125", mode, sizeof mode), 1,
-        "1.25 tol before t_end: taken");
+        run_end("1/2", "0.50000000000000000000000006", mode, sizeof mode), 1,
+        "0.6 tol before t_end = 0.5: taken");
     cr_assert_str_eq(mode, "b");
+    cr_assert_eq(
+        run_end("1/2", "0.50000000000000000000000008", mode, sizeof mode), 1,
+        "0.8 tol before t_end = 0.5: taken");
     /* the event at 3 on the last step 2 -> 3 + delta: 3 tol = 3e-25 */
     cr_assert_eq(
         run_end("3", "3.00000000000000000000000025", mode, sizeof mode), 0,

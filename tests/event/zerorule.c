@@ -1,0 +1,160 @@
+/* zerorule.c -- the zero rule with a value's own error (decisions.md
+ * D-112): S(0) is zero only within vfloor, and a dip narrower than w_min
+ * is ignored only within the guard's error */
+#include <criterion/criterion.h>
+#include "event.h"
+
+#define PREC 133 /* 30 digits + guard, as hdo -d 30 */
+
+/* 1e-30 - s + k s^2 (k a decimal string) */
+static void
+guard(mpfr_ptr c, const char *k)
+{
+    for (int i = 0; i < 3; i++)
+        mpfr_init2(c + i, PREC);
+    mpfr_set_str(c + 0, "1e-30", 10, MPFR_RNDN);
+    mpfr_set_si(c + 1, -1, MPFR_RNDN);
+    mpfr_set_str(c + 2, k, 10, MPFR_RNDN);
+}
+
+/* the smaller root (1 - sqrt(1 - 4 c0 k)) / (2 k) of the rounded
+   coefficients, at 400 bits (the quadratic formula, not the code under
+   test; k = 0: c0) */
+static void
+smaller_root(mpfr_t r, mpfr_srcptr c)
+{
+    mpfr_t d;
+    mpfr_init2(d, 400);
+    if (mpfr_zero_p(c + 2)) {
+        mpfr_set(r, c + 0, MPFR_RNDN);
+    } else {
+        mpfr_mul(d, c + 0, c + 2, MPFR_RNDN);
+        mpfr_mul_2ui(d, d, 2, MPFR_RNDN);
+        mpfr_ui_sub(d, 1, d, MPFR_RNDN);
+        mpfr_sqrt(d, d, MPFR_RNDN);
+        mpfr_ui_sub(d, 1, d, MPFR_RNDN);
+        mpfr_div(d, d, c + 2, MPFR_RNDN);
+        mpfr_div_2ui(r, d, 1, MPFR_RNDN);
+    }
+    mpfr_clear(d);
+}
+
+static void
+set3(mpfr_t H, mpfr_t tol, mpfr_t zero)
+{
+    mpfr_inits2(64, H, tol, zero, (mpfr_ptr)0);
+    mpfr_set_str(H, "2.7", 10, MPFR_RNDN);
+    mpfr_set_str(tol, "1e-35", 10, MPFR_RNDN);
+    mpfr_set_zero(zero, 1);
+}
+
+Test(event_zerorule, a_value_is_zero_only_within_its_own_error)
+{
+    mpfr_t c[3], H, tol, zero, vf;
+    guard((mpfr_ptr)c, "1e20");
+    set3(H, tol, zero);
+    mpfr_init2(vf, 64);
+    /* D-016's rule: 1e-30 is below tol 1e20 2.7^2 = 7e-15, so a zero,
+       and c_1 = -1 decides */
+    cr_assert_eq(hdo_event_zero_order((mpfr_srcptr)c, 3, H, tol, zero), 1);
+    /* its own error 0 (x = 0 exactly) or 1e-31: not a zero */
+    cr_assert_eq(hdo_event_zero_order_at((mpfr_srcptr)c, 3, H, tol, zero, zero),
+                 0);
+    mpfr_set_str(vf, "1e-31", 10, MPFR_RNDN);
+    cr_assert_eq(hdo_event_zero_order_at((mpfr_srcptr)c, 3, H, tol, zero, vf),
+                 0);
+    /* an error of 2e-30: a zero, and the later coefficients as before */
+    mpfr_set_str(vf, "2e-30", 10, MPFR_RNDN);
+    cr_assert_eq(hdo_event_zero_order_at((mpfr_srcptr)c, 3, H, tol, zero, vf),
+                 1);
+    for (int i = 0; i < 3; i++)
+        mpfr_clear(c[i]);
+    mpfr_clears(H, tol, zero, vf, (mpfr_ptr)0);
+}
+
+Test(event_zerorule, the_event_at_its_own_time_not_at_zero)
+{
+    /* k = 0, 1e20 (a dip 2.5e-21 deep on [1e-30, 1e-20], narrower than
+       w_min = 2.7 sqrt(1e-35) / 4 = 2e-18), -1e25, 1e28 (the dip on
+       [1e-30, 1e-28]): the event at the smaller root, to 2^(4-prec) of
+       itself; D-016's rule put it at 0 */
+    const char *ks[] = {"0", "1e20", "-1e25", "1e28"};
+    for (int i = 0; i < 4; i++) {
+        mpfr_t c[3], H, tol, zero, root, e, d;
+        guard((mpfr_ptr)c, ks[i]);
+        set3(H, tol, zero);
+        mpfr_init2(root, PREC);
+        mpfr_inits2(400, e, d, (mpfr_ptr)0);
+        cr_assert_eq(hdo_event_locate_after(root, (mpfr_srcptr)c, 3, H, tol,
+                                            zero, zero, NULL, PREC),
+                     HDO_EVENT, "k = %s", ks[i]);
+        smaller_root(e, (mpfr_srcptr)c);
+        mpfr_sub(d, root, e, MPFR_RNDN);
+        mpfr_div(d, d, e, MPFR_RNDN);
+        cr_assert(mpfr_cmpabs_ui(d, 0) == 0 || mpfr_get_exp(d) <= 4 - PREC,
+                  "k = %s: relative error %g", ks[i], mpfr_get_d(d, MPFR_RNDN));
+        if (i > 0) {
+            /* the rule of D-016 (vfloor NULL): at 0 */
+            cr_assert_eq(hdo_event_locate_after(root, (mpfr_srcptr)c, 3, H, tol,
+                                                zero, NULL, NULL, PREC),
+                         HDO_EVENT);
+            cr_assert(mpfr_zero_p(root), "k = %s", ks[i]);
+        }
+        for (int j = 0; j < 3; j++)
+            mpfr_clear(c[j]);
+        mpfr_clears(H, tol, zero, root, e, d, (mpfr_ptr)0);
+    }
+}
+
+/* (s - s0)^2 - d: c = {s0^2 - d, -2 s0, 1} at PREC, from decimals */
+static void
+dip(mpfr_ptr c, const char *s0, const char *d)
+{
+    mpfr_t a, b;
+    mpfr_inits2(400, a, b, (mpfr_ptr)0);
+    for (int i = 0; i < 3; i++)
+        mpfr_init2(c + i, PREC);
+    mpfr_set_str(a, s0, 10, MPFR_RNDN);
+    mpfr_set_str(b, d, 10, MPFR_RNDN);
+    mpfr_mul_si(c + 1, a, -2, MPFR_RNDN);
+    mpfr_sqr(a, a, MPFR_RNDN);
+    mpfr_sub(c + 0, a, b, MPFR_RNDN);
+    mpfr_set_ui(c + 2, 1, MPFR_RNDN);
+    mpfr_clears(a, b, (mpfr_ptr)0);
+}
+
+Test(event_zerorule, a_dip_by_its_own_scale)
+{
+    /* (s - 0.5)^2 - 1e-40: two roots 2e-20 apart, narrower than w_min
+       = 2e-18, 1e-40 deep, within tol = 1e-35 times S's size 0.25 on
+       [0, 0.5]: a tangency, no event (as by D-016's rule).
+       (s - 1e-20)^2 - 1e-44: roots 2e-22 apart at 1e-20, 1e-44 deep,
+       S's size on [0, 1e-20] is 1e-40: 1e-4 of it, an event at
+       1e-20 - 1e-22 (D-016's rule: S(0) = 1e-40 a zero, c_1 < 0, at 0) */
+    mpfr_t c[3], H, tol, zero, root, e;
+    set3(H, tol, zero);
+    mpfr_init2(root, PREC);
+    mpfr_init2(e, 400);
+    dip((mpfr_ptr)c, "0.5", "1e-40");
+    cr_assert_eq(hdo_event_locate_after(root, (mpfr_srcptr)c, 3, H, tol, zero,
+                                        zero, NULL, PREC),
+                 0);
+    for (int i = 0; i < 3; i++)
+        mpfr_clear(c[i]);
+    dip((mpfr_ptr)c, "1e-20", "1e-44");
+    cr_assert_eq(hdo_event_locate_after(root, (mpfr_srcptr)c, 3, H, tol, zero,
+                                        zero, NULL, PREC),
+                 HDO_EVENT);
+    mpfr_set_str(e, "0.99e-20", 10, MPFR_RNDN);
+    mpfr_sub(e, root, e, MPFR_RNDN);
+    mpfr_div(e, e, root, MPFR_RNDN);
+    cr_assert(mpfr_zero_p(e) || mpfr_get_exp(e) <= -100, "%g",
+              mpfr_get_d(root, MPFR_RNDN));
+    cr_assert_eq(hdo_event_locate_after(root, (mpfr_srcptr)c, 3, H, tol, zero,
+                                        NULL, NULL, PREC),
+                 HDO_EVENT);
+    cr_assert(mpfr_zero_p(root));
+    for (int i = 0; i < 3; i++)
+        mpfr_clear(c[i]);
+    mpfr_clears(H, tol, zero, root, e, (mpfr_ptr)0);
+}
