@@ -24,6 +24,9 @@ struct hdo_reduce_cache {
     /* For each program input: state index i >= 0, or -1 - j for
        unknown j. */
     slong *in_c, *in_h;
+    /* the projection's SVDs by their matrix (made on first use): linear
+       constraints give the same Jacobian at every consistent point */
+    hdo_svd_memo *svd;
 };
 
 /* Compiles the programs of r at precision prec if not done yet. */

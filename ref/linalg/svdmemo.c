@@ -1,0 +1,166 @@
+/* svdmemo.c -- SVDs kept by their matrix: a consistent point's
+ * Gauss-Newton steps factor the same constraint Jacobian again at every
+ * event of a mode with linear constraints (decisions.md D-111) */
+#include <stdlib.h>
+#include "linalg.h"
+#include "status.h"
+
+/* hdo_svd is a function of A's entries and A->prec, of which of U and V
+   are wanted and of the precisions of s, U and V (hdo_svd: each output
+   rounded to its own): those are the key, and a kept result is copied
+   out exactly (the same precisions). */
+typedef struct {
+    int used;
+    hdo_mat_t A; /* the key matrix, at A's precision */
+    int want_u, want_v;
+    mpfr_prec_t sprec, uprec, vprec;
+    slong k;
+    mpfr_ptr s;     /* k values at sprec */
+    hdo_mat_t U, V; /* as hdo_svd left them (when wanted) */
+} memo_entry;
+
+struct hdo_svd_memo {
+    memo_entry e[HDO_SVD_MEMO_SIZE];
+    slong next; /* the entry replaced next, round robin */
+    unsigned long hits, misses;
+};
+
+hdo_svd_memo *
+hdo_svd_memo_new(void)
+{
+    hdo_svd_memo *m = calloc(1, sizeof *m);
+    HDO_ASSERT(m != NULL);
+    return m;
+}
+
+static void
+entry_clear(memo_entry *x)
+{
+    if (!x->used)
+        return;
+    hdo_mat_clear(x->A);
+    hdo_vec_clear(x->s, x->k);
+    if (x->want_u)
+        hdo_mat_clear(x->U);
+    if (x->want_v)
+        hdo_mat_clear(x->V);
+    x->used = 0;
+}
+
+void
+hdo_svd_memo_free(hdo_svd_memo *memo)
+{
+    if (memo == NULL)
+        return;
+    for (slong i = 0; i < HDO_SVD_MEMO_SIZE; i++)
+        entry_clear(memo->e + i);
+    free(memo);
+}
+
+void
+hdo_svd_memo_counts(unsigned long *hits, unsigned long *misses,
+                    const hdo_svd_memo *memo)
+{
+    *hits = memo != NULL ? memo->hits : 0;
+    *misses = memo != NULL ? memo->misses : 0;
+}
+
+/* 1 when a and b are the same number, the sign of a zero included. */
+static int
+same_value(mpfr_srcptr a, mpfr_srcptr b)
+{
+    if (mpfr_nan_p(a) || mpfr_nan_p(b))
+        return 0;
+    return mpfr_equal_p(a, b) && mpfr_signbit(a) == mpfr_signbit(b);
+}
+
+static int
+matches(const memo_entry *x, mpfr_srcptr s, slong k, const hdo_mat_struct *U,
+        const hdo_mat_struct *V, const hdo_mat_struct *A)
+{
+    if (!x->used || x->A->rows != A->rows || x->A->cols != A->cols ||
+        x->A->prec != A->prec || x->k != k || x->want_u != (U != NULL) ||
+        x->want_v != (V != NULL) || (U != NULL && x->uprec != U->prec) ||
+        (V != NULL && x->vprec != V->prec))
+        return 0;
+    for (slong j = 0; j < k; j++)
+        if (mpfr_get_prec(s + j) != x->sprec)
+            return 0;
+    for (slong i = 0; i < A->rows * A->cols; i++)
+        if (!same_value(x->A->entries + i, A->entries + i))
+            return 0;
+    return 1;
+}
+
+/* Every entry at its matrix's precision and a number, and s at one
+   precision: what the key assumes. */
+static int
+keyable(mpfr_srcptr s, slong k, const hdo_mat_struct *A)
+{
+    for (slong j = 1; j < k; j++)
+        if (mpfr_get_prec(s + j) != mpfr_get_prec(s))
+            return 0;
+    for (slong i = 0; i < A->rows * A->cols; i++)
+        if (mpfr_get_prec(A->entries + i) != A->prec ||
+            !mpfr_number_p(A->entries + i))
+            return 0;
+    return 1;
+}
+
+static void
+copy_mat(hdo_mat_t D, const hdo_mat_t S)
+{
+    hdo_mat_resize(D, S->rows, S->cols);
+    for (slong i = 0; i < S->rows * S->cols; i++)
+        mpfr_set(D->entries + i, S->entries + i, MPFR_RNDN); /* exact */
+}
+
+int
+hdo_svd_memo_get(hdo_svd_memo *memo, mpfr_ptr s, hdo_mat_t U, hdo_mat_t V,
+                 const hdo_mat_t A)
+{
+    slong k = FLINT_MIN(A->rows, A->cols);
+    if (memo == NULL || k == 0 || !keyable(s, k, A))
+        return hdo_svd(s, U, V, A);
+    for (slong i = 0; i < HDO_SVD_MEMO_SIZE; i++) {
+        memo_entry *x = memo->e + i;
+        if (!matches(x, s, k, U, V, A))
+            continue;
+        for (slong j = 0; j < k; j++)
+            mpfr_set(s + j, x->s + j, MPFR_RNDN);
+        if (U != NULL)
+            copy_mat(U, x->U);
+        if (V != NULL)
+            copy_mat(V, x->V);
+        memo->hits++;
+        return 0;
+    }
+    memo->misses++;
+    int status = hdo_svd(s, U, V, A);
+    if (status != 0)
+        return status; /* a failure is not kept: it fails again */
+    memo_entry *x = memo->e + memo->next;
+    memo->next = (memo->next + 1) % HDO_SVD_MEMO_SIZE;
+    entry_clear(x);
+    hdo_mat_init(x->A, 0, 0, A->prec);
+    copy_mat(x->A, A);
+    x->k = k;
+    x->sprec = mpfr_get_prec(s);
+    x->s = hdo_vec_init(k, x->sprec);
+    for (slong j = 0; j < k; j++)
+        mpfr_set(x->s + j, s + j, MPFR_RNDN);
+    x->want_u = U != NULL;
+    x->want_v = V != NULL;
+    if (U != NULL) {
+        x->uprec = U->prec;
+        hdo_mat_init(x->U, 0, 0, U->prec);
+        copy_mat(x->U, U);
+    }
+    if (V != NULL) {
+        x->vprec = V->prec;
+        hdo_mat_init(x->V, 0, 0, V->prec);
+        copy_mat(x->V, V);
+    }
+    x->used = 1;
+    return 0;
+}
