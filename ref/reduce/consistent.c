@@ -18,6 +18,7 @@ hdo_reduce_cache_free(struct hdo_reduce_cache *cache)
         return;
     hdo_reduce_cache_invalidate(cache); /* the programs and in_c, in_h */
     hdo_svd_memo_free(cache->svd);
+    hdo_lu_memo_free(cache->lu);
     free(cache->jc.e);
     free(cache->jc.row);
     free(cache->jc.col);
@@ -547,6 +548,8 @@ solve_unknowns(mpfr_ptr xu, hdo_model_t model, const hdo_reduced_t r,
     mpfr_inits2(prec, step, prev, size, tol, (mpfr_ptr)0);
     mpfr_set_inf(prev, 1);
     hdo_mat_init(J, nu, nu, prec);
+    if (cache->lu == NULL)
+        cache->lu = hdo_lu_memo_new();
     for (iter = 0;; iter++) {
         status = eval(cache->prog_h, cache->in_h, t, xs, xu, &bad);
         if (status != 0) {
@@ -554,7 +557,7 @@ solve_unknowns(mpfr_ptr xu, hdo_model_t model, const hdo_reduced_t r,
             break;
         }
         extract(f, J, cache->prog_h, nu, &cache->jh);
-        if (hdo_lu_factor(J, perm) != 0) {
+        if (hdo_lu_factor_memo(cache->lu, J, perm) != 0) {
             status = singular_fail(err, model, r, t, iter, xu);
             break;
         }

@@ -1,6 +1,6 @@
-/* svdmemo.c -- SVDs kept by their matrix: a consistent point's
- * Gauss-Newton steps factor the same constraint Jacobian again at every
- * event of a mode with linear constraints (decisions.md D-111) */
+/* memo.c -- factorisations kept by their matrix (SVD, LU): a consistent
+ * point's Gauss-Newton steps and Newton on the unknowns factor the same
+ * Jacobian again at every event of a linear mode (decisions.md D-111) */
 #include <stdlib.h>
 #include "linalg.h"
 #include "status.h"
@@ -161,6 +161,105 @@ hdo_svd_memo_get(hdo_svd_memo *memo, mpfr_ptr s, hdo_mat_t U, hdo_mat_t V,
         hdo_mat_init(x->V, 0, 0, V->prec);
         copy_mat(x->V, V);
     }
+    x->used = 1;
+    return 0;
+}
+
+/* LU: hdo_lu_factor is a function of A's entries and precision; the
+   factors and the permutation are kept. */
+typedef struct {
+    int used;
+    hdo_mat_t A, LU;
+    slong *perm;
+} lu_entry;
+
+struct hdo_lu_memo {
+    lu_entry e[HDO_LU_MEMO_SIZE];
+    slong next;
+    unsigned long hits, misses;
+};
+
+hdo_lu_memo *
+hdo_lu_memo_new(void)
+{
+    hdo_lu_memo *m = calloc(1, sizeof *m);
+    HDO_ASSERT(m != NULL);
+    return m;
+}
+
+static void
+lu_entry_clear(lu_entry *x)
+{
+    if (!x->used)
+        return;
+    hdo_mat_clear(x->A);
+    hdo_mat_clear(x->LU);
+    free(x->perm);
+    x->used = 0;
+}
+
+void
+hdo_lu_memo_free(hdo_lu_memo *memo)
+{
+    if (memo == NULL)
+        return;
+    for (slong i = 0; i < HDO_LU_MEMO_SIZE; i++)
+        lu_entry_clear(memo->e + i);
+    free(memo);
+}
+
+void
+hdo_lu_memo_counts(unsigned long *hits, unsigned long *misses,
+                   const hdo_lu_memo *memo)
+{
+    *hits = memo != NULL ? memo->hits : 0;
+    *misses = memo != NULL ? memo->misses : 0;
+}
+
+static int
+same_mat(const hdo_mat_struct *K, const hdo_mat_struct *A)
+{
+    if (K->rows != A->rows || K->cols != A->cols || K->prec != A->prec)
+        return 0;
+    for (slong i = 0; i < A->rows * A->cols; i++)
+        if (!same_value(K->entries + i, A->entries + i))
+            return 0;
+    return 1;
+}
+
+int
+hdo_lu_factor_memo(hdo_lu_memo *memo, hdo_mat_t A, slong *perm)
+{
+    slong n = A->rows;
+    if (memo == NULL || n == 0 || !keyable(NULL, 0, A))
+        return hdo_lu_factor(A, perm);
+    for (slong i = 0; i < HDO_LU_MEMO_SIZE; i++) {
+        lu_entry *x = memo->e + i;
+        if (!x->used || !same_mat(x->A, A))
+            continue;
+        copy_mat(A, x->LU);
+        for (slong j = 0; j < n; j++)
+            perm[j] = x->perm[j];
+        memo->hits++;
+        return 0;
+    }
+    memo->misses++;
+    lu_entry *x = memo->e + memo->next;
+    lu_entry_clear(x);
+    hdo_mat_init(x->A, 0, 0, A->prec);
+    copy_mat(x->A, A);
+    int status = hdo_lu_factor(A, perm);
+    if (status != 0) {
+        hdo_mat_clear(x->A); /* a failure is not kept: it fails again */
+        return status;
+    }
+    memo->next = (memo->next + 1) % HDO_LU_MEMO_SIZE;
+    hdo_mat_init(x->LU, 0, 0, A->prec);
+    copy_mat(x->LU, A);
+    x->perm = malloc(n * sizeof *x->perm);
+    HDO_ASSERT(x->perm != NULL);
+    for (slong j = 0; j < n; j++)
+        x->perm[j] = perm[j];
     x->used = 1;
     return 0;
 }

@@ -1,5 +1,6 @@
-/* svdmemo.c -- the SVD memo gives hdo_svd's bits, kept or not, and tells
-   matrices that differ in one bit apart (decisions.md D-111). */
+/* memo.c -- the SVD and LU memos give hdo_svd's and hdo_lu_factor's
+   bits, kept or not, and tell matrices that differ in one bit apart
+   (decisions.md D-111). */
 #include <criterion/criterion.h>
 #include "util.h"
 
@@ -196,5 +197,67 @@ Test(linalg, svd_memo_lstsq_rank_null_same_bits)
     hdo_svd_memo_counts(&hits, &misses, memo);
     cr_assert(hits >= 120, "hits %lu", hits);
     hdo_svd_memo_free(memo);
+    flint_randclear(st);
+}
+
+/* The LU memo: the factors and permutation of hdo_lu_factor, kept or
+   not, over 200 calls on 6 matrices (one a bit away from another, one
+   with a zero of the other sign, one singular), each made twice. */
+Test(linalg, lu_memo_same_bits)
+{
+    flint_rand_t st;
+    flint_randinit(st);
+    hdo_mat_t M[6];
+    for (int i = 0; i < 3; i++)
+        random_mat(M[i], st, 3 + i, 3 + i, 133);
+    hdo_mat_init(M[3], 0, 0, 133);
+    hdo_mat_set(M[3], M[1]);
+    mpfr_nextbelow(hdo_mat_entry(M[3], 2, 0));
+    hdo_mat_init(M[4], 0, 0, 133);
+    hdo_mat_set(M[4], M[0]);
+    mpfr_set_zero(hdo_mat_entry(M[4], 1, 1), 1);
+    mpfr_set_zero(hdo_mat_entry(M[0], 1, 1), -1);
+    hdo_mat_init(M[5], 3, 3, 133);
+    hdo_mat_zero(M[5]); /* singular: never kept */
+    hdo_lu_memo *memo = hdo_lu_memo_new();
+    slong p1[8], p2[8];
+    int differ = 0;
+    for (int trial = 0; trial < 200; trial++) {
+        int i = n_randint(st, 6);
+        for (int again = 0; again < 2; again++) {
+            hdo_mat_t A1, A2;
+            hdo_mat_init(A1, 0, 0, 133);
+            hdo_mat_init(A2, 0, 0, 133);
+            hdo_mat_set(A1, M[i]);
+            hdo_mat_set(A2, M[i]);
+            cr_assert_eq(hdo_lu_factor_memo(memo, A1, p1),
+                         hdo_lu_factor(A2, p2));
+            cr_assert(same_mat(A1, A2), "factors of matrix %d differ", i);
+            for (slong j = 0; j < A1->rows; j++)
+                cr_assert_eq(p1[j], p2[j]);
+            hdo_mat_clear(A1);
+            hdo_mat_clear(A2);
+        }
+    }
+    /* matrices 1 and 3 (one ulp apart) have different factors: a memo
+       that mixed them up would fail above */
+    hdo_mat_t A1, A3;
+    hdo_mat_init(A1, 0, 0, 133);
+    hdo_mat_init(A3, 0, 0, 133);
+    hdo_mat_set(A1, M[1]);
+    hdo_mat_set(A3, M[3]);
+    hdo_lu_factor(A1, p1);
+    hdo_lu_factor(A3, p2);
+    differ = !same_mat(A1, A3);
+    cr_assert(differ, "the two factorisations agree: the test cannot tell");
+    unsigned long hits, misses;
+    hdo_lu_memo_counts(&hits, &misses, memo);
+    cr_assert(hits >= 100 && misses > HDO_LU_MEMO_SIZE, "hits %lu, misses %lu",
+              hits, misses);
+    hdo_lu_memo_free(memo);
+    hdo_mat_clear(A1);
+    hdo_mat_clear(A3);
+    for (int i = 0; i < 6; i++)
+        hdo_mat_clear(M[i]);
     flint_randclear(st);
 }
