@@ -74,22 +74,30 @@ same_value(mpfr_srcptr a, mpfr_srcptr b)
     return mpfr_equal_p(a, b) && mpfr_signbit(a) == mpfr_signbit(b);
 }
 
+/* K and A: the same shape, precision and entries. */
+static int
+same_mat(const hdo_mat_struct *K, const hdo_mat_struct *A)
+{
+    if (K->rows != A->rows || K->cols != A->cols || K->prec != A->prec)
+        return 0;
+    for (slong i = 0; i < A->rows * A->cols; i++)
+        if (!same_value(K->entries + i, A->entries + i))
+            return 0;
+    return 1;
+}
+
 static int
 matches(const memo_entry *x, mpfr_srcptr s, slong k, const hdo_mat_struct *U,
         const hdo_mat_struct *V, const hdo_mat_struct *A)
 {
-    if (!x->used || x->A->rows != A->rows || x->A->cols != A->cols ||
-        x->A->prec != A->prec || x->k != k || x->want_u != (U != NULL) ||
+    if (!x->used || x->k != k || x->want_u != (U != NULL) ||
         x->want_v != (V != NULL) || (U != NULL && x->uprec != U->prec) ||
         (V != NULL && x->vprec != V->prec))
         return 0;
     for (slong j = 0; j < k; j++)
         if (mpfr_get_prec(s + j) != x->sprec)
             return 0;
-    for (slong i = 0; i < A->rows * A->cols; i++)
-        if (!same_value(x->A->entries + i, A->entries + i))
-            return 0;
-    return 1;
+    return same_mat(x->A, A);
 }
 
 /* Every entry at its matrix's precision and a number, and s at one
@@ -214,17 +222,6 @@ hdo_lu_memo_counts(unsigned long *hits, unsigned long *misses,
 {
     *hits = memo != NULL ? memo->hits : 0;
     *misses = memo != NULL ? memo->misses : 0;
-}
-
-static int
-same_mat(const hdo_mat_struct *K, const hdo_mat_struct *A)
-{
-    if (K->rows != A->rows || K->cols != A->cols || K->prec != A->prec)
-        return 0;
-    for (slong i = 0; i < A->rows * A->cols; i++)
-        if (!same_value(K->entries + i, A->entries + i))
-            return 0;
-    return 1;
 }
 
 int

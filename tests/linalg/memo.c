@@ -42,6 +42,20 @@ random_mat(hdo_mat_t A, flint_rand_t st, slong m, slong n, mpfr_prec_t prec)
     fmpq_mat_clear(Q);
 }
 
+/* M[d] := M[a] one ulp up at (i, j); M[z] := M[b] with +0 at (i, j)
+   where M[b] gets -0: the keys that differ in one bit. */
+static void
+near_pair(hdo_mat_t *M, int a, int d, int b, int z, slong i, slong j)
+{
+    hdo_mat_init(M[d], 0, 0, M[a]->prec);
+    hdo_mat_set(M[d], M[a]);
+    mpfr_nextabove(hdo_mat_entry(M[d], i, j));
+    hdo_mat_init(M[z], 0, 0, M[b]->prec);
+    hdo_mat_set(M[z], M[b]);
+    mpfr_set_zero(hdo_mat_entry(M[z], i, j), 1);
+    mpfr_set_zero(hdo_mat_entry(M[b], i, j), -1);
+}
+
 /* One call through the memo and one of hdo_svd on fresh outputs (U and V
    wanted or not, outputs at precisions ps, pu, pv): the same status and
    bits. */
@@ -87,13 +101,7 @@ Test(linalg, svd_memo_same_bits)
     random_mat(M[1], st, 5, 3, 133);
     random_mat(M[2], st, 4, 4, 133);
     random_mat(M[3], st, 4, 4, 200);
-    hdo_mat_init(M[4], 0, 0, 133);
-    hdo_mat_set(M[4], M[2]);
-    mpfr_nextabove(hdo_mat_entry(M[4], 1, 2));
-    hdo_mat_init(M[5], 0, 0, 133);
-    hdo_mat_set(M[5], M[0]);
-    mpfr_set_zero(hdo_mat_entry(M[5], 0, 0), 1);
-    mpfr_set_zero(hdo_mat_entry(M[0], 0, 0), -1);
+    near_pair(M, 2, 4, 0, 5, 1, 2);
     hdo_svd_memo *memo = hdo_svd_memo_new();
     for (int trial = 0; trial < 200; trial++) {
         const hdo_mat_struct *A = M[n_randint(st, 6)];
@@ -210,13 +218,7 @@ Test(linalg, lu_memo_same_bits)
     hdo_mat_t M[6];
     for (int i = 0; i < 3; i++)
         random_mat(M[i], st, 3 + i, 3 + i, 133);
-    hdo_mat_init(M[3], 0, 0, 133);
-    hdo_mat_set(M[3], M[1]);
-    mpfr_nextbelow(hdo_mat_entry(M[3], 2, 0));
-    hdo_mat_init(M[4], 0, 0, 133);
-    hdo_mat_set(M[4], M[0]);
-    mpfr_set_zero(hdo_mat_entry(M[4], 1, 1), 1);
-    mpfr_set_zero(hdo_mat_entry(M[0], 1, 1), -1);
+    near_pair(M, 1, 3, 0, 4, 2, 0);
     hdo_mat_init(M[5], 3, 3, 133);
     hdo_mat_zero(M[5]); /* singular: never kept */
     hdo_lu_memo *memo = hdo_lu_memo_new();
