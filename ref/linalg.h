@@ -110,8 +110,10 @@ int hdo_lstsq(mpfr_ptr x, const hdo_mat_t A, mpfr_srcptr b, slong rank);
    and precision; which of U and V are wanted and the precisions of s,
    U and V), so that the same matrix is not factored again (a mode's
    linear constraints at each consistent point, decisions.md D-111).
-   memo NULL: hdo_svd.  A failed SVD is not kept. */
+   memo NULL: hdo_svd.  A failed SVD is not kept, nor one of a matrix of
+   more than HDO_MEMO_MAX_ENTRIES entries (the memory a memo holds). */
 #define HDO_SVD_MEMO_SIZE 8
+#define HDO_MEMO_MAX_ENTRIES 1024
 typedef struct hdo_svd_memo hdo_svd_memo;
 hdo_svd_memo *hdo_svd_memo_new(void);
 void hdo_svd_memo_free(hdo_svd_memo *memo);
@@ -122,7 +124,8 @@ void hdo_svd_memo_counts(unsigned long *hits, unsigned long *misses,
                          const hdo_svd_memo *memo);
 /* LU factorisations kept the same way (by A's entries and precision):
    hdo_lu_factor_memo is hdo_lu_factor, the same factors and
-   permutation; memo NULL: hdo_lu_factor.  A failure is not kept. */
+   permutation; memo NULL: hdo_lu_factor.  A failure is not kept, nor a
+   matrix of more than HDO_MEMO_MAX_ENTRIES entries. */
 #define HDO_LU_MEMO_SIZE 4
 typedef struct hdo_lu_memo hdo_lu_memo;
 hdo_lu_memo *hdo_lu_memo_new(void);

@@ -101,10 +101,14 @@ matches(const memo_entry *x, mpfr_srcptr s, slong k, const hdo_mat_struct *U,
 }
 
 /* Every entry at its matrix's precision and a number, and s at one
-   precision: what the key assumes. */
+   precision: what the key assumes; and a small matrix (what a memo
+   holds stays under a few megabytes: a large one is factored each
+   time, as without a memo). */
 static int
 keyable(mpfr_srcptr s, slong k, const hdo_mat_struct *A)
 {
+    if (A->rows * A->cols > HDO_MEMO_MAX_ENTRIES)
+        return 0;
     for (slong j = 1; j < k; j++)
         if (mpfr_get_prec(s + j) != mpfr_get_prec(s))
             return 0;

@@ -263,3 +263,24 @@ Test(linalg, lu_memo_same_bits)
         hdo_mat_clear(M[i]);
     flint_randclear(st);
 }
+
+/* A matrix above HDO_MEMO_MAX_ENTRIES is factored each time, never kept
+   (the memory a memo holds); the results are hdo_svd's all the same. */
+Test(linalg, svd_memo_leaves_large_matrices)
+{
+    flint_rand_t st;
+    flint_randinit(st);
+    hdo_mat_t A;
+    slong n = 33; /* 33 x 33 = 1089 entries > 1024 */
+    cr_assert_gt(n * n, HDO_MEMO_MAX_ENTRIES);
+    random_mat(A, st, n, n, 64);
+    hdo_svd_memo *memo = hdo_svd_memo_new();
+    check_one(memo, A, 0, 0, 64, 64, 64);
+    check_one(memo, A, 0, 0, 64, 64, 64);
+    unsigned long hits, misses;
+    hdo_svd_memo_counts(&hits, &misses, memo);
+    cr_assert(hits == 0 && misses == 0, "hits %lu, misses %lu", hits, misses);
+    hdo_svd_memo_free(memo);
+    hdo_mat_clear(A);
+    flint_randclear(st);
+}
