@@ -104,6 +104,42 @@ int hdo_right_null(hdo_mat_t T, const hdo_mat_t A, slong rank);
    status. */
 int hdo_lstsq(mpfr_ptr x, const hdo_mat_t A, mpfr_srcptr b, slong rank);
 
+/* SVDs kept by their matrix (ref/linalg/memo.c): hdo_svd_memo_get
+   is hdo_svd, the same bits, and keeps the last HDO_SVD_MEMO_SIZE
+   results by their inputs (A's entries, the sign of a zero included,
+   and precision; which of U and V are wanted and the precisions of s,
+   U and V), so that the same matrix is not factored again (a mode's
+   linear constraints at each consistent point, decisions.md D-111).
+   memo NULL: hdo_svd.  A failed SVD is not kept, nor one of a matrix of
+   more than HDO_MEMO_MAX_ENTRIES entries (the memory a memo holds). */
+#define HDO_SVD_MEMO_SIZE 8
+#define HDO_MEMO_MAX_ENTRIES 1024
+typedef struct hdo_svd_memo hdo_svd_memo;
+hdo_svd_memo *hdo_svd_memo_new(void);
+void hdo_svd_memo_free(hdo_svd_memo *memo);
+int hdo_svd_memo_get(hdo_svd_memo *memo, mpfr_ptr s, hdo_mat_t U, hdo_mat_t V,
+                     const hdo_mat_t A);
+/* Its hits and misses so far (tests, measurements). */
+void hdo_svd_memo_counts(unsigned long *hits, unsigned long *misses,
+                         const hdo_svd_memo *memo);
+/* LU factorisations kept the same way (by A's entries and precision):
+   hdo_lu_factor_memo is hdo_lu_factor, the same factors and
+   permutation; memo NULL: hdo_lu_factor.  A failure is not kept, nor a
+   matrix of more than HDO_MEMO_MAX_ENTRIES entries. */
+#define HDO_LU_MEMO_SIZE 4
+typedef struct hdo_lu_memo hdo_lu_memo;
+hdo_lu_memo *hdo_lu_memo_new(void);
+void hdo_lu_memo_free(hdo_lu_memo *memo);
+int hdo_lu_factor_memo(hdo_lu_memo *memo, hdo_mat_t A, slong *perm);
+void hdo_lu_memo_counts(unsigned long *hits, unsigned long *misses,
+                        const hdo_lu_memo *memo);
+/* hdo_rank, hdo_left_null and hdo_lstsq with their SVD through memo. */
+int hdo_rank_memo(hdo_rank_info *info, const hdo_mat_t A, hdo_svd_memo *memo);
+int hdo_left_null_memo(hdo_mat_t Z, const hdo_mat_t A, slong rank,
+                       hdo_svd_memo *memo);
+int hdo_lstsq_memo(mpfr_ptr x, const hdo_mat_t A, mpfr_srcptr b, slong rank,
+                   hdo_svd_memo *memo);
+
 /* Vector helpers on mpfr arrays (allocated with hdo_vec_init, cleared
    with hdo_vec_clear; n may be 0). */
 mpfr_ptr hdo_vec_init(slong n, mpfr_prec_t prec);

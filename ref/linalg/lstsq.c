@@ -5,6 +5,13 @@
 int
 hdo_lstsq(mpfr_ptr x, const hdo_mat_t A, mpfr_srcptr b, slong rank)
 {
+    return hdo_lstsq_memo(x, A, b, rank, NULL);
+}
+
+int
+hdo_lstsq_memo(mpfr_ptr x, const hdo_mat_t A, mpfr_srcptr b, slong rank,
+               hdo_svd_memo *memo)
+{
     slong m = A->rows, n = A->cols, k = FLINT_MIN(m, n), i, j;
     mpfr_prec_t wp = A->prec + 16;
     hdo_mat_t U, V;
@@ -15,7 +22,7 @@ hdo_lstsq(mpfr_ptr x, const hdo_mat_t A, mpfr_srcptr b, slong rank)
     hdo_mat_init(U, m, k, wp);
     hdo_mat_init(V, n, k, wp);
     s = hdo_vec_init(k, wp);
-    status = hdo_svd(s, U, V, A);
+    status = hdo_svd_memo_get(memo, s, U, V, A);
     if (rank < 0) {
         hdo_rank_info info;
         hdo_rank_from_sv(&info, s, k, A->prec);

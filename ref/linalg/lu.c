@@ -55,13 +55,14 @@ hdo_lu_factor(hdo_mat_t A, slong *perm)
     return status;
 }
 
-/* y_i -= a y_j, skipped where a is an exact zero that leaves y_i's
-   bits as they are (y_i a nonzero number, y_j finite: y_i - 0 is y_i;
-   a zero y_i keeps the sign rule of the subtraction). */
+/* y_i -= a y_j, skipped where a or y_j is an exact zero (the other
+   finite) that leaves y_i's bits as they are (y_i a nonzero number:
+   y_i - 0 is y_i; a zero y_i keeps the sign rule of the subtraction). */
 static void
 sub_product(mpfr_ptr yi, mpfr_srcptr a, mpfr_srcptr yj, mpfr_t t)
 {
-    if (mpfr_zero_p(a) && mpfr_regular_p(yi) && mpfr_number_p(yj))
+    if (mpfr_regular_p(yi) && ((mpfr_zero_p(a) && mpfr_number_p(yj)) ||
+                               (mpfr_zero_p(yj) && mpfr_number_p(a))))
         return;
     mpfr_mul(t, a, yj, MPFR_RNDN);
     mpfr_sub(yi, yi, t, MPFR_RNDN);

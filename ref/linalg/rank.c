@@ -66,18 +66,24 @@ hdo_rank_from_sv(hdo_rank_info *info, mpfr_srcptr s, slong k, mpfr_prec_t prec)
 int
 hdo_rank(hdo_rank_info *info, const hdo_mat_t A)
 {
+    return hdo_rank_memo(info, A, NULL);
+}
+
+int
+hdo_rank_memo(hdo_rank_info *info, const hdo_mat_t A, hdo_svd_memo *memo)
+{
     slong k = FLINT_MIN(A->rows, A->cols);
     mpfr_ptr s = hdo_vec_init(k, A->prec);
     int status;
 
-    status = hdo_svd(s, NULL, NULL, A);
+    status = hdo_svd_memo_get(memo, s, NULL, NULL, A);
     hdo_rank_from_sv(info, s, k, A->prec);
     hdo_vec_clear(s, k);
     return status;
 }
 
-int
-hdo_right_null(hdo_mat_t T, const hdo_mat_t A, slong rank)
+static int
+right_null(hdo_mat_t T, const hdo_mat_t A, slong rank, hdo_svd_memo *memo)
 {
     slong m = A->rows, n = A->cols, i, j;
     hdo_mat_t B, V;
@@ -95,7 +101,7 @@ hdo_right_null(hdo_mat_t T, const hdo_mat_t A, slong rank)
             mpfr_set(hdo_mat_entry(B, i, j), hdo_mat_entry(A, i, j), MPFR_RNDN);
     hdo_mat_init(V, n, n, A->prec);
     s = hdo_vec_init(n, A->prec);
-    status = hdo_svd(s, NULL, V, B);
+    status = hdo_svd_memo_get(memo, s, NULL, V, B);
     hdo_mat_resize(T, n, n - rank);
     for (i = 0; i < n; i++)
         for (j = rank; j < n; j++)
@@ -108,14 +114,27 @@ hdo_right_null(hdo_mat_t T, const hdo_mat_t A, slong rank)
 }
 
 int
+hdo_right_null(hdo_mat_t T, const hdo_mat_t A, slong rank)
+{
+    return right_null(T, A, rank, NULL);
+}
+
+int
 hdo_left_null(hdo_mat_t Z, const hdo_mat_t A, slong rank)
+{
+    return hdo_left_null_memo(Z, A, rank, NULL);
+}
+
+int
+hdo_left_null_memo(hdo_mat_t Z, const hdo_mat_t A, slong rank,
+                   hdo_svd_memo *memo)
 {
     hdo_mat_t At;
     int status;
 
     hdo_mat_init(At, A->cols, A->rows, A->prec);
     hdo_mat_transpose(At, A);
-    status = hdo_right_null(Z, At, rank);
+    status = right_null(Z, At, rank, memo);
     hdo_mat_clear(At);
     return status;
 }

@@ -24,6 +24,11 @@ struct hdo_reduce_cache {
     /* For each program input: state index i >= 0, or -1 - j for
        unknown j. */
     slong *in_c, *in_h;
+    /* the projection's SVDs and the unknowns' LU by their matrix (made
+       on first use): a linear mode has the same Jacobians at every
+       consistent point (decisions.md D-111) */
+    hdo_svd_memo *svd;
+    hdo_lu_memo *lu;
 };
 
 /* Compiles the programs of r at precision prec if not done yet. */

@@ -17,6 +17,8 @@ hdo_reduce_cache_free(struct hdo_reduce_cache *cache)
     if (cache == NULL)
         return;
     hdo_reduce_cache_invalidate(cache); /* the programs and in_c, in_h */
+    hdo_svd_memo_free(cache->svd);
+    hdo_lu_memo_free(cache->lu);
     free(cache->jc.e);
     free(cache->jc.row);
     free(cache->jc.col);
@@ -164,7 +166,7 @@ columns(hdo_mat_t B, const hdo_mat_t J, const slong *cols, slong k)
      dX = lstsq(Z^T J_X, Z^T b),  dF = lstsq(J_F, b - J_X dX). */
 static int
 gn_step(mpfr_ptr dx, const hdo_mat_t J, mpfr_srcptr b, const int *fixed,
-        slong ns, mpfr_prec_t prec)
+        slong ns, mpfr_prec_t prec, hdo_svd_memo *memo)
 {
     slong nc = J->rows, nF = 0, nX = 0, i, j, k;
     slong *F = malloc((ns + 1) * sizeof(slong)),
@@ -186,17 +188,17 @@ gn_step(mpfr_ptr dx, const hdo_mat_t J, mpfr_srcptr b, const int *fixed,
         hdo_mat_t JX;
         columns(JX, J, X, nX);
         if (nF == 0) {
-            status = hdo_lstsq(dX, JX, b, -1);
+            status = hdo_lstsq_memo(dX, JX, b, -1, memo);
         } else {
             hdo_mat_t JF;
             hdo_rank_info info;
             columns(JF, J, F, nF);
-            status = hdo_rank(&info, JF);
+            status = hdo_rank_memo(&info, JF, memo);
             if (status == 0 && info.rank < nc) {
                 hdo_mat_t Z, A;
                 mpfr_ptr bz = hdo_vec_init(nc - info.rank, prec);
                 hdo_mat_init(Z, nc, nc - info.rank, prec);
-                status = hdo_left_null(Z, JF, info.rank);
+                status = hdo_left_null_memo(Z, JF, info.rank, memo);
                 if (status == 0) {
                     hdo_mat_init(A, nc - info.rank, nX, prec);
                     for (k = 0; k < nc - info.rank; k++) {
@@ -212,7 +214,7 @@ gn_step(mpfr_ptr dx, const hdo_mat_t J, mpfr_srcptr b, const int *fixed,
                                          hdo_mat_entry(JX, i, j), a, MPFR_RNDN);
                         }
                     }
-                    status = hdo_lstsq(dX, A, bz, -1);
+                    status = hdo_lstsq_memo(dX, A, bz, -1, memo);
                     hdo_mat_clear(A);
                 }
                 hdo_mat_clear(Z);
@@ -234,7 +236,7 @@ gn_step(mpfr_ptr dx, const hdo_mat_t J, mpfr_srcptr b, const int *fixed,
     if (status == 0 && nF > 0) {
         hdo_mat_t JF;
         columns(JF, J, F, nF);
-        status = hdo_lstsq(dF, JF, b2, -1);
+        status = hdo_lstsq_memo(dF, JF, b2, -1, memo);
         hdo_mat_clear(JF);
     }
     if (status == 0) {
@@ -424,7 +426,9 @@ project(mpfr_ptr xs, hdo_model_t model, const hdo_reduced_t r, const mpfr_t t,
         for (slong i = 0; i < nc; i++)
             mpfr_neg(f + i, f + i, MPFR_RNDN);
         equilibrate_rows(J, f);
-        status = gn_step(dx, J, f, fixed, ns, prec);
+        if (r->cache->svd == NULL)
+            r->cache->svd = hdo_svd_memo_new();
+        status = gn_step(dx, J, f, fixed, ns, prec, r->cache->svd);
         if (status != 0) {
             status = fail(err, status, model, r, t,
                           "the least-squares step onto the constraints failed");
@@ -544,6 +548,8 @@ solve_unknowns(mpfr_ptr xu, hdo_model_t model, const hdo_reduced_t r,
     mpfr_inits2(prec, step, prev, size, tol, (mpfr_ptr)0);
     mpfr_set_inf(prev, 1);
     hdo_mat_init(J, nu, nu, prec);
+    if (cache->lu == NULL)
+        cache->lu = hdo_lu_memo_new();
     for (iter = 0;; iter++) {
         status = eval(cache->prog_h, cache->in_h, t, xs, xu, &bad);
         if (status != 0) {
@@ -551,7 +557,7 @@ solve_unknowns(mpfr_ptr xu, hdo_model_t model, const hdo_reduced_t r,
             break;
         }
         extract(f, J, cache->prog_h, nu, &cache->jh);
-        if (hdo_lu_factor(J, perm) != 0) {
+        if (hdo_lu_factor_memo(cache->lu, J, perm) != 0) {
             status = singular_fail(err, model, r, t, iter, xu);
             break;
         }
