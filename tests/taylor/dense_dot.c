@@ -93,6 +93,10 @@ Test(taylor_dense_dot, within_its_bound_20_digits)
 {
     check_digits(20);
 }
+Test(taylor_dense_dot, within_its_bound_30_digits)
+{
+    check_digits(30); /* 3 limbs: the pendulum bench's */
+}
 Test(taylor_dense_dot, within_its_bound_60_digits)
 {
     check_digits(60);
