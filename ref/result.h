@@ -338,8 +338,9 @@ int hdo_run_check_memory(slong nrows, const hdo_model_t model, long digits,
    (a fifth of its instructions at 30 digits).  d holds the scratch of
    the integers: init once, clear after the last value. */
 typedef struct {
-    mpz_t m, p, q, r, lo, hi;
+    mpz_t p5, p, q, r, lo, hi;
     size_t n; /* the digits lo = 10^(n-1) and hi = 10^n are of; 0 none */
+    long k5;  /* p5 = 5^k5; -1 none */
 } hdo_decimal_struct;
 typedef hdo_decimal_struct hdo_decimal_t[1];
 void hdo_decimal_init(hdo_decimal_t d);

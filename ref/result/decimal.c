@@ -18,26 +18,38 @@
 void
 hdo_decimal_init(hdo_decimal_t d)
 {
-    mpz_inits(d->m, d->p, d->q, d->r, d->lo, d->hi, (mpz_ptr)0);
+    mpz_inits(d->p5, d->p, d->q, d->r, d->lo, d->hi, (mpz_ptr)0);
     d->n = 0;
+    d->k5 = -1;
 }
 
 void
 hdo_decimal_clear(hdo_decimal_t d)
 {
-    mpz_clears(d->m, d->p, d->q, d->r, d->lo, d->hi, (mpz_ptr)0);
+    mpz_clears(d->p5, d->p, d->q, d->r, d->lo, d->hi, (mpz_ptr)0);
 }
 
-/* d->q := floor(|x| 10^s) for |x| = m 2^E (m = d->m >= 0); returns the
+/* d->p5 := 5^k, kept from the call before when k is the same (a
+   column's values share their decimal exponent from row to row) */
+static mpz_srcptr
+five_to(hdo_decimal_t d, long k)
+{
+    if (d->k5 != k) {
+        mpz_ui_pow_ui(d->p5, 5, (unsigned long)k);
+        d->k5 = k;
+    }
+    return d->p5;
+}
+
+/* d->q := floor(|x| 10^s) for |x| = m 2^E (m > 0); returns the
    remainder's place against half a unit: -1 below, 0 at, 1 above; -2
    for no remainder (the quotient exact). */
 static int
-scaled_floor(hdo_decimal_t d, mpfr_exp_t E, long s)
+scaled_floor(hdo_decimal_t d, mpz_srcptr m, mpfr_exp_t E, long s)
 {
     mpfr_exp_t sh = E + s;
     if (s >= 0) {
-        mpz_ui_pow_ui(d->p, 5, (unsigned long)s);
-        mpz_mul(d->q, d->m, d->p);
+        mpz_mul(d->q, m, five_to(d, s));
         if (sh >= 0) {
             mpz_mul_2exp(d->q, d->q, (mp_bitcnt_t)sh);
             return -2;
@@ -52,18 +64,20 @@ scaled_floor(hdo_decimal_t d, mpfr_exp_t E, long s)
             return -2;
         return !half ? -1 : low == k - 1 ? 0 : 1;
     }
-    mpz_ui_pow_ui(d->p, 5, (unsigned long)-s);
+    /* m 2^sh / 5^-s: the divisor 5^-s, or 5^-s 2^-sh */
+    mpz_srcptr den = five_to(d, -s);
     if (sh >= 0) {
-        mpz_mul_2exp(d->r, d->m, (mp_bitcnt_t)sh);
+        mpz_mul_2exp(d->r, m, (mp_bitcnt_t)sh);
     } else {
-        mpz_set(d->r, d->m);
-        mpz_mul_2exp(d->p, d->p, (mp_bitcnt_t)-sh);
+        mpz_set(d->r, m);
+        mpz_mul_2exp(d->p, den, (mp_bitcnt_t)-sh);
+        den = d->p;
     }
-    mpz_fdiv_qr(d->q, d->r, d->r, d->p);
+    mpz_fdiv_qr(d->q, d->r, d->r, den);
     if (mpz_sgn(d->r) == 0)
         return -2;
     mpz_mul_2exp(d->r, d->r, 1);
-    int c = mpz_cmp(d->r, d->p);
+    int c = mpz_cmp(d->r, den);
     return c < 0 ? -1 : c > 0;
 }
 
@@ -77,8 +91,14 @@ hdo_decimal_get_str(char *buf, hdo_decimal_t d, size_t n, const mpfr_t x)
         mpz_mul_ui(d->hi, d->lo, 10);
         d->n = n;
     }
-    mpfr_exp_t E = mpfr_get_z_2exp(d->m, x);
-    mpz_abs(d->m, d->m);
+    /* |x| = m 2^E, m the significand's limbs read in place as an
+       integer (its padding bits are zeros: the value is the same) */
+    mp_size_t nl =
+        (mp_size_t)((mpfr_get_prec(x) + GMP_NUMB_BITS - 1) / GMP_NUMB_BITS);
+    mpz_t ml;
+    mpz_srcptr m =
+        mpz_roinit_n(ml, (const mp_limb_t *)mpfr_custom_get_significand(x), nl);
+    mpfr_exp_t E = mpfr_get_exp(x) - (mpfr_exp_t)nl * GMP_NUMB_BITS;
     /* 2^(ex - 1) <= |x| < 2^ex, so 10^(e - 1) <= |x| < 10^e for e the
        estimate or one more; the quotient's size decides (and corrects
        an estimate rounded the wrong way) */
@@ -87,7 +107,7 @@ hdo_decimal_get_str(char *buf, hdo_decimal_t d, size_t n, const mpfr_t x)
     int rem;
     for (;;) {
         s = (long)n - e;
-        rem = scaled_floor(d, E, s);
+        rem = scaled_floor(d, m, E, s);
         if (mpz_cmp(d->q, d->lo) < 0)
             e--;
         else if (mpz_cmp(d->q, d->hi) >= 0)
