@@ -473,7 +473,7 @@ void hdo_horner_rn(mpfr_ptr out, const mpfr_t *c, slong len, mpfr_srcptr h,
 /* v[p - j] := h^j for j = 0 .. p, all of one precision (v[p]'s): 1,
    h rounded to nearest, then v[p - j] = v[p - j + 1] h rounded to
    nearest: the bits of that loop with mpfr_mul (MPFR_RNDN), on the
-   limbs (a third of mpfr_mul's instructions at 3 limbs) for h of the
+   limbs (146 instructions a power at 3 limbs, 249 with mpfr_mul) for h of the
    powers' limbs (1 to 4) and results in MPFR's exponent range, else
    mpfr_mul.  MPFR's flags are not set.  v reversed: the second operand
    of the Cauchy product sum_j c[j] v[p - j] (hdo_conv_fused). */

@@ -335,7 +335,7 @@ int hdo_run_check_memory(slong nrows, const hdo_model_t model, long digits,
    last digit, into buf (n + 2 chars: '-' for a negative x, the digits,
    a NUL), and the exponent e with |x| ~ 0.d1...dn 10^e -- mpfr_get_str
    (buf, &e, 10, n, x, MPFR_RNDN)'s text, from exact integer arithmetic
-   (a fifth of its instructions at 30 digits).  d holds the scratch of
+   (a quarter of its instructions at 30 digits: D-110).  d holds the scratch of
    the integers: init once, clear after the last value. */
 typedef struct {
     mpz_t p5, p, q, r, lo, hi;

@@ -403,8 +403,8 @@ hdo_horner_rn(mpfr_ptr out, const mpfr_t *c, slong len, mpfr_srcptr h,
    exponent e + eh or one less.  Returns 0, or 1 when the result leaves
    [emin, emax] (x untouched).  A specialised round_to: the product is
    normalised by at most one bit and nothing lies below it, about a
-   third of mpfr_mul's instructions at 3 limbs (issue 28: the dense
-   output's powers of h). */
+   half of mpfr_mul's loop at 3 limbs (issue 28: the dense output's
+   powers of h; decisions.md D-110). */
 INLINE int
 pow_step(raw *x, const limb *hm, long eh, int sh, mpfr_prec_t p, int n,
          long emin, long emax)

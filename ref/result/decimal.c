@@ -13,7 +13,8 @@
    times 10^s is an integer operation: m 5^s 2^(E + s) for s >= 0, or
    m 2^(E + s) / 5^-s, whose quotient and remainder give the digits and
    the rounding exactly.  The result is mpfr_get_str's text, digit for
-   digit (tests/result/decimal.c holds it to that). */
+   digit (tests/result/decimal.c holds it to that; decisions.md
+   D-110). */
 
 void
 hdo_decimal_init(hdo_decimal_t d)

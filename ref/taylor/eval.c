@@ -36,7 +36,7 @@ powers(pow_buf *pw, slong p, const mpfr_t h, mpfr_prec_t prec)
         mpfr_custom_init_set(pw->v[j], MPFR_ZERO_KIND, 0, prec,
                              pw->limbs + j * PW_LIMBS);
     }
-    hdo_powers_rn(pw->v, p, h); /* mpfr_mul's bits, on the limbs */
+    hdo_powers_rn(pw->v, p, h); /* mpfr_mul's bits, on the limbs: D-110 */
 }
 
 /* out[i] := sum_k c[i len + k] h^k for i < n, k < len <= p + 1, from
