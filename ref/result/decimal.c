@@ -16,6 +16,10 @@
    digit (tests/result/decimal.c holds it to that; decisions.md
    D-110). */
 
+/* Decimal exponents beyond which mpfr_get_str does the work (values
+   beyond 10^+-100000, where 5^s grows past 230,000 bits). */
+#define HDO_DECIMAL_EXP_MAX 100000.0
+
 void
 hdo_decimal_init(hdo_decimal_t d)
 {
@@ -104,6 +108,12 @@ hdo_decimal_get_str(char *buf, hdo_decimal_t d, size_t n, const mpfr_t x)
        estimate or one more; the quotient's size decides (and corrects
        an estimate rounded the wrong way) */
     double l10 = (double)(mpfr_get_exp(x) - 1) * 0.30102999566398119521;
+    if (fabs(l10) > HDO_DECIMAL_EXP_MAX) {
+        /* 5^|s| would have millions of bits: MPFR's approximate power */
+        mpfr_exp_t ex;
+        mpfr_get_str(buf, &ex, 10, n, x, MPFR_RNDN);
+        return ex;
+    }
     long e = (long)floor(l10) + 1, s;
     int rem;
     for (;;) {

@@ -24,7 +24,8 @@ check_one(hdo_decimal_t dec, size_t n, const mpfr_t x, const char *what)
 /* Random values through the precision (1 to 1,000 bits, exponents from
    -5,000 to 5,000 and near 0), values next to a power of ten (below it:
    the rounding carries into a new decade), powers of ten and integers,
-   both signs, 1 to 120 digits; the scratch reused across digit counts
+   both signs, 1 to 120 digits, exponents of +-400,000 bits (mpfr_get_str
+   itself there); the scratch reused across digit counts
    and precisions as trajectory.csv reuses it. */
 Test(result, decimal_digits_as_mpfr_get_str)
 {
@@ -68,6 +69,10 @@ Test(result, decimal_digits_as_mpfr_get_str)
                              i % 5 == 2 ? (long)n_randint(st, 10000) - 6080
                                         : (long)n_randint(st, 200) - 1180,
                              MPFR_RNDN);
+            }
+            if (i % 97 == 0) { /* beyond 10^+-100000: mpfr_get_str's */
+                what = "a huge or tiny exponent";
+                mpfr_set_exp(x, n_randint(st, 2) ? 400000 : -400000);
             }
             if (n_randint(st, 2))
                 mpfr_neg(x, x, MPFR_RNDN);
