@@ -9,8 +9,8 @@
    the pendulum's 1,000 rows at 30 digits (4,900 a value), more than a
    quarter of its dense output (issue 28).  mpfr_get_str is general
    (any base, Ziv's loop on an approximate power of the base); here the
-   base is 10 and the value m 2^E (m an integer of the precision's bits)
-   times 10^s is an integer operation: m 5^s 2^(E + s) for s >= 0, or
+   base is 10 and the value m 2^E (m the significand's limbs read as an
+   integer) times 10^s is an integer operation: m 5^s 2^(E + s) for s >= 0, or
    m 2^(E + s) / 5^-s, whose quotient and remainder give the digits and
    the rounding exactly.  The result is mpfr_get_str's text, digit for
    digit (tests/result/decimal.c holds it to that; decisions.md
@@ -34,8 +34,9 @@ hdo_decimal_clear(hdo_decimal_t d)
     mpz_clears(d->p5, d->p, d->q, d->r, d->lo, d->hi, (mpz_ptr)0);
 }
 
-/* d->p5 := 5^k, kept from the call before when k is the same (a
-   column's values share their decimal exponent from row to row) */
+/* d->p5 := 5^k, kept from the call before when k is the same (values
+   written one after the other often share their decimal exponent: 40%
+   of the pendulum's) */
 static mpz_srcptr
 five_to(hdo_decimal_t d, long k)
 {
