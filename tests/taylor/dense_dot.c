@@ -87,6 +87,7 @@ check_digits(long digits)
     gmp_randclear(st);
     mpfr_clears(t0, h, (mpfr_ptr)0);
     mpfr_clears(S, term, hp, bound, e, (mpfr_ptr)0);
+    tt_clear(&c);
 }
 
 Test(taylor_dense_dot, within_its_bound_20_digits)
