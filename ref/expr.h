@@ -470,6 +470,14 @@ void hdo_fma_rn(mpfr_ptr r, mpfr_srcptr x, mpfr_srcptr y, mpfr_srcptr z);
    on its limbs between the steps.  len >= 1. */
 void hdo_horner_rn(mpfr_ptr out, const mpfr_t *c, slong len, mpfr_srcptr h,
                    mpfr_ptr acc);
+/* v[p - j] := h^j for j = 0 .. p, all of one precision (v[p]'s): 1,
+   h rounded to nearest, then v[p - j] = v[p - j + 1] h rounded to
+   nearest: the bits of that loop with mpfr_mul (MPFR_RNDN), on the
+   limbs (146 instructions a power at 3 limbs, 249 with mpfr_mul) for h of the
+   powers' limbs (1 to 4) and results in MPFR's exponent range, else
+   mpfr_mul.  MPFR's flags are not set.  v reversed: the second operand
+   of the Cauchy product sum_j c[j] v[p - j] (hdo_conv_fused). */
+void hdo_powers_rn(mpfr_t *v, slong p, mpfr_srcptr h);
 /* r := sum_{j = lo .. hi} w_j u[j] v[k - j] (a Cauchy product), w_j = 1
    (weight 0), j (weight 1) or k - j (weight 2): the products summed in
    one fixed-point window from the largest down to p + 64 bits below it

@@ -330,6 +330,24 @@ hdo_event *hdo_result_add_event(hdo_result_t res, const mpfr_t t, slong from,
 int hdo_run_check_memory(slong nrows, const hdo_model_t model, long digits,
                          int verify, hdo_error_t *err);
 
+/* Decimal digits of a binary number (ref/result/decimal.c): the n >= 1
+   significant digits of x (regular) rounded to nearest, ties to an even
+   last digit, into buf (n + 2 chars: '-' for a negative x, the digits,
+   a NUL), and the exponent e with |x| ~ 0.d1...dn 10^e -- mpfr_get_str
+   (buf, &e, 10, n, x, MPFR_RNDN)'s text, from exact integer arithmetic
+   (a quarter of its instructions at 30 digits: D-110).  d holds the scratch of
+   the integers: init once, clear after the last value. */
+typedef struct {
+    mpz_t p5, p, q, r, lo, hi;
+    size_t n; /* the digits lo = 10^(n-1) and hi = 10^n are of; 0 none */
+    long k5;  /* p5 = 5^k5; -1 none */
+} hdo_decimal_struct;
+typedef hdo_decimal_struct hdo_decimal_t[1];
+void hdo_decimal_init(hdo_decimal_t d);
+void hdo_decimal_clear(hdo_decimal_t d);
+mpfr_exp_t hdo_decimal_get_str(char *buf, hdo_decimal_t d, size_t n,
+                               const mpfr_t x);
+
 /* Output tables (ref/result/tables.c), as cli.md specifies: values with
    `digits` significant digits, empty cells where a mode lacks a
    variable.  Return 0 or HDO_ERR_IO (err filled with strerror). */

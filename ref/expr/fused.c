@@ -397,6 +397,114 @@ hdo_horner_rn(mpfr_ptr out, const mpfr_t *c, slong len, mpfr_srcptr h,
     mpfr_set(out, acc, MPFR_RNDN);
 }
 
+/* The chain of powers on the limbs: x := x h rounded to nearest, ties
+   to even, to p bits (n limbs), the exact product of the two n-limb
+   significands in 2n limbs (mul_n) giving the rounding exactly; the
+   exponent e + eh or one less.  Returns 0, or 1 when the result leaves
+   [emin, emax] (x untouched).  A specialised round_to: the product is
+   normalised by at most one bit and nothing lies below it, about a
+   half of mpfr_mul's loop at 3 limbs (issue 28: the dense output's
+   powers of h; decisions.md D-110). */
+INLINE int
+pow_step(raw *x, const limb *hm, long eh, int sh, mpfr_prec_t p, int n,
+         long emin, long emax)
+{
+    limb P[2 * NMAX];
+    mul_n(P, x->m, hm, n);
+    long e = x->e + eh;
+    if (!(P[2 * n - 1] >> (LB - 1))) { /* 0.P in [1/4, 1/2) */
+        for (int i = 2 * n - 1; i > 0; i--)
+            P[i] = P[i] << 1 | P[i - 1] >> (LB - 1);
+        P[0] <<= 1;
+        e--;
+    }
+    /* M = P[n .. 2n - 1] holds the p bits, then the round bit; the
+       sticky bits are M's below it and P[0 .. n - 1] */
+    int low = (int)(n * LB - p);
+    limb *M = P + n, round, below = 0;
+    for (int i = 0; i < n - 1; i++)
+        below |= P[i];
+    if (low > 0) {
+        limb rb = (limb)1 << (low - 1);
+        round = M[0] & rb;
+        below |= (M[0] & (rb - 1)) | P[n - 1];
+        M[0] &= ~(((limb)1 << low) - 1);
+    } else {
+        round = P[n - 1] >> (LB - 1);
+        below |= P[n - 1] << 1;
+    }
+    if (round && (below || (M[0] >> low & 1))) {
+        limb c = (limb)1 << low;
+        for (int i = 0; i < n && c; i++) {
+            M[i] += c;
+            c = M[i] < c;
+        }
+        if (c) { /* 0.11..1 + ulp = 1: one more bit of exponent */
+            M[n - 1] = (limb)1 << (LB - 1);
+            e++;
+        }
+    }
+    if (e < emin || e > emax)
+        return 1;
+    for (int i = 0; i < n; i++)
+        x->m[i] = M[i];
+    x->e = e;
+    x->s *= sh;
+    return 0;
+}
+
+/* hdo_powers_rn for h and the powers of n limbs; from the first power
+   the limbs do not take (out of the exponent range) on, mpfr_mul. */
+INLINE void
+powers_n(mpfr_t *v, slong p, mpfr_srcptr h, int n)
+{
+    mpfr_prec_t prec = mpfr_get_prec(v[p]);
+    long emin = mpfr_get_emin(), emax = mpfr_get_emax();
+    raw x;
+    raw_get(&x, v[p - 1], n);
+    const limb *hm = h->_mpfr_d;
+    long eh = mpfr_get_exp(h);
+    int sh = mpfr_signbit(h) ? -1 : 1;
+    slong j = 2;
+    for (; j <= p; j++) {
+        if (pow_step(&x, hm, eh, sh, prec, n, emin, emax) != 0)
+            break;
+        raw_set(v[p - j], &x, n);
+    }
+    for (; j <= p; j++)
+        mpfr_mul(v[p - j], v[p - j + 1], h, MPFR_RNDN);
+}
+
+void
+hdo_powers_rn(mpfr_t *v, slong p, mpfr_srcptr h)
+{
+    mpfr_set_ui(v[p], 1, MPFR_RNDN);
+    if (p < 1)
+        return;
+    mpfr_set(v[p - 1], h, MPFR_RNDN);
+    int n = (int)((mpfr_get_prec(v[p]) + LB - 1) / LB);
+    /* h and h rounded (v[p - 1]) regular, of n limbs: each power is
+       the one before times h, as mpfr_mul's loop */
+    if (p < 2 || nlimbs(h) != n || nlimbs(v[p - 1]) != n) {
+        for (slong j = 2; j <= p; j++)
+            mpfr_mul(v[p - j], v[p - j + 1], h, MPFR_RNDN);
+        return;
+    }
+    switch (n) { /* n a constant in each copy */
+    case 1:
+        powers_n(v, p, h, 1);
+        break;
+    case 2:
+        powers_n(v, p, h, 2);
+        break;
+    case 3:
+        powers_n(v, p, h, 3);
+        break;
+    default:
+        powers_n(v, p, h, 4);
+    }
+}
+
 /* Weight of term j of a convolution of order k. */
 static limb
 weight_of(int weight, slong j, slong k)

@@ -1,6 +1,7 @@
 /* tables.c -- trajectory.csv, events.csv and summary.json of a run, as cli.md
  * specifies */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include "result.h"
 #include "util.h"
@@ -8,35 +9,49 @@
 
 /* D significant digits: one before the point, D - 1 after it, as
    mpfr_fprintf's "%.*Re" writes them (the same text): the digits of
-   mpfr_get_str (rounded to nearest, as %Re is), the exponent with a
-   sign and at least two digits.  mpfr_fprintf parses its format,
-   allocates and copies for every value: 40% more instructions for the
-   1,000-row default of trajectory.csv (issue 28).  Zeros, infinities
+   mpfr_get_str (rounded to nearest, as %Re is; here from
+   hdo_decimal_get_str, the same digits from integer arithmetic), the
+   exponent with a sign and at least two digits.  mpfr_fprintf parses
+   its format, allocates and copies for every value: 40% more
+   instructions for the 1,000-row default of trajectory.csv, and
+   fprintf for the exponent 870 a value (issue 28).  Zeros, infinities
    and one digit (no point) go to mpfr_fprintf. */
 static void
-put_value(FILE *f, mpfr_srcptr x, long digits)
+put_value(FILE *f, hdo_decimal_t dec, mpfr_srcptr x, long digits)
 {
-    char small[128], *s = small;
-    mpfr_exp_t e;
+    char small[128], *s = small, ex[24];
     if (mpfr_nan_p(x))
         return; /* empty cell */
     if (!mpfr_regular_p(x) || digits < 2) {
         mpfr_fprintf(f, "%.*Re", (int)(digits - 1), x);
         return;
     }
-    if ((size_t)digits + 2 > sizeof small)
-        s = NULL; /* mpfr_get_str allocates */
-    s = mpfr_get_str(s, &e, 10, (size_t)digits, x, MPFR_RNDN);
+    if ((size_t)digits + 2 > sizeof small) {
+        s = malloc((size_t)digits + 2);
+        HDO_ASSERT(s != NULL);
+    }
+    long x10 = (long)hdo_decimal_get_str(s, dec, (size_t)digits, x) - 1;
     const char *d = s[0] == '-' ? s + 1 : s;
     if (d != s)
         fputc('-', f);
     fputc(d[0], f);
     fputc('.', f);
     fputs(d + 1, f);
-    long x10 = (long)e - 1;
-    fprintf(f, "e%c%02ld", x10 < 0 ? '-' : '+', x10 < 0 ? -x10 : x10);
+    /* e, the sign, at least two digits: written backwards */
+    unsigned long a = x10 < 0 ? -(unsigned long)x10 : (unsigned long)x10;
+    char *p = ex + sizeof ex;
+    *--p = '\0';
+    do {
+        *--p = (char)('0' + a % 10);
+        a /= 10;
+    } while (a != 0);
+    if (p[1] == '\0')
+        *--p = '0';
+    *--p = x10 < 0 ? '-' : '+';
+    *--p = 'e';
+    fputs(p, f);
     if (s != small)
-        mpfr_free_str(s);
+        free(s);
 }
 
 /* A CSV cell with quotes when it holds a comma, a quote or a line end. */
@@ -85,18 +100,21 @@ hdo_write_trajectory(FILE *f, const hdo_result_t res, const hdo_model_t model,
         put_text(f, model->vars[v].name);
     }
     fputc('\n', f);
+    hdo_decimal_t dec;
+    hdo_decimal_init(dec);
     for (slong i = 0; i < res->nrows; i++) {
         const hdo_row *r = res->rows + i;
-        put_value(f, r->time, digits);
+        put_value(f, dec, r->time, digits);
         fputc(',', f);
         put_mode(f, model, r->mode);
         for (slong v = 0; v < model->nvars; v++) {
             fputc(',', f);
             if (r->present[v])
-                put_value(f, r->values + v, digits);
+                put_value(f, dec, r->values + v, digits);
         }
         fputc('\n', f);
     }
+    hdo_decimal_clear(dec);
     return io_status(f, err, "trajectory.csv");
 }
 
@@ -105,10 +123,12 @@ hdo_write_events(FILE *f, const hdo_result_t res, const hdo_model_t model,
                  long digits, hdo_error_t *err)
 {
     fputs("index,time,from,to,kind,guard\n", f);
+    hdo_decimal_t dec;
+    hdo_decimal_init(dec);
     for (slong i = 0; i < res->nevents; i++) {
         const hdo_event *e = res->events + i;
         fprintf(f, "%ld,", (long)e->index);
-        put_value(f, e->time, digits);
+        put_value(f, dec, e->time, digits);
         fputc(',', f);
         put_mode(f, model, e->from);
         fputc(',', f);
@@ -117,6 +137,7 @@ hdo_write_events(FILE *f, const hdo_result_t res, const hdo_model_t model,
         put_text(f, e->guard != NULL ? e->guard : "");
         fputc('\n', f);
     }
+    hdo_decimal_clear(dec);
     return io_status(f, err, "events.csv");
 }
 

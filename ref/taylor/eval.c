@@ -36,11 +36,7 @@ powers(pow_buf *pw, slong p, const mpfr_t h, mpfr_prec_t prec)
         mpfr_custom_init_set(pw->v[j], MPFR_ZERO_KIND, 0, prec,
                              pw->limbs + j * PW_LIMBS);
     }
-    mpfr_set_ui(pw->v[p], 1, MPFR_RNDN);
-    if (p >= 1)
-        mpfr_set(pw->v[p - 1], h, MPFR_RNDN);
-    for (slong j = 2; j <= p; j++)
-        mpfr_mul(pw->v[p - j], pw->v[p - j + 1], h, MPFR_RNDN);
+    hdo_powers_rn(pw->v, p, h); /* mpfr_mul's bits, on the limbs: D-110 */
 }
 
 /* out[i] := sum_k c[i len + k] h^k for i < n, k < len <= p + 1, from

@@ -1,5 +1,6 @@
 /* fused.c -- the limb kernels of ref/expr/fused.c against MPFR: the fused
  * multiply-add and Horner's rule to the bit (mpfr_fma, a loop of it),
+ * the powers of h to the bit (a loop of mpfr_mul),
  * the fused Cauchy product against the exact sum (mpfr_sum of exact
  * products at a precision that holds every bit) */
 #include <limits.h>
@@ -219,6 +220,68 @@ Test(expr_fused, horner_rn_is_the_fma_loop)
             mpfr_clear(c[k]);
         flint_free(c);
         mpfr_clears(h, acc1, acc2, out1, out2, (mpfr_ptr)0);
+    }
+    flint_randclear(st);
+}
+
+/* hdo_powers_rn is the loop v[p - j] = v[p - j + 1] h of mpfr_mul to
+   the bit: every precision up to 700 bits (the limbs up to 256), h of
+   the powers' precision or of another (more bits in the same limbs: the
+   product by h itself, not by h rounded; fewer limbs: mpfr_mul), h
+   negative, with few bits (exact powers, ties), just below a power of
+   two (a rounding up carries into the exponent), zero, and exponents
+   that leave MPFR's range within the chain (from there mpfr_mul's
+   overflow and underflow). */
+Test(expr_fused, powers_rn_is_the_mul_loop)
+{
+    flint_rand_t st;
+    flint_randinit(st);
+    for (long trial = 0; trial < 20000; trial++) {
+        mpfr_prec_t p = precs[n_randint(st, NPRECS)];
+        slong order = (slong)n_randint(st, 100);
+        mpfr_t *v = flint_malloc((order + 1) * sizeof *v);
+        mpfr_t *w = flint_malloc((order + 1) * sizeof *w);
+        for (slong j = 0; j <= order; j++) {
+            mpfr_init2(v[j], p);
+            mpfr_init2(w[j], p);
+        }
+        mpfr_prec_t ph = p;
+        if (n_randint(st, 6) == 0)
+            ph = n_randint(st, 2) ? precs[n_randint(st, NPRECS)]
+                                  : ((p + 63) / 64) * 64;
+        mpfr_t h;
+        mpfr_init2(h, ph);
+        int kind = (int)n_randint(st, 8);
+        random_num(h, st, kind == 0 ? (1L << 24) : 8);
+        if (kind == 1) { /* 1 - 2^-ph: each power rounds up to a carry */
+            mpfr_set_ui(h, 1, MPFR_RNDN);
+            mpfr_nextbelow(h);
+        } else if (kind == 2 && n_randint(st, 4) == 0) {
+            mpfr_set_zero(h, n_randint(st, 2) ? 1 : -1);
+        }
+        mpfr_set_ui(w[order], 1, MPFR_RNDN);
+        if (order >= 1)
+            mpfr_set(w[order - 1], h, MPFR_RNDN);
+        for (slong j = 2; j <= order; j++)
+            mpfr_mul(w[order - j], w[order - j + 1], h, MPFR_RNDN);
+        hdo_powers_rn(v, order, h);
+        for (slong j = 0; j <= order; j++)
+            if (!same_bits(v[order - j], w[order - j])) {
+                char buf[1600];
+                mpfr_snprintf(buf, sizeof buf,
+                              "trial %ld: prec %ld, h of %ld bits %Ra: "
+                              "h^%ld = %Ra, mpfr_mul's loop %Ra",
+                              trial, (long)p, (long)ph, h, (long)j,
+                              v[order - j], w[order - j]);
+                cr_assert_fail("%s", buf);
+            }
+        for (slong j = 0; j <= order; j++) {
+            mpfr_clear(v[j]);
+            mpfr_clear(w[j]);
+        }
+        flint_free(v);
+        flint_free(w);
+        mpfr_clear(h);
     }
     flint_randclear(st);
 }

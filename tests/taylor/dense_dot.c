@@ -87,11 +87,16 @@ check_digits(long digits)
     gmp_randclear(st);
     mpfr_clears(t0, h, (mpfr_ptr)0);
     mpfr_clears(S, term, hp, bound, e, (mpfr_ptr)0);
+    tt_clear(&c);
 }
 
 Test(taylor_dense_dot, within_its_bound_20_digits)
 {
     check_digits(20);
+}
+Test(taylor_dense_dot, within_its_bound_30_digits)
+{
+    check_digits(30); /* 3 limbs: the pendulum bench's */
 }
 Test(taylor_dense_dot, within_its_bound_60_digits)
 {
