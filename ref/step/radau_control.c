@@ -17,6 +17,20 @@ hdo_radau_refactor(double theta, int full, int fresh)
 }
 
 int
+hdo_radau_residual_tol(mpfr_t rtol, mpfr_srcptr prev, const mpfr_t ntol)
+{
+    if (prev == NULL || !mpfr_number_p(prev)) {
+        mpfr_set(rtol, ntol, MPFR_RNDN);
+        return 1;
+    }
+    mpfr_mul_2si(rtol, prev, -HDO_RADAU_RESIDUAL_SHARE_LOG2, MPFR_RNDN);
+    if (mpfr_cmp(rtol, ntol) > 0)
+        return 0;
+    mpfr_set(rtol, ntol, MPFR_RNDN);
+    return 1;
+}
+
+int
 hdo_radau_newton_limit(mpfr_prec_t prec)
 {
     /* D as hdo_radau_stages reads it */

@@ -48,6 +48,24 @@
    the iterates' path and the cost, not what the iteration converges to
    (its stopping rule is separate). */
 int hdo_radau_refactor(double theta, int full, int fresh);
+/* The share of the increment's size below which the stage residual's
+   rounding stays (hdo_radau_residual_tol): 2^-12, and the dot products'
+   own 2^-32 below that (radau_dot.h). */
+#define HDO_RADAU_RESIDUAL_SHARE_LOG2 12
+/* The relative accuracy rtol the stage residual of a Newton iteration
+   needs, whose last increment had the scaled size prev (NULL or an
+   infinity: none yet): ntol, the stopping test's, or, while the
+   increments are larger, 2^-12 of the last one.  Returns 1 when rtol is
+   ntol, the only residual the iteration may stop on.  An early
+   iterate's residual only has to decide the next increment to a few
+   digits; its rounding error is corrected by the later iterations, as
+   the preconditioner's error is (an inexact Newton iteration).  The
+   dot products' precision follows rtol (radau_dot.c), so an iteration
+   gaining 1.5 digits at a time pays for the digits it has, not for all
+   D (Van der Pol mu = 1000: the residual was 57% of the run at 60
+   digits; decisions.md D-109).  A cost choice: what the iteration
+   converges to, and its stopping rule, are unchanged. */
+int hdo_radau_residual_tol(mpfr_t rtol, mpfr_srcptr prev, const mpfr_t ntol);
 /* The Newton iterations a step may take at prec bits (D digits, read as
    hdo_radau_stages does): HDO_RADAU_NEWTON_MAX up to 30 digits, and
    beyond in proportion to the digits the iteration must gain,
