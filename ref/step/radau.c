@@ -492,7 +492,8 @@ factor_newton(radau *r, int full)
         mpfr_div_ui(d, d, (unsigned long)s, MPFR_RNDN);
     }
     r->lu_full = 0;
-    r->lu_valid = hdo_radau_block_factor_sparse(&r->blk, r->h, r->J0) == 0;
+    r->lu_valid =
+        hdo_radau_block_factor_stages(&r->blk, r->h, r->J0, r->Jst) == 0;
     r->fb_valid = r->lu_valid && r->fb_ok &&
                   hdo_radau_block_factor_sparse(&r->fb, r->h, r->J0) == 0;
     mpfr_set(r->hlu, r->h, MPFR_RNDN);
@@ -522,7 +523,7 @@ solve_stages(radau *r, int predicted)
 {
     slong n = r->N, s = r->s, ns = n * s;
     mpfr_t step, prev, size, lim, ntol, nabs, eta, minsc, rtol;
-    int st = 1, have_F = 0, fresh = 0, fine = 1, force = 0;
+    int st = 1, have_F = 0, fresh = 0, fine = 1, force = 0, known = 0;
     mpfr_inits2(64, step, prev, size, lim, ntol, nabs, eta, minsc, rtol,
                 (mpfr_ptr)0);
     mpfr_set_inf(prev, 1);
@@ -549,7 +550,8 @@ solve_stages(radau *r, int predicted)
         have_F = 0;
         /* R = h A F - Z for y, -g for z; M dZ = R, the dot products
            to the accuracy this iteration needs (hdo_radau_residual_tol) */
-        fine = hdo_radau_residual_tol(rtol, force ? NULL : prev, ntol);
+        fine = hdo_radau_residual_tol(rtol, force ? NULL : prev,
+                                      known ? eta : NULL, ntol);
         force = 0;
         mpfr_mul(nabs, minsc, rtol, MPFR_RNDN);
         hdo_radau_dot_residual(r->R, &r->Ad, r->h, r->F, r->Z, r->n, nabs);
@@ -577,6 +579,7 @@ solve_stages(radau *r, int predicted)
         }
         if (iter > 0) {
             mpfr_div(eta, step, prev, MPFR_RNDN); /* theta */
+            known = 1;
             if (mpfr_cmp_ui(eta, 1) >= 0) {
                 if (iter >= 2 && fresh && r->lu_full) {
                     /* the rounding floor of the whole state (as
@@ -599,14 +602,16 @@ solve_stages(radau *r, int predicted)
                     break;
                 }
             }
-            int act = hdo_radau_refactor(mpfr_get_d(eta, MPFR_RNDN), r->lu_full,
-                                         fresh);
+            int act =
+                hdo_radau_refactor(mpfr_get_d(eta, MPFR_RNDN),
+                                   r->lu_full ? 1 : 2 * r->blk.staged, fresh);
             if (act != 0) {
                 /* slow: the matrix again at this iterate (the full one
                    for act = 2) */
                 if (eval_stages(r, 1) != 0 || factor_newton(r, act == 2) != 0)
                     goto done;
                 have_F = fresh = 1;
+                known = 0; /* the new matrix's theta is not known */
             }
         }
         mpfr_set(prev, step, MPFR_RNDN);
