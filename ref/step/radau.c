@@ -552,7 +552,6 @@ solve_stages(radau *r, int predicted)
            to the accuracy this iteration needs (hdo_radau_residual_tol) */
         fine = hdo_radau_residual_tol(rtol, force ? NULL : prev,
                                       known ? eta : NULL, ntol);
-        force = 0;
         mpfr_mul(nabs, minsc, rtol, MPFR_RNDN);
         hdo_radau_dot_residual(r->R, &r->Ad, r->h, r->F, r->Z, r->n, nabs);
         for (slong i = 0; i < s; i++)
@@ -567,16 +566,13 @@ solve_stages(radau *r, int predicted)
         mpfr_set_zero(step, 1);
         hdo_radau_scaled_max(step, r->R, ns, n, r->sc);
         mpfr_set_ui_2exp(lim, 1, 8 - (long)r->wprec, MPFR_RNDN);
-        if (mpfr_cmp(step, lim) <= 0) {
-            if (fine) {
-                st = 0;
-                break;
-            }
-            /* a coarse residual that rounded to nothing: once more at
-               the stopping accuracy, prev kept */
-            force = 1;
+        /* a coarse residual that rounded to nothing: again at the
+           stopping accuracy (force), prev kept */
+        if ((force = mpfr_cmp(step, lim) <= 0) && fine) {
+            st = 0;
+            break;
+        } else if (force)
             continue;
-        }
         if (iter > 0) {
             mpfr_div(eta, step, prev, MPFR_RNDN); /* theta */
             known = 1;
@@ -742,7 +738,7 @@ radau_apply(hdo_stepper_struct *st, const mpfr_t t0, mpfr_srcptr xs,
 {
     radau *r = st->impl;
     slong n = r->n, N = r->N, s = r->s;
-    mpfr_t e, fac, ti, erej, hrej;
+    mpfr_t e, fac, erej, hrej;
     hdo_expr bad;
     int status = 0;
 
@@ -800,7 +796,6 @@ radau_apply(hdo_stepper_struct *st, const mpfr_t t0, mpfr_srcptr xs,
     }
     mpfr_inits2(64, e, fac, erej, hrej, (mpfr_ptr)0);
     mpfr_set_zero(erej, 1); /* no rejected estimate yet */
-    mpfr_init2(ti, r->wprec);
     st->lround = hdo_radau_round_floor_log2(r->y0, N, s);
     if (mpfr_zero_p(r->hnext)) {
         /* first step: tol^(1/(s+1)) times the state's time scale
@@ -920,8 +915,6 @@ radau_apply(hdo_stepper_struct *st, const mpfr_t t0, mpfr_srcptr xs,
 out:
     r->applied = status == 0;
     mpfr_clears(e, fac, erej, hrej, (mpfr_ptr)0);
-    mpfr_clear(ti);
-    (void)xu;
     return status;
 }
 
