@@ -716,22 +716,6 @@ defect_bound(radau *r)
     return st;
 }
 
-/* h max |J_ii| over the states at the last stage: how stiff the step is
-   in its stiffest component. */
-static double
-stiff_diagonal(radau *r)
-{
-    double big = 0;
-    for (slong e = 0; e < r->nnz; e++)
-        if (r->jrow[e] == r->jcol[e] && r->jrow[e] < r->n) {
-            double d =
-                fabs(mpfr_get_d(r->Jst + (r->s - 1) * r->nnz + e, MPFR_RNDN));
-            if (d > big)
-                big = d;
-        }
-    return big * fabs(mpfr_get_d(r->h, MPFR_RNDN));
-}
-
 static int
 radau_apply(hdo_stepper_struct *st, const mpfr_t t0, mpfr_srcptr xs,
             mpfr_srcptr xu, hdo_error_t *err)
@@ -880,8 +864,11 @@ radau_apply(hdo_stepper_struct *st, const mpfr_t t0, mpfr_srcptr xs,
                    with h, or grew far below the tolerance, doubles
                    again (hdo_radau_probe_again), and a long run of kept
                    steps tries twice h (hdo_radau_probe_due) */
-                hdo_radau_probe_accept(&r->probe, fac, r->h, e, r->tol,
-                                       stiff_diagonal(r), (long)s);
+                hdo_radau_probe_accept(
+                    &r->probe, fac, r->h, e, r->tol,
+                    hdo_radau_block_stiffness(&r->blk,
+                                              r->Jst + (s - 1) * r->nnz, r->h),
+                    (long)s);
                 mpfr_mul(r->hnext, r->h, fac, MPFR_RNDN);
                 for (slong k = 0; k < N * (s + 1); k++)
                     mpfr_set(r->prev_coef[k], r->state_coef[k], MPFR_RNDN);

@@ -131,6 +131,10 @@ void hdo_radau_block_solve(hdo_radau_block *b, mpfr_ptr R);
    with what was factored.  Returns 0, or -1 as the blocks do. */
 int hdo_radau_block_factor_stages(hdo_radau_block *b, const mpfr_t h,
                                   mpfr_srcptr J0, mpfr_srcptr Jst);
+/* h max |J_ii| over the states (i < ny) for J's values in the
+   pattern's order: how stiff a stage is in its stiffest component. */
+double hdo_radau_block_stiffness(const hdo_radau_block *b, mpfr_srcptr J,
+                                 const mpfr_t h);
 /* The staged solve (b->staged): R := M^-1 R in double. */
 void hdo_radau_stagelu_solve(hdo_radau_block *b, mpfr_ptr R);
 

@@ -140,3 +140,17 @@ hdo_radau_stagelu_solve(hdo_radau_block *b, mpfr_ptr R)
         mpfr_mul_2si(R + k, R + k, emax, MPFR_RNDN);
     }
 }
+
+double
+hdo_radau_block_stiffness(const hdo_radau_block *b, mpfr_srcptr J,
+                          const mpfr_t h)
+{
+    double big = 0;
+    for (slong e = 0; e < b->nnz; e++)
+        if (b->row[e] == b->col[e] && b->row[e] < b->ny) {
+            double d = fabs(mpfr_get_d(J + e, MPFR_RNDN));
+            if (d > big)
+                big = d;
+        }
+    return big * fabs(mpfr_get_d(h, MPFR_RNDN));
+}
