@@ -560,7 +560,7 @@ solve_stages(radau *r, int predicted)
         if (r->lu_full)
             hdo_lu_solve(r->R, r->M, r->perm);
         else
-            hdo_radau_block_solve(&r->blk, r->R);
+            hdo_radau_block_solve_stages(&r->blk, r->R);
         for (slong k = 0; k < ns; k++)
             mpfr_add(r->Z + k, r->Z + k, r->R + k, MPFR_RNDN);
         mpfr_set_zero(step, 1);

@@ -241,10 +241,6 @@ hdo_radau_block_solve(hdo_radau_block *b, mpfr_ptr R)
     slong n = b->n, s = b->s, nn = n * n, ns = n * s;
     long emax = LONG_MIN;
     double complex *w = b->w, *u = b->u;
-    if (b->staged) {
-        hdo_radau_stagelu_solve(b, R);
-        return;
-    }
     for (slong k = 0; k < ns; k++)
         if (!mpfr_zero_p(R + k) && mpfr_get_exp(R + k) > emax)
             emax = mpfr_get_exp(R + k);

@@ -105,9 +105,13 @@ hdo_radau_block_factor_stages(hdo_radau_block *b, const mpfr_t h,
 }
 
 void
-hdo_radau_stagelu_solve(hdo_radau_block *b, mpfr_ptr R)
+hdo_radau_block_solve_stages(hdo_radau_block *b, mpfr_ptr R)
 {
     slong ns = b->n * b->s;
+    if (!b->staged) {
+        hdo_radau_block_solve(b, R);
+        return;
+    }
     const double *M = b->lu;
     double *x = b->rd;
     long emax = LONG_MIN;
