@@ -120,11 +120,9 @@ double hdo_radau_schur_error(const _Complex double *Q, const _Complex double *S,
    entries (stage-major). */
 void hdo_radau_block_solve(hdo_radau_block *b, mpfr_ptr R);
 
-/* radau_stagelu.c: the largest s n for which the Newton matrix of an
-   ODE mode is factored in double with each stage's own Jacobian. */
-#define HDO_RADAU_STAGE_LU_MAX 160
-/* Factors the Newton matrix for h: up to HDO_RADAU_STAGE_LU_MAX
-   unknowns in an ODE mode, I - h (A (x) I) diag(J_1..J_s) in double with
+/* Factors the Newton matrix for h: where hdo_radau_stage_lu_due says
+   (radau_control.h), in an ODE mode, I - h (A (x) I) diag(J_1..J_s) in
+   double with
    the stages' Jacobians Jst (s x nnz values in the pattern's order);
    else, or when that fails, the blocks with their mean J0
    (hdo_radau_block_factor_sparse).  hdo_radau_block_solve_stages then

@@ -37,6 +37,14 @@ hdo_radau_residual_tol(mpfr_t rtol, mpfr_srcptr prev, mpfr_srcptr theta,
 }
 
 int
+hdo_radau_stage_lu_due(long n, long s, mpfr_prec_t prec)
+{
+    long limbs = ((long)prec + 63) / 64;
+    return n * s <= HDO_RADAU_STAGE_LU_MAX &&
+           n * n * s <= HDO_RADAU_STAGE_LU_K * limbs;
+}
+
+int
 hdo_radau_newton_limit(mpfr_prec_t prec)
 {
     /* D as hdo_radau_stages reads it */

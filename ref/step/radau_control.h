@@ -77,6 +77,22 @@ int hdo_radau_refactor(double theta, int full, int fresh);
    the iteration converges to, and its stopping rule, are unchanged. */
 int hdo_radau_residual_tol(mpfr_t rtol, mpfr_srcptr prev, mpfr_srcptr theta,
                            const mpfr_t ntol);
+/* The factor HDO_RADAU_STAGE_LU_K of hdo_radau_stage_lu_due, and the
+   most unknowns s n it allows (8 MB of doubles). */
+#define HDO_RADAU_STAGE_LU_K 128
+#define HDO_RADAU_STAGE_LU_MAX 1024
+/* Whether the Newton matrix of s stages of n states at prec bits is
+   factored in double with each stage's own Jacobian
+   (radau_stagelu.c): when its LU, (s n)^3 / 3 products in double, costs
+   about an iteration's residual or less, s^2 n products of L = prec/64
+   limbs in MPFR: n^2 s <= 128 L (and s n <= 1024).  Measured (CPU):
+   Van der Pol (n = 2) at 30 / 60 / 100 digits 0.19 / 1.67 / 7.1 s with
+   the blocks, 0.12 / 0.84 / 2.85 s so; at 200 digits (141 stages, 282
+   unknowns) to t = 0.4, 14.4 s against 6.6 s; the ring modulator
+   (n = 15, 17 stages at 16 digits: n^2 s = 3,825) to t = 1e-4, 7.5 s
+   with the blocks against 12.4 s so (decisions.md D-109).  A cost
+   choice: both are preconditioners of the same iteration. */
+int hdo_radau_stage_lu_due(long n, long s, mpfr_prec_t prec);
 /* The Newton iterations a step may take at prec bits (D digits, read as
    hdo_radau_stages does): HDO_RADAU_NEWTON_MAX up to 30 digits, and
    beyond in proportion to the digits the iteration must gain,

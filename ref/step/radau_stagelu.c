@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "radau.h"
+#include "radau_control.h"
 
 /* Why.  The block form (radau_block.c) takes one Jacobian for all
    stages, their mean J0; the iteration then contracts by theta about
@@ -16,7 +17,7 @@
    double's rounding: a few iterations a step at any D.  Factoring the
    s n x s n matrix costs (s n)^3 / 3 multiplications in double (1e6 at
    144 unknowns: Van der Pol at 100 digits), less than one residual in
-   MPFR there; beyond HDO_RADAU_STAGE_LU_MAX the blocks stay.  As the
+   MPFR there; where it is not (hdo_radau_stage_lu_due) the blocks stay.  As the
    blocks, a preconditioner: the residual is MPFR's, the Newton loop
    measures theta and goes to the full matrix in MPFR when it is slow
    (decisions.md D-109). */
@@ -75,7 +76,8 @@ hdo_radau_block_factor_stages(hdo_radau_block *b, const mpfr_t h,
                               mpfr_srcptr J0, mpfr_srcptr Jst)
 {
     slong n = b->n, s = b->s, ns = n * s;
-    if (ns > HDO_RADAU_STAGE_LU_MAX || b->ny < n || Jst == NULL)
+    if (b->ny < n || Jst == NULL ||
+        !hdo_radau_stage_lu_due(n, s, mpfr_get_prec(Jst)))
         return hdo_radau_block_factor_sparse(b, h, J0);
     if (b->lu == NULL) {
         b->lu = malloc((size_t)(ns * ns) * sizeof(double));

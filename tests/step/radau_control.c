@@ -51,6 +51,26 @@ Test(step, radau_refactor_threshold_staged)
     cr_expect_eq(hdo_radau_refactor(NEAR(0.25, 1), 2, 0), 1);
 }
 
+/* When the stages' own Jacobians are factored in double (decisions.md
+   D-109): n^2 s <= 128 limbs of prec, at most 1024 unknowns. */
+Test(step, radau_stage_lu_due)
+{
+    /* Van der Pol (n = 2) at 30, 100 and 200 digits: yes */
+    cr_expect(hdo_radau_stage_lu_due(2, 24, hdo_run_prec(30)));
+    cr_expect(hdo_radau_stage_lu_due(2, 72, hdo_run_prec(100)));
+    cr_expect(hdo_radau_stage_lu_due(2, 141, hdo_run_prec(200)));
+    /* the ring modulator (15 states, 17 stages) at 16 digits: no */
+    cr_expect(!hdo_radau_stage_lu_due(15, 17, hdo_run_prec(16)));
+    /* the boundary: 128 at one limb, 256 at two */
+    cr_expect(hdo_radau_stage_lu_due(4, 8, 64));
+    cr_expect(!hdo_radau_stage_lu_due(4, 9, 64));
+    cr_expect(hdo_radau_stage_lu_due(4, 16, 65));
+    cr_expect(!hdo_radau_stage_lu_due(4, 17, 128));
+    /* at most 1024 unknowns whatever the precision */
+    cr_expect(hdo_radau_stage_lu_due(1, 1024, 1 << 20));
+    cr_expect(!hdo_radau_stage_lu_due(1, 1025, 1 << 20));
+}
+
 Test(step, radau_refactor_threshold_block_hundredth)
 {
     /* an older block matrix (kept from an earlier step or iterate) */
