@@ -46,6 +46,7 @@ typedef struct {
        program whose inputs list what the guards read; NULL until used */
     mpfr_ptr gfloor;
     hdo_program_struct *gprog;
+    mpfr_ptr gmid, grad; /* scratch: the inputs' values and radii */
     /* the point of the stepper's gnoise (t, xs, xu; hdo_run_guard_noise):
        an event's expansion and the step after it share it */
     mpfr_ptr gnkey;

@@ -216,11 +216,12 @@ guard_radii(run_ctx *c, mode_cache *mc, const mpfr_t t, mpfr_srcptr xs,
         HDO_ASSERT(mc->gprog != NULL);
         hdo_program_init(mc->gprog, c->model->pool, sp->guards, ng, 64);
         mc->gfloor = hdo_vec_init(ng, 64);
+        mc->gmid = hdo_vec_init(mc->gprog->ninputs + 1, c->prec);
+        mc->grad = hdo_vec_init(mc->gprog->ninputs + 1, 64);
     }
     const hdo_program_struct *gp = mc->gprog;
     slong nin = gp->ninputs;
-    mpfr_ptr mid = hdo_vec_init(nin + 1, c->prec),
-             rad = hdo_vec_init(nin + 1, 64);
+    mpfr_ptr mid = mc->gmid, rad = mc->grad; /* every entry read is set */
     mpfr_t m, r, trad, low;
     mpfr_inits2(c->prec, m, r, (mpfr_ptr)0);
     mpfr_inits2(64, trad, low, (mpfr_ptr)0);
@@ -285,8 +286,6 @@ guard_radii(run_ctx *c, mode_cache *mc, const mpfr_t t, mpfr_srcptr xs,
     }
     if (memo)
         mc->gfkey_valid = 1;
-    hdo_vec_clear(mid, nin + 1);
-    hdo_vec_clear(rad, nin + 1);
     mpfr_clears(m, r, (mpfr_ptr)0);
     mpfr_clears(trad, low, (mpfr_ptr)0);
     mpfr_clear(zero);
@@ -363,8 +362,7 @@ hdo_run_guard_value_floor(mpfr_t vf, run_ctx *c, mode_cache *mc, slong g,
         return 0;
     const hdo_program_struct *gp = mc->gprog;
     slong nin = gp->ninputs;
-    mpfr_ptr mid = hdo_vec_init(nin + 1, c->prec),
-             rad = hdo_vec_init(nin + 1, 64);
+    mpfr_ptr mid = mc->gmid, rad = mc->grad; /* guard_radii's scratch */
     mpfr_t m, r, trad, zero;
     mpfr_init2(m, c->prec + 32);
     mpfr_inits2(64, r, trad, zero, (mpfr_ptr)0);
@@ -391,9 +389,14 @@ hdo_run_guard_value_floor(mpfr_t vf, run_ctx *c, mode_cache *mc, slong g,
         mpfr_abs(m, m, MPFR_RNDU);
         mpfr_add(vf, r, m, MPFR_RNDU);
         if (after && mpfr_regular_p(c->event_dt)) {
-            /* S's change within the event time's uncertainty dt */
+            /* S's change within the event time's uncertainty dt; a
+               zero coefficient adds +0 to vf >= 0, nothing: the terms
+               up to the last nonzero one (a polynomial guard's degree) */
+            slong last = len - 1;
+            while (last >= 1 && mpfr_zero_p(coef + last))
+                last--;
             mpfr_set(trad, c->event_dt, MPFR_RNDU);
-            for (slong k = 1; k < len; k++) {
+            for (slong k = 1; k <= last; k++) {
                 mpfr_abs(r, coef + k, MPFR_RNDU);
                 mpfr_mul(r, r, trad, MPFR_RNDU);
                 mpfr_add(vf, vf, r, MPFR_RNDU);
@@ -402,8 +405,6 @@ hdo_run_guard_value_floor(mpfr_t vf, run_ctx *c, mode_cache *mc, slong g,
         }
         ok = mpfr_number_p(vf);
     }
-    hdo_vec_clear(mid, nin + 1);
-    hdo_vec_clear(rad, nin + 1);
     mpfr_clear(m);
     mpfr_clears(r, trad, zero, (mpfr_ptr)0);
     return ok;
