@@ -46,10 +46,16 @@ typedef struct {
        program whose inputs list what the guards read; NULL until used */
     mpfr_ptr gfloor;
     hdo_program_struct *gprog;
+    mpfr_ptr gmid, grad; /* scratch: the inputs' values and radii */
     /* the point of the stepper's gnoise (t, xs, xu; hdo_run_guard_noise):
        an event's expansion and the step after it share it */
     mpfr_ptr gnkey;
     int gnkey_valid;
+    /* the last guard floors' inputs (t, the guards' inputs, their radii)
+       and values (floors.c): the step after an event's expansion has
+       the same (D-113) */
+    mpfr_ptr gfkey, gfval;
+    int gfkey_valid;
 } mode_cache;
 
 /* A followed event, for the Zeno extrapolation. */
@@ -74,6 +80,14 @@ typedef struct {
     slong *slot; /* hash slots, 1 + position in entry, 0: empty */
     slong size;  /* slots, a power of two, at least 2 (len + 1) */
 } mode_table;
+
+/* A program of hdo_run_eval_on_left kept by its expressions (left.c). */
+#define HDO_RUN_LEFT_PROGS 8
+typedef struct {
+    hdo_expr *e; /* the roots, n of them; NULL: an empty entry */
+    slong n;
+    hdo_program_struct *prog;
+} left_prog;
 
 typedef struct {
     hdo_model_struct *model;
@@ -136,6 +150,11 @@ typedef struct {
     int clock_sign_status, clock_sign;
     int phase; /* the phase timer in force, and since when */
     double phase_since;
+    /* the last programs of hdo_run_eval_on_left: the Filippov entry test
+       and the surface test compile the same few at every crossing
+       (D-113); the oldest is replaced */
+    left_prog lprog[HDO_RUN_LEFT_PROGS];
+    slong lprog_next;
 } run_ctx;
 
 /* Phase timers (hdo_result_struct): the time since the last switch is
@@ -176,6 +195,8 @@ void hdo_run_event_horizon(mpfr_t H, const run_ctx *c, const mpfr_t t);
 int hdo_run_left_value(mpfr_t out, const left_limit *L, slong var, slong order);
 int hdo_run_eval_on_left(run_ctx *c, mpfr_ptr out, const hdo_expr *e, slong n,
                          const left_limit *L, const mpfr_t t);
+/* Frees the programs hdo_run_eval_on_left keeps (at the run's end). */
+void hdo_run_left_progs_clear(run_ctx *c);
 
 /* surface.c */
 /* The numeric part of the Filippov entry test (hdo_run_sliding_pair),

@@ -160,6 +160,45 @@ hdo_run_set_floors(run_ctx *c, mode_cache *mc)
     mpfr_clear(low);
 }
 
+/* 1 when a and b are the same number, the sign of a zero included (a
+   NaN is never the same). */
+static int
+same(mpfr_srcptr a, mpfr_srcptr b)
+{
+    return mpfr_equal_p(a, b) && mpfr_signbit(a) == mpfr_signbit(b);
+}
+
+/* The last guard floors' inputs (the point t, the guards' inputs and
+   their radii: all that the enclosures read, trad being a function of
+   t) are key; 1 when they are mc->gfkey's, else they are stored there
+   and 0.  An event's expansion (hdo_run_expand_entered) and the step
+   after it compute the floors at the same point (issue 28, D-113). */
+static int
+floors_key(run_ctx *c, mode_cache *mc, const mpfr_t t, mpfr_srcptr mid,
+           mpfr_srcptr rad, slong nin)
+{
+    slong n = 1 + 2 * nin;
+    int hit = mc->gfkey_valid;
+    for (slong k = 0; k < n && hit; k++)
+        hit = same(mc->gfkey + k, k == 0     ? t
+                                  : k <= nin ? mid + (k - 1)
+                                             : rad + (k - 1 - nin));
+    if (hit)
+        return 1;
+    if (mc->gfkey == NULL) {
+        /* exact copies: rad is at 64 bits, a run's precision may be less */
+        mc->gfkey = hdo_vec_init(n, c->prec > 64 ? c->prec : 64);
+        mc->gfval = hdo_vec_init(mc->step->nguards, 64);
+    }
+    mpfr_set(mc->gfkey, t, MPFR_RNDN);
+    for (slong q = 0; q < nin; q++) {
+        mpfr_set(mc->gfkey + 1 + q, mid + q, MPFR_RNDN);
+        mpfr_set(mc->gfkey + 1 + nin + q, rad + q, MPFR_RNDN);
+    }
+    mc->gfkey_valid = 0; /* until the values are stored */
+    return 0;
+}
+
 /* The guards' radii at (t, xs, xu) into out (and mc->gfloor when
    gfloor): each input known to tol max(|value|, floor), plus, with dense,
    its drift over H and the event time's uncertainty (driver.h). */
@@ -177,15 +216,18 @@ guard_radii(run_ctx *c, mode_cache *mc, const mpfr_t t, mpfr_srcptr xs,
         HDO_ASSERT(mc->gprog != NULL);
         hdo_program_init(mc->gprog, c->model->pool, sp->guards, ng, 64);
         mc->gfloor = hdo_vec_init(ng, 64);
+        mc->gmid = hdo_vec_init(mc->gprog->ninputs + 1, c->prec);
+        mc->grad = hdo_vec_init(mc->gprog->ninputs + 1, 64);
     }
     const hdo_program_struct *gp = mc->gprog;
     slong nin = gp->ninputs;
-    mpfr_ptr mid = hdo_vec_init(nin + 1, c->prec),
-             rad = hdo_vec_init(nin + 1, 64);
-    mpfr_t m, r, trad;
+    mpfr_ptr mid = mc->gmid, rad = mc->grad; /* every entry read is set */
+    mpfr_t m, r, trad, low;
     mpfr_inits2(c->prec, m, r, (mpfr_ptr)0);
-    mpfr_init2(trad, 64);
-    hdo_run_time_tol(trad, c, t);
+    mpfr_inits2(64, trad, low, (mpfr_ptr)0);
+    /* hdo_run_var_floor's model floor, once: vmax does not change here */
+    if (c->vmax != NULL)
+        model_floor(low, c);
     mpfr_t zero;
     mpfr_init2(zero, 64);
     mpfr_set_zero(zero, 1);
@@ -203,7 +245,10 @@ guard_radii(run_ctx *c, mode_cache *mc, const mpfr_t t, mpfr_srcptr xs,
     for (slong q = 0; q < nin && known; q++) {
         known = hdo_run_left_value(mid + q, &L, gp->inputs[q].var,
                                    gp->inputs[q].order);
-        hdo_run_var_floor(rad + q, c, gp->inputs[q].var);
+        if (c->vmax != NULL)
+            floor_with(rad + q, c, gp->inputs[q].var, low);
+        else
+            mpfr_set_zero(rad + q, 1);
         if (mpfr_cmpabs(mid + q, rad + q) > 0)
             mpfr_abs(rad + q, mid + q, MPFR_RNDU);
         mpfr_mul(rad + q, rad + q, c->tol, MPFR_RNDU);
@@ -220,19 +265,29 @@ guard_radii(run_ctx *c, mode_cache *mc, const mpfr_t t, mpfr_srcptr xs,
             }
         }
     }
+    /* the floors (not the noise: its own key, the point) kept by the
+       enclosures' inputs: the same inputs, the same bits */
+    int memo = gfloor && known,
+        hit = memo && floors_key(c, mc, t, mid, rad, nin);
+    if (!hit)
+        hdo_run_time_tol(trad, c, t);
     for (slong g = 0; g < ng; g++) {
         mpfr_set_zero(out + g, 1);
-        if (known &&
-            hdo_expr_enclose(m, r, c->model->pool, sp->guards[g], gp->inputs,
-                             mid, rad, nin, t, trad, c->prec + 32) == 0)
+        if (hit)
+            mpfr_set(out + g, mc->gfval + g, MPFR_RNDN); /* exact */
+        else if (known && hdo_expr_enclose(m, r, c->model->pool, sp->guards[g],
+                                           gp->inputs, mid, rad, nin, t, trad,
+                                           c->prec + 32) == 0)
             mpfr_set(out + g, r, MPFR_RNDU);
+        if (memo && !hit)
+            mpfr_set(mc->gfval + g, out + g, MPFR_RNDN);
         if (gfloor)
             mpfr_set(mc->gfloor + g, out + g, MPFR_RNDU);
     }
-    hdo_vec_clear(mid, nin + 1);
-    hdo_vec_clear(rad, nin + 1);
+    if (memo)
+        mc->gfkey_valid = 1;
     mpfr_clears(m, r, (mpfr_ptr)0);
-    mpfr_clear(trad);
+    mpfr_clears(trad, low, (mpfr_ptr)0);
     mpfr_clear(zero);
 }
 
@@ -307,8 +362,7 @@ hdo_run_guard_value_floor(mpfr_t vf, run_ctx *c, mode_cache *mc, slong g,
         return 0;
     const hdo_program_struct *gp = mc->gprog;
     slong nin = gp->ninputs;
-    mpfr_ptr mid = hdo_vec_init(nin + 1, c->prec),
-             rad = hdo_vec_init(nin + 1, 64);
+    mpfr_ptr mid = mc->gmid, rad = mc->grad; /* guard_radii's scratch */
     mpfr_t m, r, trad, zero;
     mpfr_init2(m, c->prec + 32);
     mpfr_inits2(64, r, trad, zero, (mpfr_ptr)0);
@@ -335,9 +389,14 @@ hdo_run_guard_value_floor(mpfr_t vf, run_ctx *c, mode_cache *mc, slong g,
         mpfr_abs(m, m, MPFR_RNDU);
         mpfr_add(vf, r, m, MPFR_RNDU);
         if (after && mpfr_regular_p(c->event_dt)) {
-            /* S's change within the event time's uncertainty dt */
+            /* S's change within the event time's uncertainty dt; a
+               zero coefficient adds +0 to vf >= 0, nothing: the terms
+               up to the last nonzero one (a polynomial guard's degree) */
+            slong last = len - 1;
+            while (last >= 1 && mpfr_zero_p(coef + last))
+                last--;
             mpfr_set(trad, c->event_dt, MPFR_RNDU);
-            for (slong k = 1; k < len; k++) {
+            for (slong k = 1; k <= last; k++) {
                 mpfr_abs(r, coef + k, MPFR_RNDU);
                 mpfr_mul(r, r, trad, MPFR_RNDU);
                 mpfr_add(vf, vf, r, MPFR_RNDU);
@@ -346,8 +405,6 @@ hdo_run_guard_value_floor(mpfr_t vf, run_ctx *c, mode_cache *mc, slong g,
         }
         ok = mpfr_number_p(vf);
     }
-    hdo_vec_clear(mid, nin + 1);
-    hdo_vec_clear(rad, nin + 1);
     mpfr_clear(m);
     mpfr_clears(r, trad, zero, (mpfr_ptr)0);
     return ok;

@@ -1,6 +1,8 @@
 /* left.c -- the left limit of the state at an event: a variable's value
  * or derivative from the source mode's state and dense output, and
  * expressions evaluated there */
+#include <stdlib.h>
+#include <string.h>
 #include "driver.h"
 
 /* The m-th derivative at s of the series c[0..p]. */
@@ -85,14 +87,44 @@ hdo_run_left_value(mpfr_t out, const left_limit *L, slong var, slong order)
 
 /* Evaluates e[0..n) on the left limit L at t into out: 0, or -1 when L
    lacks a variable or an expression is undefined there. */
+/* The program of the roots e[0..n) at the run's precision: a kept one
+   with the same roots (the pool's nodes are unique, so the same
+   expressions), else compiled, replacing the oldest.  A program is a
+   function of its roots and precision, and its evaluation writes every
+   slot it reads but the inputs, which the caller sets (expr.h): a kept
+   one gives the bits of a fresh one. */
+static hdo_program_struct *
+left_program(run_ctx *c, const hdo_expr *e, slong n)
+{
+    for (slong k = 0; k < HDO_RUN_LEFT_PROGS; k++) {
+        const left_prog *lp = c->lprog + k;
+        if (lp->e != NULL && lp->n == n && memcmp(lp->e, e, n * sizeof *e) == 0)
+            return lp->prog;
+    }
+    left_prog *lp = c->lprog + c->lprog_next;
+    c->lprog_next = (c->lprog_next + 1) % HDO_RUN_LEFT_PROGS;
+    if (lp->e != NULL) {
+        hdo_program_clear(lp->prog);
+        free(lp->e);
+    } else {
+        lp->prog = malloc(sizeof *lp->prog);
+        HDO_ASSERT(lp->prog != NULL);
+    }
+    lp->e = malloc((n ? n : 1) * sizeof *e);
+    HDO_ASSERT(lp->e != NULL);
+    memcpy(lp->e, e, n * sizeof *e);
+    lp->n = n;
+    hdo_program_init(lp->prog, c->model->pool, e, n, c->prec);
+    return lp->prog;
+}
+
 int
 hdo_run_eval_on_left(run_ctx *c, mpfr_ptr out, const hdo_expr *e, slong n,
                      const left_limit *L, const mpfr_t t)
 {
-    hdo_program_t prog;
+    hdo_program_struct *prog = left_program(c, e, n);
     hdo_expr bad;
     int ok = 0;
-    hdo_program_init(prog, c->model->pool, e, n, c->prec);
     for (slong i = 0; ok == 0 && i < prog->ninputs; i++) {
         const hdo_program_input *in = prog->inputs + i;
         if (!hdo_run_left_value(prog->value[in->slot], L, in->var, in->order))
@@ -104,6 +136,20 @@ hdo_run_eval_on_left(run_ctx *c, mpfr_ptr out, const hdo_expr *e, slong n,
         ok = -1;
     for (slong i = 0; ok == 0 && i < n; i++)
         mpfr_set(out + i, prog->value[prog->root_slot[i]], MPFR_RNDN);
-    hdo_program_clear(prog);
     return ok;
+}
+
+void
+hdo_run_left_progs_clear(run_ctx *c)
+{
+    for (slong k = 0; k < HDO_RUN_LEFT_PROGS; k++) {
+        left_prog *lp = c->lprog + k;
+        if (lp->e == NULL)
+            continue;
+        hdo_program_clear(lp->prog);
+        free(lp->prog);
+        free(lp->e);
+        lp->e = NULL;
+    }
+    c->lprog_next = 0;
 }

@@ -116,7 +116,13 @@ hdo_run_mode_cache_clear(mode_cache *mc, hdo_result_struct *res)
     free(mc->other_mode);
     free(mc->other_when);
     free(mc->set);
+    if (mc->gfkey != NULL) {
+        hdo_vec_clear(mc->gfkey, 1 + 2 * mc->gprog->ninputs);
+        hdo_vec_clear(mc->gfval, mc->step->nguards);
+    }
     if (mc->gprog != NULL) {
+        hdo_vec_clear(mc->gmid, mc->gprog->ninputs + 1);
+        hdo_vec_clear(mc->grad, mc->gprog->ninputs + 1);
         hdo_program_clear(mc->gprog);
         free(mc->gprog);
         hdo_vec_clear(mc->gfloor, mc->step->nguards);

@@ -450,6 +450,7 @@ hdo_run_stoppable(hdo_result_t res, const hdo_model_struct *model,
     }
 
     hdo_run_hist_clear(&c);
+    hdo_run_left_progs_clear(&c);
     hdo_run_floors_clear(&c);
     free(c.stepmag);
     free(c.steprate);
