@@ -141,10 +141,6 @@ addsub_shifted(limb *R, int L, const limb *src, int len, int top, long s,
     return lost;
 }
 
-/* out := sign R 2^(E - LB L) (R of L limbs, not zero) rounded to
-   nearest, ties to even, to p bits (n limbs); sticky != 0: the exact
-   value is above R by less than R's last bit.  Returns 0, or 1 when the
-   exponent is out of MPFR's range (out untouched). */
 /* A regular number on its limbs: 0.m 2^e times s (+1 or -1). */
 typedef struct {
     limb m[NMAX];
@@ -169,6 +165,30 @@ raw_set(mpfr_ptr x, const raw *a, int n)
     x->_mpfr_sign = a->s;
 }
 
+/* The last step of rounding to nearest, ties to even: M (n limbs, its
+   `low` bits under the kept ones clear) goes up by one unit of its last
+   kept bit when the round bit is set and anything below it is, or M is
+   odd.  A carry out of the top leaves 0.1 and one more exponent (*e). */
+INLINE void
+round_up_even(limb *M, int n, int low, limb round, limb below, long *e)
+{
+    if (!round || !(below || (M[0] >> low & 1)))
+        return;
+    limb c = (limb)1 << low;
+    for (int i = 0; i < n && c; i++) {
+        M[i] += c;
+        c = M[i] < c;
+    }
+    if (c) { /* 0.11..1 + ulp = 1: one more bit of exponent */
+        M[n - 1] = (limb)1 << (LB - 1);
+        (*e)++;
+    }
+}
+
+/* out := sign R 2^(E - LB L) (R of L limbs, not zero) rounded to
+   nearest, ties to even, to p bits (n limbs); sticky != 0: the exact
+   value is above R by less than R's last bit.  Returns 0, or 1 when the
+   exponent is out of MPFR's range (out untouched). */
 INLINE int
 round_to(raw *out, mpfr_prec_t p, int n, int sign, const limb *R, int L, long E,
          int sticky, long emin_known, long emax_known)
@@ -207,17 +227,7 @@ round_to(raw *out, mpfr_prec_t p, int n, int sign, const limb *R, int L, long E,
         below |= R[lo - 2];
 #undef SH
 #undef RL
-    if (round && (below || (M[0] >> low & 1))) {
-        limb c = (limb)1 << low;
-        for (int i = 0; i < n && c; i++) {
-            M[i] += c;
-            c = M[i] < c;
-        }
-        if (c) { /* 0.11..1 + ulp = 1: one more bit of exponent */
-            M[n - 1] = (limb)1 << (LB - 1);
-            e++;
-        }
-    }
+    round_up_even(M, n, low, round, below, &e);
     /* in MPFR's exponent range: surely when between two exponents of
        numbers in it (the operands'), else asked */
     if ((e < emin_known && e < mpfr_get_emin()) ||
@@ -433,17 +443,7 @@ pow_step(raw *x, const limb *hm, long eh, int sh, mpfr_prec_t p, int n,
         round = P[n - 1] >> (LB - 1);
         below |= P[n - 1] << 1;
     }
-    if (round && (below || (M[0] >> low & 1))) {
-        limb c = (limb)1 << low;
-        for (int i = 0; i < n && c; i++) {
-            M[i] += c;
-            c = M[i] < c;
-        }
-        if (c) { /* 0.11..1 + ulp = 1: one more bit of exponent */
-            M[n - 1] = (limb)1 << (LB - 1);
-            e++;
-        }
-    }
+    round_up_even(M, n, low, round, below, &e);
     if (e < emin || e > emax)
         return 1;
     for (int i = 0; i < n; i++)
