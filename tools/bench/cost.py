@@ -12,7 +12,8 @@ where CPU time is not.  The figures:
            libraries' constructors, paid by every command.  Target 5 M.
   events   per case with events at D digits (default every): the share of
            hdo_run's instructions spent on events -- the guards' floors,
-           the location (hdo_event_locate_after, hdo_event_zero_order),
+           the location (hdo_event_locate_after, hdo_event_zero_order and
+           its value's own error, hdo_run_guard_value_floor: D-112),
            the event time's digits (hdo_run_event_digits), the transition
            (hdo_run_handle_event, hdo_run_sliding_event) -- less what the
            phases of summary.json's timing count elsewhere (the samples
@@ -60,7 +61,8 @@ from cases import fit_exponent  # noqa: E402
 TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 STEP_FNS = ("hdo_run_stoppable", "step")  # the driver's step (run.c)
 EVENT_FNS = {"hdo_run_guard_floors", "hdo_event_locate_after",
-             "hdo_event_zero_order", "hdo_run_event_digits",
+             "hdo_event_zero_order", "hdo_run_guard_value_floor",
+             "hdo_run_event_digits",
              "hdo_run_handle_event", "hdo_run_sliding_event",
              "hdo_run_event_at_end"}
 HANDLERS = ("hdo_run_handle_event", "handle_event",  # its body (event.c)
