@@ -146,6 +146,9 @@ mpfr_ptr hdo_vec_init(slong n, mpfr_prec_t prec);
 void hdo_vec_clear(mpfr_ptr v, slong n);
 void hdo_vec_set(mpfr_ptr r, mpfr_srcptr v, slong n);
 void hdo_vec_zero(mpfr_ptr v, slong n);
+/* 1 when a and b are the same number, the sign of a zero included (a
+   NaN is never the same): the key of the memos (D-111, D-113). */
+int hdo_same_number(mpfr_srcptr a, mpfr_srcptr b);
 /* r := sum x_i y_i, rounded once per term. */
 void hdo_vec_dot(mpfr_t r, mpfr_srcptr x, mpfr_srcptr y, slong n);
 void hdo_vec_norm2(mpfr_t r, mpfr_srcptr v, slong n);

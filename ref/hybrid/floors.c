@@ -160,14 +160,6 @@ hdo_run_set_floors(run_ctx *c, mode_cache *mc)
     mpfr_clear(low);
 }
 
-/* 1 when a and b are the same number, the sign of a zero included (a
-   NaN is never the same). */
-static int
-same(mpfr_srcptr a, mpfr_srcptr b)
-{
-    return mpfr_equal_p(a, b) && mpfr_signbit(a) == mpfr_signbit(b);
-}
-
 /* The last guard floors' inputs (the point t, the guards' inputs and
    their radii: all that the enclosures read, trad being a function of
    t) are key; 1 when they are mc->gfkey's, else they are stored there
@@ -180,9 +172,9 @@ floors_key(run_ctx *c, mode_cache *mc, const mpfr_t t, mpfr_srcptr mid,
     slong n = 1 + 2 * nin;
     int hit = mc->gfkey_valid;
     for (slong k = 0; k < n && hit; k++)
-        hit = same(mc->gfkey + k, k == 0     ? t
-                                  : k <= nin ? mid + (k - 1)
-                                             : rad + (k - 1 - nin));
+        hit = hdo_same_number(mc->gfkey + k, k == 0     ? t
+                                             : k <= nin ? mid + (k - 1)
+                                                        : rad + (k - 1 - nin));
     if (hit)
         return 1;
     if (mc->gfkey == NULL) {

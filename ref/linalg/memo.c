@@ -65,15 +65,6 @@ hdo_svd_memo_counts(unsigned long *hits, unsigned long *misses,
     *misses = memo != NULL ? memo->misses : 0;
 }
 
-/* 1 when a and b are the same number, the sign of a zero included. */
-static int
-same_value(mpfr_srcptr a, mpfr_srcptr b)
-{
-    if (mpfr_nan_p(a) || mpfr_nan_p(b))
-        return 0;
-    return mpfr_equal_p(a, b) && mpfr_signbit(a) == mpfr_signbit(b);
-}
-
 /* K and A: the same shape, precision and entries. */
 static int
 same_mat(const hdo_mat_struct *K, const hdo_mat_struct *A)
@@ -81,7 +72,7 @@ same_mat(const hdo_mat_struct *K, const hdo_mat_struct *A)
     if (K->rows != A->rows || K->cols != A->cols || K->prec != A->prec)
         return 0;
     for (slong i = 0; i < A->rows * A->cols; i++)
-        if (!same_value(K->entries + i, A->entries + i))
+        if (!hdo_same_number(K->entries + i, A->entries + i))
             return 0;
     return 1;
 }
@@ -119,14 +110,6 @@ keyable(mpfr_srcptr s, slong k, const hdo_mat_struct *A)
     return 1;
 }
 
-static void
-copy_mat(hdo_mat_t D, const hdo_mat_t S)
-{
-    hdo_mat_resize(D, S->rows, S->cols);
-    for (slong i = 0; i < S->rows * S->cols; i++)
-        mpfr_set(D->entries + i, S->entries + i, MPFR_RNDN); /* exact */
-}
-
 int
 hdo_svd_memo_get(hdo_svd_memo *memo, mpfr_ptr s, hdo_mat_t U, hdo_mat_t V,
                  const hdo_mat_t A)
@@ -141,9 +124,9 @@ hdo_svd_memo_get(hdo_svd_memo *memo, mpfr_ptr s, hdo_mat_t U, hdo_mat_t V,
         for (slong j = 0; j < k; j++)
             mpfr_set(s + j, x->s + j, MPFR_RNDN);
         if (U != NULL)
-            copy_mat(U, x->U);
+            hdo_mat_set(U, x->U);
         if (V != NULL)
-            copy_mat(V, x->V);
+            hdo_mat_set(V, x->V);
         memo->hits++;
         return 0;
     }
@@ -155,7 +138,7 @@ hdo_svd_memo_get(hdo_svd_memo *memo, mpfr_ptr s, hdo_mat_t U, hdo_mat_t V,
     memo->next = (memo->next + 1) % HDO_SVD_MEMO_SIZE;
     entry_clear(x);
     hdo_mat_init(x->A, 0, 0, A->prec);
-    copy_mat(x->A, A);
+    hdo_mat_set(x->A, A);
     x->k = k;
     x->sprec = mpfr_get_prec(s);
     x->s = hdo_vec_init(k, x->sprec);
@@ -166,12 +149,12 @@ hdo_svd_memo_get(hdo_svd_memo *memo, mpfr_ptr s, hdo_mat_t U, hdo_mat_t V,
     if (U != NULL) {
         x->uprec = U->prec;
         hdo_mat_init(x->U, 0, 0, U->prec);
-        copy_mat(x->U, U);
+        hdo_mat_set(x->U, U);
     }
     if (V != NULL) {
         x->vprec = V->prec;
         hdo_mat_init(x->V, 0, 0, V->prec);
-        copy_mat(x->V, V);
+        hdo_mat_set(x->V, V);
     }
     x->used = 1;
     return 0;
@@ -238,7 +221,7 @@ hdo_lu_factor_memo(hdo_lu_memo *memo, hdo_mat_t A, slong *perm)
         lu_entry *x = memo->e + i;
         if (!x->used || !same_mat(x->A, A))
             continue;
-        copy_mat(A, x->LU);
+        hdo_mat_set(A, x->LU);
         for (slong j = 0; j < n; j++)
             perm[j] = x->perm[j];
         memo->hits++;
@@ -248,7 +231,7 @@ hdo_lu_factor_memo(hdo_lu_memo *memo, hdo_mat_t A, slong *perm)
     lu_entry *x = memo->e + memo->next;
     lu_entry_clear(x);
     hdo_mat_init(x->A, 0, 0, A->prec);
-    copy_mat(x->A, A);
+    hdo_mat_set(x->A, A);
     int status = hdo_lu_factor(A, perm);
     if (status != 0) {
         hdo_mat_clear(x->A); /* a failure is not kept: it fails again */
@@ -256,7 +239,7 @@ hdo_lu_factor_memo(hdo_lu_memo *memo, hdo_mat_t A, slong *perm)
     }
     memo->next = (memo->next + 1) % HDO_LU_MEMO_SIZE;
     hdo_mat_init(x->LU, 0, 0, A->prec);
-    copy_mat(x->LU, A);
+    hdo_mat_set(x->LU, A);
     x->perm = malloc(n * sizeof *x->perm);
     HDO_ASSERT(x->perm != NULL);
     for (slong j = 0; j < n; j++)

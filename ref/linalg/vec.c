@@ -120,3 +120,9 @@ hdo_log2_abs(mpfr_srcptr x)
     return (double)e + log2(fabs(d));
 #endif
 }
+
+int
+hdo_same_number(mpfr_srcptr a, mpfr_srcptr b)
+{
+    return mpfr_equal_p(a, b) && mpfr_signbit(a) == mpfr_signbit(b);
+}
