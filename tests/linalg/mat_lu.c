@@ -303,3 +303,78 @@ Test(linalg, lu_solve_same_bits_as_plain_loop)
     cr_assert(nskipped > 100 && nsigned > 100, "the cases were not met");
     flint_randclear(st);
 }
+
+/* Factors with entries exactly +-1 (a circuit's incidence rows: D-115):
+   hdo_lu_solve adds or subtracts y_j there instead of the product, and
+   negates instead of dividing by a -1 pivot, which must give the plain
+   loop's bits, zeros' signs included (b has +0, -0, tiny and huge
+   values).  Fails when the -1 case subtracts, or the sign of a zero
+   product is lost. */
+Test(linalg, lu_solve_unit_factors_same_bits)
+{
+    flint_rand_t st;
+    mpfr_prec_t prec = 133;
+    slong nunit = 0, nneg = 0, ndiag = 0;
+    flint_randinit(st);
+    for (int trial = 0; trial < 400; trial++) {
+        slong n = 1 + (slong)n_randint(st, 8);
+        hdo_mat_t A;
+        slong *perm = flint_malloc(n * sizeof(slong));
+        mpfr_ptr b = hdo_vec_init(n, prec), c = hdo_vec_init(n, prec);
+        hdo_mat_init(A, n, n, prec);
+        for (slong i = 0; i < n; i++)
+            for (slong j = 0; j < n; j++) {
+                mpfr_ptr a = hdo_mat_entry(A, i, j);
+                unsigned long k = n_randint(st, 6);
+                if (k < 2 && i != j)
+                    mpfr_set_zero(a, k ? 1 : -1);
+                else if (k < 5)
+                    mpfr_set_si(a, n_randint(st, 2) ? 1 : -1, MPFR_RNDN);
+                else
+                    mpfr_set_si_2exp(a, (long)n_randint(st, 2001) - 1000,
+                                     -(long)n_randint(st, 12), MPFR_RNDN);
+                if (i == j && mpfr_zero_p(a))
+                    mpfr_set_si(a, -1, MPFR_RNDN);
+            }
+        if (hdo_lu_factor(A, perm) != 0)
+            goto next;
+        for (slong i = 0; i < n; i++)
+            for (slong j = 0; j < n; j++) {
+                mpfr_srcptr a = hdo_mat_entry(A, i, j);
+                int u = mpfr_cmpabs_ui(a, 1) == 0;
+                nunit += u && i != j;
+                nneg += u && mpfr_sgn(a) < 0 && i != j;
+                ndiag += u && i == j && mpfr_sgn(a) < 0;
+            }
+        for (slong i = 0; i < n; i++) {
+            unsigned long k = n_randint(st, 5);
+            if (k < 2)
+                mpfr_set_zero(b + i, k ? 1 : -1);
+            else
+                mpfr_set_si_2exp(b + i, (long)n_randint(st, 2001) - 1000,
+                                 (long)n_randint(st, 400) - 200, MPFR_RNDN);
+        }
+        if (trial % 4 == 3) /* mixed precisions: the copying path */
+            mpfr_prec_round(b + n - 1, prec + 64, MPFR_RNDN);
+        for (slong i = 0; i < n; i++) {
+            mpfr_set_prec(c + i, mpfr_get_prec(b + i));
+            mpfr_set(c + i, b + i, MPFR_RNDN);
+        }
+        hdo_lu_solve(b, A, perm);
+        plain_solve(c, A, perm);
+        for (slong i = 0; i < n; i++)
+            cr_assert(same_bits(b + i, c + i),
+                      "trial %d n %ld: component %ld %.17g against %.17g",
+                      trial, (long)n, (long)i, mpfr_get_d(b + i, MPFR_RNDN),
+                      mpfr_get_d(c + i, MPFR_RNDN));
+    next:
+        hdo_mat_clear(A);
+        flint_free(perm);
+        hdo_vec_clear(b, n);
+        hdo_vec_clear(c, n);
+    }
+    cr_assert(nunit > 300 && nneg > 100 && ndiag > 50,
+              "the cases were not met: %ld units, %ld -1, %ld -1 pivots",
+              (long)nunit, (long)nneg, (long)ndiag);
+    flint_randclear(st);
+}
