@@ -4,17 +4,19 @@
 # decisions.md D-118: the window's horizon T = max(u, |t0|, span), u =
 # min(1, span), as D-112's time tolerance and event horizon).
 #
-# 1. x' = 1/S, v' = (v + 1)(c^2 - 3)/S with c = sqrt(3) (a state: c^2 - 3
-#    is zero, computed as rounding noise, 4e-40 at 30 digits, so v's
-#    series is a noise tail of radius about 2^131 S), and the guard
-#    x (1/2 - x) < 0, zero at t = 0 and rising: its crossing at t = S/2
-#    in closed form, to D - 1 digits of itself; x = 1 at t_end = S to
-#    D - 1 digits, v = 0 within 10^-(D-1) (of v + 1); S = 1, 1e-10,
-#    1e-30, 1e-100 at 16, 30, 60 digits, each in the step count of S = 1.
-#    With T = max(1, |t0|, span) the tail at S = 1e-30 was a series (a
-#    natural step of 8e9 over a span of 1e-30), over which the guard's
-#    rate was within the zero rule's tolerance: the event at t = 0 (at 16
-#    and 30 digits for S = 1e-30 and 1e-100).
+# 1. x' = 1/S, v' = (v + 1)(c^2 - 3 + (d^2 - 5))/S with the states c =
+#    sqrt(3), d = sqrt(5) (zero, computed as rounding noise: -1.8e-40 at
+#    30 digits; two roots, since either squares to its integer exactly
+#    at some digit counts), so v's series is a noise tail of radius
+#    about 2^prec S, and the guard x (1/2 - x) < 0, zero at t = 0 and
+#    rising: its crossing at t = S/2 in closed form, to D - 1 digits of
+#    itself; x = 1 at t_end = S to D - 1 digits, v = 0 within 10^-(D-1)
+#    (of v + 1); S = 1, 1e-10, 1e-30, 1e-60, 1e-100 at 16, 30, 60
+#    digits, each within a step of S = 1's count.  With T = max(1, |t0|,
+#    span) the tail at S = 1e-30 (30 digits) was a series, a natural
+#    step of 7.7e9 over a span of 1e-30, over which the guard's rate was
+#    within the zero rule's tolerance: the event at t = 0 (main: 8 of
+#    the 15 so, S <= 1e-30 at 16 and 30 digits, S <= 1e-60 at 60).
 # 2. cases/stick_slip_belt.hdae with time scaled by S (k/S^2, F_s/S^2,
 #    gamma S, v_dr/S, t_end 15 S; x unchanged) at 30 digits: the 7
 #    events, sliding-start and sliding-end alternating, at S times the
@@ -42,16 +44,18 @@ noise_model() { # S
     cat <<EOF
 model noise_span
 param s = $1
-var x = 0, v = 0, c = sqrt(3)
+var x = 0, v = 0, c = sqrt(3), d = sqrt(5)
 mode a
   der(x) = 1/s
   der(c) = 0
-  der(v) = (v + 1)*(c*c - 3)/s
+  der(d) = 0
+  der(v) = (v + 1)*(c*c - 3 + (d*d - 5))/s
   when x*(0.5 - x) < 0 goto b
 end
 mode b
   der(x) = 1/s
   der(c) = 0
+  der(d) = 0
   der(v) = 0
 end
 start a at 0
@@ -61,7 +65,7 @@ EOF
 
 for D in 16 30 60; do
     n1=""
-    for S in 1 1e-10 1e-30 1e-100; do
+    for S in 1 1e-10 1e-30 1e-60 1e-100; do
         name="noise_span_${S}_d$D"
         out=$tmp/$name
         noise_model "$S" >"$tmp/noise.hdae"
