@@ -492,7 +492,8 @@ factor_newton(radau *r, int full)
         mpfr_div_ui(d, d, (unsigned long)s, MPFR_RNDN);
     }
     r->lu_full = 0;
-    r->lu_valid = hdo_radau_block_factor_sparse(&r->blk, r->h, r->J0) == 0;
+    r->lu_valid =
+        hdo_radau_block_factor_stages(&r->blk, r->h, r->J0, r->Jst) == 0;
     r->fb_valid = r->lu_valid && r->fb_ok &&
                   hdo_radau_block_factor_sparse(&r->fb, r->h, r->J0) == 0;
     mpfr_set(r->hlu, r->h, MPFR_RNDN);
@@ -521,9 +522,10 @@ static int
 solve_stages(radau *r, int predicted)
 {
     slong n = r->N, s = r->s, ns = n * s;
-    mpfr_t step, prev, size, lim, ntol, nabs, eta;
-    int st = 1, have_F = 0, fresh = 0;
-    mpfr_inits2(64, step, prev, size, lim, ntol, nabs, eta, (mpfr_ptr)0);
+    mpfr_t step, prev, size, lim, ntol, nabs, eta, minsc, rtol;
+    int st = 1, have_F = 0, fresh = 0, fine = 1, force = 0, known = 0;
+    mpfr_inits2(64, step, prev, size, lim, ntol, nabs, eta, minsc, rtol,
+                (mpfr_ptr)0);
     mpfr_set_inf(prev, 1);
     hdo_vec_norm_inf(size, r->y0, n);
     hdo_radau_scales(r->sc, r->y0, NULL, r->floor, n, s);
@@ -533,10 +535,9 @@ solve_stages(radau *r, int predicted)
        residual's dot products need it absolutely, for the smallest) */
     mpfr_div(ntol, r->tol, r->Lsum, MPFR_RNDN);
     mpfr_mul_2si(ntol, ntol, -8, MPFR_RNDN);
-    mpfr_set(nabs, r->sc, MPFR_RNDN);
+    mpfr_set(minsc, r->sc, MPFR_RNDN);
     for (slong i = 1; i < n; i++)
-        mpfr_min(nabs, nabs, r->sc + i, MPFR_RNDN);
-    mpfr_mul(nabs, nabs, ntol, MPFR_RNDN);
+        mpfr_min(minsc, minsc, r->sc + i, MPFR_RNDN);
     if (!r->lu_valid || !mpfr_equal_p(r->hlu, r->h)) {
         if (eval_stages(r, 1) != 0 || factor_newton(r, 0) != 0)
             goto done; /* a domain error or a singular matrix at this h:
@@ -547,7 +548,11 @@ solve_stages(radau *r, int predicted)
         if (!have_F && eval_stages(r, 0) != 0)
             goto done;
         have_F = 0;
-        /* R = h A F - Z for y, -g for z; M dZ = R */
+        /* R = h A F - Z for y, -g for z; M dZ = R, the dot products
+           to the accuracy this iteration needs (hdo_radau_residual_tol) */
+        fine = hdo_radau_residual_tol(rtol, force ? NULL : prev,
+                                      known ? eta : NULL, ntol);
+        mpfr_mul(nabs, minsc, rtol, MPFR_RNDN);
         hdo_radau_dot_residual(r->R, &r->Ad, r->h, r->F, r->Z, r->n, nabs);
         for (slong i = 0; i < s; i++)
             for (slong k = r->n; k < n; k++)
@@ -555,18 +560,22 @@ solve_stages(radau *r, int predicted)
         if (r->lu_full)
             hdo_lu_solve(r->R, r->M, r->perm);
         else
-            hdo_radau_block_solve(&r->blk, r->R);
+            hdo_radau_block_solve_stages(&r->blk, r->R);
         for (slong k = 0; k < ns; k++)
             mpfr_add(r->Z + k, r->Z + k, r->R + k, MPFR_RNDN);
         mpfr_set_zero(step, 1);
         hdo_radau_scaled_max(step, r->R, ns, n, r->sc);
         mpfr_set_ui_2exp(lim, 1, 8 - (long)r->wprec, MPFR_RNDN);
-        if (mpfr_cmp(step, lim) <= 0) {
+        /* a coarse residual that rounded to nothing: again at the
+           stopping accuracy (force), prev kept */
+        if ((force = mpfr_cmp(step, lim) <= 0) && fine) {
             st = 0;
             break;
-        }
+        } else if (force)
+            continue;
         if (iter > 0) {
             mpfr_div(eta, step, prev, MPFR_RNDN); /* theta */
+            known = 1;
             if (mpfr_cmp_ui(eta, 1) >= 0) {
                 if (iter >= 2 && fresh && r->lu_full) {
                     /* the rounding floor of the whole state (as
@@ -584,25 +593,28 @@ solve_stages(radau *r, int predicted)
                 mpfr_mul(one, one, step, MPFR_RNDN);
                 int done_now = mpfr_cmp(one, ntol) <= 0;
                 mpfr_clear(one);
-                if (done_now) {
+                if (done_now && fine) {
                     st = 0;
                     break;
                 }
             }
-            int act = hdo_radau_refactor(mpfr_get_d(eta, MPFR_RNDN), r->lu_full,
-                                         fresh);
+            int act =
+                hdo_radau_refactor(mpfr_get_d(eta, MPFR_RNDN),
+                                   r->lu_full ? 1 : 2 * r->blk.staged, fresh);
             if (act != 0) {
                 /* slow: the matrix again at this iterate (the full one
                    for act = 2) */
                 if (eval_stages(r, 1) != 0 || factor_newton(r, act == 2) != 0)
                     goto done;
                 have_F = fresh = 1;
+                known = 0; /* the new matrix's theta is not known */
             }
         }
         mpfr_set(prev, step, MPFR_RNDN);
     }
 done:
-    mpfr_clears(step, prev, size, lim, ntol, nabs, eta, (mpfr_ptr)0);
+    mpfr_clears(step, prev, size, lim, ntol, nabs, eta, minsc, rtol,
+                (mpfr_ptr)0);
     return st != 0 && predicted ? 2 : st;
 }
 
@@ -704,29 +716,13 @@ defect_bound(radau *r)
     return st;
 }
 
-/* h max |J_ii| over the states at the last stage: how stiff the step is
-   in its stiffest component. */
-static double
-stiff_diagonal(radau *r)
-{
-    double big = 0;
-    for (slong e = 0; e < r->nnz; e++)
-        if (r->jrow[e] == r->jcol[e] && r->jrow[e] < r->n) {
-            double d =
-                fabs(mpfr_get_d(r->Jst + (r->s - 1) * r->nnz + e, MPFR_RNDN));
-            if (d > big)
-                big = d;
-        }
-    return big * fabs(mpfr_get_d(r->h, MPFR_RNDN));
-}
-
 static int
 radau_apply(hdo_stepper_struct *st, const mpfr_t t0, mpfr_srcptr xs,
             mpfr_srcptr xu, hdo_error_t *err)
 {
     radau *r = st->impl;
     slong n = r->n, N = r->N, s = r->s;
-    mpfr_t e, fac, ti, erej, hrej;
+    mpfr_t e, fac, erej, hrej;
     hdo_expr bad;
     int status = 0;
 
@@ -784,7 +780,6 @@ radau_apply(hdo_stepper_struct *st, const mpfr_t t0, mpfr_srcptr xs,
     }
     mpfr_inits2(64, e, fac, erej, hrej, (mpfr_ptr)0);
     mpfr_set_zero(erej, 1); /* no rejected estimate yet */
-    mpfr_init2(ti, r->wprec);
     st->lround = hdo_radau_round_floor_log2(r->y0, N, s);
     if (mpfr_zero_p(r->hnext)) {
         /* first step: tol^(1/(s+1)) times the state's time scale
@@ -869,8 +864,11 @@ radau_apply(hdo_stepper_struct *st, const mpfr_t t0, mpfr_srcptr xs,
                    with h, or grew far below the tolerance, doubles
                    again (hdo_radau_probe_again), and a long run of kept
                    steps tries twice h (hdo_radau_probe_due) */
-                hdo_radau_probe_accept(&r->probe, fac, r->h, e, r->tol,
-                                       stiff_diagonal(r), (long)s);
+                hdo_radau_probe_accept(
+                    &r->probe, fac, r->h, e, r->tol,
+                    hdo_radau_block_stiffness(&r->blk,
+                                              r->Jst + (s - 1) * r->nnz, r->h),
+                    (long)s);
                 mpfr_mul(r->hnext, r->h, fac, MPFR_RNDN);
                 for (slong k = 0; k < N * (s + 1); k++)
                     mpfr_set(r->prev_coef[k], r->state_coef[k], MPFR_RNDN);
@@ -904,8 +902,6 @@ radau_apply(hdo_stepper_struct *st, const mpfr_t t0, mpfr_srcptr xs,
 out:
     r->applied = status == 0;
     mpfr_clears(e, fac, erej, hrej, (mpfr_ptr)0);
-    mpfr_clear(ti);
-    (void)xu;
     return status;
 }
 

@@ -10,10 +10,38 @@ hdo_radau_refactor(double theta, int full, int fresh)
         /* slow: the matrix again at this iterate; the full one when the
            blocks' one Jacobian was fresh and still slow (the stages'
            Jacobians differ too much) */
-        return full || fresh ? 2 : 1;
+        return full == 1 || fresh ? 2 : 1;
+    if (full == 2)
+        return !fresh && theta > HDO_RADAU_STAGED_REFACTOR;
     if (!full && !fresh && theta > HDO_RADAU_BLOCK_REFACTOR)
         return 1;
     return 0;
+}
+
+int
+hdo_radau_residual_tol(mpfr_t rtol, mpfr_srcptr prev, mpfr_srcptr theta,
+                       const mpfr_t ntol)
+{
+    if (prev == NULL || theta == NULL || !mpfr_number_p(prev) ||
+        !mpfr_number_p(theta)) {
+        mpfr_set(rtol, ntol, MPFR_RNDN);
+        return 1;
+    }
+    mpfr_mul_2si(rtol, prev, -HDO_RADAU_RESIDUAL_SHARE_LOG2, MPFR_RNDN);
+    if (mpfr_cmp_ui(theta, 1) < 0)
+        mpfr_mul(rtol, rtol, theta, MPFR_RNDN);
+    if (mpfr_cmp(rtol, ntol) > 0)
+        return 0;
+    mpfr_set(rtol, ntol, MPFR_RNDN);
+    return 1;
+}
+
+int
+hdo_radau_stage_lu_due(long n, long s, mpfr_prec_t prec)
+{
+    long limbs = ((long)prec + 63) / 64;
+    return n * s <= HDO_RADAU_STAGE_LU_MAX &&
+           n * n * s <= HDO_RADAU_STAGE_LU_K * limbs;
 }
 
 int

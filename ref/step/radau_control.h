@@ -11,6 +11,11 @@
 /* The same for the block form, whose factorisation costs about one
    iteration: an older one is refactored at this contraction already. */
 #define HDO_RADAU_BLOCK_REFACTOR 0.01
+/* The same for the matrix with the stages' own Jacobians in double
+   (radau_stagelu.c; full = 2 below): fresh it contracts by 1e-15 to
+   1e-7 on Van der Pol, one step old by 1e-3, and refactoring costs
+   about one iteration. */
+#define HDO_RADAU_STAGED_REFACTOR 1e-6
 /* Newton iterations on the stage equations up to 30 digits before the
    step is retried at a quarter of its size (hdo_radau_newton_limit). */
 #define HDO_RADAU_NEWTON_MAX 40
@@ -42,12 +47,52 @@
    theta (< 1), the matrix being the full one (full) or the blocks, and
    fresh when it was factored at this step's iterates: 0 keeps the
    matrix, 1 refactors the blocks, 2 refactors the full matrix.
+   full = 2: the stages' matrix in double, refactored (1) when older
+   and slower than HDO_RADAU_STAGED_REFACTOR, else as the blocks.
    theta > 1/4 refactors (a fresh block matrix that is still that slow
    goes to the full one); an older block matrix is refactored above
    1/100 already.  Equal values keep the matrix.  These choices change
    the iterates' path and the cost, not what the iteration converges to
    (its stopping rule is separate). */
 int hdo_radau_refactor(double theta, int full, int fresh);
+/* The share of the increment's size below which the stage residual's
+   rounding stays (hdo_radau_residual_tol): 2^-12, and the dot products'
+   own 2^-32 below that (radau_dot.h). */
+#define HDO_RADAU_RESIDUAL_SHARE_LOG2 12
+/* The relative accuracy rtol the stage residual of a Newton iteration
+   needs, whose last increment had the scaled size prev and contracted
+   by theta (NULL or not a number: none yet): ntol, the stopping
+   test's, or, while the increments are larger, 2^-12 of the next one
+   predicted, prev min(theta, 1).  Returns 1 when rtol is
+   ntol, the only residual the iteration may stop on.  An early
+   iterate's residual only has to decide the next increment to a few
+   digits; its rounding error is corrected by the later iterations, as
+   the preconditioner's error is (an inexact Newton iteration).  The
+   dot products' precision follows rtol (radau_dot.c), so an iteration
+   gaining 1.5 digits at a time pays for the digits it has, not for all
+   D (Van der Pol mu = 1000: the residual was 57% of the run at 60
+   digits; decisions.md D-109).  Without theta, a matrix that
+   contracts by 1e-15 met the residual's rounding (2^-44 of prev) at
+   the next iterate and read it as theta near 1.  A cost choice: what
+   the iteration converges to, and its stopping rule, are unchanged. */
+int hdo_radau_residual_tol(mpfr_t rtol, mpfr_srcptr prev, mpfr_srcptr theta,
+                           const mpfr_t ntol);
+/* The factor HDO_RADAU_STAGE_LU_K of hdo_radau_stage_lu_due, and the
+   most unknowns s n it allows (8 MB of doubles). */
+#define HDO_RADAU_STAGE_LU_K 128
+#define HDO_RADAU_STAGE_LU_MAX 1024
+/* Whether the Newton matrix of s stages of n states at prec bits is
+   factored in double with each stage's own Jacobian
+   (radau_stagelu.c): when its LU, (s n)^3 / 3 products in double, costs
+   about an iteration's residual or less, s^2 n products of L = prec/64
+   limbs in MPFR: n^2 s <= 128 L (and s n <= 1024).  Measured (CPU):
+   Van der Pol (n = 2) at 30 / 60 / 100 digits 0.19 / 1.67 / 7.1 s with
+   the blocks, 0.12 / 0.84 / 2.85 s so; at 200 digits (141 stages, 282
+   unknowns) to t = 0.4, 14.4 s against 6.6 s; the ring modulator
+   (n = 15, 17 stages at 16 digits: n^2 s = 3,825) to t = 1e-4, 7.5 s
+   with the blocks against 12.4 s so (decisions.md D-109).  A cost
+   choice: both are preconditioners of the same iteration. */
+int hdo_radau_stage_lu_due(long n, long s, mpfr_prec_t prec);
 /* The Newton iterations a step may take at prec bits (D digits, read as
    hdo_radau_stages does): HDO_RADAU_NEWTON_MAX up to 30 digits, and
    beyond in proportion to the digits the iteration must gain,

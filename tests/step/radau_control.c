@@ -35,6 +35,42 @@ Test(step, radau_refactor_threshold_quarter)
     cr_expect_eq(hdo_radau_refactor(NEAR(0.25, 1), 0, 0), 1);
 }
 
+/* The stages' matrix in double (full = 2, decisions.md D-109): an
+   older one refactors above 1e-6, a fresh one only above 1/4, and then
+   to the full matrix in MPFR. */
+Test(step, radau_refactor_threshold_staged)
+{
+    cr_expect_eq(hdo_radau_refactor(1e-6, 2, 0), 0);
+    cr_expect_eq(hdo_radau_refactor(NEAR(1e-6, -1), 2, 0), 0);
+    cr_expect_eq(hdo_radau_refactor(NEAR(1e-6, 1), 2, 0), 1);
+    cr_expect_eq(hdo_radau_refactor(1e-3, 2, 0), 1,
+                 "one step old: 1e-3 refactors");
+    cr_expect_eq(hdo_radau_refactor(0.2, 2, 1), 0,
+                 "fresh: not the older threshold");
+    cr_expect_eq(hdo_radau_refactor(NEAR(0.25, 1), 2, 1), 2);
+    cr_expect_eq(hdo_radau_refactor(NEAR(0.25, 1), 2, 0), 1);
+}
+
+/* When the stages' own Jacobians are factored in double (decisions.md
+   D-109): n^2 s <= 128 limbs of prec, at most 1024 unknowns. */
+Test(step, radau_stage_lu_due)
+{
+    /* Van der Pol (n = 2) at 30, 100 and 200 digits: yes */
+    cr_expect(hdo_radau_stage_lu_due(2, 24, hdo_run_prec(30)));
+    cr_expect(hdo_radau_stage_lu_due(2, 72, hdo_run_prec(100)));
+    cr_expect(hdo_radau_stage_lu_due(2, 141, hdo_run_prec(200)));
+    /* the ring modulator (15 states, 17 stages) at 16 digits: no */
+    cr_expect(!hdo_radau_stage_lu_due(15, 17, hdo_run_prec(16)));
+    /* the boundary: 128 at one limb, 256 at two */
+    cr_expect(hdo_radau_stage_lu_due(4, 8, 64));
+    cr_expect(!hdo_radau_stage_lu_due(4, 9, 64));
+    cr_expect(hdo_radau_stage_lu_due(4, 16, 65));
+    cr_expect(!hdo_radau_stage_lu_due(4, 17, 128));
+    /* at most 1024 unknowns whatever the precision */
+    cr_expect(hdo_radau_stage_lu_due(1, 1024, 1 << 20));
+    cr_expect(!hdo_radau_stage_lu_due(1, 1025, 1 << 20));
+}
+
 Test(step, radau_refactor_threshold_block_hundredth)
 {
     /* an older block matrix (kept from an earlier step or iterate) */
@@ -209,6 +245,58 @@ Test(step, radau_newton_limit)
         cr_expect_eq(hdo_radau_newton_limit(hdo_run_prec(D[k])), L[k],
                      "%ld digits: %d", D[k],
                      hdo_radau_newton_limit(hdo_run_prec(D[k])));
+}
+
+/* The stage residual's accuracy (decisions.md D-109): the stopping
+   test's ntol before the first increment and once 2^-12 of the last
+   increment is no larger; 2^-12 of it before, when the iteration may
+   not stop on that residual. */
+Test(step, radau_residual_tol_follows_the_increment)
+{
+    mpfr_t ntol, prev, rtol, want, one, theta;
+    mpfr_inits2(64, ntol, prev, rtol, want, one, theta, (mpfr_ptr)0);
+    mpfr_set_ui(one, 1, MPFR_RNDN);
+    mpfr_set_d(ntol, 3e-40, MPFR_RNDN);
+    cr_expect_eq(hdo_radau_residual_tol(rtol, NULL, NULL, ntol), 1);
+    cr_expect(mpfr_equal_p(rtol, ntol), "no increment yet: ntol");
+    mpfr_set_inf(prev, 1);
+    cr_expect_eq(hdo_radau_residual_tol(rtol, prev, one, ntol), 1);
+    cr_expect(mpfr_equal_p(rtol, ntol), "an infinite increment: ntol");
+    /* at the boundary: prev 2^-12 = ntol may stop */
+    mpfr_mul_2si(prev, ntol, 12, MPFR_RNDN);
+    cr_expect_eq(hdo_radau_residual_tol(rtol, prev, one, ntol), 1);
+    cr_expect(mpfr_equal_p(rtol, ntol));
+    mpfr_mul_d(prev, prev, NEAR(1, -1), MPFR_RNDN);
+    cr_expect_eq(hdo_radau_residual_tol(rtol, prev, one, ntol), 1);
+    cr_expect(mpfr_equal_p(rtol, ntol), "below the boundary: ntol");
+    /* one part in a thousand above: coarse, 2^-12 of the increment */
+    mpfr_mul_2si(prev, ntol, 12, MPFR_RNDN);
+    mpfr_mul_d(prev, prev, NEAR(1, 1), MPFR_RNDN);
+    cr_expect_eq(hdo_radau_residual_tol(rtol, prev, one, ntol), 0,
+                 "a coarse residual may not stop the iteration");
+    mpfr_mul_2si(want, prev, -12, MPFR_RNDN);
+    cr_expect(mpfr_equal_p(rtol, want));
+    /* far above: 1e-10 against 3e-40 */
+    mpfr_set_d(prev, 1e-10, MPFR_RNDN);
+    cr_expect_eq(hdo_radau_residual_tol(rtol, prev, one, ntol), 0);
+    mpfr_mul_2si(want, prev, -12, MPFR_RNDN);
+    cr_expect(mpfr_equal_p(rtol, want), "%.3g", mpfr_get_d(rtol, MPFR_RNDN));
+    /* a contraction of 1e-3: 2^-12 of the next increment, 1e-13; a
+       theta of 3 counts as 1; no theta (a new matrix): ntol */
+    mpfr_set_d(theta, 1e-3, MPFR_RNDN);
+    cr_expect_eq(hdo_radau_residual_tol(rtol, prev, theta, ntol), 0);
+    mpfr_mul(want, want, theta, MPFR_RNDN);
+    cr_expect(mpfr_equal_p(rtol, want), "%.3g", mpfr_get_d(rtol, MPFR_RNDN));
+    mpfr_set_ui(theta, 3, MPFR_RNDN);
+    cr_expect_eq(hdo_radau_residual_tol(rtol, prev, theta, ntol), 0);
+    mpfr_mul_2si(want, prev, -12, MPFR_RNDN);
+    cr_expect(mpfr_equal_p(rtol, want));
+    cr_expect_eq(hdo_radau_residual_tol(rtol, prev, NULL, ntol), 1);
+    cr_expect(mpfr_equal_p(rtol, ntol), "no theta: ntol");
+    mpfr_set_d(theta, 1e-31, MPFR_RNDN);
+    cr_expect_eq(hdo_radau_residual_tol(rtol, prev, theta, ntol), 1,
+                 "the next increment below ntol: stop-worthy");
+    mpfr_clears(ntol, prev, rtol, want, one, theta, (mpfr_ptr)0);
 }
 
 /* The estimate's trend (decisions.md D-105): Van der Pol at 100 digits,
