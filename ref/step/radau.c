@@ -549,9 +549,12 @@ solve_stages(radau *r, int predicted)
             goto done;
         have_F = 0;
         /* R = h A F - Z for y, -g for z; M dZ = R, the dot products
-           to the accuracy this iteration needs (hdo_radau_residual_tol) */
+           to the accuracy this iteration needs (hdo_radau_residual_tol:
+           coarse only with the stages' matrix; on the blocks it locked
+           EMEP's step, decisions.md D-109) */
         fine = hdo_radau_residual_tol(rtol, force ? NULL : prev,
-                                      known ? eta : NULL, ntol);
+                                      known ? eta : NULL, ntol,
+                                      !r->lu_full && r->blk.staged);
         mpfr_mul(nabs, minsc, rtol, MPFR_RNDN);
         hdo_radau_dot_residual(r->R, &r->Ad, r->h, r->F, r->Z, r->n, nabs);
         for (slong i = 0; i < s; i++)

@@ -20,9 +20,9 @@ hdo_radau_refactor(double theta, int full, int fresh)
 
 int
 hdo_radau_residual_tol(mpfr_t rtol, mpfr_srcptr prev, mpfr_srcptr theta,
-                       const mpfr_t ntol)
+                       const mpfr_t ntol, int staged)
 {
-    if (prev == NULL || theta == NULL || !mpfr_number_p(prev) ||
+    if (!staged || prev == NULL || theta == NULL || !mpfr_number_p(prev) ||
         !mpfr_number_p(theta)) {
         mpfr_set(rtol, ntol, MPFR_RNDN);
         return 1;

@@ -76,8 +76,10 @@ hdo_radau_block_factor_stages(hdo_radau_block *b, const mpfr_t h,
                               mpfr_srcptr J0, mpfr_srcptr Jst)
 {
     slong n = b->n, s = b->s, ns = n * s;
+    /* the working precision from h: Jst holds no number at all where the
+       Jacobian's pattern is empty (nnz = 0) */
     if (b->ny < n || Jst == NULL ||
-        !hdo_radau_stage_lu_due(n, s, mpfr_get_prec(Jst)))
+        !hdo_radau_stage_lu_due(n, s, mpfr_get_prec(h)))
         return hdo_radau_block_factor_sparse(b, h, J0);
     if (b->lu == NULL) {
         b->lu = malloc((size_t)(ns * ns) * sizeof(double));
