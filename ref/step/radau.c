@@ -522,10 +522,9 @@ static int
 solve_stages(radau *r, int predicted)
 {
     slong n = r->N, s = r->s, ns = n * s;
-    mpfr_t step, prev, size, lim, ntol, nabs, eta, minsc, rtol;
-    int st = 1, have_F = 0, fresh = 0, fine = 1, force = 0, known = 0;
-    mpfr_inits2(64, step, prev, size, lim, ntol, nabs, eta, minsc, rtol,
-                (mpfr_ptr)0);
+    mpfr_t step, prev, size, lim, ntol, nabs, eta;
+    int st = 1, have_F = 0, fresh = 0;
+    mpfr_inits2(64, step, prev, size, lim, ntol, nabs, eta, (mpfr_ptr)0);
     mpfr_set_inf(prev, 1);
     hdo_vec_norm_inf(size, r->y0, n);
     hdo_radau_scales(r->sc, r->y0, NULL, r->floor, n, s);
@@ -535,9 +534,10 @@ solve_stages(radau *r, int predicted)
        residual's dot products need it absolutely, for the smallest) */
     mpfr_div(ntol, r->tol, r->Lsum, MPFR_RNDN);
     mpfr_mul_2si(ntol, ntol, -8, MPFR_RNDN);
-    mpfr_set(minsc, r->sc, MPFR_RNDN);
+    mpfr_set(nabs, r->sc, MPFR_RNDN);
     for (slong i = 1; i < n; i++)
-        mpfr_min(minsc, minsc, r->sc + i, MPFR_RNDN);
+        mpfr_min(nabs, nabs, r->sc + i, MPFR_RNDN);
+    mpfr_mul(nabs, nabs, ntol, MPFR_RNDN);
     if (!r->lu_valid || !mpfr_equal_p(r->hlu, r->h)) {
         if (eval_stages(r, 1) != 0 || factor_newton(r, 0) != 0)
             goto done; /* a domain error or a singular matrix at this h:
@@ -548,11 +548,8 @@ solve_stages(radau *r, int predicted)
         if (!have_F && eval_stages(r, 0) != 0)
             goto done;
         have_F = 0;
-        /* R = h A F - Z for y, -g for z; M dZ = R, the dot products
-           to the accuracy this iteration needs (hdo_radau_residual_tol) */
-        fine = hdo_radau_residual_tol(rtol, force ? NULL : prev,
-                                      known ? eta : NULL, ntol);
-        mpfr_mul(nabs, minsc, rtol, MPFR_RNDN);
+        /* R = h A F - Z for y, -g for z; M dZ = R (every residual to
+           the stopping test's accuracy: decisions.md D-109) */
         hdo_radau_dot_residual(r->R, &r->Ad, r->h, r->F, r->Z, r->n, nabs);
         for (slong i = 0; i < s; i++)
             for (slong k = r->n; k < n; k++)
@@ -566,16 +563,12 @@ solve_stages(radau *r, int predicted)
         mpfr_set_zero(step, 1);
         hdo_radau_scaled_max(step, r->R, ns, n, r->sc);
         mpfr_set_ui_2exp(lim, 1, 8 - (long)r->wprec, MPFR_RNDN);
-        /* a coarse residual that rounded to nothing: again at the
-           stopping accuracy (force), prev kept */
-        if ((force = mpfr_cmp(step, lim) <= 0) && fine) {
+        if (mpfr_cmp(step, lim) <= 0) {
             st = 0;
             break;
-        } else if (force)
-            continue;
+        }
         if (iter > 0) {
             mpfr_div(eta, step, prev, MPFR_RNDN); /* theta */
-            known = 1;
             if (mpfr_cmp_ui(eta, 1) >= 0) {
                 if (iter >= 2 && fresh && r->lu_full) {
                     /* the rounding floor of the whole state (as
@@ -593,7 +586,7 @@ solve_stages(radau *r, int predicted)
                 mpfr_mul(one, one, step, MPFR_RNDN);
                 int done_now = mpfr_cmp(one, ntol) <= 0;
                 mpfr_clear(one);
-                if (done_now && fine) {
+                if (done_now) {
                     st = 0;
                     break;
                 }
@@ -607,14 +600,12 @@ solve_stages(radau *r, int predicted)
                 if (eval_stages(r, 1) != 0 || factor_newton(r, act == 2) != 0)
                     goto done;
                 have_F = fresh = 1;
-                known = 0; /* the new matrix's theta is not known */
             }
         }
         mpfr_set(prev, step, MPFR_RNDN);
     }
 done:
-    mpfr_clears(step, prev, size, lim, ntol, nabs, eta, minsc, rtol,
-                (mpfr_ptr)0);
+    mpfr_clears(step, prev, size, lim, ntol, nabs, eta, (mpfr_ptr)0);
     return st != 0 && predicted ? 2 : st;
 }
 

@@ -19,24 +19,6 @@ hdo_radau_refactor(double theta, int full, int fresh)
 }
 
 int
-hdo_radau_residual_tol(mpfr_t rtol, mpfr_srcptr prev, mpfr_srcptr theta,
-                       const mpfr_t ntol)
-{
-    if (prev == NULL || theta == NULL || !mpfr_number_p(prev) ||
-        !mpfr_number_p(theta)) {
-        mpfr_set(rtol, ntol, MPFR_RNDN);
-        return 1;
-    }
-    mpfr_mul_2si(rtol, prev, -HDO_RADAU_RESIDUAL_SHARE_LOG2, MPFR_RNDN);
-    if (mpfr_cmp_ui(theta, 1) < 0)
-        mpfr_mul(rtol, rtol, theta, MPFR_RNDN);
-    if (mpfr_cmp(rtol, ntol) > 0)
-        return 0;
-    mpfr_set(rtol, ntol, MPFR_RNDN);
-    return 1;
-}
-
-int
 hdo_radau_stage_lu_due(long n, long s, mpfr_prec_t prec)
 {
     long limbs = ((long)prec + 63) / 64;

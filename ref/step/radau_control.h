@@ -55,28 +55,6 @@
    the iterates' path and the cost, not what the iteration converges to
    (its stopping rule is separate). */
 int hdo_radau_refactor(double theta, int full, int fresh);
-/* The share of the increment's size below which the stage residual's
-   rounding stays (hdo_radau_residual_tol): 2^-12, and the dot products'
-   own 2^-32 below that (radau_dot.h). */
-#define HDO_RADAU_RESIDUAL_SHARE_LOG2 12
-/* The relative accuracy rtol the stage residual of a Newton iteration
-   needs, whose last increment had the scaled size prev and contracted
-   by theta (NULL or not a number: none yet): ntol, the stopping
-   test's, or, while the increments are larger, 2^-12 of the next one
-   predicted, prev min(theta, 1).  Returns 1 when rtol is
-   ntol, the only residual the iteration may stop on.  An early
-   iterate's residual only has to decide the next increment to a few
-   digits; its rounding error is corrected by the later iterations, as
-   the preconditioner's error is (an inexact Newton iteration).  The
-   dot products' precision follows rtol (radau_dot.c), so an iteration
-   gaining 1.5 digits at a time pays for the digits it has, not for all
-   D (Van der Pol mu = 1000: the residual was 57% of the run at 60
-   digits; decisions.md D-109).  Without theta, a matrix that
-   contracts by 1e-15 met the residual's rounding (2^-44 of prev) at
-   the next iterate and read it as theta near 1.  A cost choice: what
-   the iteration converges to, and its stopping rule, are unchanged. */
-int hdo_radau_residual_tol(mpfr_t rtol, mpfr_srcptr prev, mpfr_srcptr theta,
-                           const mpfr_t ntol);
 /* The factor HDO_RADAU_STAGE_LU_K of hdo_radau_stage_lu_due, and the
    most unknowns s n it allows (8 MB of doubles). */
 #define HDO_RADAU_STAGE_LU_K 128

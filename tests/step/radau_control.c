@@ -247,58 +247,6 @@ Test(step, radau_newton_limit)
                      hdo_radau_newton_limit(hdo_run_prec(D[k])));
 }
 
-/* The stage residual's accuracy (decisions.md D-109): the stopping
-   test's ntol before the first increment and once 2^-12 of the last
-   increment is no larger; 2^-12 of it before, when the iteration may
-   not stop on that residual. */
-Test(step, radau_residual_tol_follows_the_increment)
-{
-    mpfr_t ntol, prev, rtol, want, one, theta;
-    mpfr_inits2(64, ntol, prev, rtol, want, one, theta, (mpfr_ptr)0);
-    mpfr_set_ui(one, 1, MPFR_RNDN);
-    mpfr_set_d(ntol, 3e-40, MPFR_RNDN);
-    cr_expect_eq(hdo_radau_residual_tol(rtol, NULL, NULL, ntol), 1);
-    cr_expect(mpfr_equal_p(rtol, ntol), "no increment yet: ntol");
-    mpfr_set_inf(prev, 1);
-    cr_expect_eq(hdo_radau_residual_tol(rtol, prev, one, ntol), 1);
-    cr_expect(mpfr_equal_p(rtol, ntol), "an infinite increment: ntol");
-    /* at the boundary: prev 2^-12 = ntol may stop */
-    mpfr_mul_2si(prev, ntol, 12, MPFR_RNDN);
-    cr_expect_eq(hdo_radau_residual_tol(rtol, prev, one, ntol), 1);
-    cr_expect(mpfr_equal_p(rtol, ntol));
-    mpfr_mul_d(prev, prev, NEAR(1, -1), MPFR_RNDN);
-    cr_expect_eq(hdo_radau_residual_tol(rtol, prev, one, ntol), 1);
-    cr_expect(mpfr_equal_p(rtol, ntol), "below the boundary: ntol");
-    /* one part in a thousand above: coarse, 2^-12 of the increment */
-    mpfr_mul_2si(prev, ntol, 12, MPFR_RNDN);
-    mpfr_mul_d(prev, prev, NEAR(1, 1), MPFR_RNDN);
-    cr_expect_eq(hdo_radau_residual_tol(rtol, prev, one, ntol), 0,
-                 "a coarse residual may not stop the iteration");
-    mpfr_mul_2si(want, prev, -12, MPFR_RNDN);
-    cr_expect(mpfr_equal_p(rtol, want));
-    /* far above: 1e-10 against 3e-40 */
-    mpfr_set_d(prev, 1e-10, MPFR_RNDN);
-    cr_expect_eq(hdo_radau_residual_tol(rtol, prev, one, ntol), 0);
-    mpfr_mul_2si(want, prev, -12, MPFR_RNDN);
-    cr_expect(mpfr_equal_p(rtol, want), "%.3g", mpfr_get_d(rtol, MPFR_RNDN));
-    /* a contraction of 1e-3: 2^-12 of the next increment, 1e-13; a
-       theta of 3 counts as 1; no theta (a new matrix): ntol */
-    mpfr_set_d(theta, 1e-3, MPFR_RNDN);
-    cr_expect_eq(hdo_radau_residual_tol(rtol, prev, theta, ntol), 0);
-    mpfr_mul(want, want, theta, MPFR_RNDN);
-    cr_expect(mpfr_equal_p(rtol, want), "%.3g", mpfr_get_d(rtol, MPFR_RNDN));
-    mpfr_set_ui(theta, 3, MPFR_RNDN);
-    cr_expect_eq(hdo_radau_residual_tol(rtol, prev, theta, ntol), 0);
-    mpfr_mul_2si(want, prev, -12, MPFR_RNDN);
-    cr_expect(mpfr_equal_p(rtol, want));
-    cr_expect_eq(hdo_radau_residual_tol(rtol, prev, NULL, ntol), 1);
-    cr_expect(mpfr_equal_p(rtol, ntol), "no theta: ntol");
-    mpfr_set_d(theta, 1e-31, MPFR_RNDN);
-    cr_expect_eq(hdo_radau_residual_tol(rtol, prev, theta, ntol), 1,
-                 "the next increment below ntol: stop-worthy");
-    mpfr_clears(ntol, prev, rtol, want, one, theta, (mpfr_ptr)0);
-}
-
 /* The estimate's trend (decisions.md D-105): Van der Pol at 100 digits,
    72 stages, before its fast layer: an accepted step at 0.896 times the
    last h with the same estimate, 0.0037 tol.  Keeping h would be
