@@ -841,15 +841,7 @@ radau_apply(hdo_stepper_struct *st, const mpfr_t t0, mpfr_srcptr xs,
             }
             if (mpfr_cmp(e, r->tol) <= 0) {
                 /* accepted; next proposal from the same rule */
-                if (mpfr_zero_p(e))
-                    mpfr_set_ui(fac, 4, MPFR_RNDN);
-                else {
-                    mpfr_div(fac, r->tol, e, MPFR_RNDN);
-                    mpfr_rootn_ui(fac, fac, s - 1, MPFR_RNDN);
-                    mpfr_mul_d(fac, fac, hdo_radau_step_safety(s), MPFR_RNDN);
-                    if (mpfr_cmp_ui(fac, 4) > 0)
-                        mpfr_set_ui(fac, 4, MPFR_RNDN);
-                }
+                hdo_radau_accept_factor(fac, r->tol, e, (long)s);
                 /* a small growth keeps h, and with it the factored
                    Newton matrix; a probe whose estimate did not grow
                    with h, or grew far below the tolerance, doubles

@@ -28,6 +28,11 @@
 /* h |J_ii| from which a run of kept steps probes whatever exponent the
    estimate showed (hdo_radau_probe_due). */
 #define HDO_RADAU_PROBE_STIFF 1000.0
+/* The highest exponent of e ~ h^p that an estimate of s stages can show
+   is s + HDO_RADAU_ORDER_ABOVE: the defect bound's s + 1 (D-104; the top
+   term is of order s - 1, the start term s or 0).  A larger reading is
+   not h's (hdo_radau_order_plausible). */
+#define HDO_RADAU_ORDER_ABOVE 1
 /* The share of the tolerance below which a probe's estimate, grown
    once more by the factor its doubling showed, lets it double again
    (hdo_radau_probe_again). */
@@ -146,6 +151,36 @@ int hdo_radau_trend_rejects(double hratio, double used, double usedlast,
    h^(s-1) a probe would fail (2^23 times the estimate) and only cost a
    step: the exponent rule keeps it out (decisions.md D-095). */
 int hdo_radau_probe_due(long kept, double p, double hlam, long s);
+/* Whether an exponent p read off two accepted steps' estimates (e ~
+   h^p over a change of h of more than 1%) is one the estimate can have:
+   p <= s + 1.  Above, the estimate moved for another reason than h: a
+   floor that does not depend on h (the start term, the rounding) read
+   through its noise, or the solution's change along t.  EMEP at 40
+   digits (31 stages) after a sunrise, its estimate held by the start
+   term at tol/219: 2.7e-48 after 6.9e-48 for an h 1.7% smaller read as
+   p = 55, which disabled the probe while the keep rule held h at 2.4e-7
+   s for good (decisions.md D-109, D-114).  An implausible reading
+   leaves the order unknown (NaN). */
+int hdo_radau_order_plausible(double p, long s);
+/* Whether, with the estimate's order unknown (p not finite: none seen
+   since the run's start, or the last reading implausible) and h not
+   stiff, kept accepted steps in a row try twice h: from wait on, wait
+   starting at HDO_RADAU_PROBE_AFTER and doubled by every such probe that
+   fails (hdo_radau_probe_back), back to HDO_RADAU_PROBE_AFTER when one
+   passes.  An estimate that does not fall with h (a floor) then cannot
+   hold h by the keep rule: its probe passes and doubles again
+   (hdo_radau_probe_again).  Where the estimate follows h^(s-1) the probe
+   fails by 2^(s-1) and h goes back, a step spent; the doubling wait
+   bounds that to about log2(kept steps / 16) per run: boost_converter_ccm
+   under --method implicit reads an implausible order 211 times (28.9 to
+   450: its estimate follows the PWM along t), and with a fixed wait of
+   16 probed 47 times, each failing (decisions.md D-114). */
+int hdo_radau_probe_blind_due(long kept, double p, double hlam, long wait);
+/* The growth an accepted step of s stages with estimate e proposes:
+   safety (tol/e)^(1/(s-1)) (hdo_radau_step_safety), at most 4; 4 for a
+   zero estimate. */
+void hdo_radau_accept_factor(mpfr_t fac, const mpfr_t tol, const mpfr_t e,
+                             long s);
 
 /* Whether an accepted probe (a step of twice the kept h) doubles again:
    when its estimate did not grow (grew = e / e_before <= 1), or when one
@@ -191,9 +226,14 @@ typedef struct {
     int probing;  /* this step tries twice h */
     mpfr_t eprobe; /* the error estimate of the step it doubled */
     /* the last accepted step's h and estimate, and the exponent p of
-       e ~ h^p seen at the last change of h (INFINITY: none yet) */
+       e ~ h^p seen at the last change of h (INFINITY: none yet; NaN:
+       the last reading was not plausible) */
     mpfr_t hlast, elast;
     double pobs;
+    /* kept steps before a probe while the order is unknown
+       (hdo_radau_probe_blind_due), and whether this probe is one */
+    long wait;
+    int blind;
     /* this step's last rejected size and estimate (erej zero: none) */
     mpfr_t hrej, erej;
 } hdo_radau_probe;
@@ -207,7 +247,7 @@ void hdo_radau_probe_reset(hdo_radau_probe *p);
    A small growth keeps h (hdo_radau_keep_step), and with it the factored
    Newton matrix; a probe doubles again as hdo_radau_probe_again says
    (tol: the error test's tolerance); a long run of kept steps tries
-   twice h (hdo_radau_probe_due). */
+   twice h (hdo_radau_probe_due, hdo_radau_probe_blind_due). */
 void hdo_radau_probe_accept(hdo_radau_probe *p, mpfr_t fac, const mpfr_t h,
                             const mpfr_t e, const mpfr_t tol, double hlam,
                             long s);
