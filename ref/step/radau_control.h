@@ -149,7 +149,8 @@ int hdo_radau_trend_rejects(double hratio, double used, double usedlast,
    again; one that fails returns to the kept h.  The error test holds
    every step either way: a cost choice.  Where the estimate follows
    h^(s-1) a probe would fail (2^23 times the estimate) and only cost a
-   step: the exponent rule keeps it out (decisions.md D-095). */
+   step: the exponent rule keeps it out (decisions.md D-095).  An
+   unknown p (NaN, INFINITY) is hdo_radau_probe_blind_due's case. */
 int hdo_radau_probe_due(long kept, double p, double hlam, long s);
 /* Whether an exponent p read off two accepted steps' estimates (e ~
    h^p over a change of h of more than 1%) is one the estimate can have:

@@ -318,7 +318,8 @@ Test(step, radau_trend_accept_sequence)
 /* The step-size probe: after 16 accepted steps in a row that kept h, when
    the estimate's exponent seen at the last change of h was below
    (s - 1)/2 (11.5 at 24 stages); never when it followed h^(s-1) or when
-   no change of h was seen yet (INFINITY). */
+   no change of h was seen yet (INFINITY: hdo_radau_probe_blind_due's
+   case, tests/step/radau_floor.c). */
 Test(step, radau_probe_threshold)
 {
     cr_expect(!hdo_radau_probe_due(15, 0.0, 0, 24), "one kept step short");
