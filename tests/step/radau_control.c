@@ -4,7 +4,7 @@
    whose growth is below 1.2; the step's safety factor beyond 24
    stages), the DAE block solve, and the stage residual's dot products
    (ref/step/radau_dot.c) against a plain MPFR sum at twice the
-   precision. */
+   precision; the probe's wait after a failed blind probe (D-114). */
 #include <criterion/criterion.h>
 #include <math.h>
 #include "../../ref/step/radau.h"
@@ -355,6 +355,19 @@ Test(step, radau_probe_again_threshold)
     cr_expect(!hdo_radau_probe_again(INFINITY, 0.0), "from a zero estimate");
 }
 
+/* A fresh probe state, and tol = 1e-30, h = 1e-3 and e = 0.0025 tol
+   (a proposed growth of about 1.04 at 24 stages: kept). */
+static void
+probe_start(hdo_radau_probe *p, mpfr_t fac, mpfr_t h, mpfr_t e, mpfr_t tol)
+{
+    hdo_radau_probe_init(p);
+    hdo_radau_probe_reset(p);
+    mpfr_inits2(64, fac, h, e, tol, (mpfr_ptr)0);
+    mpfr_set_d(tol, 1e-30, MPFR_RNDN);
+    mpfr_set_d(h, 1e-3, MPFR_RNDN);
+    mpfr_set_d(e, 2.5e-33, MPFR_RNDN);
+}
+
 /* The probe along accepted steps (hdo_radau_probe_accept): 16 kept
    steps on a stiff step, a doubling whose estimate grew by 4 but used
    only 1/100 of the tolerance doubles again; one that grew by 2^23
@@ -362,13 +375,8 @@ Test(step, radau_probe_again_threshold)
 Test(step, radau_probe_accept_sequence)
 {
     hdo_radau_probe p;
-    hdo_radau_probe_init(&p);
-    hdo_radau_probe_reset(&p);
     mpfr_t fac, h, e, tol;
-    mpfr_inits2(64, fac, h, e, tol, (mpfr_ptr)0);
-    mpfr_set_d(tol, 1e-30, MPFR_RNDN);
-    mpfr_set_d(h, 1e-3, MPFR_RNDN);
-    mpfr_set_d(e, 2.5e-33, MPFR_RNDN); /* 0.0025 tol: fac about 1.04 */
+    probe_start(&p, fac, h, e, tol);
     for (int k = 0; k < 16; k++) {
         mpfr_set_d(fac, 1.04, MPFR_RNDN);
         hdo_radau_probe_accept(&p, fac, h, e, tol, 1e6, 24);
@@ -390,6 +398,56 @@ Test(step, radau_probe_accept_sequence)
     hdo_radau_probe_accept(&p, fac, h, e, tol, 8e6, 24);
     cr_expect(mpfr_cmp_d(fac, 0.9) == 0 && !p.probing,
               "grew by 2^23: the proposal of the error rule");
+    mpfr_clears(fac, h, e, tol, (mpfr_ptr)0);
+    hdo_radau_probe_clear(&p);
+}
+
+/* The wait: an estimate that follows h^(s-1) whose last reading was not
+   plausible (e ~ h^40 at 24 stages: its change along t) probes after 16
+   kept steps; the probe fails (2^23 times the estimate) and h goes back,
+   and the next probe waits 32 kept steps; one that passes sets the wait
+   back to 16. */
+Test(step, radau_probe_blind_wait_sequence)
+{
+    const long s = 24;
+    hdo_radau_probe p;
+    mpfr_t fac, h, e, tol;
+    probe_start(&p, fac, h, e, tol);
+    mpfr_set_d(fac, 1.04, MPFR_RNDN);
+    hdo_radau_probe_accept(&p, fac, h, e, tol, 1.0, s);
+    mpfr_set_d(h, 1.02e-3, MPFR_RNDN);
+    mpfr_set_d(e, 2.5e-33 * pow(1.02, 40), MPFR_RNDN);
+    mpfr_set_d(fac, 1.04, MPFR_RNDN);
+    hdo_radau_probe_accept(&p, fac, h, e, tol, 1.0, s);
+    cr_expect(isnan(p.pobs), "h^40 at 24 stages: %g", p.pobs);
+    int n = 2;
+    while (!p.probing && n < 100) {
+        mpfr_set_d(fac, 1.04, MPFR_RNDN);
+        hdo_radau_probe_accept(&p, fac, h, e, tol, 1.0, s);
+        n++;
+    }
+    cr_expect_eq(n, 16, "probes at the 16th kept step");
+    cr_expect(mpfr_cmp_ui(fac, 2) == 0);
+    mpfr_mul_2ui(h, h, 1, MPFR_RNDN);
+    mpfr_mul_d(e, e, 8388608.0, MPFR_RNDN); /* 2^23: fails */
+    hdo_radau_probe_rejected(&p, e, h);
+    cr_expect(hdo_radau_probe_back(&p, h), "back to the kept h");
+    cr_expect(mpfr_cmp_d(h, 1.02e-3) == 0);
+    cr_expect_eq(p.wait, 32);
+    mpfr_div_d(e, e, 8388608.0, MPFR_RNDN);
+    n = 0;
+    while (!p.probing && n < 100) {
+        mpfr_set_d(fac, 1.04, MPFR_RNDN);
+        hdo_radau_probe_accept(&p, fac, h, e, tol, 1.0, s);
+        n++;
+    }
+    cr_expect_eq(n, 32, "the next probe after 32 kept steps");
+    /* this one passes with an estimate no larger: the wait is 16 again */
+    mpfr_mul_2ui(h, h, 1, MPFR_RNDN);
+    mpfr_set_d(fac, 1.04, MPFR_RNDN);
+    hdo_radau_probe_accept(&p, fac, h, e, tol, 1.0, s);
+    cr_expect_eq(p.wait, 16);
+    cr_expect(mpfr_cmp_ui(fac, 2) == 0 && p.probing, "doubles again");
     mpfr_clears(fac, h, e, tol, (mpfr_ptr)0);
     hdo_radau_probe_clear(&p);
 }

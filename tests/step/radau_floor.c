@@ -1,8 +1,8 @@
 /* radau_floor.c -- Radau IIA's step controller (ref/step/radau_control.c)
    on an error estimate that does not fall with h: the order read off it
    is not trusted beyond s + 1, and with the order unknown a run of kept
-   steps probes twice h, the wait doubling after each failed probe
-   (decisions.md D-114). */
+   steps probes twice h (decisions.md D-114; the wait's doubling after a
+   failed probe: tests/step/radau_control.c). */
 #include <criterion/criterion.h>
 #include <math.h>
 #include "../../ref/step/radau_control.h"
@@ -121,60 +121,5 @@ Test(step, radau_floor_estimate_does_not_lock)
     cr_expect(hend > 1 && hend < 17, "h = %g after 60 steps", hend);
     cr_expect(rejected <= 2, "%d rejections", rejected);
     mpfr_clears(h, tol, (mpfr_ptr)0);
-    hdo_radau_probe_clear(&p);
-}
-
-/* The wait: an estimate that follows h^(s-1) whose last reading was not
-   plausible (e ~ h^40 at 24 stages: its change along t) probes after 16
-   kept steps; the probe fails (2^23 times the estimate) and h goes back,
-   and the next probe waits 32 kept steps; one that passes sets the wait
-   back to 16. */
-Test(step, radau_probe_blind_wait_sequence)
-{
-    const long s = 24;
-    hdo_radau_probe p;
-    hdo_radau_probe_init(&p);
-    hdo_radau_probe_reset(&p);
-    mpfr_t fac, h, e, tol;
-    mpfr_inits2(64, fac, h, e, tol, (mpfr_ptr)0);
-    mpfr_set_d(tol, 1e-30, MPFR_RNDN);
-    mpfr_set_d(h, 1e-3, MPFR_RNDN);
-    mpfr_set_d(e, 2.5e-33, MPFR_RNDN); /* 0.0025 tol: fac about 1.04 */
-    mpfr_set_d(fac, 1.04, MPFR_RNDN);
-    hdo_radau_probe_accept(&p, fac, h, e, tol, 1.0, s);
-    mpfr_set_d(h, 1.02e-3, MPFR_RNDN);
-    mpfr_set_d(e, 2.5e-33 * pow(1.02, 40), MPFR_RNDN);
-    mpfr_set_d(fac, 1.04, MPFR_RNDN);
-    hdo_radau_probe_accept(&p, fac, h, e, tol, 1.0, s);
-    cr_expect(isnan(p.pobs), "h^40 at 24 stages: %g", p.pobs);
-    int n = 2;
-    while (!p.probing && n < 100) {
-        mpfr_set_d(fac, 1.04, MPFR_RNDN);
-        hdo_radau_probe_accept(&p, fac, h, e, tol, 1.0, s);
-        n++;
-    }
-    cr_expect_eq(n, 16, "probes at the 16th kept step");
-    cr_expect(mpfr_cmp_ui(fac, 2) == 0);
-    mpfr_mul_2ui(h, h, 1, MPFR_RNDN);
-    mpfr_mul_d(e, e, 8388608.0, MPFR_RNDN); /* 2^23: fails */
-    hdo_radau_probe_rejected(&p, e, h);
-    cr_expect(hdo_radau_probe_back(&p, h), "back to the kept h");
-    cr_expect(mpfr_cmp_d(h, 1.02e-3) == 0);
-    cr_expect_eq(p.wait, 32);
-    mpfr_div_d(e, e, 8388608.0, MPFR_RNDN);
-    n = 0;
-    while (!p.probing && n < 100) {
-        mpfr_set_d(fac, 1.04, MPFR_RNDN);
-        hdo_radau_probe_accept(&p, fac, h, e, tol, 1.0, s);
-        n++;
-    }
-    cr_expect_eq(n, 32, "the next probe after 32 kept steps");
-    /* this one passes with an estimate no larger: the wait is 16 again */
-    mpfr_mul_2ui(h, h, 1, MPFR_RNDN);
-    mpfr_set_d(fac, 1.04, MPFR_RNDN);
-    hdo_radau_probe_accept(&p, fac, h, e, tol, 1.0, s);
-    cr_expect_eq(p.wait, 16);
-    cr_expect(mpfr_cmp_ui(fac, 2) == 0 && p.probing, "doubles again");
-    mpfr_clears(fac, h, e, tol, (mpfr_ptr)0);
     hdo_radau_probe_clear(&p);
 }
