@@ -184,7 +184,7 @@ double_start(mpfr_t x, double *cq, double *dpo, double *rho, double *go,
                 continue;
             if (!mpfr_regular_p(c + k))
                 return 0;
-            mk[k] = mpfr_get_d_2exp(&ek, c + k, MPFR_RNDN) * pw;
+            mk[k] = hdo_event_get_d_2exp(&ek, c + k) * pw;
             ex[k] = ek + (long)k * he;
             if ((double)ex[k] > G)
                 G = (double)ex[k];
