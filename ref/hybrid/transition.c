@@ -176,8 +176,8 @@ void
 hdo_run_event_digits(run_ctx *c, mpfr_srcptr coef, slong len, const mpfr_t H,
                      const mpfr_t s)
 {
-    mpfr_t delta, at;
-    mpfr_inits2(64, delta, at, (mpfr_ptr)0);
+    MPFR_DECL_INIT(delta, 64); /* on the stack: at every event */
+    MPFR_DECL_INIT(at, 64);
     hdo_event_time_error(delta, coef, len, H, c->tol, s, c->prec);
     mpfr_add(c->event_at, c->t, s, MPFR_RNDN); /* the event's own time */
     mpfr_set(c->event_dt, delta, MPFR_RNDU);
@@ -206,7 +206,6 @@ hdo_run_event_digits(run_ctx *c, mpfr_srcptr coef, slong len, const mpfr_t H,
             c->res->event_digits_index = c->res->nevents + 1;
         }
     }
-    mpfr_clears(delta, at, (mpfr_ptr)0);
 }
 
 /* Evaluates the `with` right-hand sides of transition k of mode src on
