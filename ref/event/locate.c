@@ -224,7 +224,7 @@ fast_init(fastpoly *f, mpfr_srcptr c, slong len, const mpfr_t H, slong aprec)
             G = NAN; /* an infinity or NaN: Arb's business */
             break;
         }
-        x[k] = hdo_event_get_d_2exp(&ek, c + k) * pw;
+        x[k] = hdo_get_d_2exp(&ek, c + k) * pw;
         ex[k] = (double)ek + (double)k * (double)he;
         if (ex[k] > G)
             G = ex[k];

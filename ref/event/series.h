@@ -31,35 +31,6 @@ hdo_event_scale2(double x, long n)
     return x * v.d;
 }
 
-/* mpfr_get_d_2exp(e, x, MPFR_RNDN) for a regular x (issue 28: MPFR's
-   general rounding, about 190 instructions, for each coefficient of
-   every located series; D-116): the top limb with a sticky bit for the
-   limbs below holds the significand's 53 bits, its rounding bit and
-   whether anything is below, so its conversion to double (round to
-   nearest even) rounds as MPFR rounds the whole significand; a d
-   rounded up to 1 is 1/2 with e + 1, as MPFR gives it. */
-static inline double
-hdo_event_get_d_2exp(long *e, mpfr_srcptr x)
-{
-#if GMP_NUMB_BITS == 64
-    slong n = (mpfr_get_prec(x) + 63) / 64;
-    const mp_limb_t *l = mpfr_custom_get_significand(x);
-    mp_limb_t m = l[n - 1];
-    for (slong i = 0; i < n - 1 && !(m & 1); i++)
-        if (l[i] != 0)
-            m |= 1;
-    double d = 0x1p-64 * (double)m;
-    *e = (long)mpfr_get_exp(x);
-    if (d == 1.0) {
-        d = 0.5;
-        *e += 1;
-    }
-    return mpfr_signbit(x) ? -d : d;
-#else
-    return mpfr_get_d_2exp(e, x, MPFR_RNDN);
-#endif
-}
-
 /* Horner: f = P(x), fp = P'(x) for P = sum c_k x^k, len coefficients
    (refine.c). */
 void hdo_event_horner2(mpfr_t f, mpfr_t fp, mpfr_srcptr c, slong len,

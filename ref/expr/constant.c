@@ -715,6 +715,18 @@ ball_around(arb_t b, const mpfr_t mid, mpfr_srcptr rad, slong prec)
     }
 }
 
+/* mid := x's midpoint (to nearest), rad := its radius (rounded up) */
+static void
+ball_out(mpfr_t mid, mpfr_t rad, const arb_t x)
+{
+    arf_t rr;
+    arf_init(rr);
+    arf_get_mpfr(mid, arb_midref(x), MPFR_RNDN);
+    arf_set_mag(rr, arb_radref(x));
+    arf_get_mpfr(rad, rr, MPFR_RNDU);
+    arf_clear(rr);
+}
+
 /* eval_ball's value of node e of a small expression (at most *budget
    nodes: constants, t, inputs, +, -, *, negation), computed as eval_ball
    computes each of these nodes (the same Arb operation on the same
@@ -792,14 +804,8 @@ hdo_expr_enclose(mpfr_t mid, mpfr_t rad, const hdo_expr_pool_t pool, hdo_expr e,
         arb_init(x);
         int done = enclose_small(x, pool, e, inputs, in_mid, in_rad, ninputs, t,
                                  t_rad, prec, &budget);
-        if (done) {
-            arf_t rr;
-            arf_init(rr);
-            arf_get_mpfr(mid, arb_midref(x), MPFR_RNDN);
-            arf_set_mag(rr, arb_radref(x));
-            arf_get_mpfr(rad, rr, MPFR_RNDU);
-            arf_clear(rr);
-        }
+        if (done)
+            ball_out(mid, rad, x);
         arb_clear(x);
         if (done)
             return 0;
@@ -829,14 +835,8 @@ hdo_expr_enclose_walk(mpfr_t mid, mpfr_t rad, const hdo_expr_pool_t pool,
     w.in_ball = in;
     w.t_ball = tb;
     int st = eval_ball(r, NULL, &w, prec);
-    if (st == 0) {
-        arf_t rr;
-        arf_init(rr);
-        arf_get_mpfr(mid, arb_midref(r), MPFR_RNDN);
-        arf_set_mag(rr, arb_radref(r));
-        arf_get_mpfr(rad, rr, MPFR_RNDU);
-        arf_clear(rr);
-    }
+    if (st == 0)
+        ball_out(mid, rad, r);
     walk_clear(&w);
     arb_clear(r);
     arb_clear(tb);

@@ -5,6 +5,7 @@
 #include <flint/ulong_extras.h>
 #include <math.h>
 #include "event/series.h"
+#include "linalg.h"
 
 /* The root of P = c0 - s + s^3 (c0 = 0.3 rounded at prec) in [0, 1/2],
    by Newton at prec + 200 bits from 0.3389 (independent of refine: no
@@ -203,7 +204,7 @@ Test(event_refine, p_alone_on_both_sides_of_rho_two_to_minus_20)
     }
 }
 
-/* hdo_event_get_d_2exp (the located series' doubles, D-116) against
+/* hdo_get_d_2exp (the located series' doubles, D-116) against
    mpfr_get_d_2exp at RNDN: the same double and exponent at precisions
    of 1 to 7 limbs, for random significands and for the cases its sticky
    bit decides: a tie to even below the 53 bits with nothing, or
@@ -251,7 +252,7 @@ Test(event_refine, get_d_2exp_as_mpfr)
             if (n_randint(rs, 2))
                 mpfr_neg(x, x, MPFR_RNDN);
             long e1, e2;
-            double d1 = hdo_event_get_d_2exp(&e1, x);
+            double d1 = hdo_get_d_2exp(&e1, x);
             double d2 = mpfr_get_d_2exp(&e2, x, MPFR_RNDN);
             cr_assert(d1 == d2 && e1 == e2,
                       "prec %ld kind %d: %a 2^%ld "
