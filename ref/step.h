@@ -74,8 +74,9 @@ typedef struct {
        (decisions.md D-106). */
     mpfr_ptr gnoise;
     /* log2 of the run's time span |t_end - t0| (the driver's, set with
-       the floors; -inf after init: unknown): with max(1, |t|) the time
-       scale of Taylor's noise window (decisions.md D-090, D-106). */
+       the floors; -inf after init: unknown): with max(u, |t|), u = min(1,
+       span), the time scale of Taylor's noise window (decisions.md D-090,
+       D-106, D-118). */
     double lspan;
     /* The tolerance of the error control (the driver's 10^-(D+5),
        hdo_run_tol), given at init, at its own precision, kept by

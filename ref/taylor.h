@@ -87,7 +87,8 @@ typedef struct {
        gnoise[g]) (the stepper's gnoise, decisions.md D-106). */
     mpfr_srcptr gnoise;
     /* log2 of the run's time span (-inf: unknown; the stepper's lspan):
-       the noise window's horizon is max(1, |t0|, span) (control.c). */
+       the noise window's horizon is max(u, |t0|, span), u = min(1, span)
+       (control.c). */
     double lspan;
     /* log2 of each state's and unknown's own step (control.c) and of the
        tolerance it was for, kept by hdo_taylor_step_size for the

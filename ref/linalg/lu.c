@@ -55,15 +55,45 @@ hdo_lu_factor(hdo_mat_t A, slong *perm)
     return status;
 }
 
+/* 1 or -1 when a is exactly that, else 0: exponent 1 and the
+   significand 0.1000...0 in binary (its top limb the high bit alone,
+   the others zero; mpfr_cmpabs_ui cost more than the product saved). */
+static int
+unit_sign(mpfr_srcptr a)
+{
+    if (!mpfr_regular_p(a) || mpfr_get_exp(a) != 1)
+        return 0;
+    const mp_limb_t *d = mpfr_custom_get_significand(a);
+    slong n = (slong)((mpfr_get_prec(a) + GMP_NUMB_BITS - 1) / GMP_NUMB_BITS);
+    if (d[n - 1] != (mp_limb_t)1 << (GMP_NUMB_BITS - 1))
+        return 0;
+    for (slong k = 0; k < n - 1; k++)
+        if (d[k] != 0)
+            return 0;
+    return mpfr_sgn(a);
+}
+
 /* y_i -= a y_j, skipped where a or y_j is an exact zero (the other
    finite) that leaves y_i's bits as they are (y_i a nonzero number:
-   y_i - 0 is y_i; a zero y_i keeps the sign rule of the subtraction). */
+   y_i - 0 is y_i; a zero y_i keeps the sign rule of the subtraction).
+   For a = +-1 the product a y_j is exact (t has y_j's precision), so
+   y_i -+ y_j rounds the same number once: the same bits, zeros' signs
+   included (x - (-y) is x + y). */
 static void
 sub_product(mpfr_ptr yi, mpfr_srcptr a, mpfr_srcptr yj, mpfr_t t)
 {
     if (mpfr_regular_p(yi) && ((mpfr_zero_p(a) && mpfr_number_p(yj)) ||
                                (mpfr_zero_p(yj) && mpfr_number_p(a))))
         return;
+    int u = unit_sign(a);
+    if (u > 0 && mpfr_get_prec(yj) <= mpfr_get_prec(t)) {
+        mpfr_sub(yi, yi, yj, MPFR_RNDN);
+        return;
+    }
+    if (u < 0 && mpfr_get_prec(yj) <= mpfr_get_prec(t)) {
+        mpfr_add(yi, yi, yj, MPFR_RNDN);
+        return;
+    }
     mpfr_mul(t, a, yj, MPFR_RNDN);
     mpfr_sub(yi, yi, t, MPFR_RNDN);
 }
@@ -105,7 +135,12 @@ hdo_lu_solve(mpfr_ptr b, const hdo_mat_t LU, const slong *perm)
     for (i = n - 1; i >= 0; i--) {
         for (j = i + 1; j < n; j++)
             sub_product(y + i, hdo_mat_entry(LU, i, j), y + j, t);
-        mpfr_div(y + i, y + i, hdo_mat_entry(LU, i, i), MPFR_RNDN);
+        /* y_i / +-1 at y_i's own precision is exact: y_i or -y_i */
+        int u = unit_sign(hdo_mat_entry(LU, i, i));
+        if (u < 0)
+            mpfr_neg(y + i, y + i, MPFR_RNDN);
+        else if (u == 0)
+            mpfr_div(y + i, y + i, hdo_mat_entry(LU, i, i), MPFR_RNDN);
     }
     if (!same) {
         hdo_vec_set(b, y, n);

@@ -492,7 +492,8 @@ factor_newton(radau *r, int full)
         mpfr_div_ui(d, d, (unsigned long)s, MPFR_RNDN);
     }
     r->lu_full = 0;
-    r->lu_valid = hdo_radau_block_factor_sparse(&r->blk, r->h, r->J0) == 0;
+    r->lu_valid =
+        hdo_radau_block_factor_stages(&r->blk, r->h, r->J0, r->Jst) == 0;
     r->fb_valid = r->lu_valid && r->fb_ok &&
                   hdo_radau_block_factor_sparse(&r->fb, r->h, r->J0) == 0;
     mpfr_set(r->hlu, r->h, MPFR_RNDN);
@@ -547,7 +548,8 @@ solve_stages(radau *r, int predicted)
         if (!have_F && eval_stages(r, 0) != 0)
             goto done;
         have_F = 0;
-        /* R = h A F - Z for y, -g for z; M dZ = R */
+        /* R = h A F - Z for y, -g for z; M dZ = R (every residual to
+           the stopping test's accuracy: decisions.md D-109) */
         hdo_radau_dot_residual(r->R, &r->Ad, r->h, r->F, r->Z, r->n, nabs);
         for (slong i = 0; i < s; i++)
             for (slong k = r->n; k < n; k++)
@@ -555,7 +557,7 @@ solve_stages(radau *r, int predicted)
         if (r->lu_full)
             hdo_lu_solve(r->R, r->M, r->perm);
         else
-            hdo_radau_block_solve(&r->blk, r->R);
+            hdo_radau_block_solve_stages(&r->blk, r->R);
         for (slong k = 0; k < ns; k++)
             mpfr_add(r->Z + k, r->Z + k, r->R + k, MPFR_RNDN);
         mpfr_set_zero(step, 1);
@@ -589,8 +591,9 @@ solve_stages(radau *r, int predicted)
                     break;
                 }
             }
-            int act = hdo_radau_refactor(mpfr_get_d(eta, MPFR_RNDN), r->lu_full,
-                                         fresh);
+            int act =
+                hdo_radau_refactor(mpfr_get_d(eta, MPFR_RNDN),
+                                   r->lu_full ? 1 : 2 * r->blk.staged, fresh);
             if (act != 0) {
                 /* slow: the matrix again at this iterate (the full one
                    for act = 2) */
@@ -704,29 +707,13 @@ defect_bound(radau *r)
     return st;
 }
 
-/* h max |J_ii| over the states at the last stage: how stiff the step is
-   in its stiffest component. */
-static double
-stiff_diagonal(radau *r)
-{
-    double big = 0;
-    for (slong e = 0; e < r->nnz; e++)
-        if (r->jrow[e] == r->jcol[e] && r->jrow[e] < r->n) {
-            double d =
-                fabs(mpfr_get_d(r->Jst + (r->s - 1) * r->nnz + e, MPFR_RNDN));
-            if (d > big)
-                big = d;
-        }
-    return big * fabs(mpfr_get_d(r->h, MPFR_RNDN));
-}
-
 static int
 radau_apply(hdo_stepper_struct *st, const mpfr_t t0, mpfr_srcptr xs,
             mpfr_srcptr xu, hdo_error_t *err)
 {
     radau *r = st->impl;
     slong n = r->n, N = r->N, s = r->s;
-    mpfr_t e, fac, ti, erej, hrej;
+    mpfr_t e, fac, erej, hrej;
     hdo_expr bad;
     int status = 0;
 
@@ -784,7 +771,6 @@ radau_apply(hdo_stepper_struct *st, const mpfr_t t0, mpfr_srcptr xs,
     }
     mpfr_inits2(64, e, fac, erej, hrej, (mpfr_ptr)0);
     mpfr_set_zero(erej, 1); /* no rejected estimate yet */
-    mpfr_init2(ti, r->wprec);
     st->lround = hdo_radau_round_floor_log2(r->y0, N, s);
     if (mpfr_zero_p(r->hnext)) {
         /* first step: tol^(1/(s+1)) times the state's time scale
@@ -855,22 +841,17 @@ radau_apply(hdo_stepper_struct *st, const mpfr_t t0, mpfr_srcptr xs,
             }
             if (mpfr_cmp(e, r->tol) <= 0) {
                 /* accepted; next proposal from the same rule */
-                if (mpfr_zero_p(e))
-                    mpfr_set_ui(fac, 4, MPFR_RNDN);
-                else {
-                    mpfr_div(fac, r->tol, e, MPFR_RNDN);
-                    mpfr_rootn_ui(fac, fac, s - 1, MPFR_RNDN);
-                    mpfr_mul_d(fac, fac, hdo_radau_step_safety(s), MPFR_RNDN);
-                    if (mpfr_cmp_ui(fac, 4) > 0)
-                        mpfr_set_ui(fac, 4, MPFR_RNDN);
-                }
+                hdo_radau_accept_factor(fac, r->tol, e, (long)s);
                 /* a small growth keeps h, and with it the factored
                    Newton matrix; a probe whose estimate did not grow
                    with h, or grew far below the tolerance, doubles
                    again (hdo_radau_probe_again), and a long run of kept
                    steps tries twice h (hdo_radau_probe_due) */
-                hdo_radau_probe_accept(&r->probe, fac, r->h, e, r->tol,
-                                       stiff_diagonal(r), (long)s);
+                hdo_radau_probe_accept(
+                    &r->probe, fac, r->h, e, r->tol,
+                    hdo_radau_block_stiffness(&r->blk,
+                                              r->Jst + (s - 1) * r->nnz, r->h),
+                    (long)s);
                 mpfr_mul(r->hnext, r->h, fac, MPFR_RNDN);
                 for (slong k = 0; k < N * (s + 1); k++)
                     mpfr_set(r->prev_coef[k], r->state_coef[k], MPFR_RNDN);
@@ -904,8 +885,6 @@ radau_apply(hdo_stepper_struct *st, const mpfr_t t0, mpfr_srcptr xs,
 out:
     r->applied = status == 0;
     mpfr_clears(e, fac, erej, hrej, (mpfr_ptr)0);
-    mpfr_clear(ti);
-    (void)xu;
     return status;
 }
 

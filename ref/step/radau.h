@@ -56,6 +56,12 @@ typedef struct {
     slong nnz, *row, *col, *ord, *pos;
     slong kl, ku, bw;
     int band;
+    /* the stages' own Jacobians (radau_stagelu.c): A in double (s x s),
+       and when staged the full s n x s n matrix's LU in double (lu,
+       lperm; made on first use) that the solve then takes */
+    double *A, *lu;
+    slong *lperm;
+    int staged;
 } hdo_radau_block;
 
 /* The Schur form of A (radau_schur.c: in double, by the QR algorithm)
@@ -113,6 +119,23 @@ double hdo_radau_schur_error(const _Complex double *Q, const _Complex double *S,
 /* R := (I - h (A (x) J))^-1 R to about double's accuracy, R of s x n
    entries (stage-major). */
 void hdo_radau_block_solve(hdo_radau_block *b, mpfr_ptr R);
+
+/* Factors the Newton matrix for h: where hdo_radau_stage_lu_due says
+   (radau_control.h), in an ODE mode, I - h (A (x) I) diag(J_1..J_s) in
+   double with
+   the stages' Jacobians Jst (s x nnz values in the pattern's order);
+   else, or when that fails, the blocks with their mean J0
+   (hdo_radau_block_factor_sparse).  hdo_radau_block_solve_stages then
+   solves with what was factored.  Returns 0, or -1 as the blocks do. */
+int hdo_radau_block_factor_stages(hdo_radau_block *b, const mpfr_t h,
+                                  mpfr_srcptr J0, mpfr_srcptr Jst);
+/* h max |J_ii| over the states (i < ny) for J's values in the
+   pattern's order: how stiff a stage is in its stiffest component. */
+double hdo_radau_block_stiffness(const hdo_radau_block *b, mpfr_srcptr J,
+                                 const mpfr_t h);
+/* R := M^-1 R in double, M what hdo_radau_block_factor_stages factored
+   (the stages' matrix, or the blocks: hdo_radau_block_solve). */
+void hdo_radau_block_solve_stages(hdo_radau_block *b, mpfr_ptr R);
 
 /* The switching functions' dense output (radau_guard.c).  Their values at
    tau = 0, c_1..c_s (the start and the stages) are interpolated as the

@@ -66,6 +66,13 @@ hdo_radau_block_init(hdo_radau_block *b, const hdo_mat_t A, slong n)
     HDO_ASSERT(b->Q != NULL && b->S != NULL && b->T != NULL && b->B != NULL &&
                b->w != NULL && b->u != NULL && b->rd != NULL && b->hJ != NULL &&
                b->perm != NULL);
+    b->A = malloc((s * s + 1) * sizeof(double));
+    HDO_ASSERT(b->A != NULL);
+    for (slong i = 0; i < s * s; i++)
+        b->A[i] = mpfr_get_d(hdo_mat_entry(A, i / s, i % s), MPFR_RNDN);
+    b->lu = NULL;
+    b->lperm = NULL;
+    b->staged = 0;
     ok = hdo_radau_schur(b->Q, b->S, b->T, A) == 0;
     return ok ? 0 : -1;
 }
@@ -87,6 +94,9 @@ hdo_radau_block_clear(hdo_radau_block *b)
     free(b->ord);
     free(b->pos);
     free(b->x);
+    free(b->A);
+    free(b->lu);
+    free(b->lperm);
 }
 
 void
@@ -162,6 +172,7 @@ hdo_radau_block_factor_sparse(hdo_radau_block *b, const mpfr_t h, mpfr_srcptr J)
 {
     slong n = b->n, nn = n * n, s = b->s;
     mpfr_t t;
+    b->staged = 0;
     mpfr_init2(t, 64);
     for (slong e = 0; e < b->nnz; e++) {
         mpfr_mul(t, h, J + e, MPFR_RNDN);

@@ -10,10 +10,20 @@ hdo_radau_refactor(double theta, int full, int fresh)
         /* slow: the matrix again at this iterate; the full one when the
            blocks' one Jacobian was fresh and still slow (the stages'
            Jacobians differ too much) */
-        return full || fresh ? 2 : 1;
+        return full == 1 || fresh ? 2 : 1;
+    if (full == 2)
+        return !fresh && theta > HDO_RADAU_STAGED_REFACTOR;
     if (!full && !fresh && theta > HDO_RADAU_BLOCK_REFACTOR)
         return 1;
     return 0;
+}
+
+int
+hdo_radau_stage_lu_due(long n, long s, mpfr_prec_t prec)
+{
+    long limbs = ((long)prec + 63) / 64;
+    return n * s <= HDO_RADAU_STAGE_LU_MAX &&
+           n * n * s <= HDO_RADAU_STAGE_LU_K * limbs;
 }
 
 int
@@ -87,6 +97,33 @@ hdo_radau_probe_due(long kept, double p, double hlam, long s)
            (p < 0.5 * (double)(s - 1) || hlam >= HDO_RADAU_PROBE_STIFF);
 }
 
+int
+hdo_radau_order_plausible(double p, long s)
+{
+    return p <= (double)(s + HDO_RADAU_ORDER_ABOVE);
+}
+
+int
+hdo_radau_probe_blind_due(long kept, double p, double hlam, long wait)
+{
+    return !isfinite(p) && hlam < HDO_RADAU_PROBE_STIFF && kept >= wait &&
+           kept >= HDO_RADAU_PROBE_AFTER;
+}
+
+void
+hdo_radau_accept_factor(mpfr_t fac, const mpfr_t tol, const mpfr_t e, long s)
+{
+    if (mpfr_zero_p(e)) {
+        mpfr_set_ui(fac, 4, MPFR_RNDN);
+        return;
+    }
+    mpfr_div(fac, tol, e, MPFR_RNDN);
+    mpfr_rootn_ui(fac, fac, (unsigned long)(s - 1), MPFR_RNDN);
+    mpfr_mul_d(fac, fac, hdo_radau_step_safety(s), MPFR_RNDN);
+    if (mpfr_cmp_ui(fac, 4) > 0)
+        mpfr_set_ui(fac, 4, MPFR_RNDN);
+}
+
 void
 hdo_radau_probe_init(hdo_radau_probe *p)
 {
@@ -96,6 +133,8 @@ hdo_radau_probe_init(hdo_radau_probe *p)
     p->pobs = INFINITY;
     p->kept = 0;
     p->probing = 0;
+    p->wait = HDO_RADAU_PROBE_AFTER;
+    p->blind = 0;
 }
 
 void
@@ -110,15 +149,18 @@ hdo_radau_probe_reset(hdo_radau_probe *p)
     p->kept = 0;
     p->probing = 0;
     p->pobs = INFINITY;
+    p->wait = HDO_RADAU_PROBE_AFTER;
+    p->blind = 0;
     mpfr_set_zero(p->hlast, 1);
     mpfr_set_zero(p->erej, 1);
 }
 
 /* p->pobs := log(e / elast) / log(h / hlast) when h moved by more than 1%
-   since the last accepted step (the exponent the estimate showed), then
+   since the last accepted step (the exponent the estimate showed; NaN
+   when no estimate of s stages has it: hdo_radau_order_plausible), then
    (hlast, elast) := (h, e); a zero estimate tells nothing. */
 static void
-observe_order(hdo_radau_probe *p, const mpfr_t h, const mpfr_t e)
+observe_order(hdo_radau_probe *p, const mpfr_t h, const mpfr_t e, long s)
 {
     if (mpfr_zero_p(e))
         return;
@@ -132,6 +174,8 @@ observe_order(hdo_radau_probe *p, const mpfr_t h, const mpfr_t e)
             mpfr_div(q, e, p->elast, MPFR_RNDN);
             mpfr_log(q, q, MPFR_RNDN);
             p->pobs = mpfr_get_d(q, MPFR_RNDN) / lh;
+            if (!hdo_radau_order_plausible(p->pobs, s))
+                p->pobs = NAN;
         }
         mpfr_clear(q);
     }
@@ -215,8 +259,11 @@ hdo_radau_probe_accept(hdo_radau_probe *p, mpfr_t fac, const mpfr_t h,
 {
     trend_limit(p, fac, h, e, tol, s);
     mpfr_set_zero(p->erej, 1);
-    observe_order(p, h, e);
+    observe_order(p, h, e, s);
     int again = 0;
+    if (p->probing && p->blind)
+        p->wait = HDO_RADAU_PROBE_AFTER; /* a blind probe passed */
+    p->blind = 0;
     if (p->probing) {
         /* the growth of the estimate over the doubling, and the share
            of the tolerance the probe used */
@@ -237,7 +284,11 @@ hdo_radau_probe_accept(hdo_radau_probe *p, mpfr_t fac, const mpfr_t h,
     } else if (hdo_radau_keep_step(mpfr_get_d(fac, MPFR_RNDN), s)) {
         mpfr_set_ui(fac, 1, MPFR_RNDN);
         p->probing = 0;
-        if (hdo_radau_probe_due(++p->kept, p->pobs, hlam, s)) {
+        ++p->kept;
+        int due = hdo_radau_probe_due(p->kept, p->pobs, hlam, s);
+        p->blind =
+            !due && hdo_radau_probe_blind_due(p->kept, p->pobs, hlam, p->wait);
+        if (due || p->blind) {
             mpfr_set_ui(fac, 2, MPFR_RNDN);
             mpfr_set(p->eprobe, e, MPFR_RNDN);
             p->probing = 1;
@@ -255,6 +306,9 @@ hdo_radau_probe_back(hdo_radau_probe *p, mpfr_t h)
     if (!p->probing)
         return 0;
     p->probing = 0;
+    if (p->blind && p->wait < (1L << 20))
+        p->wait *= 2; /* a blind probe failed: wait twice as long */
+    p->blind = 0;
     mpfr_div_2ui(h, h, 1, MPFR_RNDN);
     return 1;
 }

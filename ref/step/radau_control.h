@@ -11,6 +11,11 @@
 /* The same for the block form, whose factorisation costs about one
    iteration: an older one is refactored at this contraction already. */
 #define HDO_RADAU_BLOCK_REFACTOR 0.01
+/* The same for the matrix with the stages' own Jacobians in double
+   (radau_stagelu.c; full = 2 below): fresh it contracts by 1e-15 to
+   1e-7 on Van der Pol, one step old by 1e-3, and refactoring costs
+   about one iteration. */
+#define HDO_RADAU_STAGED_REFACTOR 1e-6
 /* Newton iterations on the stage equations up to 30 digits before the
    step is retried at a quarter of its size (hdo_radau_newton_limit). */
 #define HDO_RADAU_NEWTON_MAX 40
@@ -23,6 +28,11 @@
 /* h |J_ii| from which a run of kept steps probes whatever exponent the
    estimate showed (hdo_radau_probe_due). */
 #define HDO_RADAU_PROBE_STIFF 1000.0
+/* The highest exponent of e ~ h^p that an estimate of s stages can show
+   is s + HDO_RADAU_ORDER_ABOVE: the defect bound's s + 1 (D-104; the top
+   term is of order s - 1, the start term s or 0).  A larger reading is
+   not h's (hdo_radau_order_plausible). */
+#define HDO_RADAU_ORDER_ABOVE 1
 /* The share of the tolerance below which a probe's estimate, grown
    once more by the factor its doubling showed, lets it double again
    (hdo_radau_probe_again). */
@@ -42,12 +52,30 @@
    theta (< 1), the matrix being the full one (full) or the blocks, and
    fresh when it was factored at this step's iterates: 0 keeps the
    matrix, 1 refactors the blocks, 2 refactors the full matrix.
+   full = 2: the stages' matrix in double, refactored (1) when older
+   and slower than HDO_RADAU_STAGED_REFACTOR, else as the blocks.
    theta > 1/4 refactors (a fresh block matrix that is still that slow
    goes to the full one); an older block matrix is refactored above
    1/100 already.  Equal values keep the matrix.  These choices change
    the iterates' path and the cost, not what the iteration converges to
    (its stopping rule is separate). */
 int hdo_radau_refactor(double theta, int full, int fresh);
+/* The factor HDO_RADAU_STAGE_LU_K of hdo_radau_stage_lu_due, and the
+   most unknowns s n it allows (8 MB of doubles). */
+#define HDO_RADAU_STAGE_LU_K 128
+#define HDO_RADAU_STAGE_LU_MAX 1024
+/* Whether the Newton matrix of s stages of n states at prec bits is
+   factored in double with each stage's own Jacobian
+   (radau_stagelu.c): when its LU, (s n)^3 / 3 products in double, costs
+   about an iteration's residual or less, s^2 n products of L = prec/64
+   limbs in MPFR: n^2 s <= 128 L (and s n <= 1024).  Measured (CPU):
+   Van der Pol (n = 2) at 30 / 60 / 100 digits 0.19 / 1.67 / 7.1 s with
+   the blocks, 0.12 / 0.84 / 2.85 s so; at 200 digits (141 stages, 282
+   unknowns) to t = 0.4, 14.4 s against 6.6 s; the ring modulator
+   (n = 15, 17 stages at 16 digits: n^2 s = 3,825) to t = 1e-4, 7.5 s
+   with the blocks against 12.4 s so (decisions.md D-109).  A cost
+   choice: both are preconditioners of the same iteration. */
+int hdo_radau_stage_lu_due(long n, long s, mpfr_prec_t prec);
 /* The Newton iterations a step may take at prec bits (D digits, read as
    hdo_radau_stages does): HDO_RADAU_NEWTON_MAX up to 30 digits, and
    beyond in proportion to the digits the iteration must gain,
@@ -121,8 +149,39 @@ int hdo_radau_trend_rejects(double hratio, double used, double usedlast,
    again; one that fails returns to the kept h.  The error test holds
    every step either way: a cost choice.  Where the estimate follows
    h^(s-1) a probe would fail (2^23 times the estimate) and only cost a
-   step: the exponent rule keeps it out (decisions.md D-095). */
+   step: the exponent rule keeps it out (decisions.md D-095).  An
+   unknown p (NaN, INFINITY) is hdo_radau_probe_blind_due's case. */
 int hdo_radau_probe_due(long kept, double p, double hlam, long s);
+/* Whether an exponent p read off two accepted steps' estimates (e ~
+   h^p over a change of h of more than 1%) is one the estimate can have:
+   p <= s + 1.  Above, the estimate moved for another reason than h: a
+   floor that does not depend on h (the start term, the rounding) read
+   through its noise, or the solution's change along t.  EMEP at 40
+   digits (31 stages) after a sunrise, its estimate held by the start
+   term at tol/219: 2.7e-48 after 6.9e-48 for an h 1.7% smaller read as
+   p = 55, which disabled the probe while the keep rule held h at 2.4e-7
+   s for good (decisions.md D-109, D-114).  An implausible reading
+   leaves the order unknown (NaN). */
+int hdo_radau_order_plausible(double p, long s);
+/* Whether, with the estimate's order unknown (p not finite: none seen
+   since the run's start, or the last reading implausible) and h not
+   stiff, kept accepted steps in a row try twice h: from wait on, wait
+   starting at HDO_RADAU_PROBE_AFTER and doubled by every such probe that
+   fails (hdo_radau_probe_back), back to HDO_RADAU_PROBE_AFTER when one
+   passes.  An estimate that does not fall with h (a floor) then cannot
+   hold h by the keep rule: its probe passes and doubles again
+   (hdo_radau_probe_again).  Where the estimate follows h^(s-1) the probe
+   fails by 2^(s-1) and h goes back, a step spent; the doubling wait
+   bounds that to about log2(kept steps / 16) per run: boost_converter_ccm
+   under --method implicit reads an implausible order 211 times (28.9 to
+   450: its estimate follows the PWM along t), and with a fixed wait of
+   16 probed 47 times, each failing (decisions.md D-114). */
+int hdo_radau_probe_blind_due(long kept, double p, double hlam, long wait);
+/* The growth an accepted step of s stages with estimate e proposes:
+   safety (tol/e)^(1/(s-1)) (hdo_radau_step_safety), at most 4; 4 for a
+   zero estimate. */
+void hdo_radau_accept_factor(mpfr_t fac, const mpfr_t tol, const mpfr_t e,
+                             long s);
 
 /* Whether an accepted probe (a step of twice the kept h) doubles again:
    when its estimate did not grow (grew = e / e_before <= 1), or when one
@@ -168,9 +227,14 @@ typedef struct {
     int probing;  /* this step tries twice h */
     mpfr_t eprobe; /* the error estimate of the step it doubled */
     /* the last accepted step's h and estimate, and the exponent p of
-       e ~ h^p seen at the last change of h (INFINITY: none yet) */
+       e ~ h^p seen at the last change of h (INFINITY: none yet; NaN:
+       the last reading was not plausible) */
     mpfr_t hlast, elast;
     double pobs;
+    /* kept steps before a probe while the order is unknown
+       (hdo_radau_probe_blind_due), and whether this probe is one */
+    long wait;
+    int blind;
     /* this step's last rejected size and estimate (erej zero: none) */
     mpfr_t hrej, erej;
 } hdo_radau_probe;
@@ -184,7 +248,7 @@ void hdo_radau_probe_reset(hdo_radau_probe *p);
    A small growth keeps h (hdo_radau_keep_step), and with it the factored
    Newton matrix; a probe doubles again as hdo_radau_probe_again says
    (tol: the error test's tolerance); a long run of kept steps tries
-   twice h (hdo_radau_probe_due). */
+   twice h (hdo_radau_probe_due, hdo_radau_probe_blind_due). */
 void hdo_radau_probe_accept(hdo_radau_probe *p, mpfr_t fac, const mpfr_t h,
                             const mpfr_t e, const mpfr_t tol, double hlam,
                             long s);

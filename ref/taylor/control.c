@@ -35,21 +35,27 @@
    computed from the logarithms in double precision (exact exponents,
    53-bit mantissas), whose error moves h by a relative 1e-12. */
 
-/* The horizon T of the noise window (decisions.md D-090, D-106): a
-   window read as noise gives +inf, and the step then taken is at most
-   the driver's horizon max(1, |t|) (D-016) and at most the span left;
-   T at least both keeps D-090's argument (a radius beyond 2^(prec/2) T
-   does not change over the step at the working precision).  With T =
+/* The horizon T of the noise window (decisions.md D-090, D-106, D-118):
+   a window read as noise gives +inf, and the step then taken is at most
+   the driver's horizon max(u, |t|) (D-016; u = min(1, span) its time
+   unit, D-112) and at most the span left; T = max(u, |t0|, span) at
+   least both keeps D-090's argument (a radius beyond 2^(prec/2) T does
+   not change over the step at the working precision).  With T =
    max(1, |t0|) alone an oscillator of period 1e30 from t = 0 was read as
-   noise step after step (41 steps instead of 4); the span is the run's
-   own time scale. */
+   noise step after step (41 steps instead of 4); with the 1 in place of
+   u a noise tail of radius 2^131 1e-30 over a span of 1e-30 was read as
+   a series (a natural step of 8e9), and a guard's rate over that step
+   as a zero (the event at t = 0).  The span is the run's own time
+   scale. */
 double
 hdo_taylor_noise_horizon(const hdo_taylor_struct *tay)
 {
+    /* log2 u: the span below 1, else (or unknown) 1 */
+    double lu = tay->lspan > -INFINITY && tay->lspan < 0.0 ? tay->lspan : 0.0;
     double lt = hdo_log2_abs(tay->t0);
     if (tay->lspan > lt)
         lt = tay->lspan;
-    return lt > 0.0 ? lt : 0.0; /* log2 max(1, |t0|, span) */
+    return lt > lu ? lt : lu; /* log2 max(u, |t0|, span) */
 }
 
 slong

@@ -205,8 +205,10 @@ Test(linalg, lu_singular)
 
 /* The solve as it was written before D-107 (a copy of the permuted b,
    every product subtracted): hdo_lu_solve must give its bits, the sign
-   of a zero included, on sparse factors (exact zeros skipped), zeros
-   and -0 in b, and b of mixed precisions (the copying path). */
+   of a zero included, on sparse factors (exact zeros skipped), factors
+   and pivots of +-1 (no product, no division: D-115), zeros and -0 in
+   b, and b of mixed precisions (the copying path).  Fails when the -1
+   case subtracts, or a -1 pivot is not negated. */
 static void
 plain_solve(mpfr_ptr b, const hdo_mat_t LU, const slong *perm)
 {
@@ -242,64 +244,96 @@ same_bits(mpfr_srcptr a, mpfr_srcptr b)
            mpfr_get_prec(a) == mpfr_get_prec(b);
 }
 
+/* Solves with b by hdo_lu_solve and by plain_solve (c, made a copy of
+   b; every fourth trial b's last entry at a higher precision, the
+   copying path) and asserts the same bits. */
+static void
+solve_both(const hdo_mat_t A, const slong *perm, mpfr_ptr b, mpfr_ptr c,
+           slong n, int trial)
+{
+    if (trial % 4 == 3)
+        mpfr_prec_round(b + n - 1, mpfr_get_prec(b) + 64, MPFR_RNDN);
+    for (slong i = 0; i < n; i++) {
+        mpfr_set_prec(c + i, mpfr_get_prec(b + i));
+        mpfr_set(c + i, b + i, MPFR_RNDN);
+    }
+    hdo_lu_solve(b, A, perm);
+    plain_solve(c, A, perm);
+    for (slong i = 0; i < n; i++)
+        cr_assert(same_bits(b + i, c + i),
+                  "trial %d n %ld: component %ld %.17g against %.17g", trial,
+                  (long)n, (long)i, mpfr_get_d(b + i, MPFR_RNDN),
+                  mpfr_get_d(c + i, MPFR_RNDN));
+}
+
 Test(linalg, lu_solve_same_bits_as_plain_loop)
 {
     flint_rand_t st;
     mpfr_prec_t prec = 133;
-    slong nskipped = 0, nsigned = 0;
+    slong nskipped = 0, nsigned = 0, nunit = 0, nneg = 0, ndiag = 0;
     flint_randinit(st);
-    for (int trial = 0; trial < 400; trial++) {
+    for (int trial = 0; trial < 800; trial++) {
         slong n = 1 + (slong)n_randint(st, 9);
         hdo_mat_t A;
         slong *perm = flint_malloc(n * sizeof(slong));
         mpfr_ptr b = hdo_vec_init(n, prec), c = hdo_vec_init(n, prec);
         hdo_mat_init(A, n, n, prec);
-        /* a sparse matrix with a nonzero diagonal: half of the rest 0 */
+        /* a sparse matrix with a nonzero diagonal: half of the rest 0;
+           every other trial most entries +-1 (a circuit's incidence
+           rows, D-115: the solve adds or subtracts y_j for a factor of
+           +-1, negates for a pivot of -1) */
+        int units = trial % 2;
         for (slong i = 0; i < n; i++)
             for (slong j = 0; j < n; j++) {
                 mpfr_ptr a = hdo_mat_entry(A, i, j);
-                if (i != j && n_randint(st, 2))
-                    mpfr_set_zero(a, n_randint(st, 2) ? 1 : -1);
+                unsigned long k = n_randint(st, 6);
+                if (i != j && (units ? k < 2 : k < 3))
+                    mpfr_set_zero(a, k % 2 ? 1 : -1);
+                else if (units && k < 5)
+                    mpfr_set_si(a, n_randint(st, 2) ? 1 : -1, MPFR_RNDN);
                 else
                     mpfr_set_si_2exp(a, (long)n_randint(st, 2001) - 1000,
                                      -(long)n_randint(st, 12), MPFR_RNDN);
                 if (i == j && mpfr_zero_p(a))
-                    mpfr_set_ui(a, 3, MPFR_RNDN);
+                    mpfr_set_si(a, units ? -1 : 3, MPFR_RNDN);
             }
         if (hdo_lu_factor(A, perm) != 0)
             goto next;
+        for (slong i = 0; i < n; i++)
+            for (slong j = 0; j < n; j++) {
+                mpfr_srcptr a = hdo_mat_entry(A, i, j);
+                int u = mpfr_regular_p(a) && mpfr_cmpabs_ui(a, 1) == 0;
+                nunit += u && i != j && mpfr_sgn(a) > 0;
+                nneg += u && i != j && mpfr_sgn(a) < 0;
+                ndiag += u && i == j && mpfr_sgn(a) < 0;
+            }
         for (slong i = 0; i < n; i++) {
             unsigned long k = n_randint(st, 4);
             if (k == 0)
                 mpfr_set_zero(b + i, 1);
             else if (k == 1)
                 mpfr_set_zero(b + i, -1);
-            else
+            else /* tiny and huge values where the factors are units */
                 mpfr_set_si_2exp(b + i, (long)n_randint(st, 2001) - 1000,
-                                 -(long)n_randint(st, 30), MPFR_RNDN);
+                                 units ? (long)n_randint(st, 400) - 200
+                                       : -(long)n_randint(st, 30),
+                                 MPFR_RNDN);
             nsigned += k == 1;
             for (slong j = 0; j < n; j++)
                 nskipped += mpfr_zero_p(hdo_mat_entry(A, i, j));
         }
-        if (trial % 4 == 3) /* mixed precisions: the copying path */
-            mpfr_prec_round(b + n - 1, prec + 64, MPFR_RNDN);
-        for (slong i = 0; i < n; i++) {
-            mpfr_set_prec(c + i, mpfr_get_prec(b + i));
-            mpfr_set(c + i, b + i, MPFR_RNDN);
-        }
-        hdo_lu_solve(b, A, perm);
-        plain_solve(c, A, perm);
-        for (slong i = 0; i < n; i++)
-            cr_assert(same_bits(b + i, c + i),
-                      "trial %d n %ld: component %ld %.17g against %.17g",
-                      trial, (long)n, (long)i, mpfr_get_d(b + i, MPFR_RNDN),
-                      mpfr_get_d(c + i, MPFR_RNDN));
+        solve_both(A, perm, b, c, n, trial);
     next:
         hdo_mat_clear(A);
         flint_free(perm);
         hdo_vec_clear(b, n);
         hdo_vec_clear(c, n);
     }
-    cr_assert(nskipped > 100 && nsigned > 100, "the cases were not met");
+    cr_assert(nskipped > 100 && nsigned > 100 && nunit > 300 && nneg > 300 &&
+                  ndiag > 50,
+              "the cases were not met: %ld zeros, %ld -0, %ld +1, %ld -1, "
+              "%ld -1 pivots",
+              (long)nskipped, (long)nsigned, (long)nunit, (long)nneg,
+              (long)ndiag);
     flint_randclear(st);
 }

@@ -4,7 +4,7 @@
    whose growth is below 1.2; the step's safety factor beyond 24
    stages), the DAE block solve, and the stage residual's dot products
    (ref/step/radau_dot.c) against a plain MPFR sum at twice the
-   precision. */
+   precision; the probe's wait after a failed blind probe (D-114). */
 #include <criterion/criterion.h>
 #include <math.h>
 #include "../../ref/step/radau.h"
@@ -33,6 +33,42 @@ Test(step, radau_refactor_threshold_quarter)
     cr_expect_eq(hdo_radau_refactor(0.2, 1, 0), 0);
     /* an older block matrix above 1/4: the blocks again, not the full */
     cr_expect_eq(hdo_radau_refactor(NEAR(0.25, 1), 0, 0), 1);
+}
+
+/* The stages' matrix in double (full = 2, decisions.md D-109): an
+   older one refactors above 1e-6, a fresh one only above 1/4, and then
+   to the full matrix in MPFR. */
+Test(step, radau_refactor_threshold_staged)
+{
+    cr_expect_eq(hdo_radau_refactor(1e-6, 2, 0), 0);
+    cr_expect_eq(hdo_radau_refactor(NEAR(1e-6, -1), 2, 0), 0);
+    cr_expect_eq(hdo_radau_refactor(NEAR(1e-6, 1), 2, 0), 1);
+    cr_expect_eq(hdo_radau_refactor(1e-3, 2, 0), 1,
+                 "one step old: 1e-3 refactors");
+    cr_expect_eq(hdo_radau_refactor(0.2, 2, 1), 0,
+                 "fresh: not the older threshold");
+    cr_expect_eq(hdo_radau_refactor(NEAR(0.25, 1), 2, 1), 2);
+    cr_expect_eq(hdo_radau_refactor(NEAR(0.25, 1), 2, 0), 1);
+}
+
+/* When the stages' own Jacobians are factored in double (decisions.md
+   D-109): n^2 s <= 128 limbs of prec, at most 1024 unknowns. */
+Test(step, radau_stage_lu_due)
+{
+    /* Van der Pol (n = 2) at 30, 100 and 200 digits: yes */
+    cr_expect(hdo_radau_stage_lu_due(2, 24, hdo_run_prec(30)));
+    cr_expect(hdo_radau_stage_lu_due(2, 72, hdo_run_prec(100)));
+    cr_expect(hdo_radau_stage_lu_due(2, 141, hdo_run_prec(200)));
+    /* the ring modulator (15 states, 17 stages) at 16 digits: no */
+    cr_expect(!hdo_radau_stage_lu_due(15, 17, hdo_run_prec(16)));
+    /* the boundary: 128 at one limb, 256 at two */
+    cr_expect(hdo_radau_stage_lu_due(4, 8, 64));
+    cr_expect(!hdo_radau_stage_lu_due(4, 9, 64));
+    cr_expect(hdo_radau_stage_lu_due(4, 16, 65));
+    cr_expect(!hdo_radau_stage_lu_due(4, 17, 128));
+    /* at most 1024 unknowns whatever the precision */
+    cr_expect(hdo_radau_stage_lu_due(1, 1024, 1 << 20));
+    cr_expect(!hdo_radau_stage_lu_due(1, 1025, 1 << 20));
 }
 
 Test(step, radau_refactor_threshold_block_hundredth)
@@ -282,7 +318,8 @@ Test(step, radau_trend_accept_sequence)
 /* The step-size probe: after 16 accepted steps in a row that kept h, when
    the estimate's exponent seen at the last change of h was below
    (s - 1)/2 (11.5 at 24 stages); never when it followed h^(s-1) or when
-   no change of h was seen yet (INFINITY). */
+   no change of h was seen yet (INFINITY: hdo_radau_probe_blind_due's
+   case, tests/step/radau_floor.c). */
 Test(step, radau_probe_threshold)
 {
     cr_expect(!hdo_radau_probe_due(15, 0.0, 0, 24), "one kept step short");
@@ -318,6 +355,19 @@ Test(step, radau_probe_again_threshold)
     cr_expect(!hdo_radau_probe_again(INFINITY, 0.0), "from a zero estimate");
 }
 
+/* A fresh probe state, and tol = 1e-30, h = 1e-3 and e = 0.0025 tol
+   (a proposed growth of about 1.04 at 24 stages: kept). */
+static void
+probe_start(hdo_radau_probe *p, mpfr_t fac, mpfr_t h, mpfr_t e, mpfr_t tol)
+{
+    hdo_radau_probe_init(p);
+    hdo_radau_probe_reset(p);
+    mpfr_inits2(64, fac, h, e, tol, (mpfr_ptr)0);
+    mpfr_set_d(tol, 1e-30, MPFR_RNDN);
+    mpfr_set_d(h, 1e-3, MPFR_RNDN);
+    mpfr_set_d(e, 2.5e-33, MPFR_RNDN);
+}
+
 /* The probe along accepted steps (hdo_radau_probe_accept): 16 kept
    steps on a stiff step, a doubling whose estimate grew by 4 but used
    only 1/100 of the tolerance doubles again; one that grew by 2^23
@@ -325,13 +375,8 @@ Test(step, radau_probe_again_threshold)
 Test(step, radau_probe_accept_sequence)
 {
     hdo_radau_probe p;
-    hdo_radau_probe_init(&p);
-    hdo_radau_probe_reset(&p);
     mpfr_t fac, h, e, tol;
-    mpfr_inits2(64, fac, h, e, tol, (mpfr_ptr)0);
-    mpfr_set_d(tol, 1e-30, MPFR_RNDN);
-    mpfr_set_d(h, 1e-3, MPFR_RNDN);
-    mpfr_set_d(e, 2.5e-33, MPFR_RNDN); /* 0.0025 tol: fac about 1.04 */
+    probe_start(&p, fac, h, e, tol);
     for (int k = 0; k < 16; k++) {
         mpfr_set_d(fac, 1.04, MPFR_RNDN);
         hdo_radau_probe_accept(&p, fac, h, e, tol, 1e6, 24);
@@ -353,6 +398,56 @@ Test(step, radau_probe_accept_sequence)
     hdo_radau_probe_accept(&p, fac, h, e, tol, 8e6, 24);
     cr_expect(mpfr_cmp_d(fac, 0.9) == 0 && !p.probing,
               "grew by 2^23: the proposal of the error rule");
+    mpfr_clears(fac, h, e, tol, (mpfr_ptr)0);
+    hdo_radau_probe_clear(&p);
+}
+
+/* The wait: an estimate that follows h^(s-1) whose last reading was not
+   plausible (e ~ h^40 at 24 stages: its change along t) probes after 16
+   kept steps; the probe fails (2^23 times the estimate) and h goes back,
+   and the next probe waits 32 kept steps; one that passes sets the wait
+   back to 16. */
+Test(step, radau_probe_blind_wait_sequence)
+{
+    const long s = 24;
+    hdo_radau_probe p;
+    mpfr_t fac, h, e, tol;
+    probe_start(&p, fac, h, e, tol);
+    mpfr_set_d(fac, 1.04, MPFR_RNDN);
+    hdo_radau_probe_accept(&p, fac, h, e, tol, 1.0, s);
+    mpfr_set_d(h, 1.02e-3, MPFR_RNDN);
+    mpfr_set_d(e, 2.5e-33 * pow(1.02, 40), MPFR_RNDN);
+    mpfr_set_d(fac, 1.04, MPFR_RNDN);
+    hdo_radau_probe_accept(&p, fac, h, e, tol, 1.0, s);
+    cr_expect(isnan(p.pobs), "h^40 at 24 stages: %g", p.pobs);
+    int n = 2;
+    while (!p.probing && n < 100) {
+        mpfr_set_d(fac, 1.04, MPFR_RNDN);
+        hdo_radau_probe_accept(&p, fac, h, e, tol, 1.0, s);
+        n++;
+    }
+    cr_expect_eq(n, 16, "probes at the 16th kept step");
+    cr_expect(mpfr_cmp_ui(fac, 2) == 0);
+    mpfr_mul_2ui(h, h, 1, MPFR_RNDN);
+    mpfr_mul_d(e, e, 8388608.0, MPFR_RNDN); /* 2^23: fails */
+    hdo_radau_probe_rejected(&p, e, h);
+    cr_expect(hdo_radau_probe_back(&p, h), "back to the kept h");
+    cr_expect(mpfr_cmp_d(h, 1.02e-3) == 0);
+    cr_expect_eq(p.wait, 32);
+    mpfr_div_d(e, e, 8388608.0, MPFR_RNDN);
+    n = 0;
+    while (!p.probing && n < 100) {
+        mpfr_set_d(fac, 1.04, MPFR_RNDN);
+        hdo_radau_probe_accept(&p, fac, h, e, tol, 1.0, s);
+        n++;
+    }
+    cr_expect_eq(n, 32, "the next probe after 32 kept steps");
+    /* this one passes with an estimate no larger: the wait is 16 again */
+    mpfr_mul_2ui(h, h, 1, MPFR_RNDN);
+    mpfr_set_d(fac, 1.04, MPFR_RNDN);
+    hdo_radau_probe_accept(&p, fac, h, e, tol, 1.0, s);
+    cr_expect_eq(p.wait, 16);
+    cr_expect(mpfr_cmp_ui(fac, 2) == 0 && p.probing, "doubles again");
     mpfr_clears(fac, h, e, tol, (mpfr_ptr)0);
     hdo_radau_probe_clear(&p);
 }

@@ -1,6 +1,7 @@
 /* noise_window.c -- the step rule's noise window (ref/taylor/control.c,
  * decisions.md D-090): a window of coefficients whose radius of
- * convergence lies beyond 2^(prec/2) T at every order, T = max(1, |t0|),
+ * convergence lies beyond 2^(prec/2) T at every order, T = max(u, |t0|,
+ * span) (u = min(1, span), 1 when the span is unknown: D-106, D-118),
  * is rounding noise and gives the step of a polynomial (+inf); below
  * that radius it is a series like any other.
  *
@@ -106,4 +107,29 @@ Test(taylor_noise_window, the_runs_span_is_its_time_scale)
     cr_expect(step_for(&c, half + 11, 0.0) == INFINITY);
     c.tay->lspan = -100;
     cr_expect(step_for(&c, half + 5, 0.0) == INFINITY);
+}
+
+/* A span below 1 is its own time unit u (decisions.md D-118, as D-112's
+   time tolerance and event horizon): T = max(u, |t0|, span), so that a
+   run over 2^-100 reads a tail of radius 2^(prec/2 - 99) as noise (it
+   was a series under T = 1: a natural step of 2^-60 over a span of
+   2^-100), one of 2^(prec/2 - 101) as a series; |t0| still counts. */
+Test(taylor_noise_window, a_span_below_1_is_its_time_unit)
+{
+    tt_case c;
+    setup(&c);
+    double half = 0.5 * (double)c.prec;
+    cr_expect(isfinite(step_for(&c, half - 99, 0.0))); /* span unknown */
+    c.tay->lspan = -100;
+    cr_expect(step_for(&c, half - 99, 0.0) == INFINITY);
+    /* a series: its step rho tol^(1/p), 2^-2.3 of its radius here */
+    double l = step_for(&c, half - 101, 0.0);
+    cr_expect(isfinite(l) && l > half - 105, "log2 h = %g", l);
+    /* t0 = 2^-90 beyond the span: T = 2^-90 */
+    cr_expect(isfinite(step_for(&c, half - 91, ldexp(1.0, -90))));
+    cr_expect(step_for(&c, half - 89, ldexp(1.0, -90)) == INFINITY);
+    /* a span of 1 or more: as before */
+    c.tay->lspan = 0;
+    cr_expect(isfinite(step_for(&c, half - 1, 0.0)));
+    cr_expect(step_for(&c, half + 1, 0.0) == INFINITY);
 }

@@ -1,0 +1,164 @@
+/* radau_stagelu.c -- Radau IIA's Newton matrix with each stage's own
+ * Jacobian, I - h (A (x) I) diag(J_1..J_s), factored in double */
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "radau.h"
+#include "radau_control.h"
+
+/* Why.  The block form (radau_block.c) takes one Jacobian for all
+   stages, their mean J0; the iteration then contracts by theta about
+   h |J_i - J0|, 0.03 on Van der Pol mu = 1000 (1.5 digits an
+   iteration), so a step took 20 iterations of the residual in MPFR at
+   60 digits and more at 100, the iterations growing with D.  With the
+   stages' own Jacobians (at the iterate where the matrix is factored)
+   the only errors left are the Jacobians' change since then and
+   double's rounding: a few iterations a step at any D.  Factoring the
+   s n x s n matrix costs (s n)^3 / 3 multiplications in double (1e6 at
+   144 unknowns: Van der Pol at 100 digits), less than one residual in
+   MPFR there; where it is not (hdo_radau_stage_lu_due) the blocks stay.  As the
+   blocks, a preconditioner: the residual is MPFR's, the Newton loop
+   measures theta and goes to the full matrix in MPFR when it is slow
+   (decisions.md D-109). */
+
+/* b->lu := the LU factors (partial pivoting, lperm) of
+   I - (A (x) I) diag(hJ_1..hJ_s); -1 when singular or not finite. */
+static int
+factor_full_double(hdo_radau_block *b, const double *hJst)
+{
+    slong n = b->n, s = b->s, ns = n * s;
+    double *M = b->lu;
+    memset(M, 0, (size_t)(ns * ns) * sizeof(double));
+    for (slong i = 0; i < s; i++)
+        for (slong j = 0; j < s; j++) {
+            double a = b->A[i * s + j];
+            for (slong e = 0; e < b->nnz; e++)
+                M[(i * n + b->row[e]) * ns + j * n + b->col[e]] -=
+                    a * hJst[j * b->nnz + e];
+        }
+    for (slong k = 0; k < ns; k++) {
+        M[k * ns + k] += 1;
+        b->lperm[k] = k;
+    }
+    for (slong k = 0; k < ns; k++) {
+        slong p = k;
+        for (slong i = k + 1; i < ns; i++)
+            if (fabs(M[i * ns + k]) > fabs(M[p * ns + k]))
+                p = i;
+        if (!(M[p * ns + k] != 0) || !isfinite(M[p * ns + k]))
+            return -1;
+        if (p != k) {
+            slong tp = b->lperm[p];
+            b->lperm[p] = b->lperm[k];
+            b->lperm[k] = tp;
+            for (slong j = 0; j < ns; j++) {
+                double x = M[p * ns + j];
+                M[p * ns + j] = M[k * ns + j];
+                M[k * ns + j] = x;
+            }
+        }
+        double piv = 1 / M[k * ns + k];
+        for (slong i = k + 1; i < ns; i++) {
+            double f = M[i * ns + k] * piv;
+            M[i * ns + k] = f;
+            if (f == 0)
+                continue;
+            for (slong j = k + 1; j < ns; j++)
+                M[i * ns + j] -= f * M[k * ns + j];
+        }
+    }
+    return 0;
+}
+
+int
+hdo_radau_block_factor_stages(hdo_radau_block *b, const mpfr_t h,
+                              mpfr_srcptr J0, mpfr_srcptr Jst)
+{
+    slong n = b->n, s = b->s, ns = n * s;
+    /* the working precision from h: Jst holds no number at all where the
+       Jacobian's pattern is empty (nnz = 0) */
+    if (b->ny < n || Jst == NULL ||
+        !hdo_radau_stage_lu_due(n, s, mpfr_get_prec(h)))
+        return hdo_radau_block_factor_sparse(b, h, J0);
+    if (b->lu == NULL) {
+        b->lu = malloc((size_t)(ns * ns) * sizeof(double));
+        b->lperm = malloc((size_t)ns * sizeof(slong));
+        HDO_ASSERT(b->lu != NULL && b->lperm != NULL);
+    }
+    /* h J_j's entries in double; beyond double's range: the blocks
+       (which refuse too, and the full matrix in MPFR follows) */
+    double *hJst = malloc((size_t)(s * b->nnz + 1) * sizeof(double));
+    HDO_ASSERT(hJst != NULL);
+    mpfr_t t;
+    mpfr_init2(t, 64);
+    int ok = 1;
+    for (slong k = 0; k < s * b->nnz && ok; k++) {
+        mpfr_mul(t, h, Jst + k, MPFR_RNDN);
+        hJst[k] = mpfr_get_d(t, MPFR_RNDN);
+        ok = isfinite(hJst[k]) && fabs(hJst[k]) <= 1e250;
+    }
+    mpfr_clear(t);
+    ok = ok && factor_full_double(b, hJst) == 0;
+    free(hJst);
+    if (!ok)
+        return hdo_radau_block_factor_sparse(b, h, J0);
+    b->h = mpfr_get_d(h, MPFR_RNDN);
+    b->staged = 1;
+    return 0;
+}
+
+void
+hdo_radau_block_solve_stages(hdo_radau_block *b, mpfr_ptr R)
+{
+    slong ns = b->n * b->s;
+    if (!b->staged) {
+        hdo_radau_block_solve(b, R);
+        return;
+    }
+    const double *M = b->lu;
+    double *x = b->rd;
+    long emax = LONG_MIN;
+    for (slong k = 0; k < ns; k++)
+        if (!mpfr_zero_p(R + k) && mpfr_get_exp(R + k) > emax)
+            emax = mpfr_get_exp(R + k);
+    if (emax == LONG_MIN)
+        return; /* R = 0: so is the solution */
+    /* R scaled by 2^-emax into double's range, permuted */
+    for (slong k = 0; k < ns; k++) {
+        mpfr_srcptr r = R + b->lperm[k];
+        long e;
+        double d = mpfr_get_d_2exp(&e, r, MPFR_RNDN);
+        x[k] = mpfr_zero_p(r) ? 0 : ldexp(d, (int)(e - emax));
+    }
+    for (slong i = 1; i < ns; i++) {
+        double acc = x[i];
+        for (slong j = 0; j < i; j++)
+            acc -= M[i * ns + j] * x[j];
+        x[i] = acc;
+    }
+    for (slong i = ns - 1; i >= 0; i--) {
+        double acc = x[i];
+        for (slong j = i + 1; j < ns; j++)
+            acc -= M[i * ns + j] * x[j];
+        x[i] = acc / M[i * ns + i];
+    }
+    for (slong k = 0; k < ns; k++) {
+        mpfr_set_d(R + k, x[k], MPFR_RNDN);
+        mpfr_mul_2si(R + k, R + k, emax, MPFR_RNDN);
+    }
+}
+
+double
+hdo_radau_block_stiffness(const hdo_radau_block *b, mpfr_srcptr J,
+                          const mpfr_t h)
+{
+    double big = 0;
+    for (slong e = 0; e < b->nnz; e++)
+        if (b->row[e] == b->col[e] && b->row[e] < b->ny) {
+            double d = fabs(mpfr_get_d(J + e, MPFR_RNDN));
+            if (d > big)
+                big = d;
+        }
+    return big * fabs(mpfr_get_d(h, MPFR_RNDN));
+}
