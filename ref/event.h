@@ -67,10 +67,12 @@ int hdo_event_locate(mpfr_t root, mpfr_srcptr c, slong len, const mpfr_t H,
    slack of the start, the arc starts on the surface and leaves it into
    the feasible side, and the search goes on from slack on (0, or the
    first event beyond it); otherwise as hdo_event_locate, with S(0)
-   zero only within vfloor when given (hdo_event_zero_order_at). */
+   zero only within vfloor when given (hdo_event_zero_order_at).  order:
+   hdo_event_zero_order(c, len, H, tol, floor) when the caller has it
+   and vfloor is NULL (not computed again), else -1. */
 int hdo_event_locate_after(mpfr_t root, mpfr_srcptr c, slong len,
                            const mpfr_t H, const mpfr_t tol, mpfr_srcptr floor,
-                           mpfr_srcptr vfloor, mpfr_srcptr slack,
+                           mpfr_srcptr vfloor, mpfr_srcptr slack, slong order,
                            mpfr_prec_t prec);
 
 /* How well the root s = root of S found by hdo_event_locate is

@@ -406,6 +406,14 @@ int hdo_expr_enclose(mpfr_t mid, mpfr_t rad, const hdo_expr_pool_t pool,
                      hdo_expr e, const hdo_program_input *inputs,
                      mpfr_srcptr in_mid, mpfr_srcptr in_rad, slong ninputs,
                      const mpfr_t t, const mpfr_t t_rad, slong prec);
+/* hdo_expr_enclose by the walk over e's nodes alone, which it skips for
+   a small expression of constants, t, inputs, +, -, * and negation
+   (the same Arb operations on the same balls: the same bits, D-116;
+   tests/expr/constants.c holds the two against each other). */
+int hdo_expr_enclose_walk(mpfr_t mid, mpfr_t rad, const hdo_expr_pool_t pool,
+                          hdo_expr e, const hdo_program_input *inputs,
+                          mpfr_srcptr in_mid, mpfr_srcptr in_rad, slong ninputs,
+                          const mpfr_t t, const mpfr_t t_rad, slong prec);
 
 /* Point evaluation.  Set prog->value[prog->inputs[i].slot] for every
    input and t (if prog->time_slot >= 0), then call this.  Root i's value

@@ -157,6 +157,43 @@ void hdo_vec_norm_inf(mpfr_t r, mpfr_srcptr v, slong n);
    in [1/2, 1)): the size of a value, for scales and floors; -inf for
    zero and NaN, +inf for an infinity. */
 double hdo_log2_abs(mpfr_srcptr x);
+#if GMP_NUMB_BITS == 64
+/* A regular x's top limb with a sticky bit (bit 0) for the limbs below:
+   it holds the significand's 53 bits, its rounding bit and whether
+   anything is below, so its conversion to double (round to nearest
+   even) rounds as MPFR rounds the whole significand (issue 28: MPFR's
+   general rounding is about 190 instructions). */
+static inline mp_limb_t
+hdo_top_limb_sticky(mpfr_srcptr x)
+{
+    slong n = (mpfr_get_prec(x) + 63) / 64;
+    const mp_limb_t *l = mpfr_custom_get_significand(x);
+    mp_limb_t m = l[n - 1];
+    for (slong i = 0; i < n - 1 && !(m & 1); i++)
+        if (l[i] != 0)
+            m |= 1;
+    return m;
+}
+#endif
+
+/* mpfr_get_d_2exp(e, x, MPFR_RNDN) for a regular x (the doubles of a
+   located series' coefficients: decisions.md D-116): a d rounded up to
+   1 is 1/2 with e + 1, as MPFR gives it. */
+static inline double
+hdo_get_d_2exp(long *e, mpfr_srcptr x)
+{
+#if GMP_NUMB_BITS == 64
+    double d = 0x1p-64 * (double)hdo_top_limb_sticky(x);
+    *e = (long)mpfr_get_exp(x);
+    if (d == 1.0) {
+        d = 0.5;
+        *e += 1;
+    }
+    return mpfr_signbit(x) ? -d : d;
+#else
+    return mpfr_get_d_2exp(e, x, MPFR_RNDN);
+#endif
+}
 
 /* ------------------------------------------------------------------ */
 /* Linear complementarity problems LCP(q, M), exactly over the rationals

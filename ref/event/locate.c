@@ -224,7 +224,7 @@ fast_init(fastpoly *f, mpfr_srcptr c, slong len, const mpfr_t H, slong aprec)
             G = NAN; /* an infinity or NaN: Arb's business */
             break;
         }
-        x[k] = mpfr_get_d_2exp(&ek, c + k, MPFR_RNDN) * pw;
+        x[k] = hdo_get_d_2exp(&ek, c + k) * pw;
         ex[k] = (double)ek + (double)k * (double)he;
         if (ex[k] > G)
             G = ex[k];
@@ -742,7 +742,7 @@ hdo_event_zero_order_at(mpfr_srcptr c, slong len, const mpfr_t H,
 /* hdo_event_locate with hdo_event_zero_order_at's vfloor */
 static int
 locate(mpfr_t root, mpfr_srcptr c, slong len, const mpfr_t H, const mpfr_t tol,
-       mpfr_srcptr floor, mpfr_srcptr vfloor, mpfr_prec_t prec)
+       mpfr_srcptr floor, mpfr_srcptr vfloor, slong order, mpfr_prec_t prec)
 {
     mpfr_t term;
     slong m;
@@ -756,7 +756,11 @@ locate(mpfr_t root, mpfr_srcptr c, slong len, const mpfr_t H, const mpfr_t tol,
         }
         return 0;
     }
-    m = hdo_event_zero_order_at(c, len, H, tol, floor, vfloor);
+    /* the caller's hdo_event_zero_order of these arguments, when it
+       has it (issue 28: the step asks it first, D-116) */
+    m = order >= 0 && vfloor == NULL
+            ? order
+            : hdo_event_zero_order_at(c, len, H, tol, floor, vfloor);
     if (m == len) {
         /* |S| <= len * ztol on the whole step: it stays on the surface
            as far as the tolerance can tell; no crossing. */
@@ -855,15 +859,15 @@ int
 hdo_event_locate(mpfr_t root, mpfr_srcptr c, slong len, const mpfr_t H,
                  const mpfr_t tol, mpfr_srcptr floor, mpfr_prec_t prec)
 {
-    return locate(root, c, len, H, tol, floor, NULL, prec);
+    return locate(root, c, len, H, tol, floor, NULL, -1, prec);
 }
 
 int
 hdo_event_locate_after(mpfr_t root, mpfr_srcptr c, slong len, const mpfr_t H,
                        const mpfr_t tol, mpfr_srcptr floor, mpfr_srcptr vfloor,
-                       mpfr_srcptr slack, mpfr_prec_t prec)
+                       mpfr_srcptr slack, slong order, mpfr_prec_t prec)
 {
-    int st = locate(root, c, len, H, tol, floor, vfloor, prec);
+    int st = locate(root, c, len, H, tol, floor, vfloor, order, prec);
     if (st != HDO_EVENT || !mpfr_zero_p(root) || slack == NULL ||
         !mpfr_regular_p(slack) || len < 2)
         return st;

@@ -3,6 +3,7 @@
  * (hdo_event_refine; the bracket is locate.c's search) */
 #include <math.h>
 #include <stdlib.h>
+#include "linalg.h" /* hdo_get_d_2exp */
 #include "series.h"
 
 /* Horner: f = P(x), fp = P'(x) for P = sum c_k x^k, len coefficients. */
@@ -184,7 +185,7 @@ double_start(mpfr_t x, double *cq, double *dpo, double *rho, double *go,
                 continue;
             if (!mpfr_regular_p(c + k))
                 return 0;
-            mk[k] = mpfr_get_d_2exp(&ek, c + k, MPFR_RNDN) * pw;
+            mk[k] = hdo_get_d_2exp(&ek, c + k) * pw;
             ex[k] = ek + (long)k * he;
             if ((double)ex[k] > G)
                 G = (double)ex[k];

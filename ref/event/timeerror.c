@@ -142,16 +142,21 @@ hdo_event_time_error(mpfr_t delta, mpfr_srcptr c, slong len, const mpfr_t H,
        to the last k that still can. */
     mpfr_t ztol;
     len = hdo_event_actual_len(c, len);
-    mpfr_ptr T = flint_malloc(len * sizeof *T);
-    double *lc = flint_malloc(len * sizeof *lc), lr = hdo_log2_abs(root);
+    /* T, lc, ub and T's significands in one allocation (issue 28: four
+       of them an event; D-116) */
+    size_t limbs = mpfr_custom_get_size(prec);
+    char *mem = flint_malloc(
+        (size_t)len * (sizeof(__mpfr_struct) + 2 * sizeof(double) + limbs));
+    mpfr_ptr T = (mpfr_ptr)mem;
+    double *lc = (double *)(mem + (size_t)len * sizeof(__mpfr_struct)),
+           *ub = lc + len, lr = hdo_log2_abs(root);
     int logs = log_terms(lc, c, len, lr);
     mpfr_init2(ztol, 64);
     hdo_event_coef_scale(ztol, c, len, root, logs ? lc : NULL);
     mpfr_mul(ztol, ztol, tol, MPFR_RNDU);
     /* T's significands in one block (MPFR's custom interface: the same
        numbers at prec, without an allocation per coefficient) */
-    size_t limbs = mpfr_custom_get_size(prec);
-    char *block = flint_malloc((size_t)len * limbs);
+    char *block = (char *)(ub + len);
     for (slong k = 0; k < len; k++) {
         char *sig = block + (size_t)k * limbs;
         if (mpfr_regular_p(c + k) && mpfr_get_prec(c + k) == prec) {
@@ -168,7 +173,6 @@ hdo_event_time_error(mpfr_t delta, mpfr_srcptr c, slong len, const mpfr_t H,
         mpfr_custom_init_set(T + k, MPFR_ZERO_KIND, 0, prec, sig);
         mpfr_set(T + k, c + k, MPFR_RNDN);
     }
-    double *ub = flint_malloc(len * sizeof *ub);
     int bounded = mpfr_regular_p(ztol) && !mpfr_zero_p(root);
     if (bounded) {
         if (!logs) /* a term beyond doubles: shift_bounds says +inf */
@@ -199,9 +203,6 @@ hdo_event_time_error(mpfr_t delta, mpfr_srcptr c, slong len, const mpfr_t H,
             break;
         K = need;
     }
-    flint_free(block);
-    flint_free(T);
-    flint_free(ub);
-    flint_free(lc);
+    flint_free(mem);
     mpfr_clear(ztol);
 }

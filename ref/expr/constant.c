@@ -715,11 +715,110 @@ ball_around(arb_t b, const mpfr_t mid, mpfr_srcptr rad, slong prec)
     }
 }
 
+/* mid := x's midpoint (to nearest), rad := its radius (rounded up) */
+static void
+ball_out(mpfr_t mid, mpfr_t rad, const arb_t x)
+{
+    arf_t rr;
+    arf_init(rr);
+    arf_get_mpfr(mid, arb_midref(x), MPFR_RNDN);
+    arf_set_mag(rr, arb_radref(x));
+    arf_get_mpfr(rad, rr, MPFR_RNDU);
+    arf_clear(rr);
+}
+
+/* eval_ball's value of node e of a small expression (at most *budget
+   nodes: constants, t, inputs, +, -, *, negation), computed as eval_ball
+   computes each of these nodes (the same Arb operation on the same
+   operands at prec), without its walk: 1, or 0 where eval_ball would
+   refuse a node or the expression is another (then the walk decides).
+   inputs is not NULL: settle_zero is the walk's only without inputs. */
+static int
+enclose_small(arb_t x, const hdo_expr_pool_struct *pool, hdo_expr e,
+              const hdo_program_input *inputs, mpfr_srcptr in_mid,
+              mpfr_srcptr in_rad, slong ninputs, const mpfr_t t,
+              const mpfr_t t_rad, slong prec, int *budget)
+{
+    const hdo_expr_node *n = pool->nodes + e;
+    if (--*budget < 0)
+        return 0;
+    int ok = 1;
+    switch (n->kind) {
+    case HDO_X_CONST:
+        arb_set_fmpq(x, pool->consts + n->a, prec);
+        break;
+    case HDO_X_TIME:
+        ball_around(x, t, t_rad, prec);
+        break;
+    case HDO_X_VAR:
+        ok = 0;
+        for (slong q = 0; q < ninputs && !ok; q++)
+            if (inputs[q].var == n->a && inputs[q].order == n->b) {
+                ball_around(x, in_mid + q, in_rad != NULL ? in_rad + q : NULL,
+                            prec);
+                ok = 1;
+            }
+        break;
+    case HDO_X_NEG:
+        ok = enclose_small(x, pool, n->a, inputs, in_mid, in_rad, ninputs, t,
+                           t_rad, prec, budget);
+        if (ok)
+            arb_neg(x, x);
+        break;
+    case HDO_X_ADD:
+    case HDO_X_SUB:
+    case HDO_X_MUL: {
+        arb_t b;
+        arb_init(b);
+        ok = enclose_small(x, pool, n->a, inputs, in_mid, in_rad, ninputs, t,
+                           t_rad, prec, budget) &&
+             enclose_small(b, pool, n->b, inputs, in_mid, in_rad, ninputs, t,
+                           t_rad, prec, budget);
+        if (ok && n->kind == HDO_X_ADD)
+            arb_add(x, x, b, prec);
+        else if (ok && n->kind == HDO_X_SUB)
+            arb_sub(x, x, b, prec);
+        else if (ok)
+            arb_mul(x, x, b, prec);
+        arb_clear(b);
+        break;
+    }
+    default:
+        ok = 0;
+    }
+    return ok && arb_is_finite(x);
+}
+
 int
 hdo_expr_enclose(mpfr_t mid, mpfr_t rad, const hdo_expr_pool_t pool, hdo_expr e,
                  const hdo_program_input *inputs, mpfr_srcptr in_mid,
                  mpfr_srcptr in_rad, slong ninputs, const mpfr_t t,
                  const mpfr_t t_rad, slong prec)
+{
+    /* a small expression (a guard x2 < 0, L > Lth) without the walk and
+       the balls of the inputs it does not read (issue 28: the guards'
+       floors at every step and event; decisions.md D-116) */
+    int budget = 8;
+    if (inputs != NULL) {
+        arb_t x;
+        arb_init(x);
+        int done = enclose_small(x, pool, e, inputs, in_mid, in_rad, ninputs, t,
+                                 t_rad, prec, &budget);
+        if (done)
+            ball_out(mid, rad, x);
+        arb_clear(x);
+        if (done)
+            return 0;
+    }
+    return hdo_expr_enclose_walk(mid, rad, pool, e, inputs, in_mid, in_rad,
+                                 ninputs, t, t_rad, prec);
+}
+
+int
+hdo_expr_enclose_walk(mpfr_t mid, mpfr_t rad, const hdo_expr_pool_t pool,
+                      hdo_expr e, const hdo_program_input *inputs,
+                      mpfr_srcptr in_mid, mpfr_srcptr in_rad, slong ninputs,
+                      const mpfr_t t, const mpfr_t t_rad, slong prec)
 {
     walk w;
     arb_ptr in = _arb_vec_init(ninputs > 0 ? ninputs : 1);
@@ -736,14 +835,8 @@ hdo_expr_enclose(mpfr_t mid, mpfr_t rad, const hdo_expr_pool_t pool, hdo_expr e,
     w.in_ball = in;
     w.t_ball = tb;
     int st = eval_ball(r, NULL, &w, prec);
-    if (st == 0) {
-        arf_t rr;
-        arf_init(rr);
-        arf_get_mpfr(mid, arb_midref(r), MPFR_RNDN);
-        arf_set_mag(rr, arb_radref(r));
-        arf_get_mpfr(rad, rr, MPFR_RNDU);
-        arf_clear(rr);
-    }
+    if (st == 0)
+        ball_out(mid, rad, r);
     walk_clear(&w);
     arb_clear(r);
     arb_clear(tb);

@@ -68,13 +68,13 @@ time_unit(mpfr_t u, const run_ctx *c)
     if (c->res == NULL || !mpfr_number_p(c->t_end) ||
         !mpfr_number_p(c->res->t0))
         return;
-    mpfr_t s;
-    mpfr_init2(s, 64);
+    /* on the stack: the same 64 bits without an allocation (issue 28:
+       every guard's floors and event time ask it; D-116) */
+    MPFR_DECL_INIT(s, 64);
     mpfr_sub(s, c->t_end, c->res->t0, MPFR_RNDU);
     mpfr_abs(s, s, MPFR_RNDU);
     if (mpfr_regular_p(s) && mpfr_cmp(s, u) < 0)
         mpfr_set(u, s, MPFR_RNDN);
-    mpfr_clear(s);
 }
 
 /* Time tolerance at t: tol max(u, |t|) (with u = 1 two events 3e-41
@@ -82,14 +82,12 @@ time_unit(mpfr_t u, const run_ctx *c)
 void
 hdo_run_time_tol(mpfr_t r, const run_ctx *c, const mpfr_t t)
 {
-    mpfr_t u;
-    mpfr_init2(u, 64);
+    MPFR_DECL_INIT(u, 64);
     time_unit(u, c);
     mpfr_abs(r, t, MPFR_RNDN);
     if (mpfr_cmp(r, u) < 0)
         mpfr_set(r, u, MPFR_RNDN);
     mpfr_mul(r, r, c->tol, MPFR_RNDN);
-    mpfr_clear(u);
 }
 
 /* The horizon of the event search of a step from t (and of the zero rule

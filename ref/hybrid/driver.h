@@ -184,6 +184,10 @@ int hdo_run_phase_enter(run_ctx *c, int phase);
 int hdo_run_fail(run_ctx *c, int status, slong mode, const mpfr_t t);
 int hdo_run_option_fail(run_ctx *c);
 void hdo_run_time_tol(mpfr_t r, const run_ctx *c, const mpfr_t t);
+/* transition.c: 1 when hdo_expr_enclose of e cannot fail on finite input
+   balls where it succeeds on others (total kinds only: a reset's
+   enclosure on the event-widened radii is then not needed). */
+int hdo_run_enclose_total(const hdo_expr_pool_struct *pool, hdo_expr e);
 void hdo_run_event_horizon(mpfr_t H, const run_ctx *c, const mpfr_t t);
 
 /* left.c: the left limit L of the state at an event.

@@ -214,14 +214,15 @@ guard_radii(run_ctx *c, mode_cache *mc, const mpfr_t t, mpfr_srcptr xs,
     const hdo_program_struct *gp = mc->gprog;
     slong nin = gp->ninputs;
     mpfr_ptr mid = mc->gmid, rad = mc->grad; /* every entry read is set */
-    mpfr_t m, r, trad, low;
+    mpfr_t m, r;
     mpfr_inits2(c->prec, m, r, (mpfr_ptr)0);
-    mpfr_inits2(64, trad, low, (mpfr_ptr)0);
+    /* the 64-bit ones on the stack (issue 28: at every step; D-116) */
+    MPFR_DECL_INIT(trad, 64);
+    MPFR_DECL_INIT(low, 64);
     /* hdo_run_var_floor's model floor, once: vmax does not change here */
     if (c->vmax != NULL)
         model_floor(low, c);
-    mpfr_t zero;
-    mpfr_init2(zero, 64);
+    MPFR_DECL_INIT(zero, 64);
     mpfr_set_zero(zero, 1);
     left_limit L = {mc->red, xs, xu, dense, zero};
     int known = 1;
@@ -279,8 +280,6 @@ guard_radii(run_ctx *c, mode_cache *mc, const mpfr_t t, mpfr_srcptr xs,
     if (memo)
         mc->gfkey_valid = 1;
     mpfr_clears(m, r, (mpfr_ptr)0);
-    mpfr_clears(trad, low, (mpfr_ptr)0);
-    mpfr_clear(zero);
 }
 
 void

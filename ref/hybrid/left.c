@@ -32,8 +32,20 @@ series_derivative(mpfr_t out, const mpfr_t *coef, slong p, slong m,
             }
         }
     }
+    /* Horner's sum from the last nonzero c_k (k >= m): above it every
+       product is a zero times s and every term a zero, so the sum there
+       is a zero, and at c_top it becomes (zero * s) + term = term
+       exactly (the same precision), whatever the zero's sign or s --
+       the bits of the whole loop (a polynomial arc: the ball's velocity
+       is linear, its series 2 terms of 30; issue 28, D-116).  With no
+       nonzero c_k the whole loop gives the zero's sign. */
+    slong top = p;
+    while (top >= m && mpfr_zero_p(coef[top]))
+        top--;
+    if (top < m)
+        top = p;
     mpfr_set_ui(out, 0, MPFR_RNDN);
-    for (slong k = p; k >= m; k--) {
+    for (slong k = top; k >= m; k--) {
         mpfr_mul(out, out, s, MPFR_RNDN);
         mpfr_set(term, coef[k], MPFR_RNDN);
         for (slong i = 0; i < m; i++)

@@ -42,9 +42,12 @@ hdo_run_event_at_end(const run_ctx *c, const mpfr_t h, const mpfr_t root)
    size over the step (an enclosure per guard otherwise). */
 static mpfr_srcptr
 value_floor(mpfr_t vf, run_ctx *c, mode_cache *mc, slong g, mpfr_srcptr coef,
-            slong len, const mpfr_t hloc, int after)
+            slong len, const mpfr_t hloc, int after, slong *order)
 {
-    if (hdo_event_zero_order(coef, len, hloc, c->tol, mc->gfloor + g) == 0)
+    /* D-016's zero order: hdo_event_locate_after's own where no vfloor
+       comes back (passed on, not computed twice: D-116) */
+    *order = hdo_event_zero_order(coef, len, hloc, c->tol, mc->gfloor + g);
+    if (*order == 0)
         return NULL; /* not a zero by tol times its size: nor by its error */
     return hdo_run_guard_value_floor(vf, c, mc, g, coef, len, after) ? vf
                                                                      : NULL;
@@ -137,6 +140,8 @@ step(run_ctx *c, int *done)
     int after = mpfr_equal_p(c->t, c->event_at); /* the first step after */
     mpfr_t vf; /* a guard value's own error (the zero rule's, D-112) */
     mpfr_init2(vf, 64);
+    mpfr_srcptr vfp;
+    slong zorder;
     for (slong g = 0; g < mc->nguards; g++) {
         mpfr_srcptr coef = mc->step->dense.guard[g * (p + 1)];
         if (hdo_invariant_skips(mc->inv, g))
@@ -152,10 +157,12 @@ step(run_ctx *c, int *done)
                                      mc->gfloor + g) == p + 1)
                 continue;
             mpfr_set_zero(root, 1);
-        } else if (hdo_event_locate_after(
-                       root, coef, p + 1, hloc, c->tol, mc->gfloor + g,
-                       value_floor(vf, c, mc, g, coef, p + 1, hloc, after),
-                       after ? c->event_dt : NULL, c->prec) != HDO_EVENT ||
+        } else if ((vfp = value_floor(vf, c, mc, g, coef, p + 1, hloc, after,
+                                      &zorder),
+                    hdo_event_locate_after(
+                        root, coef, p + 1, hloc, c->tol, mc->gfloor + g, vfp,
+                        after ? c->event_dt : NULL, vfp == NULL ? zorder : -1,
+                        c->prec) != HDO_EVENT) ||
                    mpfr_cmp(root, h) > 0)
             continue;
         if (best < 0) {

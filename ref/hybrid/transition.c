@@ -20,6 +20,48 @@
    zero up to its inputs' errors (y = K (x - 1/2) at x = 1/2) of a
    variable that has never been anything but zero has no scale its
    digits could be counted against, unless `nominal` gives one. */
+/* 1 when Arb's enclosure of e (hdo_expr_enclose) cannot fail on
+   finite input balls where it succeeds on other finite ones of the same
+   inputs: every node a constant, pi, t, a variable, +, -, *, negation,
+   sin, cos, atan or tanh, whose balls are finite for finite operands
+   and which constant.c's eval_ball never refuses (its refusals are the
+   divisors, powers, domains and relations: a ball test each).  Up to
+   *budget nodes are visited (a shared node once per path), else 0. */
+static int
+total_nodes(const hdo_expr_pool_struct *pool, hdo_expr e, slong *budget)
+{
+    if (--*budget < 0)
+        return 0;
+    const hdo_expr_node *n = pool->nodes + e;
+    switch (n->kind) {
+    case HDO_X_CONST:
+    case HDO_X_PI:
+    case HDO_X_TIME:
+    case HDO_X_VAR:
+        return 1;
+    case HDO_X_ADD:
+    case HDO_X_SUB:
+    case HDO_X_MUL:
+        return total_nodes(pool, n->a, budget) &&
+               total_nodes(pool, n->b, budget);
+    case HDO_X_NEG:
+    case HDO_X_SIN:
+    case HDO_X_COS:
+    case HDO_X_ATAN:
+    case HDO_X_TANH:
+        return total_nodes(pool, n->a, budget);
+    default:
+        return 0;
+    }
+}
+
+int
+hdo_run_enclose_total(const hdo_expr_pool_struct *pool, hdo_expr e)
+{
+    slong budget = 256;
+    return total_nodes(pool, e, &budget);
+}
+
 static int
 reset_conditioning(run_ctx *c, hdo_program_struct *prog, slong src, slong k,
                    const left_limit *L, const mpfr_t t)
@@ -29,8 +71,8 @@ reset_conditioning(run_ctx *c, hdo_program_struct *prog, slong src, slong k,
     mpfr_ptr in = hdo_vec_init(nin + 1, c->prec),
              inrad = hdo_vec_init(nin + 1, 64),
              evrad = hdo_vec_init(nin + 1, 64);
-    mpfr_t mid, rad, lim, trad;
-    mpfr_inits2(c->prec, mid, rad, lim, (mpfr_ptr)0);
+    mpfr_t mid, rad, lim, trad, emid, erad;
+    mpfr_inits2(c->prec, mid, rad, lim, emid, erad, (mpfr_ptr)0);
     mpfr_init2(trad, 64);
     hdo_run_time_tol(trad, c, t);
     /* At a located event the state is also off by its rate times the
@@ -55,14 +97,27 @@ reset_conditioning(run_ctx *c, hdo_program_struct *prog, slong src, slong k,
             mpfr_add(evrad + q, evrad + q, mid, MPFR_RNDU);
         }
     }
+    /* The enclosure on evrad decides poles only.  It is the one on
+       inrad where the radii are the same, and cannot fail where that
+       one succeeds for an expression of total kinds on finite evrad
+       (hdo_run_enclose_total): then it is not computed (issue 28: the
+       ball's -e v, an enclosure an impact; D-116). */
+    int evsame = 1, evfinite = 1;
+    for (slong q = 0; q < nin; q++) {
+        evsame = evsame && mpfr_equal_p(evrad + q, inrad + q);
+        evfinite = evfinite && mpfr_number_p(evrad + q);
+    }
     int st = 0;
     for (slong a = 0; a < tr->nassigns && st == 0; a++) {
         const hdo_assign *as = tr->assigns + a;
         int pole =
             hdo_expr_enclose(mid, rad, c->model->pool, as->value, prog->inputs,
-                             in, evrad, nin, t, trad, c->prec + 32) != 0 ||
-            hdo_expr_enclose(mid, rad, c->model->pool, as->value, prog->inputs,
                              in, inrad, nin, t, trad, c->prec + 32) != 0;
+        if (!pole && !evsame &&
+            !(evfinite && hdo_run_enclose_total(c->model->pool, as->value)))
+            pole = hdo_expr_enclose(emid, erad, c->model->pool, as->value,
+                                    prog->inputs, in, evrad, nin, t, trad,
+                                    c->prec + 32) != 0;
         if (!pole) {
             /* the target's scale: the value, or the largest magnitude
                the variable has had, or its nominal value */
@@ -107,7 +162,7 @@ reset_conditioning(run_ctx *c, hdo_program_struct *prog, slong src, slong k,
     hdo_vec_clear(in, nin + 1);
     hdo_vec_clear(inrad, nin + 1);
     hdo_vec_clear(evrad, nin + 1);
-    mpfr_clears(mid, rad, lim, (mpfr_ptr)0);
+    mpfr_clears(mid, rad, lim, emid, erad, (mpfr_ptr)0);
     mpfr_clear(trad);
     return st;
 }
@@ -121,8 +176,8 @@ void
 hdo_run_event_digits(run_ctx *c, mpfr_srcptr coef, slong len, const mpfr_t H,
                      const mpfr_t s)
 {
-    mpfr_t delta, at;
-    mpfr_inits2(64, delta, at, (mpfr_ptr)0);
+    MPFR_DECL_INIT(delta, 64); /* on the stack: at every event */
+    MPFR_DECL_INIT(at, 64);
     hdo_event_time_error(delta, coef, len, H, c->tol, s, c->prec);
     mpfr_add(c->event_at, c->t, s, MPFR_RNDN); /* the event's own time */
     mpfr_set(c->event_dt, delta, MPFR_RNDU);
@@ -151,7 +206,6 @@ hdo_run_event_digits(run_ctx *c, mpfr_srcptr coef, slong len, const mpfr_t H,
             c->res->event_digits_index = c->res->nevents + 1;
         }
     }
-    mpfr_clears(delta, at, (mpfr_ptr)0);
 }
 
 /* Evaluates the `with` right-hand sides of transition k of mode src on

@@ -101,19 +101,11 @@ hdo_log2_abs(mpfr_srcptr x)
     if (!mpfr_regular_p(x))
         return -INFINITY;
 #if GMP_NUMB_BITS == 64
-    /* mpfr_get_d_2exp's d from the top limb (issue 28: its general
-       rounding was half of this function's cost): the limb with a
-       sticky bit for the limbs below, converted to double, is rounded
-       to nearest-even once, as MPFR rounds the whole significand; a d
+    /* mpfr_get_d_2exp's d from the top limb (hdo_top_limb_sticky): a d
        rounded up to 1 gives e + 0 where MPFR gives (e + 1) + log2(1/2):
        the same double */
-    slong n = (mpfr_get_prec(x) + 63) / 64;
-    const mp_limb_t *l = mpfr_custom_get_significand(x);
-    mp_limb_t m = l[n - 1];
-    for (slong i = 0; i < n - 1 && !(m & 1); i++)
-        if (l[i] != 0)
-            m |= 1;
-    return (double)mpfr_get_exp(x) + log2(0x1p-64 * (double)m);
+    return (double)mpfr_get_exp(x) +
+           log2(0x1p-64 * (double)hdo_top_limb_sticky(x));
 #else
     long e;
     double d = mpfr_get_d_2exp(&e, x, MPFR_RNDN);

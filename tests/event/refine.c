@@ -2,8 +2,10 @@
    polynomial to its working precision, above the doubles' range too */
 #include <criterion/criterion.h>
 #include <flint/flint.h>
+#include <flint/ulong_extras.h>
 #include <math.h>
 #include "event/series.h"
+#include "linalg.h"
 
 /* The root of P = c0 - s + s^3 (c0 = 0.3 rounded at prec) in [0, 1/2],
    by Newton at prec + 200 bits from 0.3389 (independent of refine: no
@@ -200,4 +202,66 @@ Test(event_refine, p_alone_on_both_sides_of_rho_two_to_minus_20)
         flint_free(c);
         mpfr_clears(a, b, H, x, r2, (mpfr_ptr)0);
     }
+}
+
+/* hdo_get_d_2exp (the located series' doubles, D-116) against
+   mpfr_get_d_2exp at RNDN: the same double and exponent at precisions
+   of 1 to 7 limbs, for random significands and for the cases its sticky
+   bit decides: a tie to even below the 53 bits with nothing, or
+   something, in the lower limbs, and 53 ones rounded up to 1/2 with
+   the next exponent.  One without the sticky bit, or without the carry
+   to 1/2, fails here. */
+Test(event_refine, get_d_2exp_as_mpfr)
+{
+    static const mpfr_prec_t precs[] = {53, 64, 65, 100, 133, 192, 300, 448};
+    flint_rand_t rs;
+    flint_randinit(rs);
+    gmp_randstate_t gs;
+    gmp_randinit_default(gs);
+    int ties = 0, carries = 0;
+    for (size_t i = 0; i < sizeof precs / sizeof *precs; i++) {
+        mpfr_t x, lo;
+        mpfr_inits2(precs[i], x, lo, (mpfr_ptr)0);
+        for (int trial = 0; trial < 600; trial++) {
+            int kind = (int)n_randint(rs, 4);
+            mpfr_urandomb(x, gs);
+            if (mpfr_zero_p(x))
+                mpfr_set_ui(x, 1, MPFR_RNDN);
+            if (kind == 1 || kind == 2) {
+                /* 53 bits, then the rounding bit 1: a tie, or above one
+                   when a bit far below (another limb) is set */
+                mpfr_prec_round(x, 53, MPFR_RNDZ);
+                mpfr_prec_round(x, precs[i], MPFR_RNDN);
+                mpfr_set_ui_2exp(lo, 1, mpfr_get_exp(x) - 54, MPFR_RNDN);
+                if (precs[i] > 54)
+                    mpfr_add(x, x, lo, MPFR_RNDN);
+                if (kind == 2 && precs[i] > 128) {
+                    mpfr_set_ui_2exp(lo, 1,
+                                     mpfr_get_exp(x) - (mpfr_exp_t)precs[i],
+                                     MPFR_RNDN);
+                    mpfr_add(x, x, lo, MPFR_RNDN);
+                }
+                ties++;
+            } else if (kind == 3) {
+                /* 1 - 2^-prec: every bit one, rounds up to 1/2 * 2 */
+                mpfr_set_ui(x, 1, MPFR_RNDN);
+                mpfr_nextbelow(x);
+                carries++;
+            }
+            mpfr_mul_2si(x, x, (long)n_randint(rs, 4000) - 2000, MPFR_RNDN);
+            if (n_randint(rs, 2))
+                mpfr_neg(x, x, MPFR_RNDN);
+            long e1, e2;
+            double d1 = hdo_get_d_2exp(&e1, x);
+            double d2 = mpfr_get_d_2exp(&e2, x, MPFR_RNDN);
+            cr_assert(d1 == d2 && e1 == e2,
+                      "prec %ld kind %d: %a 2^%ld "
+                      "against %a 2^%ld",
+                      (long)precs[i], kind, d1, e1, d2, e2);
+        }
+        mpfr_clears(x, lo, (mpfr_ptr)0);
+    }
+    cr_expect(ties > 500 && carries > 500);
+    gmp_randclear(gs);
+    flint_randclear(rs);
 }

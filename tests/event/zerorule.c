@@ -2,6 +2,7 @@
  * D-112): S(0) is zero only within vfloor, and a dip narrower than w_min
  * is ignored only within the guard's error */
 #include <criterion/criterion.h>
+#include <flint/ulong_extras.h>
 #include "event.h"
 
 #define PREC 133 /* 30 digits + guard, as hdo -d 30 */
@@ -86,7 +87,7 @@ Test(event_zerorule, the_event_at_its_own_time_not_at_zero)
         mpfr_init2(root, PREC);
         mpfr_inits2(400, e, d, (mpfr_ptr)0);
         cr_assert_eq(hdo_event_locate_after(root, (mpfr_srcptr)c, 3, H, tol,
-                                            zero, zero, NULL, PREC),
+                                            zero, zero, NULL, -1, PREC),
                      HDO_EVENT, "k = %s", ks[i]);
         smaller_root(e, (mpfr_srcptr)c);
         mpfr_sub(d, root, e, MPFR_RNDN);
@@ -96,7 +97,7 @@ Test(event_zerorule, the_event_at_its_own_time_not_at_zero)
         if (i > 0) {
             /* the rule of D-016 (vfloor NULL): at 0 */
             cr_assert_eq(hdo_event_locate_after(root, (mpfr_srcptr)c, 3, H, tol,
-                                                zero, NULL, NULL, PREC),
+                                                zero, NULL, NULL, -1, PREC),
                          HDO_EVENT);
             cr_assert(mpfr_zero_p(root), "k = %s", ks[i]);
         }
@@ -137,13 +138,13 @@ Test(event_zerorule, a_dip_by_its_own_scale)
     mpfr_init2(e, 400);
     dip((mpfr_ptr)c, "0.5", "1e-40");
     cr_assert_eq(hdo_event_locate_after(root, (mpfr_srcptr)c, 3, H, tol, zero,
-                                        zero, NULL, PREC),
+                                        zero, NULL, -1, PREC),
                  0);
     for (int i = 0; i < 3; i++)
         mpfr_clear(c[i]);
     dip((mpfr_ptr)c, "1e-20", "1e-44");
     cr_assert_eq(hdo_event_locate_after(root, (mpfr_srcptr)c, 3, H, tol, zero,
-                                        zero, NULL, PREC),
+                                        zero, NULL, -1, PREC),
                  HDO_EVENT);
     mpfr_set_str(e, "0.99e-20", 10, MPFR_RNDN);
     mpfr_sub(e, root, e, MPFR_RNDN);
@@ -151,10 +152,71 @@ Test(event_zerorule, a_dip_by_its_own_scale)
     cr_assert(mpfr_zero_p(e) || mpfr_get_exp(e) <= -100, "%g",
               mpfr_get_d(root, MPFR_RNDN));
     cr_assert_eq(hdo_event_locate_after(root, (mpfr_srcptr)c, 3, H, tol, zero,
-                                        NULL, NULL, PREC),
+                                        NULL, NULL, -1, PREC),
                  HDO_EVENT);
     cr_assert(mpfr_zero_p(root));
     for (int i = 0; i < 3; i++)
         mpfr_clear(c[i]);
     mpfr_clears(H, tol, zero, root, e, (mpfr_ptr)0);
+}
+
+/* The zero order the caller passes (hdo_run's step asks
+   hdo_event_zero_order first, D-116): taken for D-016's rule only.  For
+   1e-30 - s + k s^2 that order is 1 (S(0) a zero); with vfloor the
+   event is at 1e-30, and a locate that took the order passed with a
+   vfloor would put it at 0.  Without vfloor the order passed gives what
+   the locate computes itself, at random series and horizons. */
+Test(event_zerorule, known_order_only_without_vfloor)
+{
+    mpfr_t c[3], H, tol, zero, r1, r2;
+    guard((mpfr_ptr)c, "1e20");
+    set3(H, tol, zero);
+    mpfr_inits2(PREC, r1, r2, (mpfr_ptr)0);
+    slong z = hdo_event_zero_order((mpfr_srcptr)c, 3, H, tol, zero);
+    cr_assert_eq(z, 1);
+    cr_assert_eq(hdo_event_locate_after(r1, (mpfr_srcptr)c, 3, H, tol, zero,
+                                        zero, NULL, z, PREC),
+                 HDO_EVENT);
+    cr_assert(mpfr_regular_p(r1), "the event at %g", mpfr_get_d(r1, MPFR_RNDN));
+    cr_assert_eq(hdo_event_locate_after(r2, (mpfr_srcptr)c, 3, H, tol, zero,
+                                        NULL, NULL, z, PREC),
+                 HDO_EVENT);
+    cr_assert(mpfr_zero_p(r2));
+    for (int i = 0; i < 3; i++)
+        mpfr_clear(c[i]);
+    /* random cubics a0 + a1 s + a2 s^2 + a3 s^3, some a0 within the rule */
+    enum { N = 4 };
+    mpfr_t d[N];
+    for (int i = 0; i < N; i++)
+        mpfr_init2(d[i], PREC);
+    flint_rand_t rs;
+    flint_randinit(rs);
+    int events = 0, zeros = 0;
+    for (int trial = 0; trial < 400; trial++) {
+        for (int i = 0; i < N; i++) {
+            mpfr_set_si(d[i], (long)n_randint(rs, 2001) - 1000, MPFR_RNDN);
+            mpfr_div_ui(d[i], d[i], 7 + n_randint(rs, 90), MPFR_RNDN);
+        }
+        if (n_randint(rs, 3) == 0) /* S(0) at the rule's tolerance */
+            mpfr_mul_2si(d[0], d[0], -100 - (long)n_randint(rs, 40), MPFR_RNDN);
+        mpfr_set_ui(H, 1 + n_randint(rs, 5), MPFR_RNDN);
+        slong o = hdo_event_zero_order((mpfr_srcptr)d, N, H, tol, zero);
+        int s1 = hdo_event_locate_after(r1, (mpfr_srcptr)d, N, H, tol, zero,
+                                        NULL, NULL, o, PREC);
+        int s2 = hdo_event_locate_after(r2, (mpfr_srcptr)d, N, H, tol, zero,
+                                        NULL, NULL, -1, PREC);
+        cr_assert_eq(s1, s2, "trial %d", trial);
+        if (s1 == HDO_EVENT) {
+            cr_assert(mpfr_equal_p(r1, r2) &&
+                          mpfr_signbit(r1) == mpfr_signbit(r2),
+                      "trial %d", trial);
+            events++;
+        }
+        zeros += o > 0;
+    }
+    cr_expect(events > 50 && zeros > 30, "%d %d", events, zeros);
+    flint_randclear(rs);
+    for (int i = 0; i < N; i++)
+        mpfr_clear(d[i]);
+    mpfr_clears(H, tol, zero, r1, r2, (mpfr_ptr)0);
 }

@@ -8,7 +8,9 @@
    far more than the 200 bits asked; 3^(log 2 / log 3) = 2. */
 #include <criterion/criterion.h>
 #include <flint/fmpz.h>
+#include <flint/ulong_extras.h>
 #include "expr.h"
+#include "linalg.h"
 #include "../pool_fixture.h"
 
 TestSuite(expr_constants, .init = pool_setup, .fini = pool_teardown);
@@ -229,4 +231,104 @@ Test(expr_constants, enclose_finds_poles_and_radii)
     cr_assert(mpfr_cmp_d(t, 0.999) > 0 && mpfr_cmp_d(t, 1.01) < 0,
               "radius / 6e-35 = %g", mpfr_get_d(t, MPFR_RNDN));
     mpfr_clears(mid, rad, xv, xr, t, rel, (mpfr_ptr)0);
+}
+
+/* A random expression of depth <= depth over x0, x1, x2 (inputs), t and
+   constants, by +, -, *, negation and, with walk_kinds, / and sin (which
+   the small path leaves to the walk). */
+static hdo_expr
+random_small(flint_rand_t rs, int depth, int walk_kinds)
+{
+    ulong r = n_randint(rs, depth > 0 ? (walk_kinds ? 11 : 9) : 4);
+    switch (r) {
+    case 0:
+    case 1:
+        return hdo_expr_var(pool, (slong)n_randint(rs, 3), 0);
+    case 2:
+        return hdo_expr_time(pool);
+    case 3:
+        return K((slong)n_randint(rs, 41) - 20, 1 + n_randint(rs, 9));
+    case 4:
+        return hdo_expr_neg(pool, random_small(rs, depth - 1, walk_kinds));
+    case 5:
+        return hdo_expr_add(pool, random_small(rs, depth - 1, walk_kinds),
+                            random_small(rs, depth - 1, walk_kinds));
+    case 6:
+        return hdo_expr_sub(pool, random_small(rs, depth - 1, walk_kinds),
+                            random_small(rs, depth - 1, walk_kinds));
+    case 7:
+    case 8:
+        return hdo_expr_mul(pool, random_small(rs, depth - 1, walk_kinds),
+                            random_small(rs, depth - 1, walk_kinds));
+    case 9:
+        return hdo_expr_div(pool, random_small(rs, depth - 1, walk_kinds),
+                            random_small(rs, depth - 1, walk_kinds));
+    default:
+        return U(HDO_X_SIN, random_small(rs, depth - 1, walk_kinds));
+    }
+}
+
+static int
+same_number(mpfr_srcptr a, mpfr_srcptr b)
+{
+    return mpfr_equal_p(a, b) && mpfr_signbit(a) == mpfr_signbit(b);
+}
+
+/* hdo_expr_enclose's small path (D-116) against the walk: the same
+   status, mid and radius to the bit, on random expressions and balls
+   (radii from 0 to the value's size, a NULL in_rad, an input listed
+   twice, a missing one, infinite and NaN mids and radii).  A small path
+   with another Arb operation for a kind, another rounding of the
+   balls, or one that drops a node's finiteness test fails here. */
+Test(expr_constants, enclose_small_path_as_the_walk)
+{
+    hdo_program_input in[4] = {{0, 0, 0}, {1, 0, 1}, {2, 0, 2}, {0, 0, 3}};
+    mpfr_ptr xv = hdo_vec_init(4, 133), xr = hdo_vec_init(4, 64);
+    mpfr_t m1, r1, m2, r2, t, trad;
+    mpfr_inits2(133, m1, r1, m2, r2, t, (mpfr_ptr)0);
+    mpfr_init2(trad, 64);
+    flint_rand_t rs;
+    flint_randinit(rs);
+    int ok = 0, fail = 0;
+    for (int trial = 0; trial < 4000; trial++) {
+        hdo_expr e =
+            random_small(rs, 1 + (int)n_randint(rs, 3), trial % 4 == 0);
+        for (int q = 0; q < 4; q++) {
+            mpfr_set_si(xv + q, (long)n_randint(rs, 2001) - 1000, MPFR_RNDN);
+            mpfr_div_ui(xv + q, xv + q, 1 + n_randint(rs, 997), MPFR_RNDN);
+            mpfr_mul_2si(xv + q, xv + q, (long)n_randint(rs, 200) - 100,
+                         MPFR_RNDN);
+            mpfr_mul_2si(xr + q, xv + q, -(long)n_randint(rs, 130), MPFR_RNDU);
+            mpfr_abs(xr + q, xr + q, MPFR_RNDU);
+            if (n_randint(rs, 40) == 0)
+                mpfr_set_inf(xr + q, 1);
+            if (n_randint(rs, 60) == 0)
+                mpfr_set_nan(xv + q);
+        }
+        mpfr_set_si(t, (long)n_randint(rs, 100), MPFR_RNDN);
+        mpfr_div_ui(t, t, 7, MPFR_RNDN);
+        mpfr_set_str(trad, "1e-35", 10, MPFR_RNDN);
+        slong nin = n_randint(rs, 8) == 0 ? 2 : 4; /* x2 missing: refused */
+        mpfr_srcptr rad = n_randint(rs, 10) == 0 ? NULL : xr;
+        mpfr_set_ui(m1, 5, MPFR_RNDN);
+        mpfr_set(m2, m1, MPFR_RNDN);
+        mpfr_set(r1, m1, MPFR_RNDN);
+        mpfr_set(r2, m1, MPFR_RNDN);
+        int s1 =
+            hdo_expr_enclose(m1, r1, pool, e, in, xv, rad, nin, t, trad, 165);
+        int s2 = hdo_expr_enclose_walk(m2, r2, pool, e, in, xv, rad, nin, t,
+                                       trad, 165);
+        cr_assert_eq(s1, s2, "trial %d", trial);
+        cr_assert(same_number(m1, m2) && same_number(r1, r2), "trial %d",
+                  trial);
+        if (s1 == 0)
+            ok++;
+        else
+            fail++;
+    }
+    cr_expect(ok > 2000 && fail > 100, "%d %d", ok, fail);
+    flint_randclear(rs);
+    hdo_vec_clear(xv, 4);
+    hdo_vec_clear(xr, 4);
+    mpfr_clears(m1, r1, m2, r2, t, trad, (mpfr_ptr)0);
 }
