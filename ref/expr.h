@@ -499,6 +499,25 @@ void hdo_powers_rn(mpfr_t *v, slong p, mpfr_srcptr h);
    then untouched.  r must not be one of the operands. */
 int hdo_conv_fused(mpfr_ptr r, const mpfr_t *u, const mpfr_t *v, slong k,
                    slong lo, slong hi, int weight);
+/* r := exp(x) rounded to nearest (ref/expr/fexp.c, decisions.md
+   D-117): the bits of mpfr_exp(r, x, MPFR_RNDN), computed in fixed point
+   on 2 to 5 limbs for r of at most 280 bits and |x| < 2^11, by mpfr_exp
+   otherwise and when the fixed-point value lies too near a midpoint to decide.
+   MPFR's flags are not set on the fixed-point path.  r may be x. */
+void hdo_exp_rn(mpfr_ptr r, mpfr_srcptr x);
+/* hdo_exp_rn's fixed-point path alone: 0 when it set r, 1 when it
+   cannot decide (r untouched), for the tests. */
+int hdo_exp_rn_limbs(mpfr_ptr r, mpfr_srcptr x);
+/* r := sin(x), cos(x) rounded to nearest (ref/expr/fsin.c): the bits
+   of mpfr_sin, mpfr_cos (MPFR_RNDN), in fixed point as hdo_exp_rn for r
+   of at most 280 bits and |x| < 2^11, by MPFR otherwise, when the value
+   lies too near a midpoint and when it is near zero.  MPFR's flags are
+   not set on the fixed-point path.  r may be x.  The _limbs forms: the
+   fixed-point path alone (0: r set; 1: undecided, r untouched). */
+void hdo_sin_rn(mpfr_ptr r, mpfr_srcptr x);
+void hdo_cos_rn(mpfr_ptr r, mpfr_srcptr x);
+int hdo_sin_rn_limbs(mpfr_ptr r, mpfr_srcptr x);
+int hdo_cos_rn_limbs(mpfr_ptr r, mpfr_srcptr x);
 
 #ifdef __cplusplus
 }

@@ -2,6 +2,7 @@
  * multiply-add, Horner's rule and a fused Cauchy product */
 #include <string.h>
 #include "expr.h"
+#include "mac.h"
 
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC optimize("O3")
@@ -511,57 +512,6 @@ weight_of(int weight, slong j, slong k)
 {
     return weight == 1 ? (limb)j : weight == 2 ? (limb)(k - j) : 1;
 }
-
-/* (c2 c1 c0) += x y, and (c2 c1) += the high limb of x y alone: the
-   column sums of add_cut_d, on amd64 in the four instructions they take
-   (the compiler's 128-bit arithmetic spills its registers here). */
-#if defined(__x86_64__) && !defined(HDO_FUSED_NO_ASM)
-#define MAC3(c0, c1, c2, x, y)                                                 \
-    do {                                                                       \
-        limb lo_, hi_;                                                         \
-        __asm__("mulq %5\n\taddq %%rax, %2\n\tadcq %%rdx, %3\n\tadcq $0, %4"   \
-                : "=&a"(lo_), "=&d"(hi_), "+r"(c0), "+r"(c1), "+r"(c2)         \
-                : "rm"(y), "0"(x)                                              \
-                : "cc");                                                       \
-    } while (0)
-#define MACHI(c1, c2, x, y)                                                    \
-    do {                                                                       \
-        limb lo_, hi_;                                                         \
-        __asm__("mulq %4\n\taddq %%rdx, %2\n\tadcq $0, %3"                     \
-                : "=&a"(lo_), "=&d"(hi_), "+r"(c1), "+r"(c2)                   \
-                : "rm"(y), "0"(x)                                              \
-                : "cc");                                                       \
-    } while (0)
-#define ADD3(c0, c1, c2, x)                                                    \
-    __asm__("addq %3, %0\n\tadcq $0, %1\n\tadcq $0, %2"                        \
-            : "+r"(c0), "+r"(c1), "+r"(c2)                                     \
-            : "rm"(x)                                                          \
-            : "cc")
-#else
-#define MAC3(c0, c1, c2, x, y)                                                 \
-    do {                                                                       \
-        dlimb t_ = (dlimb)(x) * (y);                                           \
-        dlimb s_ = (dlimb)(c0) + (limb)t_;                                     \
-        dlimb h_ = (dlimb)(c1) + (limb)(s_ >> LB) + (limb)(t_ >> LB);          \
-        c0 = (limb)s_;                                                         \
-        c1 = (limb)h_;                                                         \
-        c2 += (limb)(h_ >> LB);                                                \
-    } while (0)
-#define MACHI(c1, c2, x, y)                                                    \
-    do {                                                                       \
-        dlimb h_ = (dlimb)(c1) + (limb)(((dlimb)(x) * (y)) >> LB);             \
-        c1 = (limb)h_;                                                         \
-        c2 += (limb)(h_ >> LB);                                                \
-    } while (0)
-#define ADD3(c0, c1, c2, x)                                                    \
-    do {                                                                       \
-        dlimb s_ = (dlimb)(c0) + (x);                                          \
-        dlimb h_ = (dlimb)(c1) + (limb)(s_ >> LB);                             \
-        c0 = (limb)s_;                                                         \
-        c1 = (limb)h_;                                                         \
-        c2 += (limb)(h_ >> LB);                                                \
-    } while (0)
-#endif
 
 /* hi << r | lo >> (LB - r), 0 <= r < LB (hi at r = 0): one shld on
    amd64, where the compiler's two shifts and an or take five */

@@ -160,10 +160,10 @@ eval_op(mpfr_ptr r, const hdo_program_instr *c, mpfr_srcptr a, mpfr_srcptr b)
         mpfr_neg(r, a, MPFR_RNDN);
         break;
     case HDO_X_SIN:
-        mpfr_sin(r, a, MPFR_RNDN);
+        hdo_sin_rn(r, a); /* mpfr_sin's bits (D-117) */
         break;
     case HDO_X_COS:
-        mpfr_cos(r, a, MPFR_RNDN);
+        hdo_cos_rn(r, a);
         break;
     case HDO_X_TAN:
         mpfr_tan(r, a, MPFR_RNDN);
@@ -178,7 +178,7 @@ eval_op(mpfr_ptr r, const hdo_program_instr *c, mpfr_srcptr a, mpfr_srcptr b)
         mpfr_atan(r, a, MPFR_RNDN);
         break;
     case HDO_X_EXP:
-        mpfr_exp(r, a, MPFR_RNDN);
+        hdo_exp_rn(r, a); /* mpfr_exp's bits (D-117) */
         break;
     case HDO_X_LOG:
         if (mpfr_sgn(a) <= 0)
