@@ -167,7 +167,7 @@ static inline mp_limb_t
 hdo_top_limb_sticky(mpfr_srcptr x)
 {
     slong n = (mpfr_get_prec(x) + 63) / 64;
-    const mp_limb_t *l = mpfr_custom_get_significand(x);
+    const mp_limb_t *l = (const mp_limb_t *)mpfr_custom_get_significand(x);
     mp_limb_t m = l[n - 1];
     for (slong i = 0; i < n - 1 && !(m & 1); i++)
         if (l[i] != 0)
@@ -183,7 +183,8 @@ static inline double
 hdo_get_d_2exp(long *e, mpfr_srcptr x)
 {
 #if GMP_NUMB_BITS == 64
-    double d = 0x1p-64 * (double)hdo_top_limb_sticky(x);
+    /* 2^-64, exact; no hex float: the header is C++11 too */
+    double d = (1.0 / 18446744073709551616.0) * (double)hdo_top_limb_sticky(x);
     *e = (long)mpfr_get_exp(x);
     if (d == 1.0) {
         d = 0.5;
