@@ -119,6 +119,11 @@ double hdo_radau_schur_error(const _Complex double *Q, const _Complex double *S,
 /* R := (I - h (A (x) J))^-1 R to about double's accuracy, R of s x n
    entries (stage-major). */
 void hdo_radau_block_solve(hdo_radau_block *b, mpfr_ptr R);
+/* x[k] := R[perm[k]] 2^-emax rounded to double (perm NULL: R[k]), emax
+   the largest exponent among R's nonzero entries, which it returns;
+   LONG_MIN, x untouched, when all ns entries are zero. */
+long hdo_radau_scaled_doubles(double *x, mpfr_srcptr R, const slong *perm,
+                              slong ns);
 
 /* Factors the Newton matrix for h: where hdo_radau_stage_lu_due says
    (radau_control.h), in an ODE mode, I - h (A (x) I) diag(J_1..J_s) in
@@ -238,7 +243,7 @@ int hdo_radau_tcache_eval(hdo_radau_tcache *c, hdo_program_struct *prog,
    error estimate measure component i's errors against (the reason for
    the last term is there).  e := max(e, |a_k| / sc[k mod N]) over the n
    entries of a (stage-major vectors of N components); +inf when an
-   entry is nonzero where the scale is 0. */
+   entry is NaN or is nonzero where the scale is 0. */
 void hdo_radau_scales(mpfr_ptr sc, mpfr_srcptr y0, mpfr_srcptr Z,
                       mpfr_srcptr floor, slong N, slong s);
 void hdo_radau_scaled_max(mpfr_t e, mpfr_srcptr a, slong n, slong N,

@@ -235,22 +235,35 @@ hdo_radau_block_factor_sparse(hdo_radau_block *b, const mpfr_t h, mpfr_srcptr J)
     return 0;
 }
 
-void
-hdo_radau_block_solve(hdo_radau_block *b, mpfr_ptr R)
+long
+hdo_radau_scaled_doubles(double *x, mpfr_srcptr R, const slong *perm, slong ns)
 {
-    slong n = b->n, s = b->s, nn = n * n, ns = n * s;
     long emax = LONG_MIN;
-    double complex *w = b->w, *u = b->u;
     for (slong k = 0; k < ns; k++)
         if (!mpfr_zero_p(R + k) && mpfr_get_exp(R + k) > emax)
             emax = mpfr_get_exp(R + k);
     if (emax == LONG_MIN)
-        return; /* R = 0: so is the solution */
+        return emax;
     for (slong k = 0; k < ns; k++) {
+        mpfr_srcptr r = R + (perm != NULL ? perm[k] : k);
         long e;
-        double d = mpfr_get_d_2exp(&e, R + k, MPFR_RNDN);
-        b->rd[k] = mpfr_zero_p(R + k) ? 0 : ldexp(d, (int)(e - emax));
+        double d = mpfr_get_d_2exp(&e, r, MPFR_RNDN);
+        /* below 2^-1100 a double is 0 anyway; the clamp keeps the int's
+           conversion defined over MPFR's whole exponent range */
+        long de = e - emax < -1100 ? -1100 : e - emax;
+        x[k] = mpfr_zero_p(r) ? 0 : ldexp(d, (int)de);
     }
+    return emax;
+}
+
+void
+hdo_radau_block_solve(hdo_radau_block *b, mpfr_ptr R)
+{
+    slong n = b->n, s = b->s, nn = n * n, ns = n * s;
+    double complex *w = b->w, *u = b->u;
+    long emax = hdo_radau_scaled_doubles(b->rd, R, NULL, ns);
+    if (emax == LONG_MIN)
+        return; /* R = 0: so is the solution */
     /* w = (Q^* (x) I) R */
     for (slong q = 0; q < s; q++)
         for (slong k = 0; k < n; k++) {

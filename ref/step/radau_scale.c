@@ -56,8 +56,11 @@ hdo_radau_scaled_max(mpfr_t e, mpfr_srcptr a, slong n, slong N, mpfr_srcptr sc)
         mpfr_srcptr s = sc + k % N;
         if (mpfr_zero_p(a + k))
             continue;
-        if (mpfr_zero_p(s)) {
-            mpfr_set_inf(e, 1); /* a whole state of zeros moved */
+        /* a whole state of zeros moved; or a NaN, which mpfr_max would
+           ignore: an increment that overflowed (a double solve near a
+           tiny pivot) must read as no convergence */
+        if (mpfr_nan_p(a + k) || mpfr_zero_p(s)) {
+            mpfr_set_inf(e, 1);
             break;
         }
         mpfr_div(q, a + k, s, MPFR_RNDU);

@@ -118,19 +118,10 @@ hdo_radau_block_solve_stages(hdo_radau_block *b, mpfr_ptr R)
     }
     const double *M = b->lu;
     double *x = b->rd;
-    long emax = LONG_MIN;
-    for (slong k = 0; k < ns; k++)
-        if (!mpfr_zero_p(R + k) && mpfr_get_exp(R + k) > emax)
-            emax = mpfr_get_exp(R + k);
+    /* R scaled by 2^-emax into double's range, permuted */
+    long emax = hdo_radau_scaled_doubles(x, R, b->lperm, ns);
     if (emax == LONG_MIN)
         return; /* R = 0: so is the solution */
-    /* R scaled by 2^-emax into double's range, permuted */
-    for (slong k = 0; k < ns; k++) {
-        mpfr_srcptr r = R + b->lperm[k];
-        long e;
-        double d = mpfr_get_d_2exp(&e, r, MPFR_RNDN);
-        x[k] = mpfr_zero_p(r) ? 0 : ldexp(d, (int)(e - emax));
-    }
     for (slong i = 1; i < ns; i++) {
         double acc = x[i];
         for (slong j = 0; j < i; j++)

@@ -110,3 +110,28 @@ Test(step, radau_stagelu_solves_the_stages_matrix)
         cr_expect(eb >= 1e-6, "s = %ld: blocks %.3e", (long)ss[c], eb);
     }
 }
+
+/* A NaN in a Newton increment (the double solve overflowed near a tiny
+   pivot) reads as no convergence, not as the largest of the others
+   (mpfr_max ignores a NaN). */
+Test(step, radau_scaled_max_reads_nan_as_no_convergence)
+{
+    mpfr_ptr a = hdo_vec_init(3, 64), sc = hdo_vec_init(3, 64);
+    mpfr_t e;
+    mpfr_init2(e, 64);
+    for (slong k = 0; k < 3; k++) {
+        mpfr_set_d(a + k, 1e-30, MPFR_RNDN);
+        mpfr_set_ui(sc + k, 1, MPFR_RNDN);
+    }
+    mpfr_set_nan(a + 1);
+    mpfr_set_ui(e, 0, MPFR_RNDN);
+    hdo_radau_scaled_max(e, a, 3, 3, sc);
+    cr_assert(mpfr_inf_p(e) && mpfr_sgn(e) > 0);
+    mpfr_set_d(a + 1, 1e-30, MPFR_RNDN);
+    mpfr_set_ui(e, 0, MPFR_RNDN);
+    hdo_radau_scaled_max(e, a, 3, 3, sc);
+    cr_assert(mpfr_number_p(e) && mpfr_cmp_d(e, 2e-30) < 0);
+    mpfr_clear(e);
+    hdo_vec_clear(a, 3);
+    hdo_vec_clear(sc, 3);
+}
