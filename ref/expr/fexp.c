@@ -24,9 +24,10 @@
    to the same p-bit number (the nearest midpoint of two p-bit numbers
    is farther than E), that number is exp(x) correctly rounded: the bits
    of mpfr_exp(r, x, MPFR_RNDN).  exp(x) is never a midpoint (it is
-   transcendental for x != 0), so no tie is decided here.  Otherwise,
-   about once in 2^35 calls, and for special values, |x| >= 2^11,
-   precisions above 280 bits and results out of MPFR's exponent range,
+   transcendental for x != 0), so no tie is decided here.  Otherwise
+   (about once in 2^35 random arguments, far more often for a tiny x of
+   few bits, whose exp lies within x^2 of a midpoint), for special values, |x|
+   >= 2^11, precisions above 280 bits and results out of MPFR's exponent range,
    mpfr_exp does the work. */
 
 #define EBOUND 32 /* the error bound, in units of 2^-F (see fexp_fixed) */
