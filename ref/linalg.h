@@ -157,6 +157,11 @@ void hdo_vec_norm_inf(mpfr_t r, mpfr_srcptr v, slong n);
    in [1/2, 1)): the size of a value, for scales and floors; -inf for
    zero and NaN, +inf for an infinity. */
 double hdo_log2_abs(mpfr_srcptr x);
+/* log2 of a run's time unit u = min(1, span) from lspan = log2 of its
+   span (decisions.md D-112): lspan below 0, else 0, also for an unknown
+   span (-inf).  Taylor's noise window (D-118) and Radau's step cap
+   (D-119) read it. */
+double hdo_log2_time_unit(double lspan);
 #if GMP_NUMB_BITS == 64
 /* A regular x's top limb with a sticky bit (bit 0) for the limbs below:
    it holds the significand's 53 bits, its rounding bit and whether

@@ -118,3 +118,9 @@ hdo_same_number(mpfr_srcptr a, mpfr_srcptr b)
 {
     return mpfr_equal_p(a, b) && mpfr_signbit(a) == mpfr_signbit(b);
 }
+
+double
+hdo_log2_time_unit(double lspan)
+{
+    return lspan > -INFINITY && lspan < 0.0 ? lspan : 0.0;
+}

@@ -799,11 +799,8 @@ radau_apply(hdo_stepper_struct *st, const mpfr_t t0, mpfr_srcptr xs,
            its Zeno point: steps of 3e7).  With the 1 over a span below
            1 the same happened at scale: the ball scaled to 3e-20 took
            steps of 1 s and chattered (D-119). */
-        mpfr_set_ui(e, 1, MPFR_RNDN);
-        if (st->lspan > -INFINITY && st->lspan < 0.0) {
-            mpfr_set_d(e, st->lspan, MPFR_RNDN);
-            mpfr_exp2(e, e, MPFR_RNDN);
-        }
+        mpfr_set_d(e, hdo_log2_time_unit(st->lspan), MPFR_RNDN);
+        mpfr_exp2(e, e, MPFR_RNDN);
         mpfr_abs(fac, t0, MPFR_RNDN);
         if (mpfr_cmp(fac, e) < 0)
             mpfr_set(fac, e, MPFR_RNDN);

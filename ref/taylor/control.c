@@ -50,8 +50,7 @@
 double
 hdo_taylor_noise_horizon(const hdo_taylor_struct *tay)
 {
-    /* log2 u: the span below 1, else (or unknown) 1 */
-    double lu = tay->lspan > -INFINITY && tay->lspan < 0.0 ? tay->lspan : 0.0;
+    double lu = hdo_log2_time_unit(tay->lspan);
     double lt = hdo_log2_abs(tay->t0);
     if (tay->lspan > lt)
         lt = tay->lspan;
