@@ -549,8 +549,13 @@ solve_stages(radau *r, int predicted)
             goto done;
         have_F = 0;
         /* R = h A F - Z for y, -g for z; M dZ = R (every residual to
-           the stopping test's accuracy: decisions.md D-109) */
-        hdo_radau_dot_residual(r->R, &r->Ad, r->h, r->F, r->Z, r->n, nabs);
+           the stopping test's accuracy: decisions.md D-109), after the
+           first from the last one and F's change (D-123) */
+        if (iter == 0)
+            hdo_radau_dot_residual(r->R, &r->Ad, r->h, r->F, r->Z, r->n, nabs);
+        else
+            hdo_radau_dot_residual_next(r->R, &r->Ad, r->h, r->F, r->n, nabs);
+        hdo_radau_dot_keep(&r->Ad, r->F, r->R, r->n);
         for (slong i = 0; i < s; i++)
             for (slong k = r->n; k < n; k++)
                 mpfr_neg(r->R + i * n + k, r->F + i * n + k, MPFR_RNDN);
@@ -560,6 +565,7 @@ solve_stages(radau *r, int predicted)
             hdo_radau_block_solve_stages(&r->blk, r->R);
         for (slong k = 0; k < ns; k++)
             mpfr_add(r->Z + k, r->Z + k, r->R + k, MPFR_RNDN);
+        hdo_radau_dot_moved(&r->Ad, r->R, r->n);
         mpfr_set_zero(step, 1);
         hdo_radau_scaled_max(step, r->R, ns, n, r->sc);
         mpfr_set_ui_2exp(lim, 1, 8 - (long)r->wprec, MPFR_RNDN);

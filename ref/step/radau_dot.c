@@ -34,6 +34,8 @@ hdo_radau_dot_init(hdo_radau_dot *d, const hdo_mat_t A, slong n)
     d->pos = d->neg = NULL;
     d->nacc = 0;
     mpfr_init2(d->t, A->prec);
+    d->Fp = hdo_vec_init(s * n, A->prec);
+    d->Rp = hdo_vec_init(s * n, A->prec);
     for (slong i = 0; i < s * s; i++)
         mpfr_set(d->A + i, hdo_mat_entry(A, i / s, i % s), MPFR_RNDN);
 }
@@ -57,6 +59,8 @@ hdo_radau_dot_clear(hdo_radau_dot *d)
     free(d->pos);
     free(d->neg);
     mpfr_clear(d->t);
+    hdo_vec_clear(d->Fp, s * d->n);
+    hdo_vec_clear(d->Rp, s * d->n);
 }
 
 /* A rounded to 64 l fraction bits, made on first use. */
@@ -218,4 +222,46 @@ hdo_radau_dot_residual(mpfr_ptr R, hdo_radau_dot *d, const mpfr_t h,
             mpfr_sub(Ri, Ri, Z + i * n + k, MPFR_RNDN);
         }
     }
+}
+
+/* Why.  A Newton iteration whose matrix is factored in double gains a
+   fixed number of bits an iteration (decisions.md D-109), so the
+   iterations a step takes grow with the digits, and each full residual
+   costs s^2 n products of about the working precision.  After the
+   first, only the low bits of F move: the dot products of the change
+   need the bits between its size and the tolerance, as the correction
+   of a mixed-precision iterative refinement does (D-123). */
+void
+hdo_radau_dot_residual_next(mpfr_ptr R, hdo_radau_dot *d, const mpfr_t h,
+                            mpfr_srcptr F, slong nstate, const mpfr_t ntol)
+{
+    slong s = d->s, n = d->n;
+    for (slong i = 0; i < s; i++)
+        for (slong k = 0; k < nstate; k++) {
+            mpfr_ptr f = d->Fp + i * n + k;
+            mpfr_sub(f, F + i * n + k, f, MPFR_RNDN);
+        }
+    hdo_radau_dot_residual(R, d, h, d->Fp, d->Rp, nstate, ntol);
+}
+
+void
+hdo_radau_dot_keep(hdo_radau_dot *d, mpfr_srcptr F, mpfr_srcptr R, slong nstate)
+{
+    slong s = d->s, n = d->n;
+    for (slong i = 0; i < s; i++)
+        for (slong k = 0; k < nstate; k++) {
+            mpfr_set(d->Fp + i * n + k, F + i * n + k, MPFR_RNDN);
+            mpfr_set(d->Rp + i * n + k, R + i * n + k, MPFR_RNDN);
+        }
+}
+
+void
+hdo_radau_dot_moved(hdo_radau_dot *d, mpfr_srcptr dZ, slong nstate)
+{
+    slong s = d->s, n = d->n;
+    for (slong i = 0; i < s; i++)
+        for (slong k = 0; k < nstate; k++) {
+            mpfr_ptr p = d->Rp + i * n + k;
+            mpfr_sub(p, dZ + i * n + k, p, MPFR_RNDN);
+        }
 }

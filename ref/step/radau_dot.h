@@ -16,6 +16,9 @@ typedef struct {
     mp_ptr pos, neg; /* nacc limbs each: exact_row's accumulators */
     slong nacc;
     mpfr_t t;
+    /* hdo_radau_dot_residual_next's memory (s x n each): the F of the
+       last residual, and that residual less Z's change since */
+    mpfr_ptr Fp, Rp;
 } hdo_radau_dot;
 
 /* z := x 2^shift rounded to the nearest integer, ties to even: what
@@ -38,5 +41,22 @@ void hdo_radau_dot_clear(hdo_radau_dot *d);
 void hdo_radau_dot_residual(mpfr_ptr R, hdo_radau_dot *d, const mpfr_t h,
                             mpfr_srcptr F, mpfr_srcptr Z, slong nstate,
                             const mpfr_t ntol);
+/* The same residual for the next Newton iterate from the last one's
+   (decisions.md D-123): with Fp the F of the last residual R' (kept by
+   hdo_radau_dot_keep) and Rp = dZ - R' (dZ the change of Z since,
+   hdo_radau_dot_moved), R := h (A (x) I) (F - Fp) - Rp, which is h (A
+   (x) I) F - Z again; the dot products act on F's change, whose
+   magnitude is far below F's near convergence, so the precision rule
+   above asks fewer bits of them for the same absolute accuracy (2^-32
+   ntol, plus R''s own).  Fp := F - Fp on return. */
+void hdo_radau_dot_residual_next(mpfr_ptr R, hdo_radau_dot *d, const mpfr_t h,
+                                 mpfr_srcptr F, slong nstate,
+                                 const mpfr_t ntol);
+/* Fp := F and Rp := R (the residual just computed), the rows k <
+   nstate. */
+void hdo_radau_dot_keep(hdo_radau_dot *d, mpfr_srcptr F, mpfr_srcptr R,
+                        slong nstate);
+/* Rp := dZ - Rp, dZ the increment added to Z after the kept residual. */
+void hdo_radau_dot_moved(hdo_radau_dot *d, mpfr_srcptr dZ, slong nstate);
 
 #endif
