@@ -25,6 +25,13 @@ hdo_radau_dot_init(hdo_radau_dot *d, const hdo_mat_t A, slong n)
     d->n = n;
     d->lmax = (A->prec + 63) / 64 + 1;
     d->Az = calloc(d->lmax + 1, sizeof(mpz_ptr));
+    d->al = calloc(d->lmax + 1, sizeof(*d->al));
+    d->an = calloc(d->lmax + 1, sizeof(*d->an));
+    d->amax = calloc(d->lmax + 1, sizeof(slong));
+    d->fl = malloc(s * sizeof(*d->fl));
+    d->fn = malloc(s * sizeof(slong));
+    HDO_ASSERT(d->al != NULL && d->an != NULL && d->amax != NULL &&
+               d->fl != NULL && d->fn != NULL);
     d->A = hdo_vec_init(s * s, A->prec);
     d->Fz = malloc((s * n + 1) * sizeof(mpz_t));
     HDO_ASSERT(d->Az != NULL && d->Fz != NULL);
@@ -49,8 +56,15 @@ hdo_radau_dot_clear(hdo_radau_dot *d)
             for (slong i = 0; i < s * s; i++)
                 mpz_clear(d->Az[l] + i);
             free(d->Az[l]);
+            free(d->al[l]);
+            free(d->an[l]);
         }
     free(d->Az);
+    free(d->al);
+    free(d->an);
+    free(d->amax);
+    free(d->fl);
+    free(d->fn);
     for (slong k = 0; k < s * d->n; k++)
         mpz_clear(d->Fz[k]);
     free(d->Fz);
@@ -75,6 +89,15 @@ a_fixed(hdo_radau_dot *d, slong l)
             mpz_init(d->Az[l] + i);
             mpfr_mul_2si(d->t, d->A + i, 64 * l, MPFR_RNDN);
             mpfr_get_z(d->Az[l] + i, d->t, MPFR_RNDN);
+        }
+        d->al[l] = malloc(s * s * sizeof(*d->al[l]));
+        d->an[l] = malloc(s * s * sizeof(slong));
+        HDO_ASSERT(d->al[l] != NULL && d->an[l] != NULL);
+        for (slong i = 0; i < s * s; i++) {
+            d->al[l][i] = mpz_limbs_read(d->Az[l] + i);
+            d->an[l][i] = mpz_sgn(d->Az[l] + i) * (slong)mpz_size(d->Az[l] + i);
+            if ((slong)mpz_size(d->Az[l] + i) > d->amax[l])
+                d->amax[l] = (slong)mpz_size(d->Az[l] + i);
         }
     }
     return d->Az[l];
@@ -128,37 +151,35 @@ hdo_radau_fixed(mpz_t z, mpfr_srcptr x, long shift)
     mpz_limbs_finish(z, mpfr_sgn(x) < 0 ? -used : used);
 }
 
-/* d->acc := sum_j a_j Fz[j n + k] exactly, the same integer as an
-   mpz_addmul loop, at the limb level: the terms of each sign summed
-   into their own accumulator by mpn_addmul_1 (no allocation, no
-   normalisation per term), then one subtraction.  mpz_addmul cost about
-   300 instructions a term on 3-limb operands, 30% of the ring
-   modulator's run at 16 digits (decisions.md D-097). */
+/* d->acc := sum_j a_ij Fz[j n + k] exactly (the row i of Az[l], the
+   column read into d->fl, d->fn of at most nfmax limbs), the same
+   integer as an mpz_addmul loop, at the limb level: the terms of each
+   sign summed into their own accumulator by mpn_addmul_1 (no
+   allocation, no normalisation per term), then one subtraction.
+   mpz_addmul cost about 300 instructions a term on 3-limb operands, 30%
+   of the ring modulator's run at 16 digits (decisions.md D-097). */
 static void
-exact_row(hdo_radau_dot *d, mpz_srcptr a, slong k)
+exact_row(hdo_radau_dot *d, slong l, slong i, slong nfmax)
 {
-    slong s = d->s, n = d->n, len = 0;
-    for (slong j = 0; j < s; j++) {
-        slong m = mpz_size(a + j) + mpz_size(d->Fz[j * n + k]) + 1;
-        if (m > len)
-            len = m;
-    }
-    if (len + 1 > d->nacc) {
-        d->nacc = 2 * (len + 1);
+    slong s = d->s, len = d->amax[l] + nfmax + 2; /* + the carries */
+    const mp_limb_t *const *arow = d->al[l] + i * s;
+    const slong *an = d->an[l] + i * s;
+    if (len > d->nacc) {
+        d->nacc = 2 * len;
         d->pos = realloc(d->pos, d->nacc * sizeof(mp_limb_t));
         d->neg = realloc(d->neg, d->nacc * sizeof(mp_limb_t));
         HDO_ASSERT(d->pos != NULL && d->neg != NULL);
     }
-    len++; /* room for the carries of s terms (s < 2^64) */
     mpn_zero(d->pos, len);
     mpn_zero(d->neg, len);
     for (slong j = 0; j < s; j++) {
-        mpz_srcptr f = d->Fz[j * n + k];
-        slong na = mpz_size(a + j), nf = mpz_size(f);
+        slong na = an[j], nf = d->fn[j];
         if (na == 0 || nf == 0)
             continue;
-        mp_ptr acc = mpz_sgn(a + j) * mpz_sgn(f) > 0 ? d->pos : d->neg;
-        const mp_limb_t *al = mpz_limbs_read(a + j), *fl = mpz_limbs_read(f);
+        mp_ptr acc = (na > 0) == (nf > 0) ? d->pos : d->neg;
+        const mp_limb_t *al = arow[j], *fl = d->fl[j];
+        na = na < 0 ? -na : na;
+        nf = nf < 0 ? -nf : nf;
         for (slong q = 0; q < na; q++) {
             mp_limb_t cy = mpn_addmul_1(acc + q, fl, nf, al[q]);
             if (cy != 0)
@@ -203,7 +224,7 @@ hdo_radau_dot_residual(mpfr_ptr R, hdo_radau_dot *d, const mpfr_t h,
     slong l = (prec + 63) / 64;
     if (l > d->lmax)
         l = d->lmax;
-    mpz_srcptr Az = a_fixed(d, l);
+    a_fixed(d, l);
     for (slong k = 0; k < nstate; k++) {
         /* column k of F as integers times 2^(ek - prec) */
         long ek = LONG_MIN;
@@ -212,11 +233,18 @@ hdo_radau_dot_residual(mpfr_ptr R, hdo_radau_dot *d, const mpfr_t h,
                 ek = mpfr_get_exp(F + j * n + k);
         if (ek == LONG_MIN)
             ek = 0; /* the column is zero (or not a number: kept so) */
-        for (slong j = 0; j < s; j++)
-            hdo_radau_fixed(d->Fz[j * n + k], F + j * n + k, prec - ek);
+        slong nfmax = 0;
+        for (slong j = 0; j < s; j++) {
+            mpz_ptr f = d->Fz[j * n + k];
+            hdo_radau_fixed(f, F + j * n + k, prec - ek);
+            d->fl[j] = mpz_limbs_read(f);
+            d->fn[j] = mpz_sgn(f) * (slong)mpz_size(f);
+            if ((slong)mpz_size(f) > nfmax)
+                nfmax = (slong)mpz_size(f);
+        }
         for (slong i = 0; i < s; i++) {
             mpfr_ptr Ri = R + i * n + k;
-            exact_row(d, Az + i * s, k);
+            exact_row(d, l, i, nfmax);
             mpfr_set_z_2exp(Ri, d->acc, ek - prec - 64 * l, MPFR_RNDN);
             mpfr_mul(Ri, Ri, h, MPFR_RNDN);
             mpfr_sub(Ri, Ri, Z + i * n + k, MPFR_RNDN);

@@ -15,6 +15,12 @@ typedef struct {
     mpz_t *Fz, acc;
     mp_ptr pos, neg; /* nacc limbs each: exact_row's accumulators */
     slong nacc;
+    /* Az[l]'s limbs and signed sizes, and its largest size; a column
+       of Fz's (s entries): read once, not per term */
+    const mp_limb_t ***al;
+    slong **an, *amax;
+    const mp_limb_t **fl;
+    slong *fn;
     mpfr_t t;
     /* hdo_radau_dot_residual_next's memory (s x n each): the F of the
        last residual, and that residual less Z's change since */
