@@ -259,8 +259,12 @@ radau_alloc(hdo_stepper_struct *st, hdo_model_t model,
                 (mpfr_ptr)0);
     r->prev_coef = malloc((N * (s + 1) + 1) * sizeof(mpfr_t));
     HDO_ASSERT(r->prev_coef != NULL);
+    /* the predictor's coefficients, rounded when a step is accepted:
+       a start for Newton, trusted to half the precision (predict) and
+       in practice to about that (decisions.md D-123), so 64 bits beyond
+       the run's precision, not the working one */
     for (slong k = 0; k < N * (s + 1); k++)
-        mpfr_init2(r->prev_coef[k], w);
+        mpfr_init2(r->prev_coef[k], prec + 64 < w ? prec + 64 : w);
     mpfr_set_ui(r->hnext, 0, MPFR_RNDN);
     hdo_radau_probe_init(&r->probe);
     /* the tolerance: 2^(17 - prec), about the hybrid driver's 10^-(D+5)
@@ -623,8 +627,10 @@ predict(radau *r)
 {
     slong n = r->N, s = r->s;
     int ok = r->have_prev;
-    mpfr_t ds, x, d;
+    mpfr_prec_t pp = mpfr_get_prec(r->prev_coef[0]);
+    mpfr_t ds, x, d, xp;
     mpfr_inits2(r->wprec, ds, x, d, (mpfr_ptr)0);
+    mpfr_init2(xp, pp); /* Horner's abscissa at the coefficients' bits */
     mpfr_sub(ds, r->t0, r->tprev, MPFR_RNDN);
     mpfr_sub(d, ds, r->hprev, MPFR_RNDN);
     mpfr_mul_2si(x, r->hprev, -20, MPFR_RNDN);
@@ -633,7 +639,8 @@ predict(radau *r)
     if (ok)
         hdo_radau_scales(r->sc, r->y0, NULL, r->floor, n, s);
     for (slong i = 0; i < n && ok; i++) {
-        hdo_radau_horner(x, r->prev_coef + i * (s + 1), s, ds, r->wprec);
+        mpfr_set(xp, ds, MPFR_RNDN);
+        hdo_radau_horner(x, r->prev_coef + i * (s + 1), s, xp, pp);
         mpfr_sub(d, x, r->y0 + i, MPFR_RNDN);
         mpfr_mul_2si(x, r->sc + i, -(long)r->prec / 2, MPFR_RNDN);
         ok = mpfr_cmpabs(d, x) <= 0;
@@ -647,10 +654,11 @@ predict(radau *r)
             }
             mpfr_mul(x, r->c + m, r->h, MPFR_RNDN);
             mpfr_add(x, x, ds, MPFR_RNDN);
-            hdo_radau_horner(z, r->prev_coef + i * (s + 1), s, x, r->wprec);
+            mpfr_set(xp, x, MPFR_RNDN);
+            hdo_radau_horner(z, r->prev_coef + i * (s + 1), s, xp, pp);
             mpfr_sub(z, z, r->y0 + i, MPFR_RNDN);
         }
-    mpfr_clears(ds, x, d, (mpfr_ptr)0);
+    mpfr_clears(ds, x, d, xp, (mpfr_ptr)0);
     return ok;
 }
 
