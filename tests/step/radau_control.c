@@ -2,14 +2,12 @@
    (ref/step/radau_control.c: refactor the Newton matrix above a
    contraction of 1/4, an older block matrix above 1/100; keep a step
    whose growth is below 1.2; the step's safety factor beyond 24
-   stages), the DAE block solve, and the stage residual's dot products
-   (ref/step/radau_dot.c) against a plain MPFR sum at twice the
-   precision; the probe's wait after a failed blind probe (D-114). */
+   stages), the DAE block solve; the probe's wait after a failed blind
+   probe (D-114).  The stage residual's dot products: tests/step/radau_dot.c. */
 #include <criterion/criterion.h>
 #include <math.h>
 #include "../../ref/step/radau.h"
 #include "../../ref/step/radau_control.h"
-#include "../../ref/step/radau_dot.h"
 #include "hybrid.h"
 
 /* FLINT's rule: each threshold is tested at its value and one part in
@@ -126,96 +124,6 @@ Test(step, radau_step_safety_threshold)
         cr_expect(fabs(target / pow(0.8, 23) - 1) < 1e-12,
                   "s = %ld: safety %.17g aims at %.17g tol", ss[k], f, target);
         cr_expect(f < 1);
-    }
-}
-
-/* h sum_j a_ij F_jk - Z_ik by hdo_radau_dot_residual against the plain
-   sum at twice the precision, for Radau IIA's A at s = 3 and 24 and
-   values of mixed signs and sizes (F up to 1e6, Z near 1e-3): with
-   ntol = 0 to R's precision (a few ulps of the sum of |terms|), with
-   ntol to (s + 2) 2^-32 ntol (the rounding the precision rule
-   allows, ref/step/radau_dot.h). */
-Test(step, radau_dot_residual_against_mpfr)
-{
-    const slong ss[2] = {3, 24}, n = 3, nstate = 2;
-    for (int c = 0; c < 2; c++) {
-        slong s = ss[c];
-        mpfr_prec_t prec = 237;
-        mpfr_ptr nodes = hdo_vec_init(s, prec);
-        mpfr_ptr F = hdo_vec_init(s * n, prec), Z = hdo_vec_init(s * n, prec);
-        mpfr_ptr R = hdo_vec_init(s * n, prec);
-        hdo_mat_t A;
-        hdo_radau_dot d;
-        mpfr_t h, ntol, acc, t, bound;
-        mpfr_inits2(2 * prec, h, acc, t, bound, (mpfr_ptr)0);
-        mpfr_init2(ntol, 64);
-        hdo_mat_init(A, s, s, prec);
-        cr_assert_eq(hdo_radau_nodes(nodes, s), 0);
-        cr_assert_eq(hdo_radau_matrix(A, nodes, s), 0);
-        hdo_radau_dot_init(&d, A, n);
-        mpfr_set_d(h, 1.0 / 1024, MPFR_RNDN);
-        mpfr_div_ui(h, h, 3, MPFR_RNDN); /* not a power of two */
-        for (slong k = 0; k < s * n; k++) {
-            mpfr_set_si(F + k, (long)((k * 7919) % 2001) - 1000, MPFR_RNDN);
-            mpfr_mul_ui(F + k, F + k, 1000, MPFR_RNDN);
-            mpfr_div_ui(F + k, F + k, 7, MPFR_RNDN);
-            mpfr_set_si(Z + k, (long)((k * 104729) % 201) - 100, MPFR_RNDN);
-            mpfr_div_ui(Z + k, Z + k, 30011, MPFR_RNDN);
-        }
-        for (int pass = 0; pass < 2; pass++) {
-            if (pass == 0)
-                mpfr_set_ui(ntol, 0, MPFR_RNDN);
-            else
-                mpfr_set_d(ntol, 1e-40, MPFR_RNDN);
-            for (slong k = 0; k < s * n; k++)
-                mpfr_set_ui(R + k, 12345, MPFR_RNDN); /* untouched rows */
-            hdo_radau_dot_residual(R, &d, h, F, Z, nstate, ntol);
-            for (slong i = 0; i < s; i++)
-                for (slong k = 0; k < n; k++) {
-                    mpfr_ptr Ri = R + i * n + k;
-                    if (k >= nstate) {
-                        cr_expect(mpfr_cmp_ui(Ri, 12345) == 0);
-                        continue;
-                    }
-                    mpfr_set_ui(acc, 0, MPFR_RNDN);
-                    mpfr_set_ui(bound, 0, MPFR_RNDN);
-                    for (slong j = 0; j < s; j++) {
-                        mpfr_mul(t, hdo_mat_entry(A, i, j), F + j * n + k,
-                                 MPFR_RNDN);
-                        mpfr_add(acc, acc, t, MPFR_RNDN);
-                        mpfr_abs(t, t, MPFR_RNDN);
-                        mpfr_add(bound, bound, t, MPFR_RNDN);
-                    }
-                    mpfr_mul(acc, acc, h, MPFR_RNDN);
-                    mpfr_sub(acc, acc, Z + i * n + k, MPFR_RNDN);
-                    mpfr_sub(acc, acc, Ri, MPFR_RNDN);
-                    mpfr_abs(acc, acc, MPFR_RNDN);
-                    if (pass == 0) {
-                        /* 4 ulps of R's precision of h sum |terms| + |Z| */
-                        mpfr_mul(bound, bound, h, MPFR_RNDN);
-                        mpfr_abs(t, Z + i * n + k, MPFR_RNDN);
-                        mpfr_add(bound, bound, t, MPFR_RNDN);
-                        mpfr_mul_2si(bound, bound, 2 - (long)prec, MPFR_RNDN);
-                    } else {
-                        mpfr_mul_ui(bound, ntol, (unsigned long)s + 2,
-                                    MPFR_RNDN);
-                        mpfr_mul_2si(bound, bound, -32, MPFR_RNDN);
-                    }
-                    cr_expect(mpfr_cmp(acc, bound) <= 0,
-                              "s = %ld, pass %d, (%ld, %ld): error %.3e > "
-                              "%.3e",
-                              (long)s, pass, (long)i, (long)k,
-                              mpfr_get_d(acc, MPFR_RNDN),
-                              mpfr_get_d(bound, MPFR_RNDN));
-                }
-        }
-        hdo_radau_dot_clear(&d);
-        hdo_mat_clear(A);
-        hdo_vec_clear(nodes, s);
-        hdo_vec_clear(F, s * n);
-        hdo_vec_clear(Z, s * n);
-        hdo_vec_clear(R, s * n);
-        mpfr_clears(h, ntol, acc, t, bound, (mpfr_ptr)0);
     }
 }
 
