@@ -326,11 +326,12 @@ void hdo_run_guard_noise(run_ctx *c, mode_cache *mc, const mpfr_t t,
 /* vf := the error of guard g's value coef[0] at c->t (mc->xs, mc->xu),
    the zero rule's floor for S(0) (hdo_event_zero_order_at, decisions.md
    D-112): its enclosure when each input, a state, is known to its error
-   hdo_run_var_scale and t to tol |t|, plus |coef[0] - the enclosure's
-   midpoint|, plus after an event the change of S (coef[0..len)) within
-   the event time's uncertainty.  0 when that is not known (the guard
-   reads an algebraic unknown, or its enclosure fails): then the rule of
-   D-016. */
+   hdo_run_var_scale, an algebraic unknown to those errors carried
+   through h (hdo_reduced_unknown_error, D-124), and t to tol |t|, plus
+   |coef[0] - the enclosure's midpoint|, plus after an event the change
+   of S (coef[0..len)) within the event time's uncertainty.  0 when that
+   is not known (an input neither, dh/du singular, or an enclosure
+   fails): then the rule of D-016. */
 int hdo_run_guard_value_floor(mpfr_t vf, run_ctx *c, mode_cache *mc,
                               slong g, mpfr_srcptr coef, slong len, int after);
 
