@@ -25,6 +25,7 @@
 #   event at 0, each ball at 1/3 to D - 1 digits.
 set -u
 . "$(dirname "$0")/common.bash"
+. "$(dirname "$0")/event_time.bash"
 
 fails=0
 passes=0
@@ -36,29 +37,6 @@ report() { # status name message
         fails=$((fails + 1))
         echo "FAIL $2: $3 ($(tail -n 1 "$tmp/log" | head -c 300))"
     fi
-}
-
-# the event's time in $1/events.csv against the reference $2 (an mpmath
-# expression of mpf), to D - 1 digits of itself
-check_time() { # out D rc reference
-    "$PY" - "$@" <<'PYEOF'
-import csv, sys
-from mpmath import mp, mpf, sqrt, fabs, log10, quad, asin, sin
-out, D, rc, ref = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
-mp.dps = 2 * D + 60
-r = eval(ref)
-try:
-    ev = list(csv.DictReader(open(out + "/events.csv")))
-except OSError as e:
-    print("no result (exit %d): %s" % (rc, e)); sys.exit(1)
-if rc != 0 or len(ev) != 1:
-    print("exit %d, %d events" % (rc, len(ev))); sys.exit(1)
-d = fabs(mpf(ev[0]["time"]) - r)
-dig = 3 * D if d == 0 else float(-log10(d / r))
-print("event at %s, %.1f digits of itself (need %d)"
-      % (ev[0]["time"][:16], dig, D - 1))
-sys.exit(0 if dig >= D - 1 else 1)
-PYEOF
 }
 
 # Part 1
@@ -75,7 +53,7 @@ for S in 1e-30 1; do
                 [[ $method == implicit && $D == 60 ]] && continue
                 out="$tmp/tz_${S}_${k}_${method}_$D"
                 "$HDO" run "$tmp/tz.hdae" -d "$D" --method "$method" -o "$out" >"$tmp/log" 2>&1
-                res=$(check_time "$out" "$D" $? "$ref")
+                res=$(one_event_time "$out" "$D" $? "$ref")
                 report $? "algebraic_guard_S${S}_k${k}_${method}_d$D" "$res"
             done
         done
@@ -110,7 +88,7 @@ EOF
     for D in 16 30 60; do
         out="$tmp/rope_${v0}_$D"
         "$HDO" run "$tmp/rope.hdae" -d "$D" -o "$out" >"$tmp/log" 2>&1
-        res=$(check_time "$out" "$D" $? "$ref")
+        res=$(one_event_time "$out" "$D" $? "$ref")
         report $? "rope_force_v0${v0}_d$D" "$res"
     done
 done

@@ -32,6 +32,31 @@ state_of(const hdo_reduced_t r, hdo_model_t model, const char *name)
     return -1;
 }
 
+/* The point and radii of a test: ns states, one unknown. */
+typedef struct {
+    slong ns;
+    mpfr_ptr xs, xu, srad, urad;
+} point;
+
+static void
+point_init(point *p, slong ns)
+{
+    p->ns = ns;
+    p->xs = hdo_vec_init(ns, PREC);
+    p->xu = hdo_vec_init(1, PREC);
+    p->srad = hdo_vec_init(ns, 64);
+    p->urad = hdo_vec_init(1, 64);
+}
+
+static void
+point_clear(point *p)
+{
+    hdo_vec_clear(p->xs, p->ns);
+    hdo_vec_clear(p->xu, 1);
+    hdo_vec_clear(p->srad, p->ns);
+    hdo_vec_clear(p->urad, 1);
+}
+
 /* 3 z = 2 x at x = 1 known to rho: z = 2/3 is known to 2 rho / 3, plus
    its own rounding; not less (the bound holds), not much more. */
 Test(reduce_unknown_error, linear_constraint_carries_the_state_error)
@@ -42,8 +67,9 @@ Test(reduce_unknown_error, linear_constraint_carries_the_state_error)
                 "model lin\nvar x = 1, z\nmode m\n  der(x) = -x\n"
                 "  3*z = 2*x\nend\nstart m\n",
                 1);
-    mpfr_ptr xs = hdo_vec_init(1, PREC), xu = hdo_vec_init(1, PREC);
-    mpfr_ptr srad = hdo_vec_init(1, 64), urad = hdo_vec_init(1, 64);
+    point P;
+    point_init(&P, 1);
+    mpfr_ptr xs = P.xs, xu = P.xu, srad = P.srad, urad = P.urad;
     mpfr_t t, trad, lo;
     mpfr_inits2(64, t, trad, lo, (mpfr_ptr)0);
     mpfr_set_zero(t, 1);
@@ -71,10 +97,7 @@ Test(reduce_unknown_error, linear_constraint_carries_the_state_error)
                   mpfr_get_d(urad, MPFR_RNDN), mpfr_get_d(lo, MPFR_RNDN));
     }
     mpfr_clears(t, trad, lo, (mpfr_ptr)0);
-    hdo_vec_clear(xs, 1);
-    hdo_vec_clear(xu, 1);
-    hdo_vec_clear(srad, 1);
-    hdo_vec_clear(urad, 1);
+    point_clear(&P);
     hdo_reduced_clear(r);
     hdo_model_clear(model);
 }
@@ -92,8 +115,9 @@ Test(reduce_unknown_error, a_value_of_1e_30_is_known_to_its_digits)
                 "model tiny\nvar x = 0, z\nmode m\n  der(x) = 1\n"
                 "  z = 1e-30 - x + 1e20*x^2\nend\nstart m\n",
                 1);
-    mpfr_ptr xs = hdo_vec_init(1, PREC), xu = hdo_vec_init(1, PREC);
-    mpfr_ptr srad = hdo_vec_init(1, 64), urad = hdo_vec_init(1, 64);
+    point P;
+    point_init(&P, 1);
+    mpfr_ptr xs = P.xs, xu = P.xu, srad = P.srad, urad = P.urad;
     mpfr_t t, lim;
     mpfr_inits2(64, t, lim, (mpfr_ptr)0);
     mpfr_set_zero(t, 1);
@@ -115,10 +139,7 @@ Test(reduce_unknown_error, a_value_of_1e_30_is_known_to_its_digits)
     cr_expect(mpfr_cmp(urad, lim) <= 0, "z's error %.3e above x's",
               mpfr_get_d(urad, MPFR_RNDN));
     mpfr_clears(t, lim, (mpfr_ptr)0);
-    hdo_vec_clear(xs, 1);
-    hdo_vec_clear(xu, 1);
-    hdo_vec_clear(srad, 1);
-    hdo_vec_clear(urad, 1);
+    point_clear(&P);
     hdo_reduced_clear(r);
     hdo_model_clear(model);
 }
@@ -136,8 +157,9 @@ Test(reduce_unknown_error, pendulum_force_against_its_closed_form)
     const char *names[4] = {"x", "y", "vx", "vy"};
     const char *vals[4] = {"1", "0", "0", "1e-60"};
     slong S[4];
-    mpfr_ptr xs = hdo_vec_init(4, PREC), xu = hdo_vec_init(1, PREC);
-    mpfr_ptr srad = hdo_vec_init(4, 64), urad = hdo_vec_init(1, 64);
+    point P;
+    point_init(&P, 4);
+    mpfr_ptr xs = P.xs, xu = P.xu, srad = P.srad, urad = P.urad;
     mpfr_t t, lam, a, b, worst;
     mpfr_inits2(200, t, lam, a, b, worst, (mpfr_ptr)0);
     mpfr_set_zero(t, 1);
@@ -186,10 +208,7 @@ Test(reduce_unknown_error, pendulum_force_against_its_closed_form)
     cr_expect(mpfr_cmp(urad, a) <= 0, "lambda = 1e-120 known to %.3e",
               mpfr_get_d(urad, MPFR_RNDN));
     mpfr_clears(t, lam, a, b, worst, (mpfr_ptr)0);
-    hdo_vec_clear(xs, 4);
-    hdo_vec_clear(xu, 1);
-    hdo_vec_clear(srad, 4);
-    hdo_vec_clear(urad, 1);
+    point_clear(&P);
     hdo_reduced_clear(r);
     hdo_model_clear(model);
 }
