@@ -107,22 +107,19 @@ radau_apply(hdo_stepper_struct *st, const mpfr_t t0, mpfr_srcptr xs,
     }
     mpfr_set(r->h, r->hnext, MPFR_RNDN);
     if (r->have_gd) {
-        /* At most one time unit max(u, |t0|), u = min(1, span) (the
-           stepper's lspan; 1 if unknown), the horizon the driver gives
-           a Taylor step whose series is a polynomial
-           (hdo_run_event_horizon, D-112): the zero rule judges a
-           guard's coefficients by their size over the step, and a step
-           that grew without bound on an exactly represented solution
-           (four times a step) would call a guard's value at an arc's
-           start zero and its crossing immediate (filippov_spiral near
-           its Zeno point: steps of 3e7).  With the 1 over a span below
-           1 the same happened at scale: the ball scaled to 3e-20 took
-           steps of 1 s and chattered (D-119). */
-        mpfr_set_d(e, hdo_log2_time_unit(st->lspan), MPFR_RNDN);
-        mpfr_exp2(e, e, MPFR_RNDN);
-        mpfr_abs(fac, t0, MPFR_RNDN);
-        if (mpfr_cmp(fac, e) < 0)
-            mpfr_set(fac, e, MPFR_RNDN);
+        /* At most one time unit max(u, |t0|), u = min(1, span) the
+           driver's (st->unit; 1 if unknown): the horizon it gives a
+           Taylor step whose series is a polynomial
+           (hdo_run_event_horizon, D-112), to the bit (D-122).  The zero
+           rule judges a guard's coefficients by their size over the
+           step, and a step that grew without bound on an exactly
+           represented solution (four times a step) would call a
+           guard's value at an arc's start zero and its crossing
+           immediate (filippov_spiral near its Zeno point: steps of
+           3e7).  With the 1 over a span below 1 the same happened at
+           scale: the ball scaled to 3e-20 took steps of 1 s and
+           chattered (D-119). */
+        hdo_time_horizon(fac, st->unit, t0);
         if (mpfr_cmp(r->h, fac) > 0)
             mpfr_set(r->h, fac, MPFR_RNDN);
     }
