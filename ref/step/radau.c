@@ -99,8 +99,8 @@ radau_apply(hdo_stepper_struct *st, const mpfr_t t0, mpfr_srcptr xs,
             status = domain_fail(err, r, bad, t0);
             goto out;
         }
-        hdo_radau_time_scale(fac, r->y0, r->f->value, r->f->root_slot, r->floor,
-                             r->sc, n, N, s);
+        hdo_radau_time_scale(fac, r->y0, r->f->value, r->f->root_slot, r->nnz,
+                             r->jrow, r->jcol, r->floor, r->sc, n, N, s);
         mpfr_rootn_ui(e, r->tol, s + 1, MPFR_RNDN);
         mpfr_mul(r->hnext, fac, e, MPFR_RNDN);
         hdo_radau_probe_reset(&r->probe);
