@@ -184,6 +184,9 @@ int hdo_run_phase_enter(run_ctx *c, int phase);
 int hdo_run_fail(run_ctx *c, int status, slong mode, const mpfr_t t);
 int hdo_run_option_fail(run_ctx *c);
 void hdo_run_time_tol(mpfr_t r, const run_ctx *c, const mpfr_t t);
+/* u := the run's time unit min(1, |t_end - t0|) (one while t_end is not
+   known), at u's precision (64 bits: exact). */
+void hdo_run_time_unit(mpfr_t u, const run_ctx *c);
 /* transition.c: 1 when hdo_expr_enclose of e cannot fail on finite input
    balls where it succeeds on others (total kinds only: a reset's
    enclosure on the event-widened radii is then not needed). */

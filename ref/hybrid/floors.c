@@ -138,12 +138,14 @@ hdo_run_set_floors(run_ctx *c, mode_cache *mc)
     mpfr_t low;
     if (c->vmax == NULL)
         return; /* hdo_run_rows: no steps */
-    /* the run's time span, for Taylor's noise window (D-106) */
+    /* the run's time span, for Taylor's noise window (D-106), and its
+       time unit, the driver's own, for Radau's step cap (D-122) */
     if (mc->step->lspan == -INFINITY) {
         mpfr_init2(low, 64);
         mpfr_sub(low, c->t_end, c->res->t0, MPFR_RNDN);
         mc->step->lspan = hdo_log2_abs(low);
         mpfr_clear(low);
+        hdo_run_time_unit(mc->step->unit, c);
     }
     for (slong i = 0; i < r->nstate; i++)
         if (r->state[i].order == 0)
