@@ -164,8 +164,8 @@ candidate_point(candidate *cd, run_ctx *c, slong m, slong mask,
     if (hdo_run_mode_cache_get(c, q, t) == 0) {
         entry_load(c, q, e);
         if (hdo_run_reinit_point(c, q, t, &adjusted) == 0)
-            cd->kind = adjusted && !kept_within_error(c, q, e) ? CAND_JUMP
-                                                               : CAND_FAIL;
+            cd->kind =
+                adjusted && !kept_within_error(c, q, e) ? CAND_JUMP : CAND_FAIL;
     }
     if (c->err != NULL)
         hdo_error_clear(c->err); /* a candidate's failure is no error */
@@ -197,13 +197,21 @@ candidate_expand(candidate *cd, run_ctx *c, const mpfr_t t, int entered)
     }
     const hdo_mode *mode = c->model->modes + q;
     slong p = mc->step->dense.order;
+    int after = mpfr_equal_p(t, c->event_at); /* at an event's time */
+    mpfr_t vf;
+    mpfr_init2(vf, 64);
     cd->kind = CAND_CONTINUES;
     for (slong i = 0; i < mode->nperp; i++) {
         slong g = perp_guard(mode, i);
         mpfr_srcptr coef = mc->step->dense.guard[g * (p + 1)];
-        slong o =
-            hdo_event_zero_order(coef, p + 1, cd->H, c->tol,
-                                 mc->gfloor != NULL ? mc->gfloor + g : NULL);
+        mpfr_srcptr fl = mc->gfloor != NULL ? mc->gfloor + g : NULL;
+        slong o = hdo_event_zero_order(coef, p + 1, cd->H, c->tol, fl);
+        if (o > 0 &&
+            hdo_run_guard_value_floor_at(vf, c, mc, g, coef, p + 1, t, after))
+            /* B(0) a value: zero only within its own error (D-112), not
+               within tol times B's size over the step (x = 1e-30 at a
+               wall x >= 0 approached at rate 1, D-125) */
+            o = hdo_event_zero_order_at(coef, p + 1, cd->H, c->tol, fl, vf);
         if (o <= p && mpfr_sgn(coef + o) < 0 &&
             (cd->bad < 0 || o < cd->order)) {
             cd->kind = CAND_VIOLATES;
@@ -211,6 +219,7 @@ candidate_expand(candidate *cd, run_ctx *c, const mpfr_t t, int entered)
             cd->order = o;
         }
     }
+    mpfr_clear(vf);
 }
 
 /* Tries active set mask of the block of mode m at t from the entry

@@ -348,6 +348,14 @@ int
 hdo_run_guard_value_floor(mpfr_t vf, run_ctx *c, mode_cache *mc, slong g,
                           mpfr_srcptr coef, slong len, int after)
 {
+    return hdo_run_guard_value_floor_at(vf, c, mc, g, coef, len, c->t, after);
+}
+
+int
+hdo_run_guard_value_floor_at(mpfr_t vf, run_ctx *c, mode_cache *mc, slong g,
+                             mpfr_srcptr coef, slong len, const mpfr_t t,
+                             int after)
+{
     const hdo_stepper_struct *sp = mc->step;
     if (mc->gprog == NULL) /* made by hdo_run_guard_floors */
         return 0;
@@ -367,10 +375,10 @@ hdo_run_guard_value_floor(mpfr_t vf, run_ctx *c, mode_cache *mc, slong g,
         if (ok)
             hdo_run_var_scale(rad + q, c, gp->inputs[q].var, mid + q);
     }
-    mpfr_abs(trad, c->t, MPFR_RNDU);
+    mpfr_abs(trad, t, MPFR_RNDU);
     mpfr_mul(trad, trad, c->tol, MPFR_RNDU);
     ok = ok && hdo_expr_enclose(m, r, c->model->pool, sp->guards[g], gp->inputs,
-                                mid, rad, nin, c->t, trad, c->prec + 32) == 0;
+                                mid, rad, nin, t, trad, c->prec + 32) == 0;
     if (ok) {
         /* the truth is in m +- r, so |coef[0] - truth| <= |coef[0] - m| +
            r: coef[0]'s own rounding at the working precision counts (the
