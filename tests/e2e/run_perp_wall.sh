@@ -47,8 +47,8 @@ start m
 until 2
 EOF
 
-# check DIR x0 S D [algebraic]: one event at x0/S, the closed form in
-# every row (x relative to x0, lam and the others absolutely: they are
+# check DIR x0 S D TEND [algebraic]: one event at x0/S, the end at TEND,
+# the closed form in every row (x relative to x0, lam and the others absolutely: they are
 # of size 1), to D - 1 digits
 check() {
     "$PY" - "$@" <<'PY'
@@ -56,7 +56,8 @@ import csv, sys
 from mpmath import mp, mpf, fabs
 mp.dps = 80
 d, x0, S, D = sys.argv[1], mpf(sys.argv[2]), mpf(sys.argv[3]), int(sys.argv[4])
-alg = len(sys.argv) > 5
+tend = mpf(sys.argv[5])
+alg = len(sys.argv) > 6
 ts = x0 / S
 tol = mpf(10) ** (1 - D)
 ev = list(csv.DictReader(open(d + "/events.csv")))
@@ -64,7 +65,7 @@ assert len(ev) == 1, "%d events, not 1" % len(ev)
 assert ev[0]["kind"] == "switch", ev[0]["kind"]
 assert fabs(mpf(ev[0]["time"]) - ts) <= tol * ts, "event at %s" % ev[0]["time"]
 rows = list(csv.DictReader(open(d + "/trajectory.csv")))
-assert mpf(rows[-1]["time"]) == 2 * ts or fabs(mpf(rows[-1]["time"]) - 2 * ts) <= tol * ts
+assert fabs(mpf(rows[-1]["time"]) - tend) <= tol * tend, "end at %s" % rows[-1]["time"]
 for r in rows:
     t = mpf(r["time"])
     if fabs(t - ts) <= tol * ts:
@@ -80,16 +81,18 @@ for r in rows:
 PY
 }
 
-for sc in "1 1" "1e-30 1e-30" "1 1e20" "1e-30 1" "1e30 1e30"; do
+# x0 S [TEND]: the end at 2 x0 / S unless given (x0 = 1e-30 over [0, 2]:
+# the event at 1e-30, then x = 0 for the rest)
+for sc in "1 1" "1e-30 1e-30" "1 1e20" "1e-30 1" "1e30 1e30" "1e-30 1 2"; do
     set -- $sc
     x0=$1 S=$2
-    tend=$("$PY" -c "from mpmath import mp, mpf; mp.dps = 40; print(mp.nstr(2 * mpf('$x0') / mpf('$S'), 30))")
+    tend=${3:-$("$PY" -c "from mpmath import mp, mpf; mp.dps = 40; print(mp.nstr(2 * mpf('$x0') / mpf('$S'), 30))")}
     for D in 16 30 60; do
-        out="$tmp/w-$x0-$S-$D"
+        out="$tmp/w-$x0-$S-$tend-$D"
         if ! "$HDO" run "$tmp/wall.hdae" -d "$D" -p x0="$x0" -p S="$S" --until "$tend" \
             -o "$out" >/dev/null 2>"$tmp/err"; then
             fail "x0 = $x0, S = $S, $D digits: $(head -n 1 "$tmp/err")"
-        elif ! msg=$(check "$out" "$x0" "$S" "$D" 2>&1); then
+        elif ! msg=$(check "$out" "$x0" "$S" "$D" "$tend" 2>&1); then
             fail "x0 = $x0, S = $S, $D digits: $(echo "$msg" | tail -n 1)"
         else
             pass
@@ -101,7 +104,7 @@ for D in 16 30; do
     out="$tmp/walg-$D"
     if ! "$HDO" run "$tmp/walg.hdae" -d "$D" -o "$out" >/dev/null 2>"$tmp/err"; then
         fail "algebraic, $D digits: $(head -n 1 "$tmp/err")"
-    elif ! msg=$(check "$out" 1 1 "$D" alg 2>&1); then
+    elif ! msg=$(check "$out" 1 1 "$D" 2 alg 2>&1); then
         fail "algebraic, $D digits: $(echo "$msg" | tail -n 1)"
     else
         pass
