@@ -106,9 +106,9 @@ perp_guard(const hdo_mode *q, slong i)
    the zero rule's D-112), never an absolute tolerance; a derivative
    state, which has no such scale, within hdo_consistent_init's test.
    hdo_consistent_init counts a move beyond 2^(-prec/2) ||x0|| as a
-   jump, and a state at zero (x = 1e-17 at a wall x >= 0 reached at t =
-   1, 16 digits) moved onto the wall by its own error is none
-   (decisions.md D-125). */
+   jump, relative to the entry state's size: a state located at a wall
+   x >= 0 (x the event's error, a few tol) moved onto the wall by its
+   own error is none (decisions.md D-125). */
 static int
 kept_within_error(run_ctx *c, slong q, const entry_state *e)
 {
