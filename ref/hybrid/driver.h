@@ -337,6 +337,10 @@ void hdo_run_guard_noise(run_ctx *c, mode_cache *mc, const mpfr_t t,
    fails): then the rule of D-016. */
 int hdo_run_guard_value_floor(mpfr_t vf, run_ctx *c, mode_cache *mc,
                               slong g, mpfr_srcptr coef, slong len, int after);
+/* The same at t (a decision point before c->t is moved there). */
+int hdo_run_guard_value_floor_at(mpfr_t vf, run_ctx *c, mode_cache *mc,
+                                 slong g, mpfr_srcptr coef, slong len,
+                                 const mpfr_t t, int after);
 
 
 /* sample.c */

@@ -344,18 +344,19 @@ where(const hdo_reduced_struct *r, slong var, slong order)
     return r->nstate;
 }
 
-/* urad: the unknowns' errors at the step's start from the states'
+/* urad: the unknowns' errors at time t from the states'
    (hdo_run_var_scale) and t's (trad) through h
    (hdo_reduced_unknown_error, decisions.md D-124); 0 when it has them */
 static int
-unknown_radii(mpfr_ptr urad, run_ctx *c, mode_cache *mc, const mpfr_t trad)
+unknown_radii(mpfr_ptr urad, run_ctx *c, mode_cache *mc, const mpfr_t t,
+              const mpfr_t trad)
 {
     const hdo_reduced_struct *r = mc->red;
     mpfr_ptr srad = hdo_vec_init(r->nstate + 1, 64);
     for (slong i = 0; i < r->nstate; i++)
         hdo_run_var_scale(srad + i, c, r->state[i].var, mc->xs + i);
-    int st = hdo_reduced_unknown_error(urad, c->model, r, c->t, trad, mc->xs,
-                                       srad, mc->xu, c->prec);
+    int st = hdo_reduced_unknown_error(urad, c->model, r, t, trad, mc->xs, srad,
+                                       mc->xu, c->prec);
     hdo_vec_clear(srad, r->nstate + 1);
     return st;
 }
@@ -370,6 +371,14 @@ int
 hdo_run_guard_value_floor(mpfr_t vf, run_ctx *c, mode_cache *mc, slong g,
                           mpfr_srcptr coef, slong len, int after)
 {
+    return hdo_run_guard_value_floor_at(vf, c, mc, g, coef, len, c->t, after);
+}
+
+int
+hdo_run_guard_value_floor_at(mpfr_t vf, run_ctx *c, mode_cache *mc, slong g,
+                             mpfr_srcptr coef, slong len, const mpfr_t t,
+                             int after)
+{
     const hdo_stepper_struct *sp = mc->step;
     if (mc->gprog == NULL) /* made by hdo_run_guard_floors */
         return 0;
@@ -382,7 +391,7 @@ hdo_run_guard_value_floor(mpfr_t vf, run_ctx *c, mode_cache *mc, slong g,
     mpfr_set_zero(zero, 1);
     left_limit L = {mc->red, mc->xs, mc->xu, NULL, zero};
     int ok = 1;
-    mpfr_abs(trad, c->t, MPFR_RNDU);
+    mpfr_abs(trad, t, MPFR_RNDU);
     mpfr_mul(trad, trad, c->tol, MPFR_RNDU);
     slong nu = mc->red->nimplicit;
     mpfr_ptr urad = NULL; /* the unknowns' errors, when a guard reads one */
@@ -396,7 +405,7 @@ hdo_run_guard_value_floor(mpfr_t vf, run_ctx *c, mode_cache *mc, slong g,
         else if (ok) {
             if (urad == NULL) {
                 urad = hdo_vec_init(nu, 64);
-                ok = unknown_radii(urad, c, mc, trad) == 0;
+                ok = unknown_radii(urad, c, mc, t, trad) == 0;
             }
             if (ok)
                 mpfr_set(rad + q, urad + (-1 - at), MPFR_RNDU);
@@ -405,7 +414,7 @@ hdo_run_guard_value_floor(mpfr_t vf, run_ctx *c, mode_cache *mc, slong g,
     if (urad != NULL)
         hdo_vec_clear(urad, nu);
     ok = ok && hdo_expr_enclose(m, r, c->model->pool, sp->guards[g], gp->inputs,
-                                mid, rad, nin, c->t, trad, c->prec + 32) == 0;
+                                mid, rad, nin, t, trad, c->prec + 32) == 0;
     if (ok) {
         /* the truth is in m +- r, so |coef[0] - truth| <= |coef[0] - m| +
            r: coef[0]'s own rounding at the working precision counts (the
