@@ -1,5 +1,5 @@
 /* golden.h -- golden references of a user's own models (hdo ref write,
-   hdo ref compare; docs/cli.md, "hdo ref"): a result folder written with
+   hdo ref compare; docs/ref.md): a result folder written with
    the options that produced it (ref.json), read back, and compared with
    a fresh result to N significant digits, naming the first differing
    option, event or value.

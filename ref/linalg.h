@@ -159,9 +159,13 @@ void hdo_vec_norm_inf(mpfr_t r, mpfr_srcptr v, slong n);
 double hdo_log2_abs(mpfr_srcptr x);
 /* log2 of a run's time unit u = min(1, span) from lspan = log2 of its
    span (decisions.md D-112): lspan below 0, else 0, also for an unknown
-   span (-inf).  Taylor's noise window (D-118) and Radau's step cap
-   (D-119) read it. */
+   span (-inf).  Taylor's noise window (D-118) reads it. */
 double hdo_log2_time_unit(double lspan);
+/* H := max(u, |t|), |t| rounded to H's precision: one time unit at t, u
+   a run's time unit (D-112).  The driver's event horizon of a
+   polynomial series (hdo_run_event_horizon) and Radau's step cap on
+   arcs with guards (D-119, D-122), the same bits for the same u. */
+void hdo_time_horizon(mpfr_t H, const mpfr_t u, const mpfr_t t);
 #if GMP_NUMB_BITS == 64
 /* A regular x's top limb with a sticky bit (bit 0) for the limbs below:
    it holds the significand's 53 bits, its rounding bit and whether

@@ -220,6 +220,20 @@ int hdo_start_guess(mpfr_ptr xs, mpfr_ptr xu, int *fixed,
 void hdo_reduced_residual(mpfr_t res, hdo_model_t model, const hdo_reduced_t r,
                           const mpfr_t t, mpfr_srcptr xs, mpfr_srcptr xu);
 
+/* How far the unknowns xu (solved from h at (t, xs)) can be from the
+   truth when each state xs[i] is known to srad[i] and t to trad
+   (ref/reduce/unknown_error.c, decisions.md D-124): urad[j] = sum_k
+   |(dh/du)^-1_jk| (|m_k| + r_k), m_k +- r_k the enclosure of h_k over
+   the states' and t's balls at xu (the states' errors and Newton's
+   residual), dh/du at xu.  urad: nimplicit entries (64 bits suffice).
+   Returns 0, or HDO_ERR_SINGULAR (dh/du numerically singular),
+   HDO_ERR_DOMAIN or HDO_ERR_UNSUPPORTED (no compiled h): then no bound. */
+int hdo_reduced_unknown_error(mpfr_ptr urad, hdo_model_t model,
+                              const hdo_reduced_t r, const mpfr_t t,
+                              const mpfr_t trad, mpfr_srcptr xs,
+                              mpfr_srcptr srad, mpfr_srcptr xu,
+                              mpfr_prec_t prec);
+
 /* ------------------------------------------------------------------ */
 /* Filippov sliding modes: reduced forms built from the reduced forms of
    the modes they slide between (ref/reduce/filippov.c, a pair on one

@@ -78,6 +78,11 @@ typedef struct {
        span), the time scale of Taylor's noise window (decisions.md D-090,
        D-106, D-118). */
     double lspan;
+    /* The run's time unit u = min(1, span) at 64 bits, the driver's
+       (hdo_run_time_unit, set with lspan; 1 after init: unknown): a step
+       on an arc with guards is at most the driver's event horizon
+       hdo_time_horizon(u, t0) = max(u, |t0|) (Radau IIA, D-119, D-122). */
+    mpfr_t unit;
     /* The tolerance of the error control (the driver's 10^-(D+5),
        hdo_run_tol), given at init, at its own precision, kept by
        hdo_stepper_switch. */
@@ -168,12 +173,12 @@ extern const hdo_step_type hdo_step_taylor;
    with its exact Taylor coefficients up to order 4 (one expansion of the
    Taylor AD at the point), so that the zero rule at an arc's start reads
    exact derivatives as on a Taylor expansion; in a mode with switching
-   functions a step is at most max(1, |t0|) long, and an apply at the
-   point of the apply before the last returns that one's dense output
-   again.  It works at prec + 3s + 32 bits and chooses its step in apply,
-   for the tolerance 2^(17 - prec) (about the hybrid driver's 10^-(D+5),
-   which it is given in s->tol and does not use: radau_alloc says why);
-   step_size returns that step.  Flags: HDO_STEP_IMPLICIT,
+   functions a step is at most max(u, |t0|) long (u = s->unit), and an
+   apply at the point of the apply before the last returns that one's
+   dense output again.  It works at prec + 3s + 32 bits and chooses its
+   step in apply, for the tolerance 2^(17 - prec) (about the hybrid driver's
+   10^-(D+5), which it is given in s->tol and does not use: radau_setup.c says
+   why); step_size returns that step.  Flags: HDO_STEP_IMPLICIT,
    HDO_STEP_INDEX1_ONLY. */
 extern const hdo_step_type hdo_step_radau;
 slong hdo_radau_stages(mpfr_prec_t prec);

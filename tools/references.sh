@@ -4,7 +4,7 @@
 # usage: tools/references.sh write|check|check-heavy [CASE ...]
 #
 # The golden references are hdo's own regression tests, written and
-# compared by the command every user has for theirs (hdo ref, docs/cli.md):
+# compared by the command every user has for theirs (hdo ref, docs/ref.md):
 # each is the folder of
 #   $HDO ref write cases/<case>.hdae DIR --digits 40 --verify --every <every>
 # (a heavy case: --digits 30, below)
@@ -12,7 +12,7 @@
 # <every> from cases/references.txt, and a fresh result is compared with it
 # by `hdo ref compare --digits-agree 35` (35 significant digits, a heavy
 # case's 25; the rule is
-# in docs/cli.md, "hdo ref", and docs/decisions.md D-041).  All cases run in
+# in docs/ref.md and docs/decisions.md D-041).  All cases run in
 # parallel (one job per case).
 #
 #   write  (make references): every case is written into a scratch folder

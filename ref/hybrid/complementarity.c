@@ -100,6 +100,50 @@ perp_guard(const hdo_mode *q, slong i)
     return q->nwhens - q->nrel - q->nperp + i;
 }
 
+/* Whether mode q's consistent point (in its cache) keeps every kept
+   (fixed) state of the entry state e within the value's own error: for
+   a variable, tol times its largest size so far (hdo_run_var_scale, as
+   the zero rule's D-112), never an absolute tolerance; a derivative
+   state, which has no such scale, within hdo_consistent_init's test.
+   hdo_consistent_init counts a move beyond 2^(-prec/2) ||x0|| as a
+   jump, relative to the entry state's size: a state located at a wall
+   x >= 0 (x the event's error, a few tol) moved onto the wall by its
+   own error is none (decisions.md D-125). */
+static int
+kept_within_error(run_ctx *c, slong q, const entry_state *e)
+{
+    const mode_cache *mc = hdo_run_mode_find(c, q);
+    const hdo_reduced_struct *r = mc->red;
+    mpfr_t d, lim, big;
+    mpfr_inits2(c->prec, d, lim, big, (mpfr_ptr)0);
+    mpfr_set_ui(big, 0, MPFR_RNDN);
+    for (slong k = 0; k < e->n; k++)
+        if (mpfr_cmpabs(e->val + k, big) > 0)
+            mpfr_abs(big, e->val + k, MPFR_RNDN);
+    mpfr_mul_2si(big, big, -(long)(c->prec / 2), MPFR_RNDN);
+    int kept = 1;
+    for (slong i = 0; i < r->nstate && kept; i++) {
+        if (!mc->fixed[i])
+            continue;
+        slong k;
+        for (k = 0; k < e->n; k++)
+            if (e->vo[k].var == r->state[i].var &&
+                e->vo[k].order == r->state[i].order)
+                break;
+        if (k == e->n)
+            continue;
+        mpfr_sub(d, mc->xs + i, e->val + k, MPFR_RNDN);
+        mpfr_set(lim, big, MPFR_RNDN);
+        if (r->state[i].order == 0) {
+            hdo_run_var_scale(lim, c, r->state[i].var, e->val + k);
+            mpfr_max(lim, lim, big, MPFR_RNDN);
+        }
+        kept = mpfr_cmpabs(d, lim) <= 0;
+    }
+    mpfr_clears(d, lim, big, (mpfr_ptr)0);
+    return kept;
+}
+
 /* The consistent point of active set mask of the block of mode m at t
    from the entry state e: kind CAND_FAIL when there is one without a
    jump (the expansion, candidate_expand, then decides). */
@@ -120,7 +164,8 @@ candidate_point(candidate *cd, run_ctx *c, slong m, slong mask,
     if (hdo_run_mode_cache_get(c, q, t) == 0) {
         entry_load(c, q, e);
         if (hdo_run_reinit_point(c, q, t, &adjusted) == 0)
-            cd->kind = adjusted ? CAND_JUMP : CAND_FAIL;
+            cd->kind =
+                adjusted && !kept_within_error(c, q, e) ? CAND_JUMP : CAND_FAIL;
     }
     if (c->err != NULL)
         hdo_error_clear(c->err); /* a candidate's failure is no error */
@@ -152,13 +197,21 @@ candidate_expand(candidate *cd, run_ctx *c, const mpfr_t t, int entered)
     }
     const hdo_mode *mode = c->model->modes + q;
     slong p = mc->step->dense.order;
+    int after = mpfr_equal_p(t, c->event_at); /* at an event's time */
+    mpfr_t vf;
+    mpfr_init2(vf, 64);
     cd->kind = CAND_CONTINUES;
     for (slong i = 0; i < mode->nperp; i++) {
         slong g = perp_guard(mode, i);
         mpfr_srcptr coef = mc->step->dense.guard[g * (p + 1)];
-        slong o =
-            hdo_event_zero_order(coef, p + 1, cd->H, c->tol,
-                                 mc->gfloor != NULL ? mc->gfloor + g : NULL);
+        mpfr_srcptr fl = mc->gfloor != NULL ? mc->gfloor + g : NULL;
+        slong o = hdo_event_zero_order(coef, p + 1, cd->H, c->tol, fl);
+        if (o > 0 &&
+            hdo_run_guard_value_floor_at(vf, c, mc, g, coef, p + 1, t, after))
+            /* B(0) a value: zero only within its own error (D-112), not
+               within tol times B's size over the step (x = 1e-30 at a
+               wall x >= 0 approached at rate 1, D-125) */
+            o = hdo_event_zero_order_at(coef, p + 1, cd->H, c->tol, fl, vf);
         if (o <= p && mpfr_sgn(coef + o) < 0 &&
             (cd->bad < 0 || o < cd->order)) {
             cd->kind = CAND_VIOLATES;
@@ -166,6 +219,7 @@ candidate_expand(candidate *cd, run_ctx *c, const mpfr_t t, int entered)
             cd->order = o;
         }
     }
+    mpfr_clear(vf);
 }
 
 /* Tries active set mask of the block of mode m at t from the entry

@@ -61,8 +61,8 @@ hdo_run_option_fail(run_ctx *c)
    event horizon are relative to max(u, |t|), so that a run over [0,
    1e-20] decides as the same run scaled to [0, 1] does (decisions.md
    D-112); a span of one or more keeps D-016's unit. */
-static void
-time_unit(mpfr_t u, const run_ctx *c)
+void
+hdo_run_time_unit(mpfr_t u, const run_ctx *c)
 {
     mpfr_set_ui(u, 1, MPFR_RNDN);
     if (c->res == NULL || !mpfr_number_p(c->t_end) ||
@@ -83,7 +83,7 @@ void
 hdo_run_time_tol(mpfr_t r, const run_ctx *c, const mpfr_t t)
 {
     MPFR_DECL_INIT(u, 64);
-    time_unit(u, c);
+    hdo_run_time_unit(u, c);
     mpfr_abs(r, t, MPFR_RNDN);
     if (mpfr_cmp(r, u) < 0)
         mpfr_set(r, u, MPFR_RNDN);
@@ -109,9 +109,7 @@ hdo_run_event_horizon(mpfr_t H, const run_ctx *c, const mpfr_t t)
         return;
     mpfr_t u;
     mpfr_init2(u, 64);
-    time_unit(u, c);
-    mpfr_abs(H, t, MPFR_RNDN);
-    if (mpfr_cmp(H, u) < 0)
-        mpfr_set(H, u, MPFR_RNDN);
+    hdo_run_time_unit(u, c);
+    hdo_time_horizon(H, u, t);
     mpfr_clear(u);
 }

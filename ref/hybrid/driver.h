@@ -184,6 +184,9 @@ int hdo_run_phase_enter(run_ctx *c, int phase);
 int hdo_run_fail(run_ctx *c, int status, slong mode, const mpfr_t t);
 int hdo_run_option_fail(run_ctx *c);
 void hdo_run_time_tol(mpfr_t r, const run_ctx *c, const mpfr_t t);
+/* u := the run's time unit min(1, |t_end - t0|) (one while t_end is not
+   known), at u's precision (64 bits: exact). */
+void hdo_run_time_unit(mpfr_t u, const run_ctx *c);
 /* transition.c: 1 when hdo_expr_enclose of e cannot fail on finite input
    balls where it succeeds on others (total kinds only: a reset's
    enclosure on the event-widened radii is then not needed). */
@@ -326,13 +329,18 @@ void hdo_run_guard_noise(run_ctx *c, mode_cache *mc, const mpfr_t t,
 /* vf := the error of guard g's value coef[0] at c->t (mc->xs, mc->xu),
    the zero rule's floor for S(0) (hdo_event_zero_order_at, decisions.md
    D-112): its enclosure when each input, a state, is known to its error
-   hdo_run_var_scale and t to tol |t|, plus |coef[0] - the enclosure's
-   midpoint|, plus after an event the change of S (coef[0..len)) within
-   the event time's uncertainty.  0 when that is not known (the guard
-   reads an algebraic unknown, or its enclosure fails): then the rule of
-   D-016. */
+   hdo_run_var_scale, an algebraic unknown to those errors carried
+   through h (hdo_reduced_unknown_error, D-124), and t to tol |t|, plus
+   |coef[0] - the enclosure's midpoint|, plus after an event the change
+   of S (coef[0..len)) within the event time's uncertainty.  0 when that
+   is not known (an input neither, dh/du singular, or an enclosure
+   fails): then the rule of D-016. */
 int hdo_run_guard_value_floor(mpfr_t vf, run_ctx *c, mode_cache *mc,
                               slong g, mpfr_srcptr coef, slong len, int after);
+/* The same at t (a decision point before c->t is moved there). */
+int hdo_run_guard_value_floor_at(mpfr_t vf, run_ctx *c, mode_cache *mc,
+                                 slong g, mpfr_srcptr coef, slong len,
+                                 const mpfr_t t, int after);
 
 
 /* sample.c */

@@ -138,12 +138,14 @@ hdo_run_set_floors(run_ctx *c, mode_cache *mc)
     mpfr_t low;
     if (c->vmax == NULL)
         return; /* hdo_run_rows: no steps */
-    /* the run's time span, for Taylor's noise window (D-106) */
+    /* the run's time span, for Taylor's noise window (D-106), and its
+       time unit, the driver's own, for Radau's step cap (D-122) */
     if (mc->step->lspan == -INFINITY) {
         mpfr_init2(low, 64);
         mpfr_sub(low, c->t_end, c->res->t0, MPFR_RNDN);
         mc->step->lspan = hdo_log2_abs(low);
         mpfr_clear(low);
+        hdo_run_time_unit(mc->step->unit, c);
     }
     for (slong i = 0; i < r->nstate; i++)
         if (r->state[i].order == 0)
@@ -324,18 +326,39 @@ hdo_run_guard_noise(run_ctx *c, mode_cache *mc, const mpfr_t t, mpfr_srcptr xs,
     mc->gnkey_valid = 1;
 }
 
-/* 1 when (var, order) is a state of r: its error is tol times its
-   largest size.  An algebraic unknown's is not: the diode voltage ud =
-   V sin(w t) - vC of rectifier_diode is zero while the diode conducts,
-   its largest size so far its own rounding (1e-79 with V = 1e-39), its
-   error vC's (1e-74). */
-static int
-is_state(const hdo_reduced_struct *r, slong var, slong order)
+/* Where (var, order) lives in r: state i >= 0, unknown -1 - j, or
+   nstate when it is neither.  A state's error is tol times its largest
+   size; an unknown's is not (the diode voltage ud = V sin(w t) - vC of
+   rectifier_diode is zero while the diode conducts, its largest size so
+   far its own rounding, 1e-79 with V = 1e-39, its error vC's, 1e-74):
+   it is the states' errors carried through h (unknown_radii). */
+static slong
+where(const hdo_reduced_struct *r, slong var, slong order)
 {
     for (slong i = 0; i < r->nstate; i++)
         if (r->state[i].var == var && r->state[i].order == order)
-            return 1;
-    return 0;
+            return i;
+    for (slong j = 0; j < r->nimplicit; j++)
+        if (r->unknown[j].var == var && r->unknown[j].order == order)
+            return -1 - j;
+    return r->nstate;
+}
+
+/* urad: the unknowns' errors at time t from the states'
+   (hdo_run_var_scale) and t's (trad) through h
+   (hdo_reduced_unknown_error, decisions.md D-124); 0 when it has them */
+static int
+unknown_radii(mpfr_ptr urad, run_ctx *c, mode_cache *mc, const mpfr_t t,
+              const mpfr_t trad)
+{
+    const hdo_reduced_struct *r = mc->red;
+    mpfr_ptr srad = hdo_vec_init(r->nstate + 1, 64);
+    for (slong i = 0; i < r->nstate; i++)
+        hdo_run_var_scale(srad + i, c, r->state[i].var, mc->xs + i);
+    int st = hdo_reduced_unknown_error(urad, c->model, r, t, trad, mc->xs, srad,
+                                       mc->xu, c->prec);
+    hdo_vec_clear(srad, r->nstate + 1);
+    return st;
 }
 
 /* Why not gnoise (tol max(|x|, floor) per input): a value below its
@@ -347,6 +370,14 @@ is_state(const hdo_reduced_struct *r, slong var, slong order)
 int
 hdo_run_guard_value_floor(mpfr_t vf, run_ctx *c, mode_cache *mc, slong g,
                           mpfr_srcptr coef, slong len, int after)
+{
+    return hdo_run_guard_value_floor_at(vf, c, mc, g, coef, len, c->t, after);
+}
+
+int
+hdo_run_guard_value_floor_at(mpfr_t vf, run_ctx *c, mode_cache *mc, slong g,
+                             mpfr_srcptr coef, slong len, const mpfr_t t,
+                             int after)
 {
     const hdo_stepper_struct *sp = mc->step;
     if (mc->gprog == NULL) /* made by hdo_run_guard_floors */
@@ -360,17 +391,30 @@ hdo_run_guard_value_floor(mpfr_t vf, run_ctx *c, mode_cache *mc, slong g,
     mpfr_set_zero(zero, 1);
     left_limit L = {mc->red, mc->xs, mc->xu, NULL, zero};
     int ok = 1;
+    mpfr_abs(trad, t, MPFR_RNDU);
+    mpfr_mul(trad, trad, c->tol, MPFR_RNDU);
+    slong nu = mc->red->nimplicit;
+    mpfr_ptr urad = NULL; /* the unknowns' errors, when a guard reads one */
     for (slong q = 0; q < nin && ok; q++) {
-        ok = is_state(mc->red, gp->inputs[q].var, gp->inputs[q].order) &&
+        slong at = where(mc->red, gp->inputs[q].var, gp->inputs[q].order);
+        ok = at < mc->red->nstate &&
              hdo_run_left_value(mid + q, &L, gp->inputs[q].var,
                                 gp->inputs[q].order);
-        if (ok)
+        if (ok && at >= 0)
             hdo_run_var_scale(rad + q, c, gp->inputs[q].var, mid + q);
+        else if (ok) {
+            if (urad == NULL) {
+                urad = hdo_vec_init(nu, 64);
+                ok = unknown_radii(urad, c, mc, t, trad) == 0;
+            }
+            if (ok)
+                mpfr_set(rad + q, urad + (-1 - at), MPFR_RNDU);
+        }
     }
-    mpfr_abs(trad, c->t, MPFR_RNDU);
-    mpfr_mul(trad, trad, c->tol, MPFR_RNDU);
+    if (urad != NULL)
+        hdo_vec_clear(urad, nu);
     ok = ok && hdo_expr_enclose(m, r, c->model->pool, sp->guards[g], gp->inputs,
-                                mid, rad, nin, c->t, trad, c->prec + 32) == 0;
+                                mid, rad, nin, t, trad, c->prec + 32) == 0;
     if (ok) {
         /* the truth is in m +- r, so |coef[0] - truth| <= |coef[0] - m| +
            r: coef[0]'s own rounding at the working precision counts (the

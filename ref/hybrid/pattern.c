@@ -89,14 +89,24 @@ typedef struct {
 } rel_state;
 
 static rel_state
-guard_state(const run_ctx *c, slong m, slong g, const mpfr_t H, int sgn)
+guard_state(run_ctx *c, slong m, slong g, const mpfr_t H, int sgn,
+            const mpfr_t t)
 {
-    const mode_cache *mc = hdo_run_mode_find(c, m);
+    mode_cache *mc = hdo_run_mode_entry(c, m);
     slong p = mc->step->dense.order;
     mpfr_srcptr coef = mc->step->dense.guard[g * (p + 1)];
+    mpfr_srcptr fl = mc->gfloor != NULL ? mc->gfloor + g : NULL;
     rel_state r;
-    r.order = hdo_event_zero_order(coef, p + 1, H, c->tol,
-                                   mc->gfloor != NULL ? mc->gfloor + g : NULL);
+    r.order = hdo_event_zero_order(coef, p + 1, H, c->tol, fl);
+    if (r.order > 0) {
+        /* D(0) a value: zero only within its own error (D-112), not
+           within tol times D's size over the step (1e-30 - y at y = 0,
+           D-125); D-016's rule where that error is not known */
+        MPFR_DECL_INIT(vf, 64);
+        if (hdo_run_guard_value_floor_at(vf, c, mc, g, coef, p + 1, t,
+                                         mpfr_equal_p(t, c->event_at)))
+            r.order = hdo_event_zero_order_at(coef, p + 1, H, c->tol, fl, vf);
+    }
     r.kind = r.order == p + 1 ? R_ZERO : sgn * mpfr_sgn(coef + r.order);
     return r;
 }
@@ -104,12 +114,12 @@ guard_state(const run_ctx *c, slong m, slong g, const mpfr_t H, int sgn)
 /* The state of relation j's D in pattern m: its crossing guard is D on
    the >= side and in a zero variant, -D on the < side. */
 static rel_state
-rel_state_of(const run_ctx *c, slong m, slong j, const mpfr_t H)
+rel_state_of(run_ctx *c, slong m, slong j, const mpfr_t H, const mpfr_t t)
 {
     const hdo_mode *mode = c->model->modes + m;
     slong first = mode->nwhens - mode->nrel;
     int sgn = ((mode->mask | mode->zmask) >> j) & 1 ? 1 : -1;
-    return guard_state(c, m, first + j, H, sgn);
+    return guard_state(c, m, first + j, H, sgn, t);
 }
 
 /* The run's note that a mode was used (summary.json) is taken back for
@@ -194,13 +204,13 @@ decide(run_ctx *c, slong m, slong j, const mpfr_t t, const mpfr_t Hm,
             continue;
         }
         if (q == m) {
-            r[i] = rel_state_of(c, m, j, Hm);
+            r[i] = rel_state_of(c, m, j, Hm, t);
             continue;
         }
         was[i] = c->res->modes[q].used;
         tried[i] = 1;
         if (try_move(c, m, q, t) && expand(c, q, t, H) == 0)
-            r[i] = rel_state_of(c, q, j, H);
+            r[i] = rel_state_of(c, q, j, H, t);
     }
     mpfr_clear(H);
     int pk = r[0].kind, nk = r[1].kind, zk = r[2].kind;
@@ -304,7 +314,7 @@ pick_by_feasibility(run_ctx *c, slong *m, const mpfr_t t)
         if (expand(c, *m, t, H) < 0)
             break;
         for (slong j = 0; j < k; j++) {
-            rel_state r = guard_state(c, *m, first + j, H, 1);
+            rel_state r = guard_state(c, *m, first + j, H, 1, t);
             if (r.kind == R_NEG)
                 mask ^= (slong)1 << j;
         }
@@ -351,7 +361,7 @@ hdo_run_pick_pattern(run_ctx *c, slong *m, const mpfr_t t)
         slong mask = mode->mask, zmask = mode->zmask, onsurf = 0;
         for (slong j = 0; j < k; j++) {
             slong bit = (slong)1 << j;
-            rel_state r = rel_state_of(c, *m, j, H);
+            rel_state r = rel_state_of(c, *m, j, H, t);
             if (r.kind == R_ZERO || r.order > 0) {
                 onsurf |= bit;
                 continue;
@@ -413,7 +423,7 @@ hdo_run_check_when_unique(run_ctx *c, slong m, const mpfr_t t)
             break;
         expanded = 1;
         /* m's guard zero at t and leaving into m's feasible side */
-        rel_state ra = guard_state(c, m, g, H, 1);
+        rel_state ra = guard_state(c, m, g, H, 1, t);
         if (ra.kind != R_POS || ra.order == 0)
             continue;
         const mode_cache *mc = hdo_run_mode_find(c, m);
@@ -435,7 +445,7 @@ hdo_run_check_when_unique(run_ctx *c, slong m, const mpfr_t t)
                 hdo_run_set_floors(c, mb);
                 rb.kind = R_NEG;
             } else if (expand(c, b, t, Hb) == 0) {
-                rb = guard_state(c, b, kb, Hb, 1);
+                rb = guard_state(c, b, kb, Hb, 1, t);
             }
         }
         untry(c, b, was);

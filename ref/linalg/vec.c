@@ -124,3 +124,11 @@ hdo_log2_time_unit(double lspan)
 {
     return lspan > -INFINITY && lspan < 0.0 ? lspan : 0.0;
 }
+
+void
+hdo_time_horizon(mpfr_t H, const mpfr_t u, const mpfr_t t)
+{
+    mpfr_abs(H, t, MPFR_RNDN);
+    if (mpfr_cmp(H, u) < 0)
+        mpfr_set(H, u, MPFR_RNDN);
+}

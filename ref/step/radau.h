@@ -252,13 +252,17 @@ void hdo_radau_scaled_max(mpfr_t e, mpfr_srcptr a, slong n, slong N,
 /* radau_scale.c: T := the state's time scale for the first step:
    min |y0_i| / |f_i| over the components i < n that move and are above
    their floors (floor NULL: every nonzero one), f_i = value[slot[i]];
-   without one, max_i sc_i / max_i |f_i| (sc from hdo_radau_scales, set
-   here); 1 when that is not a number.
+   without one, min sqrt(|y0_i| / |a_i|) over those at rest (f_i = 0)
+   above their floors, a = J f over the states (J's nnz entries
+   value[slot[N + e]] at (jrow[e], jcol[e])); without one either,
+   max_i sc_i / max_i |f_i| (sc from hdo_radau_scales, set here); 1 when
+   that is not a number.
    hdo_radau_round_floor_log2: log2 of the iteration's rounding floor
    2^-(3s + 25) max_k |y0_k| (hdo_radau_scales' last term), -inf for a
    zero state. */
 void hdo_radau_time_scale(mpfr_t T, mpfr_srcptr y0, const mpfr_t *value,
-                          const slong *slot, mpfr_srcptr floor, mpfr_ptr sc,
+                          const slong *slot, slong nnz, const slong *jrow,
+                          const slong *jcol, mpfr_srcptr floor, mpfr_ptr sc,
                           slong n, slong N, slong s);
 double hdo_radau_round_floor_log2(mpfr_srcptr y0, slong N, slong s);
 

@@ -76,10 +76,16 @@ hdo_radau_scaled_max(mpfr_t e, mpfr_srcptr a, slong n, slong N, mpfr_srcptr sc)
    estimate sees a constant and the dense output holds x0; issue 23).
    Each moving component now sets its own time scale |y0_i| / |f_i|; a
    component at zero or at noise level (within its floor: a position at
-   an impact) has none. */
+   an impact) has none.  Why the second derivative for a state at rest:
+   the fallback max_i sc_i / max_i |f_i| divides a size by another
+   component's rate, for a ball dropped from rest |h| / |v'|, a time
+   squared: scaled in time by S (h = S^2) its first step was S times too
+   short, and fourfold growth took log4(1/S) steps more (decisions.md
+   D-122). */
 void
 hdo_radau_time_scale(mpfr_t T, mpfr_srcptr y0, const mpfr_t *value,
-                     const slong *slot, mpfr_srcptr floor, mpfr_ptr sc, slong n,
+                     const slong *slot, slong nnz, const slong *jrow,
+                     const slong *jcol, mpfr_srcptr floor, mpfr_ptr sc, slong n,
                      slong N, slong s)
 {
     mpfr_t q, big;
@@ -93,6 +99,34 @@ hdo_radau_time_scale(mpfr_t T, mpfr_srcptr y0, const mpfr_t *value,
         mpfr_div(q, y0 + i, fi, MPFR_RNDN);
         mpfr_abs(q, q, MPFR_RNDN);
         mpfr_min(T, T, q, MPFR_RNDN);
+    }
+    if (mpfr_inf_p(T) && nnz > 0) {
+        /* none moves: a component at rest above its floor moves by its
+           own size in sqrt(|y0_i| / |y_i''|), y'' = J f over the states
+           (a free fall from rest: h = g t^2 / 2) */
+        mpfr_t a;
+        mpfr_init2(a, 64);
+        for (slong i = 0; i < n; i++) {
+            mpfr_set_zero(a, 1);
+            for (slong e = 0; e < nnz; e++) {
+                if (jrow[e] != i || jcol[e] >= n)
+                    continue;
+                mpfr_mul(q, value[slot[N + e]], value[slot[jcol[e]]],
+                         MPFR_RNDN);
+                mpfr_add(a, a, q, MPFR_RNDN);
+            }
+            if (!mpfr_zero_p(value[slot[i]]) || mpfr_zero_p(a) ||
+                mpfr_zero_p(y0 + i) ||
+                (floor != NULL && mpfr_cmpabs(y0 + i, floor + i) <= 0))
+                continue;
+            mpfr_div(q, y0 + i, a, MPFR_RNDN);
+            mpfr_abs(q, q, MPFR_RNDN);
+            mpfr_sqrt(q, q, MPFR_RNDN);
+            mpfr_min(T, T, q, MPFR_RNDN);
+        }
+        mpfr_clear(a);
+        if (!mpfr_number_p(T))
+            mpfr_set_inf(T, 1);
     }
     if (mpfr_inf_p(T)) {
         /* no moving component of its own size: the state's size over

@@ -30,6 +30,8 @@ hdo_stepper_init(hdo_stepper_t s, const hdo_step_type *type, hdo_model_t model,
     memset(s, 0, sizeof *s);
     mpfr_init2(s->tol, mpfr_get_prec(tol));
     mpfr_set(s->tol, tol, MPFR_RNDN);
+    mpfr_init2(s->unit, 64);
+    mpfr_set_ui(s->unit, 1, MPFR_RNDN);
     s->type = type;
     s->model = model;
     s->red = red;
@@ -63,6 +65,7 @@ hdo_stepper_clear(hdo_stepper_t s)
     s->guards = NULL;
     if (s->floor != NULL) { /* initialised, and not cleared yet */
         mpfr_clear(s->tol);
+        mpfr_clear(s->unit);
         hdo_vec_clear(s->floor, s->red->nstate + s->red->nimplicit);
     }
     if (s->gfloor != NULL) {
@@ -92,6 +95,7 @@ hdo_stepper_switch(hdo_stepper_t s, const hdo_step_type *type)
         mpfr_set(t->gnoise + q, s->gnoise + q, MPFR_RNDN);
     }
     t->lspan = s->lspan;
+    mpfr_set(t->unit, s->unit, MPFR_RNDN);
     t->serial = s->serial;     /* never a serial seen before (step.h) */
     t->spectral = s->spectral; /* the same mode: the same Jacobian */
     s->spectral = NULL;

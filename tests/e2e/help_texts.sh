@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# help_texts.sh -- every command's --help agrees with docs/cli.md and the
-# manual page docs/hdo.1 about its options.
+# help_texts.sh -- every command's --help agrees with its reference page
+# (docs/cli.md; docs/ref.md for hdo ref) and the manual page docs/hdo.1
+# about its options.
 #
 # For each command (ref write and ref compare: their ### sections):
 # `hdo CMD --help` exits 0 with its usage on stdout; every long option
@@ -20,13 +21,15 @@ bad() {
     fails=$((fails + 1))
 }
 
-# CMD (as typed after hdo) : cli.md section heading : manual section
-commands=("run:## hdo run :run" "analyze:## hdo analyze :analyze"
-    "check:## hdo check :check" "ref write:### hdo ref write :ref"
-    "ref compare:### hdo ref compare :ref")
+# CMD (as typed after hdo) : section heading : manual section : page
+commands=("run:## hdo run :run:docs/cli.md"
+    "analyze:## hdo analyze :analyze:docs/cli.md"
+    "check:## hdo check :check:docs/cli.md"
+    "ref write:### hdo ref write :ref:docs/ref.md"
+    "ref compare:### hdo ref compare :ref:docs/ref.md")
 
 for entry in "${commands[@]}"; do
-    IFS=: read -r cmd heading man <<<"$entry"
+    IFS=: read -r cmd heading man doc <<<"$entry"
     # shellcheck disable=SC2086
     if ! "$HDO" $cmd --help >"$tmp/help" 2>"$tmp/err"; then
         bad "hdo $cmd --help exits non-zero: $(head -n 2 "$tmp/err")"
@@ -34,14 +37,14 @@ for entry in "${commands[@]}"; do
     fi
     [[ -s $tmp/err ]] && bad "hdo $cmd --help writes on stderr"
     grep -q "^usage: hdo $cmd " "$tmp/help" || bad "hdo $cmd --help: no usage line"
-    out=$("$PY" - "$tmp/help" "$heading" "$man" <<'PYEOF'
+    out=$("$PY" - "$tmp/help" "$heading" "$man" "$doc" <<'PYEOF'
 import re, sys
 help_text = open(sys.argv[1]).read()
-heading, man = sys.argv[2], sys.argv[3]
-cli = open("docs/cli.md").read()
+heading, man, doc = sys.argv[2], sys.argv[3], sys.argv[4]
+cli = open(doc).read()
 start = cli.find("\n" + heading)
 if start < 0:
-    print("docs/cli.md has no section '%s'" % heading.strip())
+    print("%s has no section '%s'" % (doc, heading.strip()))
     sys.exit()
 # a section ends at the next heading of its level or above
 ends = [cli.find(h, start + 1) for h in ("\n## ", "\n### ")[: heading.count("#") - 1]]
@@ -56,16 +59,16 @@ mansec = m.group(1)
 opts = set(re.findall(r"(?<![\w-])--[a-z][a-z-]*", help_text)) - {"--help"}
 for o in sorted(opts):
     if not re.search(r"(?<![\w-])%s(?![\w-])" % o, section):
-        print("--help names %s, docs/cli.md (%s) does not" % (o, heading.strip()))
+        print("--help names %s, %s (%s) does not" % (o, doc, heading.strip()))
     if not re.search(r"(?<![\w-])%s(?![\w-])" % o, mansec):
         print("--help names %s, docs/hdo.1 (.SS %s) does not" % (o, man))
 table = [l for l in section.splitlines() if l.startswith("| `-")]
 if not table:
-    print("docs/cli.md (%s) has no option table" % heading.strip())
+    print("%s (%s) has no option table" % (doc, heading.strip()))
 for row in table:
     for o in re.findall(r"(?<![\w-])--[a-z][a-z-]*", row.split("|")[1]):
         if o not in opts:
-            print("docs/cli.md (%s) lists %s, --help does not" % (heading.strip(), o))
+            print("%s (%s) lists %s, --help does not" % (doc, heading.strip(), o))
 PYEOF
 )
     [[ -n $out ]] && while IFS= read -r line; do bad "hdo $cmd: $line"; done <<<"$out"
@@ -93,4 +96,4 @@ done
 if ((fails)); then
     exit 1
 fi
-echo "PASS help_texts: run, analyze, check, ref write and ref compare --help name exactly the options of their cli.md tables, all in the manual page; implicit with \`when\` clauses"
+echo "PASS help_texts: run, analyze, check, ref write and ref compare --help name exactly the options of their tables in docs/cli.md and docs/ref.md, all in the manual page; implicit with \`when\` clauses"

@@ -16,8 +16,8 @@
 # Part 2: tools/references.sh check reruns every reference (hdo ref
 # compare, in parallel, one job per case, JOBS = nproc) with the options
 # of its ref.json (40 digits, --verify, the step of cases/references.txt)
-# and compares all numbers to 35 significant digits (the rule: docs/cli.md,
-# "hdo ref", and docs/decisions.md D-041).  Pending cases are listed as SKIP
+# and compares all numbers to 35 significant digits (the rule: docs/ref.md
+# and docs/decisions.md D-041).  Pending cases are listed as SKIP
 # with their reason, the heavy ones (tests/corpus/heavy.txt) naming make
 # check-heavy, which reruns their 30-digit references (D-099).  Under SAN=1 the whole set runs as well: the time
 # goes to MPFR/FLINT, which are not instrumented, so the sanitized binary

@@ -17,6 +17,7 @@
 # digits), and put the event at t = 0.
 set -u
 . "$(dirname "$0")/common.bash"
+. "$(dirname "$0")/event_time.bash"
 
 fails=0
 passes=0
@@ -33,26 +34,8 @@ for model in y x; do
             out="$tmp/out_${model}_${k}_$D"
             "$HDO" run "$tmp/tiny.hdae" -d "$D" -o "$out" >"$tmp/log" 2>&1
             rc=$?
-            res=$("$PY" - "$out" "$D" "$k" "$rc" <<'PYEOF'
-import csv, sys
-from mpmath import mp, mpf, sqrt, fabs, log10
-out, D, k, rc = sys.argv[1], int(sys.argv[2]), sys.argv[3], int(sys.argv[4])
-mp.dps = 2 * D + 40
-k = mpf(k)
-r = mpf("1e-30") if k == 0 else (1 - sqrt(1 - 4 * k * mpf("1e-30"))) / (2 * k)
-try:
-    ev = list(csv.DictReader(open(out + "/events.csv")))
-except OSError as e:
-    print("no result (exit %d): %s" % (rc, e)); sys.exit(1)
-if rc != 0 or len(ev) != 1:
-    print("exit %d, %d events" % (rc, len(ev))); sys.exit(1)
-d = fabs(mpf(ev[0]["time"]) - r)
-dig = 3 * D if d == 0 else float(-log10(d / r))
-print("event at %s, %.1f digits of itself (need %d)"
-      % (ev[0]["time"][:16], dig, D - 1))
-sys.exit(0 if dig >= D - 1 else 1)
-PYEOF
-)
+            ref="(mpf('1e-30') if mpf('$k') == 0 else (1 - sqrt(1 - 4 * mpf('$k') * mpf('1e-30'))) / (2 * mpf('$k')))"
+            res=$(one_event_time "$out" "$D" "$rc" "$ref")
             if [[ $? -eq 0 ]]; then
                 passes=$((passes + 1))
                 echo "PASS tiny_event_${model}_k${k}_d$D: $res"

@@ -538,3 +538,64 @@ Test(step, radau_block_band_against_dense)
             hdo_vec_clear(R2, n * s);
         }
 }
+
+/* The first step's time scale (hdo_radau_time_scale) of a state at rest:
+   the ball h = S^2, v = 0 (h' = v, v' = -g, J_hv = 1): h moves by its
+   own size in sqrt(S^2 / g) = S / sqrt(g) (decisions.md D-122), at every
+   S in proportion to S (to the bit for S = 2^-k); it was S^2 / g, a time
+   squared.  A moving component keeps its |y_i| / |f_i|; with no
+   acceleration either, one time unit as before. */
+Test(step, radau_time_scale_of_a_state_at_rest)
+{
+    const slong n = 2, N = 2, nnz = 1, slot[3] = {0, 1, 2};
+    const slong jrow[1] = {0}, jcol[1] = {1};
+    mpfr_t value[3], T, T1, w;
+    mpfr_ptr y0 = hdo_vec_init(2, 64), sc = hdo_vec_init(2, 64);
+    for (int k = 0; k < 3; k++)
+        mpfr_init2(value[k], 64);
+    mpfr_inits2(64, T, T1, w, (mpfr_ptr)0);
+    for (long k = 0; k <= 100; k += 25) {
+        mpfr_set_ui_2exp(y0 + 0, 1, -2 * k, MPFR_RNDN); /* h = S^2 */
+        mpfr_set_ui(y0 + 1, 0, MPFR_RNDN);
+        mpfr_set_ui(value[0], 0, MPFR_RNDN); /* h' = v = 0 */
+        mpfr_set_d(value[1], -9.81, MPFR_RNDN);
+        mpfr_set_ui(value[2], 1, MPFR_RNDN); /* dh'/dv */
+        hdo_radau_time_scale(T, y0, value, slot, nnz, jrow, jcol, NULL, sc, n,
+                             N, 9);
+        if (k == 0) {
+            mpfr_set_d(w, 1 / sqrt(9.81), MPFR_RNDN);
+            cr_expect(fabs(mpfr_get_d(T, MPFR_RNDN) / mpfr_get_d(w, MPFR_RNDN) -
+                           1) < 1e-15,
+                      "T = %.17g", mpfr_get_d(T, MPFR_RNDN));
+            mpfr_set(T1, T, MPFR_RNDN);
+        } else {
+            mpfr_mul_2si(w, T1, -k, MPFR_RNDN);
+            cr_expect(mpfr_equal_p(T, w), "S = 2^-%ld: T / S = %.17g", k,
+                      mpfr_get_d(T, MPFR_RNDN) * pow(2.0, (double)k));
+        }
+    }
+    /* a moving component: |y_i| / |f_i| (h = 1, v = 2: 1/2 and 2/9.81) */
+    mpfr_set_ui(y0 + 0, 1, MPFR_RNDN);
+    mpfr_set_ui(y0 + 1, 2, MPFR_RNDN);
+    mpfr_set_ui(value[0], 2, MPFR_RNDN);
+    hdo_radau_time_scale(T, y0, value, slot, nnz, jrow, jcol, NULL, sc, n, N,
+                         9);
+    mpfr_set_ui(w, 2, MPFR_RNDN);
+    mpfr_div(w, w, value[1], MPFR_RNDN);
+    mpfr_abs(w, w, MPFR_RNDN);
+    cr_expect(mpfr_equal_p(T, w), "moving: T = %.17g",
+              mpfr_get_d(T, MPFR_RNDN));
+    /* at rest without acceleration: one time unit */
+    mpfr_set_ui(y0 + 1, 0, MPFR_RNDN);
+    mpfr_set_ui(value[0], 0, MPFR_RNDN);
+    mpfr_set_ui(value[1], 0, MPFR_RNDN);
+    hdo_radau_time_scale(T, y0, value, slot, nnz, jrow, jcol, NULL, sc, n, N,
+                         9);
+    cr_expect(mpfr_cmp_ui(T, 1) == 0, "at rest: T = %.17g",
+              mpfr_get_d(T, MPFR_RNDN));
+    for (int k = 0; k < 3; k++)
+        mpfr_clear(value[k]);
+    mpfr_clears(T, T1, w, (mpfr_ptr)0);
+    hdo_vec_clear(y0, 2);
+    hdo_vec_clear(sc, 2);
+}

@@ -4,7 +4,8 @@
    guard's polynomial is accurate over the whole step, a re-apply at the
    previous point returns the same polynomials, and the dense output of a
    stiff mode that starts off its slow manifold is accurate inside the step
-   (closed forms, MPFR's exp and cos at the working precision). */
+   (closed forms, MPFR's exp and cos at the working precision); the step
+   cap on such a mode is the driver's horizon to the bit. */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <string.h>
@@ -215,4 +216,70 @@ Test(step, radau_guard_mode_dense_output_through_a_fast_transient)
         hdo_reduced_clear(red);
         hdo_model_clear(model);
     }
+}
+
+/* The step cap on an arc with guards is the driver's horizon
+   max(u, |t0|) to the bit, u = s->unit as the driver hands it (decisions.md
+   D-119, D-122): x' = 1, y' = 0 is a polynomial, so each step grows
+   fourfold up to the cap.  u = 1/100 at 64 bits (not a power of 2: a
+   value rebuilt from log2 u in double misses it by about 2e-18); the
+   steps at t0 < u end at u exactly, later ones at |t0|; unit is 1 after
+   init and kept by hdo_stepper_switch. */
+Test(step, radau_step_cap_is_the_drivers_horizon)
+{
+    hdo_model_t model;
+    hdo_reduced_t red;
+    hdo_stepper_t s;
+    hdo_error_t err;
+    mpfr_prec_t prec = hdo_run_prec(30);
+    mpfr_ptr xs = hdo_vec_init(2, prec);
+    mpfr_t t, h, H, u, tol;
+    hdo_error_clear(&err);
+    tm_parse(model, "model c\nvar x = 0, y = 1\nmode m\n"
+                    "  der(x) = 1\n  der(y) = 0\n"
+                    "  when x > 1000 goto m\nend\nstart m\n");
+    hdo_reduced_init(red);
+    cr_assert_eq(hdo_reduce_mode(red, model, 0, &err), 0);
+    hdo_expr guard = model->modes[0].whens[0].guard;
+    mpfr_inits2(prec, t, h, H, tol, (mpfr_ptr)0);
+    mpfr_init2(u, 64);
+    mpfr_set_ui(tol, 1, MPFR_RNDN);
+    cr_assert_eq(
+        hdo_stepper_init(s, &hdo_step_radau, model, red, &guard, 1, prec, tol),
+        0, "%s", s->message);
+    cr_expect(mpfr_cmp_ui(s->unit, 1) == 0, "unit after init: 1");
+    mpfr_set_ui(u, 1, MPFR_RNDN);
+    mpfr_div_ui(u, u, 100, MPFR_RNDN);
+    mpfr_set(s->unit, u, MPFR_RNDN);
+    cr_assert_eq(hdo_stepper_switch(s, &hdo_step_radau), 0, "%s", s->message);
+    cr_expect(mpfr_equal_p(s->unit, u), "unit kept by hdo_stepper_switch");
+    mpfr_set_ui(t, 0, MPFR_RNDN);
+    mpfr_set_ui(xs + 0, 0, MPFR_RNDN);
+    mpfr_set_ui(xs + 1, 1, MPFR_RNDN);
+    int at_u = 0, at_t = 0;
+    for (int k = 0; k < 40 && mpfr_cmp_ui(t, 10) < 0; k++) {
+        cr_assert_eq(hdo_stepper_apply(s, t, xs, NULL, &err), 0, "%s",
+                     err.message);
+        cr_assert_eq(hdo_stepper_step_size(h, s), 0);
+        /* max(u, |t|) from its definition, not from hdo_time_horizon */
+        mpfr_abs(H, t, MPFR_RNDN);
+        if (mpfr_cmp(H, u) < 0)
+            mpfr_set(H, u, MPFR_RNDN);
+        cr_assert(mpfr_cmp(h, H) <= 0, "step %d: h %.20g above %.20g", k,
+                  mpfr_get_d(h, MPFR_RNDN), mpfr_get_d(H, MPFR_RNDN));
+        if (mpfr_equal_p(h, H) && mpfr_equal_p(H, u))
+            at_u++;
+        else if (mpfr_equal_p(h, H))
+            at_t++;
+        cr_assert_eq(hdo_stepper_evolve(xs, NULL, s, h, &err), 0);
+        mpfr_add(t, t, h, MPFR_RNDN);
+    }
+    cr_expect(at_u >= 1 && at_t >= 3, "capped at u %d, at |t0| %d steps", at_u,
+              at_t);
+    cr_expect(mpfr_cmp_ui(t, 10) >= 0, "t = %g", mpfr_get_d(t, MPFR_RNDN));
+    hdo_stepper_clear(s);
+    mpfr_clears(t, h, H, u, tol, (mpfr_ptr)0);
+    hdo_vec_clear(xs, 2);
+    hdo_reduced_clear(red);
+    hdo_model_clear(model);
 }

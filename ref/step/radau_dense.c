@@ -1,0 +1,106 @@
+/* radau_dense.c -- the Radau IIA step's dense output: the stages'
+ * interpolating polynomial, its defect bound, and the last accepted
+ * step's polynomial as the next step's predictor */
+#include "radau_stepper.h"
+
+/* Z_i := p(t0 - tprev + c_i h) - y0, p the last accepted step's
+   polynomial, when this step continues it (t0 = tprev + hprev and p
+   ends at y0); else Z := 0.  Returns 1 when it predicted. */
+int
+hdo_radau_predict(radau *r)
+{
+    slong n = r->N, s = r->s;
+    int ok = r->have_prev;
+    mpfr_prec_t pp = mpfr_get_prec(r->prev_coef[0]);
+    mpfr_t ds, x, d, xp;
+    mpfr_inits2(r->wprec, ds, x, d, (mpfr_ptr)0);
+    mpfr_init2(xp, pp); /* Horner's abscissa at the coefficients' bits */
+    mpfr_sub(ds, r->t0, r->tprev, MPFR_RNDN);
+    mpfr_sub(d, ds, r->hprev, MPFR_RNDN);
+    mpfr_mul_2si(x, r->hprev, -20, MPFR_RNDN);
+    if (ok && (mpfr_sgn(ds) <= 0 || mpfr_cmpabs(d, x) > 0))
+        ok = 0;
+    if (ok)
+        hdo_radau_scales(r->sc, r->y0, NULL, r->floor, n, s);
+    for (slong i = 0; i < n && ok; i++) {
+        mpfr_set(xp, ds, MPFR_RNDN);
+        hdo_radau_horner(x, r->prev_coef + i * (s + 1), s, xp, pp);
+        mpfr_sub(d, x, r->y0 + i, MPFR_RNDN);
+        mpfr_mul_2si(x, r->sc + i, -(long)r->prec / 2, MPFR_RNDN);
+        ok = mpfr_cmpabs(d, x) <= 0;
+    }
+    for (slong m = 0; m < s; m++)
+        for (slong i = 0; i < n; i++) {
+            mpfr_ptr z = r->Z + m * n + i;
+            if (!ok) {
+                mpfr_set_ui(z, 0, MPFR_RNDN);
+                continue;
+            }
+            mpfr_mul(x, r->c + m, r->h, MPFR_RNDN);
+            mpfr_add(x, x, ds, MPFR_RNDN);
+            mpfr_set(xp, x, MPFR_RNDN);
+            hdo_radau_horner(z, r->prev_coef + i * (s + 1), s, xp, pp);
+            mpfr_sub(z, z, r->y0 + i, MPFR_RNDN);
+        }
+    mpfr_clears(ds, x, d, xp, (mpfr_ptr)0);
+    return ok;
+}
+
+/* The polynomial through (0, v_0), (c_m, v_m) in tau = (t - t0)/h,
+   converted to t - t0: dst[k] = b_k / h^k. */
+void
+hdo_radau_interpolate(radau *r, mpfr_t *dst)
+{
+    slong s = r->s;
+    hdo_lu_solve(r->v, r->W, r->wperm);
+    mpfr_t hk;
+    mpfr_init2(hk, r->wprec);
+    mpfr_set_ui(hk, 1, MPFR_RNDN);
+    for (slong k = 0; k <= s; k++) {
+        mpfr_div(dst[k], r->v + k, hk, MPFR_RNDN);
+        mpfr_mul(hk, hk, r->h, MPFR_RNDN);
+    }
+    mpfr_clear(hk);
+}
+
+/* dd := the defect bound of each state's dense output (radau_error.c),
+   from f at the two sample points; returns 0, or -1 when f is not
+   defined there (the step then goes by hdo_radau_top_term alone). */
+int
+hdo_radau_defect_bound(radau *r)
+{
+    slong N = r->N, s = r->s;
+    hdo_program_struct *prog = r->f0;
+    mpfr_t x, t;
+    hdo_expr bad;
+    int st = 0;
+    mpfr_inits2(r->wprec, x, t, (mpfr_ptr)0);
+    for (slong i = 0; i < N; i++)
+        mpfr_set_nan(r->dd + i);
+    for (int k = 0; k < 2 && st == 0; k++) {
+        mpfr_mul(x, r->dfx.tau[k], r->h, MPFR_RNDN);
+        for (slong i = 0; i < N; i++)
+            hdo_radau_value_slope(r->du + i, r->dslope + i,
+                                  r->state_coef + i * (s + 1), s, x, r->wprec);
+        mpfr_add(t, r->t0, x, MPFR_RNDN);
+        hdo_radau_set_inputs(r, prog, r->f0in, t, r->du);
+        st = hdo_program_eval(prog, &bad) != 0 ? -1 : 0;
+        for (slong i = 0; i < r->n && st == 0; i++)
+            mpfr_set(r->du + i, prog->value[prog->root_slot[i]], MPFR_RNDN);
+        if (st != 0)
+            break;
+        hdo_radau_defect_raw(r->dx, r->dslope, r->du, r->h, r->n);
+        /* filtered with the blocks' J0 while they are factored for h */
+        int filt = r->fb_valid && r->lu_valid && !r->lu_full &&
+                   mpfr_equal_p(r->hlu, r->h);
+        if (filt) {
+            for (slong i = 0; i < N; i++)
+                mpfr_set(r->dxf + i, r->dx + i, MPFR_RNDN);
+            hdo_radau_block_solve(&r->fb, r->dxf);
+        }
+        hdo_radau_defect_take(r->dd, r->dx, filt ? r->dxf : NULL, r->dfx.R[k],
+                              r->dfx.Rf[k], r->n);
+    }
+    mpfr_clears(x, t, (mpfr_ptr)0);
+    return st;
+}
