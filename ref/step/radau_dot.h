@@ -15,6 +15,11 @@ typedef struct {
     mpz_t *Fz, acc;
     mp_ptr pos, neg; /* nacc limbs each: exact_row's accumulators */
     slong nacc;
+    /* A's integer forms of l <= 4 limbs packed, l limbs an entry, and
+       their signs; a column of F so (radau_dot.c's product scanning) */
+    mp_limb_t *Al[5], *fl;
+    unsigned char *As[5], *fs;
+    int no_cols; /* tests: every row by mpn_addmul_1 */
     mpfr_t t;
 } hdo_radau_dot;
 
