@@ -41,11 +41,12 @@ hdo_radau_dot_init(hdo_radau_dot *d, const hdo_mat_t A, slong n)
     d->pos = d->neg = NULL;
     d->nacc = 0;
     d->no_cols = 0;
-    for (slong l = 0; l <= 4; l++) {
+    HDO_ASSERT(s <= HDO_RADAU_MAX_STAGES); /* exact_cols' signs */
+    for (slong l = 0; l <= HDO_RADAU_COLS; l++) {
         d->Al[l] = NULL;
         d->As[l] = NULL;
     }
-    d->fl = malloc((s * 4 + 1) * sizeof(mp_limb_t));
+    d->fl = malloc((s * HDO_RADAU_COLS + 1) * sizeof(mp_limb_t));
     d->fs = malloc(s + 1);
     HDO_ASSERT(d->fl != NULL && d->fs != NULL);
     mpfr_init2(d->t, A->prec);
@@ -64,7 +65,7 @@ hdo_radau_dot_clear(hdo_radau_dot *d)
             free(d->Az[l]);
         }
     free(d->Az);
-    for (slong l = 0; l <= 4; l++) {
+    for (slong l = 0; l <= HDO_RADAU_COLS; l++) {
         free(d->Al[l]);
         free(d->As[l]);
     }
@@ -84,7 +85,7 @@ static int pack(limb *limbs, unsigned char *sg, const mpz_t *x, slong stride,
                 slong s, slong L);
 
 /* A rounded to 64 l fraction bits, made on first use (and packed for
-   exact_cols when it fits l <= 4 limbs an entry). */
+   exact_cols when it fits l <= HDO_RADAU_COLS limbs an entry). */
 static mpz_srcptr
 a_fixed(hdo_radau_dot *d, slong l)
 {
@@ -97,7 +98,7 @@ a_fixed(hdo_radau_dot *d, slong l)
             mpfr_mul_2si(d->t, d->A + i, 64 * l, MPFR_RNDN);
             mpfr_get_z(d->Az[l] + i, d->t, MPFR_RNDN);
         }
-        if (l <= 4) {
+        if (l <= HDO_RADAU_COLS) {
             d->Al[l] = malloc(s * s * l * sizeof(limb));
             d->As[l] = malloc(s * s);
             HDO_ASSERT(d->Al[l] != NULL && d->As[l] != NULL);
@@ -225,7 +226,7 @@ exact_mpn(hdo_radau_dot *d, mpz_srcptr a, slong k)
 /* The stages' row of A times a column of F by product scanning: column
    c of the product, sum_j sum_{q + r = c} a_jq f_jr, is summed in three
    limbs, the limb products of a negative term subtracted (mac.h's MAC3
-   and MSB3: a signed 192-bit sum, |sum| < s 2^128), then carried into
+   and MSB3: a signed 192-bit sum, |sum| < s L 2^128), then carried into
    limb c of out with the columns below it (a signed carry of two
    limbs).  a and f hold s entries of L limbs each (zero above an
    entry's own), neg[j] the sign of a_j f_j; out gets 2 L + 1 limbs, the
@@ -236,18 +237,18 @@ row_cols(mp_ptr out, const limb *a, const limb *f, const unsigned char *neg,
          slong s, const slong L)
 {
     limb r0 = 0, r1 = 0; /* the signed carry into column c */
-#pragma GCC unroll 8
+#pragma GCC unroll 12
     for (slong c = 0; c < 2 * L - 1; c++) {
         limb c0 = 0, c1 = 0, c2 = 0;
         slong qlo = c < L ? 0 : c - L + 1, qhi = c < L ? c : L - 1;
         for (slong j = 0; j < s; j++) {
             const limb *aj = a + j * L, *fj = f + j * L;
             if (neg[j]) {
-#pragma GCC unroll 4
+#pragma GCC unroll 6
                 for (slong q = qlo; q <= qhi; q++)
                     MSB3(c0, c1, c2, aj[q], fj[c - q]);
             } else {
-#pragma GCC unroll 4
+#pragma GCC unroll 6
                 for (slong q = qlo; q <= qhi; q++)
                     MAC3(c0, c1, c2, aj[q], fj[c - q]);
             }
@@ -284,8 +285,14 @@ exact_cols(hdo_radau_dot *d, const limb *a, const unsigned char *as, slong L)
     case 3:
         row_cols(out, a, d->fl, neg, s, 3);
         break;
-    default:
+    case 4:
         row_cols(out, a, d->fl, neg, s, 4);
+        break;
+    case 5:
+        row_cols(out, a, d->fl, neg, s, 5);
+        break;
+    default:
+        row_cols(out, a, d->fl, neg, s, 6);
         break;
     }
     int sign = (out[len - 1] >> (LB - 1)) != 0;
@@ -356,9 +363,10 @@ hdo_radau_dot_residual(mpfr_ptr R, hdo_radau_dot *d, const mpfr_t h,
             ek = 0; /* the column is zero (or not a number: kept so) */
         for (slong j = 0; j < s; j++)
             hdo_radau_fixed(d->Fz[j * n + k], F + j * n + k, prec - ek);
-        /* by columns when A and F fit l <= 4 limbs (l = 3 at 16
-           digits, 4 at 30), else by mpn_addmul_1: the same integers */
-        int cols = !d->no_cols && l <= 4 && d->Al[l] != NULL &&
+        /* by columns when A and F fit l <= 6 limbs (l = 3 at 16 and
+           at 30 digits, 5 at 60), else by mpn_addmul_1: the same
+           integers */
+        int cols = !d->no_cols && l <= HDO_RADAU_COLS && d->Al[l] != NULL &&
                    pack(d->fl, d->fs, (const mpz_t *)d->Fz + k, n, s, l) == 0;
         for (slong i = 0; i < s; i++) {
             mpfr_ptr Ri = R + i * n + k;

@@ -1,7 +1,7 @@
 /* radau_dot.c -- the stage residual's two exact row sums
-   (ref/step/radau_dot.c): the product scanning of entries up to four
-   limbs (exact_cols) against mpn_addmul_1 (exact_mpn), bit for bit, on
-   random stages of mixed signs, sizes and lengths, on sums that cancel,
+   (ref/step/radau_dot.c): the product scanning of entries up to
+   HDO_RADAU_COLS limbs (exact_cols) against mpn_addmul_1 (exact_mpn), bit for
+   bit, on random stages of mixed signs, sizes and lengths, on sums that cancel,
    and on entries whose limbs are all ones (the columns' carries). */
 #include <criterion/criterion.h>
 #include "../../ref/step/radau.h"
@@ -43,13 +43,13 @@ fill(mpfr_ptr F, mpfr_ptr Z, slong s, slong n, int kind, gmp_randstate_t rs)
 Test(step_dot, columns_equal_mpn_bit_for_bit)
 {
     const slong ss[4] = {3, 9, 17, 24}, n = 3, nstate = 2;
-    const mpfr_prec_t ps[6] = {53, 64, 100, 170, 237, 300};
+    const mpfr_prec_t ps[8] = {53, 64, 100, 170, 237, 300, 380, 450};
     gmp_randstate_t rs;
     gmp_randinit_default(rs);
     gmp_randseed_ui(rs, 28121);
     long rows = 0, cols_used = 0;
     for (int c = 0; c < 4; c++)
-        for (int pi = 0; pi < 6; pi++)
+        for (int pi = 0; pi < 8; pi++)
             for (int kind = 0; kind < 3; kind++)
                 for (int pass = 0; pass < 2; pass++) {
                     slong s = ss[c];
@@ -83,7 +83,7 @@ Test(step_dot, columns_equal_mpn_bit_for_bit)
                         mpfr_set_ui_2exp(ntol, 1, -(long)prec / 2, MPFR_RNDN);
                     hdo_radau_dot_residual(R1, &d1, h, F, Z, nstate, ntol);
                     hdo_radau_dot_residual(R2, &d2, h, F, Z, nstate, ntol);
-                    for (slong l = 1; l <= 4; l++)
+                    for (slong l = 1; l <= HDO_RADAU_COLS; l++)
                         cols_used += d1.Al[l] != NULL;
                     for (slong i = 0; i < s; i++)
                         for (slong k = 0; k < nstate; k++) {
@@ -108,7 +108,7 @@ Test(step_dot, columns_equal_mpn_bit_for_bit)
                     mpfr_clears(h, ntol, (mpfr_ptr)0);
                 }
     gmp_randclear(rs);
-    /* the columns ran (l <= 4), not mpn twice */
+    /* the columns ran (l <= HDO_RADAU_COLS), not mpn twice */
     cr_expect(cols_used > 100, "columns used %ld times", cols_used);
-    cr_expect(rows == 6L * 3 * 2 * 2 * (3 + 9 + 17 + 24));
+    cr_expect(rows == 8L * 3 * 2 * 2 * (3 + 9 + 17 + 24));
 }
