@@ -229,29 +229,30 @@ exact_mpn(hdo_radau_dot *d, mpz_srcptr a, slong k)
    and MSB3: a signed 192-bit sum, |sum| < s L 2^128), then carried into
    limb c of out with the columns below it (a signed carry of two
    limbs).  a and f hold s entries of L limbs each (zero above an
-   entry's own), neg[j] the sign of a_j f_j; out gets 2 L + 1 limbs, the
-   sum in two's complement (|sum| < s 2^(128 L)).  L is a constant at
-   each call (exact_cols' switch), so the loops over q unroll. */
+   entry's own); the terms j with a_j f_j >= 0 are jp[0..np), the others
+   jn[0..nn); out gets 2 L + 1 limbs, the sum in two's complement
+   (|sum| < s 2^(128 L)).  L is a constant at each call (exact_cols'
+   switch), so the loops over q unroll. */
 static inline void
-row_cols(mp_ptr out, const limb *a, const limb *f, const unsigned char *neg,
-         slong s, const slong L)
+row_cols(mp_ptr out, const limb *a, const limb *f, const unsigned char *jp,
+         slong np, const unsigned char *jn, slong nn, const slong L)
 {
     limb r0 = 0, r1 = 0; /* the signed carry into column c */
 #pragma GCC unroll 12
     for (slong c = 0; c < 2 * L - 1; c++) {
         limb c0 = 0, c1 = 0, c2 = 0;
         slong qlo = c < L ? 0 : c - L + 1, qhi = c < L ? c : L - 1;
-        for (slong j = 0; j < s; j++) {
-            const limb *aj = a + j * L, *fj = f + j * L;
-            if (neg[j]) {
+        for (slong t = 0; t < np; t++) {
+            const limb *aj = a + jp[t] * L, *fj = f + jp[t] * L;
 #pragma GCC unroll 6
-                for (slong q = qlo; q <= qhi; q++)
-                    MSB3(c0, c1, c2, aj[q], fj[c - q]);
-            } else {
+            for (slong q = qlo; q <= qhi; q++)
+                MAC3(c0, c1, c2, aj[q], fj[c - q]);
+        }
+        for (slong t = 0; t < nn; t++) {
+            const limb *aj = a + jn[t] * L, *fj = f + jn[t] * L;
 #pragma GCC unroll 6
-                for (slong q = qlo; q <= qhi; q++)
-                    MAC3(c0, c1, c2, aj[q], fj[c - q]);
-            }
+            for (slong q = qlo; q <= qhi; q++)
+                MSB3(c0, c1, c2, aj[q], fj[c - q]);
         }
         /* (c2 c1 c0) + the carry (r1 r0, r1 signed) */
         dlimb lo = (dlimb)c0 + r0;
@@ -269,30 +270,37 @@ row_cols(mp_ptr out, const limb *a, const limb *f, const unsigned char *neg,
 static void
 exact_cols(hdo_radau_dot *d, const limb *a, const unsigned char *as, slong L)
 {
-    slong s = d->s, len = 2 * L + 1;
-    unsigned char neg[HDO_RADAU_MAX_STAGES];
-    for (slong j = 0; j < s; j++)
-        neg[j] = as[j] ^ d->fs[j];
+    slong s = d->s, len = 2 * L + 1, np = 0, nn = 0;
+    /* the terms of each sign, listed without a branch (a branch per
+       term and column mispredicts on the signs' random pattern) */
+    unsigned char jp[HDO_RADAU_MAX_STAGES], jn[HDO_RADAU_MAX_STAGES];
+    for (slong j = 0; j < s; j++) {
+        int neg = as[j] ^ d->fs[j];
+        jp[np] = (unsigned char)j;
+        jn[nn] = (unsigned char)j;
+        np += !neg;
+        nn += neg;
+    }
     acc_room(d, len);
     mp_ptr out = d->pos;
     switch (L) {
     case 1:
-        row_cols(out, a, d->fl, neg, s, 1);
+        row_cols(out, a, d->fl, jp, np, jn, nn, 1);
         break;
     case 2:
-        row_cols(out, a, d->fl, neg, s, 2);
+        row_cols(out, a, d->fl, jp, np, jn, nn, 2);
         break;
     case 3:
-        row_cols(out, a, d->fl, neg, s, 3);
+        row_cols(out, a, d->fl, jp, np, jn, nn, 3);
         break;
     case 4:
-        row_cols(out, a, d->fl, neg, s, 4);
+        row_cols(out, a, d->fl, jp, np, jn, nn, 4);
         break;
     case 5:
-        row_cols(out, a, d->fl, neg, s, 5);
+        row_cols(out, a, d->fl, jp, np, jn, nn, 5);
         break;
     default:
-        row_cols(out, a, d->fl, neg, s, 6);
+        row_cols(out, a, d->fl, jp, np, jn, nn, 6);
         break;
     }
     int sign = (out[len - 1] >> (LB - 1)) != 0;
