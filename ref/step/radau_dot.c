@@ -6,11 +6,6 @@
 #include "radau.h"
 #include "radau_dot.h"
 
-typedef mp_limb_t limb;
-typedef unsigned __int128 dlimb;
-#define LB 64
-#include "expr/mac.h"
-
 /* Why.  The residual is computed at every Newton iteration: s^2 n
    multiply-adds (1,152 at 24 stages and two components), which as an
    mpfr_fma loop at the working precision were half of Van der Pol
@@ -18,11 +13,11 @@ typedef unsigned __int128 dlimb;
    with a rounding).  Here each column of F is scaled to integers with
    one exponent (p bits below its largest entry), A is kept as integers
    with 64 L >= p fraction bits, and a row is summed exactly in GMP
-   integers (exact_row, at the limb level) and rounded once.  And p is not the
-   working precision: the Newton iteration needs the residual to an absolute
-   accuracy below its stopping tolerance ntol, so p is 32 bits more than
-   the ratio of |Z|, |h F| to ntol (166 bits at 30 digits against a
-   working precision of 237). */
+   integers (exact_cols and exact_mpn, at the limb level) and rounded once.  And
+   p is not the working precision: the Newton iteration needs the residual to an
+   absolute accuracy below its stopping tolerance ntol, so p is 32 bits more
+   than the ratio of |Z|, |h F| to ntol (166 bits at 30 digits against a working
+   precision of 237). */
 
 void
 hdo_radau_dot_init(hdo_radau_dot *d, const hdo_mat_t A, slong n)
@@ -81,8 +76,8 @@ hdo_radau_dot_clear(hdo_radau_dot *d)
     mpfr_clear(d->t);
 }
 
-static int pack(limb *limbs, unsigned char *sg, const mpz_t *x, slong stride,
-                slong s, slong L);
+static int pack(mp_limb_t *limbs, unsigned char *sg, const mpz_t *x,
+                slong stride, slong s, slong L);
 
 /* A rounded to 64 l fraction bits, made on first use (and packed for
    exact_cols when it fits l <= HDO_RADAU_COLS limbs an entry). */
@@ -99,7 +94,7 @@ a_fixed(hdo_radau_dot *d, slong l)
             mpfr_get_z(d->Az[l] + i, d->t, MPFR_RNDN);
         }
         if (l <= HDO_RADAU_COLS) {
-            d->Al[l] = malloc(s * s * l * sizeof(limb));
+            d->Al[l] = malloc(s * s * l * sizeof(mp_limb_t));
             d->As[l] = malloc(s * s);
             HDO_ASSERT(d->Al[l] != NULL && d->As[l] != NULL);
             if (pack(d->Al[l], d->As[l], (const mpz_t *)d->Az[l], 1, s * s,
@@ -223,87 +218,28 @@ exact_mpn(hdo_radau_dot *d, mpz_srcptr a, slong k)
     finish_row(d, len);
 }
 
-/* The stages' row of A times a column of F by product scanning: column
-   c of the product, sum_j sum_{q + r = c} a_jq f_jr, is summed in three
-   limbs, the limb products of a negative term subtracted (mac.h's MAC3
-   and MSB3: a signed 192-bit sum, |sum| < s L 2^128), then carried into
-   limb c of out with the columns below it (a signed carry of two
-   limbs).  a and f hold s entries of L limbs each (zero above an
-   entry's own); the terms j with a_j f_j >= 0 are jp[0..np), the others
-   jn[0..nn); out gets 2 L + 1 limbs, the sum in two's complement
-   (|sum| < s 2^(128 L)).  L is a constant at each call (exact_cols'
-   switch), so the loops over q unroll. */
-static inline void
-row_cols(mp_ptr out, const limb *a, const limb *f, const unsigned char *jp,
-         slong np, const unsigned char *jn, slong nn, const slong L)
-{
-    limb r0 = 0, r1 = 0; /* the signed carry into column c */
-#pragma GCC unroll 12
-    for (slong c = 0; c < 2 * L - 1; c++) {
-        limb c0 = 0, c1 = 0, c2 = 0;
-        slong qlo = c < L ? 0 : c - L + 1, qhi = c < L ? c : L - 1;
-        for (slong t = 0; t < np; t++) {
-            const limb *aj = a + jp[t] * L, *fj = f + jp[t] * L;
-#pragma GCC unroll 6
-            for (slong q = qlo; q <= qhi; q++)
-                MAC3(c0, c1, c2, aj[q], fj[c - q]);
-        }
-        for (slong t = 0; t < nn; t++) {
-            const limb *aj = a + jn[t] * L, *fj = f + jn[t] * L;
-#pragma GCC unroll 6
-            for (slong q = qlo; q <= qhi; q++)
-                MSB3(c0, c1, c2, aj[q], fj[c - q]);
-        }
-        /* (c2 c1 c0) + the carry (r1 r0, r1 signed) */
-        dlimb lo = (dlimb)c0 + r0;
-        dlimb mid = (dlimb)c1 + r1 + (limb)(lo >> LB);
-        out[c] = (limb)lo;
-        r0 = (limb)mid;
-        r1 = c2 + (limb)(mid >> LB) + ((r1 >> (LB - 1)) ? ~(limb)0 : 0);
-    }
-    out[2 * L - 1] = r0;
-    out[2 * L] = r1;
-}
-
-/* d->acc := sum_j a_j f_j exactly (row_cols), a the row's entries of L
-   limbs, as their signs, f d->fl and d->fs: exact_mpn's integer. */
+/* d->acc := sum_j a_j f_j exactly by product scanning (expr.h's
+   hdo_dot_limbs), a the row's entries of L limbs, as their signs, f
+   d->fl and d->fs: exact_mpn's integer.  The terms of each sign are
+   listed without a branch (a branch per term and column mispredicts on
+   the signs' random pattern). */
 static void
-exact_cols(hdo_radau_dot *d, const limb *a, const unsigned char *as, slong L)
+exact_cols(hdo_radau_dot *d, const mp_limb_t *a, const unsigned char *as,
+           slong L)
 {
     slong s = d->s, len = 2 * L + 1, np = 0, nn = 0;
-    /* the terms of each sign, listed without a branch (a branch per
-       term and column mispredicts on the signs' random pattern) */
-    unsigned char jp[HDO_RADAU_MAX_STAGES], jn[HDO_RADAU_MAX_STAGES];
+    slong jp[HDO_RADAU_MAX_STAGES], jn[HDO_RADAU_MAX_STAGES];
     for (slong j = 0; j < s; j++) {
         int neg = as[j] ^ d->fs[j];
-        jp[np] = (unsigned char)j;
-        jn[nn] = (unsigned char)j;
+        jp[np] = j;
+        jn[nn] = j;
         np += !neg;
         nn += neg;
     }
     acc_room(d, len);
     mp_ptr out = d->pos;
-    switch (L) {
-    case 1:
-        row_cols(out, a, d->fl, jp, np, jn, nn, 1);
-        break;
-    case 2:
-        row_cols(out, a, d->fl, jp, np, jn, nn, 2);
-        break;
-    case 3:
-        row_cols(out, a, d->fl, jp, np, jn, nn, 3);
-        break;
-    case 4:
-        row_cols(out, a, d->fl, jp, np, jn, nn, 4);
-        break;
-    case 5:
-        row_cols(out, a, d->fl, jp, np, jn, nn, 5);
-        break;
-    default:
-        row_cols(out, a, d->fl, jp, np, jn, nn, 6);
-        break;
-    }
-    int sign = (out[len - 1] >> (LB - 1)) != 0;
+    hdo_dot_limbs(out, a, d->fl, jp, np, jn, nn, L);
+    int sign = (out[len - 1] >> (GMP_NUMB_BITS - 1)) != 0;
     if (sign)
         mpn_neg(out, out, len);
     slong used = len;
@@ -318,7 +254,7 @@ exact_cols(hdo_radau_dot *d, const limb *a, const unsigned char *as, slong L)
    signs (1: negative) into sg; returns 0, or -1 when one needs more
    than L limbs. */
 static int
-pack(limb *limbs, unsigned char *sg, const mpz_t *x, slong stride, slong s,
+pack(mp_limb_t *limbs, unsigned char *sg, const mpz_t *x, slong stride, slong s,
      slong L)
 {
     for (slong j = 0; j < s; j++) {
