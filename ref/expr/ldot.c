@@ -46,29 +46,25 @@ dot_cols(mp_ptr out, const limb *a, const limb *f, const slong *jp, slong np,
     out[2 * L] = r1;
 }
 
+_Static_assert(HDO_DOT_LIMBS_MAX == 6, "hdo_dot_limbs: a case for each l");
+
 void
 hdo_dot_limbs(mp_ptr out, const mp_limb_t *a, const mp_limb_t *f,
               const slong *jp, slong np, const slong *jn, slong nn, slong l)
 {
+    HDO_ASSERT(l >= 1 && l <= HDO_DOT_LIMBS_MAX);
+    /* each case its own copy of dot_cols, unrolled for its l */
+#define DOT_CASE(L)                                                            \
+    case L:                                                                    \
+        dot_cols(out, a, f, jp, np, jn, nn, L);                                \
+        break
     switch (l) {
-    case 1:
-        dot_cols(out, a, f, jp, np, jn, nn, 1);
-        break;
-    case 2:
-        dot_cols(out, a, f, jp, np, jn, nn, 2);
-        break;
-    case 3:
-        dot_cols(out, a, f, jp, np, jn, nn, 3);
-        break;
-    case 4:
-        dot_cols(out, a, f, jp, np, jn, nn, 4);
-        break;
-    case 5:
-        dot_cols(out, a, f, jp, np, jn, nn, 5);
-        break;
-    default:
-        HDO_ASSERT(l == HDO_DOT_LIMBS_MAX);
-        dot_cols(out, a, f, jp, np, jn, nn, HDO_DOT_LIMBS_MAX);
-        break;
+        DOT_CASE(1);
+        DOT_CASE(2);
+        DOT_CASE(3);
+        DOT_CASE(4);
+        DOT_CASE(5);
+        DOT_CASE(6);
     }
+#undef DOT_CASE
 }
