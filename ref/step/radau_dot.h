@@ -5,6 +5,10 @@
 
 #include "step.h"
 
+/* The most limbs an entry the residual's rows are summed by columns
+   with (radau_dot.c's exact_cols); longer ones by mpn_addmul_1. */
+#define HDO_RADAU_COLS HDO_DOT_LIMBS_MAX
+
 /* The collocation matrix A (s x s), its integer forms (fixed point
    with 64 l fraction bits, l = 1..lmax, made on first use), and room
    for the stages' right-hand sides (s x n) as integers. */
@@ -13,8 +17,14 @@ typedef struct {
     mpfr_ptr A;
     mpz_ptr *Az; /* lmax + 1 entries */
     mpz_t *Fz, acc;
-    mp_ptr pos, neg; /* nacc limbs each: exact_row's accumulators */
+    mp_ptr pos, neg; /* nacc limbs each: a row's accumulators */
     slong nacc;
+    /* A's integer forms of l <= HDO_RADAU_COLS limbs packed, l limbs an
+       entry, and their signs; a column of F so (radau_dot.c's product
+       scanning) */
+    mp_limb_t *Al[HDO_RADAU_COLS + 1], *fl;
+    unsigned char *As[HDO_RADAU_COLS + 1], *fs;
+    int no_cols; /* tests: every row by mpn_addmul_1 */
     mpfr_t t;
 } hdo_radau_dot;
 
