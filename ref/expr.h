@@ -518,6 +518,16 @@ void hdo_sin_rn(mpfr_ptr r, mpfr_srcptr x);
 void hdo_cos_rn(mpfr_ptr r, mpfr_srcptr x);
 int hdo_sin_rn_limbs(mpfr_ptr r, mpfr_srcptr x);
 int hdo_cos_rn_limbs(mpfr_ptr r, mpfr_srcptr x);
+/* out[0 .. 2 l] := sum_{t < np} a_j f_j - sum_{t < nn} a_j' f_j'
+   (j = jp[t], j' = jn[t]) exactly, in two's complement of 2 l + 1 limbs,
+   a_j and f_j the l limbs at a + j l and f + j l (unsigned integers),
+   1 <= l <= HDO_DOT_LIMBS_MAX, np + nn < 2^50: a product-scanning dot
+   product (ref/expr/ldot.c; Radau's stage residual, decisions.md
+   D-121). */
+#define HDO_DOT_LIMBS_MAX 6
+void hdo_dot_limbs(mp_ptr out, const mp_limb_t *a, const mp_limb_t *f,
+                   const slong *jp, slong np, const slong *jn, slong nn,
+                   slong l);
 
 #ifdef __cplusplus
 }

@@ -175,9 +175,10 @@ extern const hdo_step_type hdo_step_taylor;
    exact derivatives as on a Taylor expansion; in a mode with switching
    functions a step is at most max(u, |t0|) long (u = s->unit), and an
    apply at the point of the apply before the last returns that one's
-   dense output again.  It works at prec + 3s + 32 bits and chooses its
-   step in apply, for the tolerance 2^(17 - prec) (about the hybrid driver's
-   10^-(D+5), which it is given in s->tol and does not use: radau_setup.c says
+   dense output again.  It works at prec + 3s + 32 bits (decisions.md
+   D-121: what each term protects) and chooses its step in apply, for
+   the tolerance 2^(17 - prec) (about the hybrid driver's 10^-(D+5),
+   which it is given in s->tol and does not use: radau_setup.c says
    why); step_size returns that step.  Flags: HDO_STEP_IMPLICIT,
    HDO_STEP_INDEX1_ONLY. */
 extern const hdo_step_type hdo_step_radau;

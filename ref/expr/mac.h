@@ -10,7 +10,8 @@
 /* (c2 c1 c0) += x y, and (c2 c1) += the high limb of x y alone: the
    column sums of fused.c's add_cut_d and fexp.c's mulhi, on amd64 in
    the four instructions they take (the compiler's 128-bit arithmetic
-   spills its registers here). */
+   spills its registers here); (c2 c1 c0) -= x y modulo 2^192, the
+   signed column sums of ref/step/radau_dot.c. */
 #if defined(__x86_64__) && !defined(HDO_FUSED_NO_ASM)
 #define MAC3(c0, c1, c2, x, y)                                                 \
     do {                                                                       \
@@ -25,6 +26,14 @@
         limb lo_, hi_;                                                         \
         __asm__("mulq %4\n\taddq %%rdx, %2\n\tadcq $0, %3"                     \
                 : "=&a"(lo_), "=&d"(hi_), "+r"(c1), "+r"(c2)                   \
+                : "rm"(y), "0"(x)                                              \
+                : "cc");                                                       \
+    } while (0)
+#define MSB3(c0, c1, c2, x, y)                                                 \
+    do {                                                                       \
+        limb lo_, hi_;                                                         \
+        __asm__("mulq %5\n\tsubq %%rax, %2\n\tsbbq %%rdx, %3\n\tsbbq $0, %4"   \
+                : "=&a"(lo_), "=&d"(hi_), "+r"(c0), "+r"(c1), "+r"(c2)         \
                 : "rm"(y), "0"(x)                                              \
                 : "cc");                                                       \
     } while (0)
@@ -48,6 +57,15 @@
         dlimb h_ = (dlimb)(c1) + (limb)(((dlimb)(x) * (y)) >> LB);             \
         c1 = (limb)h_;                                                         \
         c2 += (limb)(h_ >> LB);                                                \
+    } while (0)
+#define MSB3(c0, c1, c2, x, y)                                                 \
+    do {                                                                       \
+        dlimb t_ = (dlimb)(x) * (y);                                           \
+        limb b0_ = (limb)(c0) < (limb)t_;                                      \
+        dlimb h_ = (dlimb)(c1) - (limb)(t_ >> LB) - b0_;                       \
+        c0 = (limb)(c0) - (limb)t_;                                            \
+        c1 = (limb)h_;                                                         \
+        c2 -= (limb)(h_ >> LB) != 0;                                           \
     } while (0)
 #define ADD3(c0, c1, c2, x)                                                    \
     do {                                                                       \

@@ -2,6 +2,8 @@
  * fixed-point dot products */
 #include <limits.h>
 #include <stdlib.h>
+#include <string.h>
+#include "radau.h"
 #include "radau_dot.h"
 
 /* Why.  The residual is computed at every Newton iteration: s^2 n
@@ -11,11 +13,11 @@
    with a rounding).  Here each column of F is scaled to integers with
    one exponent (p bits below its largest entry), A is kept as integers
    with 64 L >= p fraction bits, and a row is summed exactly in GMP
-   integers (exact_row, at the limb level) and rounded once.  And p is not the
-   working precision: the Newton iteration needs the residual to an absolute
-   accuracy below its stopping tolerance ntol, so p is 32 bits more than
-   the ratio of |Z|, |h F| to ntol (166 bits at 30 digits against a
-   working precision of 237). */
+   integers (exact_cols and exact_mpn, at the limb level) and rounded once.  And
+   p is not the working precision: the Newton iteration needs the residual to an
+   absolute accuracy below its stopping tolerance ntol, so p is 32 bits more
+   than the ratio of |Z|, |h F| to ntol (166 bits at 30 digits against a working
+   precision of 237). */
 
 void
 hdo_radau_dot_init(hdo_radau_dot *d, const hdo_mat_t A, slong n)
@@ -25,13 +27,6 @@ hdo_radau_dot_init(hdo_radau_dot *d, const hdo_mat_t A, slong n)
     d->n = n;
     d->lmax = (A->prec + 63) / 64 + 1;
     d->Az = calloc(d->lmax + 1, sizeof(mpz_ptr));
-    d->al = calloc(d->lmax + 1, sizeof(*d->al));
-    d->an = calloc(d->lmax + 1, sizeof(*d->an));
-    d->amax = calloc(d->lmax + 1, sizeof(slong));
-    d->fl = malloc(s * sizeof(*d->fl));
-    d->fn = malloc(s * sizeof(slong));
-    HDO_ASSERT(d->al != NULL && d->an != NULL && d->amax != NULL &&
-               d->fl != NULL && d->fn != NULL);
     d->A = hdo_vec_init(s * s, A->prec);
     d->Fz = malloc((s * n + 1) * sizeof(mpz_t));
     HDO_ASSERT(d->Az != NULL && d->Fz != NULL);
@@ -40,6 +35,15 @@ hdo_radau_dot_init(hdo_radau_dot *d, const hdo_mat_t A, slong n)
     mpz_init(d->acc);
     d->pos = d->neg = NULL;
     d->nacc = 0;
+    d->no_cols = 0;
+    HDO_ASSERT(s <= HDO_RADAU_MAX_STAGES); /* exact_cols' signs */
+    for (slong l = 0; l <= HDO_RADAU_COLS; l++) {
+        d->Al[l] = NULL;
+        d->As[l] = NULL;
+    }
+    d->fl = malloc((s * HDO_RADAU_COLS + 1) * sizeof(mp_limb_t));
+    d->fs = malloc(s + 1);
+    HDO_ASSERT(d->fl != NULL && d->fs != NULL);
     mpfr_init2(d->t, A->prec);
     d->Fp = hdo_vec_init(s * n, A->prec);
     d->Rp = hdo_vec_init(s * n, A->prec);
@@ -56,15 +60,14 @@ hdo_radau_dot_clear(hdo_radau_dot *d)
             for (slong i = 0; i < s * s; i++)
                 mpz_clear(d->Az[l] + i);
             free(d->Az[l]);
-            free(d->al[l]);
-            free(d->an[l]);
         }
     free(d->Az);
-    free(d->al);
-    free(d->an);
-    free(d->amax);
+    for (slong l = 0; l <= HDO_RADAU_COLS; l++) {
+        free(d->Al[l]);
+        free(d->As[l]);
+    }
     free(d->fl);
-    free(d->fn);
+    free(d->fs);
     for (slong k = 0; k < s * d->n; k++)
         mpz_clear(d->Fz[k]);
     free(d->Fz);
@@ -77,7 +80,11 @@ hdo_radau_dot_clear(hdo_radau_dot *d)
     hdo_vec_clear(d->Rp, s * d->n);
 }
 
-/* A rounded to 64 l fraction bits, made on first use. */
+static int pack(mp_limb_t *limbs, unsigned char *sg, const mpz_t *x,
+                slong stride, slong s, slong L);
+
+/* A rounded to 64 l fraction bits, made on first use (and packed for
+   exact_cols when it fits l <= HDO_RADAU_COLS limbs an entry). */
 static mpz_srcptr
 a_fixed(hdo_radau_dot *d, slong l)
 {
@@ -90,14 +97,15 @@ a_fixed(hdo_radau_dot *d, slong l)
             mpfr_mul_2si(d->t, d->A + i, 64 * l, MPFR_RNDN);
             mpfr_get_z(d->Az[l] + i, d->t, MPFR_RNDN);
         }
-        d->al[l] = malloc(s * s * sizeof(*d->al[l]));
-        d->an[l] = malloc(s * s * sizeof(slong));
-        HDO_ASSERT(d->al[l] != NULL && d->an[l] != NULL);
-        for (slong i = 0; i < s * s; i++) {
-            d->al[l][i] = mpz_limbs_read(d->Az[l] + i);
-            d->an[l][i] = mpz_sgn(d->Az[l] + i) * (slong)mpz_size(d->Az[l] + i);
-            if ((slong)mpz_size(d->Az[l] + i) > d->amax[l])
-                d->amax[l] = (slong)mpz_size(d->Az[l] + i);
+        if (l <= HDO_RADAU_COLS) {
+            d->Al[l] = malloc(s * s * l * sizeof(mp_limb_t));
+            d->As[l] = malloc(s * s);
+            HDO_ASSERT(d->Al[l] != NULL && d->As[l] != NULL);
+            if (pack(d->Al[l], d->As[l], (const mpz_t *)d->Az[l], 1, s * s,
+                     l) != 0) {
+                free(d->Al[l]); /* an entry beyond l limbs: mpn alone */
+                d->Al[l] = NULL;
+            }
         }
     }
     return d->Az[l];
@@ -151,41 +159,22 @@ hdo_radau_fixed(mpz_t z, mpfr_srcptr x, long shift)
     mpz_limbs_finish(z, mpfr_sgn(x) < 0 ? -used : used);
 }
 
-/* d->acc := sum_j a_ij Fz[j n + k] exactly (the row i of Az[l], the
-   column read into d->fl, d->fn of at most nfmax limbs), the same
-   integer as an mpz_addmul loop, at the limb level: the terms of each
-   sign summed into their own accumulator by mpn_addmul_1 (no
-   allocation, no normalisation per term), then one subtraction.
-   mpz_addmul cost about 300 instructions a term on 3-limb operands, 30%
-   of the ring modulator's run at 16 digits (decisions.md D-097). */
+/* room for len limbs in each accumulator */
 static void
-exact_row(hdo_radau_dot *d, slong l, slong i, slong nfmax)
+acc_room(hdo_radau_dot *d, slong len)
 {
-    slong s = d->s, len = d->amax[l] + nfmax + 2; /* + the carries */
-    const mp_limb_t *const *arow = d->al[l] + i * s;
-    const slong *an = d->an[l] + i * s;
     if (len > d->nacc) {
         d->nacc = 2 * len;
         d->pos = realloc(d->pos, d->nacc * sizeof(mp_limb_t));
         d->neg = realloc(d->neg, d->nacc * sizeof(mp_limb_t));
         HDO_ASSERT(d->pos != NULL && d->neg != NULL);
     }
-    mpn_zero(d->pos, len);
-    mpn_zero(d->neg, len);
-    for (slong j = 0; j < s; j++) {
-        slong na = an[j], nf = d->fn[j];
-        if (na == 0 || nf == 0)
-            continue;
-        mp_ptr acc = (na > 0) == (nf > 0) ? d->pos : d->neg;
-        const mp_limb_t *al = arow[j], *fl = d->fl[j];
-        na = na < 0 ? -na : na;
-        nf = nf < 0 ? -nf : nf;
-        for (slong q = 0; q < na; q++) {
-            mp_limb_t cy = mpn_addmul_1(acc + q, fl, nf, al[q]);
-            if (cy != 0)
-                mpn_add_1(acc + q + nf, acc + q + nf, len - q - nf, cy);
-        }
-    }
+}
+
+/* d->acc := pos - neg, the row's two accumulators of len limbs. */
+static void
+finish_row(hdo_radau_dot *d, slong len)
+{
     int sign = mpn_cmp(d->pos, d->neg, len);
     mp_ptr big = sign >= 0 ? d->pos : d->neg,
            small = sign >= 0 ? d->neg : d->pos;
@@ -196,6 +185,93 @@ exact_row(hdo_radau_dot *d, slong l, slong i, slong nfmax)
     mp_ptr out = mpz_limbs_write(d->acc, used > 0 ? used : 1);
     mpn_copyi(out, big, used);
     mpz_limbs_finish(d->acc, sign >= 0 ? used : -used);
+}
+
+/* d->acc := sum_j a_j Fz[j n + k] exactly, the same integer as an
+   mpz_addmul loop, at the limb level: the terms of each sign summed
+   into their own accumulator by mpn_addmul_1 (no allocation, no
+   normalisation per term), then one subtraction.  mpz_addmul cost about
+   300 instructions a term on 3-limb operands, 30% of the ring
+   modulator's run at 16 digits (decisions.md D-097). */
+static void
+exact_mpn(hdo_radau_dot *d, mpz_srcptr a, slong k)
+{
+    slong s = d->s, n = d->n, len = 0;
+    for (slong j = 0; j < s; j++) {
+        slong m = mpz_size(a + j) + mpz_size(d->Fz[j * n + k]) + 1;
+        if (m > len)
+            len = m;
+    }
+    len++; /* room for the carries of s terms (s < 2^64) */
+    acc_room(d, len);
+    mpn_zero(d->pos, len);
+    mpn_zero(d->neg, len);
+    for (slong j = 0; j < s; j++) {
+        mpz_srcptr f = d->Fz[j * n + k];
+        slong na = mpz_size(a + j), nf = mpz_size(f);
+        if (na == 0 || nf == 0)
+            continue;
+        mp_ptr acc = mpz_sgn(a + j) * mpz_sgn(f) > 0 ? d->pos : d->neg;
+        const mp_limb_t *al = mpz_limbs_read(a + j), *fl = mpz_limbs_read(f);
+        for (slong q = 0; q < na; q++) {
+            mp_limb_t cy = mpn_addmul_1(acc + q, fl, nf, al[q]);
+            if (cy != 0)
+                mpn_add_1(acc + q + nf, acc + q + nf, len - q - nf, cy);
+        }
+    }
+    finish_row(d, len);
+}
+
+/* d->acc := sum_j a_j f_j exactly by product scanning (expr.h's
+   hdo_dot_limbs), a the row's entries of L limbs, as their signs, f
+   d->fl and d->fs: exact_mpn's integer.  The terms of each sign are
+   listed without a branch (a branch per term and column mispredicts on
+   the signs' random pattern). */
+static void
+exact_cols(hdo_radau_dot *d, const mp_limb_t *a, const unsigned char *as,
+           slong L)
+{
+    slong s = d->s, len = 2 * L + 1, np = 0, nn = 0;
+    slong jp[HDO_RADAU_MAX_STAGES], jn[HDO_RADAU_MAX_STAGES];
+    for (slong j = 0; j < s; j++) {
+        int neg = as[j] ^ d->fs[j];
+        jp[np] = j;
+        jn[nn] = j;
+        np += !neg;
+        nn += neg;
+    }
+    acc_room(d, len);
+    mp_ptr out = d->pos;
+    hdo_dot_limbs(out, a, d->fl, jp, np, jn, nn, L);
+    int sign = (out[len - 1] >> (GMP_NUMB_BITS - 1)) != 0;
+    if (sign)
+        mpn_neg(out, out, len);
+    slong used = len;
+    while (used > 0 && out[used - 1] == 0)
+        used--;
+    mp_ptr w = mpz_limbs_write(d->acc, used > 0 ? used : 1);
+    mpn_copyi(w, out, used);
+    mpz_limbs_finish(d->acc, sign ? -used : used);
+}
+
+/* The entries x[j stride] (j < s) as L limbs each into limbs, their
+   signs (1: negative) into sg; returns 0, or -1 when one needs more
+   than L limbs. */
+static int
+pack(mp_limb_t *limbs, unsigned char *sg, const mpz_t *x, slong stride, slong s,
+     slong L)
+{
+    for (slong j = 0; j < s; j++) {
+        mpz_srcptr z = x[j * stride];
+        slong nz = mpz_size(z);
+        if (nz > L)
+            return -1;
+        mpn_zero(limbs + j * L, L);
+        if (nz > 0)
+            mpn_copyi(limbs + j * L, mpz_limbs_read(z), nz);
+        sg[j] = mpz_sgn(z) < 0;
+    }
+    return 0;
 }
 
 void
@@ -224,7 +300,7 @@ hdo_radau_dot_residual(mpfr_ptr R, hdo_radau_dot *d, const mpfr_t h,
     slong l = (prec + 63) / 64;
     if (l > d->lmax)
         l = d->lmax;
-    a_fixed(d, l);
+    mpz_srcptr Az = a_fixed(d, l);
     for (slong k = 0; k < nstate; k++) {
         /* column k of F as integers times 2^(ek - prec) */
         long ek = LONG_MIN;
@@ -233,18 +309,19 @@ hdo_radau_dot_residual(mpfr_ptr R, hdo_radau_dot *d, const mpfr_t h,
                 ek = mpfr_get_exp(F + j * n + k);
         if (ek == LONG_MIN)
             ek = 0; /* the column is zero (or not a number: kept so) */
-        slong nfmax = 0;
-        for (slong j = 0; j < s; j++) {
-            mpz_ptr f = d->Fz[j * n + k];
-            hdo_radau_fixed(f, F + j * n + k, prec - ek);
-            d->fl[j] = mpz_limbs_read(f);
-            d->fn[j] = mpz_sgn(f) * (slong)mpz_size(f);
-            if ((slong)mpz_size(f) > nfmax)
-                nfmax = (slong)mpz_size(f);
-        }
+        for (slong j = 0; j < s; j++)
+            hdo_radau_fixed(d->Fz[j * n + k], F + j * n + k, prec - ek);
+        /* by columns when A and F fit l <= 6 limbs (l = 3 at 16 and
+           at 30 digits, 5 at 60), else by mpn_addmul_1: the same
+           integers */
+        int cols = !d->no_cols && l <= HDO_RADAU_COLS && d->Al[l] != NULL &&
+                   pack(d->fl, d->fs, (const mpz_t *)d->Fz + k, n, s, l) == 0;
         for (slong i = 0; i < s; i++) {
             mpfr_ptr Ri = R + i * n + k;
-            exact_row(d, l, i, nfmax);
+            if (cols)
+                exact_cols(d, d->Al[l] + i * s * l, d->As[l] + i * s, l);
+            else
+                exact_mpn(d, Az + i * s, k);
             mpfr_set_z_2exp(Ri, d->acc, ek - prec - 64 * l, MPFR_RNDN);
             mpfr_mul(Ri, Ri, h, MPFR_RNDN);
             mpfr_sub(Ri, Ri, Z + i * n + k, MPFR_RNDN);

@@ -5,6 +5,10 @@
 
 #include "step.h"
 
+/* The most limbs an entry the residual's rows are summed by columns
+   with (radau_dot.c's exact_cols); longer ones by mpn_addmul_1. */
+#define HDO_RADAU_COLS HDO_DOT_LIMBS_MAX
+
 /* The collocation matrix A (s x s), its integer forms (fixed point
    with 64 l fraction bits, l = 1..lmax, made on first use), and room
    for the stages' right-hand sides (s x n) as integers. */
@@ -13,14 +17,14 @@ typedef struct {
     mpfr_ptr A;
     mpz_ptr *Az; /* lmax + 1 entries */
     mpz_t *Fz, acc;
-    mp_ptr pos, neg; /* nacc limbs each: exact_row's accumulators */
+    mp_ptr pos, neg; /* nacc limbs each: a row's accumulators */
     slong nacc;
-    /* Az[l]'s limbs and signed sizes, and its largest size; a column
-       of Fz's (s entries): read once, not per term */
-    const mp_limb_t ***al;
-    slong **an, *amax;
-    const mp_limb_t **fl;
-    slong *fn;
+    /* A's integer forms of l <= HDO_RADAU_COLS limbs packed, l limbs an
+       entry, and their signs; a column of F so (radau_dot.c's product
+       scanning) */
+    mp_limb_t *Al[HDO_RADAU_COLS + 1], *fl;
+    unsigned char *As[HDO_RADAU_COLS + 1], *fs;
+    int no_cols; /* tests: every row by mpn_addmul_1 */
     mpfr_t t;
     /* hdo_radau_dot_residual_next's memory (s x n each): the F of the
        last residual, and that residual less Z's change since */
@@ -47,6 +51,7 @@ void hdo_radau_dot_clear(hdo_radau_dot *d);
 void hdo_radau_dot_residual(mpfr_ptr R, hdo_radau_dot *d, const mpfr_t h,
                             mpfr_srcptr F, mpfr_srcptr Z, slong nstate,
                             const mpfr_t ntol);
+
 /* The same residual for the next Newton iterate from the last one's
    (decisions.md D-123): with Fp the F of the last residual R' (kept by
    hdo_radau_dot_keep) and Rp = dZ - R' (dZ the change of Z since,

@@ -3,7 +3,7 @@
    contraction of 1/4, an older block matrix above 1/100; keep a step
    whose growth is below 1.2; the step's safety factor beyond 24
    stages), the DAE block solve; the probe's wait after a failed blind
-   probe (D-114).  The stage residual's dot products: tests/step/radau_dot.c. */
+   probe (D-114).  The stage residual: tests/step/radau_residual.c. */
 #include <criterion/criterion.h>
 #include <math.h>
 #include "../../ref/step/radau.h"
