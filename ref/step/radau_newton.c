@@ -122,6 +122,16 @@ factor_newton(radau *r, int full)
     return r->lu_valid ? 0 : factor_full(r);
 }
 
+/* 1 when every entry of v is a finite number */
+static int
+all_numbers(mpfr_srcptr v, slong n)
+{
+    for (slong k = 0; k < n; k++)
+        if (!mpfr_number_p(v + k))
+            return 0;
+    return 1;
+}
+
 /* Simplified Newton on Z_i - h sum_j a_ij f(t0 + c_j h, y0 + Z_j) = 0
    from the Z it is given (the predictor, or zero).  The matrix
    I - h (A (x) J) is factored with the exact Jacobians at the stages of
@@ -168,8 +178,11 @@ hdo_radau_solve_stages(radau *r, int predicted)
         have_F = 0;
         /* R = h A F - Z for y, -g for z; M dZ = R (every residual to
            the stopping test's accuracy: decisions.md D-109), after the
-           first from the last one and F's change (D-123) */
-        if (iter == 0)
+           first from the last one and F's change (D-123); the full
+           one again after an increment or at stages that are not
+           finite, whose differences are not numbers (D-126's first
+           step of 1e-2 on boost_converter_ccm) */
+        if (iter == 0 || !mpfr_number_p(prev) || !all_numbers(r->F, ns))
             hdo_radau_dot_residual(r->R, &r->Ad, r->h, r->F, r->Z, r->n, nabs);
         else
             hdo_radau_dot_residual_next(r->R, &r->Ad, r->h, r->F, r->n, nabs);
