@@ -27,15 +27,6 @@ set -u
 
 fails=0
 passes=0
-check() { # name, status of the Python check, what it printed
-    if [[ $2 -eq 0 ]]; then
-        passes=$((passes + 1))
-        echo "PASS $1: $3"
-    else
-        fails=$((fails + 1))
-        echo "FAIL $1: $3"
-    fi
-}
 
 # final_state OUT D RC T0 TEND X Y VX VY G VARS: the last row of OUT's
 # trajectory against the closed form, VARS the variables checked
@@ -74,9 +65,15 @@ run_case() { # name D t0 tend x y vx vy g vars
     timeout 300 "$HDO" run "$tmp/$name.hdae" -d "$D" --method implicit \
         -o "$tmp/$name" >"$tmp/$name.log" 2>&1
     local rc=$?
-    res=$(final_state "$tmp/$name" "$D" "$rc" "$3" "$4" "$5" "$6" "$7" "$8" \
-        "$9" "${10}")
-    check "$name" $? "$res $(grep -o 'error:.*' "$tmp/$name.log" | head -1)"
+    local res verdict=PASS
+    if res=$(final_state "$tmp/$name" "$D" "$rc" "$3" "$4" "$5" "$6" "$7" \
+        "$8" "$9" "${10}"); then
+        passes=$((passes + 1))
+    else
+        fails=$((fails + 1))
+        verdict=FAIL
+    fi
+    echo "$verdict $name: $res $(grep -o 'error:.*' "$tmp/$name.log" | head -1)"
 }
 
 for k in 0 20 60; do
