@@ -32,7 +32,7 @@ radau_apply(hdo_stepper_struct *st, const mpfr_t t0, mpfr_srcptr xs,
 {
     radau *r = st->impl;
     slong n = r->n, N = r->N, s = r->s;
-    mpfr_t e, fac, erej, hrej;
+    mpfr_t e, fac, erej, hrej, hfirst, htry;
     hdo_expr bad;
     int status = 0;
 
@@ -89,6 +89,7 @@ radau_apply(hdo_stepper_struct *st, const mpfr_t t0, mpfr_srcptr xs,
             return status;
     }
     mpfr_inits2(64, e, fac, erej, hrej, (mpfr_ptr)0);
+    mpfr_inits2(r->wprec, hfirst, htry, (mpfr_ptr)0);
     mpfr_set_zero(erej, 1); /* no rejected estimate yet */
     st->lround = hdo_radau_round_floor_log2(r->y0, N, s);
     if (mpfr_zero_p(r->hnext)) {
@@ -106,6 +107,8 @@ radau_apply(hdo_stepper_struct *st, const mpfr_t t0, mpfr_srcptr xs,
         hdo_radau_probe_reset(&r->probe);
     }
     mpfr_set(r->h, r->hnext, MPFR_RNDN);
+    /* at most the run's span (D-126) */
+    hdo_radau_span_cap(r->h, st->lspan);
     if (r->have_gd) {
         /* At most one time unit max(u, |t0|), u = min(1, span) the
            driver's (st->unit; 1 if unknown): the horizon it gives a
@@ -123,14 +126,21 @@ radau_apply(hdo_stepper_struct *st, const mpfr_t t0, mpfr_srcptr xs,
         if (mpfr_cmp(r->h, fac) > 0)
             mpfr_set(r->h, fac, MPFR_RNDN);
     }
+    mpfr_set(hfirst, r->h, MPFR_RNDN);
     for (int tries = 0;; tries++) {
-        if (tries >= MAX_REJECT) {
+        /* the rejections in a row shrink h ever faster
+           (hdo_radau_reject_streak), to a step that no longer moves t */
+        mpfr_abs(htry, t0, MPFR_RNDN);
+        mpfr_mul_2si(htry, htry, -(long)r->prec, MPFR_RNDN);
+        if (tries >= MAX_REJECT || mpfr_cmp(r->h, htry) <= 0 ||
+            !mpfr_regular_p(r->h)) {
             hdo_error_set(err, HDO_ERR_STEP_COLLAPSE, 0, 0,
                           "the implicit method's step collapsed to %.3g",
                           mpfr_get_d(r->h, MPFR_RNDN));
             status = HDO_ERR_STEP_COLLAPSE;
             break;
         }
+        mpfr_set(htry, r->h, MPFR_RNDN);
         int ns = hdo_radau_solve_stages(r, hdo_radau_predict(r));
         if (ns == 0) {
             /* the dense output of the states and unknowns */
@@ -156,6 +166,7 @@ radau_apply(hdo_stepper_struct *st, const mpfr_t t0, mpfr_srcptr xs,
                 if (hdo_radau_guard_values(&r->gd, r->t0, r->h, r->y0, r->Z,
                                            r->c, &bad) != 0) {
                     mpfr_div_2ui(r->h, r->h, 2, MPFR_RNDN);
+                    hdo_radau_reject_streak(r->h, htry, hfirst, tries + 1);
                     continue; /* undefined at a stage: a shorter step */
                 }
                 hdo_radau_guard_error(e, &r->gd, r->L, r->w0, r->tol);
@@ -189,6 +200,7 @@ radau_apply(hdo_stepper_struct *st, const mpfr_t t0, mpfr_srcptr xs,
                 continue;
             hdo_radau_reject_factor(fac, r->tol, e, (long)s, stalled);
             mpfr_mul(r->h, r->h, fac, MPFR_RNDN);
+            hdo_radau_reject_streak(r->h, htry, hfirst, tries + 1);
         } else if (hdo_radau_probe_back(&r->probe, r->h)) {
             /* the probe failed: back to the step it doubled */
         } else if (ns == 2) {
@@ -196,6 +208,7 @@ radau_apply(hdo_stepper_struct *st, const mpfr_t t0, mpfr_srcptr xs,
             r->have_prev = 0;
         } else {
             mpfr_div_2ui(r->h, r->h, 2, MPFR_RNDN);
+            hdo_radau_reject_streak(r->h, htry, hfirst, tries + 1);
         }
     }
     if (status == 0 && r->have_gd) {
@@ -205,7 +218,7 @@ radau_apply(hdo_stepper_struct *st, const mpfr_t t0, mpfr_srcptr xs,
     }
 out:
     r->applied = status == 0;
-    mpfr_clears(e, fac, erej, hrej, (mpfr_ptr)0);
+    mpfr_clears(e, fac, erej, hrej, hfirst, htry, (mpfr_ptr)0);
     return status;
 }
 

@@ -86,8 +86,36 @@ hdo_radau_reject_factor(mpfr_t fac, const mpfr_t tol, const mpfr_t e, long s,
     mpfr_div(fac, tol, e, MPFR_RNDN);
     mpfr_rootn_ui(fac, fac, (unsigned long)(s - 1), MPFR_RNDN);
     mpfr_mul_d(fac, fac, hdo_radau_step_safety(s), MPFR_RNDN);
-    if (stalled || mpfr_cmp_d(fac, HDO_RADAU_REJECT_MIN) < 0)
+    if (stalled || mpfr_nan_p(fac) || mpfr_cmp_d(fac, HDO_RADAU_REJECT_MIN) < 0)
         mpfr_set_d(fac, HDO_RADAU_REJECT_MIN, MPFR_RNDN);
+}
+
+void
+hdo_radau_reject_streak(mpfr_t h, const mpfr_t hrej, const mpfr_t hfirst, int k)
+{
+    if (k < HDO_RADAU_REJECT_STREAK)
+        return;
+    mpfr_t b;
+    mpfr_init2(b, mpfr_get_prec(h));
+    mpfr_div(b, hrej, hfirst, MPFR_RNDN);
+    mpfr_mul(b, b, hrej, MPFR_RNDN);
+    if (mpfr_cmp(h, b) > 0)
+        mpfr_set(h, b, MPFR_RNDN);
+    mpfr_clear(b);
+}
+
+void
+hdo_radau_span_cap(mpfr_t h, double lspan)
+{
+    if (!isfinite(lspan))
+        return;
+    mpfr_t b;
+    mpfr_init2(b, 64);
+    mpfr_set_d(b, lspan, MPFR_RNDN);
+    mpfr_exp2(b, b, MPFR_RNDN);
+    if (mpfr_cmp(h, b) > 0)
+        mpfr_set(h, b, MPFR_RNDN);
+    mpfr_clear(b);
 }
 
 int

@@ -217,9 +217,32 @@ int hdo_radau_reject_note(mpfr_t erej, mpfr_t hrej, const mpfr_t e,
                           const mpfr_t h);
 /* The factor by which a rejected step of s stages shrinks:
    safety (tol/e)^(1/(s-1)), at least HDO_RADAU_REJECT_MIN, which a
-   stalled estimate takes. */
+   stalled estimate takes, and a NaN one (an infinite one gives 0, so the
+   same). */
 void hdo_radau_reject_factor(mpfr_t fac, const mpfr_t tol, const mpfr_t e,
                              long s, int stalled);
+/* The rejections of one step in a row from which each shrinks h to at
+   most hrej^2 / hfirst (hdo_radau_reject_streak). */
+#define HDO_RADAU_REJECT_STREAK 8
+/* h := min(h, hrej^2 / hfirst) once the step has been rejected k >=
+   HDO_RADAU_REJECT_STREAK times in a row, hrej the size just rejected,
+   hfirst the first one tried: each further rejection at least doubles
+   log(hfirst / h).  Why.  A rejection shrinks h by a bounded factor (a
+   failed Newton iteration by 4, an estimate by at least
+   HDO_RADAU_REJECT_MIN), so 60 rejections covered 4^60 = 1.3e36: a
+   first step 1e180 too long (a free fall from x = 1, vx = -2e-182 with
+   y and vy below their floors at 16 digits: the time scale |x|/|vx|)
+   collapsed at 2.6e144 (decisions.md D-126).  With the doubling 14
+   rejections cover 4^448.  Below the eighth the rule is silent, so the
+   runs that recover within seven keep their steps. */
+void hdo_radau_reject_streak(mpfr_t h, const mpfr_t hrej, const mpfr_t hfirst,
+                             int k);
+/* h := min(h, 2^lspan), the run's span |t_end - t0| (the driver's
+   st->lspan; none when it is not finite): a step beyond it is never
+   used, and its error, held relative to the state over the whole step,
+   says nothing of the values at the run's end (RADAU5's default hmax;
+   decisions.md D-126). */
+void hdo_radau_span_cap(mpfr_t h, double lspan);
 
 /* The probe's state along a run of steps. */
 typedef struct {

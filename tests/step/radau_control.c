@@ -404,3 +404,90 @@ Test(step, radau_reject_sequence)
     cr_expect(!hdo_radau_reject_note(erej, hrej, e, h), "fell as h^30");
     mpfr_clears(erej, hrej, e, h, tol, fac, (mpfr_ptr)0);
 }
+
+/* An estimate that is NaN or infinite shrinks h by the smallest factor,
+   as a stalled one: never a NaN step (decisions.md D-126). */
+Test(step, radau_reject_factor_not_finite)
+{
+    mpfr_t tol, e, fac;
+    mpfr_inits2(64, tol, e, fac, (mpfr_ptr)0);
+    mpfr_set_d(tol, 8.5e-22, MPFR_RNDN);
+    mpfr_set_nan(e);
+    hdo_radau_reject_factor(fac, tol, e, 17, 0);
+    cr_expect(mpfr_cmp_d(fac, HDO_RADAU_REJECT_MIN) == 0, "NaN");
+    mpfr_set_inf(e, 1);
+    hdo_radau_reject_factor(fac, tol, e, 17, 0);
+    cr_expect(mpfr_cmp_d(fac, HDO_RADAU_REJECT_MIN) == 0, "inf");
+    mpfr_clears(tol, e, fac, (mpfr_ptr)0);
+}
+
+/* The tries a step starting at hfirst takes to fall to hok when every
+   rejection shrinks it by fac, with the streak rule or without. */
+static int
+tries_to(double hfirst, double hok, double fac, int streak)
+{
+    mpfr_t h, hrej, h0;
+    mpfr_inits2(64, h, hrej, h0, (mpfr_ptr)0);
+    mpfr_set_d(h0, hfirst, MPFR_RNDN);
+    mpfr_set(h, h0, MPFR_RNDN);
+    int k = 0;
+    while (mpfr_cmp_d(h, hok) > 0 && k < 1000) {
+        mpfr_set(hrej, h, MPFR_RNDN);
+        mpfr_mul_d(h, h, fac, MPFR_RNDN);
+        ++k;
+        if (streak)
+            hdo_radau_reject_streak(h, hrej, h0, k);
+    }
+    mpfr_clears(h, hrej, h0, (mpfr_ptr)0);
+    return k;
+}
+
+/* slack_radau at 16 digits (decisions.md D-126): the first step 3.44e180
+   failed Newton down to h ~ 1e110, each failure shrinking it by 4; the
+   60 rejections of a collapse ended at 2.6e144.  With the streak rule
+   the step falls by 1e180 in 15 tries, and by 1e144 at the smallest
+   estimate factor 0.1 in 13; seven rejections in a row are untouched. */
+Test(step, radau_reject_streak_sequence)
+{
+    cr_expect(tries_to(3.44e180, 1, 0.25, 0) > 60, "4^60 = 1.3e36 only");
+    int k = tries_to(3.44e180, 1, 0.25, 1);
+    cr_expect(k <= 15, "%d tries", k);
+    k = tries_to(1e144, 1, HDO_RADAU_REJECT_MIN, 1);
+    cr_expect(k <= 13, "%d tries", k);
+    cr_expect(tries_to(1, 0.25 * 0.25 * 0.25 * 0.25 * 0.25 * 0.25 * 0.25, 0.25,
+                       1) == 7);
+    mpfr_t h, hrej, h0;
+    mpfr_inits2(64, h, hrej, h0, (mpfr_ptr)0);
+    mpfr_set_ui(h0, 1, MPFR_RNDN);
+    mpfr_set_d(hrej, 1e-3, MPFR_RNDN);
+    mpfr_set_d(h, 2.5e-4, MPFR_RNDN);
+    hdo_radau_reject_streak(h, hrej, h0, HDO_RADAU_REJECT_STREAK - 1);
+    cr_expect(mpfr_cmp_d(h, 2.5e-4) == 0, "silent below the streak");
+    hdo_radau_reject_streak(h, hrej, h0, HDO_RADAU_REJECT_STREAK);
+    cr_expect(fabs(mpfr_get_d(h, MPFR_RNDN) / 1e-6 - 1) < 1e-15,
+              "hrej^2 / hfirst: %g", mpfr_get_d(h, MPFR_RNDN));
+    mpfr_set_d(h, 1e-9, MPFR_RNDN);
+    hdo_radau_reject_streak(h, hrej, h0, HDO_RADAU_REJECT_STREAK);
+    cr_expect(mpfr_cmp_d(h, 1e-9) == 0, "a smaller proposal stays");
+    mpfr_clears(h, hrej, h0, (mpfr_ptr)0);
+}
+
+/* The step is at most the run's span 2^lspan; none when unknown. */
+Test(step, radau_span_cap)
+{
+    mpfr_t h;
+    mpfr_init2(h, 64);
+    mpfr_set_d(h, 3.44e180, MPFR_RNDN);
+    hdo_radau_span_cap(h, -INFINITY);
+    cr_expect(mpfr_cmp_d(h, 3.44e180) == 0, "unknown span");
+    hdo_radau_span_cap(h, 0.0);
+    cr_expect(mpfr_cmp_ui(h, 1) == 0, "span 1: %g", mpfr_get_d(h, MPFR_RNDN));
+    mpfr_set_d(h, 3.44e120, MPFR_RNDN);
+    hdo_radau_span_cap(h, log2(1e-60));
+    cr_expect(fabs(mpfr_get_d(h, MPFR_RNDN) / 1e-60 - 1) < 1e-14,
+              "span 1e-60: %g", mpfr_get_d(h, MPFR_RNDN));
+    mpfr_set_d(h, 0.5, MPFR_RNDN);
+    hdo_radau_span_cap(h, 0.0);
+    cr_expect(mpfr_cmp_d(h, 0.5) == 0, "within the span");
+    mpfr_clear(h);
+}
