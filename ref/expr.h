@@ -386,7 +386,9 @@ typedef struct {
     mpfr_t *coef; /* coef[slot * (taylor_order + 1) + k] */
     slong naux;
     mpfr_t *auxcoef; /* auxiliary series, same layout */
-    mpfr_t tmp[3];   /* scratch */
+    slong nops;
+    slong *ops;    /* Taylor mode: the slots with operands, in slot order */
+    mpfr_t tmp[3]; /* scratch */
 } hdo_program_struct;
 typedef hdo_program_struct hdo_program_t[1];
 

@@ -53,6 +53,9 @@ typedef struct {
     hdo_taylor_src *in_src;  /* per input of prog: a state or an unknown */
     hdo_taylor_src *der_src; /* per state: the series of its derivative */
     char *dep_unknown;       /* per slot of prog: depends on an unknown */
+    /* per slot: an order's first pass computes it (expand.c): h's
+       ancestors and the slots that do not depend on an unknown */
+    char *first_pass;
     /* dh/dunknowns: its structurally nonzero entries compiled as roots of
        jac (entry e is d h[jac_row[e]] / d unknown[jac_col[e]]) */
     hdo_program_t jac;

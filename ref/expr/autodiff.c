@@ -85,6 +85,12 @@ hdo_program_taylor_alloc(hdo_program_t prog, slong order)
             if (prog->code[j].kind == pair && prog->code[j].a == c->a)
                 c->twin = j;
     }
+    /* the slots a pass computes (leaves are set or constant) */
+    prog->ops = flint_malloc((prog->nslots + 1) * sizeof *prog->ops);
+    prog->nops = 0;
+    for (slong i = 0; i < prog->nslots; i++)
+        if (hdo_expr_kind_arity(prog->code[i].kind) != 0)
+            prog->ops[prog->nops++] = i;
     prog->coef = flint_malloc(prog->nslots * per * sizeof *prog->coef);
     prog->auxcoef =
         flint_malloc((prog->naux * per + 1) * sizeof *prog->auxcoef);
@@ -467,9 +473,9 @@ hdo_program_taylor_step_some(hdo_program_t prog, slong k, const char *active,
     mpfr_clear_overflow(); /* read by callers on failure (expr.h) */
     if (prog->time_slot >= 0 && k >= 1)
         mpfr_set_si(C(prog->time_slot, k), k == 1 ? 1 : 0, MPFR_RNDN);
-    for (slong i = 0; i < prog->nslots; i++) {
-        if (hdo_expr_kind_arity(prog->code[i].kind) == 0 ||
-            (active != NULL && !active[i]))
+    for (slong j = 0; j < prog->nops; j++) {
+        slong i = prog->ops[j];
+        if (active != NULL && !active[i])
             continue;
         int status = taylor_op(prog, i, k, active);
         if (status != 0) {

@@ -239,11 +239,14 @@ hdo_taylor_expand(hdo_taylor_t tay, const mpfr_t t0, mpfr_srcptr xs,
             if (nu > 0) {
                 /* Order r of h is affine in the unknowns' order-r
                    coefficients, with matrix dh/dxu at t0: evaluate it
-                   with those set to 0, solve, and recompute order r. */
+                   with those set to 0 (h's ancestors and the slots free
+                   of unknowns: first_pass), solve, and recompute order
+                   r. */
                 for (slong j = 0; j < nu; j++)
                     mpfr_set_zero(tay->unknown_coef[j * per + r], 1);
                 set_inputs(prog, tay->in_src, tay, HDO_TAYLOR_SRC_UNKNOWN, r);
-                if (hdo_program_taylor_step(prog, r, &bad) != 0)
+                if (hdo_program_taylor_step_some(prog, r, tay->first_pass,
+                                                 &bad) != 0)
                     return domain_fail(err, tay, bad, r);
                 get_h(tay, r);
                 hdo_lu_solve(tay->work, tay->Jh, tay->perm);

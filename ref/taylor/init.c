@@ -243,6 +243,16 @@ hdo_taylor_init(hdo_taylor_t tay, hdo_model_t model, const hdo_reduced_t red,
         if (tay->in_src[q].kind == HDO_TAYLOR_SRC_UNKNOWN)
             tay->dep_unknown[tay->prog->inputs[q].slot] = 1;
     hdo_program_dependents(tay->dep_unknown, tay->prog);
+    /* An order's first pass, with the unknowns' coefficients at 0, is
+       read only through h: a slot that depends on an unknown and that h
+       does not read is computed by the second pass alone, from the same
+       operands (decisions.md D-120). */
+    tay->first_pass = xcalloc(tay->prog->nslots + 1, 1);
+    for (slong j = 0; j < nh; j++)
+        tay->first_pass[tay->prog->root_slot[ne + j]] = 1;
+    hdo_taylor_ancestors(tay->first_pass, tay->prog);
+    for (slong i = 0; i < tay->prog->nslots; i++)
+        tay->first_pass[i] |= !tay->dep_unknown[i];
 
     /* The derivative of each state: an rhs, or the next member of an
        implicit variable's chain (a state, or at the top its unknown). */
@@ -311,6 +321,7 @@ hdo_taylor_clear(hdo_taylor_t tay)
     hdo_program_clear(tay->prog);
     free(tay->in_src);
     free(tay->dep_unknown);
+    free(tay->first_pass);
     free(tay->der_src);
     if (tay->njac > 0) {
         hdo_program_clear(tay->jac);
