@@ -58,7 +58,7 @@ hdo_lu_factor(hdo_mat_t A, slong *perm)
 /* 1 or -1 when a is exactly that, else 0: exponent 1 and the
    significand 0.1000...0 in binary (its top limb the high bit alone,
    the others zero; mpfr_cmpabs_ui cost more than the product saved). */
-static int
+static inline int
 unit_sign(mpfr_srcptr a)
 {
     if (!mpfr_regular_p(a) || mpfr_get_exp(a) != 1)
@@ -145,7 +145,8 @@ hdo_lu_solve(mpfr_ptr b, const hdo_mat_t LU, const slong *perm)
             slong k = perm[i];
             while (k < i)
                 k = perm[k];
-            mpfr_swap(b + i, b + k);
+            if (k != i)
+                mpfr_swap(b + i, b + k);
         }
     } else {
         y = hdo_vec_init(n, prec);

@@ -234,6 +234,12 @@ hdo_taylor_init(hdo_taylor_t tay, hdo_model_t model, const hdo_reduced_t red,
     hdo_program_init(tay->prog, pool, roots, nroots, prec);
     hdo_program_taylor_alloc(tay->prog, tay->order);
     tay->in_src = map_inputs(tay->prog, r);
+    for (int kind = 0; kind < 2; kind++) {
+        tay->in_of[kind] = xcalloc(tay->prog->ninputs + 1, sizeof(slong));
+        for (slong q = 0; q < tay->prog->ninputs; q++)
+            if ((int)tay->in_src[q].kind == kind)
+                tay->in_of[kind][tay->nin_of[kind]++] = q;
+    }
     free(roots);
     /* The slots that see the unknowns: the only ones expand.c must
        recompute once the unknowns' coefficients of an order are solved. */
@@ -253,6 +259,15 @@ hdo_taylor_init(hdo_taylor_t tay, hdo_model_t model, const hdo_reduced_t red,
     hdo_taylor_ancestors(tay->first_pass, tay->prog);
     for (slong i = 0; i < tay->prog->nslots; i++)
         tay->first_pass[i] |= !tay->dep_unknown[i];
+    /* After the solve, h's order r is read by nothing: the second pass
+       recomputes what the rhs, the guards and the extra roots read. */
+    tay->second_pass = xcalloc(tay->prog->nslots + 1, 1);
+    for (slong k = 0; k < nroots; k++)
+        if (k < ne || k >= ne + nh)
+            tay->second_pass[tay->prog->root_slot[k]] = 1;
+    hdo_taylor_ancestors(tay->second_pass, tay->prog);
+    for (slong i = 0; i < tay->prog->nslots; i++)
+        tay->second_pass[i] &= tay->dep_unknown[i];
 
     /* The derivative of each state: an rhs, or the next member of an
        implicit variable's chain (a state, or at the top its unknown). */
@@ -320,8 +335,11 @@ hdo_taylor_clear(hdo_taylor_t tay)
     hdo_taylor_lazy_clear(tay);
     hdo_program_clear(tay->prog);
     free(tay->in_src);
+    free(tay->in_of[0]);
+    free(tay->in_of[1]);
     free(tay->dep_unknown);
     free(tay->first_pass);
+    free(tay->second_pass);
     free(tay->der_src);
     if (tay->njac > 0) {
         hdo_program_clear(tay->jac);
