@@ -465,6 +465,24 @@ hdo_program_dependents(char *active, const hdo_program_t prog)
 }
 
 int
+hdo_program_taylor_reads_past(const hdo_program_t prog, slong i)
+{
+    const hdo_program_instr *c = prog->code + i;
+    switch (c->kind) {
+    case HDO_X_ADD:
+    case HDO_X_SUB:
+    case HDO_X_NEG:
+        return 0;
+    case HDO_X_MUL:
+        return !is_constant(prog, c->a) && !is_constant(prog, c->b);
+    case HDO_X_DIV:
+        return !is_constant(prog, c->b);
+    default:
+        return hdo_expr_kind_arity(c->kind) != 0;
+    }
+}
+
+int
 hdo_program_taylor_step_some(hdo_program_t prog, slong k, const char *active,
                              hdo_expr *bad)
 {

@@ -259,12 +259,18 @@ hdo_taylor_init(hdo_taylor_t tay, hdo_model_t model, const hdo_reduced_t red,
     hdo_taylor_ancestors(tay->first_pass, tay->prog);
     for (slong i = 0; i < tay->prog->nslots; i++)
         tay->first_pass[i] |= !tay->dep_unknown[i];
-    /* After the solve, h's order r is read by nothing: the second pass
-       recomputes what the rhs, the guards and the extra roots read. */
+    /* After the solve, h's order r is read only by the recurrences of
+       the later orders that read past coefficients: the second pass
+       recomputes what the rhs, the guards, the extra roots and those
+       recurrences read (a slot h alone reads, linear in its operands'
+       order r, keeps its first pass's value, which nothing reads). */
     tay->second_pass = xcalloc(tay->prog->nslots + 1, 1);
     for (slong k = 0; k < nroots; k++)
         if (k < ne || k >= ne + nh)
             tay->second_pass[tay->prog->root_slot[k]] = 1;
+    for (slong i = 0; i < tay->prog->nslots; i++)
+        if (hdo_program_taylor_reads_past(tay->prog, i))
+            tay->second_pass[i] = 1;
     hdo_taylor_ancestors(tay->second_pass, tay->prog);
     for (slong i = 0; i < tay->prog->nslots; i++)
         tay->second_pass[i] &= tay->dep_unknown[i];

@@ -222,17 +222,17 @@ save_series(const hdo_taylor_struct *tay, slong *n)
    rhs and the guards read (expand.c, D-120): every state's, unknown's
    and guard's coefficient has the bits of an expansion whose first pass
    computes every slot and whose second every slot with an unknown.  The
-   rhs and the guard read the unknowns outside h, and an expansion at
-   another point first leaves the skipped slots stale.  Fails when
-   first_pass leaves out an ancestor of h, or second_pass one of the
-   rhs. */
+   rhs and the guard read the unknowns outside h, h reads exp(z), whose
+   recurrence reads its past orders, and an expansion at another point
+   first leaves the skipped slots stale.  Fails when first_pass leaves
+   out an ancestor of h, or second_pass one of the rhs or exp(z). */
 Test(taylor_dae, passes_same_bits_as_every_slot)
 {
     tt_case c;
     tt_init(&c,
             "model m\nvar x = 1, w = 1/2, y = 0, z = 0\nmode a\n"
             "  der(x) = -y*z + x\n  der(w) = z - w*y\n"
-            "  y + x*z = x^2 + w\n  y - 2*z = sin(x)\n"
+            "  y + x*z + exp(z)/4 = x^2 + w\n  y - 2*z = sin(x)\n"
             "  when y*z - x > 5 goto b\nend\n"
             "mode b\n  der(x) = 0\n  der(w) = 0\n  y = 0\n  z = 0\nend\n"
             "start a\n",
