@@ -68,6 +68,9 @@ typedef struct {
     hdo_taylor_src *jac_in_src;
     hdo_mat_t Jh; /* LU factors of dh/dunknowns at t0 */
     slong *perm;
+    /* Jh's factors kept by its entries (linalg.h): a linear mode's
+       matrix is the same at every point (decisions.md D-120) */
+    hdo_lu_memo *jh_memo;
     mpfr_ptr work; /* nimplicit scratch entries */
     /* the series of the last expansion */
     mpfr_t *state_coef;   /* nstate x (order + 1) */

@@ -166,11 +166,18 @@ hdo_lu_solve(mpfr_ptr b, const hdo_mat_t LU, const slong *perm)
                 sub_product(y + i, hdo_mat_entry(LU, i, j), y + j, t, &tinit,
                             prec);
         /* y_i / +-1 at y_i's own precision is exact: y_i or -y_i */
-        int u = unit_sign(hdo_mat_entry(LU, i, i));
-        if (u < 0)
+        mpfr_srcptr d = hdo_mat_entry(LU, i, i);
+        int u = unit_sign(d);
+        if (mpfr_zero_p(y + i) && mpfr_regular_p(d)) {
+            /* a zero over a nonzero number: the zero, its sign the
+               xor of the two (the division's rule) */
+            if (mpfr_signbit(d))
+                mpfr_neg(y + i, y + i, MPFR_RNDN);
+        } else if (u < 0) {
             mpfr_neg(y + i, y + i, MPFR_RNDN);
-        else if (u == 0)
-            mpfr_div(y + i, y + i, hdo_mat_entry(LU, i, i), MPFR_RNDN);
+        } else if (u == 0) {
+            mpfr_div(y + i, y + i, d, MPFR_RNDN);
+        }
     }
     if (!same) {
         hdo_vec_set(b, y, n);

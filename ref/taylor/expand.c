@@ -74,8 +74,8 @@ set_inputs(hdo_program_t prog, const hdo_taylor_src *src,
     }
 }
 
-/* Coefficient k of the unknowns' inputs := +0, what set_inputs copies
-   from unknown coefficients just set to +0. */
+/* Coefficient k of the unknowns' inputs := +0 (the first pass's; the
+   unknowns' own coefficients k are written after the solve). */
 static void
 zero_unknown_inputs(hdo_program_t prog, const hdo_taylor_struct *tay, slong k)
 {
@@ -104,7 +104,7 @@ factor_jh(hdo_taylor_t tay, hdo_error_t *err)
             mpfr_set(hdo_mat_entry(tay->Jh, tay->jac_row[e], tay->jac_col[e]),
                      jac->value[jac->root_slot[e]], MPFR_RNDN);
     }
-    if (hdo_lu_factor(tay->Jh, tay->perm) != 0)
+    if (hdo_lu_factor_memo(tay->jh_memo, tay->Jh, tay->perm) != 0)
         return singular_fail(err, tay);
     return 0;
 }
@@ -255,8 +255,6 @@ hdo_taylor_expand(hdo_taylor_t tay, const mpfr_t t0, mpfr_srcptr xs,
                    with those set to 0 (h's ancestors and the slots free
                    of unknowns: first_pass), solve, and recompute order
                    r. */
-                for (slong j = 0; j < nu; j++)
-                    mpfr_set_zero(tay->unknown_coef[j * per + r], 1);
                 zero_unknown_inputs(prog, tay, r);
                 if (hdo_program_taylor_step_some(prog, r, tay->first_pass,
                                                  &bad) != 0)

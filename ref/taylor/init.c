@@ -311,6 +311,7 @@ hdo_taylor_init(hdo_taylor_t tay, hdo_model_t model, const hdo_reduced_t red,
     free(roots);
     hdo_mat_init(tay->Jh, nu, nu, prec);
     tay->perm = xmalloc(nu, sizeof(slong));
+    tay->jh_memo = hdo_lu_memo_new();
     tay->work = hdo_vec_init(nu, prec);
     tay->comp_lh = xmalloc(ns + nu + 1, sizeof(double));
 
@@ -355,6 +356,7 @@ hdo_taylor_clear(hdo_taylor_t tay)
     free(tay->jac_col);
     hdo_mat_clear(tay->Jh);
     free(tay->perm);
+    hdo_lu_memo_free(tay->jh_memo);
     hdo_vec_clear(tay->work, r->nimplicit);
     coef_clear(tay->state_coef, r->nstate * per);
     coef_clear(tay->unknown_coef, r->nimplicit * per);
