@@ -386,7 +386,9 @@ typedef struct {
     mpfr_t *coef; /* coef[slot * (taylor_order + 1) + k] */
     slong naux;
     mpfr_t *auxcoef; /* auxiliary series, same layout */
-    mpfr_t tmp[3];   /* scratch */
+    slong nops;
+    slong *ops;    /* Taylor mode: the slots with operands, in slot order */
+    mpfr_t tmp[3]; /* scratch */
 } hdo_program_struct;
 typedef hdo_program_struct hdo_program_t[1];
 
@@ -460,6 +462,10 @@ int hdo_program_taylor_step_some(hdo_program_t prog, slong k,
    input slot marked in active on entry (inputs marked by the caller),
    0 for the others that are not inputs. */
 void hdo_program_dependents(char *active, const hdo_program_t prog);
+/* 1 when order k of slot i reads coefficients below k (its own or its
+   operands'): every kind but +, -, negation, a product by a constant
+   and a division by one, whose order k reads its operands' order k. */
+int hdo_program_taylor_reads_past(const hdo_program_t prog, slong i);
 
 /* MPFR kernels on the limbs (ref/expr/fused.c), for the dense output's
    Horner loops and the Taylor recurrences (issue 28).

@@ -50,9 +50,16 @@ typedef struct {
     hdo_program_t prog; /* roots: rhs..., h..., guards..., extra... */
     slong nguards;      /* switching functions compiled in */
     slong nextra;
-    hdo_taylor_src *in_src;  /* per input of prog: a state or an unknown */
+    hdo_taylor_src *in_src; /* per input of prog: a state or an unknown */
+    slong *in_of[2];        /* the inputs of each kind (STATE, UNKNOWN) */
+    slong nin_of[2];
     hdo_taylor_src *der_src; /* per state: the series of its derivative */
     char *dep_unknown;       /* per slot of prog: depends on an unknown */
+    /* per slot: an order's first pass computes it (expand.c): h's
+       ancestors and the slots that do not depend on an unknown; its
+       second pass: the slots that depend on an unknown and that a root
+       other than h reads (h's own are read by the first pass only) */
+    char *first_pass, *second_pass;
     /* dh/dunknowns: its structurally nonzero entries compiled as roots of
        jac (entry e is d h[jac_row[e]] / d unknown[jac_col[e]]) */
     hdo_program_t jac;
@@ -61,6 +68,9 @@ typedef struct {
     hdo_taylor_src *jac_in_src;
     hdo_mat_t Jh; /* LU factors of dh/dunknowns at t0 */
     slong *perm;
+    /* Jh's factors kept by its entries (linalg.h): a linear mode's
+       matrix is the same at every point (decisions.md D-120) */
+    hdo_lu_memo *jh_memo;
     mpfr_ptr work; /* nimplicit scratch entries */
     /* the series of the last expansion */
     mpfr_t *state_coef;   /* nstate x (order + 1) */

@@ -59,9 +59,8 @@ hdo_event_coef_scale(mpfr_t scale, mpfr_srcptr c, slong len, const mpfr_t H,
     } else {
         lc = NULL;
     }
-    mpfr_t p, term;
-    mpfr_init2(p, 64);
-    mpfr_init2(term, 64);
+    MPFR_DECL_INIT(p, 64); /* on the stack: at every step (D-120) */
+    MPFR_DECL_INIT(term, 64);
     mpfr_set_ui(p, 1, MPFR_RNDN);
     mpfr_set_ui(scale, 0, MPFR_RNDN);
     for (slong k = 0; k <= last; k++) {
@@ -73,8 +72,6 @@ hdo_event_coef_scale(mpfr_t scale, mpfr_srcptr c, slong len, const mpfr_t H,
         }
         mpfr_mul(p, p, H, MPFR_RNDU);
     }
-    mpfr_clear(p);
-    mpfr_clear(term);
 }
 
 /* The number of coefficients up to the last nonzero one (at least 1).
@@ -486,9 +483,10 @@ typedef struct {
 static int
 dip_within_error(const dip_rule *dr, const arb_t q, const arf_t b)
 {
-    mpfr_t bb, e, lo;
+    MPFR_DECL_INIT(bb, 64);
+    MPFR_DECL_INIT(e, 64);
+    MPFR_DECL_INIT(lo, 64);
     arf_t l;
-    mpfr_inits2(64, bb, e, lo, (mpfr_ptr)0);
     arf_init(l);
     arf_get_mpfr(bb, b, MPFR_RNDU);
     hdo_event_coef_scale(e, dr->c, dr->len, bb, NULL);
@@ -505,7 +503,6 @@ dip_within_error(const dip_rule *dr, const arb_t q, const arf_t b)
     mpfr_neg(e, e, MPFR_RNDD);
     int within = mpfr_cmp(lo, e) >= 0;
     arf_clear(l);
-    mpfr_clears(bb, e, lo, (mpfr_ptr)0);
     return within;
 }
 
@@ -744,7 +741,7 @@ static int
 locate(mpfr_t root, mpfr_srcptr c, slong len, const mpfr_t H, const mpfr_t tol,
        mpfr_srcptr floor, mpfr_srcptr vfloor, slong order, mpfr_prec_t prec)
 {
-    mpfr_t term;
+    MPFR_DECL_INIT(term, 64); /* on the stack: at every step (D-120) */
     slong m;
     int result = 0;
 
@@ -779,7 +776,6 @@ locate(mpfr_t root, mpfr_srcptr c, slong len, const mpfr_t H, const mpfr_t tol,
         fast_clear(&fp);
         return 0;
     }
-    mpfr_init2(term, 64);
     {
         slong qlen = len - m;
         slong aprec = prec + 32;
@@ -837,7 +833,6 @@ locate(mpfr_t root, mpfr_srcptr c, slong len, const mpfr_t H, const mpfr_t tol,
         arf_clear(ra);
         arf_clear(rb);
     }
-    mpfr_clear(term);
     return result;
 }
 

@@ -199,8 +199,7 @@ double_start(mpfr_t x, double *cq, double *dpo, double *rho, double *go,
                                mk[k], (long)fmax((double)ex[k] - G, -1100));
         e = own;
     }
-    mpfr_t q;
-    mpfr_init2(q, 53);
+    MPFR_DECL_INIT(q, 53); /* on the stack: at every event (D-120) */
     mpfr_div(q, a, H, MPFR_RNDN);
     double lo = mpfr_get_d(q, MPFR_RNDN);
     mpfr_div(q, b, H, MPFR_RNDN);
@@ -271,7 +270,6 @@ double_start(mpfr_t x, double *cq, double *dpo, double *rho, double *go,
         mpfr_mul(x, x, H, MPFR_RNDN);
         ok = mpfr_cmp(x, a) > 0 && mpfr_cmp(x, b) < 0;
     }
-    mpfr_clear(q);
     return ok;
 }
 
@@ -290,8 +288,8 @@ static int
 quadratic_stop(const mpfr_t du, int approx, double rho, double cq,
                const mpfr_t r, mpfr_prec_t prec)
 {
-    mpfr_t left, t;
-    mpfr_inits2(64, left, t, (mpfr_ptr)0);
+    MPFR_DECL_INIT(left, 64);
+    MPFR_DECL_INIT(t, 64);
     mpfr_mul_d(t, du, cq, MPFR_RNDU);
     if (approx) {
         mpfr_add_d(t, t, rho, MPFR_RNDU);
@@ -301,9 +299,7 @@ quadratic_stop(const mpfr_t du, int approx, double rho, double cq,
         mpfr_mul(left, t, du, MPFR_RNDU);
     }
     mpfr_mul_2si(t, r, 1 - (long)prec, MPFR_RNDD);
-    int stop = mpfr_cmp(left, t) <= 0;
-    mpfr_clears(left, t, (mpfr_ptr)0);
-    return stop;
+    return mpfr_cmp(left, t) <= 0;
 }
 
 /* Whether the bracket [a, b] (0 <= a < b) is within eps = 2^(2-prec) of
@@ -329,11 +325,12 @@ hdo_event_refine_traced(mpfr_t x, mpfr_srcptr c, slong len, const mpfr_t a0,
                         const mpfr_t b0, const mpfr_t H, mpfr_prec_t prec,
                         const double *e, double G, hdo_event_refine_trace *tr)
 {
-    mpfr_t a, b, f, fp, xn, w, du, r;
+    mpfr_t a, b, f, fp, xn, w;
     double cq, dpd = 0, rho = INFINITY, g = 0;
     int evals = 0, alone = 0;
     mpfr_inits2(prec, a, b, f, fp, xn, w, (mpfr_ptr)0);
-    mpfr_inits2(64, du, r, (mpfr_ptr)0);
+    MPFR_DECL_INIT(du, 64);
+    MPFR_DECL_INIT(r, 64);
     mpfr_set(a, a0, MPFR_RNDN);
     mpfr_set(b, b0, MPFR_RNDN);
     if (!double_start(x, &cq, &dpd, &rho, &g, c, len, a, b, H, prec, e, G)) {
@@ -414,7 +411,6 @@ hdo_event_refine_traced(mpfr_t x, mpfr_srcptr c, slong len, const mpfr_t a0,
         tr->rho = dpd != 0 ? rho : INFINITY;
     }
     mpfr_clears(a, b, f, fp, xn, w, (mpfr_ptr)0);
-    mpfr_clears(du, r, (mpfr_ptr)0);
 }
 
 void

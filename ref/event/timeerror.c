@@ -75,8 +75,8 @@ shift_bounds(double *ub, const double *lc, slong len, double lr)
 static void
 least_delta(mpfr_t delta, mpfr_srcptr T, slong K, const mpfr_t ztol)
 {
-    mpfr_t d, lg;
-    mpfr_inits2(64, d, lg, (mpfr_ptr)0);
+    MPFR_DECL_INIT(d, 64); /* on the stack: at every event (D-120) */
+    MPFR_DECL_INIT(lg, 64);
     double lz = hdo_log2_abs(ztol), lmin = INFINITY;
     int screen = mpfr_regular_p(ztol);
     double *lk = flint_malloc((K + 1) * sizeof *lk);
@@ -111,7 +111,6 @@ least_delta(mpfr_t delta, mpfr_srcptr T, slong K, const mpfr_t ztol)
             mpfr_set(delta, d, MPFR_RNDN);
     }
     flint_free(lk);
-    mpfr_clears(d, lg, (mpfr_ptr)0);
 }
 
 void
@@ -140,7 +139,7 @@ hdo_event_time_error(mpfr_t delta, mpfr_srcptr c, slong len, const mpfr_t H,
        the bounds of shift_bounds show when no later T_k can give a
        smaller d_k (at a simple root: after T_1), else the passes go on
        to the last k that still can. */
-    mpfr_t ztol;
+    MPFR_DECL_INIT(ztol, 64); /* on the stack: at every event (D-120) */
     len = hdo_event_actual_len(c, len);
     /* T, lc, ub and T's significands in one allocation (issue 28: four
        of them an event; D-116) */
@@ -151,7 +150,6 @@ hdo_event_time_error(mpfr_t delta, mpfr_srcptr c, slong len, const mpfr_t H,
     double *lc = (double *)(mem + (size_t)len * sizeof(__mpfr_struct)),
            *ub = lc + len, lr = hdo_log2_abs(root);
     int logs = log_terms(lc, c, len, lr);
-    mpfr_init2(ztol, 64);
     hdo_event_coef_scale(ztol, c, len, root, logs ? lc : NULL);
     mpfr_mul(ztol, ztol, tol, MPFR_RNDU);
     /* T's significands in one block (MPFR's custom interface: the same
@@ -204,5 +202,4 @@ hdo_event_time_error(mpfr_t delta, mpfr_srcptr c, slong len, const mpfr_t H,
         K = need;
     }
     flint_free(mem);
-    mpfr_clear(ztol);
 }

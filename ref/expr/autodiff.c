@@ -85,6 +85,12 @@ hdo_program_taylor_alloc(hdo_program_t prog, slong order)
             if (prog->code[j].kind == pair && prog->code[j].a == c->a)
                 c->twin = j;
     }
+    /* the slots a pass computes (leaves are set or constant) */
+    prog->ops = flint_malloc((prog->nslots + 1) * sizeof *prog->ops);
+    prog->nops = 0;
+    for (slong i = 0; i < prog->nslots; i++)
+        if (hdo_expr_kind_arity(prog->code[i].kind) != 0)
+            prog->ops[prog->nops++] = i;
     prog->coef = flint_malloc(prog->nslots * per * sizeof *prog->coef);
     prog->auxcoef =
         flint_malloc((prog->naux * per + 1) * sizeof *prog->auxcoef);
@@ -103,6 +109,8 @@ hdo_program_taylor_alloc(hdo_program_t prog, slong order)
 }
 
 #define C(s, k) (prog->coef[(s)*per + (k)])
+/* mpfr_number_p without the call */
+#define FINITE(x) (mpfr_zero_p(x) || mpfr_regular_p(x))
 #define A(j, k) (prog->auxcoef[(j)*per + (k)])
 
 /* acc := sum_{j=lo..hi} u[j] * v[k - j] with weights w(j) = j (weighted)
@@ -262,11 +270,25 @@ taylor_op(hdo_program_t prog, slong i, slong k, const char *active)
     }
 
     switch (c->kind) {
+    /* Zeros from zeros without the rounding calls (a linear DAE's
+       coefficients are mostly zeros where its unknowns are set to 0,
+       D-120): the sum of two zeros is -0 only for (-0) + (-0), the
+       difference only for (-0) - (+0) (round to nearest); a product with
+       a zero factor and a finite other is a zero, which the MUL below
+       makes +0. */
     case HDO_X_ADD:
-        mpfr_add(r[k], u[k], v[k], MPFR_RNDN);
+        if (mpfr_zero_p(u[k]) && mpfr_zero_p(v[k]))
+            mpfr_set_zero(r[k],
+                          mpfr_signbit(u[k]) && mpfr_signbit(v[k]) ? -1 : 1);
+        else
+            mpfr_add(r[k], u[k], v[k], MPFR_RNDN);
         break;
     case HDO_X_SUB:
-        mpfr_sub(r[k], u[k], v[k], MPFR_RNDN);
+        if (mpfr_zero_p(u[k]) && mpfr_zero_p(v[k]))
+            mpfr_set_zero(r[k],
+                          mpfr_signbit(u[k]) && !mpfr_signbit(v[k]) ? -1 : 1);
+        else
+            mpfr_sub(r[k], u[k], v[k], MPFR_RNDN);
         break;
     case HDO_X_NEG:
         mpfr_neg(r[k], u[k], MPFR_RNDN);
@@ -278,10 +300,21 @@ taylor_op(hdo_program_t prog, slong i, slong k, const char *active)
            2 u_i + u_{i+1}), are all of this kind).  The sum of the
            convolution turns a zero product into +0, so does this. */
         if (is_constant(prog, c->a) || is_constant(prog, c->b)) {
-            if (is_constant(prog, c->a))
-                mpfr_mul(acc, u[0], v[k], MPFR_RNDN);
-            else
-                mpfr_mul(acc, u[k], v[0], MPFR_RNDN);
+            mpfr_srcptr f = is_constant(prog, c->a) ? u[0] : u[k],
+                        g = is_constant(prog, c->a) ? v[k] : v[0];
+            if ((mpfr_zero_p(f) && FINITE(g)) ||
+                (mpfr_zero_p(g) && FINITE(f))) {
+                mpfr_set_zero(r[k], 1);
+                break;
+            }
+            if (mpfr_get_prec(r[k]) == mpfr_get_prec(acc)) {
+                /* rounded to r's precision directly: the same bits */
+                mpfr_mul(r[k], f, g, MPFR_RNDN);
+                if (mpfr_zero_p(r[k]))
+                    mpfr_set_zero(r[k], 1);
+                break;
+            }
+            mpfr_mul(acc, f, g, MPFR_RNDN);
             if (mpfr_zero_p(acc))
                 mpfr_set_zero(acc, 1);
         } else {
@@ -415,7 +448,7 @@ taylor_op(hdo_program_t prog, slong i, slong k, const char *active)
         HDO_ASSERT(0);
         break;
     }
-    return mpfr_number_p(r[k]) ? 0 : HDO_ERR_DOMAIN;
+    return FINITE(r[k]) ? 0 : HDO_ERR_DOMAIN;
 }
 
 void
@@ -432,6 +465,24 @@ hdo_program_dependents(char *active, const hdo_program_t prog)
 }
 
 int
+hdo_program_taylor_reads_past(const hdo_program_t prog, slong i)
+{
+    const hdo_program_instr *c = prog->code + i;
+    switch (c->kind) {
+    case HDO_X_ADD:
+    case HDO_X_SUB:
+    case HDO_X_NEG:
+        return 0;
+    case HDO_X_MUL:
+        return !is_constant(prog, c->a) && !is_constant(prog, c->b);
+    case HDO_X_DIV:
+        return !is_constant(prog, c->b);
+    default:
+        return hdo_expr_kind_arity(c->kind) != 0;
+    }
+}
+
+int
 hdo_program_taylor_step_some(hdo_program_t prog, slong k, const char *active,
                              hdo_expr *bad)
 {
@@ -440,9 +491,9 @@ hdo_program_taylor_step_some(hdo_program_t prog, slong k, const char *active,
     mpfr_clear_overflow(); /* read by callers on failure (expr.h) */
     if (prog->time_slot >= 0 && k >= 1)
         mpfr_set_si(C(prog->time_slot, k), k == 1 ? 1 : 0, MPFR_RNDN);
-    for (slong i = 0; i < prog->nslots; i++) {
-        if (hdo_expr_kind_arity(prog->code[i].kind) == 0 ||
-            (active != NULL && !active[i]))
+    for (slong j = 0; j < prog->nops; j++) {
+        slong i = prog->ops[j];
+        if (active != NULL && !active[i])
             continue;
         int status = taylor_op(prog, i, k, active);
         if (status != 0) {

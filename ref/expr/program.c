@@ -44,6 +44,8 @@ hdo_program_init(hdo_program_t prog, const hdo_expr_pool_t pool,
     prog->coef = NULL;
     prog->naux = 0;
     prog->auxcoef = NULL;
+    prog->nops = 0;
+    prog->ops = NULL;
     for (int i = 0; i < 3; i++)
         mpfr_init2(prog->tmp[i], prec);
     /* is_const[i]: slot i depends on no variable and not on time */
@@ -117,6 +119,7 @@ hdo_program_clear(hdo_program_t prog)
             mpfr_clear(prog->auxcoef[i]);
         flint_free(prog->coef);
         flint_free(prog->auxcoef);
+        flint_free(prog->ops);
     }
     for (int i = 0; i < 3; i++)
         mpfr_clear(prog->tmp[i]);

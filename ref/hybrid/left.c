@@ -11,16 +11,23 @@ series_derivative(mpfr_t out, const mpfr_t *coef, slong p, slong m,
                   const mpfr_t s)
 {
     mpfr_t term;
-    mpfr_init2(term, mpfr_get_prec(out));
     if (mpfr_zero_p(s)) {
         /* at s = 0 (the guards' floors at a step's start, every step)
            Horner's sum is its last term, m! c_m as below, whenever that
            is a nonzero number and the terms before it are numbers (then
            each product by s is a zero, and adding it is exact): the same
-           bits without the p multiply-adds (issue 28) */
+           bits without the p multiply-adds (issue 28); for m <= 1 that
+           term is c_m rounded once to out's precision (the product by
+           1 is exact), without the temporary (D-120) */
         int plain = 1;
         for (slong k = p; k > m && plain; k--)
-            plain = mpfr_number_p(coef[k]);
+            plain = mpfr_zero_p(coef[k]) || mpfr_regular_p(coef[k]);
+        if (plain && m <= 1 && m <= p) {
+            mpfr_set(out, coef[m], MPFR_RNDN);
+            if (mpfr_regular_p(out))
+                return; /* else Horner's sum below sets out */
+        }
+        mpfr_init2(term, mpfr_get_prec(out));
         if (plain && m <= p) {
             mpfr_set(term, coef[m], MPFR_RNDN);
             for (slong i = 0; i < m; i++)
@@ -31,6 +38,8 @@ series_derivative(mpfr_t out, const mpfr_t *coef, slong p, slong m,
                 return;
             }
         }
+    } else {
+        mpfr_init2(term, mpfr_get_prec(out));
     }
     /* Horner's sum from the last nonzero c_k (k >= m): above it every
        product is a zero times s and every term a zero, so the sum there

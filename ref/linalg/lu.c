@@ -58,7 +58,7 @@ hdo_lu_factor(hdo_mat_t A, slong *perm)
 /* 1 or -1 when a is exactly that, else 0: exponent 1 and the
    significand 0.1000...0 in binary (its top limb the high bit alone,
    the others zero; mpfr_cmpabs_ui cost more than the product saved). */
-static int
+static inline int
 unit_sign(mpfr_srcptr a)
 {
     if (!mpfr_regular_p(a) || mpfr_get_exp(a) != 1)
@@ -73,26 +73,52 @@ unit_sign(mpfr_srcptr a)
     return mpfr_sgn(a);
 }
 
-/* y_i -= a y_j, skipped where a or y_j is an exact zero (the other
-   finite) that leaves y_i's bits as they are (y_i a nonzero number:
-   y_i - 0 is y_i; a zero y_i keeps the sign rule of the subtraction).
-   For a = +-1 the product a y_j is exact (t has y_j's precision), so
-   y_i -+ y_j rounds the same number once: the same bits, zeros' signs
-   included (x - (-y) is x + y). */
-static void
-sub_product(mpfr_ptr yi, mpfr_srcptr a, mpfr_srcptr yj, mpfr_t t)
+/* x is finite (a zero or a regular number): mpfr_number_p without the
+   call */
+#define FINITE(x) (mpfr_zero_p(x) || mpfr_regular_p(x))
+
+/* y_i -= a y_j where the product is an exact zero (a or y_j zero, the
+   other finite); 0 when it is not, or y_i is not finite (the rounded
+   operations then).  A nonzero y_i keeps its bits (y_i - 0 is y_i); a
+   zero y_i stays a zero by the subtraction's sign rule (round to
+   nearest: -0 only for (-0) - (+0)), so only (-0) - (-0) changes it,
+   to +0, the product's sign being the xor of the factors'.  The Taylor
+   expansion's b has a nonzero or two among zeros (a circuit's equations
+   A = 0): most of its updates are zeros from zeros (D-120). */
+static inline int
+zero_update(mpfr_ptr yi, mpfr_srcptr a, mpfr_srcptr yj)
 {
-    if (mpfr_regular_p(yi) && ((mpfr_zero_p(a) && mpfr_number_p(yj)) ||
-                               (mpfr_zero_p(yj) && mpfr_number_p(a))))
-        return;
+    if (!((mpfr_zero_p(a) && FINITE(yj)) || (mpfr_zero_p(yj) && FINITE(a))))
+        return 0;
+    if (mpfr_zero_p(yi)) {
+        if (mpfr_signbit(yi) && mpfr_signbit(a) != mpfr_signbit(yj))
+            mpfr_setsign(yi, yi, 0, MPFR_RNDN);
+        return 1;
+    }
+    return mpfr_regular_p(yi);
+}
+
+/* y_i -= a y_j where zero_update did not apply.  For a = +-1 the
+   product a y_j is exact (t has y_j's precision), so y_i -+ y_j rounds
+   the same number once: the same bits, zeros' signs included (x - (-y)
+   is x + y).  *init: whether t is initialised (at prec: the first
+   product does it, most solves have none). */
+static void
+sub_product(mpfr_ptr yi, mpfr_srcptr a, mpfr_srcptr yj, mpfr_t t, int *init,
+            mpfr_prec_t prec)
+{
     int u = unit_sign(a);
-    if (u > 0 && mpfr_get_prec(yj) <= mpfr_get_prec(t)) {
+    if (u > 0 && mpfr_get_prec(yj) <= prec) {
         mpfr_sub(yi, yi, yj, MPFR_RNDN);
         return;
     }
-    if (u < 0 && mpfr_get_prec(yj) <= mpfr_get_prec(t)) {
+    if (u < 0 && mpfr_get_prec(yj) <= prec) {
         mpfr_add(yi, yi, yj, MPFR_RNDN);
         return;
+    }
+    if (!*init) {
+        mpfr_init2(t, prec);
+        *init = 1;
     }
     mpfr_mul(t, a, yj, MPFR_RNDN);
     mpfr_sub(yi, yi, t, MPFR_RNDN);
@@ -105,13 +131,12 @@ hdo_lu_solve(mpfr_ptr b, const hdo_mat_t LU, const slong *perm)
     mpfr_prec_t prec = mpfr_get_prec(b);
     mpfr_ptr y = b;
     mpfr_t t;
-    int same = 1;
+    int same = 1, tinit = 0;
 
     if (n == 0)
         return;
     for (i = 1; i < n; i++)
         same &= mpfr_get_prec(b + i) == prec;
-    mpfr_init2(t, prec);
     if (same) {
         /* y_i = b_perm[i] in place, by exchanges (the values move with
            their precision, the same for all): no copies to allocate on
@@ -120,7 +145,8 @@ hdo_lu_solve(mpfr_ptr b, const hdo_mat_t LU, const slong *perm)
             slong k = perm[i];
             while (k < i)
                 k = perm[k];
-            mpfr_swap(b + i, b + k);
+            if (k != i)
+                mpfr_swap(b + i, b + k);
         }
     } else {
         y = hdo_vec_init(n, prec);
@@ -130,21 +156,33 @@ hdo_lu_solve(mpfr_ptr b, const hdo_mat_t LU, const slong *perm)
     /* Forward substitution with the unit lower triangle. */
     for (i = 0; i < n; i++)
         for (j = 0; j < i; j++)
-            sub_product(y + i, hdo_mat_entry(LU, i, j), y + j, t);
+            if (!zero_update(y + i, hdo_mat_entry(LU, i, j), y + j))
+                sub_product(y + i, hdo_mat_entry(LU, i, j), y + j, t, &tinit,
+                            prec);
     /* Back substitution with the upper triangle. */
     for (i = n - 1; i >= 0; i--) {
         for (j = i + 1; j < n; j++)
-            sub_product(y + i, hdo_mat_entry(LU, i, j), y + j, t);
+            if (!zero_update(y + i, hdo_mat_entry(LU, i, j), y + j))
+                sub_product(y + i, hdo_mat_entry(LU, i, j), y + j, t, &tinit,
+                            prec);
         /* y_i / +-1 at y_i's own precision is exact: y_i or -y_i */
-        int u = unit_sign(hdo_mat_entry(LU, i, i));
-        if (u < 0)
+        mpfr_srcptr d = hdo_mat_entry(LU, i, i);
+        int u = unit_sign(d);
+        if (mpfr_zero_p(y + i) && mpfr_regular_p(d)) {
+            /* a zero over a nonzero number: the zero, its sign the
+               xor of the two (the division's rule) */
+            if (mpfr_signbit(d))
+                mpfr_neg(y + i, y + i, MPFR_RNDN);
+        } else if (u < 0) {
             mpfr_neg(y + i, y + i, MPFR_RNDN);
-        else if (u == 0)
-            mpfr_div(y + i, y + i, hdo_mat_entry(LU, i, i), MPFR_RNDN);
+        } else if (u == 0) {
+            mpfr_div(y + i, y + i, d, MPFR_RNDN);
+        }
     }
     if (!same) {
         hdo_vec_set(b, y, n);
         hdo_vec_clear(y, n);
     }
-    mpfr_clear(t);
+    if (tinit)
+        mpfr_clear(t);
 }

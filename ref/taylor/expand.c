@@ -59,16 +59,29 @@ singular_fail(hdo_error_t *err, const hdo_taylor_t tay)
     return hdo_taylor_fail(err, tay, HDO_ERR_SINGULAR, tay->t0, msg);
 }
 
-/* Copies coefficient k of the inputs of prog (mapped by src) of the
-   given kind from the series. */
+/* Copies coefficient k of the inputs of tay's program of the given kind
+   from the series (their list: tay->in_of). */
 static void
 set_inputs(hdo_program_t prog, const hdo_taylor_src *src,
            const hdo_taylor_struct *tay, hdo_taylor_src_kind kind, slong k)
 {
-    for (slong q = 0; q < prog->ninputs; q++)
-        if (src[q].kind == kind)
-            mpfr_set(hdo_program_coef(prog, prog->inputs[q].slot, k),
-                     hdo_taylor_src_coef(tay, src[q])[k], MPFR_RNDN);
+    HDO_ASSERT(kind == HDO_TAYLOR_SRC_STATE || kind == HDO_TAYLOR_SRC_UNKNOWN);
+    const slong *in = tay->in_of[kind];
+    for (slong a = 0; a < tay->nin_of[kind]; a++) {
+        slong q = in[a];
+        mpfr_set(hdo_program_coef(prog, prog->inputs[q].slot, k),
+                 hdo_taylor_src_coef(tay, src[q])[k], MPFR_RNDN);
+    }
+}
+
+/* Coefficient k of the unknowns' inputs := +0 (the first pass's; the
+   unknowns' own coefficients k are written after the solve). */
+static void
+zero_unknown_inputs(hdo_program_t prog, const hdo_taylor_struct *tay, slong k)
+{
+    const slong *in = tay->in_of[HDO_TAYLOR_SRC_UNKNOWN];
+    for (slong a = 0; a < tay->nin_of[HDO_TAYLOR_SRC_UNKNOWN]; a++)
+        mpfr_set_zero(hdo_program_coef(prog, prog->inputs[in[a]].slot, k), 1);
 }
 
 /* Evaluates dh/dxu at the order-0 coefficients and factors it. */
@@ -91,7 +104,7 @@ factor_jh(hdo_taylor_t tay, hdo_error_t *err)
             mpfr_set(hdo_mat_entry(tay->Jh, tay->jac_row[e], tay->jac_col[e]),
                      jac->value[jac->root_slot[e]], MPFR_RNDN);
     }
-    if (hdo_lu_factor(tay->Jh, tay->perm) != 0)
+    if (hdo_lu_factor_memo(tay->jh_memo, tay->Jh, tay->perm) != 0)
         return singular_fail(err, tay);
     return 0;
 }
@@ -239,11 +252,12 @@ hdo_taylor_expand(hdo_taylor_t tay, const mpfr_t t0, mpfr_srcptr xs,
             if (nu > 0) {
                 /* Order r of h is affine in the unknowns' order-r
                    coefficients, with matrix dh/dxu at t0: evaluate it
-                   with those set to 0, solve, and recompute order r. */
-                for (slong j = 0; j < nu; j++)
-                    mpfr_set_zero(tay->unknown_coef[j * per + r], 1);
-                set_inputs(prog, tay->in_src, tay, HDO_TAYLOR_SRC_UNKNOWN, r);
-                if (hdo_program_taylor_step(prog, r, &bad) != 0)
+                   with those set to 0 (h's ancestors and the slots free
+                   of unknowns: first_pass), solve, and recompute order
+                   r. */
+                zero_unknown_inputs(prog, tay, r);
+                if (hdo_program_taylor_step_some(prog, r, tay->first_pass,
+                                                 &bad) != 0)
                     return domain_fail(err, tay, bad, r);
                 get_h(tay, r);
                 hdo_lu_solve(tay->work, tay->Jh, tay->perm);
@@ -255,8 +269,10 @@ hdo_taylor_expand(hdo_taylor_t tay, const mpfr_t t0, mpfr_srcptr xs,
                    the others were computed by the first pass with the
                    same operands (half the work for a DAE mode whose
                    unknowns enter few equations, as the bowed string's
-                   two multipliers). */
-                if (hdo_program_taylor_step_some(prog, r, tay->dep_unknown,
+                   two multipliers); of those, the ones the rhs, the
+                   guards and the extra roots read (second_pass: h's
+                   order r is read by nothing after the solve). */
+                if (hdo_program_taylor_step_some(prog, r, tay->second_pass,
                                                  &bad) != 0)
                     return domain_fail(err, tay, bad, r);
             } else if (hdo_program_taylor_step(prog, r, &bad) != 0) {

@@ -234,6 +234,12 @@ hdo_taylor_init(hdo_taylor_t tay, hdo_model_t model, const hdo_reduced_t red,
     hdo_program_init(tay->prog, pool, roots, nroots, prec);
     hdo_program_taylor_alloc(tay->prog, tay->order);
     tay->in_src = map_inputs(tay->prog, r);
+    for (int kind = 0; kind < 2; kind++) {
+        tay->in_of[kind] = xcalloc(tay->prog->ninputs + 1, sizeof(slong));
+        for (slong q = 0; q < tay->prog->ninputs; q++)
+            if ((int)tay->in_src[q].kind == kind)
+                tay->in_of[kind][tay->nin_of[kind]++] = q;
+    }
     free(roots);
     /* The slots that see the unknowns: the only ones expand.c must
        recompute once the unknowns' coefficients of an order are solved. */
@@ -243,6 +249,31 @@ hdo_taylor_init(hdo_taylor_t tay, hdo_model_t model, const hdo_reduced_t red,
         if (tay->in_src[q].kind == HDO_TAYLOR_SRC_UNKNOWN)
             tay->dep_unknown[tay->prog->inputs[q].slot] = 1;
     hdo_program_dependents(tay->dep_unknown, tay->prog);
+    /* An order's first pass, with the unknowns' coefficients at 0, is
+       read only through h: a slot that depends on an unknown and that h
+       does not read is computed by the second pass alone, from the same
+       operands (decisions.md D-120). */
+    tay->first_pass = xcalloc(tay->prog->nslots + 1, 1);
+    for (slong j = 0; j < nh; j++)
+        tay->first_pass[tay->prog->root_slot[ne + j]] = 1;
+    hdo_taylor_ancestors(tay->first_pass, tay->prog);
+    for (slong i = 0; i < tay->prog->nslots; i++)
+        tay->first_pass[i] |= !tay->dep_unknown[i];
+    /* After the solve, h's order r is read only by the recurrences of
+       the later orders that read past coefficients: the second pass
+       recomputes what the rhs, the guards, the extra roots and those
+       recurrences read (a slot h alone reads, linear in its operands'
+       order r, keeps its first pass's value, which nothing reads). */
+    tay->second_pass = xcalloc(tay->prog->nslots + 1, 1);
+    for (slong k = 0; k < nroots; k++)
+        if (k < ne || k >= ne + nh)
+            tay->second_pass[tay->prog->root_slot[k]] = 1;
+    for (slong i = 0; i < tay->prog->nslots; i++)
+        if (hdo_program_taylor_reads_past(tay->prog, i))
+            tay->second_pass[i] = 1;
+    hdo_taylor_ancestors(tay->second_pass, tay->prog);
+    for (slong i = 0; i < tay->prog->nslots; i++)
+        tay->second_pass[i] &= tay->dep_unknown[i];
 
     /* The derivative of each state: an rhs, or the next member of an
        implicit variable's chain (a state, or at the top its unknown). */
@@ -280,6 +311,7 @@ hdo_taylor_init(hdo_taylor_t tay, hdo_model_t model, const hdo_reduced_t red,
     free(roots);
     hdo_mat_init(tay->Jh, nu, nu, prec);
     tay->perm = xmalloc(nu, sizeof(slong));
+    tay->jh_memo = hdo_lu_memo_new();
     tay->work = hdo_vec_init(nu, prec);
     tay->comp_lh = xmalloc(ns + nu + 1, sizeof(double));
 
@@ -310,7 +342,11 @@ hdo_taylor_clear(hdo_taylor_t tay)
     hdo_taylor_lazy_clear(tay);
     hdo_program_clear(tay->prog);
     free(tay->in_src);
+    free(tay->in_of[0]);
+    free(tay->in_of[1]);
     free(tay->dep_unknown);
+    free(tay->first_pass);
+    free(tay->second_pass);
     free(tay->der_src);
     if (tay->njac > 0) {
         hdo_program_clear(tay->jac);
@@ -320,6 +356,7 @@ hdo_taylor_clear(hdo_taylor_t tay)
     free(tay->jac_col);
     hdo_mat_clear(tay->Jh);
     free(tay->perm);
+    hdo_lu_memo_free(tay->jh_memo);
     hdo_vec_clear(tay->work, r->nimplicit);
     coef_clear(tay->state_coef, r->nstate * per);
     coef_clear(tay->unknown_coef, r->nimplicit * per);

@@ -25,6 +25,9 @@ hdo_taylor_src_coef(const hdo_taylor_struct *tay, hdo_taylor_src s)
            s.idx * (tay->order + 1);
 }
 
+/* lazy.c: marks the slots that the slots marked in active depend on. */
+void hdo_taylor_ancestors(char *active, const hdo_program_struct *prog);
+
 /* lazy.c: frees what hdo_taylor_lazy_setup allocated; factors the needed
    block of dh/dxu at the expansion point from tay->jac's values (returns
    hdo_lu_factor's status); solves the lazy unknowns at t0 + h by Newton

@@ -68,8 +68,8 @@ augment(slong row, const hdo_taylor_struct *tay, slong *col_match, char *seen)
 
 /* Marks the slots the roots marked in active depend on (operands come
    before their instruction, so one backward pass closes the set). */
-static void
-ancestors(char *active, const hdo_program_struct *prog)
+void
+hdo_taylor_ancestors(char *active, const hdo_program_struct *prog)
 {
     for (slong i = prog->nslots - 1; i >= 0; i--) {
         const hdo_program_instr *c = prog->code + i;
@@ -128,7 +128,7 @@ hdo_taylor_lazy_setup(hdo_taylor_t tay)
         act[prog->root_slot[i]] = 1;
     for (slong g = 0; g < tay->nguards + tay->nextra; g++)
         act[prog->root_slot[ne + r->nh + g]] = 1;
-    ancestors(act, prog);
+    hdo_taylor_ancestors(act, prog);
     for (slong q = 0; q < prog->ninputs; q++)
         if (tay->in_src[q].kind == HDO_TAYLOR_SRC_UNKNOWN &&
             act[prog->inputs[q].slot])
@@ -204,7 +204,7 @@ hdo_taylor_lazy_setup(hdo_taylor_t tay)
         }
         need[j] = !need[j];
     }
-    ancestors(act, prog);
+    hdo_taylor_ancestors(act, prog);
     tay->active = act;
     tay->active_dep = xcalloc(nslots + 1, 1);
     for (slong i = 0; i < nslots; i++)

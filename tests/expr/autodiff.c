@@ -243,3 +243,118 @@ Test(expr_taylor, sin_and_cos_of_one_operand_are_computed_once)
         hdo_program_clear(p1);
     }
 }
+
+/* One coefficient of the kinds below, set from a code: +0, -0, a
+   number, an infinity or NaN. */
+static void
+set_case(mpfr_ptr x, unsigned long code, flint_rand_t st)
+{
+    switch (code) {
+    case 0:
+        mpfr_set_zero(x, 1);
+        break;
+    case 1:
+        mpfr_set_zero(x, -1);
+        break;
+    case 2:
+        mpfr_set_inf(x, n_randint(st, 2) ? 1 : -1);
+        break;
+    case 3:
+        mpfr_set_nan(x);
+        break;
+    default:
+        mpfr_set_si_2exp(x, (long)n_randint(st, 2001) - 1000,
+                         (long)n_randint(st, 40) - 20, MPFR_RNDN);
+        break;
+    }
+}
+
+static int
+same_bits(mpfr_srcptr a, mpfr_srcptr b)
+{
+    if (mpfr_nan_p(a) || mpfr_nan_p(b))
+        return mpfr_nan_p(a) && mpfr_nan_p(b);
+    return mpfr_equal_p(a, b) && mpfr_signbit(a) == mpfr_signbit(b);
+}
+
+/* x + y, x - y and products by a constant (zero, negative, positive, on
+   either side) with the inputs' coefficients zeros of both signs,
+   numbers, infinities and NaN: each coefficient has the bits of the
+   rounded operation (a zero product +0, as the convolution's sum gives
+   it), the zeros' signs included (D-120 computes zeros from zeros
+   without the calls).  Fails when (-0) + (-0) or (-0) - (+0) gives +0,
+   or a zero product keeps -0. */
+Test(expr_taylor, zeros_from_zeros_same_bits)
+{
+    hdo_expr x = hdo_expr_var(pool, 0, 0), y = hdo_expr_var(pool, 1, 0);
+    slong cs[3][2] = {{-2, 1}, {3, 7}, {0, 1}};
+    hdo_expr roots[8] = {hdo_expr_add(pool, x, y), hdo_expr_sub(pool, x, y)};
+    slong nr = 2;
+    for (int j = 0; j < 3; j++) {
+        hdo_expr k = K(cs[j][0], (ulong)cs[j][1]);
+        hdo_expr m1 = hdo_expr_mul(pool, k, x), m2 = hdo_expr_mul(pool, y, k);
+        if (m1 != K(0, 1)) /* 0 x may fold to the constant 0 */
+            roots[nr++] = m1;
+        if (m2 != K(0, 1))
+            roots[nr++] = m2;
+    }
+    /* a program each: a NaN or infinity ends a pass at its slot */
+    flint_rand_t st;
+    flint_randinit(st);
+    mpfr_t want, c;
+    mpfr_inits2(PREC, want, c, (mpfr_ptr)0);
+    slong nzero = 0, nneg = 0;
+    for (slong r = 0; r < nr; r++) {
+        hdo_program_t p;
+        hdo_program_init(p, pool, roots + r, 1, PREC);
+        hdo_program_taylor_alloc(p, ORDER);
+        const hdo_program_instr *ins = p->code + p->root_slot[0];
+        for (int trial = 0; trial < 1000; trial++) {
+            slong k = 1 + (slong)n_randint(st, ORDER);
+            for (slong q = 0; q < p->ninputs; q++) {
+                unsigned long code = n_randint(st, 9);
+                set_case(hdo_program_coef(p, p->inputs[q].slot, k),
+                         code < 6 ? code % 2 : code - 4, st);
+            }
+            /* a constant factor of value +-0 (its slot's order 0) in
+               some trials: 0 inf is NaN, not a zero product */
+            if (ins->kind == HDO_X_MUL && n_randint(st, 3) == 0) {
+                slong cslot =
+                    p->code[ins->a].kind == HDO_X_CONST ? ins->a : ins->b;
+                mpfr_set_zero(hdo_program_coef(p, cslot, 0),
+                              n_randint(st, 2) ? 1 : -1);
+            }
+            hdo_program_taylor_step(p, k, NULL);
+            mpfr_srcptr got = hdo_program_coef(p, p->root_slot[0], k);
+            if (ins->kind == HDO_X_ADD || ins->kind == HDO_X_SUB) {
+                mpfr_srcptr a = hdo_program_coef(p, ins->a, k),
+                            b = hdo_program_coef(p, ins->b, k);
+                if (ins->kind == HDO_X_ADD)
+                    mpfr_add(want, a, b, MPFR_RNDN);
+                else
+                    mpfr_sub(want, a, b, MPFR_RNDN);
+            } else {
+                cr_assert_eq(ins->kind, HDO_X_MUL);
+                int ca = p->code[ins->a].kind == HDO_X_CONST;
+                mpfr_set(c, hdo_program_coef(p, ca ? ins->a : ins->b, 0),
+                         MPFR_RNDN);
+                mpfr_mul(want, c, hdo_program_coef(p, ca ? ins->b : ins->a, k),
+                         MPFR_RNDN);
+                if (mpfr_zero_p(want))
+                    mpfr_set_zero(want, 1);
+            }
+            nzero += mpfr_zero_p(want);
+            nneg += mpfr_zero_p(want) && mpfr_signbit(want);
+            cr_assert(same_bits(got, want),
+                      "trial %d root %ld (kind %d) order %ld: %g, want %g",
+                      trial, (long)r, (int)ins->kind, (long)k,
+                      mpfr_get_d(got, MPFR_RNDN), mpfr_get_d(want, MPFR_RNDN));
+        }
+        hdo_program_clear(p);
+    }
+    cr_assert(nr >= 6 && nzero > 3000 && nneg > 200,
+              "%ld roots, %ld zeros, %ld -0", (long)nr, (long)nzero,
+              (long)nneg);
+    mpfr_clears(want, c, (mpfr_ptr)0);
+    flint_randclear(st);
+}

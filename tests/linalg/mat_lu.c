@@ -207,8 +207,9 @@ Test(linalg, lu_singular)
    every product subtracted): hdo_lu_solve must give its bits, the sign
    of a zero included, on sparse factors (exact zeros skipped), factors
    and pivots of +-1 (no product, no division: D-115), zeros and -0 in
-   b, and b of mixed precisions (the copying path).  Fails when the -1
-   case subtracts, or a -1 pivot is not negated. */
+   b, b mostly zeros (zero products on zeros, D-120) and b of mixed
+   precisions (the copying path).  Fails when the -1 case subtracts, a
+   -1 pivot is not negated, or a zero minus a zero product keeps -0. */
 static void
 plain_solve(mpfr_ptr b, const hdo_mat_t LU, const slong *perm)
 {
@@ -307,8 +308,15 @@ Test(linalg, lu_solve_same_bits_as_plain_loop)
                 nneg += u && i != j && mpfr_sgn(a) < 0;
                 ndiag += u && i == j && mpfr_sgn(a) < 0;
             }
+        /* every third trial b as the Taylor expansion's: zeros of both
+           signs with a nonzero or two (D-120: zeros updated by zero
+           products, -0 - (-0) = +0 among them) */
+        int sparse = trial % 3 == 2;
+        slong nz = sparse ? (slong)n_randint(st, 3) : n;
         for (slong i = 0; i < n; i++) {
             unsigned long k = n_randint(st, 4);
+            if (sparse && i >= nz)
+                k = k % 2;
             if (k == 0)
                 mpfr_set_zero(b + i, 1);
             else if (k == 1)
