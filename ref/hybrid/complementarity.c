@@ -206,11 +206,13 @@ candidate_expand(candidate *cd, run_ctx *c, const mpfr_t t, int entered)
         mpfr_srcptr coef = mc->step->dense.guard[g * (p + 1)];
         mpfr_srcptr fl = mc->gfloor != NULL ? mc->gfloor + g : NULL;
         slong o = hdo_event_zero_order(coef, p + 1, cd->H, c->tol, fl);
-        if (o > 0 &&
+        /* B(0) a value: zero only within its own error (D-112), not
+           within tol times B's size over the step (x = 1e-30 at a wall x
+           >= 0 approached at rate 1, D-125); a B(0) of exactly 0 is zero
+           within any error, and the order is then the one just found
+           (D-127) */
+        if (o > 0 && !mpfr_zero_p(coef + 0) &&
             hdo_run_guard_value_floor_at(vf, c, mc, g, coef, p + 1, t, after))
-            /* B(0) a value: zero only within its own error (D-112), not
-               within tol times B's size over the step (x = 1e-30 at a
-               wall x >= 0 approached at rate 1, D-125) */
             o = hdo_event_zero_order_at(coef, p + 1, cd->H, c->tol, fl, vf);
         if (o <= p && mpfr_sgn(coef + o) < 0 &&
             (cd->bad < 0 || o < cd->order)) {

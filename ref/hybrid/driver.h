@@ -56,6 +56,11 @@ typedef struct {
        the same (D-113) */
     mpfr_ptr gfkey, gfval;
     int gfkey_valid;
+    /* the unknowns' errors through h (floors.c, unknown_radii) and their
+       point (t, xs, xu, the states' errors): the guards of one candidate
+       at one decision read the same (D-127) */
+    mpfr_ptr ukey, uval;
+    int ukey_valid;
 } mode_cache;
 
 /* A followed event, for the Zeno extrapolation. */

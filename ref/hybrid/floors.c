@@ -352,13 +352,36 @@ unknown_radii(mpfr_ptr urad, run_ctx *c, mode_cache *mc, const mpfr_t t,
               const mpfr_t trad)
 {
     const hdo_reduced_struct *r = mc->red;
-    mpfr_ptr srad = hdo_vec_init(r->nstate + 1, 64);
-    for (slong i = 0; i < r->nstate; i++)
-        hdo_run_var_scale(srad + i, c, r->state[i].var, mc->xs + i);
-    int st = hdo_reduced_unknown_error(urad, c->model, r, t, trad, mc->xs, srad,
-                                       mc->xu, c->prec);
-    hdo_vec_clear(srad, r->nstate + 1);
-    return st;
+    slong ns = r->nstate, nu = r->nimplicit, n = 1 + ns + nu;
+    if (mc->ukey == NULL) {
+        mc->ukey = hdo_vec_init(n + ns, c->prec);
+        mc->uval = hdo_vec_init(nu, 64);
+    }
+    /* the key's tail: the states' errors, which grow with their largest
+       sizes; the same key gives the same bits (trad is tol |t|) */
+    mpfr_ptr srad = mc->ukey + n;
+    int same = mc->ukey_valid;
+    for (slong k = 0; k < n && same; k++)
+        same = mpfr_equal_p(mc->ukey + k, point_entry(k, t, mc->xs, ns, mc->xu));
+    for (slong i = 0; i < ns; i++) {
+        MPFR_DECL_INIT(e, 64);
+        hdo_run_var_scale(e, c, r->state[i].var, mc->xs + i);
+        same = same && mpfr_equal_p(e, srad + i);
+        mpfr_set(srad + i, e, MPFR_RNDU);
+    }
+    if (!same) {
+        mc->ukey_valid = 0;
+        if (hdo_reduced_unknown_error(mc->uval, c->model, r, t, trad, mc->xs,
+                                      srad, mc->xu, c->prec) != 0)
+            return 1;
+        for (slong k = 0; k < n; k++)
+            mpfr_set(mc->ukey + k, point_entry(k, t, mc->xs, ns, mc->xu),
+                     MPFR_RNDN);
+        mc->ukey_valid = 1;
+    }
+    for (slong j = 0; j < nu; j++)
+        mpfr_set(urad + j, mc->uval + j, MPFR_RNDU);
+    return 0;
 }
 
 /* Why not gnoise (tol max(|x|, floor) per input): a value below its

@@ -129,6 +129,10 @@ hdo_run_mode_cache_clear(mode_cache *mc, hdo_result_struct *res)
     }
     if (mc->gnkey != NULL)
         hdo_vec_clear(mc->gnkey, 1 + mc->red->nstate + mc->red->nimplicit);
+    if (mc->ukey != NULL) {
+        hdo_vec_clear(mc->ukey, 1 + 2 * mc->red->nstate + mc->red->nimplicit);
+        hdo_vec_clear(mc->uval, mc->red->nimplicit);
+    }
     mc->step->type->max_residual(res->max_residual, mc->step);
     hdo_stepper_clear(mc->step);
     hdo_invariant_free(mc->inv);

@@ -13,6 +13,17 @@ typedef struct {
     slong *row, *col;
 } hdo_reduce_sparse;
 
+/* hdo_reduced_unknown_error's work space for prog_h's nin inputs and nu
+   unknowns (unknown_error.c): made on first use, dropped with the
+   programs; its calls at a complementarity decision are many (D-127) */
+typedef struct {
+    slong nin, nu;
+    mpfr_ptr mid, rad, rho, col;
+    slong *perm;
+    hdo_mat_t J;
+    mpfr_t m, e;
+} hdo_unknown_scratch;
+
 struct hdo_reduce_cache {
     hdo_reduce_sparse jc; /* constraints by states */
     hdo_reduce_sparse jh; /* h by unknowns */
@@ -29,12 +40,14 @@ struct hdo_reduce_cache {
        consistent point (decisions.md D-111) */
     hdo_svd_memo *svd;
     hdo_lu_memo *lu;
+    hdo_unknown_scratch *uscratch; /* NULL until used */
 };
 
 /* Compiles the programs of r at precision prec if not done yet. */
 void hdo_reduce_cache_compile(hdo_model_t model, const hdo_reduced_t r,
                               mpfr_prec_t prec);
 void hdo_reduce_cache_free(struct hdo_reduce_cache *cache);
+void hdo_unknown_scratch_free(hdo_unknown_scratch *s);
 /* Drops the compiled programs (recompiled on next use). */
 void hdo_reduce_cache_invalidate(struct hdo_reduce_cache *cache);
 

@@ -40,6 +40,8 @@ hdo_reduce_cache_invalidate(struct hdo_reduce_cache *cache)
     free(cache->in_c);
     free(cache->in_h);
     cache->in_c = cache->in_h = NULL;
+    hdo_unknown_scratch_free(cache->uscratch);
+    cache->uscratch = NULL;
     cache->prec = 0;
 }
 

@@ -13,6 +13,45 @@
    states' errors, t's and the residual Newton left (its rounding floor,
    D-069) together.  H is taken at u (first order, as the states' radii
    are: the difference is the product of two errors). */
+void
+hdo_unknown_scratch_free(hdo_unknown_scratch *s)
+{
+    if (s == NULL)
+        return;
+    mpfr_clears(s->m, s->e, (mpfr_ptr)0);
+    hdo_mat_clear(s->J);
+    free(s->perm);
+    hdo_vec_clear(s->col, s->nu);
+    hdo_vec_clear(s->rho, s->nu);
+    hdo_vec_clear(s->rad, s->nin + 1);
+    hdo_vec_clear(s->mid, s->nin + 1);
+    free(s);
+}
+
+/* The work space for nin inputs and nu unknowns at prec (cache.h): the
+   values at prec, the radii, bounds and H at 64 bits */
+static hdo_unknown_scratch *
+scratch(struct hdo_reduce_cache *cache, slong nin, slong nu, mpfr_prec_t prec)
+{
+    hdo_unknown_scratch *s = cache->uscratch;
+    if (s != NULL)
+        return s;
+    s = xcalloc(1, sizeof *s);
+    s->nin = nin;
+    s->nu = nu;
+    s->mid = hdo_vec_init(nin + 1, prec);
+    s->rad = hdo_vec_init(nin + 1, 64);
+    s->rho = hdo_vec_init(nu, 64);
+    s->col = hdo_vec_init(nu, 64);
+    s->perm = malloc((nu + 1) * sizeof(slong));
+    HDO_ASSERT(s->perm != NULL);
+    hdo_mat_init(s->J, nu, nu, 64);
+    mpfr_init2(s->m, prec + 32);
+    mpfr_init2(s->e, 64);
+    cache->uscratch = s;
+    return s;
+}
+
 int
 hdo_reduced_unknown_error(mpfr_ptr urad, hdo_model_t model,
                           const hdo_reduced_t r, const mpfr_t t,
@@ -25,21 +64,15 @@ hdo_reduced_unknown_error(mpfr_ptr urad, hdo_model_t model,
         return 0;
     if (cache == NULL)
         return HDO_ERR_UNSUPPORTED;
+    /* a compile at another precision drops the programs and the scratch */
     hdo_reduce_cache_compile(model, r, prec);
     hdo_program_struct *prog = cache->prog_h;
     const slong *in = cache->in_h;
     slong nin = prog->ninputs;
-    mpfr_ptr mid = hdo_vec_init(nin + 1, prec);
-    mpfr_ptr rad = hdo_vec_init(nin + 1, 64);
-    mpfr_ptr rho = hdo_vec_init(nu, 64);
-    mpfr_ptr col = hdo_vec_init(nu, 64);
-    slong *perm = malloc((nu + 1) * sizeof(slong));
-    HDO_ASSERT(perm != NULL);
-    hdo_mat_t J;
-    hdo_mat_init(J, nu, nu, 64);
-    mpfr_t m, e;
-    mpfr_init2(m, prec + 32);
-    mpfr_init2(e, 64);
+    hdo_unknown_scratch *sc = scratch(cache, nin, nu, prec);
+    mpfr_ptr mid = sc->mid, rad = sc->rad, rho = sc->rho, col = sc->col;
+    slong *perm = sc->perm;
+    mpfr_ptr m = sc->m, e = sc->e;
     hdo_expr bad;
     int st = 0;
     for (slong q = 0; q < nin; q++) {
@@ -68,11 +101,11 @@ hdo_reduced_unknown_error(mpfr_ptr urad, hdo_model_t model,
         st = hdo_program_eval(prog, &bad);
     }
     if (st == 0) {
-        hdo_mat_zero(J);
+        hdo_mat_zero(sc->J);
         for (slong i = 0; i < cache->jh.len; i++)
-            mpfr_set(hdo_mat_entry(J, cache->jh.row[i], cache->jh.col[i]),
+            mpfr_set(hdo_mat_entry(sc->J, cache->jh.row[i], cache->jh.col[i]),
                      prog->value[prog->root_slot[nu + i]], MPFR_RNDN);
-        st = hdo_lu_factor(J, perm);
+        st = hdo_lu_factor(sc->J, perm);
     }
     /* urad_j = sum_k |(H^-1)_jk| rho_k, column k of H^-1 by a solve with
        e_k; 64 bits: a bound needs a few correct digits, not all */
@@ -83,7 +116,7 @@ hdo_reduced_unknown_error(mpfr_ptr urad, hdo_model_t model,
             continue;
         for (slong j = 0; j < nu; j++)
             mpfr_set_ui(col + j, j == k, MPFR_RNDN);
-        hdo_lu_solve(col, J, perm);
+        hdo_lu_solve(col, sc->J, perm);
         for (slong j = 0; j < nu; j++) {
             mpfr_abs(e, col + j, MPFR_RNDU);
             mpfr_mul(e, e, rho + k, MPFR_RNDU);
@@ -93,12 +126,5 @@ hdo_reduced_unknown_error(mpfr_ptr urad, hdo_model_t model,
     for (slong j = 0; j < nu && st == 0; j++)
         if (!mpfr_number_p(urad + j))
             st = HDO_ERR_DOMAIN;
-    mpfr_clears(m, e, (mpfr_ptr)0);
-    hdo_mat_clear(J);
-    free(perm);
-    hdo_vec_clear(col, nu);
-    hdo_vec_clear(rho, nu);
-    hdo_vec_clear(rad, nin + 1);
-    hdo_vec_clear(mid, nin + 1);
     return st;
 }
