@@ -362,7 +362,8 @@ unknown_radii(mpfr_ptr urad, run_ctx *c, mode_cache *mc, const mpfr_t t,
     mpfr_ptr srad = mc->ukey + n;
     int same = mc->ukey_valid;
     for (slong k = 0; k < n && same; k++)
-        same = mpfr_equal_p(mc->ukey + k, point_entry(k, t, mc->xs, ns, mc->xu));
+        same =
+            mpfr_equal_p(mc->ukey + k, point_entry(k, t, mc->xs, ns, mc->xu));
     for (slong i = 0; i < ns; i++) {
         MPFR_DECL_INIT(e, 64);
         hdo_run_var_scale(e, c, r->state[i].var, mc->xs + i);

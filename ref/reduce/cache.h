@@ -47,7 +47,6 @@ struct hdo_reduce_cache {
 void hdo_reduce_cache_compile(hdo_model_t model, const hdo_reduced_t r,
                               mpfr_prec_t prec);
 void hdo_reduce_cache_free(struct hdo_reduce_cache *cache);
-void hdo_unknown_scratch_free(hdo_unknown_scratch *s);
 /* Drops the compiled programs (recompiled on next use). */
 void hdo_reduce_cache_invalidate(struct hdo_reduce_cache *cache);
 

@@ -28,6 +28,22 @@ hdo_reduce_cache_free(struct hdo_reduce_cache *cache)
     free(cache);
 }
 
+/* the cache owns hdo_reduced_unknown_error's work space (cache.h) */
+static void
+unknown_scratch_free(hdo_unknown_scratch *s)
+{
+    if (s == NULL)
+        return;
+    mpfr_clears(s->m, s->e, (mpfr_ptr)0);
+    hdo_mat_clear(s->J);
+    free(s->perm);
+    hdo_vec_clear(s->col, s->nu);
+    hdo_vec_clear(s->rho, s->nu);
+    hdo_vec_clear(s->rad, s->nin + 1);
+    hdo_vec_clear(s->mid, s->nin + 1);
+    free(s);
+}
+
 void
 hdo_reduce_cache_invalidate(struct hdo_reduce_cache *cache)
 {
@@ -40,7 +56,7 @@ hdo_reduce_cache_invalidate(struct hdo_reduce_cache *cache)
     free(cache->in_c);
     free(cache->in_h);
     cache->in_c = cache->in_h = NULL;
-    hdo_unknown_scratch_free(cache->uscratch);
+    unknown_scratch_free(cache->uscratch);
     cache->uscratch = NULL;
     cache->prec = 0;
 }

@@ -13,21 +13,6 @@
    states' errors, t's and the residual Newton left (its rounding floor,
    D-069) together.  H is taken at u (first order, as the states' radii
    are: the difference is the product of two errors). */
-void
-hdo_unknown_scratch_free(hdo_unknown_scratch *s)
-{
-    if (s == NULL)
-        return;
-    mpfr_clears(s->m, s->e, (mpfr_ptr)0);
-    hdo_mat_clear(s->J);
-    free(s->perm);
-    hdo_vec_clear(s->col, s->nu);
-    hdo_vec_clear(s->rho, s->nu);
-    hdo_vec_clear(s->rad, s->nin + 1);
-    hdo_vec_clear(s->mid, s->nin + 1);
-    free(s);
-}
-
 /* The work space for nin inputs and nu unknowns at prec (cache.h): the
    values at prec, the radii, bounds and H at 64 bits */
 static hdo_unknown_scratch *
