@@ -35,6 +35,15 @@ slong hdo_event_zero_order(mpfr_srcptr c, slong len, const mpfr_t H,
 slong hdo_event_zero_order_at(mpfr_srcptr c, slong len, const mpfr_t H,
                               const mpfr_t tol, mpfr_srcptr floor,
                               mpfr_srcptr vfloor);
+/* hdo_event_zero_order_at where S'(0) = c_1 is a computed value too,
+   whose own error is sfloor (NULL: the rule above): once c_0 is a zero
+   within vfloor, c_1 beyond sfloor is no zero, even within tol times
+   S's size over the step (that size is S's error at the step's end,
+   not at its start: decisions.md D-130); within sfloor the rule
+   above decides. */
+slong hdo_event_zero_order_own(mpfr_srcptr c, slong len, const mpfr_t H,
+                               const mpfr_t tol, mpfr_srcptr floor,
+                               mpfr_srcptr vfloor, mpfr_srcptr sfloor);
 
 /* Event location on one step (ref/event/locate.c).
 
@@ -74,6 +83,13 @@ int hdo_event_locate_after(mpfr_t root, mpfr_srcptr c, slong len,
                            const mpfr_t H, const mpfr_t tol, mpfr_srcptr floor,
                            mpfr_srcptr vfloor, mpfr_srcptr slack, slong order,
                            mpfr_prec_t prec);
+/* hdo_event_locate_after with S'(0) known to sfloor when given
+   (hdo_event_zero_order_own); sfloor is read only with vfloor. */
+int hdo_event_locate_after_own(mpfr_t root, mpfr_srcptr c, slong len,
+                               const mpfr_t H, const mpfr_t tol,
+                               mpfr_srcptr floor, mpfr_srcptr vfloor,
+                               mpfr_srcptr sfloor, mpfr_srcptr slack,
+                               slong order, mpfr_prec_t prec);
 
 /* How well the root s = root of S found by hdo_event_locate is
    determined when S is known to ztol = tol max_k |c_k| root^k (tol

@@ -693,6 +693,14 @@ slong
 hdo_event_zero_order_at(mpfr_srcptr c, slong len, const mpfr_t H,
                         const mpfr_t tol, mpfr_srcptr floor, mpfr_srcptr vfloor)
 {
+    return hdo_event_zero_order_own(c, len, H, tol, floor, vfloor, NULL);
+}
+
+slong
+hdo_event_zero_order_own(mpfr_srcptr c, slong len, const mpfr_t H,
+                         const mpfr_t tol, mpfr_srcptr floor,
+                         mpfr_srcptr vfloor, mpfr_srcptr sfloor)
+{
     /* Remark 12 of Kunkel and Mehrmann: right after a transition S(0) is
        zero up to the errors of the event location and the reset, of
        either sign.  A value of S(0) within the tolerance is taken as an
@@ -716,6 +724,10 @@ hdo_event_zero_order_at(mpfr_srcptr c, slong len, const mpfr_t H,
         if (mpfr_cmpabs(c + 0, vfloor) > 0)
             return 0;
         m0 = 1;
+        /* S'(0) a value too: beyond its own error it is no zero,
+           whatever S's size over the step (D-130) */
+        if (sfloor != NULL && n > 1 && mpfr_cmpabs(c + 1, sfloor) > 0)
+            return 1;
     }
     if (fast_zero_order(&m, c, n, m0, H, tol, floor))
         return m == n ? len : m;
@@ -736,10 +748,11 @@ hdo_event_zero_order_at(mpfr_srcptr c, slong len, const mpfr_t H,
     return m == n ? len : m; /* the exact zeros after n are within ztol */
 }
 
-/* hdo_event_locate with hdo_event_zero_order_at's vfloor */
+/* hdo_event_locate with hdo_event_zero_order_own's vfloor and sfloor */
 static int
 locate(mpfr_t root, mpfr_srcptr c, slong len, const mpfr_t H, const mpfr_t tol,
-       mpfr_srcptr floor, mpfr_srcptr vfloor, slong order, mpfr_prec_t prec)
+       mpfr_srcptr floor, mpfr_srcptr vfloor, mpfr_srcptr sfloor, slong order,
+       mpfr_prec_t prec)
 {
     MPFR_DECL_INIT(term, 64); /* on the stack: at every step (D-120) */
     slong m;
@@ -757,7 +770,7 @@ locate(mpfr_t root, mpfr_srcptr c, slong len, const mpfr_t H, const mpfr_t tol,
        has it (issue 28: the step asks it first, D-116) */
     m = order >= 0 && vfloor == NULL
             ? order
-            : hdo_event_zero_order_at(c, len, H, tol, floor, vfloor);
+            : hdo_event_zero_order_own(c, len, H, tol, floor, vfloor, sfloor);
     if (m == len) {
         /* |S| <= len * ztol on the whole step: it stays on the surface
            as far as the tolerance can tell; no crossing. */
@@ -854,7 +867,7 @@ int
 hdo_event_locate(mpfr_t root, mpfr_srcptr c, slong len, const mpfr_t H,
                  const mpfr_t tol, mpfr_srcptr floor, mpfr_prec_t prec)
 {
-    return locate(root, c, len, H, tol, floor, NULL, -1, prec);
+    return locate(root, c, len, H, tol, floor, NULL, NULL, -1, prec);
 }
 
 int
@@ -862,7 +875,17 @@ hdo_event_locate_after(mpfr_t root, mpfr_srcptr c, slong len, const mpfr_t H,
                        const mpfr_t tol, mpfr_srcptr floor, mpfr_srcptr vfloor,
                        mpfr_srcptr slack, slong order, mpfr_prec_t prec)
 {
-    int st = locate(root, c, len, H, tol, floor, vfloor, order, prec);
+    return hdo_event_locate_after_own(root, c, len, H, tol, floor, vfloor, NULL,
+                                      slack, order, prec);
+}
+
+int
+hdo_event_locate_after_own(mpfr_t root, mpfr_srcptr c, slong len,
+                           const mpfr_t H, const mpfr_t tol, mpfr_srcptr floor,
+                           mpfr_srcptr vfloor, mpfr_srcptr sfloor,
+                           mpfr_srcptr slack, slong order, mpfr_prec_t prec)
+{
+    int st = locate(root, c, len, H, tol, floor, vfloor, sfloor, order, prec);
     if (st != HDO_EVENT || !mpfr_zero_p(root) || slack == NULL ||
         !mpfr_regular_p(slack) || len < 2)
         return st;

@@ -61,6 +61,14 @@ typedef struct {
        at one decision read the same (D-127) */
     mpfr_ptr ukey, uval;
     int ukey_valid;
+    /* the guards' time derivatives along the mode's explicit flow
+       (hdo_sliding_lie; HDO_EXPR_NONE where a guard reads another
+       variable), the program that lists their inputs (NULL when none)
+       and its scratch: S'(0)'s own error (floors.c, D-130); glie NULL
+       until asked */
+    hdo_expr *glie;
+    hdo_program_struct *lprog;
+    mpfr_ptr lmid, lrad;
 } mode_cache;
 
 /* A followed event, for the Zeno extrapolation. */
@@ -344,6 +352,15 @@ int hdo_run_guard_value_floor(mpfr_t vf, run_ctx *c, mode_cache *mc,
                               slong g, mpfr_srcptr coef, slong len, int after);
 /* The same at t (a decision point before c->t is moved there). */
 int hdo_run_guard_value_floor_at(mpfr_t vf, run_ctx *c, mode_cache *mc,
+                                 slong g, mpfr_srcptr coef, slong len,
+                                 const mpfr_t t, int after);
+/* The own error sf of guard g's slope S'(t) = coef[1] at time t: the
+   enclosure of its time derivative along the mode's flow over the
+   inputs' errors (as hdo_run_guard_value_floor_at's), plus, after an
+   event, the slope's change within the event time's uncertainty; 0
+   where S' is not known that way (a guard of an algebraic variable, an
+   enclosure that fails).  decisions.md D-130. */
+int hdo_run_guard_slope_floor_at(mpfr_t sf, run_ctx *c, mode_cache *mc,
                                  slong g, mpfr_srcptr coef, slong len,
                                  const mpfr_t t, int after);
 

@@ -367,7 +367,7 @@ unknown_radii(mpfr_ptr urad, run_ctx *c, mode_cache *mc, const mpfr_t t,
     for (slong i = 0; i < ns; i++) {
         MPFR_DECL_INIT(e, 64);
         hdo_run_var_scale(e, c, r->state[i].var, mc->xs + i);
-        same = same && mpfr_equal_p(e, srad + i);
+        same = same && hdo_same_number(e, srad + i);
         mpfr_set(srad + i, e, MPFR_RNDU);
     }
     if (!same) {
@@ -383,6 +383,45 @@ unknown_radii(mpfr_ptr urad, run_ctx *c, mode_cache *mc, const mpfr_t t,
     for (slong j = 0; j < nu; j++)
         mpfr_set(urad + j, mc->uval + j, MPFR_RNDU);
     return 0;
+}
+
+/* m +- r: an enclosure of e (an expression of prog's inputs) over the
+   inputs' errors at (t +- trad, mc's point): a state's is tol times its
+   largest size (hdo_run_var_scale), an unknown's the states' carried
+   through h (unknown_radii); mid and rad: scratch of prog's inputs + 1.
+   0 when an input is neither or an enclosure fails. */
+static int
+enclose_over_errors(mpfr_t m, mpfr_t r, run_ctx *c, mode_cache *mc,
+                    const hdo_program_struct *prog, hdo_expr e, mpfr_ptr mid,
+                    mpfr_ptr rad, const mpfr_t t, const mpfr_t trad)
+{
+    slong nin = prog->ninputs;
+    MPFR_DECL_INIT(zero, 64);
+    mpfr_set_zero(zero, 1);
+    left_limit L = {mc->red, mc->xs, mc->xu, NULL, zero};
+    int ok = 1;
+    slong nu = mc->red->nimplicit;
+    mpfr_ptr urad = NULL; /* the unknowns' errors, when e reads one */
+    for (slong q = 0; q < nin && ok; q++) {
+        slong at = where(mc->red, prog->inputs[q].var, prog->inputs[q].order);
+        ok = at < mc->red->nstate &&
+             hdo_run_left_value(mid + q, &L, prog->inputs[q].var,
+                                prog->inputs[q].order);
+        if (ok && at >= 0)
+            hdo_run_var_scale(rad + q, c, prog->inputs[q].var, mid + q);
+        else if (ok) {
+            if (urad == NULL) {
+                urad = hdo_vec_init(nu, 64);
+                ok = unknown_radii(urad, c, mc, t, trad) == 0;
+            }
+            if (ok)
+                mpfr_set(rad + q, urad + (-1 - at), MPFR_RNDU);
+        }
+    }
+    if (urad != NULL)
+        hdo_vec_clear(urad, nu);
+    return ok && hdo_expr_enclose(m, r, c->model->pool, e, prog->inputs, mid,
+                                  rad, nin, t, trad, c->prec + 32) == 0;
 }
 
 /* Why not gnoise (tol max(|x|, floor) per input): a value below its
@@ -406,39 +445,14 @@ hdo_run_guard_value_floor_at(mpfr_t vf, run_ctx *c, mode_cache *mc, slong g,
     const hdo_stepper_struct *sp = mc->step;
     if (mc->gprog == NULL) /* made by hdo_run_guard_floors */
         return 0;
-    const hdo_program_struct *gp = mc->gprog;
-    slong nin = gp->ninputs;
-    mpfr_ptr mid = mc->gmid, rad = mc->grad; /* guard_radii's scratch */
-    mpfr_t m, r, trad, zero;
+    mpfr_t m, r, trad;
     mpfr_init2(m, c->prec + 32);
-    mpfr_inits2(64, r, trad, zero, (mpfr_ptr)0);
-    mpfr_set_zero(zero, 1);
-    left_limit L = {mc->red, mc->xs, mc->xu, NULL, zero};
-    int ok = 1;
+    mpfr_inits2(64, r, trad, (mpfr_ptr)0);
     mpfr_abs(trad, t, MPFR_RNDU);
     mpfr_mul(trad, trad, c->tol, MPFR_RNDU);
-    slong nu = mc->red->nimplicit;
-    mpfr_ptr urad = NULL; /* the unknowns' errors, when a guard reads one */
-    for (slong q = 0; q < nin && ok; q++) {
-        slong at = where(mc->red, gp->inputs[q].var, gp->inputs[q].order);
-        ok = at < mc->red->nstate &&
-             hdo_run_left_value(mid + q, &L, gp->inputs[q].var,
-                                gp->inputs[q].order);
-        if (ok && at >= 0)
-            hdo_run_var_scale(rad + q, c, gp->inputs[q].var, mid + q);
-        else if (ok) {
-            if (urad == NULL) {
-                urad = hdo_vec_init(nu, 64);
-                ok = unknown_radii(urad, c, mc, t, trad) == 0;
-            }
-            if (ok)
-                mpfr_set(rad + q, urad + (-1 - at), MPFR_RNDU);
-        }
-    }
-    if (urad != NULL)
-        hdo_vec_clear(urad, nu);
-    ok = ok && hdo_expr_enclose(m, r, c->model->pool, sp->guards[g], gp->inputs,
-                                mid, rad, nin, t, trad, c->prec + 32) == 0;
+    /* guard_radii's scratch */
+    int ok = enclose_over_errors(m, r, c, mc, mc->gprog, sp->guards[g],
+                                 mc->gmid, mc->grad, t, trad);
     if (ok) {
         /* the truth is in m +- r, so |coef[0] - truth| <= |coef[0] - m| +
            r: coef[0]'s own rounding at the working precision counts (the
@@ -465,6 +479,82 @@ hdo_run_guard_value_floor_at(mpfr_t vf, run_ctx *c, mode_cache *mc, slong g,
         ok = mpfr_number_p(vf);
     }
     mpfr_clear(m);
-    mpfr_clears(r, trad, zero, (mpfr_ptr)0);
+    mpfr_clears(r, trad, (mpfr_ptr)0);
+    return ok;
+}
+
+/* mc->glie and mc->lprog, made on first use; 0 when no guard has a
+   derivative along the explicit flow */
+static int
+lie_ready(run_ctx *c, mode_cache *mc)
+{
+    slong ng = mc->step->nguards;
+    if (mc->glie == NULL) {
+        mc->glie = malloc((ng + 1) * sizeof *mc->glie);
+        hdo_expr *roots = malloc((ng + 1) * sizeof *roots);
+        HDO_ASSERT(mc->glie != NULL && roots != NULL);
+        slong n = 0;
+        for (slong g = 0; g < ng; g++) {
+            mc->glie[g] =
+                hdo_sliding_lie(c->model, mc->red, mc->step->guards[g]);
+            if (mc->glie[g] != HDO_EXPR_NONE)
+                roots[n++] = mc->glie[g];
+        }
+        if (n > 0) {
+            mc->lprog = malloc(sizeof *mc->lprog);
+            HDO_ASSERT(mc->lprog != NULL);
+            hdo_program_init(mc->lprog, c->model->pool, roots, n, 64);
+            mc->lmid = hdo_vec_init(mc->lprog->ninputs + 1, c->prec);
+            mc->lrad = hdo_vec_init(mc->lprog->ninputs + 1, 64);
+        }
+        free(roots);
+    }
+    return mc->lprog != NULL;
+}
+
+/* Why: after an event S(0) is a zero within its own error (D-112), and
+   D-016's rule then takes S'(0) for a zero when it is within tol times
+   S's size over the step: that is S's error at the step's end, where
+   the states are larger.  y' = 1, S = 1e-30 - y + 1e28 y^2 at 16
+   digits, the step after the crossing at 1.01e-30 is 1 long, S's size
+   over it 1e28, so S'(0) = 0.98 counted as zero and S'' < 0 put the
+   next crossing at once (9.9e-29 in truth).  S'(0) is a value known to
+   its own error, as S(0) is. */
+int
+hdo_run_guard_slope_floor_at(mpfr_t sf, run_ctx *c, mode_cache *mc, slong g,
+                             mpfr_srcptr coef, slong len, const mpfr_t t,
+                             int after)
+{
+    if (len < 2 || !lie_ready(c, mc) || mc->glie[g] == HDO_EXPR_NONE)
+        return 0;
+    mpfr_t m, r, trad;
+    mpfr_init2(m, c->prec + 32);
+    mpfr_inits2(64, r, trad, (mpfr_ptr)0);
+    mpfr_abs(trad, t, MPFR_RNDU);
+    mpfr_mul(trad, trad, c->tol, MPFR_RNDU);
+    int ok = enclose_over_errors(m, r, c, mc, mc->lprog, mc->glie[g], mc->lmid,
+                                 mc->lrad, t, trad);
+    if (ok) {
+        mpfr_sub(m, coef + 1, m, MPFR_RNDN);
+        mpfr_abs(m, m, MPFR_RNDU);
+        mpfr_add(sf, r, m, MPFR_RNDU);
+        if (after && mpfr_regular_p(c->event_dt)) {
+            /* S''s change within dt: sum_{k >= 2} k |c_k| dt^(k-1) */
+            slong last = len - 1;
+            while (last >= 2 && mpfr_zero_p(coef + last))
+                last--;
+            mpfr_set(trad, c->event_dt, MPFR_RNDU);
+            for (slong k = 2; k <= last; k++) {
+                mpfr_abs(r, coef + k, MPFR_RNDU);
+                mpfr_mul_ui(r, r, (unsigned long)k, MPFR_RNDU);
+                mpfr_mul(r, r, trad, MPFR_RNDU);
+                mpfr_add(sf, sf, r, MPFR_RNDU);
+                mpfr_mul(trad, trad, c->event_dt, MPFR_RNDU);
+            }
+        }
+        ok = mpfr_number_p(sf);
+    }
+    mpfr_clear(m);
+    mpfr_clears(r, trad, (mpfr_ptr)0);
     return ok;
 }

@@ -129,6 +129,13 @@ hdo_run_mode_cache_clear(mode_cache *mc, hdo_result_struct *res)
     }
     if (mc->gnkey != NULL)
         hdo_vec_clear(mc->gnkey, 1 + mc->red->nstate + mc->red->nimplicit);
+    if (mc->lprog != NULL) {
+        hdo_vec_clear(mc->lmid, mc->lprog->ninputs + 1);
+        hdo_vec_clear(mc->lrad, mc->lprog->ninputs + 1);
+        hdo_program_clear(mc->lprog);
+        free(mc->lprog);
+    }
+    free(mc->glie);
     if (mc->ukey != NULL) {
         hdo_vec_clear(mc->ukey, 1 + 2 * mc->red->nstate + mc->red->nimplicit);
         hdo_vec_clear(mc->uval, mc->red->nimplicit);

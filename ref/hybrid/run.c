@@ -53,6 +53,23 @@ value_floor(mpfr_t vf, run_ctx *c, mode_cache *mc, slong g, mpfr_srcptr coef,
                                                                      : NULL;
 }
 
+/* S'(0)'s own error (hdo_run_guard_slope_floor_at, D-130), or NULL:
+   asked only where S(0) is a zero within vf and D-016's rule takes
+   S'(0) = c_1 != 0 for one too, within tol times S's size over the
+   step. */
+static mpfr_srcptr
+slope_floor(mpfr_t sf, run_ctx *c, mode_cache *mc, slong g, mpfr_srcptr coef,
+            slong len, const mpfr_t hloc, int after, mpfr_srcptr vf)
+{
+    if (vf == NULL || len < 2 || mpfr_zero_p(coef + 1) ||
+        hdo_event_zero_order_at(coef, len, hloc, c->tol, mc->gfloor + g, vf) <
+            2)
+        return NULL;
+    return hdo_run_guard_slope_floor_at(sf, c, mc, g, coef, len, c->t, after)
+               ? sf
+               : NULL;
+}
+
 /* One step of the current mode; sets *done at the end time. */
 static int
 step(run_ctx *c, int *done)
@@ -138,8 +155,9 @@ step(run_ctx *c, int *done)
     hdo_run_time_tol(stol, c, c->t);
     hdo_run_guard_floors(c, mc, c->t, mc->xs, mc->xu, &mc->step->dense, hloc);
     int after = mpfr_equal_p(c->t, c->event_at); /* the first step after */
-    mpfr_t vf; /* a guard value's own error (the zero rule's, D-112) */
-    mpfr_init2(vf, 64);
+    mpfr_t vf, sf; /* a guard's value's and slope's own errors (D-112,
+                      D-130) */
+    mpfr_inits2(64, vf, sf, (mpfr_ptr)0);
     mpfr_srcptr vfp;
     slong zorder;
     for (slong g = 0; g < mc->nguards; g++) {
@@ -159,8 +177,10 @@ step(run_ctx *c, int *done)
             mpfr_set_zero(root, 1);
         } else if ((vfp = value_floor(vf, c, mc, g, coef, p + 1, hloc, after,
                                       &zorder),
-                    hdo_event_locate_after(
+                    hdo_event_locate_after_own(
                         root, coef, p + 1, hloc, c->tol, mc->gfloor + g, vfp,
+                        slope_floor(sf, c, mc, g, coef, p + 1, hloc, after,
+                                    vfp),
                         after ? c->event_dt : NULL, vfp == NULL ? zorder : -1,
                         c->prec) != HDO_EVENT) ||
                    mpfr_cmp(root, h) > 0)
@@ -186,7 +206,7 @@ step(run_ctx *c, int *done)
         }
         mpfr_clear(d);
     }
-    mpfr_clear(vf);
+    mpfr_clears(vf, sf, (mpfr_ptr)0);
     if (best >= 0 && last && hdo_run_event_at_end(c, h, broot))
         best = -1;
 

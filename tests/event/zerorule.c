@@ -220,3 +220,62 @@ Test(event_zerorule, known_order_only_without_vfloor)
         mpfr_clear(d[i]);
     mpfr_clears(H, tol, zero, r1, r2, (mpfr_ptr)0);
 }
+
+/* S'(0) a value known to its own error (D-130): the series after the
+   crossing of 1e-30 - y + 1e28 y^2 at 1.01e-30, at 16 digits (tol
+   1e-21, a step of 1): S's size over the step is 1e28, so D-016's rule
+   takes S'(0) = 0.98 for a zero and S'' < 0 says infeasible at once;
+   with S'(0) known to 1e-20 it is no zero and the next crossing is the
+   larger root, 9.8e-29 on.  Within its own error D-016's rule decides. */
+Test(event_zerorule, a_slope_beyond_its_own_error_is_no_zero)
+{
+    mpfr_t c[3], H, tol, zero, vf, sf, root, e;
+    for (int i = 0; i < 3; i++)
+        mpfr_init2(c[i], PREC);
+    mpfr_set_str(c[0], "4.381e-57", 10, MPFR_RNDN);
+    mpfr_set_str(c[1], "0.9798", 10, MPFR_RNDN);
+    mpfr_set_str(c[2], "-1e28", 10, MPFR_RNDN);
+    mpfr_inits2(64, H, tol, zero, vf, sf, (mpfr_ptr)0);
+    mpfr_inits2(PREC, root, e, (mpfr_ptr)0);
+    mpfr_set_ui(H, 1, MPFR_RNDN);
+    mpfr_set_str(tol, "1e-21", 10, MPFR_RNDN);
+    mpfr_set_zero(zero, 1);
+    mpfr_set_str(vf, "2e-51", 10, MPFR_RNDN);
+    mpfr_set_str(sf, "1e-20", 10, MPFR_RNDN);
+    mpfr_srcptr cs = (mpfr_srcptr)c;
+    cr_assert_eq(hdo_event_zero_order_at(cs, 3, H, tol, zero, vf), 2);
+    cr_assert_eq(hdo_event_zero_order_own(cs, 3, H, tol, zero, vf, sf), 1);
+    cr_assert_eq(hdo_event_zero_order_own(cs, 3, H, tol, zero, vf, NULL), 2);
+    cr_assert_eq(
+        hdo_event_locate_after(root, cs, 3, H, tol, zero, vf, NULL, -1, PREC),
+        HDO_EVENT);
+    cr_assert(mpfr_zero_p(root), "D-016's rule: infeasible at once");
+    cr_assert_eq(hdo_event_locate_after_own(root, cs, 3, H, tol, zero, vf, sf,
+                                            NULL, -1, PREC),
+                 HDO_EVENT);
+    /* the larger root of c0 + c1 s + c2 s^2 (c2 < 0), at 400 bits */
+    mpfr_t d;
+    mpfr_init2(d, 400);
+    mpfr_mul(d, c[0], c[2], MPFR_RNDN);
+    mpfr_mul_si(d, d, -4, MPFR_RNDN);
+    mpfr_fma(d, c[1], c[1], d, MPFR_RNDN);
+    mpfr_sqrt(d, d, MPFR_RNDN);
+    mpfr_add(d, d, c[1], MPFR_RNDN);
+    mpfr_div(d, d, c[2], MPFR_RNDN);
+    mpfr_div_si(e, d, -2, MPFR_RNDN);
+    mpfr_clear(d);
+    mpfr_sub(e, root, e, MPFR_RNDN);
+    mpfr_div(e, e, root, MPFR_RNDN);
+    cr_assert(mpfr_get_d(root, MPFR_RNDN) > 9.7e-29 &&
+                  mpfr_get_d(root, MPFR_RNDN) < 9.9e-29,
+              "the crossing at %g", mpfr_get_d(root, MPFR_RNDN));
+    cr_assert(mpfr_get_exp(e) < -90, "relative error 2^%ld",
+              (long)mpfr_get_exp(e));
+    /* S'(0) within its own error: D-016's rule, infeasible at once */
+    mpfr_set_ui(sf, 1, MPFR_RNDN);
+    cr_assert_eq(hdo_event_zero_order_own(cs, 3, H, tol, zero, vf, sf), 2);
+    for (int i = 0; i < 3; i++)
+        mpfr_clear(c[i]);
+    mpfr_clears(H, tol, zero, vf, sf, (mpfr_ptr)0);
+    mpfr_clears(root, e, (mpfr_ptr)0);
+}
