@@ -83,13 +83,27 @@ int hdo_event_locate_after(mpfr_t root, mpfr_srcptr c, slong len,
                            const mpfr_t H, const mpfr_t tol, mpfr_srcptr floor,
                            mpfr_srcptr vfloor, mpfr_srcptr slack, slong order,
                            mpfr_prec_t prec);
-/* hdo_event_locate_after with S'(0) known to sfloor when given
-   (hdo_event_zero_order_own); sfloor is read only with vfloor. */
+/* What a caller knows of S's own errors at the step's start: value,
+   S(0)'s (vfloor above; NULL: not known); slope, S'(0)'s (sfloor of
+   hdo_event_zero_order_own, read only with value); floor_over, when
+   given, sets floor to the guard's floor with its inputs' drift over
+   [0, b] only and returns 1 (0: not known): a dip within the floor's
+   drift drawn as a line from 0 to the step's floor is an event when it
+   is beyond the drift over the dip itself (decisions.md D-131). */
+typedef struct {
+    mpfr_srcptr value, slope;
+    int (*floor_over)(mpfr_t floor, const mpfr_t b, void *ctx);
+    void *ctx;
+} hdo_event_own_errors;
+
+/* hdo_event_locate_after with own errors (NULL: none; own->value
+   replaces vfloor, and an order passed is read only without it). */
 int hdo_event_locate_after_own(mpfr_t root, mpfr_srcptr c, slong len,
                                const mpfr_t H, const mpfr_t tol,
-                               mpfr_srcptr floor, mpfr_srcptr vfloor,
-                               mpfr_srcptr sfloor, mpfr_srcptr slack,
-                               slong order, mpfr_prec_t prec);
+                               mpfr_srcptr floor,
+                               const hdo_event_own_errors *own,
+                               mpfr_srcptr slack, slong order,
+                               mpfr_prec_t prec);
 
 /* How well the root s = root of S found by hdo_event_locate is
    determined when S is known to ztol = tol max_k |c_k| root^k (tol

@@ -476,6 +476,7 @@ typedef struct {
     mpfr_srcptr c; /* S's coefficients (Q = S) */
     slong len;
     mpfr_srcptr H, tol, floor, vfloor; /* floor: NULL for none */
+    const hdo_event_own_errors *own;   /* its floor_over, or NULL */
 } dip_rule;
 
 /* 1 when the dip of Q on [a, b] (enclosed by q) is within the guard's
@@ -502,6 +503,22 @@ dip_within_error(const dip_rule *dr, const arb_t q, const arf_t b)
     arf_get_mpfr(lo, l, MPFR_RNDD);
     mpfr_neg(e, e, MPFR_RNDD);
     int within = mpfr_cmp(lo, e) >= 0;
+    if (within && dr->own != NULL && dr->own->floor_over != NULL) {
+        /* the floor's drift over [0, b] itself, where the line from 0 to
+           the step's floor is above it: the inputs' drift tol |x'| b
+           through S (1e-60 - t + 1e58 t^2 at 16 digits: a floor of 1e16
+           over a step of 1, 1e-42 on the line at b = 1e-58, 1e-79 by
+           itself, and the dip is 2.4e-59 deep; D-131) */
+        MPFR_DECL_INIT(fb, 64);
+        if (dr->own->floor_over(fb, bb, dr->own->ctx) && mpfr_number_p(fb)) {
+            hdo_event_coef_scale(e, dr->c, dr->len, bb, NULL);
+            mpfr_mul(e, e, dr->tol, MPFR_RNDU);
+            mpfr_add(e, e, dr->vfloor, MPFR_RNDU);
+            mpfr_add(e, e, fb, MPFR_RNDU);
+            mpfr_neg(e, e, MPFR_RNDD);
+            within = mpfr_cmp(lo, e) >= 0;
+        }
+    }
     arf_clear(l);
     return within;
 }
@@ -748,12 +765,15 @@ hdo_event_zero_order_own(mpfr_srcptr c, slong len, const mpfr_t H,
     return m == n ? len : m; /* the exact zeros after n are within ztol */
 }
 
-/* hdo_event_locate with hdo_event_zero_order_own's vfloor and sfloor */
+/* hdo_event_locate with what the caller knows of S's own errors (own:
+   NULL for nothing) */
 static int
 locate(mpfr_t root, mpfr_srcptr c, slong len, const mpfr_t H, const mpfr_t tol,
-       mpfr_srcptr floor, mpfr_srcptr vfloor, mpfr_srcptr sfloor, slong order,
+       mpfr_srcptr floor, const hdo_event_own_errors *own, slong order,
        mpfr_prec_t prec)
 {
+    mpfr_srcptr vfloor = own != NULL ? own->value : NULL;
+    mpfr_srcptr sfloor = own != NULL ? own->slope : NULL;
     MPFR_DECL_INIT(term, 64); /* on the stack: at every step (D-120) */
     slong m;
     int result = 0;
@@ -807,7 +827,7 @@ locate(mpfr_t root, mpfr_srcptr c, slong len, const mpfr_t H, const mpfr_t tol,
         mpfr_div_2ui(term, term, 2, MPFR_RNDD);
         arf_set_mpfr(wmin, term);
 
-        dip_rule dr = {c, len, H, tol, floor, vfloor};
+        dip_rule dr = {c, len, H, tol, floor, vfloor, own};
         int hit = (fast_not_clearly_positive(&fp) ||
                    !clearly_positive(balls(&Qz), qlen, Ha)) &&
                   search(ra, rb, &Qz, qlen, Ha, wmin, aprec, &fp,
@@ -867,7 +887,7 @@ int
 hdo_event_locate(mpfr_t root, mpfr_srcptr c, slong len, const mpfr_t H,
                  const mpfr_t tol, mpfr_srcptr floor, mpfr_prec_t prec)
 {
-    return locate(root, c, len, H, tol, floor, NULL, NULL, -1, prec);
+    return locate(root, c, len, H, tol, floor, NULL, -1, prec);
 }
 
 int
@@ -875,17 +895,18 @@ hdo_event_locate_after(mpfr_t root, mpfr_srcptr c, slong len, const mpfr_t H,
                        const mpfr_t tol, mpfr_srcptr floor, mpfr_srcptr vfloor,
                        mpfr_srcptr slack, slong order, mpfr_prec_t prec)
 {
-    return hdo_event_locate_after_own(root, c, len, H, tol, floor, vfloor, NULL,
-                                      slack, order, prec);
+    hdo_event_own_errors own = {vfloor, NULL, NULL, NULL};
+    return hdo_event_locate_after_own(root, c, len, H, tol, floor, &own, slack,
+                                      order, prec);
 }
 
 int
 hdo_event_locate_after_own(mpfr_t root, mpfr_srcptr c, slong len,
                            const mpfr_t H, const mpfr_t tol, mpfr_srcptr floor,
-                           mpfr_srcptr vfloor, mpfr_srcptr sfloor,
-                           mpfr_srcptr slack, slong order, mpfr_prec_t prec)
+                           const hdo_event_own_errors *own, mpfr_srcptr slack,
+                           slong order, mpfr_prec_t prec)
 {
-    int st = locate(root, c, len, H, tol, floor, vfloor, sfloor, order, prec);
+    int st = locate(root, c, len, H, tol, floor, own, order, prec);
     if (st != HDO_EVENT || !mpfr_zero_p(root) || slack == NULL ||
         !mpfr_regular_p(slack) || len < 2)
         return st;

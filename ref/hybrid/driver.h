@@ -354,6 +354,11 @@ int hdo_run_guard_value_floor(mpfr_t vf, run_ctx *c, mode_cache *mc,
 int hdo_run_guard_value_floor_at(mpfr_t vf, run_ctx *c, mode_cache *mc,
                                  slong g, mpfr_srcptr coef, slong len,
                                  const mpfr_t t, int after);
+/* floor := guard g's floor at the driver's point (c->t, mc's state)
+   with its inputs' drift over b instead of the step (hdo_run_guard_floors'
+   rule over [0, b]); 1.  decisions.md D-131. */
+int hdo_run_guard_floor_over(mpfr_t floor, run_ctx *c, mode_cache *mc, slong g,
+                             const mpfr_t b);
 /* The own error sf of guard g's slope S'(t) = coef[1] at time t: the
    enclosure of its time derivative along the mode's flow over the
    inputs' errors (as hdo_run_guard_value_floor_at's), plus, after an

@@ -291,6 +291,20 @@ hdo_run_guard_floors(run_ctx *c, mode_cache *mc, const mpfr_t t, mpfr_srcptr xs,
     guard_radii(c, mc, t, xs, xu, dense, H, mc->step->gfloor, 1);
 }
 
+int
+hdo_run_guard_floor_over(mpfr_t floor, run_ctx *c, mode_cache *mc, slong g,
+                         const mpfr_t b)
+{
+    slong ng = mc->step->nguards;
+    if (g < 0 || g >= ng)
+        return 0;
+    mpfr_ptr out = hdo_vec_init(ng, 64);
+    guard_radii(c, mc, c->t, mc->xs, mc->xu, &mc->step->dense, b, out, 0);
+    mpfr_set(floor, out + g, MPFR_RNDU);
+    hdo_vec_clear(out, ng);
+    return 1;
+}
+
 /* Component k of the point (t, xs, xu): the key of the guard noise's
    last point. */
 static mpfr_srcptr

@@ -70,6 +70,20 @@ slope_floor(mpfr_t sf, run_ctx *c, mode_cache *mc, slong g, mpfr_srcptr coef,
                : NULL;
 }
 
+/* The guard whose floor over [0, b] the event search asks (D-131). */
+typedef struct {
+    run_ctx *c;
+    mode_cache *mc;
+    slong g;
+} floor_over_ctx;
+
+static int
+floor_over(mpfr_t floor, const mpfr_t b, void *ctx)
+{
+    floor_over_ctx *f = ctx;
+    return hdo_run_guard_floor_over(floor, f->c, f->mc, f->g, b);
+}
+
 /* One step of the current mode; sets *done at the end time. */
 static int
 step(run_ctx *c, int *done)
@@ -160,6 +174,8 @@ step(run_ctx *c, int *done)
     mpfr_inits2(64, vf, sf, (mpfr_ptr)0);
     mpfr_srcptr vfp;
     slong zorder;
+    floor_over_ctx fctx = {c, mc, 0};
+    hdo_event_own_errors own = {NULL, NULL, floor_over, &fctx};
     for (slong g = 0; g < mc->nguards; g++) {
         mpfr_srcptr coef = mc->step->dense.guard[g * (p + 1)];
         if (hdo_invariant_skips(mc->inv, g))
@@ -177,10 +193,11 @@ step(run_ctx *c, int *done)
             mpfr_set_zero(root, 1);
         } else if ((vfp = value_floor(vf, c, mc, g, coef, p + 1, hloc, after,
                                       &zorder),
+                    fctx.g = g, own.value = vfp,
+                    own.slope = slope_floor(sf, c, mc, g, coef, p + 1, hloc,
+                                            after, vfp),
                     hdo_event_locate_after_own(
-                        root, coef, p + 1, hloc, c->tol, mc->gfloor + g, vfp,
-                        slope_floor(sf, c, mc, g, coef, p + 1, hloc, after,
-                                    vfp),
+                        root, coef, p + 1, hloc, c->tol, mc->gfloor + g, &own,
                         after ? c->event_dt : NULL, vfp == NULL ? zorder : -1,
                         c->prec) != HDO_EVENT) ||
                    mpfr_cmp(root, h) > 0)

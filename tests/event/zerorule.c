@@ -250,7 +250,8 @@ Test(event_zerorule, a_slope_beyond_its_own_error_is_no_zero)
         hdo_event_locate_after(root, cs, 3, H, tol, zero, vf, NULL, -1, PREC),
         HDO_EVENT);
     cr_assert(mpfr_zero_p(root), "D-016's rule: infeasible at once");
-    cr_assert_eq(hdo_event_locate_after_own(root, cs, 3, H, tol, zero, vf, sf,
+    hdo_event_own_errors own = {vf, sf, NULL, NULL};
+    cr_assert_eq(hdo_event_locate_after_own(root, cs, 3, H, tol, zero, &own,
                                             NULL, -1, PREC),
                  HDO_EVENT);
     /* the larger root of c0 + c1 s + c2 s^2 (c2 < 0), at 400 bits */
@@ -278,4 +279,54 @@ Test(event_zerorule, a_slope_beyond_its_own_error_is_no_zero)
         mpfr_clear(c[i]);
     mpfr_clears(H, tol, zero, vf, sf, (mpfr_ptr)0);
     mpfr_clears(root, e, (mpfr_ptr)0);
+}
+
+/* the floor over [0, b] a test hands the search: its ctx, a fixed value */
+static int
+fixed_floor(mpfr_t floor, const mpfr_t b, void *ctx)
+{
+    (void)b;
+    mpfr_set_str(floor, (const char *)ctx, 10, MPFR_RNDU);
+    return 1;
+}
+
+/* The floor's drift over a dip (D-131): 1e-60 - s + 1e58 s^2 over a step
+   of 1 at 16 digits (tol 1e-21) with the step's floor 1e16 (the inputs'
+   drift over the whole step through S's curvature): drawn as a line to
+   b = 1e-58 it is 1e-42, above the dip's depth 2.4e-59, and the dip is
+   ignored; the floor over [0, b] itself, 1e-79, shows it: the crossing
+   at 1.0102e-60.  A floor over b as large as the line's (1e-30 at every
+   b the search tries) still hides it. */
+Test(event_zerorule, a_dip_beyond_the_drift_over_itself_is_an_event)
+{
+    mpfr_t c[3], H, tol, floor, vf, root;
+    for (int i = 0; i < 3; i++)
+        mpfr_init2(c[i], PREC);
+    mpfr_set_str(c[0], "1e-60", 10, MPFR_RNDN);
+    mpfr_set_si(c[1], -1, MPFR_RNDN);
+    mpfr_set_str(c[2], "1e58", 10, MPFR_RNDN);
+    mpfr_inits2(64, H, tol, floor, vf, (mpfr_ptr)0);
+    mpfr_init2(root, PREC);
+    mpfr_set_ui(H, 1, MPFR_RNDN);
+    mpfr_set_str(tol, "1e-21", 10, MPFR_RNDN);
+    mpfr_set_str(floor, "1e16", 10, MPFR_RNDN);
+    mpfr_set_str(vf, "3e-88", 10, MPFR_RNDN);
+    mpfr_srcptr cs = (mpfr_srcptr)c;
+    cr_assert_eq(
+        hdo_event_locate_after(root, cs, 3, H, tol, floor, vf, NULL, -1, PREC),
+        0, "the line's drift hides the dip");
+    char small[] = "1e-79", large[] = "1e-30";
+    hdo_event_own_errors own = {vf, NULL, fixed_floor, small};
+    cr_assert_eq(hdo_event_locate_after_own(root, cs, 3, H, tol, floor, &own,
+                                            NULL, -1, PREC),
+                 HDO_EVENT);
+    double r = mpfr_get_d(root, MPFR_RNDN);
+    cr_assert(r > 1.0102e-60 && r < 1.0103e-60, "the crossing at %g", r);
+    own.ctx = large;
+    cr_assert_eq(hdo_event_locate_after_own(root, cs, 3, H, tol, floor, &own,
+                                            NULL, -1, PREC),
+                 0, "a drift over the dip as large as the line's hides it");
+    for (int i = 0; i < 3; i++)
+        mpfr_clear(c[i]);
+    mpfr_clears(H, tol, floor, vf, root, (mpfr_ptr)0);
 }

@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# run_dip_scales.sh -- two crossings close to the start at every scale:
+# y' = 1 from 0, mode p while S = a - y + k y^2 >= 0, mode n while it is
+# negative, with a = 10^-e and k = 10^(e-2): S dips below zero between
+# 1.0102 a and 98.99 a, 2.4 a deep, while over a step of 1 it is 10^(e-2)
+# large.  At 16 digits the build before D-130/D-131 put the second
+# crossing at the first (S'(0) = 0.98 taken for a zero against S's size
+# over the step) and, from e = 60, missed the dip (the guard's floor drawn
+# as a line over the step hid it).  Every crossing is a root of S (the
+# quadratic formula in mpmath) to D - 1 digits, there is no other, and
+# x(2) is the time spent in p.
+set -u
+. "$(dirname "$0")/common.bash" # cd to the top, HDO, PY, scratch $tmp
+fails=0
+passes=0
+cat >"$tmp/dip.hdae" <<'EOF'
+model dip
+param k = 0
+param a = 1e-30
+var y = 0, x = 0
+mode p
+  der(y) = 1
+  der(x) = 1
+  when a - y + k*y^2 < 0 goto n
+end
+mode n
+  der(y) = 1
+  der(x) = 0
+  when a - y + k*y^2 > 0 goto p
+end
+start p
+until 2
+EOF
+for e in 30 40 60 100; do
+    for D in 16 30 60; do
+        a="1e-$e" k="1e$((e - 2))"
+        out="$tmp/d-$e-$D"
+        if ! "$HDO" run "$tmp/dip.hdae" -d "$D" -p a="$a" -p k="$k" -o "$out" \
+            >/dev/null 2>"$tmp/err"; then
+            echo "FAIL dip_scales a = $a, $D digits: $(head -n 1 "$tmp/err")"
+            fails=$((fails + 1))
+            continue
+        fi
+        if msg=$("$PY" - "$out" "$a" "$k" "$D" 2>&1 <<'PY'
+import csv, sys
+from mpmath import mp, mpf, sqrt, fabs
+mp.dps = 150
+d, a, k, D = sys.argv[1], mpf(sys.argv[2]), mpf(sys.argv[3]), int(sys.argv[4])
+tol = mpf(10) ** (1 - D)
+disc = sqrt(1 - 4 * a * k)
+roots = [(1 - disc) / (2 * k), (1 + disc) / (2 * k)]
+ev = list(csv.DictReader(open(d + "/events.csv")))
+assert len(ev) == 2, "%d events (%s), not 2" % (
+    len(ev), ", ".join(e["time"] for e in ev))
+for e, r in zip(ev, roots):
+    assert fabs(mpf(e["time"]) - r) <= tol * r, "crossing at %s, not %s" % (
+        e["time"], mp.nstr(r, 20))
+x2 = roots[0] + 2 - roots[1]
+last = list(csv.DictReader(open(d + "/trajectory.csv")))[-1]
+assert fabs(mpf(last["x"]) - x2) <= tol * x2, "x(2) = %s, not %s" % (
+    last["x"], mp.nstr(x2, D + 2))
+PY
+        ); then
+            passes=$((passes + 1))
+        else
+            echo "FAIL dip_scales a = $a, $D digits: $(echo "$msg" | tail -n 1)"
+            fails=$((fails + 1))
+        fi
+    done
+done
+echo "dip_scales: $passes passed, $fails failed"
+[ "$fails" -eq 0 ]
