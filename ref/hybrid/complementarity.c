@@ -198,22 +198,16 @@ candidate_expand(candidate *cd, run_ctx *c, const mpfr_t t, int entered)
     const hdo_mode *mode = c->model->modes + q;
     slong p = mc->step->dense.order;
     int after = mpfr_equal_p(t, c->event_at); /* at an event's time */
-    mpfr_t vf;
-    mpfr_init2(vf, 64);
     cd->kind = CAND_CONTINUES;
     for (slong i = 0; i < mode->nperp; i++) {
         slong g = perp_guard(mode, i);
         mpfr_srcptr coef = mc->step->dense.guard[g * (p + 1)];
         mpfr_srcptr fl = mc->gfloor != NULL ? mc->gfloor + g : NULL;
-        slong o = hdo_event_zero_order(coef, p + 1, cd->H, c->tol, fl);
         /* B(0) a value: zero only within its own error (D-112), not
            within tol times B's size over the step (x = 1e-30 at a wall x
-           >= 0 approached at rate 1, D-125); a B(0) of exactly 0 is zero
-           within any error, and the order is then the one just found
-           (D-127) */
-        if (o > 0 && !mpfr_zero_p(coef + 0) &&
-            hdo_run_guard_value_floor_at(vf, c, mc, g, coef, p + 1, t, after))
-            o = hdo_event_zero_order_at(coef, p + 1, cd->H, c->tol, fl, vf);
+           >= 0 approached at rate 1, D-125); then B'(0) too (D-130) */
+        slong o = hdo_run_guard_zero_order(c, mc, g, coef, p + 1, cd->H, fl, t,
+                                           after);
         if (o <= p && mpfr_sgn(coef + o) < 0 &&
             (cd->bad < 0 || o < cd->order)) {
             cd->kind = CAND_VIOLATES;
@@ -221,7 +215,6 @@ candidate_expand(candidate *cd, run_ctx *c, const mpfr_t t, int entered)
             cd->order = o;
         }
     }
-    mpfr_clear(vf);
 }
 
 /* Tries active set mask of the block of mode m at t from the entry

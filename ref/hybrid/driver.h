@@ -354,6 +354,14 @@ int hdo_run_guard_value_floor(mpfr_t vf, run_ctx *c, mode_cache *mc,
 int hdo_run_guard_value_floor_at(mpfr_t vf, run_ctx *c, mode_cache *mc,
                                  slong g, mpfr_srcptr coef, slong len,
                                  const mpfr_t t, int after);
+/* The zero order of guard g's series coef (len coefficients) over H at
+   a decision at time t (pattern.c, complementarity.c): D-016's rule
+   (floor fl), with S(0) a value known to its own error (D-112, D-125)
+   and, once that is a zero, S'(0) too (D-130); D-016's where an error
+   is not known. */
+slong hdo_run_guard_zero_order(run_ctx *c, mode_cache *mc, slong g,
+                               mpfr_srcptr coef, slong len, const mpfr_t H,
+                               mpfr_srcptr fl, const mpfr_t t, int after);
 /* floor := guard g's floor at the driver's point (c->t, mc's state)
    with its inputs' drift over b instead of the step (hdo_run_guard_floors'
    rule over [0, b]); 1.  decisions.md D-131. */

@@ -572,3 +572,27 @@ hdo_run_guard_slope_floor_at(mpfr_t sf, run_ctx *c, mode_cache *mc, slong g,
     mpfr_clears(r, trad, (mpfr_ptr)0);
     return ok;
 }
+
+slong
+hdo_run_guard_zero_order(run_ctx *c, mode_cache *mc, slong g, mpfr_srcptr coef,
+                         slong len, const mpfr_t H, mpfr_srcptr fl,
+                         const mpfr_t t, int after)
+{
+    slong o = hdo_event_zero_order(coef, len, H, c->tol, fl);
+    if (o == 0)
+        return 0; /* not a zero by tol times its size: nor by its error */
+    MPFR_DECL_INIT(vf, 64);
+    MPFR_DECL_INIT(sf, 64);
+    /* S(0) of exactly 0 is zero within any error, and the order with
+       vf = 0 is the one just found (D-127) */
+    if (mpfr_zero_p(coef + 0))
+        mpfr_set_zero(vf, 1);
+    else if (!hdo_run_guard_value_floor_at(vf, c, mc, g, coef, len, t, after))
+        return o;
+    else
+        o = hdo_event_zero_order_at(coef, len, H, c->tol, fl, vf);
+    if (o >= 2 && !mpfr_zero_p(coef + 1) &&
+        hdo_run_guard_slope_floor_at(sf, c, mc, g, coef, len, t, after))
+        o = hdo_event_zero_order_own(coef, len, H, c->tol, fl, vf, sf);
+    return o;
+}

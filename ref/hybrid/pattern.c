@@ -97,17 +97,11 @@ guard_state(run_ctx *c, slong m, slong g, const mpfr_t H, int sgn,
     mpfr_srcptr coef = mc->step->dense.guard[g * (p + 1)];
     mpfr_srcptr fl = mc->gfloor != NULL ? mc->gfloor + g : NULL;
     rel_state r;
-    r.order = hdo_event_zero_order(coef, p + 1, H, c->tol, fl);
-    if (r.order > 0 && !mpfr_zero_p(coef + 0)) {
-        /* D(0) a value: zero only within its own error (D-112), not
-           within tol times D's size over the step (1e-30 - y at y = 0,
-           D-125); D-016's rule where that error is not known; a D(0) of
-           exactly 0 is zero within any error (D-127) */
-        MPFR_DECL_INIT(vf, 64);
-        if (hdo_run_guard_value_floor_at(vf, c, mc, g, coef, p + 1, t,
-                                         mpfr_equal_p(t, c->event_at)))
-            r.order = hdo_event_zero_order_at(coef, p + 1, H, c->tol, fl, vf);
-    }
+    /* D(0) a value: zero only within its own error (D-112), not within
+       tol times D's size over the step (1e-30 - y at y = 0, D-125); then
+       D'(0) too (D-130) */
+    r.order = hdo_run_guard_zero_order(c, mc, g, coef, p + 1, H, fl, t,
+                                       mpfr_equal_p(t, c->event_at));
     r.kind = r.order == p + 1 ? R_ZERO : sgn * mpfr_sgn(coef + r.order);
     return r;
 }

@@ -12,8 +12,10 @@ where CPU time is not.  The figures:
            libraries' constructors, paid by every command.  Target 5 M.
   events   per case with events at D digits (default every): the share of
            hdo_run's instructions spent on events -- the guards' floors,
-           the location (hdo_event_locate_after, hdo_event_zero_order and
-           its value's own error, hdo_run_guard_value_floor: D-112),
+           the location (hdo_event_locate_after(_own), hdo_event_zero_order
+           and its value's and slope's own errors,
+           hdo_run_guard_value_floor, hdo_run_guard_slope_floor_at: D-112,
+           D-130),
            the event time's digits (hdo_run_event_digits), the transition
            (hdo_run_handle_event, hdo_run_sliding_event) -- less what the
            phases of summary.json's timing count elsewhere (the samples
@@ -61,7 +63,9 @@ from cases import fit_exponent  # noqa: E402
 TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 STEP_FNS = ("hdo_run_stoppable", "step")  # the driver's step (run.c)
 EVENT_FNS = {"hdo_run_guard_floors", "hdo_event_locate_after",
-             "hdo_event_zero_order", "hdo_run_guard_value_floor",
+             "hdo_event_locate_after_own", "hdo_event_zero_order",
+             "hdo_event_zero_order_at", "hdo_run_guard_value_floor",
+             "hdo_run_guard_slope_floor_at",
              "hdo_run_event_digits",
              "hdo_run_handle_event", "hdo_run_sliding_event",
              "hdo_run_event_at_end"}
