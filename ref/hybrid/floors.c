@@ -497,6 +497,58 @@ hdo_run_guard_value_floor_at(mpfr_t vf, run_ctx *c, mode_cache *mc, slong g,
     return ok;
 }
 
+typedef struct {
+    slong var;
+    int found;
+} var_probe;
+
+static void
+probe_var(slong var, slong order, void *data)
+{
+    var_probe *p = data;
+    if (var == p->var && order == 0)
+        p->found = 1;
+}
+
+static int
+reads_var(const hdo_expr_pool_struct *pool, hdo_expr e, slong var)
+{
+    var_probe p = {var, 0};
+    hdo_expr_foreach_var(pool, e, probe_var, &p);
+    return p.found;
+}
+
+/* S with each algebraic unknown u (order 0) that an implicit equation
+   gives explicitly, h_k = u - f with f free of u (`z = a - y + k*y^2`),
+   replaced by f, until none is left that way: equal to S on the mode's
+   solutions, so its derivative along the explicit flow is S's. */
+static hdo_expr
+explicit_form(hdo_model_struct *model, const hdo_reduced_struct *r, hdo_expr S)
+{
+    hdo_expr_pool_struct *pool = model->pool;
+    for (slong pass = 0; pass <= r->nimplicit; pass++) {
+        int changed = 0;
+        for (slong j = 0; j < r->nimplicit; j++) {
+            slong var = r->unknown[j].var;
+            if (r->unknown[j].order != 0 || !reads_var(pool, S, var))
+                continue;
+            hdo_expr u = hdo_expr_var(pool, var, 0);
+            for (slong k = 0; k < r->nh; k++) {
+                const hdo_expr_node *n = hdo_expr_node_get(pool, r->h[k]);
+                if (n->kind == HDO_X_SUB && n->a == u &&
+                    !reads_var(pool, n->b, var)) {
+                    S = hdo_expr_substitute(pool, S, var, 0, n->b);
+                    changed = 1;
+                    break;
+                }
+            }
+        }
+        if (!changed)
+            break;
+    }
+    return S;
+}
+
 /* mc->glie and mc->lprog, made on first use; 0 when no guard has a
    derivative along the explicit flow */
 static int
@@ -509,8 +561,9 @@ lie_ready(run_ctx *c, mode_cache *mc)
         HDO_ASSERT(mc->glie != NULL && roots != NULL);
         slong n = 0;
         for (slong g = 0; g < ng; g++) {
-            mc->glie[g] =
-                hdo_sliding_lie(c->model, mc->red, mc->step->guards[g]);
+            mc->glie[g] = hdo_sliding_lie(
+                c->model, mc->red,
+                explicit_form(c->model, mc->red, mc->step->guards[g]));
             if (mc->glie[g] != HDO_EXPR_NONE)
                 roots[n++] = mc->glie[g];
         }

@@ -10,7 +10,8 @@
 # quadratic formula in mpmath) to D - 1 digits, there is no other, and
 # x(2) is the time spent in p; with Taylor and with --method implicit
 # (Radau IIA refused the run at the first crossing, "not unique": the
-# side decision took S'(0) for a zero as the step did, D-130).
+# side decision took S'(0) for a zero as the step did, D-130), and with
+# S read through an algebraic variable (Taylor).
 set -u
 . "$(dirname "$0")/common.bash" # cd to the top, HDO, PY, scratch $tmp
 fails=0
@@ -33,13 +34,19 @@ end
 start p
 until 2
 EOF
-for method in taylor implicit; do
+# the same guard read through an algebraic variable z = S (D-130's slope
+# through z's equation)
+sed -e 's/^var y = 0, x = 0$/var y = 0, x = 0, z/' \
+    -e 's/^  when a - y + k\*y^2 \([<>]\) 0/  z = a - y + k*y^2\n  when z \1 0/' \
+    "$tmp/dip.hdae" >"$tmp/dipz.hdae"
+for form in dip:taylor dip:implicit dipz:taylor; do
+  model=${form%%:*} method=${form#*:}
   for e in 30 40 60 100; do
     for D in 16 30 60; do
         a="1e-$e" k="1e$((e - 2))"
-        out="$tmp/d-$method-$e-$D"
-        what="a = $a, $D digits, $method"
-        if ! "$HDO" run "$tmp/dip.hdae" -d "$D" -p a="$a" -p k="$k" \
+        out="$tmp/d-$model-$method-$e-$D"
+        what="$model a = $a, $D digits, $method"
+        if ! "$HDO" run "$tmp/$model.hdae" -d "$D" -p a="$a" -p k="$k" \
             --method "$method" -o "$out" >/dev/null 2>"$tmp/err"; then
             echo "FAIL dip_scales $what: $(head -n 1 "$tmp/err")"
             fails=$((fails + 1))
