@@ -195,11 +195,11 @@ taylor_op(hdo_program_t prog, slong i, slong k, const char *active)
         if (!mpfr_number_p(r[0]))
             return HDO_ERR_DOMAIN;
         switch (c->kind) { /* the companions' order-0 values */
-        case HDO_X_SIN:
-            mpfr_cos(x[0], u[0], MPFR_RNDN);
+        case HDO_X_SIN:    /* mpfr_cos's bits, as eval_op's (D-117, D-129) */
+            hdo_cos_rn(x[0], u[0]);
             break;
         case HDO_X_COS:
-            mpfr_sin(x[0], u[0], MPFR_RNDN);
+            hdo_sin_rn(x[0], u[0]);
             break;
         case HDO_X_SINH:
             mpfr_cosh(x[0], u[0], MPFR_RNDN);
