@@ -136,6 +136,7 @@ typedef struct {
     slong table_size;
     void *memo; /* derivative caches, owned by the pool ... */
     void (*memo_free)(void *memo); /* ... and freed by this at clear */
+    void *series; /* the programs' shared series (share.c), not copied */
 } hdo_expr_pool_struct;
 typedef hdo_expr_pool_struct hdo_expr_pool_t[1];
 
@@ -369,6 +370,13 @@ typedef struct {
     int int_pow; /* POW with a small integer exponent ipow */
     slong ipow;
     hdo_expr node; /* pool node, for error messages */
+    /* Taylor mode with a shared series cache (hdo_program_taylor_share):
+       share_ok for a unary function of t alone (sin(2 pi t/T)); the entry
+       of the cache its coefficients 0..share_len-1 are, and that entry's
+       generation then (share_entry -1: none) */
+    int share_ok;
+    slong share_entry, share_len;
+    ulong share_gen;
 } hdo_program_instr;
 
 typedef struct {
@@ -389,6 +397,7 @@ typedef struct {
     slong nops;
     slong *ops;    /* Taylor mode: the slots with operands, in slot order */
     mpfr_t tmp[3]; /* scratch */
+    void *share;   /* Taylor mode: the pool's series cache, or NULL */
 } hdo_program_struct;
 typedef hdo_program_struct hdo_program_t[1];
 
@@ -438,6 +447,15 @@ int hdo_program_eval_at(mpfr_ptr out, hdo_program_t prog, const mpfr_t t,
 
 /* Taylor mode.  Allocates coefficient storage for orders 0..order. */
 void hdo_program_taylor_alloc(hdo_program_t prog, slong order);
+/* Lets the Taylor passes of prog (allocated) share the series of its
+   unary functions of t alone, such as a PWM guard's sin(2 pi t/T), with
+   the other programs of pool that call this: an order is copied from
+   the cache where the cache's series was computed from the same bits
+   (the operand's coefficients 0..k, the function's 0..k-1, the kind and
+   precision), so the coefficients are those computed (decisions.md
+   D-129).  The cache belongs to pool (freed with it, not copied); the
+   programs sharing it must be used by one thread, as the pool is. */
+void hdo_program_taylor_share(hdo_program_t prog, hdo_expr_pool_t pool);
 static inline mpfr_ptr
 hdo_program_coef(hdo_program_t prog, slong slot, slong k)
 {

@@ -2,6 +2,7 @@
    normalised coefficients f^(k)(t0)/k!, one order at a time */
 #include <stdlib.h>
 #include "expr.h"
+#include "share.h"
 #include "status.h"
 
 /* How many auxiliary series an instruction needs in Taylor mode. */
@@ -166,8 +167,10 @@ is_constant(const hdo_program_struct *prog, slong s)
 }
 
 /* Order k of one instruction at slot i; active as in
-   hdo_program_taylor_step_some. */
-static int
+   hdo_program_taylor_step_some.  Inlined in the pass, as it was before
+   taylor_op_shared became its second caller (a call per slot and order
+   is 5% of evaporator_hysteresis's steps). */
+static inline __attribute__((always_inline)) int
 taylor_op(hdo_program_t prog, slong i, slong k, const char *active)
 {
     slong per = prog->taylor_order + 1;
@@ -192,11 +195,11 @@ taylor_op(hdo_program_t prog, slong i, slong k, const char *active)
         if (!mpfr_number_p(r[0]))
             return HDO_ERR_DOMAIN;
         switch (c->kind) { /* the companions' order-0 values */
-        case HDO_X_SIN:
-            mpfr_cos(x[0], u[0], MPFR_RNDN);
+        case HDO_X_SIN:    /* mpfr_cos's bits, as eval_op's (D-117, D-129) */
+            hdo_cos_rn(x[0], u[0]);
             break;
         case HDO_X_COS:
-            mpfr_sin(x[0], u[0], MPFR_RNDN);
+            hdo_sin_rn(x[0], u[0]);
             break;
         case HDO_X_SINH:
             mpfr_cosh(x[0], u[0], MPFR_RNDN);
@@ -451,6 +454,18 @@ taylor_op(hdo_program_t prog, slong i, slong k, const char *active)
     return FINITE(r[k]) ? 0 : HDO_ERR_DOMAIN;
 }
 
+/* taylor_op, or its bits from the pool's shared series (share.c); apart,
+   so that the other slots' calls stay inlined in the pass. */
+__attribute__((noinline)) static int
+taylor_op_shared(hdo_program_t prog, slong i, slong k, const char *active)
+{
+    if (hdo_series_share_get(prog, i, k))
+        return 0;
+    int status = taylor_op(prog, i, k, active);
+    hdo_series_share_put(prog, i, k, status == 0);
+    return status;
+}
+
 void
 hdo_program_dependents(char *active, const hdo_program_t prog)
 {
@@ -495,7 +510,9 @@ hdo_program_taylor_step_some(hdo_program_t prog, slong k, const char *active,
         slong i = prog->ops[j];
         if (active != NULL && !active[i])
             continue;
-        int status = taylor_op(prog, i, k, active);
+        int status = prog->code[i].share_ok && prog->share != NULL
+                         ? taylor_op_shared(prog, i, k, active)
+                         : taylor_op(prog, i, k, active);
         if (status != 0) {
             if (bad != NULL)
                 *bad = prog->code[i].node;

@@ -20,6 +20,7 @@ hdo_expr_pool_clear(hdo_expr_pool_t pool)
 {
     if (pool->memo != NULL && pool->memo_free != NULL)
         pool->memo_free(pool->memo);
+    hdo_series_share_free(pool->series);
     for (slong i = 0; i < pool->nconsts; i++)
         fmpq_clear(pool->consts + i);
     flint_free(pool->consts);

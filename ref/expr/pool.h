@@ -8,6 +8,8 @@
 hdo_expr hdo_expr_intern(hdo_expr_pool_struct *pool, hdo_expr_kind kind,
                          int32_t a, int32_t b);
 ulong hdo_expr_hash_fmpq(const fmpq_t q);
+/* Frees the programs' shared series of a pool (share.c; NULL: none). */
+void hdo_series_share_free(void *series);
 
 static inline const fmpq *
 hdo_expr_const_ref(const hdo_expr_pool_struct *pool, hdo_expr e)

@@ -46,6 +46,7 @@ hdo_program_init(hdo_program_t prog, const hdo_expr_pool_t pool,
     prog->auxcoef = NULL;
     prog->nops = 0;
     prog->ops = NULL;
+    prog->share = NULL;
     for (int i = 0; i < 3; i++)
         mpfr_init2(prog->tmp[i], prec);
     /* is_const[i]: slot i depends on no variable and not on time */
@@ -60,6 +61,8 @@ hdo_program_init(hdo_program_t prog, const hdo_expr_pool_t pool,
         c->twin = -1;
         c->int_pow = 0;
         c->node = nodes[i];
+        c->share_ok = 0;
+        c->share_entry = -1;
         /* piecewise nodes never reach a program: a mode's expressions
            are those of one sign pattern (hdo_expr_select), and the parser
            folds constant ones */

@@ -233,6 +233,9 @@ hdo_taylor_init(hdo_taylor_t tay, hdo_model_t model, const hdo_reduced_t red,
     }
     hdo_program_init(tay->prog, pool, roots, nroots, prec);
     hdo_program_taylor_alloc(tay->prog, tay->order);
+    /* the candidates of a decision, distinct modes, expand their guards'
+       functions of t at one point: computed once (D-129) */
+    hdo_program_taylor_share(tay->prog, pool);
     tay->in_src = map_inputs(tay->prog, r);
     for (int kind = 0; kind < 2; kind++) {
         tay->in_of[kind] = xcalloc(tay->prog->ninputs + 1, sizeof(slong));
