@@ -235,6 +235,25 @@ hdo_radau_block_factor_sparse(hdo_radau_block *b, const mpfr_t h, mpfr_srcptr J)
     return 0;
 }
 
+/* RN(|x|) to 53 bits times 2^64 from x's top limb, x regular: the
+   double of the limb rounds it to nearest even on its own 64 bits, and
+   a set low bit stands for the limbs below when they decide a tie.
+   The value mpfr_get_d_2exp rounds to, without its call (decisions.md
+   D-128). */
+static double
+top_limb_double(mpfr_srcptr x)
+{
+    slong nl = (mpfr_get_prec(x) - 1) / GMP_NUMB_BITS + 1;
+    mp_limb_t t = x->_mpfr_d[nl - 1];
+    if ((t & 0x7ff) == 0x400)
+        for (slong i = 0; i < nl - 1; i++)
+            if (x->_mpfr_d[i] != 0) {
+                t |= 1;
+                break;
+            }
+    return (double)t;
+}
+
 long
 hdo_radau_scaled_doubles(double *x, mpfr_srcptr R, const slong *perm, slong ns)
 {
@@ -247,6 +266,16 @@ hdo_radau_scaled_doubles(double *x, mpfr_srcptr R, const slong *perm, slong ns)
     for (slong k = 0; k < ns; k++) {
         mpfr_srcptr r = R + (perm != NULL ? perm[k] : k);
         long e;
+        if (mpfr_regular_p(r)) {
+            /* r = t 2^(e - 64), t its top limb rounded (a double in
+               [2^63, 2^64]); below 2^-1100 of 2^emax the double is 0,
+               as the clamp below gives */
+            double d = top_limb_double(r);
+            d = mpfr_signbit(r) ? -d : d;
+            e = (long)mpfr_get_exp(r) - emax;
+            x[k] = e < -1100 ? copysign(0.0, d) : ldexp(d, (int)e - 64);
+            continue;
+        }
         double d = mpfr_get_d_2exp(&e, r, MPFR_RNDN);
         /* below 2^-1100 a double is 0 anyway; the clamp keeps the int's
            conversion defined over MPFR's whole exponent range */
@@ -254,6 +283,33 @@ hdo_radau_scaled_doubles(double *x, mpfr_srcptr R, const slong *perm, slong ns)
         x[k] = mpfr_zero_p(r) ? 0 : ldexp(d, (int)de);
     }
     return emax;
+}
+
+void
+hdo_radau_unscale_double(mpfr_ptr r, double x, long e)
+{
+    mpfr_prec_t p = mpfr_get_prec(r);
+    if (x != 0 && isfinite(x) && p >= 53) {
+        /* x = f 2^ex, f in [1/2, 1): r's top limb is f 2^64 (53 bits,
+           exact), the limbs below zero, its exponent ex + e: the value
+           mpfr_set_d and mpfr_mul_2si give, written as MPFR's
+           documented struct holds it (decisions.md D-128), where that
+           exponent is in MPFR's current range */
+        int ex;
+        double f = frexp(fabs(x), &ex);
+        long E = (long)ex + e;
+        if (E >= (long)mpfr_get_emin() && E <= (long)mpfr_get_emax()) {
+            slong nl = (p - 1) / GMP_NUMB_BITS + 1;
+            for (slong i = 0; i < nl - 1; i++)
+                r->_mpfr_d[i] = 0;
+            r->_mpfr_d[nl - 1] = (mp_limb_t)ldexp(f, GMP_NUMB_BITS);
+            r->_mpfr_exp = (mpfr_exp_t)E;
+            r->_mpfr_sign = x < 0 ? -1 : 1;
+            return;
+        }
+    }
+    mpfr_set_d(r, x, MPFR_RNDN);
+    mpfr_mul_2si(r, r, e, MPFR_RNDN);
 }
 
 void
@@ -333,13 +389,23 @@ hdo_radau_block_solve(hdo_radau_block *b, mpfr_ptr R)
                 u[q * n + b->row[e]] += b->hJ[e] * v[b->col[e]];
         (void)x;
     }
-    /* R = Re (Q (x) I) v */
+    /* R = Re (Q (x) I) v: the real part of each product, a c - b d, as
+       C's complex product forms it; that product goes to libgcc's
+       __muldc3 only where both its parts are NaN, and where no term is
+       infinite or NaN the sum is finite, so a sum that is not is taken
+       again the complex way (the same bits either way) */
     for (slong i = 0; i < s; i++)
         for (slong k = 0; k < n; k++) {
+            const double complex *Qi = b->Q + i * s;
             double acc = 0;
             for (slong q = 0; q < s; q++)
-                acc += creal(b->Q[i * s + q] * w[q * n + k]);
-            mpfr_set_d(R + i * n + k, acc, MPFR_RNDN);
-            mpfr_mul_2si(R + i * n + k, R + i * n + k, emax, MPFR_RNDN);
+                acc += creal(Qi[q]) * creal(w[q * n + k]) -
+                       cimag(Qi[q]) * cimag(w[q * n + k]);
+            if (!isfinite(acc)) {
+                acc = 0;
+                for (slong q = 0; q < s; q++)
+                    acc += creal(Qi[q] * w[q * n + k]);
+            }
+            hdo_radau_unscale_double(R + i * n + k, acc, emax);
         }
 }
