@@ -128,10 +128,10 @@ void hdo_radau_block_solve(hdo_radau_block *b, mpfr_ptr R);
    LONG_MIN, x untouched, when all ns entries are zero. */
 long hdo_radau_scaled_doubles(double *x, mpfr_srcptr R, const slong *perm,
                               slong ns);
-/* r := x 2^e, as mpfr_set_d then mpfr_mul_2si (the same bits, one
-   MPFR call for a finite nonzero x): a solve's result back from
-   hdo_radau_scaled_doubles' scale. */
-void hdo_radau_unscale_double(mpfr_ptr r, double x, long e);
+/* R[k] := x[k] 2^e (k < ns), as mpfr_set_d then mpfr_mul_2si (the
+   same bits; no MPFR call for a normal double): a solve's result back
+   from hdo_radau_scaled_doubles' scale. */
+void hdo_radau_unscale_doubles(mpfr_ptr R, const double *x, slong ns, long e);
 
 /* Factors the Newton matrix for h: where hdo_radau_stage_lu_due says
    (radau_control.h), in an ODE mode, I - h (A (x) I) diag(J_1..J_s) in

@@ -3,6 +3,7 @@
  * I - h lambda_k J (Hairer and Wanner II, IV.8), solved in double */
 #include <complex.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "radau.h"
@@ -286,30 +287,35 @@ hdo_radau_scaled_doubles(double *x, mpfr_srcptr R, const slong *perm, slong ns)
 }
 
 void
-hdo_radau_unscale_double(mpfr_ptr r, double x, long e)
+hdo_radau_unscale_doubles(mpfr_ptr R, const double *x, slong ns, long e)
 {
-    mpfr_prec_t p = mpfr_get_prec(r);
-    if (x != 0 && isfinite(x) && p >= 53) {
-        /* x = f 2^ex, f in [1/2, 1): r's top limb is f 2^64 (53 bits,
-           exact), the limbs below zero, its exponent ex + e: the value
-           mpfr_set_d and mpfr_mul_2si give, written as MPFR's
-           documented struct holds it (decisions.md D-128), where that
-           exponent is in MPFR's current range */
-        int ex;
-        double f = frexp(fabs(x), &ex);
-        long E = (long)ex + e;
-        if (E >= (long)mpfr_get_emin() && E <= (long)mpfr_get_emax()) {
+    long lo = (long)mpfr_get_emin(), hi = (long)mpfr_get_emax();
+    for (slong k = 0; k < ns; k++) {
+        mpfr_ptr r = R + k;
+        mpfr_prec_t p = mpfr_get_prec(r);
+        uint64_t b;
+        memcpy(&b, x + k, sizeof b);
+        long be = (long)((b >> 52) & 0x7ff), E = be - 1022 + e;
+        if (be != 0 && be != 0x7ff && p >= 53 && E >= lo && E <= hi) {
+            /* a normal double 0.1m 2^(be - 1022): r's top limb is its
+               53 bits, the limbs below zero, its exponent be - 1022 + e:
+               the value mpfr_set_d and mpfr_mul_2si give, written as
+               MPFR's documented struct holds it (decisions.md D-128),
+               within MPFR's current exponent range */
             slong nl = (p - 1) / GMP_NUMB_BITS + 1;
             for (slong i = 0; i < nl - 1; i++)
                 r->_mpfr_d[i] = 0;
-            r->_mpfr_d[nl - 1] = (mp_limb_t)ldexp(f, GMP_NUMB_BITS);
+            r->_mpfr_d[nl - 1] =
+                (mp_limb_t)((b & ((UINT64_C(1) << 52) - 1)) | UINT64_C(1) << 52)
+                << 11;
             r->_mpfr_exp = (mpfr_exp_t)E;
-            r->_mpfr_sign = x < 0 ? -1 : 1;
-            return;
+            r->_mpfr_sign = (b >> 63) != 0 ? -1 : 1;
+            continue;
         }
+        /* zero, subnormal, not finite, or out of range: MPFR's calls */
+        mpfr_set_d(r, x[k], MPFR_RNDN);
+        mpfr_mul_2si(r, r, e, MPFR_RNDN);
     }
-    mpfr_set_d(r, x, MPFR_RNDN);
-    mpfr_mul_2si(r, r, e, MPFR_RNDN);
 }
 
 void
@@ -406,6 +412,7 @@ hdo_radau_block_solve(hdo_radau_block *b, mpfr_ptr R)
                 for (slong q = 0; q < s; q++)
                     acc += creal(Qi[q] * w[q * n + k]);
             }
-            hdo_radau_unscale_double(R + i * n + k, acc, emax);
+            b->rd[i * n + k] = acc; /* rd is free after w's transform */
         }
+    hdo_radau_unscale_doubles(R, b->rd, ns, emax);
 }

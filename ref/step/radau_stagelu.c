@@ -153,9 +153,7 @@ hdo_radau_block_solve_stages(hdo_radau_block *b, mpfr_ptr R)
             acc -= M[i * ns + j] * x[j];
         x[i] = acc / M[i * ns + i];
     }
-    for (slong k = 0; k < ns; k++) {
-        hdo_radau_unscale_double(R + k, x[k], emax);
-    }
+    hdo_radau_unscale_doubles(R, x, ns, emax);
 }
 
 double

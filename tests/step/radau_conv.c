@@ -2,7 +2,7 @@
    on MPFR's limbs (decisions.md D-128) against MPFR's own operations,
    bit for bit: hdo_radau_scaled_max against mpfr_div RNDU, abs and max
    over every entry; hdo_radau_scaled_doubles against
-   mpfr_get_d_2exp and ldexp; hdo_radau_unscale_double against
+   mpfr_get_d_2exp and ldexp; hdo_radau_unscale_doubles against
    mpfr_set_d and mpfr_mul_2si. */
 #include <criterion/criterion.h>
 #include <limits.h>
@@ -145,15 +145,20 @@ Test(step, radau_scaled_doubles_same_bits_as_mpfr)
     gmp_randclear(rs);
 }
 
-Test(step, radau_unscale_double_same_bits_as_mpfr)
+Test(step, radau_unscale_doubles_same_bits_as_mpfr)
 {
     gmp_randstate_t rs;
     gmp_randinit_default(rs);
     gmp_randseed_ui(rs, 12800);
     mpfr_prec_t precs[] = {20, 53, 64, 170, 300};
-    for (int pi = 0; pi < 5; pi++) {
+    mpfr_exp_t emin = mpfr_get_emin(), emax = mpfr_get_emax();
+    for (int pi = 0; pi < 10; pi++) {
+        /* the second half in a narrow exponent range: overflow and
+           underflow as MPFR's calls give them */
+        mpfr_set_emin(pi < 5 ? emin : -500);
+        mpfr_set_emax(pi < 5 ? emax : 500);
         mpfr_t r1, r2;
-        mpfr_inits2(precs[pi], r1, r2, (mpfr_ptr)0);
+        mpfr_inits2(precs[pi % 5], r1, r2, (mpfr_ptr)0);
         for (int trial = 0; trial < 5000; trial++) {
             double x;
             switch (trial % 8) {
@@ -177,13 +182,15 @@ Test(step, radau_unscale_double_same_bits_as_mpfr)
             mpfr_mul_2si(r1, r1, e, MPFR_RNDN);
             mpfr_set_ui(r2, 7, MPFR_RNDN); /* stale limbs */
             mpfr_nextabove(r2);
-            hdo_radau_unscale_double(r2, x, e);
+            hdo_radau_unscale_doubles(r2, &x, 1, e);
             cr_assert(mpfr_nan_p(r1) ? mpfr_nan_p(r2)
                                      : mpfr_equal_p(r1, r2) &&
                                            mpfr_signbit(r1) == mpfr_signbit(r2),
-                      "prec %ld: %a 2^%ld", (long)precs[pi], x, e);
+                      "prec %ld: %a 2^%ld", (long)precs[pi % 5], x, e);
         }
         mpfr_clears(r1, r2, (mpfr_ptr)0);
     }
+    mpfr_set_emin(emin);
+    mpfr_set_emax(emax);
     gmp_randclear(rs);
 }
