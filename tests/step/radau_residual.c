@@ -190,3 +190,56 @@ Test(step, radau_dot_residual_next_against_mpfr)
         mpfr_clears(ntol, dz, (mpfr_ptr)0);
     }
 }
+
+/* With each column's scale (hdo_radau_dot.sc, decisions.md D-128): ntol
+   relative, column k's rounding within (s + 2) 2^-32 ntol sc_k.  The
+   columns' F and Z are scaled by 2^(-60 k) with sc_k alike, so one
+   precision for all (the smallest column's) is not what a column gets,
+   and a column's rounding beyond its own tolerance fails. */
+Test(step, radau_dot_residual_per_column_scale)
+{
+    const slong ss[2] = {3, 24}, n = 3, nstate = 3;
+    const mpfr_prec_t prec = 237;
+    for (int ci = 0; ci < 2; ci++) {
+        dot_case c;
+        slong s = ss[ci];
+        mpfr_ptr sc = hdo_vec_init(n, 64);
+        mpfr_t ntol, tk;
+        mpfr_inits2(64, ntol, tk, (mpfr_ptr)0);
+        dot_case_init(&c, s, n, prec, prec);
+        for (slong k = 0; k < n; k++)
+            mpfr_set_ui_2exp(sc + k, 1, -60 * k, MPFR_RNDN);
+        for (slong j = 0; j < s; j++)
+            for (slong k = 0; k < n; k++) {
+                mpfr_mul_2si(c.F + j * n + k, c.F + j * n + k, -60 * k,
+                             MPFR_RNDN);
+                mpfr_mul_2si(c.Z + j * n + k, c.Z + j * n + k, -60 * k,
+                             MPFR_RNDN);
+            }
+        mpfr_set_d(ntol, 1e-30, MPFR_RNDN);
+        mark_rows(&c);
+        c.d.sc = sc;
+        hdo_radau_dot_residual(c.R, &c.d, c.h, c.F, c.Z, nstate, ntol);
+        c.d.sc = NULL;
+        for (slong k = 0; k < n; k++) {
+            /* column k alone against its own tolerance */
+            dot_case one = c;
+            mpfr_mul(tk, ntol, sc + k, MPFR_RNDN);
+            mpfr_t err, sum, bound;
+            mpfr_inits2(2 * prec, err, sum, bound, (mpfr_ptr)0);
+            for (slong i = 0; i < s; i++) {
+                residual_error(err, sum, &one, i, k);
+                mpfr_mul_si(bound, tk, (long)s + 2, MPFR_RNDN);
+                mpfr_mul_2si(bound, bound, -32, MPFR_RNDN);
+                cr_expect(mpfr_cmp(err, bound) <= 0,
+                          "s = %ld, (%ld, %ld): error %.3e > %.3e", (long)s,
+                          (long)i, (long)k, mpfr_get_d(err, MPFR_RNDN),
+                          mpfr_get_d(bound, MPFR_RNDN));
+            }
+            mpfr_clears(err, sum, bound, (mpfr_ptr)0);
+        }
+        dot_case_clear(&c);
+        hdo_vec_clear(sc, n);
+        mpfr_clears(ntol, tk, (mpfr_ptr)0);
+    }
+}
