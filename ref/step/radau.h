@@ -49,6 +49,7 @@ typedef struct {
     _Complex double *B; /* s LU factors, n x n each (band: n x bw) */
     slong *perm;        /* s x n */
     _Complex double *w, *u, *x; /* s x n, s x n, n */
+    _Complex double *w0;        /* s x n: w before the back substitution */
     double *rd, *hJ;            /* s x n, nnz (h J's nonzero entries) */
     double h;                   /* the step of the factorisation */
     /* J's nonzero pattern (row[e], col[e], e < nnz; all n^2 entries

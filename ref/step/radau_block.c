@@ -61,12 +61,13 @@ hdo_radau_block_init(hdo_radau_block *b, const hdo_mat_t A, slong n)
     b->B = calloc(s * n * n + 1, sizeof(double complex));
     b->w = calloc(s * n + 1, sizeof(double complex));
     b->u = calloc(s * n + 1, sizeof(double complex));
+    b->w0 = calloc(s * n + 1, sizeof(double complex));
     b->rd = calloc(s * n + 1, sizeof(double));
     b->hJ = calloc(n * n + 1, sizeof(double));
     b->perm = malloc((s * n + 1) * sizeof(slong));
     HDO_ASSERT(b->Q != NULL && b->S != NULL && b->T != NULL && b->B != NULL &&
-               b->w != NULL && b->u != NULL && b->rd != NULL && b->hJ != NULL &&
-               b->perm != NULL);
+               b->w != NULL && b->u != NULL && b->w0 != NULL && b->rd != NULL &&
+               b->hJ != NULL && b->perm != NULL);
     b->A = malloc((s * s + 1) * sizeof(double));
     HDO_ASSERT(b->A != NULL);
     for (slong i = 0; i < s * s; i++)
@@ -87,6 +88,7 @@ hdo_radau_block_clear(hdo_radau_block *b)
     free(b->B);
     free(b->w);
     free(b->u);
+    free(b->w0);
     free(b->rd);
     free(b->hJ);
     free(b->perm);
@@ -318,10 +320,97 @@ hdo_radau_unscale_doubles(mpfr_ptr R, const double *x, slong ns, long e)
     }
 }
 
+/* v + a b and v - a b with the product as C forms it inline, (ac - bd)
+   + (ad + bc) i, without the test that sends a product whose two parts
+   are NaN to libgcc's __muldc3 (which recovers infinities there). */
+static inline double complex
+cadd_mul(double complex v, double complex a, double complex b)
+{
+    double re = creal(a) * creal(b) - cimag(a) * cimag(b),
+           im = creal(a) * cimag(b) + cimag(a) * creal(b);
+    return CMPLX(creal(v) + re, cimag(v) + im);
+}
+
+static inline double complex
+csub_mul(double complex v, double complex a, double complex b)
+{
+    double re = creal(a) * creal(b) - cimag(a) * cimag(b),
+           im = creal(a) * cimag(b) + cimag(a) * creal(b);
+    return CMPLX(creal(v) - re, cimag(v) - im);
+}
+
+/* The back substitution over the stages, w in place (u: scratch);
+   (I - h s_qq J) v_q = w_q + sum_{j>q} s_qj (hJ) v_j, u_j = (hJ) v_j.
+   fast: the products by cadd_mul and csub_mul, which give C's products
+   wherever no product has two NaN parts; a NaN, once formed, stays in
+   w (every entry is updated in place or copied, B's pivots divide
+   it), so a w that ends finite had none, and the result is C's to the
+   bit.  Returns whether every entry of w is finite (fast), 1 else. */
+static int
+back_substitute(hdo_radau_block *b, double complex *w, double complex *u,
+                int dae, int fast)
+{
+    slong n = b->n, s = b->s, nn = n * n;
+    for (slong q = s - 1; q >= 0; q--) {
+        double complex *v = w + q * n, x[1];
+        const double complex *B = b->B + q * nn;
+        const slong *perm = b->perm + q * n;
+        for (slong j = q + 1; j < s; j++) {
+            /* a DAE mode: (t_qq E - h J) v_q = w_q - sum_{j>q} t_qj E v_j,
+               E = diag(I, 0), u_j = E v_j */
+            double complex sq = dae ? -b->T[q * s + j] : b->S[q * s + j];
+            if (fast)
+                for (slong k = 0; k < n; k++)
+                    v[k] = cadd_mul(v[k], sq, u[j * n + k]);
+            else
+                for (slong k = 0; k < n; k++)
+                    v[k] += sq * u[j * n + k];
+        }
+        if (b->band) {
+            /* in the band's order, solved, and back */
+            for (slong k = 0; k < n; k++)
+                b->x[k] = v[b->ord[k]];
+            hdo_radau_band_solve(b->x, b->B + q * n * b->bw, perm, n, b->kl,
+                                 b->ku);
+            for (slong k = 0; k < n; k++)
+                v[b->ord[k]] = b->x[k];
+        } else {
+            /* permute, L (unit), U */
+            for (slong k = 0; k < n; k++)
+                u[q * n + k] = v[perm[k]];
+            for (slong k = 0; k < n; k++)
+                v[k] = u[q * n + k];
+            for (slong i = 1; i < n; i++)
+                for (slong j = 0; j < i; j++)
+                    v[i] = fast ? csub_mul(v[i], B[i * n + j], v[j])
+                                : v[i] - B[i * n + j] * v[j];
+            for (slong i = n - 1; i >= 0; i--) {
+                for (slong j = i + 1; j < n; j++)
+                    v[i] = fast ? csub_mul(v[i], B[i * n + j], v[j])
+                                : v[i] - B[i * n + j] * v[j];
+                v[i] /= B[i * n + i];
+            }
+        }
+        /* u_q = E v_q (DAE) or (h J) v_q, J's nonzeros only */
+        for (slong i = 0; i < n; i++)
+            u[q * n + i] = dae ? (i < b->ny ? v[i] : 0) : 0;
+        if (!dae)
+            for (slong e = 0; e < b->nnz; e++)
+                u[q * n + b->row[e]] += b->hJ[e] * v[b->col[e]];
+        (void)x;
+    }
+    if (!fast)
+        return 1;
+    for (slong k = 0; k < s * n; k++)
+        if (!isfinite(creal(w[k])) || !isfinite(cimag(w[k])))
+            return 0;
+    return 1;
+}
+
 void
 hdo_radau_block_solve(hdo_radau_block *b, mpfr_ptr R)
 {
-    slong n = b->n, s = b->s, nn = n * n, ns = n * s;
+    slong n = b->n, s = b->s, ns = n * s;
     double complex *w = b->w, *u = b->u;
     long emax = hdo_radau_scaled_doubles(b->rd, R, NULL, ns);
     if (emax == LONG_MIN)
@@ -351,49 +440,13 @@ hdo_radau_block_solve(hdo_radau_block *b, mpfr_ptr R)
                     acc += b->T[q * s + j] * w[j * n + k];
                 w[q * n + k] = acc;
             }
-    /* back substitution: (I - h s_qq J) v_q = w_q + sum_{j>q} s_qj (hJ) v_j;
-       u_j = (hJ) v_j */
-    for (slong q = s - 1; q >= 0; q--) {
-        double complex *v = w + q * n, x[1];
-        const double complex *B = b->B + q * nn;
-        const slong *perm = b->perm + q * n;
-        for (slong j = q + 1; j < s; j++) {
-            /* a DAE mode: (t_qq E - h J) v_q = w_q - sum_{j>q} t_qj E v_j,
-               E = diag(I, 0), u_j = E v_j */
-            double complex sq = dae ? -b->T[q * s + j] : b->S[q * s + j];
-            for (slong k = 0; k < n; k++)
-                v[k] += sq * u[j * n + k];
-        }
-        if (b->band) {
-            /* in the band's order, solved, and back */
-            for (slong k = 0; k < n; k++)
-                b->x[k] = v[b->ord[k]];
-            hdo_radau_band_solve(b->x, b->B + q * n * b->bw, perm, n, b->kl,
-                                 b->ku);
-            for (slong k = 0; k < n; k++)
-                v[b->ord[k]] = b->x[k];
-        } else {
-            /* permute, L (unit), U */
-            for (slong k = 0; k < n; k++)
-                u[q * n + k] = v[perm[k]];
-            for (slong k = 0; k < n; k++)
-                v[k] = u[q * n + k];
-            for (slong i = 1; i < n; i++)
-                for (slong j = 0; j < i; j++)
-                    v[i] -= B[i * n + j] * v[j];
-            for (slong i = n - 1; i >= 0; i--) {
-                for (slong j = i + 1; j < n; j++)
-                    v[i] -= B[i * n + j] * v[j];
-                v[i] /= B[i * n + i];
-            }
-        }
-        /* u_q = E v_q (DAE) or (h J) v_q, J's nonzeros only */
-        for (slong i = 0; i < n; i++)
-            u[q * n + i] = dae ? (i < b->ny ? v[i] : 0) : 0;
-        if (!dae)
-            for (slong e = 0; e < b->nnz; e++)
-                u[q * n + b->row[e]] += b->hJ[e] * v[b->col[e]];
-        (void)x;
+    /* back substitution, first with the products written out (fast),
+       again C's complex way from the saved w when that ends in a
+       number that is not finite (see back_substitute) */
+    memcpy(b->w0, w, (size_t)ns * sizeof(double complex));
+    if (!back_substitute(b, w, u, dae, 1)) {
+        memcpy(w, b->w0, (size_t)ns * sizeof(double complex));
+        back_substitute(b, w, u, dae, 0);
     }
     /* R = Re (Q (x) I) v: the real part of each product, a c - b d, as
        C's complex product forms it; that product goes to libgcc's
