@@ -36,7 +36,6 @@ hdo_radau_dot_init(hdo_radau_dot *d, const hdo_mat_t A, slong n)
     d->pos = d->neg = NULL;
     d->nacc = 0;
     d->no_cols = 0;
-    d->sc = NULL;
     HDO_ASSERT(s <= HDO_RADAU_MAX_STAGES); /* exact_cols' signs */
     for (slong l = 0; l <= HDO_RADAU_COLS; l++) {
         d->Al[l] = NULL;
@@ -298,34 +297,16 @@ hdo_radau_dot_residual(mpfr_ptr R, hdo_radau_dot *d, const mpfr_t h,
         prec = emax - mpfr_get_exp(ntol) + 32;
     if (prec < 64)
         prec = 64;
-    long prec_all = prec;
+    slong l = (prec + 63) / 64;
+    if (l > d->lmax)
+        l = d->lmax;
+    mpz_srcptr Az = a_fixed(d, l);
     for (slong k = 0; k < nstate; k++) {
         /* column k of F as integers times 2^(ek - prec) */
-        long ek = LONG_MIN, ck = LONG_MIN;
-        for (slong j = 0; j < s; j++) {
+        long ek = LONG_MIN;
+        for (slong j = 0; j < s; j++)
             if (!mpfr_zero_p(F + j * n + k) && mpfr_get_exp(F + j * n + k) > ek)
                 ek = mpfr_get_exp(F + j * n + k);
-            if (!mpfr_zero_p(Z + j * n + k) && mpfr_get_exp(Z + j * n + k) > ck)
-                ck = mpfr_get_exp(Z + j * n + k);
-        }
-        prec = prec_all;
-        if (d->sc != NULL && mpfr_regular_p(d->sc + k) &&
-            mpfr_regular_p(ntol)) {
-            long em = ek == LONG_MIN ? ck : ek + (long)mpfr_get_exp(h);
-            if (ck > em)
-                em = ck;
-            long tk =
-                (long)mpfr_get_exp(ntol) + (long)mpfr_get_exp(d->sc + k) - 1;
-            prec = (long)mpfr_get_prec(R);
-            if (em != LONG_MIN && em - tk + 32 < prec)
-                prec = em - tk + 32;
-            if (prec < 64)
-                prec = 64;
-        }
-        slong l = (prec + 63) / 64;
-        if (l > d->lmax)
-            l = d->lmax;
-        mpz_srcptr Az = a_fixed(d, l);
         if (ek == LONG_MIN)
             ek = 0; /* the column is zero (or not a number: kept so) */
         for (slong j = 0; j < s; j++)

@@ -25,9 +25,6 @@ typedef struct {
     mp_limb_t *Al[HDO_RADAU_COLS + 1], *fl;
     unsigned char *As[HDO_RADAU_COLS + 1], *fs;
     int no_cols; /* tests: every row by mpn_addmul_1 */
-    /* each column's scale (N entries, 64 bits; NULL: none): then ntol is
-       relative, column k's rounding 2^-32 of ntol sc_k (D-128) */
-    mpfr_srcptr sc;
     mpfr_t t;
     /* hdo_radau_dot_residual_next's memory (s x n each): the F of the
        last residual, and that residual less Z's change since */
@@ -50,10 +47,7 @@ void hdo_radau_dot_clear(hdo_radau_dot *d);
    rounding is 2^-32 of ntol (> 0) relative to the larger of |Z| and
    |h F|, at most R's: the residual needs an absolute accuracy below the
    Newton iteration's stopping tolerance ntol, not R's relative one.
-   ntol = 0: R's precision.  With d->sc (each column's scale), ntol is
-   relative and column k is summed to its own precision, 2^-32 of
-   ntol sc_k relative to the larger of its |Z| and |h F|: the stopping
-   test measures component k against sc_k (decisions.md D-128). */
+   ntol = 0: R's precision. */
 void hdo_radau_dot_residual(mpfr_ptr R, hdo_radau_dot *d, const mpfr_t h,
                             mpfr_srcptr F, mpfr_srcptr Z, slong nstate,
                             const mpfr_t ntol);

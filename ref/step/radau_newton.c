@@ -165,18 +165,22 @@ int
 hdo_radau_solve_stages(radau *r, int predicted)
 {
     slong n = r->N, s = r->s, ns = n * s;
-    mpfr_t step, prev, size, lim, ntol, eta;
+    mpfr_t step, prev, size, lim, ntol, nabs, eta;
     int st = 1, have_F = 0, fresh = 0;
-    mpfr_inits2(64, step, prev, size, lim, ntol, eta, (mpfr_ptr)0);
+    mpfr_inits2(64, step, prev, size, lim, ntol, nabs, eta, (mpfr_ptr)0);
     mpfr_set_inf(prev, 1);
     hdo_vec_norm_inf(size, r->y0, n);
     hdo_radau_scales(r->sc, r->y0, NULL, r->floor, n, s);
     /* the error estimate (hdo_radau_top_term) extrapolates the stages with
        weights summing to Lsum in size: their error must stay below the
-       tolerance after that (relative to each component's scale, as the
-       residual's dot products ask it of each column: D-128) */
+       tolerance after that (relative to each component's scale; the
+       residual's dot products need it absolutely, for the smallest) */
     mpfr_div(ntol, r->tol, r->Lsum, MPFR_RNDN);
     mpfr_mul_2si(ntol, ntol, -8, MPFR_RNDN);
+    mpfr_set(nabs, r->sc, MPFR_RNDN);
+    for (slong i = 1; i < n; i++)
+        mpfr_min(nabs, nabs, r->sc + i, MPFR_RNDN);
+    mpfr_mul(nabs, nabs, ntol, MPFR_RNDN);
     if (!r->lu_valid || !mpfr_equal_p(r->hlu, r->h)) {
         if (eval_stages(r, 1) != 0 || factor_newton(r, 0) != 0)
             goto done; /* a domain error or a singular matrix at this h:
@@ -193,15 +197,10 @@ hdo_radau_solve_stages(radau *r, int predicted)
            one again after an increment or at stages that are not
            finite, whose differences are not numbers (D-126's first
            step of 1e-2 on boost_converter_ccm) */
-        /* each column to its own tolerance ntol sc_k, the one the
-           stopping test reads (D-128; one for all, ntol times the
-           smallest scale, asked every column for the smallest's bits) */
-        r->Ad.sc = r->sc;
         if (iter == 0 || !mpfr_number_p(prev) || !all_numbers(r->F, ns))
-            hdo_radau_dot_residual(r->R, &r->Ad, r->h, r->F, r->Z, r->n, ntol);
+            hdo_radau_dot_residual(r->R, &r->Ad, r->h, r->F, r->Z, r->n, nabs);
         else
-            hdo_radau_dot_residual_next(r->R, &r->Ad, r->h, r->F, r->n, ntol);
-        r->Ad.sc = NULL;
+            hdo_radau_dot_residual_next(r->R, &r->Ad, r->h, r->F, r->n, nabs);
         /* F is evaluated again before it is read (D-128) */
         hdo_radau_dot_keep_swap(&r->Ad, r->F, r->R, r->n);
         for (slong i = 0; i < s; i++)
@@ -259,6 +258,6 @@ hdo_radau_solve_stages(radau *r, int predicted)
         mpfr_set(prev, step, MPFR_RNDN);
     }
 done:
-    mpfr_clears(step, prev, size, lim, ntol, eta, (mpfr_ptr)0);
+    mpfr_clears(step, prev, size, lim, ntol, nabs, eta, (mpfr_ptr)0);
     return st != 0 && predicted ? 2 : st;
 }
