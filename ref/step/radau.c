@@ -146,13 +146,7 @@ radau_apply(hdo_stepper_struct *st, const mpfr_t t0, mpfr_srcptr xs,
         int ns = hdo_radau_solve_stages(r, hdo_radau_predict(r));
         if (ns == 0) {
             /* the dense output of the states and unknowns */
-            for (slong i = 0; i < N; i++) {
-                mpfr_set(r->v + 0, r->y0 + i, MPFR_RNDN);
-                for (slong m = 0; m < s; m++)
-                    mpfr_add(r->v + m + 1, r->y0 + i, r->Z + m * N + i,
-                             MPFR_RNDN);
-                hdo_radau_interpolate(r, r->state_coef + i * (s + 1));
-            }
+            hdo_radau_interpolate(r);
             /* each component against its size at the step's start and
                end (the last stage, c_s = 1) */
             hdo_radau_scales(r->sc, r->y0, r->Z + (s - 1) * N, r->floor, N, s);

@@ -32,6 +32,10 @@ int hdo_radau_matrix(hdo_mat_t A, mpfr_srcptr c, slong s);
    out's precision: the value of a dense output polynomial. */
 void hdo_radau_horner(mpfr_ptr out, const mpfr_t *c, slong s, const mpfr_t h,
                       mpfr_prec_t wprec);
+/* The same with the sums in acc (at its precision, as wprec above):
+   no accumulator to allocate at each of a step's s N evaluations. */
+void hdo_radau_horner_acc(mpfr_ptr out, mpfr_ptr acc, const mpfr_t *c,
+                          slong s, const mpfr_t h);
 
 /* The Newton matrix I - h (A (x) J) of s stages of n components in
    block upper triangular form (radau_block.c): A = Q S Q^* (complex
@@ -45,6 +49,7 @@ typedef struct {
     _Complex double *B; /* s LU factors, n x n each (band: n x bw) */
     slong *perm;        /* s x n */
     _Complex double *w, *u, *x; /* s x n, s x n, n */
+    _Complex double *w0;        /* s x n: w before the back substitution */
     double *rd, *hJ;            /* s x n, nnz (h J's nonzero entries) */
     double h;                   /* the step of the factorisation */
     /* J's nonzero pattern (row[e], col[e], e < nnz; all n^2 entries
@@ -124,6 +129,10 @@ void hdo_radau_block_solve(hdo_radau_block *b, mpfr_ptr R);
    LONG_MIN, x untouched, when all ns entries are zero. */
 long hdo_radau_scaled_doubles(double *x, mpfr_srcptr R, const slong *perm,
                               slong ns);
+/* R[k] := x[k] 2^e (k < ns), as mpfr_set_d then mpfr_mul_2si (the
+   same bits; no MPFR call for a normal double): a solve's result back
+   from hdo_radau_scaled_doubles' scale. */
+void hdo_radau_unscale_doubles(mpfr_ptr R, const double *x, slong ns, long e);
 
 /* Factors the Newton matrix for h: where hdo_radau_stage_lu_due says
    (radau_control.h), in an ODE mode, I - h (A (x) I) diag(J_1..J_s) in

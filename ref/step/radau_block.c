@@ -3,6 +3,7 @@
  * I - h lambda_k J (Hairer and Wanner II, IV.8), solved in double */
 #include <complex.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "radau.h"
@@ -60,12 +61,13 @@ hdo_radau_block_init(hdo_radau_block *b, const hdo_mat_t A, slong n)
     b->B = calloc(s * n * n + 1, sizeof(double complex));
     b->w = calloc(s * n + 1, sizeof(double complex));
     b->u = calloc(s * n + 1, sizeof(double complex));
+    b->w0 = calloc(s * n + 1, sizeof(double complex));
     b->rd = calloc(s * n + 1, sizeof(double));
     b->hJ = calloc(n * n + 1, sizeof(double));
     b->perm = malloc((s * n + 1) * sizeof(slong));
     HDO_ASSERT(b->Q != NULL && b->S != NULL && b->T != NULL && b->B != NULL &&
-               b->w != NULL && b->u != NULL && b->rd != NULL && b->hJ != NULL &&
-               b->perm != NULL);
+               b->w != NULL && b->u != NULL && b->w0 != NULL && b->rd != NULL &&
+               b->hJ != NULL && b->perm != NULL);
     b->A = malloc((s * s + 1) * sizeof(double));
     HDO_ASSERT(b->A != NULL);
     for (slong i = 0; i < s * s; i++)
@@ -86,6 +88,7 @@ hdo_radau_block_clear(hdo_radau_block *b)
     free(b->B);
     free(b->w);
     free(b->u);
+    free(b->w0);
     free(b->rd);
     free(b->hJ);
     free(b->perm);
@@ -235,6 +238,25 @@ hdo_radau_block_factor_sparse(hdo_radau_block *b, const mpfr_t h, mpfr_srcptr J)
     return 0;
 }
 
+/* RN(|x|) to 53 bits times 2^64 from x's top limb, x regular: the
+   double of the limb rounds it to nearest even on its own 64 bits, and
+   a set low bit stands for the limbs below when they decide a tie.
+   The value mpfr_get_d_2exp rounds to, without its call (decisions.md
+   D-128). */
+static double
+top_limb_double(mpfr_srcptr x)
+{
+    slong nl = (mpfr_get_prec(x) - 1) / GMP_NUMB_BITS + 1;
+    mp_limb_t t = x->_mpfr_d[nl - 1];
+    if ((t & 0x7ff) == 0x400)
+        for (slong i = 0; i < nl - 1; i++)
+            if (x->_mpfr_d[i] != 0) {
+                t |= 1;
+                break;
+            }
+    return (double)t;
+}
+
 long
 hdo_radau_scaled_doubles(double *x, mpfr_srcptr R, const slong *perm, slong ns)
 {
@@ -247,6 +269,16 @@ hdo_radau_scaled_doubles(double *x, mpfr_srcptr R, const slong *perm, slong ns)
     for (slong k = 0; k < ns; k++) {
         mpfr_srcptr r = R + (perm != NULL ? perm[k] : k);
         long e;
+        if (mpfr_regular_p(r)) {
+            /* r = t 2^(e - 64), t its top limb rounded (a double in
+               [2^63, 2^64]); below 2^-1100 of 2^emax the double is 0,
+               as the clamp below gives */
+            double d = top_limb_double(r);
+            d = mpfr_signbit(r) ? -d : d;
+            e = (long)mpfr_get_exp(r) - emax;
+            x[k] = e < -1100 ? copysign(0.0, d) : ldexp(d, (int)e - 64);
+            continue;
+        }
         double d = mpfr_get_d_2exp(&e, r, MPFR_RNDN);
         /* below 2^-1100 a double is 0 anyway; the clamp keeps the int's
            conversion defined over MPFR's whole exponent range */
@@ -257,9 +289,128 @@ hdo_radau_scaled_doubles(double *x, mpfr_srcptr R, const slong *perm, slong ns)
 }
 
 void
+hdo_radau_unscale_doubles(mpfr_ptr R, const double *x, slong ns, long e)
+{
+    long lo = (long)mpfr_get_emin(), hi = (long)mpfr_get_emax();
+    for (slong k = 0; k < ns; k++) {
+        mpfr_ptr r = R + k;
+        mpfr_prec_t p = mpfr_get_prec(r);
+        uint64_t b;
+        memcpy(&b, x + k, sizeof b);
+        long be = (long)((b >> 52) & 0x7ff), E = be - 1022 + e;
+        if (be != 0 && be != 0x7ff && p >= 53 && E >= lo && E <= hi) {
+            /* a normal double 0.1m 2^(be - 1022): r's top limb is its
+               53 bits, the limbs below zero, its exponent be - 1022 + e:
+               the value mpfr_set_d and mpfr_mul_2si give, written as
+               MPFR's documented struct holds it (decisions.md D-128),
+               within MPFR's current exponent range */
+            slong nl = (p - 1) / GMP_NUMB_BITS + 1;
+            for (slong i = 0; i < nl - 1; i++)
+                r->_mpfr_d[i] = 0;
+            r->_mpfr_d[nl - 1] =
+                (mp_limb_t)((b & ((UINT64_C(1) << 52) - 1)) | UINT64_C(1) << 52)
+                << 11;
+            r->_mpfr_exp = (mpfr_exp_t)E;
+            r->_mpfr_sign = (b >> 63) != 0 ? -1 : 1;
+            continue;
+        }
+        /* zero, subnormal, not finite, or out of range: MPFR's calls */
+        mpfr_set_d(r, x[k], MPFR_RNDN);
+        mpfr_mul_2si(r, r, e, MPFR_RNDN);
+    }
+}
+
+/* v + a b and v - a b with the product as C forms it inline, (ac - bd)
+   + (ad + bc) i, without the test that sends a product whose two parts
+   are NaN to libgcc's __muldc3 (which recovers infinities there). */
+static inline double complex
+cadd_mul(double complex v, double complex a, double complex b)
+{
+    double re = creal(a) * creal(b) - cimag(a) * cimag(b),
+           im = creal(a) * cimag(b) + cimag(a) * creal(b);
+    return CMPLX(creal(v) + re, cimag(v) + im);
+}
+
+static inline double complex
+csub_mul(double complex v, double complex a, double complex b)
+{
+    double re = creal(a) * creal(b) - cimag(a) * cimag(b),
+           im = creal(a) * cimag(b) + cimag(a) * creal(b);
+    return CMPLX(creal(v) - re, cimag(v) - im);
+}
+
+/* The back substitution over the stages, w in place (u: scratch);
+   (I - h s_qq J) v_q = w_q + sum_{j>q} s_qj (hJ) v_j, u_j = (hJ) v_j.
+   fast: the products by cadd_mul and csub_mul, which give C's products
+   wherever no product has two NaN parts; a NaN, once formed, stays in
+   w (every entry is updated in place or copied, B's pivots divide
+   it), so a w that ends finite had none, and the result is C's to the
+   bit.  Returns whether every entry of w is finite (fast), 1 else. */
+static int
+back_substitute(hdo_radau_block *b, double complex *w, double complex *u,
+                int dae, int fast)
+{
+    slong n = b->n, s = b->s, nn = n * n;
+    for (slong q = s - 1; q >= 0; q--) {
+        double complex *v = w + q * n, x[1];
+        const double complex *B = b->B + q * nn;
+        const slong *perm = b->perm + q * n;
+        for (slong j = q + 1; j < s; j++) {
+            /* a DAE mode: (t_qq E - h J) v_q = w_q - sum_{j>q} t_qj E v_j,
+               E = diag(I, 0), u_j = E v_j */
+            double complex sq = dae ? -b->T[q * s + j] : b->S[q * s + j];
+            if (fast)
+                for (slong k = 0; k < n; k++)
+                    v[k] = cadd_mul(v[k], sq, u[j * n + k]);
+            else
+                for (slong k = 0; k < n; k++)
+                    v[k] += sq * u[j * n + k];
+        }
+        if (b->band) {
+            /* in the band's order, solved, and back */
+            for (slong k = 0; k < n; k++)
+                b->x[k] = v[b->ord[k]];
+            hdo_radau_band_solve(b->x, b->B + q * n * b->bw, perm, n, b->kl,
+                                 b->ku);
+            for (slong k = 0; k < n; k++)
+                v[b->ord[k]] = b->x[k];
+        } else {
+            /* permute, L (unit), U */
+            for (slong k = 0; k < n; k++)
+                u[q * n + k] = v[perm[k]];
+            for (slong k = 0; k < n; k++)
+                v[k] = u[q * n + k];
+            for (slong i = 1; i < n; i++)
+                for (slong j = 0; j < i; j++)
+                    v[i] = fast ? csub_mul(v[i], B[i * n + j], v[j])
+                                : v[i] - B[i * n + j] * v[j];
+            for (slong i = n - 1; i >= 0; i--) {
+                for (slong j = i + 1; j < n; j++)
+                    v[i] = fast ? csub_mul(v[i], B[i * n + j], v[j])
+                                : v[i] - B[i * n + j] * v[j];
+                v[i] /= B[i * n + i];
+            }
+        }
+        /* u_q = E v_q (DAE) or (h J) v_q, J's nonzeros only */
+        for (slong i = 0; i < n; i++)
+            u[q * n + i] = dae ? (i < b->ny ? v[i] : 0) : 0;
+        if (!dae)
+            for (slong e = 0; e < b->nnz; e++)
+                u[q * n + b->row[e]] += b->hJ[e] * v[b->col[e]];
+        (void)x;
+    }
+    if (!fast)
+        return 1;
+    for (slong k = 0; k < s * n; k++)
+        if (!isfinite(creal(w[k])) || !isfinite(cimag(w[k])))
+            return 0;
+    return 1;
+}
+
+void
 hdo_radau_block_solve(hdo_radau_block *b, mpfr_ptr R)
 {
-    slong n = b->n, s = b->s, nn = n * n, ns = n * s;
+    slong n = b->n, s = b->s, ns = n * s;
     double complex *w = b->w, *u = b->u;
     long emax = hdo_radau_scaled_doubles(b->rd, R, NULL, ns);
     if (emax == LONG_MIN)
@@ -289,57 +440,32 @@ hdo_radau_block_solve(hdo_radau_block *b, mpfr_ptr R)
                     acc += b->T[q * s + j] * w[j * n + k];
                 w[q * n + k] = acc;
             }
-    /* back substitution: (I - h s_qq J) v_q = w_q + sum_{j>q} s_qj (hJ) v_j;
-       u_j = (hJ) v_j */
-    for (slong q = s - 1; q >= 0; q--) {
-        double complex *v = w + q * n, x[1];
-        const double complex *B = b->B + q * nn;
-        const slong *perm = b->perm + q * n;
-        for (slong j = q + 1; j < s; j++) {
-            /* a DAE mode: (t_qq E - h J) v_q = w_q - sum_{j>q} t_qj E v_j,
-               E = diag(I, 0), u_j = E v_j */
-            double complex sq = dae ? -b->T[q * s + j] : b->S[q * s + j];
-            for (slong k = 0; k < n; k++)
-                v[k] += sq * u[j * n + k];
-        }
-        if (b->band) {
-            /* in the band's order, solved, and back */
-            for (slong k = 0; k < n; k++)
-                b->x[k] = v[b->ord[k]];
-            hdo_radau_band_solve(b->x, b->B + q * n * b->bw, perm, n, b->kl,
-                                 b->ku);
-            for (slong k = 0; k < n; k++)
-                v[b->ord[k]] = b->x[k];
-        } else {
-            /* permute, L (unit), U */
-            for (slong k = 0; k < n; k++)
-                u[q * n + k] = v[perm[k]];
-            for (slong k = 0; k < n; k++)
-                v[k] = u[q * n + k];
-            for (slong i = 1; i < n; i++)
-                for (slong j = 0; j < i; j++)
-                    v[i] -= B[i * n + j] * v[j];
-            for (slong i = n - 1; i >= 0; i--) {
-                for (slong j = i + 1; j < n; j++)
-                    v[i] -= B[i * n + j] * v[j];
-                v[i] /= B[i * n + i];
-            }
-        }
-        /* u_q = E v_q (DAE) or (h J) v_q, J's nonzeros only */
-        for (slong i = 0; i < n; i++)
-            u[q * n + i] = dae ? (i < b->ny ? v[i] : 0) : 0;
-        if (!dae)
-            for (slong e = 0; e < b->nnz; e++)
-                u[q * n + b->row[e]] += b->hJ[e] * v[b->col[e]];
-        (void)x;
+    /* back substitution, first with the products written out (fast),
+       again C's complex way from the saved w when that ends in a
+       number that is not finite (see back_substitute) */
+    memcpy(b->w0, w, (size_t)ns * sizeof(double complex));
+    if (!back_substitute(b, w, u, dae, 1)) {
+        memcpy(w, b->w0, (size_t)ns * sizeof(double complex));
+        back_substitute(b, w, u, dae, 0);
     }
-    /* R = Re (Q (x) I) v */
+    /* R = Re (Q (x) I) v: the real part of each product, a c - b d, as
+       C's complex product forms it; that product goes to libgcc's
+       __muldc3 only where both its parts are NaN, and where no term is
+       infinite or NaN the sum is finite, so a sum that is not is taken
+       again the complex way (the same bits either way) */
     for (slong i = 0; i < s; i++)
         for (slong k = 0; k < n; k++) {
+            const double complex *Qi = b->Q + i * s;
             double acc = 0;
             for (slong q = 0; q < s; q++)
-                acc += creal(b->Q[i * s + q] * w[q * n + k]);
-            mpfr_set_d(R + i * n + k, acc, MPFR_RNDN);
-            mpfr_mul_2si(R + i * n + k, R + i * n + k, emax, MPFR_RNDN);
+                acc += creal(Qi[q]) * creal(w[q * n + k]) -
+                       cimag(Qi[q]) * cimag(w[q * n + k]);
+            if (!isfinite(acc)) {
+                acc = 0;
+                for (slong q = 0; q < s; q++)
+                    acc += creal(Qi[q] * w[q * n + k]);
+            }
+            b->rd[i * n + k] = acc; /* rd is free after w's transform */
         }
+    hdo_radau_unscale_doubles(R, b->rd, ns, emax);
 }

@@ -12,9 +12,10 @@ hdo_radau_predict(radau *r)
     slong n = r->N, s = r->s;
     int ok = r->have_prev;
     mpfr_prec_t pp = mpfr_get_prec(r->prev_coef[0]);
-    mpfr_t ds, x, d, xp;
+    mpfr_t ds, x, d, xp, acc;
     mpfr_inits2(r->wprec, ds, x, d, (mpfr_ptr)0);
-    mpfr_init2(xp, pp); /* Horner's abscissa at the coefficients' bits */
+    /* Horner's abscissa and sums at the coefficients' bits */
+    mpfr_inits2(pp, xp, acc, (mpfr_ptr)0);
     mpfr_sub(ds, r->t0, r->tprev, MPFR_RNDN);
     mpfr_sub(d, ds, r->hprev, MPFR_RNDN);
     mpfr_mul_2si(x, r->hprev, -20, MPFR_RNDN);
@@ -24,43 +25,54 @@ hdo_radau_predict(radau *r)
         hdo_radau_scales(r->sc, r->y0, NULL, r->floor, n, s);
     for (slong i = 0; i < n && ok; i++) {
         mpfr_set(xp, ds, MPFR_RNDN);
-        hdo_radau_horner(x, r->prev_coef + i * (s + 1), s, xp, pp);
+        hdo_radau_horner_acc(x, acc, r->prev_coef + i * (s + 1), s, xp);
         mpfr_sub(d, x, r->y0 + i, MPFR_RNDN);
         mpfr_mul_2si(x, r->sc + i, -(long)r->prec / 2, MPFR_RNDN);
         ok = mpfr_cmpabs(d, x) <= 0;
     }
-    for (slong m = 0; m < s; m++)
+    for (slong m = 0; m < s; m++) {
+        if (ok) {
+            /* the stage's abscissa, the same for every component */
+            mpfr_mul(x, r->c + m, r->h, MPFR_RNDN);
+            mpfr_add(x, x, ds, MPFR_RNDN);
+            mpfr_set(xp, x, MPFR_RNDN);
+        }
         for (slong i = 0; i < n; i++) {
             mpfr_ptr z = r->Z + m * n + i;
             if (!ok) {
                 mpfr_set_ui(z, 0, MPFR_RNDN);
                 continue;
             }
-            mpfr_mul(x, r->c + m, r->h, MPFR_RNDN);
-            mpfr_add(x, x, ds, MPFR_RNDN);
-            mpfr_set(xp, x, MPFR_RNDN);
-            hdo_radau_horner(z, r->prev_coef + i * (s + 1), s, xp, pp);
+            hdo_radau_horner_acc(z, acc, r->prev_coef + i * (s + 1), s, xp);
             mpfr_sub(z, z, r->y0 + i, MPFR_RNDN);
         }
-    mpfr_clears(ds, x, d, xp, (mpfr_ptr)0);
+    }
+    mpfr_clears(ds, x, d, xp, acc, (mpfr_ptr)0);
     return ok;
 }
 
-/* The polynomial through (0, v_0), (c_m, v_m) in tau = (t - t0)/h,
-   converted to t - t0: dst[k] = b_k / h^k. */
+/* Each component's polynomial through (0, y0_i), (c_m, y0_i + Z_mi) in
+   tau = (t - t0)/h, converted to t - t0: state_coef[i][k] = b_k / h^k.
+   The powers h^k are rounded as the loop over one component rounded
+   them, once for all N (decisions.md D-128: the same bits). */
 void
-hdo_radau_interpolate(radau *r, mpfr_t *dst)
+hdo_radau_interpolate(radau *r)
 {
-    slong s = r->s;
-    hdo_lu_solve(r->v, r->W, r->wperm);
-    mpfr_t hk;
-    mpfr_init2(hk, r->wprec);
-    mpfr_set_ui(hk, 1, MPFR_RNDN);
-    for (slong k = 0; k <= s; k++) {
-        mpfr_div(dst[k], r->v + k, hk, MPFR_RNDN);
-        mpfr_mul(hk, hk, r->h, MPFR_RNDN);
+    slong N = r->N, s = r->s;
+    mpfr_ptr hk = hdo_vec_init(s + 1, r->wprec);
+    mpfr_set_ui(hk + 0, 1, MPFR_RNDN);
+    for (slong k = 1; k <= s; k++)
+        mpfr_mul(hk + k, hk + k - 1, r->h, MPFR_RNDN);
+    for (slong i = 0; i < N; i++) {
+        mpfr_t *dst = r->state_coef + i * (s + 1);
+        mpfr_set(r->v + 0, r->y0 + i, MPFR_RNDN);
+        for (slong m = 0; m < s; m++)
+            mpfr_add(r->v + m + 1, r->y0 + i, r->Z + m * N + i, MPFR_RNDN);
+        hdo_lu_solve(r->v, r->W, r->wperm);
+        for (slong k = 0; k <= s; k++)
+            mpfr_div(dst[k], r->v + k, hk + k, MPFR_RNDN);
     }
-    mpfr_clear(hk);
+    hdo_vec_clear(hk, s + 1);
 }
 
 /* dd := the defect bound of each state's dense output (radau_error.c),

@@ -361,6 +361,22 @@ hdo_radau_dot_keep(hdo_radau_dot *d, mpfr_srcptr F, mpfr_srcptr R, slong nstate)
 }
 
 void
+hdo_radau_dot_keep_swap(hdo_radau_dot *d, mpfr_ptr F, mpfr_srcptr R,
+                        slong nstate)
+{
+    slong s = d->s, n = d->n;
+    for (slong i = 0; i < s; i++)
+        for (slong k = 0; k < nstate; k++) {
+            mpfr_ptr f = d->Fp + i * n + k, g = F + i * n + k;
+            if (mpfr_get_prec(f) == mpfr_get_prec(g))
+                mpfr_swap(f, g);
+            else
+                mpfr_set(f, g, MPFR_RNDN);
+            mpfr_set(d->Rp + i * n + k, R + i * n + k, MPFR_RNDN);
+        }
+}
+
+void
 hdo_radau_dot_moved(hdo_radau_dot *d, mpfr_srcptr dZ, slong nstate)
 {
     slong s = d->s, n = d->n;

@@ -67,6 +67,11 @@ void hdo_radau_dot_residual_next(mpfr_ptr R, hdo_radau_dot *d, const mpfr_t h,
    nstate. */
 void hdo_radau_dot_keep(hdo_radau_dot *d, mpfr_srcptr F, mpfr_srcptr R,
                         slong nstate);
+/* The same, F's rows k < nstate exchanged into Fp rather than copied
+   (F's values there are then Fp's old ones: for a caller that evaluates
+   F again before it reads it; decisions.md D-128). */
+void hdo_radau_dot_keep_swap(hdo_radau_dot *d, mpfr_ptr F, mpfr_srcptr R,
+                             slong nstate);
 /* Rp := dZ - Rp, dZ the increment added to Z after the kept residual. */
 void hdo_radau_dot_moved(hdo_radau_dot *d, mpfr_srcptr dZ, slong nstate);
 

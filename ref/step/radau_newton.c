@@ -12,14 +12,29 @@ eval_stage(radau *r, slong i, int jac)
     slong n = r->N;
     hdo_program_struct *prog = jac ? r->f : r->f0;
     mpfr_ptr y = r->R; /* scratch: R is free while the stages are evaluated */
+    const slong *in = jac ? r->fin : r->f0in;
     mpfr_t ti;
     hdo_expr bad;
     mpfr_init2(ti, r->wprec);
-    for (slong k = 0; k < n; k++)
-        mpfr_add(y + k, r->y0 + k, r->Z + i * n + k, MPFR_RNDN);
     mpfr_mul(ti, r->c + i, r->h, MPFR_RNDN);
     mpfr_add(ti, ti, r->t0, MPFR_RNDN);
-    hdo_radau_set_inputs(r, prog, jac ? r->fin : r->f0in, ti, y);
+    int direct = 1;
+    for (slong q = 0; q < prog->ninputs && direct; q++)
+        direct = mpfr_get_prec(prog->value[prog->inputs[q].slot]) ==
+                 mpfr_get_prec(y + in[q]);
+    if (direct) {
+        /* y0 + Z_i straight into the program's inputs: the same sum
+           at the same precision as through y (D-128) */
+        for (slong q = 0; q < prog->ninputs; q++)
+            mpfr_add(prog->value[prog->inputs[q].slot], r->y0 + in[q],
+                     r->Z + i * n + in[q], MPFR_RNDN);
+        if (prog->time_slot >= 0)
+            mpfr_set(prog->value[prog->time_slot], ti, MPFR_RNDN);
+    } else {
+        for (slong k = 0; k < n; k++)
+            mpfr_add(y + k, r->y0 + k, r->Z + i * n + k, MPFR_RNDN);
+        hdo_radau_set_inputs(r, prog, in, ti, y);
+    }
     mpfr_clear(ti);
     int st = hdo_radau_tcache_eval(jac ? &r->fc : &r->f0c, prog, i, &bad);
     if (st != 0)
@@ -186,7 +201,8 @@ hdo_radau_solve_stages(radau *r, int predicted)
             hdo_radau_dot_residual(r->R, &r->Ad, r->h, r->F, r->Z, r->n, nabs);
         else
             hdo_radau_dot_residual_next(r->R, &r->Ad, r->h, r->F, r->n, nabs);
-        hdo_radau_dot_keep(&r->Ad, r->F, r->R, r->n);
+        /* F is evaluated again before it is read (D-128) */
+        hdo_radau_dot_keep_swap(&r->Ad, r->F, r->R, r->n);
         for (slong i = 0; i < s; i++)
             for (slong k = r->n; k < n; k++)
                 mpfr_neg(r->R + i * n + k, r->F + i * n + k, MPFR_RNDN);

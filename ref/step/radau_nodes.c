@@ -186,16 +186,23 @@ hdo_radau_stages(mpfr_prec_t prec)
 }
 
 void
-hdo_radau_horner(mpfr_ptr out, const mpfr_t *c, slong s, const mpfr_t h,
-                 mpfr_prec_t wprec)
+hdo_radau_horner_acc(mpfr_ptr out, mpfr_ptr acc, const mpfr_t *c, slong s,
+                     const mpfr_t h)
 {
-    mpfr_t acc;
-    mpfr_init2(acc, wprec);
     mpfr_set(acc, c[s], MPFR_RNDN);
     for (slong k = s - 1; k >= 0; k--) {
         mpfr_mul(acc, acc, h, MPFR_RNDN);
         mpfr_add(acc, acc, c[k], MPFR_RNDN);
     }
     mpfr_set(out, acc, MPFR_RNDN);
+}
+
+void
+hdo_radau_horner(mpfr_ptr out, const mpfr_t *c, slong s, const mpfr_t h,
+                 mpfr_prec_t wprec)
+{
+    mpfr_t acc;
+    mpfr_init2(acc, wprec);
+    hdo_radau_horner_acc(out, acc, c, s, h);
     mpfr_clear(acc);
 }

@@ -153,10 +153,7 @@ hdo_radau_block_solve_stages(hdo_radau_block *b, mpfr_ptr R)
             acc -= M[i * ns + j] * x[j];
         x[i] = acc / M[i * ns + i];
     }
-    for (slong k = 0; k < ns; k++) {
-        mpfr_set_d(R + k, x[k], MPFR_RNDN);
-        mpfr_mul_2si(R + k, R + k, emax, MPFR_RNDN);
-    }
+    hdo_radau_unscale_doubles(R, x, ns, emax);
 }
 
 double

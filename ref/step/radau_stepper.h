@@ -96,10 +96,10 @@ void hdo_radau_set_inputs(radau *r, hdo_program_struct *prog, const slong *in,
 /* radau_newton.c: the stages Z of the step (t0, h) from the predictor
    or zero; 0, 1 (shrink h) or 2 (again from zero). */
 int hdo_radau_solve_stages(radau *r, int predicted);
-/* radau_dense.c: the predictor Z; the polynomial of v into dst; the
-   defect bound dd of the dense output. */
+/* radau_dense.c: the predictor Z; the dense output state_coef from y0
+   and Z; the defect bound dd of the dense output. */
 int hdo_radau_predict(radau *r);
-void hdo_radau_interpolate(radau *r, mpfr_t *dst);
+void hdo_radau_interpolate(radau *r);
 int hdo_radau_defect_bound(radau *r);
 
 #endif
