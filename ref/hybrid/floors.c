@@ -199,7 +199,7 @@ floors_key(run_ctx *c, mode_cache *mc, const mpfr_t t, mpfr_srcptr mid,
 static void
 guard_radii(run_ctx *c, mode_cache *mc, const mpfr_t t, mpfr_srcptr xs,
             mpfr_srcptr xu, const hdo_dense *dense, const mpfr_t H,
-            mpfr_ptr out, int gfloor)
+            mpfr_ptr out, int gfloor, int *enclosed)
 {
     const hdo_stepper_struct *sp = mc->step;
     slong ng = sp->nguards;
@@ -268,12 +268,17 @@ guard_radii(run_ctx *c, mode_cache *mc, const mpfr_t t, mpfr_srcptr xs,
         hdo_run_time_tol(trad, c, t);
     for (slong g = 0; g < ng; g++) {
         mpfr_set_zero(out + g, 1);
+        int ok = 0;
         if (hit)
             mpfr_set(out + g, mc->gfval + g, MPFR_RNDN); /* exact */
         else if (known && hdo_expr_enclose(m, r, c->model->pool, sp->guards[g],
                                            gp->inputs, mid, rad, nin, t, trad,
-                                           c->prec + 32) == 0)
+                                           c->prec + 32) == 0) {
             mpfr_set(out + g, r, MPFR_RNDU);
+            ok = 1;
+        }
+        if (enclosed != NULL)
+            enclosed[g] = ok;
         if (memo && !hit)
             mpfr_set(mc->gfval + g, out + g, MPFR_RNDN);
         if (gfloor)
@@ -288,7 +293,7 @@ void
 hdo_run_guard_floors(run_ctx *c, mode_cache *mc, const mpfr_t t, mpfr_srcptr xs,
                      mpfr_srcptr xu, const hdo_dense *dense, const mpfr_t H)
 {
-    guard_radii(c, mc, t, xs, xu, dense, H, mc->step->gfloor, 1);
+    guard_radii(c, mc, t, xs, xu, dense, H, mc->step->gfloor, 1, NULL);
 }
 
 int
@@ -299,10 +304,16 @@ hdo_run_guard_floor_over(mpfr_t floor, run_ctx *c, mode_cache *mc, slong g,
     if (g < 0 || g >= ng)
         return 0;
     mpfr_ptr out = hdo_vec_init(ng, 64);
-    guard_radii(c, mc, c->t, mc->xs, mc->xu, &mc->step->dense, b, out, 0);
+    int *enclosed = malloc(ng * sizeof *enclosed);
+    HDO_ASSERT(enclosed != NULL);
+    guard_radii(c, mc, c->t, mc->xs, mc->xu, &mc->step->dense, b, out, 0,
+                enclosed);
+    /* a floor not enclosed is not known: 0 would be no floor at all */
+    int ok = enclosed[g] && mpfr_number_p(out + g);
     mpfr_set(floor, out + g, MPFR_RNDU);
+    free(enclosed);
     hdo_vec_clear(out, ng);
-    return 1;
+    return ok;
 }
 
 /* Component k of the point (t, xs, xu): the key of the guard noise's
@@ -331,7 +342,7 @@ hdo_run_guard_noise(run_ctx *c, mode_cache *mc, const mpfr_t t, mpfr_srcptr xs,
     mpfr_t H;
     mpfr_init2(H, 64);
     mpfr_set_zero(H, 1);
-    guard_radii(c, mc, t, xs, xu, NULL, H, mc->step->gnoise, 0);
+    guard_radii(c, mc, t, xs, xu, NULL, H, mc->step->gnoise, 0, NULL);
     mpfr_clear(H);
     if (mc->gnkey == NULL)
         mc->gnkey = hdo_vec_init(n, c->prec);
@@ -367,6 +378,13 @@ unknown_radii(mpfr_ptr urad, run_ctx *c, mode_cache *mc, const mpfr_t t,
 {
     const hdo_reduced_struct *r = mc->red;
     slong ns = r->nstate, nu = r->nimplicit, n = 1 + ns + nu;
+    if (mc->ukey != NULL && mpfr_get_prec(mc->ukey) != c->prec) {
+        /* a key rounded to another precision could match another point */
+        hdo_vec_clear(mc->ukey, n + ns);
+        hdo_vec_clear(mc->uval, nu);
+        mc->ukey = NULL;
+        mc->ukey_valid = 0;
+    }
     if (mc->ukey == NULL) {
         mc->ukey = hdo_vec_init(n + ns, c->prec);
         mc->uval = hdo_vec_init(nu, 64);

@@ -19,8 +19,13 @@ static hdo_unknown_scratch *
 scratch(struct hdo_reduce_cache *cache, slong nin, slong nu, mpfr_prec_t prec)
 {
     hdo_unknown_scratch *s = cache->uscratch;
-    if (s != NULL)
+    /* made for these inputs at this precision (a recompile drops it:
+       hdo_reduce_cache_invalidate) */
+    if (s != NULL) {
+        HDO_ASSERT(s->nin == nin && s->nu == nu &&
+                   mpfr_get_prec(s->mid) == prec);
         return s;
+    }
     s = xcalloc(1, sizeof *s);
     s->nin = nin;
     s->nu = nu;

@@ -39,6 +39,10 @@ EOF
 sed -e 's/^var y = 0, x = 0$/var y = 0, x = 0, z/' \
     -e 's/^  when a - y + k\*y^2 \([<>]\) 0/  z = a - y + k*y^2\n  when z \1 0/' \
     "$tmp/dip.hdae" >"$tmp/dipz.hdae"
+if [ "$(grep -c '^  z = a - y' "$tmp/dipz.hdae")" != 2 ]; then
+    echo "FAIL dip_scales: the model through z was not made"
+    exit 1
+fi
 for form in dip:taylor dip:implicit dipz:taylor; do
   model=${form%%:*} method=${form#*:}
   for e in 30 40 60 100; do
