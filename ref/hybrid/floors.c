@@ -469,50 +469,66 @@ hdo_run_guard_value_floor(mpfr_t vf, run_ctx *c, mode_cache *mc, slong g,
     return hdo_run_guard_value_floor_at(vf, c, mc, g, coef, len, c->t, after);
 }
 
-int
-hdo_run_guard_value_floor_at(mpfr_t vf, run_ctx *c, mode_cache *mc, slong g,
-                             mpfr_srcptr coef, slong len, const mpfr_t t,
-                             int after)
+/* Coefficient `order` (0: S(0), 1: S'(0)) of guard g's series coef
+   against e, that coefficient as an expression of prog's inputs (mid,
+   rad: their scratch): out = |coef[order] - m| + r for the enclosure m
+   +- r of e over the inputs' errors at t +- tol |t|, plus, after an
+   event, the coefficient's change within the event time's uncertainty
+   dt, sum_{k > order} C(k, order) |c_k| dt^(k - order); 1, or 0 when
+   not known. */
+static int
+own_error(mpfr_t out, run_ctx *c, mode_cache *mc,
+          const hdo_program_struct *prog, hdo_expr e, mpfr_ptr mid,
+          mpfr_ptr rad, mpfr_srcptr coef, slong len, slong order,
+          const mpfr_t t, int after)
 {
-    const hdo_stepper_struct *sp = mc->step;
-    if (mc->gprog == NULL) /* made by hdo_run_guard_floors */
-        return 0;
     mpfr_t m, r, trad;
     mpfr_init2(m, c->prec + 32);
     mpfr_inits2(64, r, trad, (mpfr_ptr)0);
     mpfr_abs(trad, t, MPFR_RNDU);
     mpfr_mul(trad, trad, c->tol, MPFR_RNDU);
-    /* guard_radii's scratch */
-    int ok = enclose_over_errors(m, r, c, mc, mc->gprog, sp->guards[g],
-                                 mc->gmid, mc->grad, t, trad);
+    int ok = enclose_over_errors(m, r, c, mc, prog, e, mid, rad, t, trad);
     if (ok) {
-        /* the truth is in m +- r, so |coef[0] - truth| <= |coef[0] - m| +
-           r: coef[0]'s own rounding at the working precision counts (the
-           boost converter's PWM guard at t = 0 is 0 in exact arithmetic,
-           -1e-51 at 50 digits, its enclosure 1e-62 wide) */
-        mpfr_sub(m, coef + 0, m, MPFR_RNDN);
+        /* the truth is in m +- r, so |coef - truth| <= |coef - m| + r:
+           the coefficient's own rounding at the working precision counts
+           (the boost converter's PWM guard at t = 0 is 0 in exact
+           arithmetic, -1e-51 at 50 digits, its enclosure 1e-62 wide) */
+        mpfr_sub(m, coef + order, m, MPFR_RNDN);
         mpfr_abs(m, m, MPFR_RNDU);
-        mpfr_add(vf, r, m, MPFR_RNDU);
+        mpfr_add(out, r, m, MPFR_RNDU);
         if (after && mpfr_regular_p(c->event_dt)) {
-            /* S's change within the event time's uncertainty dt; a
-               zero coefficient adds +0 to vf >= 0, nothing: the terms
+            /* a zero coefficient adds +0 to out >= 0, nothing: the terms
                up to the last nonzero one (a polynomial guard's degree) */
             slong last = len - 1;
-            while (last >= 1 && mpfr_zero_p(coef + last))
+            while (last > order && mpfr_zero_p(coef + last))
                 last--;
             mpfr_set(trad, c->event_dt, MPFR_RNDU);
-            for (slong k = 1; k <= last; k++) {
+            for (slong k = order + 1; k <= last; k++) {
                 mpfr_abs(r, coef + k, MPFR_RNDU);
+                if (order == 1)
+                    mpfr_mul_ui(r, r, (unsigned long)k, MPFR_RNDU);
                 mpfr_mul(r, r, trad, MPFR_RNDU);
-                mpfr_add(vf, vf, r, MPFR_RNDU);
+                mpfr_add(out, out, r, MPFR_RNDU);
                 mpfr_mul(trad, trad, c->event_dt, MPFR_RNDU);
             }
         }
-        ok = mpfr_number_p(vf);
+        ok = mpfr_number_p(out);
     }
     mpfr_clear(m);
     mpfr_clears(r, trad, (mpfr_ptr)0);
     return ok;
+}
+
+int
+hdo_run_guard_value_floor_at(mpfr_t vf, run_ctx *c, mode_cache *mc, slong g,
+                             mpfr_srcptr coef, slong len, const mpfr_t t,
+                             int after)
+{
+    if (mc->gprog == NULL) /* made by hdo_run_guard_floors */
+        return 0;
+    /* guard_radii's scratch */
+    return own_error(vf, c, mc, mc->gprog, mc->step->guards[g], mc->gmid,
+                     mc->grad, coef, len, 0, t, after);
 }
 
 typedef struct {
@@ -612,36 +628,8 @@ hdo_run_guard_slope_floor_at(mpfr_t sf, run_ctx *c, mode_cache *mc, slong g,
 {
     if (len < 2 || !lie_ready(c, mc) || mc->glie[g] == HDO_EXPR_NONE)
         return 0;
-    mpfr_t m, r, trad;
-    mpfr_init2(m, c->prec + 32);
-    mpfr_inits2(64, r, trad, (mpfr_ptr)0);
-    mpfr_abs(trad, t, MPFR_RNDU);
-    mpfr_mul(trad, trad, c->tol, MPFR_RNDU);
-    int ok = enclose_over_errors(m, r, c, mc, mc->lprog, mc->glie[g], mc->lmid,
-                                 mc->lrad, t, trad);
-    if (ok) {
-        mpfr_sub(m, coef + 1, m, MPFR_RNDN);
-        mpfr_abs(m, m, MPFR_RNDU);
-        mpfr_add(sf, r, m, MPFR_RNDU);
-        if (after && mpfr_regular_p(c->event_dt)) {
-            /* S''s change within dt: sum_{k >= 2} k |c_k| dt^(k-1) */
-            slong last = len - 1;
-            while (last >= 2 && mpfr_zero_p(coef + last))
-                last--;
-            mpfr_set(trad, c->event_dt, MPFR_RNDU);
-            for (slong k = 2; k <= last; k++) {
-                mpfr_abs(r, coef + k, MPFR_RNDU);
-                mpfr_mul_ui(r, r, (unsigned long)k, MPFR_RNDU);
-                mpfr_mul(r, r, trad, MPFR_RNDU);
-                mpfr_add(sf, sf, r, MPFR_RNDU);
-                mpfr_mul(trad, trad, c->event_dt, MPFR_RNDU);
-            }
-        }
-        ok = mpfr_number_p(sf);
-    }
-    mpfr_clear(m);
-    mpfr_clears(r, trad, (mpfr_ptr)0);
-    return ok;
+    return own_error(sf, c, mc, mc->lprog, mc->glie[g], mc->lmid, mc->lrad,
+                     coef, len, 1, t, after);
 }
 
 slong
