@@ -369,12 +369,11 @@ where(const hdo_reduced_struct *r, slong var, slong order)
     return r->nstate;
 }
 
-/* urad: the unknowns' errors at time t from the states'
+/* mc->uval: the unknowns' errors at time t from the states'
    (hdo_run_var_scale) and t's (trad) through h
    (hdo_reduced_unknown_error, decisions.md D-124); 0 when it has them */
 static int
-unknown_radii(mpfr_ptr urad, run_ctx *c, mode_cache *mc, const mpfr_t t,
-              const mpfr_t trad)
+unknown_radii(run_ctx *c, mode_cache *mc, const mpfr_t t, const mpfr_t trad)
 {
     const hdo_reduced_struct *r = mc->red;
     slong ns = r->nstate, nu = r->nimplicit, n = 1 + ns + nu;
@@ -412,8 +411,6 @@ unknown_radii(mpfr_ptr urad, run_ctx *c, mode_cache *mc, const mpfr_t t,
                      MPFR_RNDN);
         mc->ukey_valid = 1;
     }
-    for (slong j = 0; j < nu; j++)
-        mpfr_set(urad + j, mc->uval + j, MPFR_RNDU);
     return 0;
 }
 
@@ -432,8 +429,7 @@ enclose_over_errors(mpfr_t m, mpfr_t r, run_ctx *c, mode_cache *mc,
     mpfr_set_zero(zero, 1);
     left_limit L = {mc->red, mc->xs, mc->xu, NULL, zero};
     int ok = 1;
-    slong nu = mc->red->nimplicit;
-    mpfr_ptr urad = NULL; /* the unknowns' errors, when e reads one */
+    int urad = 0; /* mc->uval holds the unknowns' errors, when e reads one */
     for (slong q = 0; q < nin && ok; q++) {
         slong at = where(mc->red, prog->inputs[q].var, prog->inputs[q].order);
         ok = at < mc->red->nstate &&
@@ -442,16 +438,12 @@ enclose_over_errors(mpfr_t m, mpfr_t r, run_ctx *c, mode_cache *mc,
         if (ok && at >= 0)
             hdo_run_var_scale(rad + q, c, prog->inputs[q].var, mid + q);
         else if (ok) {
-            if (urad == NULL) {
-                urad = hdo_vec_init(nu, 64);
-                ok = unknown_radii(urad, c, mc, t, trad) == 0;
-            }
+            if (!urad)
+                ok = urad = unknown_radii(c, mc, t, trad) == 0;
             if (ok)
-                mpfr_set(rad + q, urad + (-1 - at), MPFR_RNDU);
+                mpfr_set(rad + q, mc->uval + (-1 - at), MPFR_RNDU);
         }
     }
-    if (urad != NULL)
-        hdo_vec_clear(urad, nu);
     return ok && hdo_expr_enclose(m, r, c->model->pool, e, prog->inputs, mid,
                                   rad, nin, t, trad, c->prec + 32) == 0;
 }
@@ -467,6 +459,55 @@ hdo_run_guard_value_floor(mpfr_t vf, run_ctx *c, mode_cache *mc, slong g,
                           mpfr_srcptr coef, slong len, int after)
 {
     return hdo_run_guard_value_floor_at(vf, c, mc, g, coef, len, c->t, after);
+}
+
+/* out += sum_{k > order} C(k, order) |c_k| dt^(k - order), each term
+   rounded up as |c_k| (k), then times dt^(k - order), that power made by
+   products rounded up in turn (r, trad: 64-bit scratch).  A term below
+   half an ulp of out > 0 makes the sum rounded up out's next number
+   exactly, whatever its value: there it is bounded by exponents alone
+   (|c_k| < 2^EXP(c_k), dt^j <= 2^(j EXP(dt)) for dt > 0, k <= 2^bits(k)),
+   and the power is formed only when a term needs its value -- the same
+   products in the same order, so the same bits at a tenth of the cost of
+   the candidates' order-48 series (diode_bridge, issue 28). */
+static void
+add_time_terms(mpfr_t out, mpfr_srcptr coef, slong len, slong order,
+               const mpfr_t dt, mpfr_t r, mpfr_t trad)
+{
+    /* a zero coefficient adds +0 to out >= 0, nothing: the terms up to
+       the last nonzero one (a polynomial guard's degree) */
+    slong last = len - 1;
+    while (last > order && mpfr_zero_p(coef + last))
+        last--;
+    int bound = mpfr_sgn(dt) > 0;
+    mpfr_exp_t edt = bound ? mpfr_get_exp(dt) : 0;
+    mpfr_set(trad, dt, MPFR_RNDU);
+    slong have = 1; /* trad = dt^have */
+    for (slong k = order + 1; k <= last; k++) {
+        slong j = k - order;
+        if (bound && mpfr_zero_p(coef + k))
+            continue; /* +0 added: out unchanged */
+        if (bound && mpfr_regular_p(coef + k) && mpfr_regular_p(out) &&
+            mpfr_sgn(out) > 0) {
+            long bits = 0;
+            if (order == 1)
+                for (unsigned long kk = (unsigned long)k - 1; kk > 0; kk >>= 1)
+                    bits++; /* k <= 2^bits */
+            /* the term <= 2^e, below half an ulp of out */
+            mpfr_exp_t e = mpfr_get_exp(coef + k) + bits + (mpfr_exp_t)j * edt;
+            if (e < mpfr_get_exp(out) - (mpfr_exp_t)mpfr_get_prec(out)) {
+                mpfr_nextabove(out);
+                continue;
+            }
+        }
+        for (; have < j; have++)
+            mpfr_mul(trad, trad, dt, MPFR_RNDU);
+        mpfr_abs(r, coef + k, MPFR_RNDU);
+        if (order == 1)
+            mpfr_mul_ui(r, r, (unsigned long)k, MPFR_RNDU);
+        mpfr_mul(r, r, trad, MPFR_RNDU);
+        mpfr_add(out, out, r, MPFR_RNDU);
+    }
 }
 
 /* Coefficient `order` (0: S(0), 1: S'(0)) of guard g's series coef
@@ -496,22 +537,8 @@ own_error(mpfr_t out, run_ctx *c, mode_cache *mc,
         mpfr_sub(m, coef + order, m, MPFR_RNDN);
         mpfr_abs(m, m, MPFR_RNDU);
         mpfr_add(out, r, m, MPFR_RNDU);
-        if (after && mpfr_regular_p(c->event_dt)) {
-            /* a zero coefficient adds +0 to out >= 0, nothing: the terms
-               up to the last nonzero one (a polynomial guard's degree) */
-            slong last = len - 1;
-            while (last > order && mpfr_zero_p(coef + last))
-                last--;
-            mpfr_set(trad, c->event_dt, MPFR_RNDU);
-            for (slong k = order + 1; k <= last; k++) {
-                mpfr_abs(r, coef + k, MPFR_RNDU);
-                if (order == 1)
-                    mpfr_mul_ui(r, r, (unsigned long)k, MPFR_RNDU);
-                mpfr_mul(r, r, trad, MPFR_RNDU);
-                mpfr_add(out, out, r, MPFR_RNDU);
-                mpfr_mul(trad, trad, c->event_dt, MPFR_RNDU);
-            }
-        }
+        if (after && mpfr_regular_p(c->event_dt))
+            add_time_terms(out, coef, len, order, c->event_dt, r, trad);
         ok = mpfr_number_p(out);
     }
     mpfr_clear(m);

@@ -5,6 +5,40 @@
 #include <string.h>
 #include "driver.h"
 
+/* Horner's sum below, from c_top down to c_m, when it is a zero: every
+   product by s a zero (s is zero, or the sum so far is), so only signs
+   move -- a zero times s has the sign of neither or both, a zero plus a
+   zero is -0 only when both are, a nonzero term (a number: times k - i
+   >= 1 it stays one) replaces the sum.  The sum's signed zero into out
+   and 1, or 0 when it is not one (a number, or a product that is not a
+   zero): the bits of the loop without its 3 (p - m) operations, on the
+   identically zero series of a blocked diode's current, whose derivative
+   the guards' floors ask at every candidate (issue 28). */
+static int
+zero_horner(mpfr_t out, const mpfr_t *coef, slong top, slong m, const mpfr_t s)
+{
+    int neg = 0, number = 0; /* the sum: +0 */
+    for (slong k = top; k >= m; k--) {
+        if (number && !mpfr_zero_p(s))
+            return 0;
+        neg ^= mpfr_signbit(s) != 0; /* the product, a zero */
+        if (mpfr_zero_p(coef[k])) {
+            neg = neg && mpfr_signbit(coef[k]);
+            number = 0;
+        } else if (mpfr_regular_p(coef[k]) &&
+                   mpfr_get_exp(coef[k]) < ((mpfr_exp_t)1 << 20)) {
+            neg = mpfr_signbit(coef[k]) != 0; /* far from overflow */
+            number = 1;
+        } else {
+            return 0;
+        }
+    }
+    if (number)
+        return 0;
+    mpfr_set_zero(out, neg ? -1 : 1);
+    return 1;
+}
+
 /* The m-th derivative at s of the series c[0..p]. */
 static void
 series_derivative(mpfr_t out, const mpfr_t *coef, slong p, slong m,
@@ -53,6 +87,10 @@ series_derivative(mpfr_t out, const mpfr_t *coef, slong p, slong m,
         top--;
     if (top < m)
         top = p;
+    if (zero_horner(out, coef, top, m, s)) {
+        mpfr_clear(term);
+        return;
+    }
     mpfr_set_ui(out, 0, MPFR_RNDN);
     for (slong k = top; k >= m; k--) {
         mpfr_mul(out, out, s, MPFR_RNDN);

@@ -24,6 +24,17 @@ typedef struct {
     mpfr_t m, e;
 } hdo_unknown_scratch;
 
+/* solve_unknowns' Newton work space for nu unknowns (consistent.c), kept
+   as uscratch is: a complementarity decision finds a consistent point
+   for each of its candidates, 16 at each of diode_bridge's (issue 28) */
+typedef struct {
+    slong nu;
+    mpfr_ptr f;
+    slong *perm;
+    hdo_mat_t J;
+    mpfr_t step, prev, size, tol;
+} hdo_newton_scratch;
+
 struct hdo_reduce_cache {
     hdo_reduce_sparse jc; /* constraints by states */
     hdo_reduce_sparse jh; /* h by unknowns */
@@ -41,6 +52,7 @@ struct hdo_reduce_cache {
     hdo_svd_memo *svd;
     hdo_lu_memo *lu;
     hdo_unknown_scratch *uscratch; /* NULL until used */
+    hdo_newton_scratch *nscratch;  /* NULL until used */
 };
 
 /* Compiles the programs of r at precision prec if not done yet. */

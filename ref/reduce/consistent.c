@@ -44,6 +44,39 @@ unknown_scratch_free(hdo_unknown_scratch *s)
     free(s);
 }
 
+static void
+newton_scratch_free(hdo_newton_scratch *s)
+{
+    if (s == NULL)
+        return;
+    mpfr_clears(s->step, s->prev, s->size, s->tol, (mpfr_ptr)0);
+    hdo_mat_clear(s->J);
+    hdo_vec_clear(s->f, s->nu);
+    free(s->perm);
+    free(s);
+}
+
+/* The cache's Newton work space for nu unknowns at the cache's
+   precision, made on first use: every entry is written before it is
+   read (extract zeroes J), so a kept one gives a fresh one's bits. */
+static hdo_newton_scratch *
+newton_scratch(struct hdo_reduce_cache *cache, slong nu, mpfr_prec_t prec)
+{
+    hdo_newton_scratch *s = cache->nscratch;
+    if (s != NULL) {
+        HDO_ASSERT(s->nu == nu && s->J->prec == prec);
+        return s;
+    }
+    s = xcalloc(1, sizeof *s);
+    s->nu = nu;
+    s->f = hdo_vec_init(nu, prec);
+    s->perm = xcalloc(nu, sizeof *s->perm);
+    hdo_mat_init(s->J, nu, nu, prec);
+    mpfr_inits2(prec, s->step, s->prev, s->size, s->tol, (mpfr_ptr)0);
+    cache->nscratch = s;
+    return s;
+}
+
 void
 hdo_reduce_cache_invalidate(struct hdo_reduce_cache *cache)
 {
@@ -58,6 +91,8 @@ hdo_reduce_cache_invalidate(struct hdo_reduce_cache *cache)
     cache->in_c = cache->in_h = NULL;
     unknown_scratch_free(cache->uscratch);
     cache->uscratch = NULL;
+    newton_scratch_free(cache->nscratch);
+    cache->nscratch = NULL;
     cache->prec = 0;
 }
 
@@ -555,17 +590,15 @@ solve_unknowns(mpfr_ptr xu, hdo_model_t model, const hdo_reduced_t r,
 {
     struct hdo_reduce_cache *cache = r->cache;
     slong nu = r->nimplicit, iter;
-    mpfr_ptr f = hdo_vec_init(nu, prec);
-    slong *perm = malloc(nu * sizeof(slong));
-    mpfr_t step, prev, size, tol;
-    hdo_mat_t J;
+    hdo_newton_scratch *ns = newton_scratch(cache, nu, prec);
+    mpfr_ptr f = ns->f;
+    slong *perm = ns->perm;
+    mpfr_ptr step = ns->step, prev = ns->prev, size = ns->size, tol = ns->tol;
+    hdo_mat_struct *J = ns->J;
     hdo_expr bad;
     int status = 0;
 
-    HDO_ASSERT(perm != NULL);
-    mpfr_inits2(prec, step, prev, size, tol, (mpfr_ptr)0);
     mpfr_set_inf(prev, 1);
-    hdo_mat_init(J, nu, nu, prec);
     if (cache->lu == NULL)
         cache->lu = hdo_lu_memo_new();
     for (iter = 0;; iter++) {
@@ -615,10 +648,6 @@ solve_unknowns(mpfr_ptr xu, hdo_model_t model, const hdo_reduced_t r,
         }
         mpfr_set(prev, step, MPFR_RNDN);
     }
-    mpfr_clears(step, prev, size, tol, (mpfr_ptr)0);
-    hdo_mat_clear(J);
-    hdo_vec_clear(f, nu);
-    free(perm);
     return status;
 }
 
