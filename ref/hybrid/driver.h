@@ -354,6 +354,13 @@ int hdo_run_guard_value_floor(mpfr_t vf, run_ctx *c, mode_cache *mc,
 int hdo_run_guard_value_floor_at(mpfr_t vf, run_ctx *c, mode_cache *mc,
                                  slong g, mpfr_srcptr coef, slong len,
                                  const mpfr_t t, int after);
+/* out += sum_{k > order} C(k, order) |coef[k]| dt^(k - order) rounded up
+   term by term (a guard coefficient's change within the event time's
+   uncertainty dt, order 0 or 1; r, trad: 64-bit scratch), with the bits
+   of that plain sum (floors.c). */
+void hdo_run_add_time_terms(mpfr_t out, mpfr_srcptr coef, slong len,
+                            slong order, const mpfr_t dt, mpfr_t r,
+                            mpfr_t trad);
 /* The zero order of guard g's series coef (len coefficients) over H at
    a decision at time t (pattern.c, complementarity.c): D-016's rule
    (floor fl), with S(0) a value known to its own error (D-112, D-125)

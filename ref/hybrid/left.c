@@ -7,8 +7,8 @@
 
 /* Horner's sum below, from c_top down to c_m, when it is a zero: every
    product by s a zero (s is zero, or the sum so far is), so only signs
-   move -- a zero times s has the sign of neither or both, a zero plus a
-   zero is -0 only when both are, a nonzero term (a number: times k - i
+   move -- a zero times a number s has the sign of neither or both, a zero plus
+   a zero is -0 only when both are, a nonzero term (a number: times k - i
    >= 1 it stays one) replaces the sum.  The sum's signed zero into out
    and 1, or 0 when it is not one (a number, or a product that is not a
    zero): the bits of the loop without its 3 (p - m) operations, on the
@@ -18,6 +18,8 @@ static int
 zero_horner(mpfr_t out, const mpfr_t *coef, slong top, slong m, const mpfr_t s)
 {
     int neg = 0, number = 0; /* the sum: +0 */
+    if (!mpfr_number_p(s))
+        return 0; /* a zero times an infinity is NaN */
     for (slong k = top; k >= m; k--) {
         if (number && !mpfr_zero_p(s))
             return 0;
