@@ -13,23 +13,36 @@ hdo_run_hist_push(run_ctx *c, const mpfr_t t, slong src, slong g,
                   mpfr_srcptr ls, mpfr_srcptr lu)
 {
     const hdo_reduced_struct *r = hdo_run_mode_entry(c, src)->red;
+    hist_entry *h;
     if (c->nhist == HIST) {
         hist_entry old = c->hist[0];
         memmove(c->hist, c->hist + 1, (HIST - 1) * sizeof *c->hist);
-        hdo_vec_clear(old.ls, old.ns);
-        hdo_vec_clear(old.lu, old.nu);
-        mpfr_clear(old.t);
-        c->nhist--;
+        h = c->hist + HIST - 1;
+        if (old.ns == r->nstate && old.nu == r->nimplicit &&
+            mpfr_get_prec(old.t) == c->prec) {
+            *h = old; /* its numbers are all overwritten below */
+        } else {
+            hdo_vec_clear(old.ls, old.ns);
+            hdo_vec_clear(old.lu, old.nu);
+            mpfr_clear(old.t);
+            h->ls = NULL;
+        }
+    } else {
+        h = c->hist + c->nhist++;
+        h->ls = NULL;
     }
-    hist_entry *h = c->hist + c->nhist++;
-    mpfr_init2(h->t, c->prec);
+    if (h->ls == NULL) {
+        /* a new entry; the oldest one's numbers are reused where they
+           fit (a switching run pushes one an event, issue 28) */
+        mpfr_init2(h->t, c->prec);
+        h->ns = r->nstate;
+        h->nu = r->nimplicit;
+        h->ls = hdo_vec_init(h->ns, c->prec);
+        h->lu = hdo_vec_init(h->nu, c->prec);
+    }
     mpfr_set(h->t, t, MPFR_RNDN);
     h->src = src;
     h->g = g;
-    h->ns = r->nstate;
-    h->nu = r->nimplicit;
-    h->ls = hdo_vec_init(h->ns, c->prec);
-    h->lu = hdo_vec_init(h->nu, c->prec);
     hdo_vec_set(h->ls, ls, h->ns);
     hdo_vec_set(h->lu, lu, h->nu);
 }
