@@ -266,12 +266,18 @@ fast_shift(fastpoly *f, double m)
         T[k] = f->e[k];
         E[k] = f->err[k];
     }
-    for (slong i = 0; i < n - 1; i++)
+    /* T[j + 1] and E[j + 1] carried in registers from the step before
+       (issue 28: the arrays' loads were a tenth of the loop): the same
+       operations in the same order, the same doubles */
+    for (slong i = 0; i < n - 1; i++) {
+        double t1 = T[n - 1], e1 = E[n - 1];
         for (slong j = n - 2; j >= i; j--) {
-            double p = m * T[j + 1];
-            T[j] += p;
-            E[j] += m * E[j + 1] + FAST_U * (fabs(p) + fabs(T[j])) + FAST_TINY;
+            double p = m * t1, t = T[j] + p;
+            e1 = E[j] + (m * e1 + FAST_U * (fabs(p) + fabs(t)) + FAST_TINY);
+            T[j] = t1 = t;
+            E[j] = e1;
         }
+    }
     for (slong k = 0; k < n; k++)
         E[k] *= 1 + 1e-12; /* the bounds' own rounding (n <= 200) */
 }
