@@ -351,6 +351,13 @@ void hdo_run_guard_noise(run_ctx *c, mode_cache *mc, const mpfr_t t,
 int hdo_run_guard_value_floor(mpfr_t vf, run_ctx *c, mode_cache *mc,
                               slong g, mpfr_srcptr coef, slong len, int after);
 /* The same at t (a decision point before c->t is moved there). */
+/* out += sum_{order < k <= last} C(k, order) |coef_k| dt^(k - order),
+   order 0 or 1, each product and sum rounded up to 64 bits as mpfr's
+   MPFR_RNDU would (the drift of a guard's coefficient within an event
+   time's uncertainty dt > 0, out >= 0 and dt of 64 bits); 0, or 1 with
+   out unchanged when the limbs do not take it (floors.c). */
+int hdo_run_drift_up(mpfr_t out, mpfr_srcptr coef, slong order, slong last,
+                     const mpfr_t dt);
 int hdo_run_guard_value_floor_at(mpfr_t vf, run_ctx *c, mode_cache *mc,
                                  slong g, mpfr_srcptr coef, slong len,
                                  const mpfr_t t, int after);

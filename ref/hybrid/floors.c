@@ -469,6 +469,133 @@ hdo_run_guard_value_floor(mpfr_t vf, run_ctx *c, mode_cache *mc, slong g,
     return hdo_run_guard_value_floor_at(vf, c, mc, g, coef, len, c->t, after);
 }
 
+/* A positive 64-bit number m 2^(e - 64), m in [2^63, 2^64), as MPFR
+   holds one (e its exponent): the products and sums of own_error's
+   drift rounded up on the limbs (issue 28: its 64-bit mpfr calls were
+   a third of boost_converter_ideal's value floors).  Each result is the
+   exact one rounded up to 64 bits, which is MPFR's with MPFR_RNDU: the
+   same bits. */
+typedef struct {
+    unsigned long m;
+    long e;
+} up64;
+
+/* m + 1 ulp when rest != 0 (a carry past 2^64 makes it 2^63, e + 1) */
+static up64
+round_up(unsigned long m, long e, int rest)
+{
+    up64 r = {m, e};
+    if (rest && ++r.m == 0) {
+        r.m = 1UL << 63;
+        r.e++;
+    }
+    return r;
+}
+
+static up64
+mul_up(up64 a, up64 b)
+{
+    unsigned __int128 p = (unsigned __int128)a.m * b.m;
+    unsigned long hi = (unsigned long)(p >> 64), lo = (unsigned long)p;
+    if (hi >> 63)
+        return round_up(hi, a.e + b.e, lo != 0);
+    return round_up(hi << 1 | lo >> 63, a.e + b.e - 1, (lo << 1) != 0);
+}
+
+/* a k for 1 <= k < 2^32 */
+static up64
+mul_ui_up(up64 a, unsigned long k)
+{
+    unsigned __int128 p = (unsigned __int128)a.m * k;
+    unsigned long hi = (unsigned long)(p >> 64), lo = (unsigned long)p;
+    int sh = hi == 0 ? 0 : 64 - __builtin_clzl(hi); /* bits above 64 */
+    if (sh == 0)
+        return round_up(lo, a.e, 0);
+    return round_up(hi << (64 - sh) | lo >> sh, a.e + sh,
+                    (lo << (64 - sh)) != 0);
+}
+
+/* a + b, both positive */
+static up64
+add_up(up64 a, up64 b)
+{
+    if (a.e < b.e) {
+        up64 t = a;
+        a = b;
+        b = t;
+    }
+    long d = a.e - b.e;
+    if (d > 64) /* 0 < b < an ulp of a: a + 1 ulp */
+        return round_up(a.m, a.e, 1);
+    unsigned __int128 A = (unsigned __int128)a.m << 64,
+                      B = (unsigned __int128)b.m << (64 - d), S = A + B;
+    if (S < A) { /* the sum is 2^128 + S */
+        unsigned long top = 1UL << 63 | (unsigned long)(S >> 65);
+        return round_up(top, a.e + 1, (S & (((unsigned __int128)1 << 65) - 1)) != 0);
+    }
+    return round_up((unsigned long)(S >> 64), a.e, (unsigned long)S != 0);
+}
+
+/* |x| rounded up to 64 bits (x regular) */
+static up64
+abs_up(mpfr_srcptr x)
+{
+    slong n = (mpfr_get_prec(x) + 63) / 64;
+    int rest = 0;
+    for (slong i = 0; i < n - 1; i++)
+        rest |= x->_mpfr_d[i] != 0;
+    return round_up(x->_mpfr_d[n - 1], mpfr_get_exp(x), rest);
+}
+
+#define DRIFT_EXP (1L << 16)
+#define DRIFT_TERMS 4096L
+
+/* out += sum_{order < k <= last} C(k, order) |coef_k| dt^(k - order)
+   for order 0 or 1, out >= 0 and dt > 0 of 64 bits, each operation
+   rounded up as own_error's loop did with mpfr; 0 when done, 1 when
+   not taken (another precision, a value beyond the limbs' range): then
+   nothing is changed. */
+int
+hdo_run_drift_up(mpfr_t out, mpfr_srcptr coef, slong order, slong last,
+                 const mpfr_t dt)
+{
+    if (mpfr_get_prec(out) != 64 || mpfr_get_prec(dt) != 64 ||
+        !mpfr_regular_p(dt) || mpfr_sgn(dt) <= 0 || mpfr_signbit(out) ||
+        (!mpfr_zero_p(out) && !mpfr_regular_p(out)) || order < 0 ||
+        order > 1 || last - order > DRIFT_TERMS)
+        return 1;
+    /* every exponent on the way within DRIFT_EXP (DRIFT_TERMS + 2)
+       + 64 of 0, far inside MPFR's range: nothing under- or overflows */
+    long ed = mpfr_get_exp(dt), eo = mpfr_regular_p(out) ? mpfr_get_exp(out) : 0,
+         range = FLINT_MIN(-(mpfr_get_emin() + 1), mpfr_get_emax() - 1);
+    if (labs(ed) > DRIFT_EXP || labs(eo) > DRIFT_EXP ||
+        DRIFT_EXP * (DRIFT_TERMS + 2) + 64 > range)
+        return 1;
+    for (slong k = order + 1; k <= last; k++)
+        if (!mpfr_zero_p(coef + k) &&
+            (!mpfr_regular_p(coef + k) ||
+             labs((long)mpfr_get_exp(coef + k)) > DRIFT_EXP))
+            return 1;
+    up64 d = {dt->_mpfr_d[0], ed}, tr = d, o = {0, 0};
+    int zero = mpfr_zero_p(out);
+    if (!zero)
+        o = (up64){out->_mpfr_d[0], eo};
+    for (slong k = order + 1; k <= last; k++) {
+        if (!mpfr_zero_p(coef + k)) { /* a zero term leaves out as it is */
+            up64 r = abs_up(coef + k);
+            if (order == 1)
+                r = mul_ui_up(r, (unsigned long)k);
+            r = mul_up(r, tr);
+            o = zero ? r : add_up(o, r);
+            zero = 0;
+        }
+        tr = mul_up(tr, d);
+    }
+    if (!zero)
+        mpfr_set_ui_2exp(out, o.m, o.e - 64, MPFR_RNDN); /* exact */
+    return 0;
+}
+
 /* Coefficient `order` (0: S(0), 1: S'(0)) of guard g's series coef
    against e, that coefficient as an expression of prog's inputs (mid,
    rad: their scratch): out = |coef[order] - m| + r for the enclosure m
@@ -503,14 +630,16 @@ own_error(mpfr_t out, run_ctx *c, mode_cache *mc,
             while (last > order && mpfr_zero_p(coef + last))
                 last--;
             mpfr_set(trad, c->event_dt, MPFR_RNDU);
-            for (slong k = order + 1; k <= last; k++) {
-                mpfr_abs(r, coef + k, MPFR_RNDU);
-                if (order == 1)
-                    mpfr_mul_ui(r, r, (unsigned long)k, MPFR_RNDU);
-                mpfr_mul(r, r, trad, MPFR_RNDU);
-                mpfr_add(out, out, r, MPFR_RNDU);
-                mpfr_mul(trad, trad, c->event_dt, MPFR_RNDU);
-            }
+            /* on the limbs where it can; else the same sum with mpfr */
+            if (hdo_run_drift_up(out, coef, order, last, c->event_dt) != 0)
+                for (slong k = order + 1; k <= last; k++) {
+                    mpfr_abs(r, coef + k, MPFR_RNDU);
+                    if (order == 1)
+                        mpfr_mul_ui(r, r, (unsigned long)k, MPFR_RNDU);
+                    mpfr_mul(r, r, trad, MPFR_RNDU);
+                    mpfr_add(out, out, r, MPFR_RNDU);
+                    mpfr_mul(trad, trad, c->event_dt, MPFR_RNDU);
+                }
         }
         ok = mpfr_number_p(out);
     }
