@@ -531,7 +531,8 @@ add_up(up64 a, up64 b)
                       B = (unsigned __int128)b.m << (64 - d), S = A + B;
     if (S < A) { /* the sum is 2^128 + S */
         unsigned long top = 1UL << 63 | (unsigned long)(S >> 65);
-        return round_up(top, a.e + 1, (S & (((unsigned __int128)1 << 65) - 1)) != 0);
+        return round_up(top, a.e + 1,
+                        (S & (((unsigned __int128)1 << 65) - 1)) != 0);
     }
     return round_up((unsigned long)(S >> 64), a.e, (unsigned long)S != 0);
 }
@@ -561,15 +562,17 @@ hdo_run_drift_up(mpfr_t out, mpfr_srcptr coef, slong order, slong last,
 {
     if (mpfr_get_prec(out) != 64 || mpfr_get_prec(dt) != 64 ||
         !mpfr_regular_p(dt) || mpfr_sgn(dt) <= 0 || mpfr_signbit(out) ||
-        (!mpfr_zero_p(out) && !mpfr_regular_p(out)) || order < 0 ||
-        order > 1 || last - order > DRIFT_TERMS)
+        (!mpfr_zero_p(out) && !mpfr_regular_p(out)) || order < 0 || order > 1 ||
+        last - order > DRIFT_TERMS)
         return 1;
-    /* every exponent on the way within DRIFT_EXP (DRIFT_TERMS + 2)
-       + 64 of 0, far inside MPFR's range: nothing under- or overflows */
-    long ed = mpfr_get_exp(dt), eo = mpfr_regular_p(out) ? mpfr_get_exp(out) : 0,
+    /* every exponent on the way (dt^k's grows by at most DRIFT_EXP + 1
+       a term) within 2 DRIFT_EXP (DRIFT_TERMS + 2) + 64 of 0, inside
+       MPFR's range: nothing under- or overflows */
+    long ed = mpfr_get_exp(dt),
+         eo = mpfr_regular_p(out) ? mpfr_get_exp(out) : 0,
          range = FLINT_MIN(-(mpfr_get_emin() + 1), mpfr_get_emax() - 1);
     if (labs(ed) > DRIFT_EXP || labs(eo) > DRIFT_EXP ||
-        DRIFT_EXP * (DRIFT_TERMS + 2) + 64 > range)
+        2 * DRIFT_EXP * (DRIFT_TERMS + 2) + 64 > range)
         return 1;
     for (slong k = order + 1; k <= last; k++)
         if (!mpfr_zero_p(coef + k) &&

@@ -39,9 +39,7 @@ random_number(mpfr_t x, flint_rand_t st, long espan)
     slong n = (mpfr_get_prec(x) + 63) / 64;
     mpfr_set_ui(x, 1, MPFR_RNDN);
     for (slong i = 0; i < n; i++)
-        x->_mpfr_d[i] = kind == 1   ? 0
-                        : kind == 2 ? ~0UL
-                                    : n_randtest(st);
+        x->_mpfr_d[i] = kind == 1 ? 0 : kind == 2 ? ~0UL : n_randtest(st);
     x->_mpfr_d[n - 1] |= 1UL << 63;
     if (kind == 1)
         x->_mpfr_d[n - 1] = 1UL << 63;
