@@ -121,6 +121,23 @@ Test(hybrid_drift_up, refuses_what_the_limbs_do_not_hold)
     mpfr_set_d(c + 2, 3.5, MPFR_RNDN);
     cr_assert_eq(hdo_run_drift_up(out, c, 0, 2, dt), 0);
     cr_assert_gt(mpfr_cmp_d(out, 2.0), 0);
+    /* exponents up to 2^16 taken, beyond refused (MPFR's default range
+       2^30 holds 2 2^16 4098 + 64); 4096 terms taken, 4097 refused */
+    mpfr_set_ui_2exp(c + 2, 1, (1L << 16) - 1, MPFR_RNDN); /* exponent 2^16 */
+    cr_assert_eq(hdo_run_drift_up(out, c, 0, 2, dt), 0);
+    mpfr_mul_2ui(c + 2, c + 2, 1, MPFR_RNDN);
+    mpfr_set(o128, out, MPFR_RNDN);
+    cr_assert_eq(hdo_run_drift_up(out, c, 0, 2, dt), 1);
+    cr_assert(mpfr_equal_p(out, o128));
+    mpfr_ptr z = flint_malloc(4098 * sizeof *z);
+    for (slong k = 0; k < 4098; k++)
+        mpfr_init2(z + k, 64), mpfr_set_zero(z + k, 1);
+    cr_assert_eq(hdo_run_drift_up(out, z, 0, 4096, dt), 0);
+    cr_assert_eq(hdo_run_drift_up(out, z, 0, 4097, dt), 1);
+    cr_assert_eq(hdo_run_drift_up(out, z, 1, 4097, dt), 0);
+    for (slong k = 0; k < 4098; k++)
+        mpfr_clear(z + k);
+    flint_free(z);
     for (int i = 0; i < 3; i++)
         mpfr_clear(c + i);
     flint_free(c);
