@@ -89,6 +89,8 @@ int hdo_rank(hdo_rank_info *info, const hdo_mat_t A);
    precision prec. */
 void hdo_rank_from_sv(hdo_rank_info *info, mpfr_srcptr s, slong k,
                       mpfr_prec_t prec);
+/* Its rank alone (the rest, two logarithms, is for reports). */
+slong hdo_rank_count(mpfr_srcptr s, slong k, mpfr_prec_t prec);
 
 /* Orthonormal bases from the SVD: the columns of Z (m x (m - r)) span the
    left null space (corange complement) of A, i.e. Z^T A = 0; the columns
@@ -135,6 +137,7 @@ void hdo_lu_memo_counts(unsigned long *hits, unsigned long *misses,
                         const hdo_lu_memo *memo);
 /* hdo_rank, hdo_left_null and hdo_lstsq with their SVD through memo. */
 int hdo_rank_memo(hdo_rank_info *info, const hdo_mat_t A, hdo_svd_memo *memo);
+int hdo_rank_count_memo(slong *rank, const hdo_mat_t A, hdo_svd_memo *memo);
 int hdo_left_null_memo(hdo_mat_t Z, const hdo_mat_t A, slong rank,
                        hdo_svd_memo *memo);
 int hdo_lstsq_memo(mpfr_ptr x, const hdo_mat_t A, mpfr_srcptr b, slong rank,

@@ -1,6 +1,7 @@
 /* locate.c -- certified location of the first event of a switching function on
  * one Taylor step */
 #include <math.h>
+#include <string.h>
 #include <stdlib.h>
 #include <arb_poly.h>
 #include "event.h"
@@ -184,6 +185,7 @@ typedef struct {
    be zero" when even the exact enclosure must contain 0 (Arb's contains
    the exact one).  Otherwise Arb decides, as before: the search takes
    the same path, interval by interval, and finds the same bracket. */
+#define FAST_MAX 200 /* longer: the doubles' error bounds grow like 2^len */
 typedef struct {
     slong len;
     double *e, *err;  /* coefficients in u and their error bounds */
@@ -195,6 +197,10 @@ typedef struct {
     double eta, rho, tiny;
     double G; /* the scale 2^-G of e */
     slong aprec;
+    /* e, err, T, Terr: on the caller's stack (issue 28: a heap block of
+       1.6 kB made glibc consolidate its fast bins at most steps near an
+       event, 2 M of boost_converter_ideal's location) */
+    double buf[4 * FAST_MAX];
 } fastpoly;
 
 #define FAST_U 0x1p-52      /* a double operation's relative error bound */
@@ -208,10 +214,10 @@ fast_init(fastpoly *f, mpfr_srcptr c, slong len, const mpfr_t H, slong aprec)
     long he, ek;
     f->len = len;
     f->e = NULL;
-    if (len < 1 || len > 200 || !mpfr_regular_p(H))
-        return 0; /* longer: the doubles' error bounds grow like 2^len */
+    if (len < 1 || len > FAST_MAX || !mpfr_regular_p(H))
+        return 0;
     double hm = mpfr_get_d_2exp(&he, H, MPFR_RNDN), pw = 1, G = -INFINITY;
-    double *x = flint_malloc(4 * len * sizeof *x), *ex = x + len;
+    double *x = f->buf, *ex = x + len;
     for (slong k = 0; k < len; k++, pw *= hm) {
         x[k] = 0;
         ex[k] = -INFINITY;
@@ -226,10 +232,8 @@ fast_init(fastpoly *f, mpfr_srcptr c, slong len, const mpfr_t H, slong aprec)
         if (ex[k] > G)
             G = ex[k];
     }
-    if (!(G > -INFINITY && fabs(G) < 0x1p50)) {
-        flint_free(x);
+    if (!(G > -INFINITY && fabs(G) < 0x1p50))
         return 0;
-    }
     f->e = x;
     f->G = G;
     f->err = x + len;
@@ -252,7 +256,7 @@ fast_init(fastpoly *f, mpfr_srcptr c, slong len, const mpfr_t H, slong aprec)
 static void
 fast_clear(fastpoly *f)
 {
-    flint_free(f->e);
+    f->e = NULL; /* its arrays are its own */
 }
 
 /* f->T := the coefficients of the polynomial at m + v (Horner's shift,
@@ -266,12 +270,18 @@ fast_shift(fastpoly *f, double m)
         T[k] = f->e[k];
         E[k] = f->err[k];
     }
-    for (slong i = 0; i < n - 1; i++)
+    /* T[j + 1] and E[j + 1] carried in registers from the step before
+       (issue 28: the arrays' loads were a tenth of the loop): the same
+       operations in the same order, the same doubles */
+    for (slong i = 0; i < n - 1; i++) {
+        double t1 = T[n - 1], e1 = E[n - 1];
         for (slong j = n - 2; j >= i; j--) {
-            double p = m * T[j + 1];
-            T[j] += p;
-            E[j] += m * E[j + 1] + FAST_U * (fabs(p) + fabs(T[j])) + FAST_TINY;
+            double p = m * t1, t = T[j] + p;
+            e1 = E[j] + (m * e1 + FAST_U * (fabs(p) + fabs(t)) + FAST_TINY);
+            T[j] = t1 = t;
+            E[j] = e1;
         }
+    }
     for (slong k = 0; k < n; k++)
         E[k] *= 1 + 1e-12; /* the bounds' own rounding (n <= 200) */
 }
@@ -529,8 +539,9 @@ static int
 search(arf_t ra, arf_t rb, lazy_balls *Qz, slong len, const arf_t H,
        const arf_t wmin, slong aprec, fastpoly *fp, const dip_rule *dr)
 {
+    /* the first 64 intervals on the stack, as fast_init's arrays */
     slong cap = 64, top = 0;
-    interval *stack = flint_malloc(cap * sizeof *stack);
+    interval local[64], *stack = local;
     arb_ptr T = NULL; /* Arb's scratch, when the doubles hand over */
     arb_t q, dq;
     arf_t m, r, w;
@@ -610,8 +621,12 @@ search(arf_t ra, arf_t rb, lazy_balls *Qz, slong len, const arf_t H,
         }
         if (split) {
             if (top + 2 > cap) {
+                interval *more = flint_malloc(2 * cap * sizeof *more);
+                memcpy(more, stack, top * sizeof *stack);
+                if (stack != local)
+                    flint_free(stack);
+                stack = more;
                 cap *= 2;
-                stack = flint_realloc(stack, cap * sizeof *stack);
             }
             /* right half below the left half: the left one is taken first */
             interval right, left;
@@ -636,7 +651,8 @@ search(arf_t ra, arf_t rb, lazy_balls *Qz, slong len, const arf_t H,
         arf_clear(&stack[top].a);
         arf_clear(&stack[top].b);
     }
-    flint_free(stack);
+    if (stack != local)
+        flint_free(stack);
     if (T != NULL)
         _arb_vec_clear(T, len);
     arb_clear(q);

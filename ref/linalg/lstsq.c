@@ -23,11 +23,8 @@ hdo_lstsq_memo(mpfr_ptr x, const hdo_mat_t A, mpfr_srcptr b, slong rank,
     hdo_mat_init(V, n, k, wp);
     s = hdo_vec_init(k, wp);
     status = hdo_svd_memo_get(memo, s, U, V, A);
-    if (rank < 0) {
-        hdo_rank_info info;
-        hdo_rank_from_sv(&info, s, k, A->prec);
-        rank = info.rank;
-    }
+    if (rank < 0)
+        rank = hdo_rank_count(s, k, A->prec);
     HDO_ASSERT(rank <= k);
     /* x = sum over kept i of v_i (u_i . b) / s_i: the component of the
        solution in the dropped directions is zero, hence minimum norm. */

@@ -19,6 +19,25 @@ log10_of(const mpfr_t x)
     return r;
 }
 
+/* The rank alone: the singular values above tol (hdo_rank_from_sv's
+   count, by the same comparisons). */
+slong
+hdo_rank_count(mpfr_srcptr s, slong k, mpfr_prec_t prec)
+{
+    mpfr_t scale, tol;
+    slong r = 0;
+
+    mpfr_inits2(prec, scale, tol, (mpfr_ptr)0);
+    mpfr_set_ui(scale, 1, MPFR_RNDN);
+    if (k > 0 && mpfr_cmp(s, scale) > 0)
+        mpfr_set(scale, s, MPFR_RNDN);
+    mpfr_mul_2si(tol, scale, -(long)(prec * 3 / 4), MPFR_RNDN);
+    while (r < k && mpfr_cmp(s + r, tol) > 0)
+        r++;
+    mpfr_clears(scale, tol, (mpfr_ptr)0);
+    return r;
+}
+
 void
 hdo_rank_from_sv(hdo_rank_info *info, mpfr_srcptr s, slong k, mpfr_prec_t prec)
 {
@@ -61,6 +80,17 @@ hdo_rank_from_sv(hdo_rank_info *info, mpfr_srcptr s, slong k, mpfr_prec_t prec)
                           ? info->log10_last_kept - info->log10_first_dropped
                           : INFINITY;
     mpfr_clears(scale, tol, sure, (mpfr_ptr)0);
+}
+
+int
+hdo_rank_count_memo(slong *rank, const hdo_mat_t A, hdo_svd_memo *memo)
+{
+    slong k = FLINT_MIN(A->rows, A->cols);
+    mpfr_ptr s = hdo_vec_init(k, A->prec);
+    int status = hdo_svd_memo_get(memo, s, NULL, NULL, A);
+    *rank = hdo_rank_count(s, k, A->prec);
+    hdo_vec_clear(s, k);
+    return status;
 }
 
 int

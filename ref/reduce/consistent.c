@@ -244,17 +244,17 @@ gn_step(mpfr_ptr dx, const hdo_mat_t J, mpfr_srcptr b, const int *fixed,
             status = hdo_lstsq_memo(dX, JX, b, -1, memo);
         } else {
             hdo_mat_t JF;
-            hdo_rank_info info;
+            slong rank;
             columns(JF, J, F, nF);
-            status = hdo_rank_memo(&info, JF, memo);
-            if (status == 0 && info.rank < nc) {
+            status = hdo_rank_count_memo(&rank, JF, memo);
+            if (status == 0 && rank < nc) {
                 hdo_mat_t Z, A;
-                mpfr_ptr bz = hdo_vec_init(nc - info.rank, prec);
-                hdo_mat_init(Z, nc, nc - info.rank, prec);
-                status = hdo_left_null_memo(Z, JF, info.rank, memo);
+                mpfr_ptr bz = hdo_vec_init(nc - rank, prec);
+                hdo_mat_init(Z, nc, nc - rank, prec);
+                status = hdo_left_null_memo(Z, JF, rank, memo);
                 if (status == 0) {
-                    hdo_mat_init(A, nc - info.rank, nX, prec);
-                    for (k = 0; k < nc - info.rank; k++) {
+                    hdo_mat_init(A, nc - rank, nX, prec);
+                    for (k = 0; k < nc - rank; k++) {
                         mpfr_set_ui(bz + k, 0, MPFR_RNDN);
                         for (i = 0; i < nc; i++)
                             mpfr_fma(bz + k, hdo_mat_entry(Z, i, k), b + i,
@@ -271,7 +271,7 @@ gn_step(mpfr_ptr dx, const hdo_mat_t J, mpfr_srcptr b, const int *fixed,
                     hdo_mat_clear(A);
                 }
                 hdo_mat_clear(Z);
-                hdo_vec_clear(bz, nc - info.rank);
+                hdo_vec_clear(bz, nc - rank);
             } else {
                 for (j = 0; j < nX; j++)
                     mpfr_set_ui(dX + j, 0, MPFR_RNDN);

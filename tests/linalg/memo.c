@@ -186,6 +186,9 @@ Test(linalg, svd_memo_lstsq_rank_null_same_bits)
             hdo_rank_info i1, i2;
             cr_assert_eq(hdo_rank_memo(&i1, A, memo), hdo_rank(&i2, A));
             cr_assert_eq(i1.rank, i2.rank);
+            slong r3;
+            cr_assert_eq(hdo_rank_count_memo(&r3, A, memo), 0);
+            cr_assert_eq(r3, i2.rank);
             cr_assert_eq(hdo_lstsq_memo(x1, A, b, -1, memo),
                          hdo_lstsq(x2, A, b, -1));
             for (slong j = 0; j < n; j++)

@@ -163,9 +163,11 @@ Test(linalg_thresholds, rank_drop_threshold_exact)
         mpfr_set_ui_2exp(s + 1, 1, -(long)(p * 3 / 4), MPFR_RNDN);
         hdo_rank_from_sv(&info, s, 2, p);
         cr_assert_eq(info.rank, 1, "prec %ld", (long)p);
+        cr_assert_eq(hdo_rank_count(s, 2, p), 1, "prec %ld", (long)p);
         mpfr_nextabove(s + 1);
         hdo_rank_from_sv(&info, s, 2, p);
         cr_assert_eq(info.rank, 2, "prec %ld", (long)p);
+        cr_assert_eq(hdo_rank_count(s, 2, p), 2, "prec %ld", (long)p);
         hdo_vec_clear(s, 2);
     }
 }
