@@ -35,6 +35,18 @@ typedef struct {
     mpfr_t step, prev, size, tol;
 } hdo_newton_scratch;
 
+/* project's work space for nc constraints on ns states (consistent.c),
+   kept as nscratch is */
+typedef struct {
+    slong nc, ns;
+    mpfr_ptr f, dx, xt;
+    /* gn_step's: the free and fixed columns, their steps, the rhs */
+    slong *F, *X;
+    mpfr_ptr dX, dF, b2, tmp;
+    hdo_mat_t J;
+    mpfr_t res, rest, scale, tol;
+} hdo_project_scratch;
+
 struct hdo_reduce_cache {
     hdo_reduce_sparse jc; /* constraints by states */
     hdo_reduce_sparse jh; /* h by unknowns */
@@ -53,6 +65,7 @@ struct hdo_reduce_cache {
     hdo_lu_memo *lu;
     hdo_unknown_scratch *uscratch; /* NULL until used */
     hdo_newton_scratch *nscratch;  /* NULL until used */
+    hdo_project_scratch *pscratch; /* NULL until used */
 };
 
 /* Compiles the programs of r at precision prec if not done yet. */

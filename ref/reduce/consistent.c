@@ -77,6 +77,58 @@ newton_scratch(struct hdo_reduce_cache *cache, slong nu, mpfr_prec_t prec)
     return s;
 }
 
+static void
+project_scratch_free(hdo_project_scratch *s)
+{
+    if (s == NULL)
+        return;
+    mpfr_clears(s->res, s->rest, s->scale, s->tol, (mpfr_ptr)0);
+    hdo_mat_clear(s->J);
+    hdo_vec_clear(s->f, s->nc);
+    hdo_vec_clear(s->dx, s->ns);
+    hdo_vec_clear(s->xt, s->ns);
+    free(s->F);
+    free(s->X);
+    hdo_vec_clear(s->dX, s->ns + 1);
+    hdo_vec_clear(s->dF, s->ns + 1);
+    hdo_vec_clear(s->b2, s->nc);
+    hdo_vec_clear(s->tmp, s->nc);
+    free(s);
+}
+
+/* The cache's projection work space for nc constraints on ns states at
+   the cache's precision, made on first use: project writes every entry
+   before it reads it (eval_cons sets f, J and the residual, gn_step dx,
+   the trial loop xt), so a kept one gives a fresh one's bits; the
+   candidates of a complementarity decision project one point each
+   (boost_converter_ideal: 690 a run, issue 28). */
+static hdo_project_scratch *
+project_scratch(struct hdo_reduce_cache *cache, slong nc, slong ns,
+                mpfr_prec_t prec)
+{
+    hdo_project_scratch *s = cache->pscratch;
+    if (s != NULL) {
+        HDO_ASSERT(s->nc == nc && s->ns == ns && s->J->prec == prec);
+        return s;
+    }
+    s = xcalloc(1, sizeof *s);
+    s->nc = nc;
+    s->ns = ns;
+    s->f = hdo_vec_init(nc, prec);
+    s->dx = hdo_vec_init(ns, prec);
+    s->xt = hdo_vec_init(ns, prec);
+    s->F = xcalloc(ns + 1, sizeof *s->F);
+    s->X = xcalloc(ns + 1, sizeof *s->X);
+    s->dX = hdo_vec_init(ns + 1, prec);
+    s->dF = hdo_vec_init(ns + 1, prec);
+    s->b2 = hdo_vec_init(nc, prec);
+    s->tmp = hdo_vec_init(nc, prec);
+    hdo_mat_init(s->J, nc, ns, prec);
+    mpfr_inits2(prec, s->res, s->rest, s->scale, s->tol, (mpfr_ptr)0);
+    cache->pscratch = s;
+    return s;
+}
+
 void
 hdo_reduce_cache_invalidate(struct hdo_reduce_cache *cache)
 {
@@ -93,6 +145,8 @@ hdo_reduce_cache_invalidate(struct hdo_reduce_cache *cache)
     cache->uscratch = NULL;
     newton_scratch_free(cache->nscratch);
     cache->nscratch = NULL;
+    project_scratch_free(cache->pscratch);
+    cache->pscratch = NULL;
     cache->prec = 0;
 }
 
@@ -219,16 +273,15 @@ columns(hdo_mat_t B, const hdo_mat_t J, const slong *cols, slong k)
      dX = lstsq(Z^T J_X, Z^T b),  dF = lstsq(J_F, b - J_X dX). */
 static int
 gn_step(mpfr_ptr dx, const hdo_mat_t J, mpfr_srcptr b, const int *fixed,
-        slong ns, mpfr_prec_t prec, hdo_svd_memo *memo)
+        slong ns, mpfr_prec_t prec, hdo_svd_memo *memo,
+        const hdo_project_scratch *ps)
 {
     slong nc = J->rows, nF = 0, nX = 0, i, j, k;
-    slong *F = malloc((ns + 1) * sizeof(slong)),
-          *X = malloc((ns + 1) * sizeof(slong));
-    mpfr_ptr dX = hdo_vec_init(ns + 1, prec), dF = hdo_vec_init(ns + 1, prec);
-    mpfr_ptr b2 = hdo_vec_init(nc, prec), tmp = hdo_vec_init(nc, prec);
+    /* the projection's work space: each entry read is written first */
+    slong *F = ps->F, *X = ps->X;
+    mpfr_ptr dX = ps->dX, dF = ps->dF, b2 = ps->b2, tmp = ps->tmp;
     int status = 0;
 
-    HDO_ASSERT(F != NULL && X != NULL);
     for (i = 0; i < ns; i++) {
         if (fixed != NULL && fixed[i])
             X[nX++] = i;
@@ -298,12 +351,6 @@ gn_step(mpfr_ptr dx, const hdo_mat_t J, mpfr_srcptr b, const int *fixed,
         for (j = 0; j < nX; j++)
             mpfr_set(dx + X[j], dX + j, MPFR_RNDN);
     }
-    free(F);
-    free(X);
-    hdo_vec_clear(dX, ns + 1);
-    hdo_vec_clear(dF, ns + 1);
-    hdo_vec_clear(b2, nc);
-    hdo_vec_clear(tmp, nc);
     return status;
 }
 
@@ -457,14 +504,17 @@ project(mpfr_ptr xs, hdo_model_t model, const hdo_reduced_t r, const mpfr_t t,
         const int *fixed, mpfr_prec_t prec, hdo_error_t *err)
 {
     slong nc = r->ncons, ns = r->nstate, iter;
-    mpfr_ptr f = hdo_vec_init(nc, prec), dx = hdo_vec_init(ns, prec);
-    mpfr_ptr xt = hdo_vec_init(ns, prec);
-    mpfr_t res, rest, scale, tol;
-    hdo_mat_t J;
+    hdo_project_scratch *ps = project_scratch(r->cache, nc, ns, prec);
+    mpfr_ptr f = ps->f, dx = ps->dx, xt = ps->xt;
+    mpfr_ptr res = ps->res, rest = ps->rest, scale = ps->scale, tol = ps->tol;
+    hdo_mat_struct *J = ps->J;
     int status;
 
-    mpfr_inits2(prec, res, rest, scale, tol, (mpfr_ptr)0);
-    hdo_mat_init(J, nc, ns, prec);
+    /* the accepted trial is swapped into xs, so xt holds what xs held:
+       its precision back to prec (xt is written before it is read) */
+    for (slong i = 0; i < ns; i++)
+        if (mpfr_get_prec(xt + i) != prec)
+            mpfr_set_prec(xt + i, prec);
     status = eval_cons(f, J, res, model, r, t, xs, err);
     for (iter = 0; status == 0; iter++) {
         int k, accepted = 0;
@@ -481,7 +531,7 @@ project(mpfr_ptr xs, hdo_model_t model, const hdo_reduced_t r, const mpfr_t t,
         equilibrate_rows(J, f);
         if (r->cache->svd == NULL)
             r->cache->svd = hdo_svd_memo_new();
-        status = gn_step(dx, J, f, fixed, ns, prec, r->cache->svd);
+        status = gn_step(dx, J, f, fixed, ns, prec, r->cache->svd, ps);
         if (status != 0) {
             status = fail(err, status, model, r, t,
                           "the least-squares step onto the constraints failed");
@@ -522,11 +572,6 @@ project(mpfr_ptr xs, hdo_model_t model, const hdo_reduced_t r, const mpfr_t t,
             mpfr_swap(xs + i, xt + i);
         mpfr_swap(res, rest);
     }
-    mpfr_clears(res, rest, scale, tol, (mpfr_ptr)0);
-    hdo_mat_clear(J);
-    hdo_vec_clear(f, nc);
-    hdo_vec_clear(dx, ns);
-    hdo_vec_clear(xt, ns);
     return status;
 }
 
