@@ -87,11 +87,14 @@ radau_apply(hdo_stepper_struct *st, const mpfr_t t0, mpfr_srcptr xs,
         hdo_vec_clear(zs, r->m);
         if (status != 0)
             return status;
+        hdo_radau_refine_unknowns(r);
     }
     mpfr_inits2(64, e, fac, erej, hrej, (mpfr_ptr)0);
     mpfr_inits2(r->wprec, hfirst, htry, (mpfr_ptr)0);
     mpfr_set_zero(erej, 1); /* no rejected estimate yet */
     st->lround = hdo_radau_round_floor_log2(r->y0, N, s);
+    if (hdo_radau_stale_step(r, t0))
+        mpfr_set_zero(r->hnext, 1);
     if (mpfr_zero_p(r->hnext)) {
         /* first step: tol^(1/(s+1)) times the state's time scale
            (radau_scale.c), a guess the error control corrects */
@@ -157,7 +160,10 @@ radau_apply(hdo_stepper_struct *st, const mpfr_t t0, mpfr_srcptr xs,
                 /* the guards' polynomials are held to the tolerance as
                    the states' (a guard may vary faster than the states:
                    sin(2 pi t/T) of a PWM) */
-                hdo_radau_start_term(e, r->Z, r->w0, r->sc, N, s, r->wprec);
+                MPFR_DECL_INIT(rho, 64);
+                hdo_radau_start_rounding(rho, r->y0, N, r->prec);
+                hdo_radau_start_term(e, r->Z, r->w0, r->sc, N, s, r->wprec, n,
+                                     rho);
                 bad = HDO_EXPR_NONE;
                 if (hdo_radau_guard_values(&r->gd, r->t0, r->h, r->y0, r->Z,
                                            r->c, &bad) != 0) {
@@ -165,7 +171,9 @@ radau_apply(hdo_stepper_struct *st, const mpfr_t t0, mpfr_srcptr xs,
                     hdo_radau_reject_streak(r->h, htry, hfirst, tries + 1);
                     continue; /* undefined at a stage: a shorter step */
                 }
-                hdo_radau_guard_error(e, &r->gd, r->L, r->w0, r->tol);
+                MPFR_DECL_INIT(low, 64);
+                hdo_radau_round_floor(low, r->y0, N, s);
+                hdo_radau_guard_error(e, &r->gd, r->L, r->w0, r->tol, rho, low);
             }
             if (mpfr_cmp(e, r->tol) <= 0) {
                 /* accepted; next proposal from the same rule */

@@ -93,6 +93,14 @@ int hdo_radau_stepper_alloc(hdo_stepper_struct *st, hdo_model_t model,
 void hdo_radau_stepper_free(hdo_stepper_struct *st);
 void hdo_radau_set_inputs(radau *r, hdo_program_struct *prog, const slong *in,
                           const mpfr_t t, mpfr_srcptr y);
+/* radau_start.c: the algebraic components of y0 refined by one Newton
+   step at the working precision where the run's precision lost digits
+   of them; 1 when it moved them. */
+int hdo_radau_refine_unknowns(radau *r);
+/* 1 when the step proposal hnext is below t0's resolution at the run's
+   precision on an arc that does not continue the last step (a mode
+   entered again): the first step's rule proposes anew. */
+int hdo_radau_stale_step(const radau *r, const mpfr_t t0);
 /* radau_newton.c: the stages Z of the step (t0, h) from the predictor
    or zero; 0, 1 (shrink h) or 2 (again from zero). */
 int hdo_radau_solve_stages(radau *r, int predicted);
