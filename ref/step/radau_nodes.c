@@ -189,10 +189,13 @@ void
 hdo_radau_horner_acc(mpfr_ptr out, mpfr_ptr acc, const mpfr_t *c, slong s,
                      const mpfr_t h)
 {
+    hdo_erange er;
+    hdo_erange_get(&er);
     mpfr_set(acc, c[s], MPFR_RNDN);
+    /* on the limbs where they can: MPFR's bits (decisions.md D-132) */
     for (slong k = s - 1; k >= 0; k--) {
-        mpfr_mul(acc, acc, h, MPFR_RNDN);
-        mpfr_add(acc, acc, c[k], MPFR_RNDN);
+        hdo_mul_rn(acc, acc, h, &er);
+        hdo_add_rn(acc, acc, c[k], &er);
     }
     mpfr_set(out, acc, MPFR_RNDN);
 }
