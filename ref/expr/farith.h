@@ -167,10 +167,24 @@ fa_add_n(mpfr_ptr r, mpfr_srcptr a, mpfr_srcptr b, int neg, int n,
         r->_mpfr_sign = sx;
         return 0;
     }
-    if (d < 64 && (sx == sy || d >= 2)) {
+    if (d < 64) {
         /* y within a limb: y >> d and the bits below, in registers;
            exact */
         const fa_limb *X = x->_mpfr_d, *Yl = y->_mpfr_d;
+        int add = sx == sy;
+        if (d == 0 && !add) { /* the larger on top */
+            int i = n - 1;
+            while (i > 0 && X[i] == Yl[i])
+                i--;
+            if (X[i] == Yl[i])
+                return 1; /* a zero difference: its sign is MPFR's */
+            if (X[i] < Yl[i]) {
+                const fa_limb *t = X;
+                X = Yl;
+                Yl = t;
+                sx = sy;
+            }
+        }
         fa_limb V[FA_NMAX + 1], Ys[FA_NMAX];
         int sd = (int)d;
         if (sd > 0) {
@@ -187,7 +201,7 @@ fa_add_n(mpfr_ptr r, mpfr_srcptr a, mpfr_srcptr b, int neg, int n,
         }
         mpfr_exp_t e = x->_mpfr_exp;
         fa_limb c = 0, st = 0;
-        if (sx == sy) {
+        if (add) {
             FA_UNROLL
             for (int i = 0; i < n; i++) {
                 fa_limb t = X[i] + c;
@@ -204,8 +218,7 @@ fa_add_n(mpfr_ptr r, mpfr_srcptr a, mpfr_srcptr b, int neg, int n,
                 e++;
             }
         } else {
-            /* x - y with d >= 2: above a quarter, the top moves by one
-               bit at most */
+            /* |x| - |y| > 0 */
             c = V[0] != 0;
             V[0] = -V[0];
             FA_UNROLL
@@ -215,12 +228,20 @@ fa_add_n(mpfr_ptr r, mpfr_srcptr a, mpfr_srcptr b, int neg, int n,
                 V[i + 1] = t - c;
                 c = b1 | (t < c);
             }
-            if (!(V[n] >> 63)) {
+            while (V[n] == 0) { /* d <= 1 cancels: whole limbs */
                 FA_UNROLL
                 for (int i = n; i > 0; i--)
-                    V[i] = V[i] << 1 | V[i - 1] >> 63;
-                V[0] <<= 1;
-                e--;
+                    V[i] = V[i - 1];
+                V[0] = 0;
+                e -= 64;
+            }
+            int lz = __builtin_clzl(V[n]);
+            if (lz > 0) {
+                FA_UNROLL
+                for (int i = n; i > 0; i--)
+                    V[i] = V[i] << lz | V[i - 1] >> (64 - lz);
+                V[0] <<= lz;
+                e -= lz;
             }
         }
         return fa_round(r, V, st, e, sx, n, r->_mpfr_prec, er);

@@ -204,8 +204,18 @@ void
 hdo_radau_horner(mpfr_ptr out, const mpfr_t *c, slong s, const mpfr_t h,
                  mpfr_prec_t wprec)
 {
-    mpfr_t acc;
+    mpfr_t acc, hw;
     mpfr_init2(acc, wprec);
-    hdo_radau_horner_acc(out, acc, c, s, h);
+    if (mpfr_get_prec(h) < wprec) {
+        /* h (the driver's offset, at the run's precision) at wprec: the
+           same value, so the same products, and those on the limbs
+           (decisions.md D-132) */
+        mpfr_init2(hw, wprec);
+        mpfr_set(hw, h, MPFR_RNDN);
+        hdo_radau_horner_acc(out, acc, c, s, hw);
+        mpfr_clear(hw);
+    } else {
+        hdo_radau_horner_acc(out, acc, c, s, h);
+    }
     mpfr_clear(acc);
 }
