@@ -434,6 +434,12 @@ int hdo_expr_enclose_walk(mpfr_t mid, mpfr_t rad, const hdo_expr_pool_t pool,
    first, so that after a failure mpfr_overflow_p() says whether a value
    overflowed MPFR's exponent range ("overflow", not "domain error"). */
 int hdo_program_eval(hdo_program_t prog, hdo_expr *bad);
+/* hdo_program_eval with the operations at the slots given[0 .. ngiven -
+   1] (increasing) not computed but set from val[q]: values kept from an
+   evaluation of the same operands (Radau's operations of time alone,
+   ref/step/radau_eval.c). */
+int hdo_program_eval_given(hdo_program_t prog, const slong *given, slong ngiven,
+                           mpfr_srcptr val, hdo_expr *bad);
 /* One operation c of a program at a point, r := c(a, b) (b NULL for one
    operand); r must not alias a or b for POW. */
 void hdo_program_eval_op(mpfr_ptr r, const hdo_program_instr *c, mpfr_srcptr a,
@@ -523,6 +529,31 @@ void hdo_powers_rn(mpfr_t *v, slong p, mpfr_srcptr h);
    then untouched.  r must not be one of the operands. */
 int hdo_conv_fused(mpfr_ptr r, const mpfr_t *u, const mpfr_t *v, slong k,
                    slong lo, slong hi, int weight);
+/* MPFR's current exponent range, read once for a run of the
+   operations below (mpfr_get_emin, mpfr_get_emax: a thread-local read
+   each). */
+typedef struct {
+    mpfr_exp_t emin, emax;
+} hdo_erange;
+void hdo_erange_get(hdo_erange *er);
+/* r := a + b, a - b, a b rounded to nearest: the bits of mpfr_add,
+   mpfr_sub, mpfr_mul (MPFR_RNDN), on the limbs when r, a and b share a
+   precision of 65 to 256 bits (ref/expr/farith.c, decisions.md D-132),
+   by MPFR otherwise, for zeros, infinities and NaN, a zero difference
+   and results near the ends of er's range (MPFR's then).  MPFR's flags
+   are not set on the limbs' path.  r may be a or b; er from
+   hdo_erange_get, still the current range. */
+void hdo_add_rn(mpfr_ptr r, mpfr_srcptr a, mpfr_srcptr b, const hdo_erange *er);
+void hdo_sub_rn(mpfr_ptr r, mpfr_srcptr a, mpfr_srcptr b, const hdo_erange *er);
+void hdo_mul_rn(mpfr_ptr r, mpfr_srcptr a, mpfr_srcptr b, const hdo_erange *er);
+/* The limbs' paths alone: 0 when r was set, 1 when MPFR is needed (r
+   untouched), for the tests. */
+int hdo_add_rn_limbs(mpfr_ptr r, mpfr_srcptr a, mpfr_srcptr b,
+                     const hdo_erange *er);
+int hdo_sub_rn_limbs(mpfr_ptr r, mpfr_srcptr a, mpfr_srcptr b,
+                     const hdo_erange *er);
+int hdo_mul_rn_limbs(mpfr_ptr r, mpfr_srcptr a, mpfr_srcptr b,
+                     const hdo_erange *er);
 /* r := exp(x) rounded to nearest (ref/expr/fexp.c, decisions.md
    D-117): the bits of mpfr_exp(r, x, MPFR_RNDN), computed in fixed point
    on 2 to 5 limbs for r of at most 280 bits and |x| < 2^11, by mpfr_exp

@@ -5,6 +5,7 @@
 #include "pool.h"
 #include "memo.h"
 #include "status.h"
+#include "farith.h"
 
 /* Small integer exponents are evaluated by products (exact for negative
    bases, and in Taylor mode also at a zero base, where the general power
@@ -132,19 +133,25 @@ hdo_program_clear(hdo_program_t prog)
     flint_free(prog->root_slot);
 }
 
-/* One operation at a point; r must not alias a or b for POW. */
-static void
-eval_op(mpfr_ptr r, const hdo_program_instr *c, mpfr_srcptr a, mpfr_srcptr b)
+/* One operation at a point; r must not alias a or b for POW.  With er
+   (the exponent range, read once a program), add, sub and mul on the
+   limbs: MPFR's bits (farith.h, decisions.md D-132). */
+static inline __attribute__((always_inline)) void
+eval_op(mpfr_ptr r, const hdo_program_instr *c, mpfr_srcptr a, mpfr_srcptr b,
+        const hdo_erange *er)
 {
     switch (c->kind) {
     case HDO_X_ADD:
-        mpfr_add(r, a, b, MPFR_RNDN);
+        if (er == NULL || fa_add(r, a, b, 0, er) != 0)
+            mpfr_add(r, a, b, MPFR_RNDN);
         break;
     case HDO_X_SUB:
-        mpfr_sub(r, a, b, MPFR_RNDN);
+        if (er == NULL || fa_add(r, a, b, 1, er) != 0)
+            mpfr_sub(r, a, b, MPFR_RNDN);
         break;
     case HDO_X_MUL:
-        mpfr_mul(r, a, b, MPFR_RNDN);
+        if (er == NULL || fa_mul(r, a, b, er) != 0)
+            mpfr_mul(r, a, b, MPFR_RNDN);
         break;
     case HDO_X_DIV:
         if (mpfr_zero_p(b))
@@ -225,19 +232,28 @@ void
 hdo_program_eval_op(mpfr_ptr r, const hdo_program_instr *c, mpfr_srcptr a,
                     mpfr_srcptr b)
 {
-    eval_op(r, c, a, b);
+    eval_op(r, c, a, b, NULL);
 }
 
 int
-hdo_program_eval(hdo_program_t prog, hdo_expr *bad)
+hdo_program_eval_given(hdo_program_t prog, const slong *given, slong ngiven,
+                       mpfr_srcptr val, hdo_expr *bad)
 {
+    hdo_erange er;
+    hdo_erange_get(&er);
     mpfr_clear_overflow(); /* read by callers on failure (expr.h) */
+    slong q = 0;
     for (slong i = 0; i < prog->nslots; i++) {
         const hdo_program_instr *c = prog->code + i;
         if (hdo_expr_kind_arity(c->kind) == 0)
             continue;
+        if (q < ngiven && given[q] == i) {
+            mpfr_set(prog->value[i], val + q, MPFR_RNDN);
+            q++;
+            continue;
+        }
         eval_op(prog->value[i], c, prog->value[c->a],
-                c->b >= 0 ? prog->value[c->b] : NULL);
+                c->b >= 0 ? prog->value[c->b] : NULL, &er);
         if (!mpfr_number_p(prog->value[i])) {
             if (bad != NULL)
                 *bad = c->node;
@@ -245,6 +261,12 @@ hdo_program_eval(hdo_program_t prog, hdo_expr *bad)
         }
     }
     return 0;
+}
+
+int
+hdo_program_eval(hdo_program_t prog, hdo_expr *bad)
+{
+    return hdo_program_eval_given(prog, NULL, 0, NULL, bad);
 }
 
 int

@@ -1,5 +1,6 @@
 /* lu.c -- LU factorisation with partial pivoting and triangular solves */
 #include "linalg.h"
+#include "expr.h"
 #include "status.h"
 
 int
@@ -102,26 +103,27 @@ zero_update(mpfr_ptr yi, mpfr_srcptr a, mpfr_srcptr yj)
    product a y_j is exact (t has y_j's precision), so y_i -+ y_j rounds
    the same number once: the same bits, zeros' signs included (x - (-y)
    is x + y).  *init: whether t is initialised (at prec: the first
-   product does it, most solves have none). */
+   product does it, most solves have none).  The operations on the limbs
+   where they can (hdo_mul_rn: MPFR's bits, decisions.md D-132). */
 static void
 sub_product(mpfr_ptr yi, mpfr_srcptr a, mpfr_srcptr yj, mpfr_t t, int *init,
-            mpfr_prec_t prec)
+            mpfr_prec_t prec, const hdo_erange *er)
 {
     int u = unit_sign(a);
     if (u > 0 && mpfr_get_prec(yj) <= prec) {
-        mpfr_sub(yi, yi, yj, MPFR_RNDN);
+        hdo_sub_rn(yi, yi, yj, er);
         return;
     }
     if (u < 0 && mpfr_get_prec(yj) <= prec) {
-        mpfr_add(yi, yi, yj, MPFR_RNDN);
+        hdo_add_rn(yi, yi, yj, er);
         return;
     }
     if (!*init) {
         mpfr_init2(t, prec);
         *init = 1;
     }
-    mpfr_mul(t, a, yj, MPFR_RNDN);
-    mpfr_sub(yi, yi, t, MPFR_RNDN);
+    hdo_mul_rn(t, a, yj, er);
+    hdo_sub_rn(yi, yi, t, er);
 }
 
 void
@@ -132,9 +134,11 @@ hdo_lu_solve(mpfr_ptr b, const hdo_mat_t LU, const slong *perm)
     mpfr_ptr y = b;
     mpfr_t t;
     int same = 1, tinit = 0;
+    hdo_erange er;
 
     if (n == 0)
         return;
+    hdo_erange_get(&er);
     for (i = 1; i < n; i++)
         same &= mpfr_get_prec(b + i) == prec;
     if (same) {
@@ -158,13 +162,13 @@ hdo_lu_solve(mpfr_ptr b, const hdo_mat_t LU, const slong *perm)
         for (j = 0; j < i; j++)
             if (!zero_update(y + i, hdo_mat_entry(LU, i, j), y + j))
                 sub_product(y + i, hdo_mat_entry(LU, i, j), y + j, t, &tinit,
-                            prec);
+                            prec, &er);
     /* Back substitution with the upper triangle. */
     for (i = n - 1; i >= 0; i--) {
         for (j = i + 1; j < n; j++)
             if (!zero_update(y + i, hdo_mat_entry(LU, i, j), y + j))
                 sub_product(y + i, hdo_mat_entry(LU, i, j), y + j, t, &tinit,
-                            prec);
+                            prec, &er);
         /* y_i / +-1 at y_i's own precision is exact: y_i or -y_i */
         mpfr_srcptr d = hdo_mat_entry(LU, i, i);
         int u = unit_sign(d);

@@ -301,6 +301,8 @@ hdo_radau_dot_residual(mpfr_ptr R, hdo_radau_dot *d, const mpfr_t h,
     if (l > d->lmax)
         l = d->lmax;
     mpz_srcptr Az = a_fixed(d, l);
+    hdo_erange er;
+    hdo_erange_get(&er);
     for (slong k = 0; k < nstate; k++) {
         /* column k of F as integers times 2^(ek - prec) */
         long ek = LONG_MIN;
@@ -323,7 +325,9 @@ hdo_radau_dot_residual(mpfr_ptr R, hdo_radau_dot *d, const mpfr_t h,
             else
                 exact_mpn(d, Az + i * s, k);
             mpfr_set_z_2exp(Ri, d->acc, ek - prec - 64 * l, MPFR_RNDN);
-            mpfr_mul(Ri, Ri, h, MPFR_RNDN);
+            /* the product on the limbs: MPFR's bits (decisions.md
+               D-132); the difference, which cancels, MPFR's faster */
+            hdo_mul_rn(Ri, Ri, h, &er);
             mpfr_sub(Ri, Ri, Z + i * n + k, MPFR_RNDN);
         }
     }
@@ -380,9 +384,11 @@ void
 hdo_radau_dot_moved(hdo_radau_dot *d, mpfr_srcptr dZ, slong nstate)
 {
     slong s = d->s, n = d->n;
+    hdo_erange er;
+    hdo_erange_get(&er);
     for (slong i = 0; i < s; i++)
         for (slong k = 0; k < nstate; k++) {
             mpfr_ptr p = d->Rp + i * n + k;
-            mpfr_sub(p, dZ + i * n + k, p, MPFR_RNDN);
+            hdo_sub_rn(p, dZ + i * n + k, p, &er);
         }
 }

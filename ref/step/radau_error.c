@@ -224,14 +224,17 @@ hdo_radau_value_slope(mpfr_t v, mpfr_t dv, const mpfr_t *coef, slong s,
                       const mpfr_t x, mpfr_prec_t w)
 {
     mpfr_t a, da;
+    hdo_erange er;
+    hdo_erange_get(&er);
     mpfr_inits2(w, a, da, (mpfr_ptr)0);
     mpfr_set(a, coef[s], MPFR_RNDN);
     mpfr_set_ui(da, 0, MPFR_RNDN);
+    /* on the limbs: MPFR's bits (decisions.md D-132) */
     for (slong k = s - 1; k >= 0; k--) {
-        mpfr_mul(da, da, x, MPFR_RNDN); /* (p q)' = p' q + p */
-        mpfr_add(da, da, a, MPFR_RNDN);
-        mpfr_mul(a, a, x, MPFR_RNDN);
-        mpfr_add(a, a, coef[k], MPFR_RNDN);
+        hdo_mul_rn(da, da, x, &er); /* (p q)' = p' q + p */
+        hdo_add_rn(da, da, a, &er);
+        hdo_mul_rn(a, a, x, &er);
+        hdo_add_rn(a, a, coef[k], &er);
     }
     mpfr_set(v, a, MPFR_RNDN);
     mpfr_set(dv, da, MPFR_RNDN);

@@ -73,24 +73,6 @@ hdo_radau_tcache_eval(hdo_radau_tcache *c, hdo_program_struct *prog,
         }
         return st;
     }
-    mpfr_clear_overflow(); /* as hdo_program_eval (expr.h) */
-    slong q = 0;
-    for (slong i = 0; i < prog->nslots; i++) {
-        const hdo_program_instr *in = prog->code + i;
-        if (hdo_expr_kind_arity(in->kind) == 0)
-            continue;
-        if (q < c->nt && c->slot[q] == i) {
-            mpfr_set(prog->value[i], c->val + stage * c->nt + q, MPFR_RNDN);
-            q++;
-            continue;
-        }
-        hdo_program_eval_op(prog->value[i], in, prog->value[in->a],
-                            in->b >= 0 ? prog->value[in->b] : NULL);
-        if (!mpfr_number_p(prog->value[i])) {
-            if (bad != NULL)
-                *bad = in->node;
-            return HDO_ERR_DOMAIN;
-        }
-    }
-    return 0;
+    return hdo_program_eval_given(prog, c->slot, c->nt, c->val + stage * c->nt,
+                                  bad);
 }

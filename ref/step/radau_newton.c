@@ -24,10 +24,13 @@ eval_stage(radau *r, slong i, int jac)
                  mpfr_get_prec(y + in[q]);
     if (direct) {
         /* y0 + Z_i straight into the program's inputs: the same sum
-           at the same precision as through y (D-128) */
+           at the same precision as through y (D-128), on the limbs
+           (D-132) */
+        hdo_erange er;
+        hdo_erange_get(&er);
         for (slong q = 0; q < prog->ninputs; q++)
-            mpfr_add(prog->value[prog->inputs[q].slot], r->y0 + in[q],
-                     r->Z + i * n + in[q], MPFR_RNDN);
+            hdo_add_rn(prog->value[prog->inputs[q].slot], r->y0 + in[q],
+                       r->Z + i * n + in[q], &er);
         if (prog->time_slot >= 0)
             mpfr_set(prog->value[prog->time_slot], ti, MPFR_RNDN);
     } else {
@@ -210,8 +213,10 @@ hdo_radau_solve_stages(radau *r, int predicted)
             hdo_lu_solve(r->R, r->M, r->perm);
         else
             hdo_radau_block_solve_stages(&r->blk, r->R);
+        hdo_erange er;
+        hdo_erange_get(&er);
         for (slong k = 0; k < ns; k++)
-            mpfr_add(r->Z + k, r->Z + k, r->R + k, MPFR_RNDN);
+            hdo_add_rn(r->Z + k, r->Z + k, r->R + k, &er);
         hdo_radau_dot_moved(&r->Ad, r->R, r->n);
         mpfr_set_zero(step, 1);
         hdo_radau_scaled_max(step, r->R, ns, n, r->sc);

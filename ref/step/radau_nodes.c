@@ -189,10 +189,13 @@ void
 hdo_radau_horner_acc(mpfr_ptr out, mpfr_ptr acc, const mpfr_t *c, slong s,
                      const mpfr_t h)
 {
+    hdo_erange er;
+    hdo_erange_get(&er);
     mpfr_set(acc, c[s], MPFR_RNDN);
+    /* on the limbs where they can: MPFR's bits (decisions.md D-132) */
     for (slong k = s - 1; k >= 0; k--) {
-        mpfr_mul(acc, acc, h, MPFR_RNDN);
-        mpfr_add(acc, acc, c[k], MPFR_RNDN);
+        hdo_mul_rn(acc, acc, h, &er);
+        hdo_add_rn(acc, acc, c[k], &er);
     }
     mpfr_set(out, acc, MPFR_RNDN);
 }
@@ -201,8 +204,18 @@ void
 hdo_radau_horner(mpfr_ptr out, const mpfr_t *c, slong s, const mpfr_t h,
                  mpfr_prec_t wprec)
 {
-    mpfr_t acc;
+    mpfr_t acc, hw;
     mpfr_init2(acc, wprec);
-    hdo_radau_horner_acc(out, acc, c, s, h);
+    if (mpfr_get_prec(h) < wprec) {
+        /* h (the driver's offset, at the run's precision) at wprec: the
+           same value, so the same products, and those on the limbs
+           (decisions.md D-132) */
+        mpfr_init2(hw, wprec);
+        mpfr_set(hw, h, MPFR_RNDN);
+        hdo_radau_horner_acc(out, acc, c, s, hw);
+        mpfr_clear(hw);
+    } else {
+        hdo_radau_horner_acc(out, acc, c, s, h);
+    }
     mpfr_clear(acc);
 }
