@@ -357,7 +357,8 @@ int hdo_run_guard_value_floor_at(mpfr_t vf, run_ctx *c, mode_cache *mc,
 /* out += sum_{k > order} C(k, order) |coef[k]| dt^(k - order) rounded up
    term by term (a guard coefficient's change within the event time's
    uncertainty dt, order 0 or 1; r, trad: 64-bit scratch), with the bits
-   of that plain sum (floors.c). */
+   of that plain sum in any exponent range (floors.c, decisions.md
+   D-134). */
 void hdo_run_add_time_terms(mpfr_t out, mpfr_srcptr coef, slong len,
                             slong order, const mpfr_t dt, mpfr_t r,
                             mpfr_t trad);

@@ -461,12 +461,13 @@ hdo_run_guard_value_floor(mpfr_t vf, run_ctx *c, mode_cache *mc, slong g,
     return hdo_run_guard_value_floor_at(vf, c, mc, g, coef, len, c->t, after);
 }
 
-/* out += sum_{k > order} C(k, order) |c_k| dt^(k - order), each term
-   rounded up as |c_k| (k), then times dt^(k - order), that power made by
-   products rounded up in turn (r, trad: 64-bit scratch).  A term below
-   half an ulp of out > 0 makes the sum rounded up out's next number
-   exactly, whatever its value: there it is bounded by exponents alone
-   (|c_k| < 2^EXP(c_k), dt^j <= 2^(j EXP(dt)) for dt > 0, k <= 2^bits(k)),
+/* out += sum_{k > order} C(k, order) |c_k| dt^(k - order), order 0 or
+   1, each term rounded up as |c_k| (k), then times dt^(k - order), that
+   power made by products rounded up in turn (r, trad: 64-bit scratch).
+   A term of at most an ulp of out > 0 makes the sum rounded up out's
+   next number exactly, whatever its value: there it is bounded by
+   exponents alone (|c_k| < 2^EXP(c_k), dt^j <= 2^(j EXP(dt)) for dt > 0,
+   k <= 2^bits(k), within the exponent range),
    and the power is formed only when a term needs its value -- the same
    products in the same order, so the same bits: diode_bridge's
    candidates (order-48 series) own_error 18.2 M -> 9.1 M instructions
@@ -480,23 +481,38 @@ hdo_run_add_time_terms(mpfr_t out, mpfr_srcptr coef, slong len, slong order,
     slong last = len - 1;
     while (last > order && mpfr_zero_p(coef + last))
         last--;
-    int bound = mpfr_sgn(dt) > 0;
-    mpfr_exp_t edt = bound ? mpfr_get_exp(dt) : 0;
+    HDO_ASSERT(order == 0 || order == 1);
+    int bound = mpfr_regular_p(dt) && mpfr_sgn(dt) > 0;
+    mpfr_exp_t edt = bound ? mpfr_get_exp(dt) : 0, emin = mpfr_get_emin(),
+               emax = mpfr_get_emax();
+    /* the powers' bound 2^(j edt) within the exponent range, j <= jmax:
+       a power that underflows is rounded up to 2^(emin - 1), still
+       below it, and none overflows (and j edt fits a long) */
+    slong jmax = !bound    ? 0
+                 : edt > 0 ? (slong)((emax - 1) / edt)
+                 : edt < 0 ? (slong)((emin - 1) / edt)
+                           : WORD_MAX;
     mpfr_set(trad, dt, MPFR_RNDU);
     slong have = 1; /* trad = dt^have */
     for (slong k = order + 1; k <= last; k++) {
         slong j = k - order;
+        if (j > jmax)
+            bound = 0; /* the plain sum from here on */
         if (bound && mpfr_zero_p(coef + k))
-            continue; /* +0 added: out unchanged */
+            continue; /* +0 times a finite power added: out unchanged */
         if (bound && mpfr_regular_p(coef + k) && mpfr_regular_p(out) &&
             mpfr_sgn(out) > 0) {
             long bits = 0;
             if (order == 1)
                 for (unsigned long kk = (unsigned long)k - 1; kk > 0; kk >>= 1)
                     bits++; /* k <= 2^bits */
-            /* the term <= 2^e, below half an ulp of out */
-            mpfr_exp_t e = mpfr_get_exp(coef + k) + bits + (mpfr_exp_t)j * edt;
-            if (e < mpfr_get_exp(out) - (mpfr_exp_t)mpfr_get_prec(out)) {
+            /* the term <= 2^e (|c_k| k rounded up does not overflow; a
+               product that underflows is 2^(emin - 1) <= 2^e), at most
+               an ulp of out: out + term rounded up is out's next number */
+            mpfr_exp_t ec = mpfr_get_exp(coef + k) + bits,
+                       e = ec + (mpfr_exp_t)j * edt;
+            if (ec < emax && e >= emin - 1 &&
+                e <= mpfr_get_exp(out) - (mpfr_exp_t)mpfr_get_prec(out)) {
                 mpfr_nextabove(out);
                 continue;
             }

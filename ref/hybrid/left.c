@@ -13,7 +13,8 @@
    and 1, or 0 when it is not one (a number, or a product that is not a
    zero): the bits of the loop without its 3 (p - m) operations, on the
    identically zero series of a blocked diode's current, whose derivative
-   the guards' floors ask at every candidate (issue 28). */
+   the guards' floors ask at every candidate (issue 28, decisions.md
+   D-134). */
 static int
 zero_horner(mpfr_t out, const mpfr_t *coef, slong top, slong m, const mpfr_t s)
 {
@@ -28,8 +29,12 @@ zero_horner(mpfr_t out, const mpfr_t *coef, slong top, slong m, const mpfr_t s)
             neg = neg && mpfr_signbit(coef[k]);
             number = 0;
         } else if (mpfr_regular_p(coef[k]) &&
-                   mpfr_get_exp(coef[k]) < ((mpfr_exp_t)1 << 20)) {
-            neg = mpfr_signbit(coef[k]) != 0; /* far from overflow */
+                   mpfr_get_exp(coef[k]) <
+                       mpfr_get_emax() -
+                           (mpfr_exp_t)m * (mpfr_exp_t)FLINT_BIT_COUNT(k)) {
+            /* c_k k (k - 1) .. (k - m + 1) <= 2^(EXP + m bits(k)): no
+               overflow, a number of c_k's sign */
+            neg = mpfr_signbit(coef[k]) != 0;
             number = 1;
         } else {
             return 0;

@@ -33,7 +33,8 @@ hdo_run_hist_push(run_ctx *c, const mpfr_t t, slong src, slong g,
     }
     if (h->ls == NULL) {
         /* a new entry; the oldest one's numbers are reused where they
-           fit (a switching run pushes one an event, issue 28) */
+           fit (a switching run pushes one an event, issue 28,
+           decisions.md D-134) */
         mpfr_init2(h->t, c->prec);
         h->ns = r->nstate;
         h->nu = r->nimplicit;

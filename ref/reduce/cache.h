@@ -26,7 +26,8 @@ typedef struct {
 
 /* solve_unknowns' Newton work space for nu unknowns (consistent.c), kept
    as uscratch is: a complementarity decision finds a consistent point
-   for each of its candidates, 16 at each of diode_bridge's (issue 28) */
+   for each of its candidates, 16 at each of diode_bridge's (issue 28,
+   decisions.md D-134) */
 typedef struct {
     slong nu;
     mpfr_ptr f;
@@ -36,7 +37,7 @@ typedef struct {
 } hdo_newton_scratch;
 
 /* project's work space for nc constraints on ns states (consistent.c),
-   kept as nscratch is */
+   kept as nscratch is (decisions.md D-134) */
 typedef struct {
     slong nc, ns;
     mpfr_ptr f, dx, xt;

@@ -135,3 +135,83 @@ Test(time_terms, same_bits_as_the_plain_sum)
         mpfr_clear(coef[k]);
     mpfr_clears(dt, got, want, r, trad, (mpfr_ptr)0);
 }
+
+/* The same comparison where the powers and terms reach the edges of the
+   exponent range: emin = -500, emax = 500 (tests/step/radau_conv.c runs
+   hdo so), coefficients up to 2^490 and dt down to 2^-200 (dt^j
+   underflows from j = 3), sums near both ends, dt = +inf and an
+   interior zero coefficient beside a power that overflows.  The first
+   version of the shortcut gave out's next number where the plain sum
+   under- or overflowed (14th digit off at 2^380, 2^-116, 2^-76); the
+   counts say both edges were reached. */
+Test(time_terms, same_bits_in_a_narrow_exponent_range)
+{
+    enum { LEN = 12 };
+    mpfr_exp_t emin = mpfr_get_emin(), emax = mpfr_get_emax();
+    cr_assert(mpfr_set_emin(-500) == 0 && mpfr_set_emax(500) == 0);
+    mpfr_t coef[LEN], dt, got, want, base, r, trad;
+    for (slong k = 0; k < LEN; k++)
+        mpfr_init2(coef[k], 100);
+    mpfr_inits2(64, dt, got, want, base, r, trad, (mpfr_ptr)0);
+    flint_rand_t rs;
+    flint_randinit(rs);
+    long cases = 0, edges = 0;
+    for (int trial = 0; trial < 6000; trial++) {
+        slong len = 2 + (slong)n_randint(rs, LEN - 1);
+        for (slong k = 0; k < len; k++) {
+            if (n_randint(rs, 4) == 0) {
+                mpfr_set_zero(coef[k], 1);
+                continue;
+            }
+            mpfr_set_ui(coef[k], 1 + n_randint(rs, 1000), MPFR_RNDN);
+            mpfr_mul_2si(coef[k], coef[k], (long)n_randint(rs, 980) - 490,
+                         MPFR_RNDN);
+        }
+        switch (n_randint(rs, 8)) {
+        case 0:
+            mpfr_set_inf(dt, 1);
+            break;
+        case 1: /* its powers overflow */
+            mpfr_set_ui_2exp(dt, 3, 150 + (long)n_randint(rs, 100), MPFR_RNDN);
+            break;
+        default: /* its powers underflow */
+            mpfr_set_ui_2exp(dt, 1 + n_randint(rs, 7),
+                             -(long)n_randint(rs, 201), MPFR_RNDN);
+        }
+        switch (n_randint(rs, 4)) {
+        case 0:
+            mpfr_set_ui_2exp(base, 1, -480 - (long)n_randint(rs, 20),
+                             MPFR_RNDN);
+            break;
+        case 1:
+            mpfr_set_ui_2exp(base, 1, 480 + (long)n_randint(rs, 19), MPFR_RNDN);
+            break;
+        default:
+            mpfr_set_ui(base, 1 + n_randint(rs, 1000), MPFR_RNDN);
+            mpfr_mul_2si(base, base, (long)n_randint(rs, 300) - 150, MPFR_RNDN);
+        }
+        for (slong order = 0; order <= 1; order++) {
+            mpfr_set(got, base, MPFR_RNDN);
+            mpfr_set(want, base, MPFR_RNDN);
+            mpfr_clear_flags();
+            hdo_run_add_time_terms(got, (mpfr_srcptr)coef, len, order, dt, r,
+                                   trad);
+            mpfr_clear_flags();
+            plain_terms(want, (mpfr_srcptr)coef, len, order, dt);
+            edges +=
+                mpfr_underflow_p() || mpfr_overflow_p() || !mpfr_number_p(want);
+            if (!same_bits(got, want))
+                mpfr_printf("trial %d order %ld len %ld dt %Rg base %Rg: %Rg "
+                            "against %Rg\n",
+                            trial, (long)order, (long)len, dt, base, got, want);
+            cr_assert(same_bits(got, want));
+            cases++;
+        }
+    }
+    flint_randclear(rs);
+    for (slong k = 0; k < LEN; k++)
+        mpfr_clear(coef[k]);
+    mpfr_clears(dt, got, want, base, r, trad, (mpfr_ptr)0);
+    cr_assert(mpfr_set_emin(emin) == 0 && mpfr_set_emax(emax) == 0);
+    cr_expect(cases == 12000 && edges > 1000, "%ld %ld", cases, edges);
+}
