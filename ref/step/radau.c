@@ -160,10 +160,7 @@ radau_apply(hdo_stepper_struct *st, const mpfr_t t0, mpfr_srcptr xs,
                 /* the guards' polynomials are held to the tolerance as
                    the states' (a guard may vary faster than the states:
                    sin(2 pi t/T) of a PWM) */
-                MPFR_DECL_INIT(rho, 64);
-                hdo_radau_start_rounding(rho, r->y0, N, r->prec);
-                hdo_radau_start_term(e, r->Z, r->w0, r->sc, N, s, r->wprec, n,
-                                     rho);
+                hdo_radau_start_term(e, r->Z, r->w0, r->sc, N, s, r->wprec);
                 bad = HDO_EXPR_NONE;
                 if (hdo_radau_guard_values(&r->gd, r->t0, r->h, r->y0, r->Z,
                                            r->c, &bad) != 0) {
@@ -171,9 +168,7 @@ radau_apply(hdo_stepper_struct *st, const mpfr_t t0, mpfr_srcptr xs,
                     hdo_radau_reject_streak(r->h, htry, hfirst, tries + 1);
                     continue; /* undefined at a stage: a shorter step */
                 }
-                MPFR_DECL_INIT(low, 64);
-                hdo_radau_round_floor(low, r->y0, N, s);
-                hdo_radau_guard_error(e, &r->gd, r->L, r->w0, r->tol, rho, low);
+                hdo_radau_guard_error(e, &r->gd, r->L, r->w0, r->tol);
             }
             if (mpfr_cmp(e, r->tol) <= 0) {
                 /* accepted; next proposal from the same rule */

@@ -189,16 +189,13 @@ int hdo_radau_guard_values(hdo_radau_guard *g, const mpfr_t t0,
                            mpfr_srcptr c, hdo_expr *bad);
 /* e := max(e, the error estimates of the guards' polynomials, relative
    to the guard's size over the step, max(|g| at tau = 0, c_1..c_s,
-   gfloor / tol, low) (hdo_radau_guard_scale; low the iteration's
-   rounding floor of the components, hdo_radau_round_floor, which a
-   guard read off them cannot be held below): the first stage against the
+   gfloor / tol) (hdo_radau_guard_scale): the first stage against the
    polynomial through
    the others (weights L, as hdo_radau_top_term in radau_error.c) and the start against
-   the stages' polynomial (weights w0, as hdo_radau_start_term, less the
-   start values' rounding rho), after hdo_radau_guard_values. */
+   the stages' polynomial (weights w0, as hdo_radau_start_term), after
+   hdo_radau_guard_values. */
 void hdo_radau_guard_error(mpfr_t e, const hdo_radau_guard *g, mpfr_srcptr L,
-                           mpfr_srcptr w0, const mpfr_t tol, const mpfr_t rho,
-                           const mpfr_t low);
+                           mpfr_srcptr w0, const mpfr_t tol);
 /* The guards' polynomials in t - t0 (ng x (s + 1) into coef) from the
    values of hdo_radau_guard_values, W the LU (wperm) of the Vandermonde
    of 0, c_1..c_s; the jet of the guards near zero from an expansion at
@@ -277,8 +274,5 @@ void hdo_radau_time_scale(mpfr_t T, mpfr_srcptr y0, const mpfr_t *value,
                           const slong *jcol, mpfr_srcptr floor, mpfr_ptr sc,
                           slong n, slong N, slong s);
 double hdo_radau_round_floor_log2(mpfr_srcptr y0, slong N, slong s);
-/* low := that floor, 2^-(3s + 25) max_k |y0_k|, at low's precision (as
-   hdo_radau_scales computes it for its last term). */
-void hdo_radau_round_floor(mpfr_t low, mpfr_srcptr y0, slong N, slong s);
 
 #endif

@@ -35,27 +35,6 @@ hdo_radau_top_term(mpfr_t e, mpfr_srcptr Z, mpfr_srcptr L, mpfr_srcptr sc,
     mpfr_clears(a, t, (mpfr_ptr)0);
 }
 
-void
-hdo_radau_start_rounding(mpfr_t rho, mpfr_srcptr y0, slong N, mpfr_prec_t prec)
-{
-    mpfr_set_zero(rho, 1);
-    for (slong i = 0; i < N; i++)
-        if (mpfr_number_p(y0 + i) && mpfr_cmpabs(y0 + i, rho) > 0)
-            mpfr_abs(rho, y0 + i, MPFR_RNDU);
-    mpfr_mul_2si(rho, rho, 8 - (long)prec, MPFR_RNDU);
-}
-
-void
-hdo_radau_less_start_rounding(mpfr_t a, const mpfr_t rho)
-{
-    if (mpfr_cmpabs(a, rho) <= 0)
-        mpfr_set_zero(a, 1);
-    else if (mpfr_sgn(a) > 0)
-        mpfr_sub(a, a, rho, MPFR_RNDU);
-    else
-        mpfr_add(a, a, rho, MPFR_RNDD);
-}
-
 /* e := max(e, the distance of y0 from the stages' polynomial at
    tau = 0, |sum_j w0_j Z_j| / sc_i), in modes with switching
    functions.  The dense output takes y0 with the Lagrange weight l_0(tau)
@@ -69,8 +48,7 @@ hdo_radau_less_start_rounding(mpfr_t a, const mpfr_t rho)
    1/(lambda h) in the stages, which top_term sees; decisions.md D-085.) */
 void
 hdo_radau_start_term(mpfr_t e, mpfr_srcptr Z, mpfr_srcptr w0, mpfr_srcptr sc,
-                     slong n, slong s, mpfr_prec_t w, slong nstate,
-                     const mpfr_t rho)
+                     slong n, slong s, mpfr_prec_t w)
 {
     mpfr_t a;
     mpfr_init2(a, w);
@@ -78,8 +56,6 @@ hdo_radau_start_term(mpfr_t e, mpfr_srcptr Z, mpfr_srcptr w0, mpfr_srcptr sc,
         mpfr_set_ui(a, 0, MPFR_RNDN);
         for (slong j = 0; j < s; j++)
             mpfr_fma(a, w0 + j, Z + j * n + i, a, MPFR_RNDN);
-        if (i >= nstate)
-            hdo_radau_less_start_rounding(a, rho);
         hdo_radau_scaled_max(e, a, 1, 1, sc + i);
     }
     mpfr_clear(a);

@@ -14,26 +14,9 @@ void hdo_radau_top_term(mpfr_t e, mpfr_srcptr Z, mpfr_srcptr L, mpfr_srcptr sc,
                         mpfr_srcptr dd, slong nd, slong n, slong s,
                         mpfr_prec_t w);
 /* e := max(e, the largest |sum_j w0_j Z_j| / sc_i): y0's distance from
-   the stages' polynomial at tau = 0 (modes with switching functions),
-   for the algebraic components (i >= nstate) less rho, the rounding of
-   their start values (hdo_radau_start_rounding). */
+   the stages' polynomial at tau = 0 (modes with switching functions). */
 void hdo_radau_start_term(mpfr_t e, mpfr_srcptr Z, mpfr_srcptr w0,
-                          mpfr_srcptr sc, slong n, slong s, mpfr_prec_t w,
-                          slong nstate, const mpfr_t rho);
-/* rho := 2^(8 - prec) max_i |y0_i| (64 bits): how far the start values
-   of the algebraic components, solved from the states at the run's
-   precision prec (the driver's consistent point), can be from the
-   stages' solution at the working precision.  Where an algebraic
-   component cancels (z = a - y + y^2 near y = 1, of size d = y - 1),
-   its start value is only known to about 2^-prec of the terms, d^2 or
-   more relative to d: held to tol relative, the start's own rounding
-   made the estimate grow with d independently of h, and the step shrank
-   below t's resolution (decisions.md D-135). */
-void hdo_radau_start_rounding(mpfr_t rho, mpfr_srcptr y0, slong N,
-                              mpfr_prec_t prec);
-/* a := sign(a) max(|a| - rho, 0): a start distance beyond the start
-   value's own rounding rho. */
-void hdo_radau_less_start_rounding(mpfr_t a, const mpfr_t rho);
+                          mpfr_srcptr sc, slong n, slong s, mpfr_prec_t w);
 
 /* L[1..s) := L_j(c_1), the Lagrange weights of the stages 2..s at c_1
    (hdo_radau_top_term's), and Lsum := 1 + sum_j |L_j| (64 bits: how

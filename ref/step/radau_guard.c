@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "radau.h"
-#include "radau_error.h"
 #include "taylor.h"
 
 /* The jet's order: the zero rule of KM Remark 12 (hdo_event_zero_order)
@@ -162,20 +161,13 @@ guard_scale(mpfr_t sc, const hdo_radau_guard *g, slong q, const mpfr_t tol)
 
 void
 hdo_radau_guard_error(mpfr_t e, const hdo_radau_guard *g, mpfr_srcptr L,
-                      mpfr_srcptr w0, const mpfr_t tol, const mpfr_t rho,
-                      const mpfr_t low)
+                      mpfr_srcptr w0, const mpfr_t tol)
 {
     slong s = g->s, ng = g->ng;
     mpfr_t a, b, sc;
     mpfr_inits2(g->wprec, a, b, sc, (mpfr_ptr)0);
     for (slong q = 0; q < ng; q++) {
         guard_scale(sc, g, q, tol);
-        /* a guard read off the components is computed to their floor:
-           z = a - y + y^2 at 1e-60 beside y = 1 has stage values
-           solved to tol times 2^-(3s + 25), held to tol relative to
-           its own 1e-59 the estimate was 1e-10 whatever h, and the step
-           shrank below t's resolution (decisions.md D-135) */
-        mpfr_max(sc, sc, low, MPFR_RNDN);
         /* as hdo_radau_top_term: the first stage against the others' polynomial
          */
         mpfr_set(a, g->gv + ng + q, MPFR_RNDN);
@@ -188,7 +180,6 @@ hdo_radau_guard_error(mpfr_t e, const hdo_radau_guard *g, mpfr_srcptr L,
         mpfr_neg(a, g->gv + q, MPFR_RNDN);
         for (slong j = 0; j < s; j++)
             mpfr_fma(a, w0 + j, g->gv + (j + 1) * ng + q, a, MPFR_RNDN);
-        hdo_radau_less_start_rounding(a, rho);
         hdo_radau_scaled_max(e, a, 1, 1, sc);
     }
     mpfr_clears(a, b, sc, (mpfr_ptr)0);

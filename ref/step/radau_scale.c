@@ -23,22 +23,16 @@
    "absolute_values"). */
 
 void
-hdo_radau_round_floor(mpfr_t low, mpfr_srcptr y0, slong N, slong s)
-{
-    mpfr_set_zero(low, 1);
-    for (slong i = 0; i < N; i++)
-        if (mpfr_cmpabs(y0 + i, low) > 0)
-            mpfr_abs(low, y0 + i, MPFR_RNDN);
-    mpfr_mul_2si(low, low, -(3 * s + 25), MPFR_RNDN);
-}
-
-void
 hdo_radau_scales(mpfr_ptr sc, mpfr_srcptr y0, mpfr_srcptr Z, mpfr_srcptr floor,
                  slong N, slong s)
 {
     mpfr_t a, low;
     mpfr_inits2(64, a, low, (mpfr_ptr)0);
-    hdo_radau_round_floor(low, y0, N, s);
+    mpfr_set_zero(low, 1);
+    for (slong i = 0; i < N; i++)
+        if (mpfr_cmpabs(y0 + i, low) > 0)
+            mpfr_abs(low, y0 + i, MPFR_RNDN);
+    mpfr_mul_2si(low, low, -(3 * s + 25), MPFR_RNDN);
     for (slong i = 0; i < N; i++) {
         mpfr_abs(sc + i, y0 + i, MPFR_RNDN);
         if (Z != NULL) {

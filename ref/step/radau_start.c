@@ -6,11 +6,11 @@
 /* Why.  The driver's consistent point solves g(t0, y0, z) = 0 at the run's
    precision prec, to 2^(8 - prec) of the unknowns' size; where g's terms
    cancel (z = a - y + y^2 at y near 1, z of size 1e-60 beside y = 1) z0
-   is only known to 2^-prec of the terms, and a start value that
-   disagrees with the stages' solution at the working precision made the
-   dense output wiggle through it (29 false crossings of z at t = 1) and
-   the error estimate grow with z's size, independently of h, until the
-   step fell below t's resolution (decisions.md D-135).  One Newton step
+   is only known to 2^-prec of the terms (z0 = d + a without the d^2 of
+   z = d + d^2 + a, d = y - 1), and a start value that disagrees with the
+   stages' solution at the working precision made the error estimate
+   grow with z's size, independently of h, until the step fell below t's
+   resolution (decisions.md D-135).  One Newton step
    at the working precision from z0 corrects it; it is taken only where
    it moves z0 by more than the consistent point's own tolerance, so
    every start value the run's precision holds stays as it was. */
