@@ -41,23 +41,19 @@ hdo_rank_count(mpfr_srcptr s, slong k, mpfr_prec_t prec)
 void
 hdo_rank_from_sv(hdo_rank_info *info, mpfr_srcptr s, slong k, mpfr_prec_t prec)
 {
-    mpfr_t scale, tol, sure;
-    slong r;
+    mpfr_t scale, sure;
+    slong r = hdo_rank_count(s, k, prec);
 
-    mpfr_inits2(prec, scale, tol, sure, (mpfr_ptr)0);
+    mpfr_inits2(prec, scale, sure, (mpfr_ptr)0);
     mpfr_set_ui(scale, 1, MPFR_RNDN);
     if (k > 0 && mpfr_cmp(s, scale) > 0)
         mpfr_set(scale, s, MPFR_RNDN);
-    mpfr_mul_2si(tol, scale, -(long)(prec * 3 / 4), MPFR_RNDN);
     /* Kept values must stand a quarter of the digits above the drop
        threshold: a badly scaled but regular matrix (the bowed string's
        spatial discretisation, condition 1e12 at 133 bits) is then
        decided, while a value inside the band is refused. */
     mpfr_mul_2si(sure, scale, -(long)(prec / 2), MPFR_RNDN);
 
-    r = 0;
-    while (r < k && mpfr_cmp(s + r, tol) > 0)
-        r++;
     info->rank = r;
     info->clear = (r == 0 || mpfr_cmp(s + r - 1, sure) > 0);
 
@@ -79,7 +75,7 @@ hdo_rank_from_sv(hdo_rank_info *info, mpfr_srcptr s, slong k, mpfr_prec_t prec)
     info->log10_gap = (r < k && !mpfr_zero_p(s + r))
                           ? info->log10_last_kept - info->log10_first_dropped
                           : INFINITY;
-    mpfr_clears(scale, tol, sure, (mpfr_ptr)0);
+    mpfr_clears(scale, sure, (mpfr_ptr)0);
 }
 
 int
