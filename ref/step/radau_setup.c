@@ -190,9 +190,11 @@ hdo_radau_stepper_alloc(hdo_stepper_struct *st, hdo_model_t model,
     /* the predictor's coefficients, rounded when a step is accepted:
        a start for Newton, trusted to half the precision (predict) and
        in practice to about that (decisions.md D-123), so 64 bits beyond
-       half the run's precision (D-136), not the working one */
+       the run's precision, not the working one (half the run's
+       precision made a cancelling algebraic variable's run take more
+       than 50,000 steps: D-136) */
     for (slong k = 0; k < N * (s + 1); k++)
-        mpfr_init2(r->prev_coef[k], prec / 2 + 64 < w ? prec / 2 + 64 : w);
+        mpfr_init2(r->prev_coef[k], prec + 64 < w ? prec + 64 : w);
     mpfr_set_ui(r->hnext, 0, MPFR_RNDN);
     hdo_radau_probe_init(&r->probe);
     /* the tolerance: 2^(17 - prec), about the hybrid driver's 10^-(D+5)
