@@ -28,6 +28,13 @@ int hdo_radau_nodes(mpfr_ptr c, slong s);
    polynomial l_j of the nodes, into the s x s matrix A (its
    precision).  Returns 0 or HDO_ERR_SINGULAR. */
 int hdo_radau_matrix(hdo_mat_t A, mpfr_srcptr c, slong s);
+/* Ci := 2^-e C^-1 for the s x s matrix C_mk = c_m^(k+1) (m, k < s),
+   e the exponent of C^-1's largest entry (so |Ci_ik| < 1, and the
+   scaling is exact): the coefficients b_1..b_s of the polynomial in
+   tau through (0, 0) and (c_m, Z_m) are 2^e Ci Z.  Each entry rounded
+   once to Ci's precision (computed 4 s + 64 bits beyond it).  Returns
+   0, or -1 when C is singular at that precision. */
+int hdo_radau_interp_inverse(hdo_mat_t Ci, long *e, mpfr_srcptr c, slong s);
 /* out := sum_k c[k] h^k (k = 0..s) by Horner at wprec bits, rounded to
    out's precision: the value of a dense output polynomial. */
 void hdo_radau_horner(mpfr_ptr out, const mpfr_t *c, slong s, const mpfr_t h,

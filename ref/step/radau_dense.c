@@ -52,25 +52,29 @@ hdo_radau_predict(radau *r)
 }
 
 /* Each component's polynomial through (0, y0_i), (c_m, y0_i + Z_mi) in
-   tau = (t - t0)/h, converted to t - t0: state_coef[i][k] = b_k / h^k.
-   The powers h^k are rounded as the loop over one component rounded
-   them, once for all N (decisions.md D-128: the same bits). */
+   tau = (t - t0)/h, converted to t - t0: state_coef[i][k] = b_k / h^k,
+   b_0 = y0_i and b_1..b_s = 2^cexp Ci Z_i, each one dot product rounded
+   once (radau_dot.c), times 2^cexp h^-k, whose powers are rounded once
+   for all N (decisions.md D-136). */
 void
 hdo_radau_interpolate(radau *r)
 {
     slong N = r->N, s = r->s;
     mpfr_ptr hk = hdo_vec_init(s + 1, r->wprec);
-    mpfr_set_ui(hk + 0, 1, MPFR_RNDN);
-    for (slong k = 1; k <= s; k++)
-        mpfr_mul(hk + k, hk + k - 1, r->h, MPFR_RNDN);
+    mpfr_ui_div(hk + 0, 1, r->h, MPFR_RNDN);
+    for (slong k = 1; k < s; k++)
+        mpfr_mul(hk + k, hk + k - 1, hk + 0, MPFR_RNDN);
+    for (slong k = 0; k < s; k++)
+        mpfr_mul_2si(hk + k, hk + k, r->cexp, MPFR_RNDN);
+    /* Z_i's integers at wprec bits below its largest stage */
+    hdo_radau_dot_apply(r->B, &r->Cd, r->Z, N, (long)r->wprec);
+    hdo_erange er;
+    hdo_erange_get(&er);
     for (slong i = 0; i < N; i++) {
         mpfr_t *dst = r->state_coef + i * (s + 1);
-        mpfr_set(r->v + 0, r->y0 + i, MPFR_RNDN);
-        for (slong m = 0; m < s; m++)
-            mpfr_add(r->v + m + 1, r->y0 + i, r->Z + m * N + i, MPFR_RNDN);
-        hdo_lu_solve(r->v, r->W, r->wperm);
-        for (slong k = 0; k <= s; k++)
-            mpfr_div(dst[k], r->v + k, hk + k, MPFR_RNDN);
+        mpfr_set(dst[0], r->y0 + i, MPFR_RNDN);
+        for (slong k = 1; k <= s; k++)
+            hdo_mul_rn(dst[k], r->B + (k - 1) * N + i, hk + k - 1, &er);
     }
     hdo_vec_clear(hk, s + 1);
 }

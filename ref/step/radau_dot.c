@@ -275,6 +275,43 @@ pack(mp_limb_t *limbs, unsigned char *sg, const mpz_t *x, slong stride, slong s,
 }
 
 void
+hdo_radau_dot_apply(mpfr_ptr out, hdo_radau_dot *d, mpfr_srcptr F, slong ncols,
+                    long prec)
+{
+    slong s = d->s, n = d->n;
+    if (prec < 64)
+        prec = 64;
+    slong l = (prec + 63) / 64;
+    if (l > d->lmax)
+        l = d->lmax;
+    mpz_srcptr Az = a_fixed(d, l);
+    for (slong k = 0; k < ncols; k++) {
+        /* column k of F as integers times 2^(ek - prec) */
+        long ek = LONG_MIN;
+        for (slong j = 0; j < s; j++)
+            if (!mpfr_zero_p(F + j * n + k) && mpfr_get_exp(F + j * n + k) > ek)
+                ek = mpfr_get_exp(F + j * n + k);
+        if (ek == LONG_MIN)
+            ek = 0; /* the column is zero (or not a number: kept so) */
+        for (slong j = 0; j < s; j++)
+            hdo_radau_fixed(d->Fz[j * n + k], F + j * n + k, prec - ek);
+        /* by columns when A and F fit l <= 6 limbs (l = 3 at 16 and
+           at 30 digits, 5 at 60), else by mpn_addmul_1: the same
+           integers */
+        int cols = !d->no_cols && l <= HDO_RADAU_COLS && d->Al[l] != NULL &&
+                   pack(d->fl, d->fs, (const mpz_t *)d->Fz + k, n, s, l) == 0;
+        for (slong i = 0; i < s; i++) {
+            if (cols)
+                exact_cols(d, d->Al[l] + i * s * l, d->As[l] + i * s, l);
+            else
+                exact_mpn(d, Az + i * s, k);
+            mpfr_set_z_2exp(out + i * n + k, d->acc, ek - prec - 64 * l,
+                            MPFR_RNDN);
+        }
+    }
+}
+
+void
 hdo_radau_dot_residual(mpfr_ptr R, hdo_radau_dot *d, const mpfr_t h,
                        mpfr_srcptr F, mpfr_srcptr Z, slong nstate,
                        const mpfr_t ntol)
@@ -295,42 +332,17 @@ hdo_radau_dot_residual(mpfr_ptr R, hdo_radau_dot *d, const mpfr_t h,
     if (emax != LONG_MIN && mpfr_regular_p(ntol) &&
         emax - mpfr_get_exp(ntol) + 32 < prec)
         prec = emax - mpfr_get_exp(ntol) + 32;
-    if (prec < 64)
-        prec = 64;
-    slong l = (prec + 63) / 64;
-    if (l > d->lmax)
-        l = d->lmax;
-    mpz_srcptr Az = a_fixed(d, l);
+    hdo_radau_dot_apply(R, d, F, nstate, prec);
     hdo_erange er;
     hdo_erange_get(&er);
-    for (slong k = 0; k < nstate; k++) {
-        /* column k of F as integers times 2^(ek - prec) */
-        long ek = LONG_MIN;
-        for (slong j = 0; j < s; j++)
-            if (!mpfr_zero_p(F + j * n + k) && mpfr_get_exp(F + j * n + k) > ek)
-                ek = mpfr_get_exp(F + j * n + k);
-        if (ek == LONG_MIN)
-            ek = 0; /* the column is zero (or not a number: kept so) */
-        for (slong j = 0; j < s; j++)
-            hdo_radau_fixed(d->Fz[j * n + k], F + j * n + k, prec - ek);
-        /* by columns when A and F fit l <= 6 limbs (l = 3 at 16 and
-           at 30 digits, 5 at 60), else by mpn_addmul_1: the same
-           integers */
-        int cols = !d->no_cols && l <= HDO_RADAU_COLS && d->Al[l] != NULL &&
-                   pack(d->fl, d->fs, (const mpz_t *)d->Fz + k, n, s, l) == 0;
-        for (slong i = 0; i < s; i++) {
+    for (slong i = 0; i < s; i++)
+        for (slong k = 0; k < nstate; k++) {
             mpfr_ptr Ri = R + i * n + k;
-            if (cols)
-                exact_cols(d, d->Al[l] + i * s * l, d->As[l] + i * s, l);
-            else
-                exact_mpn(d, Az + i * s, k);
-            mpfr_set_z_2exp(Ri, d->acc, ek - prec - 64 * l, MPFR_RNDN);
             /* the product on the limbs: MPFR's bits (decisions.md
                D-132); the difference, which cancels, MPFR's faster */
             hdo_mul_rn(Ri, Ri, h, &er);
             mpfr_sub(Ri, Ri, Z + i * n + k, MPFR_RNDN);
         }
-    }
 }
 
 /* Why.  A Newton iteration whose matrix is factored in double gains a

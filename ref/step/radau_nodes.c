@@ -1,5 +1,6 @@
 /* radau_nodes.c -- the Radau IIA tableau with s stages in MPFR: nodes,
  * collocation matrix A, and the interpolation matrix of the dense output */
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include "radau.h"
@@ -218,4 +219,47 @@ hdo_radau_horner(mpfr_ptr out, const mpfr_t *c, slong s, const mpfr_t h,
         hdo_radau_horner_acc(out, acc, c, s, h);
     }
     mpfr_clear(acc);
+}
+
+int
+hdo_radau_interp_inverse(hdo_mat_t Ci, long *e, mpfr_srcptr c, slong s)
+{
+    /* the Vandermonde's inverse loses up to about 3 bits a stage (the
+       guard bits of radau_setup.c's wprec): 4 s + 64 more bits, so
+       that its entries round correctly to Ci's precision but rarely */
+    mpfr_prec_t p = mpfr_get_prec(hdo_mat_entry(Ci, 0, 0)) + 4 * s + 64;
+    hdo_mat_t C;
+    slong *perm = malloc(s * sizeof(slong));
+    mpfr_ptr col = hdo_vec_init(s, p);
+    HDO_ASSERT(perm != NULL);
+    hdo_mat_init(C, s, s, p);
+    for (slong m = 0; m < s; m++) {
+        mpfr_set(hdo_mat_entry(C, m, 0), c + m, MPFR_RNDN);
+        for (slong k = 1; k < s; k++)
+            mpfr_mul(hdo_mat_entry(C, m, k), hdo_mat_entry(C, m, k - 1), c + m,
+                     MPFR_RNDN);
+    }
+    int st = hdo_lu_factor(C, perm) == 0 ? 0 : -1;
+    *e = LONG_MIN;
+    for (slong j = 0; j < s && st == 0; j++) {
+        for (slong i = 0; i < s; i++)
+            mpfr_set_ui(col + i, i == j, MPFR_RNDN);
+        hdo_lu_solve(col, C, perm);
+        for (slong i = 0; i < s; i++) {
+            mpfr_set(hdo_mat_entry(Ci, i, j), col + i, MPFR_RNDN);
+            if (!mpfr_number_p(col + i))
+                st = -1;
+            else if (!mpfr_zero_p(col + i) && mpfr_get_exp(col + i) > *e)
+                *e = mpfr_get_exp(col + i);
+        }
+    }
+    if (st == 0 && *e == LONG_MIN)
+        st = -1;
+    for (slong i = 0; i < s * s && st == 0; i++)
+        mpfr_mul_2si(hdo_mat_entry(Ci, i / s, i % s),
+                     hdo_mat_entry(Ci, i / s, i % s), -*e, MPFR_RNDN);
+    hdo_mat_clear(C);
+    hdo_vec_clear(col, s);
+    free(perm);
+    return st;
 }

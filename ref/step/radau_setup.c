@@ -134,6 +134,12 @@ hdo_radau_stepper_alloc(hdo_stepper_struct *st, hdo_model_t model,
         hdo_mat_clear(G);
     }
     hdo_radau_dot_init(&r->Ad, r->A, N);
+    hdo_mat_t Ci;
+    hdo_mat_init(Ci, s, s, w);
+    r->ci_ok = hdo_radau_interp_inverse(Ci, &r->cexp, r->c, s) == 0;
+    hdo_radau_dot_init(&r->Cd, Ci, N);
+    hdo_mat_clear(Ci);
+    r->B = hdo_vec_init(s * N, w);
     /* the block form solves I - h (A (x) J), or in a DAE mode the
        matrix with the algebraic rows g_y, g_z (radau_block.c) */
     r->have_blk = hdo_radau_block_init(&r->blk, r->A, N) == 0;
@@ -143,7 +149,7 @@ hdo_radau_stepper_alloc(hdo_stepper_struct *st, hdo_model_t model,
     r->J0 = hdo_vec_init(r->nnz, w);
     mpfr_init2(r->Lsum, 64);
     hdo_radau_top_weights(r->L, r->Lsum, r->c, s);
-    if (hdo_lu_factor(r->W, r->wperm) != 0) {
+    if (!r->ci_ok || hdo_lu_factor(r->W, r->wperm) != 0) {
         snprintf(st->message, sizeof st->message,
                  "the Radau IIA interpolation matrix is singular");
         return HDO_ERR_UNSUPPORTED;
@@ -184,7 +190,9 @@ hdo_radau_stepper_alloc(hdo_stepper_struct *st, hdo_model_t model,
     /* the predictor's coefficients, rounded when a step is accepted:
        a start for Newton, trusted to half the precision (predict) and
        in practice to about that (decisions.md D-123), so 64 bits beyond
-       the run's precision, not the working one */
+       the run's precision, not the working one (half the run's
+       precision made a cancelling algebraic variable's run take more
+       than 50,000 steps: D-136) */
     for (slong k = 0; k < N * (s + 1); k++)
         mpfr_init2(r->prev_coef[k], prec + 64 < w ? prec + 64 : w);
     mpfr_set_ui(r->hnext, 0, MPFR_RNDN);
@@ -251,6 +259,8 @@ hdo_radau_stepper_free(hdo_stepper_struct *st)
         if (r->fb_ok)
             hdo_radau_block_clear(&r->fb);
         hdo_radau_dot_clear(&r->Ad);
+        hdo_radau_dot_clear(&r->Cd);
+        hdo_vec_clear(r->B, s * N);
         hdo_radau_block_clear(&r->blk);
         hdo_vec_clear(r->J0, r->nnz);
     }

@@ -30,6 +30,13 @@ typedef struct {
     hdo_radau_dot Ad; /* A for the residual's dot products (radau_dot.c) */
     hdo_mat_t W;      /* LU of the (s+1) x (s+1) Vandermonde of 0, c_1..c_s */
     slong *wperm;
+    /* the dense output's coefficients b_1..b_s from Z as 2^cexp Ci Z
+       (hdo_radau_interp_inverse), Ci's dot products in Cd; B their
+       values (s x N) */
+    hdo_radau_dot Cd;
+    long cexp;
+    int ci_ok;
+    mpfr_ptr B;
     mpfr_ptr L;  /* L_j(c_1), j = 2..s: the Lagrange weights that
                     extrapolate from the stages 2..s to c_1 */
     mpfr_t Lsum; /* 1 + sum |L_j|: how the top term amplifies the stages'

@@ -1,0 +1,252 @@
+/* radau_interp.c -- the dense output's coefficients as dot products
+   (ref/step/radau_nodes.c's hdo_radau_interp_inverse, radau_dot.c's
+   hdo_radau_dot_apply; decisions.md D-136): the scaled inverse of the
+   nodes' Vandermonde against the identity, each dot product within its
+   stated error of the exact one, and the polynomial 2^e Ci Z through
+   every stage (c_m, Z_m) to the working precision. */
+#include <criterion/criterion.h>
+#include <limits.h>
+#include <math.h>
+#include "../../ref/step/radau.h"
+#include "../../ref/step/radau_dot.h"
+
+static const slong stage_counts[5] = {3, 9, 17, 24, 45};
+
+/* the run's precision at D digits and radau_setup.c's working one */
+static mpfr_prec_t
+working_prec(slong s, int digits)
+{
+    return (mpfr_prec_t)((digits + 10) * 3.3219280948873623) + 3 * s + 32;
+}
+
+Test(step_interp, inverse_times_vandermonde_is_identity)
+{
+    for (int c = 0; c < 5; c++) {
+        slong s = stage_counts[c];
+        mpfr_prec_t w = working_prec(s, 16), p = 4 * w;
+        mpfr_ptr nodes = hdo_vec_init(s, w);
+        hdo_mat_t Ci;
+        hdo_mat_init(Ci, s, s, w);
+        long e = 0;
+        cr_assert_eq(hdo_radau_nodes(nodes, s), 0);
+        cr_assert_eq(hdo_radau_interp_inverse(Ci, &e, nodes, s), 0);
+        mpfr_t acc, t, pw, worst;
+        mpfr_inits2(p, acc, t, pw, (mpfr_ptr)0);
+        mpfr_init2(worst, 64);
+        mpfr_set_zero(worst, 1);
+        int below_one = 1, reaches_half = 0;
+        for (slong i = 0; i < s * s; i++) {
+            mpfr_srcptr x = hdo_mat_entry(Ci, i / s, i % s);
+            below_one &= mpfr_cmpabs_ui(x, 1) < 0;
+            reaches_half |= mpfr_get_exp(x) == 0;
+        }
+        /* (2^e Ci C)_ij = sum_k Ci_ik 2^e c_k^(j+1), exactly at p bits */
+        for (slong i = 0; i < s; i++)
+            for (slong j = 0; j < s; j++) {
+                mpfr_set_zero(acc, 1);
+                for (slong k = 0; k < s; k++) {
+                    mpfr_pow_ui(pw, nodes + k, (unsigned long)j + 1, MPFR_RNDN);
+                    mpfr_mul(t, hdo_mat_entry(Ci, i, k), pw, MPFR_RNDN);
+                    mpfr_add(acc, acc, t, MPFR_RNDN);
+                }
+                mpfr_mul_2si(acc, acc, e, MPFR_RNDN);
+                if (i == j)
+                    mpfr_sub_ui(acc, acc, 1, MPFR_RNDN);
+                mpfr_abs(acc, acc, MPFR_RNDN);
+                mpfr_max(worst, worst, acc, MPFR_RNDN);
+            }
+        /* each entry rounded once at w bits below 2^e: s of them a
+           sum, times c^(j+1) <= 1 */
+        mpfr_set_ui_2exp(t, (unsigned long)s, e - (long)w, MPFR_RNDN);
+        cr_expect(mpfr_cmp(worst, t) <= 0,
+                  "s = %ld: |2^e Ci C - I| = %.3e against %.3e (e = %ld)",
+                  (long)s, mpfr_get_d(worst, MPFR_RNDN),
+                  mpfr_get_d(t, MPFR_RNDN), e);
+        cr_expect(below_one && reaches_half,
+                  "s = %ld: Ci's largest entry in [1/2, 1)", (long)s);
+        mpfr_clears(acc, t, pw, worst, (mpfr_ptr)0);
+        hdo_mat_clear(Ci);
+        hdo_vec_clear(nodes, s);
+    }
+}
+
+/* F of s x n entries at prec bits over sizes 2^-60 .. 2^60, mixed
+   signs, a zero column and zeros */
+static void
+fill(mpfr_ptr F, slong s, slong n, gmp_randstate_t rs)
+{
+    for (slong k = 0; k < s * n; k++) {
+        unsigned long u = gmp_urandomm_ui(rs, 1000);
+        mpfr_urandomb(F + k, rs);
+        mpfr_mul_2si(F + k, F + k, (long)(u % 121) - 60, MPFR_RNDN);
+        if (u % 2 == 1)
+            mpfr_neg(F + k, F + k, MPFR_RNDN);
+        if (u % 19 == 0 || k % n == n - 1)
+            mpfr_set_zero(F + k, 1);
+    }
+}
+
+Test(step_interp, dot_apply_within_its_error)
+{
+    const mpfr_prec_t precs[4] = {64, 100, 170, 300};
+    gmp_randstate_t rs;
+    gmp_randinit_default(rs);
+    gmp_randseed_ui(rs, 31136);
+    long checked = 0;
+    for (int c = 0; c < 4; c++)
+        for (int pi = 0; pi < 4; pi++) {
+            slong s = stage_counts[c], n = 4;
+            mpfr_prec_t w = working_prec(s, 30), prec = precs[pi];
+            mpfr_ptr nodes = hdo_vec_init(s, w);
+            mpfr_ptr F = hdo_vec_init(s * n, w);
+            mpfr_ptr out = hdo_vec_init(s * n, w);
+            hdo_mat_t A;
+            hdo_radau_dot d;
+            hdo_mat_init(A, s, s, w);
+            cr_assert_eq(hdo_radau_nodes(nodes, s), 0);
+            cr_assert_eq(hdo_radau_matrix(A, nodes, s), 0);
+            hdo_radau_dot_init(&d, A, n);
+            fill(F, s, n, rs);
+            hdo_radau_dot_apply(out, &d, F, n, (long)prec);
+            slong l = (prec + 63) / 64;
+            if (l > d.lmax)
+                l = d.lmax;
+            mpfr_t exact, t, bound, sa;
+            mpfr_inits2(4 * w + 512, exact, t, bound, sa, (mpfr_ptr)0);
+            for (slong k = 0; k < n; k++) {
+                long ek = LONG_MIN;
+                for (slong j = 0; j < s; j++)
+                    if (!mpfr_zero_p(F + j * n + k) &&
+                        mpfr_get_exp(F + j * n + k) > ek)
+                        ek = mpfr_get_exp(F + j * n + k);
+                for (slong i = 0; i < s; i++) {
+                    /* the exact sum, and the bound: F's roundings (half
+                       of 2^(ek - prec) each, times sum |a|), A's (half
+                       of 2^-64l each, times sum |F|), the result's */
+                    mpfr_set_zero(exact, 1);
+                    mpfr_set_zero(sa, 1);
+                    mpfr_set_zero(bound, 1);
+                    for (slong j = 0; j < s; j++) {
+                        mpfr_srcptr a = hdo_mat_entry(A, i, j);
+                        mpfr_mul(t, a, F + j * n + k, MPFR_RNDN);
+                        mpfr_add(exact, exact, t, MPFR_RNDN);
+                        mpfr_abs(t, a, MPFR_RNDN);
+                        mpfr_add(sa, sa, t, MPFR_RNDN);
+                        mpfr_abs(t, F + j * n + k, MPFR_RNDN);
+                        mpfr_add(bound, bound, t, MPFR_RNDN);
+                    }
+                    mpfr_mul_2si(bound, bound, -64 * l - 1, MPFR_RNDN);
+                    if (ek != LONG_MIN) {
+                        mpfr_mul_2si(sa, sa, ek - (long)prec - 1, MPFR_RNDN);
+                        mpfr_add(bound, bound, sa, MPFR_RNDN);
+                    }
+                    mpfr_mul_2si(t, exact, -(long)w, MPFR_RNDN);
+                    mpfr_abs(t, t, MPFR_RNDN);
+                    mpfr_add(bound, bound, t, MPFR_RNDN);
+                    mpfr_sub(t, out + i * n + k, exact, MPFR_RNDN);
+                    mpfr_abs(t, t, MPFR_RNDN);
+                    cr_expect(mpfr_cmp(t, bound) <= 0,
+                              "s = %ld, prec %ld, (%ld, %ld): error %.3e "
+                              "above %.3e",
+                              (long)s, (long)prec, (long)i, (long)k,
+                              mpfr_get_d(t, MPFR_RNDN),
+                              mpfr_get_d(bound, MPFR_RNDN));
+                    if (ek == LONG_MIN)
+                        cr_expect(mpfr_zero_p(out + i * n + k));
+                    checked++;
+                }
+            }
+            mpfr_clears(exact, t, bound, sa, (mpfr_ptr)0);
+            hdo_radau_dot_clear(&d);
+            hdo_mat_clear(A);
+            hdo_vec_clear(nodes, s);
+            hdo_vec_clear(F, s * n);
+            hdo_vec_clear(out, s * n);
+        }
+    gmp_randclear(rs);
+    cr_expect(checked == 4L * 4 * (3 + 9 + 17 + 24));
+}
+
+/* The dense output's coefficients as radau_dense.c's interpolate makes
+   them, b = 2^e Ci Z at wprec: the polynomial sum_k b_k c_m^k returns
+   every Z_m to about wprec bits below |Z| (the LU solve of the
+   (s + 1)^2 Vandermonde it replaced lost up to 3 s of them). */
+Test(step_interp, polynomial_through_the_stages)
+{
+    gmp_randstate_t rs;
+    gmp_randinit_default(rs);
+    gmp_randseed_ui(rs, 1361);
+    for (int c = 0; c < 5; c++)
+        for (int digits = 16; digits <= 60; digits += 44) {
+            slong s = stage_counts[c], n = 3;
+            mpfr_prec_t w = working_prec(s, digits);
+            mpfr_ptr nodes = hdo_vec_init(s, w);
+            mpfr_ptr Z = hdo_vec_init(s * n, w);
+            mpfr_ptr B = hdo_vec_init(s * n, w);
+            hdo_mat_t Ci;
+            hdo_radau_dot d;
+            long e = 0;
+            hdo_mat_init(Ci, s, s, w);
+            cr_assert_eq(hdo_radau_nodes(nodes, s), 0);
+            cr_assert_eq(hdo_radau_interp_inverse(Ci, &e, nodes, s), 0);
+            hdo_radau_dot_init(&d, Ci, n);
+            /* smooth stages: Z_m = sum_q g_q c_m^q, g_q of size 3^-q,
+               each component its own scale */
+            for (slong k = 0; k < n; k++) {
+                mpfr_t g, pw, t;
+                mpfr_inits2(w, g, pw, t, (mpfr_ptr)0);
+                for (slong m = 0; m < s; m++)
+                    mpfr_set_zero(Z + m * n + k, 1);
+                for (slong q = 1; q <= s; q++) {
+                    mpfr_urandomb(g, rs);
+                    mpfr_sub_d(g, g, 0.5, MPFR_RNDN);
+                    mpfr_mul_2si(g, g, 40 * (long)k - 40, MPFR_RNDN);
+                    mpfr_div_d(g, g, pow(3.0, (double)q), MPFR_RNDN);
+                    for (slong m = 0; m < s; m++) {
+                        mpfr_pow_ui(pw, nodes + m, (unsigned long)q, MPFR_RNDN);
+                        mpfr_mul(t, g, pw, MPFR_RNDN);
+                        mpfr_add(Z + m * n + k, Z + m * n + k, t, MPFR_RNDN);
+                    }
+                }
+                mpfr_clears(g, pw, t, (mpfr_ptr)0);
+            }
+            hdo_radau_dot_apply(B, &d, Z, n, (long)w);
+            mpfr_t v, pw, t, zmax;
+            mpfr_inits2(2 * w, v, pw, t, zmax, (mpfr_ptr)0);
+            for (slong k = 0; k < n; k++) {
+                mpfr_set_zero(zmax, 1);
+                for (slong m = 0; m < s; m++) {
+                    mpfr_abs(t, Z + m * n + k, MPFR_RNDN);
+                    mpfr_max(zmax, zmax, t, MPFR_RNDN);
+                }
+                for (slong m = 0; m < s; m++) {
+                    mpfr_set_zero(v, 1);
+                    for (slong q = 1; q <= s; q++) {
+                        mpfr_pow_ui(pw, nodes + m, (unsigned long)q, MPFR_RNDN);
+                        mpfr_mul(t, B + (q - 1) * n + k, pw, MPFR_RNDN);
+                        mpfr_mul_2si(t, t, e, MPFR_RNDN);
+                        mpfr_add(v, v, t, MPFR_RNDN);
+                    }
+                    mpfr_sub(v, v, Z + m * n + k, MPFR_RNDN);
+                    mpfr_abs(v, v, MPFR_RNDN);
+                    /* 2^(e + 3 + log2 s) ulps of wprec below |Z|: the
+                       inverse's size times its roundings, s terms */
+                    mpfr_mul_2si(t, zmax, e + 8 - (long)w, MPFR_RNDN);
+                    mpfr_mul_ui(t, t, (unsigned long)s, MPFR_RNDN);
+                    cr_expect(mpfr_cmp(v, t) <= 0,
+                              "s = %ld, %d digits, component %ld, stage "
+                              "%ld: |p(c_m) - Z_m| = %.3e above %.3e",
+                              (long)s, digits, (long)k, (long)m,
+                              mpfr_get_d(v, MPFR_RNDN),
+                              mpfr_get_d(t, MPFR_RNDN));
+                }
+            }
+            mpfr_clears(v, pw, t, zmax, (mpfr_ptr)0);
+            hdo_radau_dot_clear(&d);
+            hdo_mat_clear(Ci);
+            hdo_vec_clear(nodes, s);
+            hdo_vec_clear(Z, s * n);
+            hdo_vec_clear(B, s * n);
+        }
+    gmp_randclear(rs);
+}
