@@ -54,8 +54,10 @@ hdo_radau_predict(radau *r)
 /* Each component's polynomial through (0, y0_i), (c_m, y0_i + Z_mi) in
    tau = (t - t0)/h, converted to t - t0: state_coef[i][k] = b_k / h^k,
    b_0 = y0_i and b_1..b_s = 2^cexp Ci Z_i, each one dot product rounded
-   once (radau_dot.c), times 2^cexp h^-k, whose powers are rounded once
-   for all N (decisions.md D-136). */
+   once (radau_dot.c, the scale 2^cexp on the exact sum: b itself, not a
+   scaled intermediate, meets the exponent range), times h^-k, whose
+   powers are rounded once for all N (decisions.md D-136).  The stages
+   are numbers here (the step's error estimate read them). */
 void
 hdo_radau_interpolate(radau *r)
 {
@@ -64,10 +66,8 @@ hdo_radau_interpolate(radau *r)
     mpfr_ui_div(hk + 0, 1, r->h, MPFR_RNDN);
     for (slong k = 1; k < s; k++)
         mpfr_mul(hk + k, hk + k - 1, hk + 0, MPFR_RNDN);
-    for (slong k = 0; k < s; k++)
-        mpfr_mul_2si(hk + k, hk + k, r->cexp, MPFR_RNDN);
     /* Z_i's integers at wprec bits below its largest stage */
-    hdo_radau_dot_apply(r->B, &r->Cd, r->Z, N, (long)r->wprec);
+    hdo_radau_dot_apply(r->B, &r->Cd, r->Z, N, (long)r->wprec, r->cexp);
     hdo_erange er;
     hdo_erange_get(&er);
     for (slong i = 0; i < N; i++) {

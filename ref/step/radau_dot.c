@@ -276,7 +276,7 @@ pack(mp_limb_t *limbs, unsigned char *sg, const mpz_t *x, slong stride, slong s,
 
 void
 hdo_radau_dot_apply(mpfr_ptr out, hdo_radau_dot *d, mpfr_srcptr F, slong ncols,
-                    long prec)
+                    long prec, long scale)
 {
     slong s = d->s, n = d->n;
     if (prec < 64)
@@ -305,7 +305,7 @@ hdo_radau_dot_apply(mpfr_ptr out, hdo_radau_dot *d, mpfr_srcptr F, slong ncols,
                 exact_cols(d, d->Al[l] + i * s * l, d->As[l] + i * s, l);
             else
                 exact_mpn(d, Az + i * s, k);
-            mpfr_set_z_2exp(out + i * n + k, d->acc, ek - prec - 64 * l,
+            mpfr_set_z_2exp(out + i * n + k, d->acc, ek - prec - 64 * l + scale,
                             MPFR_RNDN);
         }
     }
@@ -332,7 +332,7 @@ hdo_radau_dot_residual(mpfr_ptr R, hdo_radau_dot *d, const mpfr_t h,
     if (emax != LONG_MIN && mpfr_regular_p(ntol) &&
         emax - mpfr_get_exp(ntol) + 32 < prec)
         prec = emax - mpfr_get_exp(ntol) + 32;
-    hdo_radau_dot_apply(R, d, F, nstate, prec);
+    hdo_radau_dot_apply(R, d, F, nstate, prec, 0);
     hdo_erange er;
     hdo_erange_get(&er);
     for (slong i = 0; i < s; i++)

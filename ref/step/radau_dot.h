@@ -40,14 +40,16 @@ void hdo_radau_fixed(mpz_t z, mpfr_srcptr x, long shift);
 /* Copies the s x s matrix A (exactly) for stages of n components. */
 void hdo_radau_dot_init(hdo_radau_dot *d, const hdo_mat_t A, slong n);
 void hdo_radau_dot_clear(hdo_radau_dot *d);
-/* out_ik := sum_j a_ij F_jk for i < s and the columns k < ncols (out
-   and F of s x n entries, stage-major; out not F), each one dot product
-   rounded once to out's precision: F's column k in integers of prec
-   bits below its largest entry (at least 64), A in integers of 64 l >=
-   prec fraction bits (at most lmax limbs), their products summed
-   exactly.  Its error: A's and F's roundings to those integers. */
+/* out_ik := 2^scale sum_j a_ij F_jk for i < s and the columns k <
+   ncols (out and F of s x n entries, stage-major; out not F), each one
+   dot product rounded once to out's precision: F's column k in integers
+   of prec bits below its largest entry (at least 64), A in integers of
+   64 l >= prec fraction bits (at most lmax limbs), their products summed
+   exactly.  Its error: A's and F's roundings to those integers.  The
+   scale is applied to the exact sum, so a matrix kept as 2^-scale A
+   (|entries| < 1) costs no intermediate beyond the exponent range. */
 void hdo_radau_dot_apply(mpfr_ptr out, hdo_radau_dot *d, mpfr_srcptr F,
-                         slong ncols, long prec);
+                         slong ncols, long prec, long scale);
 /* R_ik := h sum_j a_ij F_jk - Z_ik for the stages i < s and the
    components k < nstate (the others, a DAE mode's algebraic rows, are
    not touched), F, Z and R of s x n entries (stage-major).  The sum is

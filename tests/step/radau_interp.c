@@ -88,13 +88,14 @@ fill(mpfr_ptr F, slong s, slong n, gmp_randstate_t rs)
 
 Test(step_interp, dot_apply_within_its_error)
 {
-    const mpfr_prec_t precs[4] = {64, 100, 170, 300};
+    /* 450 bits: l capped at lmax, A's own limbs plus one */
+    const mpfr_prec_t precs[5] = {64, 100, 170, 300, 450};
     gmp_randstate_t rs;
     gmp_randinit_default(rs);
     gmp_randseed_ui(rs, 31136);
     long checked = 0;
     for (int c = 0; c < 4; c++)
-        for (int pi = 0; pi < 4; pi++) {
+        for (int pi = 0; pi < 5; pi++) {
             slong s = stage_counts[c], n = 4;
             mpfr_prec_t w = working_prec(s, 30), prec = precs[pi];
             mpfr_ptr nodes = hdo_vec_init(s, w);
@@ -107,7 +108,23 @@ Test(step_interp, dot_apply_within_its_error)
             cr_assert_eq(hdo_radau_matrix(A, nodes, s), 0);
             hdo_radau_dot_init(&d, A, n);
             fill(F, s, n, rs);
-            hdo_radau_dot_apply(out, &d, F, n, (long)prec);
+            hdo_radau_dot_apply(out, &d, F, n, (long)prec, 0);
+            /* the mpn path gives the columns' bits, scaled exactly */
+            hdo_radau_dot d2;
+            mpfr_ptr out2 = hdo_vec_init(s * n, w);
+            hdo_radau_dot_init(&d2, A, n);
+            d2.no_cols = 1;
+            hdo_radau_dot_apply(out2, &d2, F, n, (long)prec, -7);
+            for (slong k = 0; k < s * n; k++) {
+                mpfr_mul_2si(out2 + k, out2 + k, 7, MPFR_RNDN);
+                cr_expect(mpfr_equal_p(out + k, out2 + k) ||
+                              (mpfr_zero_p(out + k) && mpfr_zero_p(out2 + k)),
+                          "s = %ld, prec %ld, entry %ld: mpn and columns "
+                          "differ",
+                          (long)s, (long)prec, (long)k);
+            }
+            hdo_radau_dot_clear(&d2);
+            hdo_vec_clear(out2, s * n);
             slong l = (prec + 63) / 64;
             if (l > d.lmax)
                 l = d.lmax;
@@ -164,7 +181,7 @@ Test(step_interp, dot_apply_within_its_error)
             hdo_vec_clear(out, s * n);
         }
     gmp_randclear(rs);
-    cr_expect(checked == 4L * 4 * (3 + 9 + 17 + 24));
+    cr_expect(checked == 5L * 4 * (3 + 9 + 17 + 24));
 }
 
 /* The dense output's coefficients as radau_dense.c's interpolate makes
@@ -210,7 +227,7 @@ Test(step_interp, polynomial_through_the_stages)
                 }
                 mpfr_clears(g, pw, t, (mpfr_ptr)0);
             }
-            hdo_radau_dot_apply(B, &d, Z, n, (long)w);
+            hdo_radau_dot_apply(B, &d, Z, n, (long)w, e);
             mpfr_t v, pw, t, zmax;
             mpfr_inits2(2 * w, v, pw, t, zmax, (mpfr_ptr)0);
             for (slong k = 0; k < n; k++) {
@@ -224,7 +241,6 @@ Test(step_interp, polynomial_through_the_stages)
                     for (slong q = 1; q <= s; q++) {
                         mpfr_pow_ui(pw, nodes + m, (unsigned long)q, MPFR_RNDN);
                         mpfr_mul(t, B + (q - 1) * n + k, pw, MPFR_RNDN);
-                        mpfr_mul_2si(t, t, e, MPFR_RNDN);
                         mpfr_add(v, v, t, MPFR_RNDN);
                     }
                     mpfr_sub(v, v, Z + m * n + k, MPFR_RNDN);
@@ -249,4 +265,60 @@ Test(step_interp, polynomial_through_the_stages)
             hdo_vec_clear(B, s * n);
         }
     gmp_randclear(rs);
+}
+
+/* The scale 2^e is applied to the exact sum: b = 2^e Ci Z of stages
+   near the bottom of a narrow exponent range (emin = -500, as
+   tests/hybrid/time_terms.c narrows it) comes out as in the full
+   range, where 2^-e b (e = 56 at s = 24) would have underflowed. */
+Test(step_interp, scale_inside_a_narrow_exponent_range)
+{
+    slong s = 24, n = 2;
+    mpfr_prec_t w = working_prec(s, 30);
+    mpfr_ptr nodes = hdo_vec_init(s, w);
+    mpfr_ptr Z = hdo_vec_init(s * n, w);
+    mpfr_ptr B1 = hdo_vec_init(s * n, w), B2 = hdo_vec_init(s * n, w);
+    hdo_mat_t Ci;
+    hdo_radau_dot d;
+    long e = 0;
+    hdo_mat_init(Ci, s, s, w);
+    cr_assert_eq(hdo_radau_nodes(nodes, s), 0);
+    cr_assert_eq(hdo_radau_interp_inverse(Ci, &e, nodes, s), 0);
+    cr_assert_eq(e, 56);
+    hdo_radau_dot_init(&d, Ci, n);
+    /* Z_m = 2^-450 (c_m + c_m^2 / 3), the second column its negative */
+    for (slong m = 0; m < s; m++) {
+        mpfr_sqr(Z + m * n, nodes + m, MPFR_RNDN);
+        mpfr_div_ui(Z + m * n, Z + m * n, 3, MPFR_RNDN);
+        mpfr_add(Z + m * n, Z + m * n, nodes + m, MPFR_RNDN);
+        mpfr_mul_2si(Z + m * n, Z + m * n, -450, MPFR_RNDN);
+        mpfr_neg(Z + m * n + 1, Z + m * n, MPFR_RNDN);
+    }
+    hdo_radau_dot_apply(B1, &d, Z, n, (long)w, e);
+    mpfr_exp_t emin = mpfr_get_emin(), emax = mpfr_get_emax();
+    cr_assert_eq(mpfr_set_emin(-500), 0);
+    cr_assert_eq(mpfr_set_emax(500), 0);
+    hdo_radau_dot_apply(B2, &d, Z, n, (long)w, e);
+    cr_assert_eq(mpfr_set_emin(emin), 0);
+    cr_assert_eq(mpfr_set_emax(emax), 0);
+    /* b_3.. are rounding noise near 2^(e - w - 450) = 2^-631: zero in
+       the narrow range, as any value below its 2^-501 (exponent -500) */
+    for (slong k = 0; k < s * n; k++)
+        cr_expect(mpfr_equal_p(B1 + k, B2 + k) ||
+                      (mpfr_zero_p(B2 + k) &&
+                       (mpfr_zero_p(B1 + k) || mpfr_get_exp(B1 + k) <= -500)),
+                  "entry %ld: %.6e in the full range, %.6e in the narrow",
+                  (long)k, mpfr_get_d(B1 + k, MPFR_RNDN),
+                  mpfr_get_d(B2 + k, MPFR_RNDN));
+    /* b_1 = 2^-450 and b_2 = 2^-450 / 3: the polynomial's own
+       coefficients, far from zero */
+    cr_expect(mpfr_cmp_si_2exp(B2 + 0, 1, -451) > 0 &&
+                  mpfr_cmp_si_2exp(B2 + 0, 1, -449) < 0,
+              "b_1 = %.6e", mpfr_get_d(B2 + 0, MPFR_RNDN));
+    hdo_radau_dot_clear(&d);
+    hdo_mat_clear(Ci);
+    hdo_vec_clear(nodes, s);
+    hdo_vec_clear(Z, s * n);
+    hdo_vec_clear(B1, s * n);
+    hdo_vec_clear(B2, s * n);
 }
