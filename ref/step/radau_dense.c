@@ -62,7 +62,7 @@ void
 hdo_radau_interpolate(radau *r)
 {
     slong N = r->N, s = r->s;
-    mpfr_ptr hk = hdo_vec_init(s + 1, r->wprec);
+    mpfr_ptr hk = hdo_vec_init(s, r->wprec); /* h^-1 .. h^-s */
     mpfr_ui_div(hk + 0, 1, r->h, MPFR_RNDN);
     for (slong k = 1; k < s; k++)
         mpfr_mul(hk + k, hk + k - 1, hk + 0, MPFR_RNDN);
@@ -76,7 +76,7 @@ hdo_radau_interpolate(radau *r)
         for (slong k = 1; k <= s; k++)
             hdo_mul_rn(dst[k], r->B + (k - 1) * N + i, hk + k - 1, &er);
     }
-    hdo_vec_clear(hk, s + 1);
+    hdo_vec_clear(hk, s);
 }
 
 /* dd := the defect bound of each state's dense output (radau_error.c),

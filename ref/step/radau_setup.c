@@ -212,7 +212,6 @@ hdo_radau_stepper_alloc(hdo_stepper_struct *st, hdo_model_t model,
     r->Z = hdo_vec_init(ns, w);
     r->F = hdo_vec_init(ns, w);
     r->R = hdo_vec_init(ns, w);
-    r->v = hdo_vec_init(s + 1, w);
     r->Jst = hdo_vec_init(s * r->nnz, w);
     /* M (ns x ns) only when the full matrix is first needed */
     r->perm = malloc((ns + 1) * sizeof(slong));
@@ -288,7 +287,6 @@ hdo_radau_stepper_free(hdo_stepper_struct *st)
         hdo_vec_clear(r->Z, ns);
         hdo_vec_clear(r->F, ns);
         hdo_vec_clear(r->R, ns);
-        hdo_vec_clear(r->v, s + 1);
         hdo_vec_clear(r->Jst, s * r->nnz);
         if (r->M->entries != NULL)
             hdo_mat_clear(r->M);

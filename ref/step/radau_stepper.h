@@ -67,7 +67,7 @@ typedef struct {
     mpfr_t tprev, hprev;
     int have_prev;
     /* work */
-    mpfr_ptr y0, Z, F, R, v; /* N, s*N, s*N, s*N, s+1 */
+    mpfr_ptr y0, Z, F, R; /* N, s*N, s*N, s*N */
     hdo_mat_t M;             /* s*N x s*N */
     slong *perm;
     mpfr_ptr Jst; /* s x nnz Jacobian entries at the stages */
