@@ -42,8 +42,11 @@ the same count, mode and empty cells.  summary.json: "seconds" and "timing"
 "command_line" are not compared; "steps", "implicit_steps" (the steps the
 implicit method took, a subset of steps), "method_arcs" (where --method
 auto's switch put the implicit method: a cost choice, issue #28),
-"average_order" and "max_residual" describe the computation, not the
-result, and are reported as notes when they change; "verified_digits" fails
+"average_order", "max_residual" and "absolute_values" (how many values of
+a variable fell below its scale floor: noise at the floor moves the count,
+while the values themselves are held by the rule above, decisions.md D-137)
+describe the computation, not the result, and are reported as notes when
+they change; "verified_digits" fails
 only when the fresh run no longer verifies the N digits the stored one did;
 t0 and t_end are compared as numbers; every other key present in both must be
 equal.  A key present in only one file is a note (a format change).
@@ -62,7 +65,7 @@ MAX_REPORTS = 5          # failures printed per file before "... and K more"
 # its output folder) say what produced the result, not what it is
 NOT_COMPARED = {"seconds", "timing", "hdo_version", "command_line"}
 NOTED = {"steps", "implicit_steps", "method_arcs", "max_residual",
-         "average_order"}
+         "average_order", "absolute_values"}
 
 
 class Failures:

@@ -10,9 +10,13 @@ static const char *const not_compared[] = {"seconds", "timing", "hdo_version",
                                            "command_line", "file"};
 /* The figures of the computation: notes when they change ("method_arcs":
    where --method auto switched, a choice of cost, decisions.md D-084;
-   tools/refcompare.py's NOTED is the same list). */
-static const char *const noted[] = {"steps", "implicit_steps", "method_arcs",
-                                    "max_residual", "average_order"};
+   "absolute_values": which values fell below their scale floor, a count
+   that noise at the floor moves while the values themselves are held by
+   the trajectory's rule, decisions.md D-137; tools/refcompare.py's NOTED
+   is the same list). */
+static const char *const noted[] = {"steps",         "implicit_steps",
+                                    "method_arcs",   "max_residual",
+                                    "average_order", "absolute_values"};
 /* The run's setting, compared first (part "options"). */
 static const char *const setup[] = {"model", "digits",     "t0",
                                     "t_end", "parameters", "overrides"};

@@ -134,6 +134,44 @@ Test(golden_compare, identical_and_notes)
     free(t);
 }
 
+/* absolute_values (how many values fell below their scale floor) moved
+   by noise at the floor is a note, as steps: the values themselves are
+   held by the trajectory's rule (decisions.md D-137); a changed "events"
+   beside it still fails. */
+Test(golden_compare, absolute_values_noted)
+{
+    hdo_golden_cmp_t c;
+    char *t = traj(X0, "0");
+    const char *stored_abs = "{\"model\": \"m\", \"digits\": 40, \"t0\": 0, "
+                             "\"t_end\": 1, \"steps\": 3, \"events\": 1, "
+                             "\"verified_digits\": 40, \"absolute_values\": "
+                             "{\"lambda\": {\"count\": 1, \"from\": 0}}}";
+    const char *fresh_abs = "{\"model\": \"m\", \"digits\": 40, \"t0\": 0, "
+                            "\"t_end\": 1, \"steps\": 3, \"events\": %d, "
+                            "\"verified_digits\": 40, \"absolute_values\": "
+                            "{\"lambda\": {\"count\": 2, \"from\": 0}}}";
+    char *fresh = NULL;
+    hdo_golden_files_t a, b;
+    hdo_error_t err;
+    for (int events = 1; events <= 2; events++) {
+        cr_assert(asprintf(&fresh, fresh_abs, events) > 0);
+        put(a, "stored", t, EVENTS, stored_abs, NULL);
+        put(b, "fresh", t, EVENTS, fresh, NULL);
+        hdo_golden_cmp_init(c);
+        cr_assert_eq(hdo_golden_compare(c, a, b, 35, &err), 0, "%s",
+                     err.message);
+        cr_expect_eq(c->ndiffs, events - 1, "events %d", events);
+        cr_expect(c->notes != NULL &&
+                      strstr(c->notes, "absolute_values ") != NULL,
+                  "notes %s", c->notes != NULL ? c->notes : "(none)");
+        hdo_golden_cmp_clear(c);
+        hdo_golden_files_clear(a);
+        hdo_golden_files_clear(b);
+        free(fresh);
+    }
+    free(t);
+}
+
 /* The report's order: what the run was asked (a parameter), then the
    events, then the values, then the other keys. */
 Test(golden_compare, order_of_the_report)
