@@ -115,6 +115,9 @@ hdo_radau_block_set_pattern(hdo_radau_block *b, slong nnz, const slong *row,
     b->col = realloc(b->col, (nnz + 1) * sizeof(slong));
     b->hJ = realloc(b->hJ, (nnz + 1) * sizeof(double));
     HDO_ASSERT(b->row != NULL && b->col != NULL && b->hJ != NULL);
+    /* the stages' h J_j are sized by nnz on their first use */
+    free(b->hJs);
+    b->hJs = NULL;
     memcpy(b->row, row, nnz * sizeof(slong));
     memcpy(b->col, col, nnz * sizeof(slong));
     hdo_radau_rcm(b->ord, n, nnz, row, col);
@@ -178,7 +181,7 @@ hdo_radau_block_factor_sparse(hdo_radau_block *b, const mpfr_t h, mpfr_srcptr J)
 {
     slong n = b->n, nn = n * n, s = b->s;
     mpfr_t t;
-    b->staged = b->refine = 0;
+    b->staged = b->refine = b->refined = 0;
     mpfr_init2(t, 64);
     for (slong e = 0; e < b->nnz; e++) {
         mpfr_mul(t, h, J + e, MPFR_RNDN);

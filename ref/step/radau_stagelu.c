@@ -101,9 +101,10 @@ factor_full_double(hdo_radau_block *b, const double *hJst)
    product of h and the entry each rounded to double: a preconditioner's
    matrix needs no better, and two roundings cost far less than MPFR's
    product and its conversion (s nnz of them a factorisation).  0 when
-   one is beyond double's range or not finite (then neither the stages'
-   LU nor the refinement: the blocks refuse too, and the full matrix in
-   MPFR follows). */
+   one is beyond double's range or not finite: then neither the stages'
+   LU nor the refinement, the blocks alone (which take MPFR's product of
+   h and the mean, and refuse in turn when that is beyond double's
+   range: the full matrix in MPFR then). */
 static int
 stage_jacobians_double(hdo_radau_block *b, const mpfr_t h, mpfr_srcptr Jst)
 {
@@ -128,10 +129,11 @@ hdo_radau_block_factor_stages(hdo_radau_block *b, const mpfr_t h,
     slong n = b->n, s = b->s, ns = n * s;
     /* the working precision from h: Jst holds no number at all where the
        Jacobian's pattern is empty (nnz = 0) */
-    if (b->ny < n || Jst == NULL || b->nnz == 0)
+    if (b->ny < n || Jst == NULL)
         return hdo_radau_block_factor_sparse(b, h, J0);
-    int ok = stage_jacobians_double(b, h, Jst);
-    if (ok && hdo_radau_stage_lu_due(n, s, mpfr_get_prec(h))) {
+    int ok = stage_jacobians_double(b, h, Jst),
+        due = hdo_radau_stage_lu_due(n, s, mpfr_get_prec(h));
+    if (ok && due) {
         if (b->lu == NULL) {
             b->lu = malloc((size_t)(ns * ns) * sizeof(double));
             b->lperm = malloc((size_t)ns * sizeof(slong));
@@ -139,13 +141,16 @@ hdo_radau_block_factor_stages(hdo_radau_block *b, const mpfr_t h,
         }
         if (factor_full_double(b, b->hJs) == 0) {
             b->h = mpfr_get_d(h, MPFR_RNDN);
-            b->refine = 0;
+            b->refine = b->refined = 0;
             b->staged = 1;
             return 0;
         }
     }
+    /* the refinement only where the LU was not due (where it was and
+       failed in double, the blocks alone, as before), and not for an
+       empty pattern (M = I = P) */
     int st = hdo_radau_block_factor_sparse(b, h, J0);
-    if (st == 0 && ok) {
+    if (st == 0 && ok && !due && b->nnz > 0) {
         if (b->rf == NULL) {
             b->rf = malloc((size_t)(4 * ns + 1) * sizeof(double));
             HDO_ASSERT(b->rf != NULL);
@@ -189,8 +194,10 @@ max_abs(const double *x, slong m)
    a preconditioner: d = P^-1 r, then d += P^-1 (r - M d) while the
    residual r - M d falls by half or more, until it is 2^-40 of r's
    (HDO_RADAU_REFINE_MAX corrections at most).  A correction that does
-   not halve it is not taken, so the result is never worse than the
-   blocks' own.  Why: see the top of this file and decisions.md D-138. */
+   not halve it is not taken (a cost choice: the Newton matrix then
+   keeps the blocks' refactoring rule), so the result is never worse
+   than the blocks' own in that residual.  Why: see the top of this file and
+   decisions.md D-138. */
 static void
 refine_solve(hdo_radau_block *b)
 {
@@ -208,14 +215,14 @@ refine_solve(hdo_radau_block *b)
     for (int it = 0; it < HDO_RADAU_REFINE_MAX && rn > ldexp(rmax, -40); it++) {
         memcpy(b->rd, res, (size_t)ns * sizeof(double));
         hdo_radau_block_solve_doubles(b);
-        /* d + c into res's place via u: the candidate and its residual */
+        /* the candidate d + c in rd, and its residual in res */
         for (slong k = 0; k < ns; k++)
             b->rd[k] += d[k];
         stage_product(b, res, b->rd, u);
         for (slong k = 0; k < ns; k++)
             res[k] = r[k] - res[k];
         double rnew = max_abs(res, ns);
-        if (!(rnew <= 0.5 * rn))
+        if (!(rnew <= 0.5 * rn) || !isfinite(rnew))
             break;
         memcpy(d, b->rd, (size_t)ns * sizeof(double));
         rn = rnew;
@@ -234,6 +241,7 @@ hdo_radau_block_solve_stages(hdo_radau_block *b, mpfr_ptr R)
     }
     if (!b->staged) {
         long emax = hdo_radau_scaled_doubles(b->rd, R, NULL, ns);
+        b->refined = 0;
         if (emax == LONG_MIN)
             return; /* R = 0: so is the solution */
         refine_solve(b);
