@@ -74,6 +74,12 @@ typedef struct {
     double *A, *lu;
     slong *lperm;
     int staged;
+    /* refine: the blocks precondition an iteration in double on that
+       matrix (radau_stagelu.c), hJs its h J_j (s x nnz), rf its work
+       space (4 s n), made on first use; refined: the last solve took a
+       correction of that iteration */
+    double *hJs, *rf;
+    int refine, refined;
 } hdo_radau_block;
 
 /* The Schur form of A (radau_schur.c: in double, by the QR algorithm)
@@ -131,6 +137,8 @@ double hdo_radau_schur_error(const _Complex double *Q, const _Complex double *S,
 /* R := (I - h (A (x) J))^-1 R to about double's accuracy, R of s x n
    entries (stage-major). */
 void hdo_radau_block_solve(hdo_radau_block *b, mpfr_ptr R);
+/* The same on b->rd (s x n doubles) in place. */
+void hdo_radau_block_solve_doubles(hdo_radau_block *b);
 /* x[k] := R[perm[k]] 2^-emax rounded to double (perm NULL: R[k]), emax
    the largest exponent among R's nonzero entries, which it returns;
    LONG_MIN, x untouched, when all ns entries are zero. */
@@ -146,8 +154,10 @@ void hdo_radau_unscale_doubles(mpfr_ptr R, const double *x, slong ns, long e);
    double with
    the stages' Jacobians Jst (s x nnz values in the pattern's order);
    else, or when that fails, the blocks with their mean J0
-   (hdo_radau_block_factor_sparse).  hdo_radau_block_solve_stages then
-   solves with what was factored.  Returns 0, or -1 as the blocks do. */
+   (hdo_radau_block_factor_sparse), which in an ODE mode then
+   precondition an iteration in double on the stages' matrix (refine).
+   hdo_radau_block_solve_stages then solves with what was factored.
+   Returns 0, or -1 as the blocks do. */
 int hdo_radau_block_factor_stages(hdo_radau_block *b, const mpfr_t h,
                                   mpfr_srcptr J0, mpfr_srcptr Jst);
 /* h max |J_ii| over the states (i < ny) for J's values in the
@@ -155,7 +165,8 @@ int hdo_radau_block_factor_stages(hdo_radau_block *b, const mpfr_t h,
 double hdo_radau_block_stiffness(const hdo_radau_block *b, mpfr_srcptr J,
                                  const mpfr_t h);
 /* R := M^-1 R in double, M what hdo_radau_block_factor_stages factored
-   (the stages' matrix, or the blocks: hdo_radau_block_solve). */
+   (the stages' matrix; or the blocks, hdo_radau_block_solve, refined
+   on the stages' matrix where refine says). */
 void hdo_radau_block_solve_stages(hdo_radau_block *b, mpfr_ptr R);
 
 /* The switching functions' dense output (radau_guard.c).  Their values at

@@ -74,7 +74,8 @@ hdo_radau_block_init(hdo_radau_block *b, const hdo_mat_t A, slong n)
         b->A[i] = mpfr_get_d(hdo_mat_entry(A, i / s, i % s), MPFR_RNDN);
     b->lu = NULL;
     b->lperm = NULL;
-    b->staged = 0;
+    b->hJs = b->rf = NULL;
+    b->staged = b->refine = b->refined = 0;
     ok = hdo_radau_schur(b->Q, b->S, b->T, A) == 0;
     return ok ? 0 : -1;
 }
@@ -100,6 +101,8 @@ hdo_radau_block_clear(hdo_radau_block *b)
     free(b->A);
     free(b->lu);
     free(b->lperm);
+    free(b->hJs);
+    free(b->rf);
 }
 
 void
@@ -112,6 +115,9 @@ hdo_radau_block_set_pattern(hdo_radau_block *b, slong nnz, const slong *row,
     b->col = realloc(b->col, (nnz + 1) * sizeof(slong));
     b->hJ = realloc(b->hJ, (nnz + 1) * sizeof(double));
     HDO_ASSERT(b->row != NULL && b->col != NULL && b->hJ != NULL);
+    /* the stages' h J_j are sized by nnz on their first use */
+    free(b->hJs);
+    b->hJs = NULL;
     memcpy(b->row, row, nnz * sizeof(slong));
     memcpy(b->col, col, nnz * sizeof(slong));
     hdo_radau_rcm(b->ord, n, nnz, row, col);
@@ -175,7 +181,7 @@ hdo_radau_block_factor_sparse(hdo_radau_block *b, const mpfr_t h, mpfr_srcptr J)
 {
     slong n = b->n, nn = n * n, s = b->s;
     mpfr_t t;
-    b->staged = 0;
+    b->staged = b->refine = b->refined = 0;
     mpfr_init2(t, 64);
     for (slong e = 0; e < b->nnz; e++) {
         mpfr_mul(t, h, J + e, MPFR_RNDN);
@@ -408,21 +414,24 @@ back_substitute(hdo_radau_block *b, double complex *w, double complex *u,
 }
 
 void
-hdo_radau_block_solve(hdo_radau_block *b, mpfr_ptr R)
+hdo_radau_block_solve_doubles(hdo_radau_block *b)
 {
     slong n = b->n, s = b->s, ns = n * s;
     double complex *w = b->w, *u = b->u;
-    long emax = hdo_radau_scaled_doubles(b->rd, R, NULL, ns);
-    if (emax == LONG_MIN)
-        return; /* R = 0: so is the solution */
-    /* w = (Q^* (x) I) R */
-    for (slong q = 0; q < s; q++)
-        for (slong k = 0; k < n; k++) {
-            double complex acc = 0;
-            for (slong i = 0; i < s; i++)
-                acc += conj(b->Q[i * s + q]) * b->rd[i * n + k];
-            w[q * n + k] = acc;
+    /* w = (Q^* (x) I) R, each entry summed over i in ascending order
+       with the k loop innermost (unit stride: the same bits as one sum
+       per entry, decisions.md D-138) */
+    for (slong q = 0; q < s; q++) {
+        double complex *wq = w + q * n;
+        for (slong k = 0; k < n; k++)
+            wq[k] = 0;
+        for (slong i = 0; i < s; i++) {
+            double complex c = conj(b->Q[i * s + q]);
+            const double *ri = b->rd + i * n;
+            for (slong k = 0; k < n; k++)
+                wq[k] += c * ri[k];
         }
+    }
     int dae = b->ny < n;
     if (dae)
         /* the states' rows times A^-1 / h, the unknowns' times -1 (see
@@ -453,19 +462,34 @@ hdo_radau_block_solve(hdo_radau_block *b, mpfr_ptr R)
        __muldc3 only where both its parts are NaN, and where no term is
        infinite or NaN the sum is finite, so a sum that is not is taken
        again the complex way (the same bits either way) */
-    for (slong i = 0; i < s; i++)
-        for (slong k = 0; k < n; k++) {
-            const double complex *Qi = b->Q + i * s;
-            double acc = 0;
-            for (slong q = 0; q < s; q++)
-                acc += creal(Qi[q]) * creal(w[q * n + k]) -
-                       cimag(Qi[q]) * cimag(w[q * n + k]);
-            if (!isfinite(acc)) {
-                acc = 0;
+    for (slong i = 0; i < s; i++) {
+        const double complex *Qi = b->Q + i * s;
+        double *ri = b->rd + i * n; /* rd is free after w's transform */
+        for (slong k = 0; k < n; k++)
+            ri[k] = 0;
+        for (slong q = 0; q < s; q++) {
+            double qr = creal(Qi[q]), qi = cimag(Qi[q]);
+            const double complex *wq = w + q * n;
+            for (slong k = 0; k < n; k++)
+                ri[k] += qr * creal(wq[k]) - qi * cimag(wq[k]);
+        }
+        for (slong k = 0; k < n; k++)
+            if (!isfinite(ri[k])) {
+                double acc = 0;
                 for (slong q = 0; q < s; q++)
                     acc += creal(Qi[q] * w[q * n + k]);
+                ri[k] = acc;
             }
-            b->rd[i * n + k] = acc; /* rd is free after w's transform */
-        }
+    }
+}
+
+void
+hdo_radau_block_solve(hdo_radau_block *b, mpfr_ptr R)
+{
+    slong ns = b->n * b->s;
+    long emax = hdo_radau_scaled_doubles(b->rd, R, NULL, ns);
+    if (emax == LONG_MIN)
+        return; /* R = 0: so is the solution */
+    hdo_radau_block_solve_doubles(b);
     hdo_radau_unscale_doubles(R, b->rd, ns, emax);
 }

@@ -16,6 +16,9 @@
    1e-7 on Van der Pol, one step old by 1e-3, and refactoring costs
    about one iteration. */
 #define HDO_RADAU_STAGED_REFACTOR 1e-6
+/* The most corrections of the iteration in double by which the blocks
+   solve the stages' matrix (radau_stagelu.c, refine_solve). */
+#define HDO_RADAU_REFINE_MAX 1
 /* Newton iterations on the stage equations up to 30 digits before the
    step is retried at a quarter of its size (hdo_radau_newton_limit). */
 #define HDO_RADAU_NEWTON_MAX 40
@@ -52,8 +55,9 @@
    theta (< 1), the matrix being the full one (full) or the blocks, and
    fresh when it was factored at this step's iterates: 0 keeps the
    matrix, 1 refactors the blocks, 2 refactors the full matrix.
-   full = 2: the stages' matrix in double, refactored (1) when older
-   and slower than HDO_RADAU_STAGED_REFACTOR, else as the blocks.
+   full = 2: the stages' matrix in double, or the blocks refined on it
+   (radau_stagelu.c), refactored (1) when older and slower than
+   HDO_RADAU_STAGED_REFACTOR, else as the blocks.
    theta > 1/4 refactors (a fresh block matrix that is still that slow
    goes to the full one); an older block matrix is refactored above
    1/100 already.  Equal values keep the matrix.  These choices change

@@ -249,9 +249,11 @@ hdo_radau_solve_stages(radau *r, int predicted)
                     break;
                 }
             }
-            int act =
-                hdo_radau_refactor(mpfr_get_d(eta, MPFR_RNDN),
-                                   r->lu_full ? 1 : 2 * r->blk.staged, fresh);
+            /* the blocks refined on the stages' matrix count as that
+               matrix while their corrections are taken (D-138) */
+            int staged = r->blk.staged || (r->blk.refine && r->blk.refined);
+            int act = hdo_radau_refactor(mpfr_get_d(eta, MPFR_RNDN),
+                                         r->lu_full ? 1 : 2 * staged, fresh);
             if (act != 0) {
                 /* slow: the matrix again at this iterate (the full one
                    for act = 2) */

@@ -20,7 +20,14 @@
    MPFR there; where it is not (hdo_radau_stage_lu_due) the blocks stay.  As the
    blocks, a preconditioner: the residual is MPFR's, the Newton loop
    measures theta and goes to the full matrix in MPFR when it is slow
-   (decisions.md D-109). */
+   (decisions.md D-109).
+   Where the LU costs more than that (the ring modulator: 15 states, 17
+   stages), the blocks' solve P^-1 preconditions an iteration in double
+   on the same matrix M: d = P^-1 r, then d += P^-1 (r - M d), M d
+   costing s nnz + s^2 n products in double.  Each correction gains
+   what a Newton iteration with the blocks gains (theta about 0.05
+   there), for a fraction of an iteration's residual in MPFR
+   (decisions.md D-138). */
 
 /* y := y - f x over m entries, four at a time: the same operations on
    each entry (no fused multiply-add, no reordering), so the same
@@ -90,6 +97,31 @@ factor_full_double(hdo_radau_block *b, const double *hJst)
     return 0;
 }
 
+/* b->hJs := h J_j's entries in double (made on first use), each the
+   product of h and the entry each rounded to double: a preconditioner's
+   matrix needs no better, and two roundings cost far less than MPFR's
+   product and its conversion (s nnz of them a factorisation).  0 when
+   one is beyond double's range or not finite: then neither the stages'
+   LU nor the refinement, the blocks alone (which take MPFR's product of
+   h and the mean, and refuse in turn when that is beyond double's
+   range: the full matrix in MPFR then). */
+static int
+stage_jacobians_double(hdo_radau_block *b, const mpfr_t h, mpfr_srcptr Jst)
+{
+    slong m = b->s * b->nnz;
+    if (b->hJs == NULL) {
+        b->hJs = malloc((size_t)(m + 1) * sizeof(double));
+        HDO_ASSERT(b->hJs != NULL);
+    }
+    double hd = mpfr_get_d(h, MPFR_RNDN);
+    for (slong k = 0; k < m; k++) {
+        b->hJs[k] = hd * mpfr_get_d(Jst + k, MPFR_RNDN);
+        if (!isfinite(b->hJs[k]) || fabs(b->hJs[k]) > 1e250)
+            return 0;
+    }
+    return 1;
+}
+
 int
 hdo_radau_block_factor_stages(hdo_radau_block *b, const mpfr_t h,
                               mpfr_srcptr J0, mpfr_srcptr Jst)
@@ -97,42 +129,123 @@ hdo_radau_block_factor_stages(hdo_radau_block *b, const mpfr_t h,
     slong n = b->n, s = b->s, ns = n * s;
     /* the working precision from h: Jst holds no number at all where the
        Jacobian's pattern is empty (nnz = 0) */
-    if (b->ny < n || Jst == NULL ||
-        !hdo_radau_stage_lu_due(n, s, mpfr_get_prec(h)))
+    if (b->ny < n || Jst == NULL)
         return hdo_radau_block_factor_sparse(b, h, J0);
-    if (b->lu == NULL) {
-        b->lu = malloc((size_t)(ns * ns) * sizeof(double));
-        b->lperm = malloc((size_t)ns * sizeof(slong));
-        HDO_ASSERT(b->lu != NULL && b->lperm != NULL);
+    int ok = stage_jacobians_double(b, h, Jst),
+        due = hdo_radau_stage_lu_due(n, s, mpfr_get_prec(h));
+    if (ok && due) {
+        if (b->lu == NULL) {
+            b->lu = malloc((size_t)(ns * ns) * sizeof(double));
+            b->lperm = malloc((size_t)ns * sizeof(slong));
+            HDO_ASSERT(b->lu != NULL && b->lperm != NULL);
+        }
+        if (factor_full_double(b, b->hJs) == 0) {
+            b->h = mpfr_get_d(h, MPFR_RNDN);
+            b->refine = b->refined = 0;
+            b->staged = 1;
+            return 0;
+        }
     }
-    /* h J_j's entries in double; beyond double's range: the blocks
-       (which refuse too, and the full matrix in MPFR follows) */
-    double *hJst = malloc((size_t)(s * b->nnz + 1) * sizeof(double));
-    HDO_ASSERT(hJst != NULL);
-    mpfr_t t;
-    mpfr_init2(t, 64);
-    int ok = 1;
-    for (slong k = 0; k < s * b->nnz && ok; k++) {
-        mpfr_mul(t, h, Jst + k, MPFR_RNDN);
-        hJst[k] = mpfr_get_d(t, MPFR_RNDN);
-        ok = isfinite(hJst[k]) && fabs(hJst[k]) <= 1e250;
+    /* the refinement only where the LU was not due (where it was and
+       failed in double, the blocks alone, as before), and not for an
+       empty pattern (M = I = P) */
+    int st = hdo_radau_block_factor_sparse(b, h, J0);
+    if (st == 0 && ok && !due && b->nnz > 0) {
+        if (b->rf == NULL) {
+            b->rf = malloc((size_t)(4 * ns + 1) * sizeof(double));
+            HDO_ASSERT(b->rf != NULL);
+        }
+        b->refine = 1;
     }
-    mpfr_clear(t);
-    ok = ok && factor_full_double(b, hJst) == 0;
-    free(hJst);
-    if (!ok)
-        return hdo_radau_block_factor_sparse(b, h, J0);
-    b->h = mpfr_get_d(h, MPFR_RNDN);
-    b->staged = 1;
-    return 0;
+    return st;
+}
+
+/* out := x - (A (x) I) diag(hJ_1..hJ_s) x, the stages' matrix times x
+   (u: s n doubles of work space). */
+static void
+stage_product(const hdo_radau_block *b, double *out, const double *x, double *u)
+{
+    slong n = b->n, s = b->s, ns = n * s;
+    memset(u, 0, (size_t)ns * sizeof(double));
+    for (slong j = 0; j < s; j++) {
+        const double *hJ = b->hJs + j * b->nnz;
+        for (slong e = 0; e < b->nnz; e++)
+            u[j * n + b->row[e]] += hJ[e] * x[j * n + b->col[e]];
+    }
+    for (slong i = 0; i < s; i++)
+        for (slong k = 0; k < n; k++) {
+            double acc = x[i * n + k];
+            for (slong j = 0; j < s; j++)
+                acc -= b->A[i * s + j] * u[j * n + k];
+            out[i * n + k] = acc;
+        }
+}
+
+static double
+max_abs(const double *x, slong m)
+{
+    double big = 0;
+    for (slong k = 0; k < m; k++)
+        big = fabs(x[k]) > big || isnan(x[k]) ? fabs(x[k]) : big;
+    return big;
+}
+
+/* rd := M^-1 rd for the stages' matrix M, by the blocks' solve P^-1 as
+   a preconditioner: d = P^-1 r, then d += P^-1 (r - M d) while the
+   residual r - M d falls by half or more, until it is 2^-40 of r's
+   (HDO_RADAU_REFINE_MAX corrections at most).  A correction that does
+   not halve it is not taken (a cost choice: the Newton matrix then
+   keeps the blocks' refactoring rule), so the result is never worse
+   than the blocks' own in that residual.  Why: see the top of this file and
+   decisions.md D-138. */
+static void
+refine_solve(hdo_radau_block *b)
+{
+    slong ns = b->n * b->s;
+    double *r = b->rf, *d = r + ns, *res = d + ns, *u = res + ns;
+    memcpy(r, b->rd, (size_t)ns * sizeof(double));
+    double rmax = max_abs(r, ns);
+    hdo_radau_block_solve_doubles(b);
+    memcpy(d, b->rd, (size_t)ns * sizeof(double));
+    stage_product(b, res, d, u);
+    for (slong k = 0; k < ns; k++)
+        res[k] = r[k] - res[k];
+    double rn = max_abs(res, ns);
+    b->refined = 0;
+    for (int it = 0; it < HDO_RADAU_REFINE_MAX && rn > ldexp(rmax, -40); it++) {
+        memcpy(b->rd, res, (size_t)ns * sizeof(double));
+        hdo_radau_block_solve_doubles(b);
+        /* the candidate d + c in rd, and its residual in res */
+        for (slong k = 0; k < ns; k++)
+            b->rd[k] += d[k];
+        stage_product(b, res, b->rd, u);
+        for (slong k = 0; k < ns; k++)
+            res[k] = r[k] - res[k];
+        double rnew = max_abs(res, ns);
+        if (!(rnew <= 0.5 * rn) || !isfinite(rnew))
+            break;
+        memcpy(d, b->rd, (size_t)ns * sizeof(double));
+        rn = rnew;
+        b->refined = 1;
+    }
+    memcpy(b->rd, d, (size_t)ns * sizeof(double));
 }
 
 void
 hdo_radau_block_solve_stages(hdo_radau_block *b, mpfr_ptr R)
 {
     slong ns = b->n * b->s;
-    if (!b->staged) {
+    if (!b->staged && !b->refine) {
         hdo_radau_block_solve(b, R);
+        return;
+    }
+    if (!b->staged) {
+        long emax = hdo_radau_scaled_doubles(b->rd, R, NULL, ns);
+        b->refined = 0;
+        if (emax == LONG_MIN)
+            return; /* R = 0: so is the solution */
+        refine_solve(b);
+        hdo_radau_unscale_doubles(R, b->rd, ns, emax);
         return;
     }
     const double *M = b->lu;
