@@ -160,10 +160,20 @@ hdo_radau_block_factor_stages(hdo_radau_block *b, const mpfr_t h,
     return st;
 }
 
-/* out := x - (A (x) I) diag(hJ_1..hJ_s) x, the stages' matrix times x
-   (u: s n doubles of work space). */
-static void
-stage_product(const hdo_radau_block *b, double *out, const double *x, double *u)
+static double
+max_abs(const double *x, slong m)
+{
+    double big = 0;
+    for (slong k = 0; k < m; k++)
+        big = fabs(x[k]) > big || isnan(x[k]) ? fabs(x[k]) : big;
+    return big;
+}
+
+/* res := r - M x, M = I - (A (x) I) diag(hJ_1..hJ_s) the stages'
+   matrix (u: s n doubles of work space); returns max |res|. */
+static double
+stage_residual(const hdo_radau_block *b, double *res, const double *r,
+               const double *x, double *u)
 {
     slong n = b->n, s = b->s, ns = n * s;
     memset(u, 0, (size_t)ns * sizeof(double));
@@ -177,17 +187,9 @@ stage_product(const hdo_radau_block *b, double *out, const double *x, double *u)
             double acc = x[i * n + k];
             for (slong j = 0; j < s; j++)
                 acc -= b->A[i * s + j] * u[j * n + k];
-            out[i * n + k] = acc;
+            res[i * n + k] = r[i * n + k] - acc;
         }
-}
-
-static double
-max_abs(const double *x, slong m)
-{
-    double big = 0;
-    for (slong k = 0; k < m; k++)
-        big = fabs(x[k]) > big || isnan(x[k]) ? fabs(x[k]) : big;
-    return big;
+    return max_abs(res, ns);
 }
 
 /* rd := M^-1 rd for the stages' matrix M, by the blocks' solve P^-1 as
@@ -207,10 +209,7 @@ refine_solve(hdo_radau_block *b)
     double rmax = max_abs(r, ns);
     hdo_radau_block_solve_doubles(b);
     memcpy(d, b->rd, (size_t)ns * sizeof(double));
-    stage_product(b, res, d, u);
-    for (slong k = 0; k < ns; k++)
-        res[k] = r[k] - res[k];
-    double rn = max_abs(res, ns);
+    double rn = stage_residual(b, res, r, d, u);
     b->refined = 0;
     for (int it = 0; it < HDO_RADAU_REFINE_MAX && rn > ldexp(rmax, -40); it++) {
         memcpy(b->rd, res, (size_t)ns * sizeof(double));
@@ -218,10 +217,7 @@ refine_solve(hdo_radau_block *b)
         /* the candidate d + c in rd, and its residual in res */
         for (slong k = 0; k < ns; k++)
             b->rd[k] += d[k];
-        stage_product(b, res, b->rd, u);
-        for (slong k = 0; k < ns; k++)
-            res[k] = r[k] - res[k];
-        double rnew = max_abs(res, ns);
+        double rnew = stage_residual(b, res, r, b->rd, u);
         if (!(rnew <= 0.5 * rn) || !isfinite(rnew))
             break;
         memcpy(d, b->rd, (size_t)ns * sizeof(double));
