@@ -184,8 +184,10 @@ radau_apply(hdo_stepper_struct *st, const mpfr_t t0, mpfr_srcptr xs,
                                               r->Jst + (s - 1) * r->nnz, r->h),
                     (long)s);
                 mpfr_mul(r->hnext, r->h, fac, MPFR_RNDN);
-                for (slong k = 0; k < N * (s + 1); k++)
-                    mpfr_set(r->prev_coef[k], r->state_coef[k], MPFR_RNDN);
+                for (slong i = 0; i < N; i++)
+                    mpfr_set(r->prev_y0 + i, r->y0 + i, MPFR_RNDN);
+                for (slong k = 0; k < s * N; k++)
+                    mpfr_set(r->PF + N + k, r->B + k, MPFR_RNDN);
                 mpfr_set(r->tprev, r->t0, MPFR_RNDN);
                 mpfr_set(r->hprev, r->h, MPFR_RNDN);
                 r->have_prev = 1;
