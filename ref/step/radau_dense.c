@@ -44,7 +44,7 @@ hdo_radau_predict(radau *r)
         /* each term's rounding 2^-(pp + 8) of its column's largest
            coefficient (Horner's at pp bits were relative to the sums,
            near y0), the sum rounded once */
-        hdo_radau_dot_powers(r->Pout, &r->Pd, r->PV, tau, r->PF, (long)pp + 8);
+        hdo_radau_dot_powers(r->Pout, &r->Pd, tau, r->PF, (long)pp + 8);
         hdo_radau_scales(r->sc, r->y0, NULL, r->floor, N, s);
         for (slong i = 0; i < N && ok; i++) {
             mpfr_mul_2si(x, r->sc + i, -(long)r->prec / 2, MPFR_RNDN);

@@ -36,6 +36,7 @@ hdo_radau_dot_init(hdo_radau_dot *d, const hdo_mat_t A, slong n)
     d->pos = d->neg = NULL;
     d->nacc = 0;
     d->no_cols = 0;
+    d->ashift = 0;
     /* exact_cols' signs; s + 1 for the predictor's powers */
     HDO_ASSERT(s <= HDO_RADAU_MAX_STAGES + 1);
     for (slong l = 0; l <= HDO_RADAU_COLS; l++) {
@@ -92,7 +93,7 @@ a_fill(hdo_radau_dot *d, slong l)
     slong s = d->s;
     /* mpfr_mul_2si then mpfr_get_z's integers, off the limbs */
     for (slong i = 0; i < s * s; i++)
-        hdo_radau_fixed(d->Az[l] + i, d->A + i, 64 * l);
+        hdo_radau_fixed(d->Az[l] + i, d->A + i, 64 * l - d->ashift);
     if (l <= HDO_RADAU_COLS) {
         if (d->Al[l] == NULL)
             d->Al[l] = malloc(s * s * l * sizeof(mp_limb_t));
@@ -120,18 +121,6 @@ a_fixed(hdo_radau_dot *d, slong l)
         a_fill(d, l);
     }
     return d->Az[l];
-}
-
-void
-hdo_radau_dot_set_matrix(hdo_radau_dot *d, mpfr_srcptr A)
-{
-    slong s = d->s;
-    for (slong i = 0; i < s * s; i++)
-        mpfr_set(d->A + i, A + i, MPFR_RNDN);
-    /* the integer forms made so far, made again */
-    for (slong l = 0; l <= d->lmax; l++)
-        if (d->Az[l] != NULL)
-            a_fill(d, l);
 }
 
 /* hdo_radau_fixed reads MPFR's significand limbs (its documented struct
@@ -335,24 +324,29 @@ hdo_radau_dot_apply(mpfr_ptr out, hdo_radau_dot *d, mpfr_srcptr F, slong ncols,
 }
 
 void
-hdo_radau_dot_powers(mpfr_ptr out, hdo_radau_dot *d, mpfr_ptr V, mpfr_srcptr x,
+hdo_radau_dot_powers(mpfr_ptr out, hdo_radau_dot *d, mpfr_srcptr x,
                      mpfr_srcptr F, long prec)
 {
     slong s1 = d->s;
     long vexp = LONG_MIN;
+    hdo_erange er;
+    hdo_erange_get(&er);
+    /* V in d's matrix; the products on the limbs (MPFR's bits, D-132) */
     for (slong m = 0; m < s1; m++) {
-        mpfr_ptr row = V + m * s1;
+        mpfr_ptr row = d->A + m * s1;
         mpfr_set_ui(row, 1, MPFR_RNDN);
         for (slong k = 1; k < s1; k++)
-            mpfr_mul(row + k, row + k - 1, x + m, MPFR_RNDN);
+            hdo_mul_rn(row + k, row + k - 1, x + m, &er);
         for (slong k = 0; k < s1; k++)
             if (!mpfr_zero_p(row + k) && mpfr_get_exp(row + k) > vexp)
                 vexp = mpfr_get_exp(row + k);
     }
-    /* |V| < 2^vexp, vexp >= 1 (V holds ones) */
-    for (slong k = 0; k < s1 * s1; k++)
-        mpfr_mul_2si(V + k, V + k, -vexp, MPFR_RNDN);
-    hdo_radau_dot_set_matrix(d, V);
+    /* |V| < 2^vexp, vexp >= 1 (V holds ones); the integer forms made
+       so far, made again */
+    d->ashift = vexp;
+    for (slong l = 0; l <= d->lmax; l++)
+        if (d->Az[l] != NULL)
+            a_fill(d, l);
     hdo_radau_dot_apply(out, d, F, d->n, prec + vexp, vexp);
 }
 

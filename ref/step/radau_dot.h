@@ -15,6 +15,8 @@
 typedef struct {
     slong s, n, lmax;
     mpfr_ptr A;
+    long ashift; /* the integer forms are of 2^-ashift A (0 but for the
+                    predictor's powers) */
     mpz_ptr *Az; /* lmax + 1 entries */
     mpz_t *Fz, acc;
     mp_ptr pos, neg; /* nacc limbs each: a row's accumulators */
@@ -40,20 +42,16 @@ void hdo_radau_fixed(mpz_t z, mpfr_srcptr x, long shift);
 /* Copies the s x s matrix A (exactly) for stages of n components. */
 void hdo_radau_dot_init(hdo_radau_dot *d, const hdo_mat_t A, slong n);
 void hdo_radau_dot_clear(hdo_radau_dot *d);
-/* A := the s x s matrix A (rounded to the precision d was made with),
-   for a matrix that changes between products (the predictor's powers,
-   radau_dense.c): its integer forms are made again. */
-void hdo_radau_dot_set_matrix(hdo_radau_dot *d, mpfr_srcptr A);
 /* out_mk := sum_j x_m^j F_jk for m, j <= s (d made for s + 1 rows:
    the powers 1, x_m, .., x_m^s of the s + 1 abscissae x, F and out of
    (s + 1) x n entries, stage-major; out not F), each one dot product
-   rounded once: V = (x_m^j) in V ((s + 1)^2 entries, at d's precision),
-   scaled by 2^-vexp below 1, F's columns in integers of prec + vexp
-   bits below their largest entry.  Its error: each term's within
-   2^-prec of its column's largest |F_jk|, whatever V's size, and V's
-   own roundings. */
-void hdo_radau_dot_powers(mpfr_ptr out, hdo_radau_dot *d, mpfr_ptr V,
-                          mpfr_srcptr x, mpfr_srcptr F, long prec);
+   rounded once.  The powers become d's matrix V (at d's precision, each
+   rounded as mpfr_mul rounds), its integer forms taken below 2^vexp >
+   |V|; F's columns in integers of prec + vexp bits below their largest
+   entry.  Its error: each term's within 2^-prec of its column's
+   largest |F_jk|, whatever V's size, and V's own roundings. */
+void hdo_radau_dot_powers(mpfr_ptr out, hdo_radau_dot *d, mpfr_srcptr x,
+                          mpfr_srcptr F, long prec);
 /* out_ik := 2^scale sum_j a_ij F_jk for i < s and the columns k <
    ncols (out and F of s x n entries, stage-major; out not F), each one
    dot product rounded once to out's precision: F's column k in integers

@@ -194,7 +194,6 @@ hdo_radau_stepper_alloc(hdo_stepper_struct *st, hdo_model_t model,
     r->prev_y0 = hdo_vec_init(N, w);
     r->PF = hdo_vec_init((s + 1) * N, prec + 64 < w ? prec + 64 : w);
     r->Ptau = hdo_vec_init(s + 1, w);
-    r->PV = hdo_vec_init((s + 1) * (s + 1), w);
     r->Pout = hdo_vec_init((s + 1) * N, w);
     hdo_mat_t P;
     hdo_mat_init(P, s + 1, s + 1, w);
@@ -288,7 +287,6 @@ hdo_radau_stepper_free(hdo_stepper_struct *st)
         hdo_vec_clear(r->prev_y0, N);
         hdo_vec_clear(r->PF, (s + 1) * N);
         hdo_vec_clear(r->Ptau, s + 1);
-        hdo_vec_clear(r->PV, (s + 1) * (s + 1));
         hdo_vec_clear(r->Pout, (s + 1) * N);
         hdo_radau_dot_clear(&r->Pd);
         hdo_vec_clear(r->y0, N);

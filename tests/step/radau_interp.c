@@ -343,7 +343,7 @@ Test(step_interp, powers_within_their_error)
             mpfr_prec_t w = working_prec(s1 - 1, 16);
             long prec = (long)w - 11 + 8 * round;
             static hdo_radau_dot d;
-            mpfr_ptr x = hdo_vec_init(s1, w), V = hdo_vec_init(s1 * s1, w);
+            mpfr_ptr x = hdo_vec_init(s1, w);
             mpfr_ptr F = hdo_vec_init(s1 * n, w), out = hdo_vec_init(s1 * n, w);
             if (round == 0) {
                 hdo_mat_t Z;
@@ -358,7 +358,7 @@ Test(step_interp, powers_within_their_error)
                 mpfr_mul_d(x + m, x + m, round == 0 ? 3.5 : 1.2, MPFR_RNDN);
             }
             fill(F, s1, n, rs);
-            hdo_radau_dot_powers(out, &d, V, x, F, prec);
+            hdo_radau_dot_powers(out, &d, x, F, prec);
             mpfr_t exact, t, pw, bound, big;
             mpfr_inits2(8 * w + 512, exact, t, pw, bound, big, (mpfr_ptr)0);
             /* an upper bound of the powers' size: 2^vexp >= |x_m^j| */
@@ -419,7 +419,6 @@ Test(step_interp, powers_within_their_error)
             if (round == 1)
                 hdo_radau_dot_clear(&d);
             hdo_vec_clear(x, s1);
-            hdo_vec_clear(V, s1 * s1);
             hdo_vec_clear(F, s1 * n);
             hdo_vec_clear(out, s1 * n);
         }
