@@ -86,6 +86,32 @@ fill(mpfr_ptr F, slong s, slong n, gmp_randstate_t rs)
     }
 }
 
+/* The exponent of column k's largest entry of F (rows x n), LONG_MIN
+   when the column is zero. */
+static long
+column_exp(mpfr_srcptr F, slong rows, slong n, slong k)
+{
+    long ek = LONG_MIN;
+    for (slong j = 0; j < rows; j++)
+        if (!mpfr_zero_p(F + j * n + k) && mpfr_get_exp(F + j * n + k) > ek)
+            ek = mpfr_get_exp(F + j * n + k);
+    return ek;
+}
+
+/* Whether |got - exact| <= bound + |exact| 2^-w (the result's own
+   rounding at w bits); the error into err. */
+static int
+within(mpfr_t err, mpfr_srcptr got, const mpfr_t exact, mpfr_t bound,
+       mpfr_prec_t w)
+{
+    mpfr_mul_2si(err, exact, -(long)w, MPFR_RNDN);
+    mpfr_abs(err, err, MPFR_RNDN);
+    mpfr_add(bound, bound, err, MPFR_RNDU);
+    mpfr_sub(err, got, exact, MPFR_RNDN);
+    mpfr_abs(err, err, MPFR_RNDN);
+    return mpfr_cmp(err, bound) <= 0;
+}
+
 Test(step_interp, dot_apply_within_its_error)
 {
     /* 450 bits: l capped at lmax, A's own limbs plus one */
@@ -131,11 +157,7 @@ Test(step_interp, dot_apply_within_its_error)
             mpfr_t exact, t, bound, sa;
             mpfr_inits2(4 * w + 512, exact, t, bound, sa, (mpfr_ptr)0);
             for (slong k = 0; k < n; k++) {
-                long ek = LONG_MIN;
-                for (slong j = 0; j < s; j++)
-                    if (!mpfr_zero_p(F + j * n + k) &&
-                        mpfr_get_exp(F + j * n + k) > ek)
-                        ek = mpfr_get_exp(F + j * n + k);
+                long ek = column_exp(F, s, n, k);
                 for (slong i = 0; i < s; i++) {
                     /* the exact sum, and the bound: F's roundings (half
                        of 2^(ek - prec) each, times sum |a|), A's (half
@@ -157,12 +179,7 @@ Test(step_interp, dot_apply_within_its_error)
                         mpfr_mul_2si(sa, sa, ek - (long)prec - 1, MPFR_RNDN);
                         mpfr_add(bound, bound, sa, MPFR_RNDN);
                     }
-                    mpfr_mul_2si(t, exact, -(long)w, MPFR_RNDN);
-                    mpfr_abs(t, t, MPFR_RNDN);
-                    mpfr_add(bound, bound, t, MPFR_RNDN);
-                    mpfr_sub(t, out + i * n + k, exact, MPFR_RNDN);
-                    mpfr_abs(t, t, MPFR_RNDN);
-                    cr_expect(mpfr_cmp(t, bound) <= 0,
+                    cr_expect(within(t, out + i * n + k, exact, bound, w),
                               "s = %ld, prec %ld, (%ld, %ld): error %.3e "
                               "above %.3e",
                               (long)s, (long)prec, (long)i, (long)k,
@@ -374,11 +391,7 @@ Test(step_interp, powers_within_their_error)
             if (l > d.lmax)
                 l = d.lmax;
             for (slong k = 0; k < n; k++) {
-                long ek = LONG_MIN;
-                for (slong j = 0; j < s1; j++)
-                    if (!mpfr_zero_p(F + j * n + k) &&
-                        mpfr_get_exp(F + j * n + k) > ek)
-                        ek = mpfr_get_exp(F + j * n + k);
+                long ek = column_exp(F, s1, n, k);
                 for (slong m = 0; m < s1; m++) {
                     mpfr_set_zero(exact, 1);
                     mpfr_set_zero(bound, 1);
@@ -401,12 +414,7 @@ Test(step_interp, powers_within_their_error)
                                          MPFR_RNDU);
                         mpfr_add(bound, bound, t, MPFR_RNDU);
                     }
-                    mpfr_mul_2si(t, exact, -(long)w, MPFR_RNDN);
-                    mpfr_abs(t, t, MPFR_RNDN);
-                    mpfr_add(bound, bound, t, MPFR_RNDU);
-                    mpfr_sub(t, out + m * n + k, exact, MPFR_RNDN);
-                    mpfr_abs(t, t, MPFR_RNDN);
-                    cr_expect(mpfr_cmp(t, bound) <= 0,
+                    cr_expect(within(t, out + m * n + k, exact, bound, w),
                               "s + 1 = %ld, round %d, (%ld, %ld): error %.3e "
                               "above %.3e",
                               (long)s1, round, (long)m, (long)k,
