@@ -249,7 +249,9 @@ guard_radii(run_ctx *c, mode_cache *mc, const mpfr_t t, mpfr_srcptr xs,
             mpfr_abs(rad + q, mid + q, MPFR_RNDU);
         /* the stepper's floors: no input below its rounding floor
            (Radau's 2^lround, radau_scale.c), which the guard's error
-           estimate would read as the guard's own (decisions.md D-139) */
+           estimate would read as the guard's own; the event tests that
+           read these floors (the zero rule, Zeno, patterns) then know
+           the guard to what its inputs are known (decisions.md D-139) */
         if (gfloor && sp->lround > -INFINITY) {
             mpfr_set_ui_2exp(m, 1, (long)sp->lround, MPFR_RNDN);
             mpfr_max(rad + q, rad + q, m, MPFR_RNDU);

@@ -56,6 +56,9 @@ radau_apply(hdo_stepper_struct *st, const mpfr_t t0, mpfr_srcptr xs,
                                 r->state_coef, N * (s + 1), r->guard_coef);
             r->memo.valid = r->applied;
             r->applied = 1;
+            /* the rounding floor of this point, not the last one's (the
+               guards' floors read it, D-139) */
+            st->lround = hdo_radau_round_floor_log2(r->y0, N, s);
             return 0;
         }
     }

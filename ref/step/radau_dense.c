@@ -41,9 +41,10 @@ hdo_radau_predict(radau *r)
         }
         for (slong i = 0; i < N; i++)
             mpfr_sub(r->PF + i, r->prev_y0 + i, r->y0 + i, MPFR_RNDN);
-        /* each term's rounding 2^-(pp + 8) of its column's largest
-           coefficient (Horner's at pp bits were relative to the sums,
-           near y0), the sum rounded once */
+        /* the columns' rounding 2^-(pp + 8) of their largest
+           coefficient whatever the powers' size, the powers' relative
+           to each term, as Horner's roundings at pp bits were; the sum
+           rounded once */
         hdo_radau_dot_powers(r->Pout, &r->Pd, tau, r->PF, (long)pp + 8);
         hdo_radau_scales(r->sc, r->y0, NULL, r->floor, N, s);
         for (slong i = 0; i < N && ok; i++) {

@@ -37,7 +37,8 @@ hdo_radau_dot_init(hdo_radau_dot *d, const hdo_mat_t A, slong n)
     d->nacc = 0;
     d->no_cols = 0;
     d->ashift = 0;
-    /* exact_cols' signs; s + 1 for the predictor's powers */
+    /* exact_cols' signs; s + 1 rows for the predictor's powers (the
+       stage count itself is at most the maximum, radau_nodes.c) */
     HDO_ASSERT(s <= HDO_RADAU_MAX_STAGES + 1);
     for (slong l = 0; l <= HDO_RADAU_COLS; l++) {
         d->Al[l] = NULL;
@@ -106,6 +107,14 @@ a_fill(hdo_radau_dot *d, slong l)
             d->Al[l] = NULL;
         }
     }
+}
+
+/* The limbs of A's integer form that a product at prec bits takes. */
+static slong
+dot_limbs(const hdo_radau_dot *d, long prec)
+{
+    slong l = (prec < 64 ? 64 : prec + 63) / 64;
+    return l > d->lmax ? d->lmax : l;
 }
 
 /* A's integer form of l limbs, made on first use. */
@@ -293,9 +302,7 @@ hdo_radau_dot_apply(mpfr_ptr out, hdo_radau_dot *d, mpfr_srcptr F, slong ncols,
     slong s = d->s, n = d->n;
     if (prec < 64)
         prec = 64;
-    slong l = (prec + 63) / 64;
-    if (l > d->lmax)
-        l = d->lmax;
+    slong l = dot_limbs(d, prec);
     mpz_srcptr Az = a_fixed(d, l);
     for (slong k = 0; k < ncols; k++) {
         /* column k of F as integers times 2^(ek - prec) */
@@ -341,12 +348,21 @@ hdo_radau_dot_powers(mpfr_ptr out, hdo_radau_dot *d, mpfr_srcptr x,
             if (!mpfr_zero_p(row + k) && mpfr_get_exp(row + k) > vexp)
                 vexp = mpfr_get_exp(row + k);
     }
-    /* |V| < 2^vexp, vexp >= 1 (V holds ones); the integer forms made
-       so far, made again */
+    /* |V| < 2^vexp, vexp >= 1 (V holds ones); the integer form of the
+       limbs the product takes made again, the others dropped */
     d->ashift = vexp;
+    slong lu = dot_limbs(d, prec + vexp);
     for (slong l = 0; l <= d->lmax; l++)
-        if (d->Az[l] != NULL)
-            a_fill(d, l);
+        if (d->Az[l] != NULL) {
+            if (l == lu) {
+                a_fill(d, l);
+                continue;
+            }
+            for (slong i = 0; i < s1 * s1; i++)
+                mpz_clear(d->Az[l] + i);
+            free(d->Az[l]);
+            d->Az[l] = NULL;
+        }
     hdo_radau_dot_apply(out, d, F, d->n, prec + vexp, vexp);
 }
 

@@ -48,8 +48,11 @@ void hdo_radau_dot_clear(hdo_radau_dot *d);
    rounded once.  The powers become d's matrix V (at d's precision, each
    rounded as mpfr_mul rounds), its integer forms taken below 2^vexp >
    |V|; F's columns in integers of prec + vexp bits below their largest
-   entry.  Its error: each term's within 2^-prec of its column's
-   largest |F_jk|, whatever V's size, and V's own roundings. */
+   entry.  Its error: F's rounding, 2^-prec of its column's largest
+   |F_jk| a term whatever V's size; V's roundings, relative to each term
+   |x_m^j F_jk| (j + 1 of d's precision, and 64 l fraction bits below
+   2^vexp, l at most d's lmax limbs).  A NaN or infinite F_jk is read
+   as 0 (hdo_radau_fixed): the callers' F are an accepted step's. */
 void hdo_radau_dot_powers(mpfr_ptr out, hdo_radau_dot *d, mpfr_srcptr x,
                           mpfr_srcptr F, long prec);
 /* out_ik := 2^scale sum_j a_ij F_jk for i < s and the columns k <
