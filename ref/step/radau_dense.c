@@ -3,6 +3,49 @@
  * step's polynomial as the next step's predictor */
 #include "radau_stepper.h"
 
+/* Whether the predictor's dot products cost less than Horner's rule:
+   V's (s + 1)^2 powers and their integers cost about Horner's sums of
+   one component, so they pay from three components (Van der Pol, two
+   components at 30 digits: about even), and only on the product
+   scanning path of at most HDO_RADAU_COLS limbs (beyond it, mpn_addmul_1
+   a limb: at 100 digits, 10 limbs, twice Horner's cost on Van der Pol,
+   decisions.md D-139).  The powers' exponent bounded by tau's: s e. */
+static int
+predict_by_dots(const radau *r, mpfr_srcptr tau, long prec)
+{
+    long e = 1;
+    for (slong m = 0; m <= r->s; m++)
+        if (mpfr_regular_p(tau + m) && mpfr_get_exp(tau + m) > e)
+            e = mpfr_get_exp(tau + m);
+    long vexp = e * (long)r->s + 1;
+    return r->N >= 3 && (prec + vexp + 63) / 64 <= HDO_RADAU_COLS;
+}
+
+/* Pout_mi := sum_k PF_ki tau_m^k by Horner's rule with the abscissa
+   and the sums at the coefficients' precision (one precision: the
+   products and sums on the limbs, MPFR's bits, D-132). */
+static void
+predict_by_horner(radau *r, mpfr_srcptr tau)
+{
+    slong N = r->N, s = r->s;
+    hdo_erange er;
+    hdo_erange_get(&er);
+    mpfr_t acc, x;
+    mpfr_inits2(mpfr_get_prec(r->PF), acc, x, (mpfr_ptr)0);
+    for (slong m = 0; m <= s; m++) {
+        mpfr_set(x, tau + m, MPFR_RNDN);
+        for (slong i = 0; i < N; i++) {
+            mpfr_set(acc, r->PF + s * N + i, MPFR_RNDN);
+            for (slong k = s - 1; k >= 0; k--) {
+                hdo_mul_rn(acc, acc, x, &er);
+                hdo_add_rn(acc, acc, r->PF + k * N + i, &er);
+            }
+            mpfr_set(r->Pout + m * N + i, acc, MPFR_RNDN);
+        }
+    }
+    mpfr_clears(acc, x, (mpfr_ptr)0);
+}
+
 /* Z_i := p(t0 - tprev + c_i h) - y0, p the last accepted step's
    polynomial, when this step continues it (t0 = tprev + hprev and p
    ends at y0); else Z := 0.  Returns 1 when it predicted.
@@ -14,7 +57,8 @@
    the columns (y0' - y0, b_1, .., b_s), each entry one exact dot
    product rounded once (radau_dot.c).  Horner's rule in MPFR took s
    roundings of (s + 1) N evaluations a try, 13% of the ring
-   modulator's instructions at 16 digits (decisions.md D-139). */
+   modulator's instructions at 16 digits (decisions.md D-139); it stays
+   where the products would cost more (predict_by_dots). */
 int
 hdo_radau_predict(radau *r)
 {
@@ -45,7 +89,10 @@ hdo_radau_predict(radau *r)
            coefficient whatever the powers' size, the powers' relative
            to each term, as Horner's roundings at pp bits were; the sum
            rounded once */
-        hdo_radau_dot_powers(r->Pout, &r->Pd, tau, r->PF, (long)pp + 8);
+        if (predict_by_dots(r, tau, (long)pp + 8))
+            hdo_radau_dot_powers(r->Pout, &r->Pd, tau, r->PF, (long)pp + 8);
+        else
+            predict_by_horner(r, tau);
         hdo_radau_scales(r->sc, r->y0, NULL, r->floor, N, s);
         for (slong i = 0; i < N && ok; i++) {
             mpfr_mul_2si(x, r->sc + i, -(long)r->prec / 2, MPFR_RNDN);
