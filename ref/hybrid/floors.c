@@ -1,5 +1,6 @@
 /* floors.c -- the scale floors of a run: below them a variable's digits,
  * or a switching function's sign, are absolute */
+#include <math.h>
 #include <stdlib.h>
 #include "driver.h"
 
@@ -246,6 +247,15 @@ guard_radii(run_ctx *c, mode_cache *mc, const mpfr_t t, mpfr_srcptr xs,
             mpfr_set_zero(rad + q, 1);
         if (mpfr_cmpabs(mid + q, rad + q) > 0)
             mpfr_abs(rad + q, mid + q, MPFR_RNDU);
+        /* the stepper's floors: no input below its rounding floor
+           (Radau's 2^lround, radau_scale.c), which the guard's error
+           estimate would read as the guard's own; the event tests that
+           read these floors (the zero rule, Zeno, patterns) then know
+           the guard to what its inputs are known (decisions.md D-139) */
+        if (gfloor && sp->lround > -INFINITY) {
+            mpfr_set_ui_2exp(m, 1, (long)sp->lround, MPFR_RNDN);
+            mpfr_max(rad + q, rad + q, m, MPFR_RNDU);
+        }
         mpfr_mul(rad + q, rad + q, c->tol, MPFR_RNDU);
         if (dense != NULL && hdo_run_left_value(m, &L, gp->inputs[q].var,
                                                 gp->inputs[q].order + 1)) {

@@ -56,6 +56,9 @@ radau_apply(hdo_stepper_struct *st, const mpfr_t t0, mpfr_srcptr xs,
                                 r->state_coef, N * (s + 1), r->guard_coef);
             r->memo.valid = r->applied;
             r->applied = 1;
+            /* the rounding floor of this point, not the last one's (the
+               guards' floors read it, D-139) */
+            st->lround = hdo_radau_round_floor_log2(r->y0, N, s);
             return 0;
         }
     }
@@ -184,8 +187,10 @@ radau_apply(hdo_stepper_struct *st, const mpfr_t t0, mpfr_srcptr xs,
                                               r->Jst + (s - 1) * r->nnz, r->h),
                     (long)s);
                 mpfr_mul(r->hnext, r->h, fac, MPFR_RNDN);
-                for (slong k = 0; k < N * (s + 1); k++)
-                    mpfr_set(r->prev_coef[k], r->state_coef[k], MPFR_RNDN);
+                for (slong i = 0; i < N; i++)
+                    mpfr_set(r->prev_y0 + i, r->y0 + i, MPFR_RNDN);
+                for (slong k = 0; k < s * N; k++)
+                    mpfr_set(r->PF + N + k, r->B + k, MPFR_RNDN);
                 mpfr_set(r->tprev, r->t0, MPFR_RNDN);
                 mpfr_set(r->hprev, r->h, MPFR_RNDN);
                 r->have_prev = 1;

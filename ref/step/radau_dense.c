@@ -3,51 +3,108 @@
  * step's polynomial as the next step's predictor */
 #include "radau_stepper.h"
 
+/* Whether the predictor's dot products cost less than Horner's rule:
+   V's (s + 1)^2 powers and their integers cost about Horner's sums of
+   one component, so they pay from three components (Van der Pol, two
+   components at 30 digits: about even), and only on the product
+   scanning path of at most HDO_RADAU_COLS limbs (beyond it, mpn_addmul_1
+   a limb: at 100 digits, 10 limbs, twice Horner's cost on Van der Pol,
+   decisions.md D-139).  The powers' exponent bounded by tau's: s e. */
+static int
+predict_by_dots(const radau *r, mpfr_srcptr tau, long prec)
+{
+    long e = 1;
+    for (slong m = 0; m <= r->s; m++)
+        if (mpfr_regular_p(tau + m) && mpfr_get_exp(tau + m) > e)
+            e = mpfr_get_exp(tau + m);
+    long vexp = e * (long)r->s + 1;
+    return r->N >= 3 && (prec + vexp + 63) / 64 <= HDO_RADAU_COLS;
+}
+
+/* Pout_mi := sum_k PF_ki tau_m^k by Horner's rule with the abscissa
+   and the sums at the coefficients' precision (one precision: the
+   products and sums on the limbs, MPFR's bits, D-132). */
+static void
+predict_by_horner(radau *r, mpfr_srcptr tau)
+{
+    slong N = r->N, s = r->s;
+    hdo_erange er;
+    hdo_erange_get(&er);
+    mpfr_t acc, x;
+    mpfr_inits2(mpfr_get_prec(r->PF), acc, x, (mpfr_ptr)0);
+    for (slong m = 0; m <= s; m++) {
+        mpfr_set(x, tau + m, MPFR_RNDN);
+        for (slong i = 0; i < N; i++) {
+            mpfr_set(acc, r->PF + s * N + i, MPFR_RNDN);
+            for (slong k = s - 1; k >= 0; k--) {
+                hdo_mul_rn(acc, acc, x, &er);
+                hdo_add_rn(acc, acc, r->PF + k * N + i, &er);
+            }
+            mpfr_set(r->Pout + m * N + i, acc, MPFR_RNDN);
+        }
+    }
+    mpfr_clears(acc, x, (mpfr_ptr)0);
+}
+
 /* Z_i := p(t0 - tprev + c_i h) - y0, p the last accepted step's
    polynomial, when this step continues it (t0 = tprev + hprev and p
-   ends at y0); else Z := 0.  Returns 1 when it predicted. */
+   ends at y0); else Z := 0.  Returns 1 when it predicted.
+
+   Why as dot products.  p(tau) = y0' + sum_k b_k tau^k in the last
+   step's tau = (t - tprev)/hprev (y0' its start), so the predictions
+   are one matrix product: row m of V = (1, tau_m, .., tau_m^s) at the
+   s stages and at tau = ds/hprev (the end, which must meet y0) times
+   the columns (y0' - y0, b_1, .., b_s), each entry one exact dot
+   product rounded once (radau_dot.c).  Horner's rule in MPFR took s
+   roundings of (s + 1) N evaluations a try, 13% of the ring
+   modulator's instructions at 16 digits (decisions.md D-139); it stays
+   where the products would cost more (predict_by_dots). */
 int
 hdo_radau_predict(radau *r)
 {
-    slong n = r->N, s = r->s;
+    slong N = r->N, s = r->s, s1 = s + 1;
     int ok = r->have_prev;
-    mpfr_prec_t pp = mpfr_get_prec(r->prev_coef[0]);
-    mpfr_t ds, x, d, xp, acc;
-    mpfr_inits2(r->wprec, ds, x, d, (mpfr_ptr)0);
-    /* Horner's abscissa and sums at the coefficients' bits */
-    mpfr_inits2(pp, xp, acc, (mpfr_ptr)0);
+    mpfr_prec_t pp = mpfr_get_prec(r->PF);
+    mpfr_t ds, d, x;
+    mpfr_inits2(r->wprec, ds, d, x, (mpfr_ptr)0);
     mpfr_sub(ds, r->t0, r->tprev, MPFR_RNDN);
     mpfr_sub(d, ds, r->hprev, MPFR_RNDN);
     mpfr_mul_2si(x, r->hprev, -20, MPFR_RNDN);
     if (ok && (mpfr_sgn(ds) <= 0 || mpfr_cmpabs(d, x) > 0))
         ok = 0;
-    if (ok)
-        hdo_radau_scales(r->sc, r->y0, NULL, r->floor, n, s);
-    for (slong i = 0; i < n && ok; i++) {
-        mpfr_set(xp, ds, MPFR_RNDN);
-        hdo_radau_horner_acc(x, acc, r->prev_coef + i * (s + 1), s, xp);
-        mpfr_sub(d, x, r->y0 + i, MPFR_RNDN);
-        mpfr_mul_2si(x, r->sc + i, -(long)r->prec / 2, MPFR_RNDN);
-        ok = mpfr_cmpabs(d, x) <= 0;
-    }
-    for (slong m = 0; m < s; m++) {
-        if (ok) {
-            /* the stage's abscissa, the same for every component */
-            mpfr_mul(x, r->c + m, r->h, MPFR_RNDN);
+    if (ok) {
+        /* the new stages' tau, and the end's, in the last step's */
+        mpfr_ptr tau = r->Ptau;
+        for (slong m = 0; m < s1; m++) {
+            if (m < s)
+                mpfr_mul(x, r->c + m, r->h, MPFR_RNDN);
+            else
+                mpfr_set_ui(x, 0, MPFR_RNDN);
             mpfr_add(x, x, ds, MPFR_RNDN);
-            mpfr_set(xp, x, MPFR_RNDN);
+            mpfr_div(tau + m, x, r->hprev, MPFR_RNDN);
         }
-        for (slong i = 0; i < n; i++) {
-            mpfr_ptr z = r->Z + m * n + i;
-            if (!ok) {
-                mpfr_set_ui(z, 0, MPFR_RNDN);
-                continue;
-            }
-            hdo_radau_horner_acc(z, acc, r->prev_coef + i * (s + 1), s, xp);
-            mpfr_sub(z, z, r->y0 + i, MPFR_RNDN);
+        for (slong i = 0; i < N; i++)
+            mpfr_sub(r->PF + i, r->prev_y0 + i, r->y0 + i, MPFR_RNDN);
+        /* the columns' rounding 2^-(pp + 8) of their largest
+           coefficient whatever the powers' size, the powers' relative
+           to each term, as Horner's roundings at pp bits were; the sum
+           rounded once */
+        if (predict_by_dots(r, tau, (long)pp + 8))
+            hdo_radau_dot_powers(r->Pout, &r->Pd, tau, r->PF, (long)pp + 8);
+        else
+            predict_by_horner(r, tau);
+        hdo_radau_scales(r->sc, r->y0, NULL, r->floor, N, s);
+        for (slong i = 0; i < N && ok; i++) {
+            mpfr_mul_2si(x, r->sc + i, -(long)r->prec / 2, MPFR_RNDN);
+            ok = mpfr_cmpabs(r->Pout + s * N + i, x) <= 0;
         }
     }
-    mpfr_clears(ds, x, d, xp, acc, (mpfr_ptr)0);
+    for (slong k = 0; k < s * N; k++)
+        if (ok)
+            mpfr_swap(r->Z + k, r->Pout + k);
+        else
+            mpfr_set_ui(r->Z + k, 0, MPFR_RNDN);
+    mpfr_clears(ds, d, x, (mpfr_ptr)0);
     return ok;
 }
 

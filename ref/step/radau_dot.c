@@ -36,7 +36,10 @@ hdo_radau_dot_init(hdo_radau_dot *d, const hdo_mat_t A, slong n)
     d->pos = d->neg = NULL;
     d->nacc = 0;
     d->no_cols = 0;
-    HDO_ASSERT(s <= HDO_RADAU_MAX_STAGES); /* exact_cols' signs */
+    d->ashift = 0;
+    /* exact_cols' signs; s + 1 rows for the predictor's powers (the
+       stage count itself is at most the maximum, radau_nodes.c) */
+    HDO_ASSERT(s <= HDO_RADAU_MAX_STAGES + 1);
     for (slong l = 0; l <= HDO_RADAU_COLS; l++) {
         d->Al[l] = NULL;
         d->As[l] = NULL;
@@ -83,8 +86,38 @@ hdo_radau_dot_clear(hdo_radau_dot *d)
 static int pack(mp_limb_t *limbs, unsigned char *sg, const mpz_t *x,
                 slong stride, slong s, slong L);
 
-/* A rounded to 64 l fraction bits, made on first use (and packed for
-   exact_cols when it fits l <= HDO_RADAU_COLS limbs an entry). */
+/* Az[l] := A rounded to 64 l fraction bits, and packed for exact_cols
+   when it fits l <= HDO_RADAU_COLS limbs an entry (Al[l] NULL else). */
+static void
+a_fill(hdo_radau_dot *d, slong l)
+{
+    slong s = d->s;
+    /* mpfr_mul_2si then mpfr_get_z's integers, off the limbs */
+    for (slong i = 0; i < s * s; i++)
+        hdo_radau_fixed(d->Az[l] + i, d->A + i, 64 * l - d->ashift);
+    if (l <= HDO_RADAU_COLS) {
+        if (d->Al[l] == NULL)
+            d->Al[l] = malloc(s * s * l * sizeof(mp_limb_t));
+        if (d->As[l] == NULL)
+            d->As[l] = malloc(s * s);
+        HDO_ASSERT(d->Al[l] != NULL && d->As[l] != NULL);
+        if (pack(d->Al[l], d->As[l], (const mpz_t *)d->Az[l], 1, s * s, l) !=
+            0) {
+            free(d->Al[l]); /* an entry beyond l limbs: mpn alone */
+            d->Al[l] = NULL;
+        }
+    }
+}
+
+/* The limbs of A's integer form that a product at prec bits takes. */
+static slong
+dot_limbs(const hdo_radau_dot *d, long prec)
+{
+    slong l = (prec < 64 ? 64 : prec + 63) / 64;
+    return l > d->lmax ? d->lmax : l;
+}
+
+/* A's integer form of l limbs, made on first use. */
 static mpz_srcptr
 a_fixed(hdo_radau_dot *d, slong l)
 {
@@ -92,21 +125,9 @@ a_fixed(hdo_radau_dot *d, slong l)
     if (d->Az[l] == NULL) {
         d->Az[l] = malloc(s * s * sizeof(mpz_t));
         HDO_ASSERT(d->Az[l] != NULL);
-        for (slong i = 0; i < s * s; i++) {
+        for (slong i = 0; i < s * s; i++)
             mpz_init(d->Az[l] + i);
-            mpfr_mul_2si(d->t, d->A + i, 64 * l, MPFR_RNDN);
-            mpfr_get_z(d->Az[l] + i, d->t, MPFR_RNDN);
-        }
-        if (l <= HDO_RADAU_COLS) {
-            d->Al[l] = malloc(s * s * l * sizeof(mp_limb_t));
-            d->As[l] = malloc(s * s);
-            HDO_ASSERT(d->Al[l] != NULL && d->As[l] != NULL);
-            if (pack(d->Al[l], d->As[l], (const mpz_t *)d->Az[l], 1, s * s,
-                     l) != 0) {
-                free(d->Al[l]); /* an entry beyond l limbs: mpn alone */
-                d->Al[l] = NULL;
-            }
-        }
+        a_fill(d, l);
     }
     return d->Az[l];
 }
@@ -232,7 +253,7 @@ exact_cols(hdo_radau_dot *d, const mp_limb_t *a, const unsigned char *as,
            slong L)
 {
     slong s = d->s, len = 2 * L + 1, np = 0, nn = 0;
-    slong jp[HDO_RADAU_MAX_STAGES], jn[HDO_RADAU_MAX_STAGES];
+    slong jp[HDO_RADAU_MAX_STAGES + 1], jn[HDO_RADAU_MAX_STAGES + 1];
     for (slong j = 0; j < s; j++) {
         int neg = as[j] ^ d->fs[j];
         jp[np] = j;
@@ -281,9 +302,7 @@ hdo_radau_dot_apply(mpfr_ptr out, hdo_radau_dot *d, mpfr_srcptr F, slong ncols,
     slong s = d->s, n = d->n;
     if (prec < 64)
         prec = 64;
-    slong l = (prec + 63) / 64;
-    if (l > d->lmax)
-        l = d->lmax;
+    slong l = dot_limbs(d, prec);
     mpz_srcptr Az = a_fixed(d, l);
     for (slong k = 0; k < ncols; k++) {
         /* column k of F as integers times 2^(ek - prec) */
@@ -309,6 +328,42 @@ hdo_radau_dot_apply(mpfr_ptr out, hdo_radau_dot *d, mpfr_srcptr F, slong ncols,
                             MPFR_RNDN);
         }
     }
+}
+
+void
+hdo_radau_dot_powers(mpfr_ptr out, hdo_radau_dot *d, mpfr_srcptr x,
+                     mpfr_srcptr F, long prec)
+{
+    slong s1 = d->s;
+    long vexp = LONG_MIN;
+    hdo_erange er;
+    hdo_erange_get(&er);
+    /* V in d's matrix; the products on the limbs (MPFR's bits, D-132) */
+    for (slong m = 0; m < s1; m++) {
+        mpfr_ptr row = d->A + m * s1;
+        mpfr_set_ui(row, 1, MPFR_RNDN);
+        for (slong k = 1; k < s1; k++)
+            hdo_mul_rn(row + k, row + k - 1, x + m, &er);
+        for (slong k = 0; k < s1; k++)
+            if (!mpfr_zero_p(row + k) && mpfr_get_exp(row + k) > vexp)
+                vexp = mpfr_get_exp(row + k);
+    }
+    /* |V| < 2^vexp, vexp >= 1 (V holds ones); the integer form of the
+       limbs the product takes made again, the others dropped */
+    d->ashift = vexp;
+    slong lu = dot_limbs(d, prec + vexp);
+    for (slong l = 0; l <= d->lmax; l++)
+        if (d->Az[l] != NULL) {
+            if (l == lu) {
+                a_fill(d, l);
+                continue;
+            }
+            for (slong i = 0; i < s1 * s1; i++)
+                mpz_clear(d->Az[l] + i);
+            free(d->Az[l]);
+            d->Az[l] = NULL;
+        }
+    hdo_radau_dot_apply(out, d, F, d->n, prec + vexp, vexp);
 }
 
 void

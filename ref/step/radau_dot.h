@@ -15,6 +15,8 @@
 typedef struct {
     slong s, n, lmax;
     mpfr_ptr A;
+    long ashift; /* the integer forms are of 2^-ashift A (0 but for the
+                    predictor's powers) */
     mpz_ptr *Az; /* lmax + 1 entries */
     mpz_t *Fz, acc;
     mp_ptr pos, neg; /* nacc limbs each: a row's accumulators */
@@ -40,6 +42,19 @@ void hdo_radau_fixed(mpz_t z, mpfr_srcptr x, long shift);
 /* Copies the s x s matrix A (exactly) for stages of n components. */
 void hdo_radau_dot_init(hdo_radau_dot *d, const hdo_mat_t A, slong n);
 void hdo_radau_dot_clear(hdo_radau_dot *d);
+/* out_mk := sum_j x_m^j F_jk for m, j <= s (d made for s + 1 rows:
+   the powers 1, x_m, .., x_m^s of the s + 1 abscissae x, F and out of
+   (s + 1) x n entries, stage-major; out not F), each one dot product
+   rounded once.  The powers become d's matrix V (at d's precision, each
+   rounded as mpfr_mul rounds), its integer forms taken below 2^vexp >
+   |V|; F's columns in integers of prec + vexp bits below their largest
+   entry.  Its error: F's rounding, 2^-prec of its column's largest
+   |F_jk| a term whatever V's size; V's roundings, relative to each term
+   |x_m^j F_jk| (j + 1 of d's precision, and 64 l fraction bits below
+   2^vexp, l at most d's lmax limbs).  A NaN or infinite F_jk is read
+   as 0 (hdo_radau_fixed): the callers' F are an accepted step's. */
+void hdo_radau_dot_powers(mpfr_ptr out, hdo_radau_dot *d, mpfr_srcptr x,
+                          mpfr_srcptr F, long prec);
 /* out_ik := 2^scale sum_j a_ij F_jk for i < s and the columns k <
    ncols (out and F of s x n entries, stage-major; out not F), each one
    dot product rounded once to out's precision: F's column k in integers

@@ -185,16 +185,21 @@ hdo_radau_stepper_alloc(hdo_stepper_struct *st, hdo_model_t model,
         mpfr_init2(r->guard_coef[k], w);
     mpfr_inits2(w, r->t0, r->h, r->hnext, r->tol, r->hlu, r->tprev, r->hprev,
                 (mpfr_ptr)0);
-    r->prev_coef = malloc((N * (s + 1) + 1) * sizeof(mpfr_t));
-    HDO_ASSERT(r->prev_coef != NULL);
     /* the predictor's coefficients, rounded when a step is accepted:
        a start for Newton, trusted to half the precision (predict) and
        in practice to about that (decisions.md D-123), so 64 bits beyond
        the run's precision, not the working one (half the run's
        precision made a cancelling algebraic variable's run take more
        than 50,000 steps: D-136) */
-    for (slong k = 0; k < N * (s + 1); k++)
-        mpfr_init2(r->prev_coef[k], prec + 64 < w ? prec + 64 : w);
+    r->prev_y0 = hdo_vec_init(N, w);
+    r->PF = hdo_vec_init((s + 1) * N, prec + 64 < w ? prec + 64 : w);
+    r->Ptau = hdo_vec_init(s + 1, w);
+    r->Pout = hdo_vec_init((s + 1) * N, w);
+    hdo_mat_t P;
+    hdo_mat_init(P, s + 1, s + 1, w);
+    hdo_mat_zero(P);
+    hdo_radau_dot_init(&r->Pd, P, N);
+    hdo_mat_clear(P);
     mpfr_set_ui(r->hnext, 0, MPFR_RNDN);
     hdo_radau_probe_init(&r->probe);
     /* the tolerance: 2^(17 - prec), about the hybrid driver's 10^-(D+5)
@@ -279,9 +284,11 @@ hdo_radau_stepper_free(hdo_stepper_struct *st)
         hdo_radau_probe_clear(&r->probe);
         mpfr_clears(r->t0, r->h, r->hnext, r->tol, r->hlu, r->tprev, r->hprev,
                     (mpfr_ptr)0);
-        for (slong k = 0; k < N * (s + 1); k++)
-            mpfr_clear(r->prev_coef[k]);
-        free(r->prev_coef);
+        hdo_vec_clear(r->prev_y0, N);
+        hdo_vec_clear(r->PF, (s + 1) * N);
+        hdo_vec_clear(r->Ptau, s + 1);
+        hdo_vec_clear(r->Pout, (s + 1) * N);
+        hdo_radau_dot_clear(&r->Pd);
         hdo_vec_clear(r->y0, N);
         hdo_vec_clear(r->sc, N);
         hdo_vec_clear(r->Z, ns);

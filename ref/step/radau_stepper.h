@@ -62,8 +62,14 @@ typedef struct {
     hdo_radau_block blk; /* the block-diagonal form (radau_block.c) */
     int blk_init, have_blk;
     mpfr_ptr J0; /* n x n: the Jacobian of the blocks */
-    /* the last accepted step's polynomial, the predictor of the next */
-    mpfr_t *prev_coef; /* N x (s+1) */
+    /* the last accepted step's polynomial, the predictor of the next
+       (radau_dense.c): its start y0 (prev_y0, N) and its coefficients
+       b_1..b_s in that step's tau (rows 1..s of PF, (s + 1) x N; row 0
+       is y0's change, set by each prediction); the products with the
+       powers of the new stages' tau (Ptau, s + 1 with the end's) in Pd,
+       into Pout ((s + 1) x N) */
+    mpfr_ptr prev_y0, PF, Ptau, Pout;
+    hdo_radau_dot Pd;
     mpfr_t tprev, hprev;
     int have_prev;
     /* work */

@@ -86,6 +86,32 @@ fill(mpfr_ptr F, slong s, slong n, gmp_randstate_t rs)
     }
 }
 
+/* The exponent of column k's largest entry of F (rows x n), LONG_MIN
+   when the column is zero. */
+static long
+column_exp(mpfr_srcptr F, slong rows, slong n, slong k)
+{
+    long ek = LONG_MIN;
+    for (slong j = 0; j < rows; j++)
+        if (!mpfr_zero_p(F + j * n + k) && mpfr_get_exp(F + j * n + k) > ek)
+            ek = mpfr_get_exp(F + j * n + k);
+    return ek;
+}
+
+/* Whether |got - exact| <= bound + |exact| 2^-w (the result's own
+   rounding at w bits); the error into err. */
+static int
+within(mpfr_t err, mpfr_srcptr got, const mpfr_t exact, mpfr_t bound,
+       mpfr_prec_t w)
+{
+    mpfr_mul_2si(err, exact, -(long)w, MPFR_RNDN);
+    mpfr_abs(err, err, MPFR_RNDN);
+    mpfr_add(bound, bound, err, MPFR_RNDU);
+    mpfr_sub(err, got, exact, MPFR_RNDN);
+    mpfr_abs(err, err, MPFR_RNDN);
+    return mpfr_cmp(err, bound) <= 0;
+}
+
 Test(step_interp, dot_apply_within_its_error)
 {
     /* 450 bits: l capped at lmax, A's own limbs plus one */
@@ -131,11 +157,7 @@ Test(step_interp, dot_apply_within_its_error)
             mpfr_t exact, t, bound, sa;
             mpfr_inits2(4 * w + 512, exact, t, bound, sa, (mpfr_ptr)0);
             for (slong k = 0; k < n; k++) {
-                long ek = LONG_MIN;
-                for (slong j = 0; j < s; j++)
-                    if (!mpfr_zero_p(F + j * n + k) &&
-                        mpfr_get_exp(F + j * n + k) > ek)
-                        ek = mpfr_get_exp(F + j * n + k);
+                long ek = column_exp(F, s, n, k);
                 for (slong i = 0; i < s; i++) {
                     /* the exact sum, and the bound: F's roundings (half
                        of 2^(ek - prec) each, times sum |a|), A's (half
@@ -157,12 +179,7 @@ Test(step_interp, dot_apply_within_its_error)
                         mpfr_mul_2si(sa, sa, ek - (long)prec - 1, MPFR_RNDN);
                         mpfr_add(bound, bound, sa, MPFR_RNDN);
                     }
-                    mpfr_mul_2si(t, exact, -(long)w, MPFR_RNDN);
-                    mpfr_abs(t, t, MPFR_RNDN);
-                    mpfr_add(bound, bound, t, MPFR_RNDN);
-                    mpfr_sub(t, out + i * n + k, exact, MPFR_RNDN);
-                    mpfr_abs(t, t, MPFR_RNDN);
-                    cr_expect(mpfr_cmp(t, bound) <= 0,
+                    cr_expect(within(t, out + i * n + k, exact, bound, w),
                               "s = %ld, prec %ld, (%ld, %ld): error %.3e "
                               "above %.3e",
                               (long)s, (long)prec, (long)i, (long)k,
@@ -321,4 +338,98 @@ Test(step_interp, scale_inside_a_narrow_exponent_range)
     hdo_vec_clear(Z, s * n);
     hdo_vec_clear(B1, s * n);
     hdo_vec_clear(B2, s * n);
+}
+
+/* The predictor's products (radau_dense.c's hdo_radau_predict, radau_dot.c's
+   hdo_radau_dot_powers; decisions.md D-139): sum_j x_m^j F_j for s + 1
+   abscissae in (0, 3.5], as the last step's polynomial is extrapolated
+   to the next step's stages, within the stated error of the exact sums:
+   F's roundings 2^-prec of each column's largest entry a term, V's own
+   (each power j + 1 roundings at d's precision, then 64 l fraction bits
+   below 2^vexp), the result's.  Twice on one d with other abscissae: the
+   second product must use the new powers' integers, not the first's. */
+Test(step_interp, powers_within_their_error)
+{
+    gmp_randstate_t rs;
+    gmp_randinit_default(rs);
+    gmp_randseed_ui(rs, 40139);
+    long checked = 0;
+    hdo_radau_dot d;
+    for (int c = 0; c < 5; c++)
+        for (int round = 0; round < 2; round++) {
+            slong s1 = stage_counts[c] + 1, n = 3;
+            mpfr_prec_t w = working_prec(s1 - 1, 16);
+            long prec = (long)w - 11 + 8 * round;
+            mpfr_ptr x = hdo_vec_init(s1, w);
+            mpfr_ptr F = hdo_vec_init(s1 * n, w), out = hdo_vec_init(s1 * n, w);
+            if (round == 0) {
+                hdo_mat_t Z;
+                hdo_mat_init(Z, s1, s1, w);
+                hdo_mat_zero(Z);
+                hdo_radau_dot_init(&d, Z, n);
+                hdo_mat_clear(Z);
+            }
+            /* abscissae to 3.5 (round 0) or to 1.2 (round 1) */
+            for (slong m = 0; m < s1; m++) {
+                mpfr_urandomb(x + m, rs);
+                mpfr_mul_d(x + m, x + m, round == 0 ? 3.5 : 1.2, MPFR_RNDN);
+            }
+            fill(F, s1, n, rs);
+            hdo_radau_dot_powers(out, &d, x, F, prec);
+            mpfr_t exact, t, pw, bound, big;
+            mpfr_inits2(8 * w + 512, exact, t, pw, bound, big, (mpfr_ptr)0);
+            /* an upper bound of the powers' size: 2^vexp >= |x_m^j| */
+            mpfr_set_ui(big, 1, MPFR_RNDN);
+            for (slong m = 0; m < s1; m++) {
+                mpfr_pow_ui(t, x + m, (unsigned long)s1 - 1, MPFR_RNDU);
+                mpfr_max(big, big, t, MPFR_RNDU);
+            }
+            long vexp = (long)mpfr_get_exp(big) + 1;
+            /* the fewest limbs the dot products may take (vexp at
+               most 2 above theirs) */
+            slong l = (prec + vexp - 2 + 63) / 64;
+            if (l > d.lmax)
+                l = d.lmax;
+            for (slong k = 0; k < n; k++) {
+                long ek = column_exp(F, s1, n, k);
+                for (slong m = 0; m < s1; m++) {
+                    mpfr_set_zero(exact, 1);
+                    mpfr_set_zero(bound, 1);
+                    for (slong j = 0; j < s1; j++) {
+                        mpfr_pow_ui(pw, x + m, (unsigned long)j, MPFR_RNDN);
+                        mpfr_mul(t, pw, F + j * n + k, MPFR_RNDN);
+                        mpfr_add(exact, exact, t, MPFR_RNDN);
+                        /* V's: (j + 1) 2^-w relative, 2^(vexp - 64 l) */
+                        mpfr_abs(t, t, MPFR_RNDN);
+                        mpfr_mul_ui(t, t, (unsigned long)j + 1, MPFR_RNDU);
+                        mpfr_mul_2si(t, t, -(long)w, MPFR_RNDU);
+                        mpfr_add(bound, bound, t, MPFR_RNDU);
+                        mpfr_abs(t, F + j * n + k, MPFR_RNDN);
+                        mpfr_mul_2si(t, t, vexp - 64 * l, MPFR_RNDU);
+                        mpfr_add(bound, bound, t, MPFR_RNDU);
+                    }
+                    /* F's: 2^(ek - prec - 1) a term; the result's */
+                    if (ek != LONG_MIN) {
+                        mpfr_set_ui_2exp(t, (unsigned long)s1, ek - prec - 1,
+                                         MPFR_RNDU);
+                        mpfr_add(bound, bound, t, MPFR_RNDU);
+                    }
+                    cr_expect(within(t, out + m * n + k, exact, bound, w),
+                              "s + 1 = %ld, round %d, (%ld, %ld): error %.3e "
+                              "above %.3e",
+                              (long)s1, round, (long)m, (long)k,
+                              mpfr_get_d(t, MPFR_RNDN),
+                              mpfr_get_d(bound, MPFR_RNDN));
+                    checked++;
+                }
+            }
+            mpfr_clears(exact, t, pw, bound, big, (mpfr_ptr)0);
+            if (round == 1)
+                hdo_radau_dot_clear(&d);
+            hdo_vec_clear(x, s1);
+            hdo_vec_clear(F, s1 * n);
+            hdo_vec_clear(out, s1 * n);
+        }
+    gmp_randclear(rs);
+    cr_expect(checked == 2L * 3 * (4 + 10 + 18 + 25 + 46));
 }
