@@ -18,6 +18,10 @@
 
 SHELL := /bin/bash
 BUILD ?= build
+# The builds inside run, check, check-heavy and references compile on every
+# core unless the command line chose (make -jN): CI's two cores halve them.
+NPROC := $(shell nproc 2>/dev/null || echo 1)
+BUILD_JOBS = $(if $(filter -j% --jobserver%,$(MAKEFLAGS)),,-j$(NPROC))
 CC ?= cc
 DEBIAN_PACKAGES := gcc g++ libc6-dev libmpfr-dev libgmp-dev libflint-dev libflint-arb-dev libcalcium-dev libantic-dev \
                    libcriterion-dev python3-mpmath python3-scipy \
@@ -128,7 +132,7 @@ $(BUILD)/test-unit: $(TEST_OBJ) $(BUILD)/libhdo.a
 # last: they take minutes (tools/heavy_checks.py), and make check skips them.
 HEAVY_TIMEOUT ?= 3600
 run: deps
-	@$(MAKE) --no-print-directory all ida-if-available
+	@$(MAKE) $(BUILD_JOBS) --no-print-directory all ida-if-available
 	@tools/run-corpus.sh $(HDO) $(CASES)
 	@BUILD=$(BUILD) tools/crosscheck.sh $(CASES)
 	@/usr/bin/python3 tools/heavy_checks.py --hdo $(HDO) --timeout $(HEAVY_TIMEOUT)
@@ -137,7 +141,7 @@ run: deps
 # fails, keeping the stored files, when a fresh run disagrees beyond 35
 # digits; REF_FORCE=1 replaces them anyway.
 references: deps
-	@$(MAKE) --no-print-directory $(HDO)
+	@$(MAKE) $(BUILD_JOBS) --no-print-directory $(HDO)
 	@HDO=$(HDO) tools/references.sh write
 
 # The heavy cases (tests/corpus/heavy.txt), left out of make check: their
@@ -145,11 +149,11 @@ references: deps
 # gives: 30, ringmod 16), one case
 # at a time (tools/check-heavy.sh; minutes per case).
 check-heavy: deps
-	@$(MAKE) --no-print-directory $(HDO)
+	@$(MAKE) $(BUILD_JOBS) --no-print-directory $(HDO)
 	@HDO=$(HDO) tools/check-heavy.sh
 
 check: deps
-	@$(MAKE) --no-print-directory $(HDO) ida-if-available $(BUILD)/test-unit \
+	@$(MAKE) $(BUILD_JOBS) --no-print-directory $(HDO) ida-if-available $(BUILD)/test-unit \
 	  shared python
 	@$(MAKE) --no-print-directory layering unit e2e
 
