@@ -19,8 +19,10 @@
    than the ratio of |Z|, |h F| to ntol (166 bits at 30 digits against a working
    precision of 237). */
 
-void
-hdo_radau_dot_init(hdo_radau_dot *d, const hdo_mat_t A, slong n)
+/* nmem: the entries of hdo_radau_dot_residual_next's memories Fp and Rp
+   (s n, or 0 where only products are formed) */
+static void
+dot_init(hdo_radau_dot *d, const hdo_mat_t A, slong n, slong nmem)
 {
     slong s = A->rows;
     d->s = s;
@@ -48,10 +50,23 @@ hdo_radau_dot_init(hdo_radau_dot *d, const hdo_mat_t A, slong n)
     d->fs = malloc(s + 1);
     HDO_ASSERT(d->fl != NULL && d->fs != NULL);
     mpfr_init2(d->t, A->prec);
-    d->Fp = hdo_vec_init(s * n, A->prec);
-    d->Rp = hdo_vec_init(s * n, A->prec);
+    d->nmem = nmem;
+    d->Fp = hdo_vec_init(nmem, A->prec);
+    d->Rp = hdo_vec_init(nmem, A->prec);
     for (slong i = 0; i < s * s; i++)
         mpfr_set(d->A + i, hdo_mat_entry(A, i / s, i % s), MPFR_RNDN);
+}
+
+void
+hdo_radau_dot_init(hdo_radau_dot *d, const hdo_mat_t A, slong n)
+{
+    dot_init(d, A, n, A->rows * n);
+}
+
+void
+hdo_radau_dot_init_products(hdo_radau_dot *d, const hdo_mat_t A, slong n)
+{
+    dot_init(d, A, n, 0);
 }
 
 void
@@ -79,8 +94,8 @@ hdo_radau_dot_clear(hdo_radau_dot *d)
     free(d->pos);
     free(d->neg);
     mpfr_clear(d->t);
-    hdo_vec_clear(d->Fp, s * d->n);
-    hdo_vec_clear(d->Rp, s * d->n);
+    hdo_vec_clear(d->Fp, d->nmem);
+    hdo_vec_clear(d->Rp, d->nmem);
 }
 
 static int pack(mp_limb_t *limbs, unsigned char *sg, const mpz_t *x,
@@ -412,6 +427,7 @@ hdo_radau_dot_residual_next(mpfr_ptr R, hdo_radau_dot *d, const mpfr_t h,
                             mpfr_srcptr F, slong nstate, const mpfr_t ntol)
 {
     slong s = d->s, n = d->n;
+    HDO_ASSERT(d->nmem == s * n);
     for (slong i = 0; i < s; i++)
         for (slong k = 0; k < nstate; k++) {
             mpfr_ptr f = d->Fp + i * n + k;
@@ -424,6 +440,7 @@ void
 hdo_radau_dot_keep(hdo_radau_dot *d, mpfr_srcptr F, mpfr_srcptr R, slong nstate)
 {
     slong s = d->s, n = d->n;
+    HDO_ASSERT(d->nmem == s * n);
     for (slong i = 0; i < s; i++)
         for (slong k = 0; k < nstate; k++) {
             mpfr_set(d->Fp + i * n + k, F + i * n + k, MPFR_RNDN);
@@ -436,6 +453,7 @@ hdo_radau_dot_keep_swap(hdo_radau_dot *d, mpfr_ptr F, mpfr_srcptr R,
                         slong nstate)
 {
     slong s = d->s, n = d->n;
+    HDO_ASSERT(d->nmem == s * n);
     for (slong i = 0; i < s; i++)
         for (slong k = 0; k < nstate; k++) {
             mpfr_ptr f = d->Fp + i * n + k, g = F + i * n + k;
@@ -451,6 +469,7 @@ void
 hdo_radau_dot_moved(hdo_radau_dot *d, mpfr_srcptr dZ, slong nstate)
 {
     slong s = d->s, n = d->n;
+    HDO_ASSERT(d->nmem == s * n);
     hdo_erange er;
     hdo_erange_get(&er);
     for (slong i = 0; i < s; i++)

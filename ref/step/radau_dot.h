@@ -31,6 +31,7 @@ typedef struct {
     /* hdo_radau_dot_residual_next's memory (s x n each): the F of the
        last residual, and that residual less Z's change since */
     mpfr_ptr Fp, Rp;
+    slong nmem; /* their entries: s n, or 0 (hdo_radau_dot_init_products) */
 } hdo_radau_dot;
 
 /* z := x 2^shift rounded to the nearest integer, ties to even: what
@@ -41,6 +42,10 @@ typedef struct {
 void hdo_radau_fixed(mpz_t z, mpfr_srcptr x, long shift);
 /* Copies the s x s matrix A (exactly) for stages of n components. */
 void hdo_radau_dot_init(hdo_radau_dot *d, const hdo_mat_t A, slong n);
+/* The same for products alone (hdo_radau_dot_apply,
+   hdo_radau_dot_powers): without the residual's memories (2 s n
+   numbers) that hdo_radau_dot_residual_next, _keep and _moved use */
+void hdo_radau_dot_init_products(hdo_radau_dot *d, const hdo_mat_t A, slong n);
 void hdo_radau_dot_clear(hdo_radau_dot *d);
 /* out_mk := sum_j x_m^j F_jk for m, j <= s (d made for s + 1 rows:
    the powers 1, x_m, .., x_m^s of the s + 1 abscissae x, F and out of

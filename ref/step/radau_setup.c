@@ -137,7 +137,7 @@ hdo_radau_stepper_alloc(hdo_stepper_struct *st, hdo_model_t model,
     hdo_mat_t Ci;
     hdo_mat_init(Ci, s, s, w);
     r->ci_ok = hdo_radau_interp_inverse(Ci, &r->cexp, r->c, s) == 0;
-    hdo_radau_dot_init(&r->Cd, Ci, N);
+    hdo_radau_dot_init_products(&r->Cd, Ci, N);
     hdo_mat_clear(Ci);
     r->B = hdo_vec_init(s * N, w);
     /* the block form solves I - h (A (x) J), or in a DAE mode the
@@ -198,7 +198,7 @@ hdo_radau_stepper_alloc(hdo_stepper_struct *st, hdo_model_t model,
     hdo_mat_t P;
     hdo_mat_init(P, s + 1, s + 1, w);
     hdo_mat_zero(P);
-    hdo_radau_dot_init(&r->Pd, P, N);
+    hdo_radau_dot_init_products(&r->Pd, P, N);
     hdo_mat_clear(P);
     mpfr_set_ui(r->hnext, 0, MPFR_RNDN);
     hdo_radau_probe_init(&r->probe);
