@@ -119,6 +119,13 @@ $(BUILD)/libhdo.a: $(LIB_OBJ)
 $(HDO): $(CLI_OBJ) $(BUILD)/libhdo.a
 	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(BUILD)/libhdo.a $(LDLIBS)
 
+# Radau's solves in double: their element-wise loops at -O3, which GCC
+# vectorises; the same operations on each entry (ISO C: no contraction,
+# no reassociation), so the same bits (decisions.md D-140).  Only where
+# the optimisation is the default one (OPT=-O0 stays -O0).
+HOT_DOUBLE := ref/step/radau_block.c ref/step/radau_stagelu.c ref/step/radau_band.c
+$(HOT_DOUBLE:%.c=$(BUILD)/obj/%.o): CFLAGS += $(if $(filter -O2,$(OPT)),-O3)
+
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<

@@ -1,5 +1,7 @@
 /* radau_band.c -- band LU in complex double and the reverse Cuthill-McKee
  * order: the sparse blocks of radau_block.c at a cost linear in n */
+/* Compiled at -O3 (Makefile, HOT_DOUBLE): its loops vectorised, the same
+   bits (decisions.md D-140). */
 #include <complex.h>
 #include <math.h>
 #include <stdlib.h>

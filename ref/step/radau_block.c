@@ -1,6 +1,8 @@
 /* radau_block.c -- the Newton matrix of Radau IIA in block-diagonal form:
  * A = T Lambda T^-1 turns I - h (A (x) J) into the n x n complex blocks
  * I - h lambda_k J (Hairer and Wanner II, IV.8), solved in double */
+/* Compiled at -O3 (Makefile, HOT_DOUBLE): its loops vectorised, the same
+   bits (decisions.md D-140). */
 #include <complex.h>
 #include <math.h>
 #include <stdint.h>

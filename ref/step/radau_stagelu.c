@@ -1,5 +1,7 @@
 /* radau_stagelu.c -- Radau IIA's Newton matrix with each stage's own
  * Jacobian, I - h (A (x) I) diag(J_1..J_s), factored in double */
+/* Compiled at -O3 (Makefile, HOT_DOUBLE): its loops vectorised, the same
+   bits (decisions.md D-140). */
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
