@@ -217,3 +217,114 @@ Test(step, radau_defect_bound_holds_the_error_of_a_step)
                   r);
     }
 }
+
+/* |omega(x)| = prod_j |x - c_j| at x's precision. */
+static void
+omega_abs(mpfr_t r, const mpfr_t x, mpfr_srcptr c, slong s)
+{
+    mpfr_t d;
+    mpfr_init2(d, mpfr_get_prec(r));
+    mpfr_set_ui(r, 1, MPFR_RNDN);
+    for (slong j = 0; j < s; j++) {
+        mpfr_sub(d, x, c + j, MPFR_RNDN);
+        mpfr_mul(r, r, d, MPFR_RNDN);
+    }
+    mpfr_abs(r, r, MPFR_RNDN);
+    mpfr_clear(d);
+}
+
+/* The filter's constant gamma = Omega1 / (1.01 (|omega(0)| + M + TV))
+   (radau_error.c, hdo_radau_defect_init) against the same formula with
+   omega's extrema found here another way: a golden-section search on
+   |omega|'s values (unimodal between consecutive nodes) at twice the
+   bits, not the sign of omega'/omega; Omega1 from omega's antiderivative
+   on each (c_i, c_{i+1}) at twice the bits.  gamma is 64 bits: the two
+   agree to 2^-58 (its extrema located to 20 bisection steps instead of
+   its own would miss by about 1e-12). */
+Test(step, radau_defect_gamma_from_omega_extrema)
+{
+    const slong stages[5] = {3, 9, 24, 45, 72};
+    for (int is = 0; is < 5; is++) {
+        slong s = stages[is];
+        mpfr_prec_t w = 64 + 3 * s + 32 + 10 * s, q = 2 * w + 64;
+        mpfr_ptr c = hdo_vec_init(s, w), cq = hdo_vec_init(s, q);
+        cr_assert_eq(hdo_radau_nodes(c, s), 0);
+        for (slong j = 0; j < s; j++)
+            mpfr_set(cq + j, c + j, MPFR_RNDN);
+        hdo_radau_defect d;
+        hdo_radau_defect_init(&d, c, s, w);
+        mpfr_t a, b, x1, x2, f1, f2, om0, M, TV, om1, g;
+        mpfr_inits2(q, a, b, x1, x2, f1, f2, om0, M, TV, om1, g, (mpfr_ptr)0);
+        mpfr_set_ui(a, 0, MPFR_RNDN);
+        omega_abs(om0, a, cq, s);
+        mpfr_set(M, om0, MPFR_RNDN);
+        mpfr_set(TV, om0, MPFR_RNDN);
+        const double phi = 0.6180339887498949;
+        for (slong i = 0; i + 1 < s; i++) {
+            mpfr_set(a, cq + i, MPFR_RNDN);
+            mpfr_set(b, cq + i + 1, MPFR_RNDN);
+            for (int it = 0; it < 200; it++) {
+                /* x1 = b - phi (b - a), x2 = a + phi (b - a) */
+                mpfr_sub(x2, b, a, MPFR_RNDN);
+                mpfr_mul_d(x2, x2, phi, MPFR_RNDN);
+                mpfr_sub(x1, b, x2, MPFR_RNDN);
+                mpfr_add(x2, a, x2, MPFR_RNDN);
+                omega_abs(f1, x1, cq, s);
+                omega_abs(f2, x2, cq, s);
+                if (mpfr_cmp(f1, f2) > 0)
+                    mpfr_set(b, x2, MPFR_RNDN);
+                else
+                    mpfr_set(a, x1, MPFR_RNDN);
+            }
+            omega_abs(f1, a, cq, s);
+            mpfr_max(M, M, f1, MPFR_RNDN);
+            mpfr_mul_2ui(f1, f1, 1, MPFR_RNDN);
+            mpfr_add(TV, TV, f1, MPFR_RNDN);
+        }
+        /* Omega1: omega's monomial coefficients, its antiderivative P at
+           0, c_1, .., c_s, and the sum of |P(c_i) - P(c_{i-1})| */
+        mpfr_ptr co = hdo_vec_init(s + 1, q); /* co[k]: x^k */
+        mpfr_set_ui(co + 0, 1, MPFR_RNDN);
+        for (slong i = 0; i < s; i++) {
+            /* co := co (x - c_i), degree i + 1 */
+            mpfr_set(co + i + 1, co + i, MPFR_RNDN);
+            for (slong k = i; k >= 1; k--) {
+                mpfr_mul(f1, co + k, cq + i, MPFR_RNDN);
+                mpfr_sub(co + k, co + k - 1, f1, MPFR_RNDN);
+            }
+            mpfr_mul(co + 0, co + 0, cq + i, MPFR_RNDN);
+            mpfr_neg(co + 0, co + 0, MPFR_RNDN);
+        }
+        mpfr_set_ui(om1, 0, MPFR_RNDN);
+        mpfr_set_ui(f2, 0, MPFR_RNDN); /* P(0) */
+        for (slong i = 0; i < s; i++) {
+            mpfr_set_ui(f1, 0, MPFR_RNDN); /* P(c_i) by Horner */
+            for (slong k = s; k >= 0; k--) {
+                mpfr_div_ui(g, co + k, (unsigned long)(k + 1), MPFR_RNDN);
+                mpfr_add(f1, f1, g, MPFR_RNDN);
+                mpfr_mul(f1, f1, cq + i, MPFR_RNDN);
+            }
+            mpfr_sub(g, f1, f2, MPFR_RNDN);
+            mpfr_abs(g, g, MPFR_RNDN);
+            mpfr_add(om1, om1, g, MPFR_RNDN);
+            mpfr_set(f2, f1, MPFR_RNDN);
+        }
+        hdo_vec_clear(co, s + 1);
+        /* gamma = Omega1 / (1.01 (om0 + M + TV)) */
+        mpfr_add(f1, om0, M, MPFR_RNDN);
+        mpfr_add(f1, f1, TV, MPFR_RNDN);
+        mpfr_mul_d(f1, f1, 1.01, MPFR_RNDN);
+        mpfr_div(g, om1, f1, MPFR_RNDN);
+        mpfr_sub(f1, g, d.gamma, MPFR_RNDN);
+        mpfr_div(f1, f1, g, MPFR_RNDN);
+        double rel = fabs(mpfr_get_d(f1, MPFR_RNDN));
+        cr_expect(rel < ldexp(1, -58),
+                  "s = %ld: gamma %.17g, here %.17g, rel %.3g", (long)s,
+                  mpfr_get_d(d.gamma, MPFR_RNDN), mpfr_get_d(g, MPFR_RNDN),
+                  rel);
+        mpfr_clears(a, b, x1, x2, f1, f2, om0, M, TV, om1, g, (mpfr_ptr)0);
+        hdo_radau_defect_clear(&d);
+        hdo_vec_clear(c, s);
+        hdo_vec_clear(cq, s);
+    }
+}
