@@ -188,11 +188,11 @@ hdo_radau_stepper_alloc(hdo_stepper_struct *st, hdo_model_t model,
     /* the predictor's coefficients, rounded when a step is accepted:
        a start for Newton, trusted to half the precision (predict) and
        in practice to about that (decisions.md D-123), so 64 bits beyond
-       the run's precision, not the working one (half the run's
-       precision made a cancelling algebraic variable's run take more
-       than 50,000 steps: D-136) */
+       half the run's precision (D-142; D-136 had found a cancelling
+       algebraic variable's run sensitive to these bits, which D-139's
+       guard floors ended) */
     r->prev_y0 = hdo_vec_init(N, w);
-    r->PF = hdo_vec_init((s + 1) * N, prec + 64 < w ? prec + 64 : w);
+    r->PF = hdo_vec_init((s + 1) * N, prec / 2 + 64 < w ? prec / 2 + 64 : w);
     r->Ptau = hdo_vec_init(s + 1, w);
     r->Pout = hdo_vec_init((s + 1) * N, w);
     hdo_mat_t P;
