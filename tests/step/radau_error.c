@@ -9,6 +9,7 @@
 #include "../../ref/step/radau.h"
 #include "../../ref/step/radau_error.h"
 #include "hybrid.h"
+#include <arb_hypgeom.h>
 
 #define P 480 /* bits: the errors reach 1e-60 */
 
@@ -237,10 +238,10 @@ omega_abs(mpfr_t r, const mpfr_t x, mpfr_srcptr c, slong s)
    (radau_error.c, hdo_radau_defect_init) against the same formula with
    omega's extrema found here another way: a golden-section search on
    |omega|'s values (unimodal between consecutive nodes) at twice the
-   bits, not the sign of omega'/omega; Omega1 from omega's antiderivative
-   on each (c_i, c_{i+1}) at twice the bits.  gamma is 64 bits: the two
-   agree to 2^-58 (its extrema located to 20 bisection steps instead of
-   its own would miss by about 1e-12). */
+   bits, not the sign of omega'/omega; Omega1 by Gauss-Legendre
+   quadrature on each interval between nodes, not omega's antiderivative.  gamma
+   is 64 bits: the two agree to 2^-58 (its extrema located to 20 bisection steps
+   instead of its own would miss by about 1e-12). */
 Test(step, radau_defect_gamma_from_omega_extrema)
 {
     const slong stages[5] = {3, 9, 24, 45, 72};
@@ -281,35 +282,44 @@ Test(step, radau_defect_gamma_from_omega_extrema)
             mpfr_mul_2ui(f1, f1, 1, MPFR_RNDN);
             mpfr_add(TV, TV, f1, MPFR_RNDN);
         }
-        /* Omega1: omega's monomial coefficients, its antiderivative P at
-           0, c_1, .., c_s, and the sum of |P(c_i) - P(c_{i-1})| */
-        mpfr_ptr co = hdo_vec_init(s + 1, q); /* co[k]: x^k */
-        mpfr_set_ui(co + 0, 1, MPFR_RNDN);
-        for (slong i = 0; i < s; i++) {
-            /* co := co (x - c_i), degree i + 1 */
-            mpfr_set(co + i + 1, co + i, MPFR_RNDN);
-            for (slong k = i; k >= 1; k--) {
-                mpfr_mul(f1, co + k, cq + i, MPFR_RNDN);
-                mpfr_sub(co + k, co + k - 1, f1, MPFR_RNDN);
-            }
-            mpfr_mul(co + 0, co + 0, cq + i, MPFR_RNDN);
-            mpfr_neg(co + 0, co + 0, MPFR_RNDN);
+        /* Omega1: on each of [0, c_1], [c_1, c_2], .., [c_(s-1), c_s]
+           omega keeps its sign, so int |omega| there is Gauss-Legendre's
+           sum of |omega| at n = s/2 + 1 points (Arb's roots and
+           weights), exact for omega's degree s */
+        slong n = s / 2 + 1;
+        mpfr_ptr gx = hdo_vec_init(n, q), gw = hdo_vec_init(n, q);
+        arb_t root, weight;
+        arb_init(root);
+        arb_init(weight);
+        for (slong k = 0; k < n; k++) {
+            arb_hypgeom_legendre_p_ui_root(root, weight, (ulong)n, (ulong)k,
+                                           q + 32);
+            arf_get_mpfr(gx + k, arb_midref(root), MPFR_RNDN);
+            arf_get_mpfr(gw + k, arb_midref(weight), MPFR_RNDN);
         }
+        arb_clear(root);
+        arb_clear(weight);
         mpfr_set_ui(om1, 0, MPFR_RNDN);
-        mpfr_set_ui(f2, 0, MPFR_RNDN); /* P(0) */
         for (slong i = 0; i < s; i++) {
-            mpfr_set_ui(f1, 0, MPFR_RNDN); /* P(c_i) by Horner */
-            for (slong k = s; k >= 0; k--) {
-                mpfr_div_ui(g, co + k, (unsigned long)(k + 1), MPFR_RNDN);
-                mpfr_add(f1, f1, g, MPFR_RNDN);
-                mpfr_mul(f1, f1, cq + i, MPFR_RNDN);
+            /* a: the interval's midpoint, b: its half-width */
+            if (i == 0)
+                mpfr_set_ui(x1, 0, MPFR_RNDN);
+            else
+                mpfr_set(x1, cq + i - 1, MPFR_RNDN);
+            mpfr_add(a, cq + i, x1, MPFR_RNDN);
+            mpfr_div_2ui(a, a, 1, MPFR_RNDN);
+            mpfr_sub(b, cq + i, x1, MPFR_RNDN);
+            mpfr_div_2ui(b, b, 1, MPFR_RNDN);
+            mpfr_set_ui(f2, 0, MPFR_RNDN);
+            for (slong k = 0; k < n; k++) {
+                mpfr_fma(x2, b, gx + k, a, MPFR_RNDN);
+                omega_abs(f1, x2, cq, s);
+                mpfr_fma(f2, f1, gw + k, f2, MPFR_RNDN);
             }
-            mpfr_sub(g, f1, f2, MPFR_RNDN);
-            mpfr_abs(g, g, MPFR_RNDN);
-            mpfr_add(om1, om1, g, MPFR_RNDN);
-            mpfr_set(f2, f1, MPFR_RNDN);
+            mpfr_fma(om1, f2, b, om1, MPFR_RNDN);
         }
-        hdo_vec_clear(co, s + 1);
+        hdo_vec_clear(gx, n);
+        hdo_vec_clear(gw, n);
         /* gamma = Omega1 / (1.01 (om0 + M + TV)) */
         mpfr_add(f1, om0, M, MPFR_RNDN);
         mpfr_add(f1, f1, TV, MPFR_RNDN);
@@ -327,4 +337,6 @@ Test(step, radau_defect_gamma_from_omega_extrema)
         hdo_vec_clear(c, s);
         hdo_vec_clear(cq, s);
     }
+    /* FLINT's integer cache (Arb's Legendre roots), for the leak checks */
+    flint_cleanup();
 }
