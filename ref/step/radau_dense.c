@@ -8,8 +8,10 @@
    one component, so they pay from three components (Van der Pol, two
    components at 30 digits: about even), and only on the product
    scanning path of at most HDO_RADAU_COLS limbs (beyond it, mpn_addmul_1
-   a limb: at 100 digits, 10 limbs, twice Horner's cost on Van der Pol,
-   decisions.md D-139).  The powers' exponent bounded by tau's: s e. */
+   a limb: twice Horner's cost, measured at 10 limbs, decisions.md D-139;
+   the coefficients are prec/2 + 64 bits since D-142, so that limit moved
+   from about 50 to about 75 digits, by the limb count).  The powers' exponent
+   bounded by tau's: s e. */
 static int
 predict_by_dots(const radau *r, mpfr_srcptr tau, long prec)
 {
