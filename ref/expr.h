@@ -578,8 +578,8 @@ int hdo_cos_rn_limbs(mpfr_ptr r, mpfr_srcptr x);
    a_j and f_j the l limbs at a + j l and f + j l (unsigned integers),
    1 <= l <= HDO_DOT_LIMBS_MAX, np + nn < 2^50: a product-scanning dot
    product (ref/expr/ldot.c; Radau's stage residual, decisions.md
-   D-121). */
-#define HDO_DOT_LIMBS_MAX 6
+   D-121; up to 12 limbs since D-143). */
+#define HDO_DOT_LIMBS_MAX 12
 void hdo_dot_limbs(mp_ptr out, const mp_limb_t *a, const mp_limb_t *f,
                    const slong *jp, slong np, const slong *jn, slong nn,
                    slong l);

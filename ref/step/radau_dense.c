@@ -10,8 +10,11 @@
    scanning path of at most HDO_RADAU_COLS limbs (beyond it, mpn_addmul_1
    a limb: twice Horner's cost, measured at 10 limbs, decisions.md D-139;
    the coefficients are prec/2 + 64 bits since D-142, so that limit moved
-   from about 50 to about 75 digits, by the limb count).  The powers' exponent
-   bounded by tau's: s e. */
+   from about 50 to about 75 digits, by the limb count).  The limit stays
+   6 limbs though product scanning now goes to 12 (D-143): between them
+   the choice was not measured, and it would move those runs' bits.  The
+   powers' exponent bounded by tau's: s e. */
+#define PREDICT_COLS 6
 static int
 predict_by_dots(const radau *r, mpfr_srcptr tau, long prec)
 {
@@ -20,7 +23,7 @@ predict_by_dots(const radau *r, mpfr_srcptr tau, long prec)
         if (mpfr_regular_p(tau + m) && mpfr_get_exp(tau + m) > e)
             e = mpfr_get_exp(tau + m);
     long vexp = e * (long)r->s + 1;
-    return r->N >= 3 && (prec + vexp + 63) / 64 <= HDO_RADAU_COLS;
+    return r->N >= 3 && (prec + vexp + 63) / 64 <= PREDICT_COLS;
 }
 
 /* Pout_mi := sum_k PF_ki tau_m^k by Horner's rule with the abscissa

@@ -43,13 +43,16 @@ fill(mpfr_ptr F, mpfr_ptr Z, slong s, slong n, int kind, gmp_randstate_t rs)
 Test(step_dot, columns_equal_mpn_bit_for_bit)
 {
     const slong ss[4] = {3, 9, 17, 24}, n = 3, nstate = 2;
-    const mpfr_prec_t ps[8] = {53, 64, 100, 170, 237, 300, 380, 450};
+    /* 1 to HDO_RADAU_COLS = 12 limbs (760 bits: Van der Pol's dense
+       output at 100 digits takes 10 and 11) */
+    const mpfr_prec_t ps[12] = {53,  64,  100, 170, 237, 300,
+                                380, 450, 560, 620, 680, 760};
     gmp_randstate_t rs;
     gmp_randinit_default(rs);
     gmp_randseed_ui(rs, 28121);
-    long rows = 0, cols_used = 0;
+    long rows = 0, cols_used = 0, limbs_used = 0;
     for (int c = 0; c < 4; c++)
-        for (int pi = 0; pi < 8; pi++)
+        for (int pi = 0; pi < 12; pi++)
             for (int kind = 0; kind < 3; kind++)
                 for (int pass = 0; pass < 2; pass++) {
                     slong s = ss[c];
@@ -84,7 +87,10 @@ Test(step_dot, columns_equal_mpn_bit_for_bit)
                     hdo_radau_dot_residual(R1, &d1, h, F, Z, nstate, ntol);
                     hdo_radau_dot_residual(R2, &d2, h, F, Z, nstate, ntol);
                     for (slong l = 1; l <= HDO_RADAU_COLS; l++)
-                        cols_used += d1.Al[l] != NULL;
+                        if (d1.Al[l] != NULL) {
+                            cols_used++;
+                            limbs_used |= 1L << l;
+                        }
                     for (slong i = 0; i < s; i++)
                         for (slong k = 0; k < nstate; k++) {
                             mpfr_ptr a = R1 + i * n + k, b = R2 + i * n + k;
@@ -110,5 +116,8 @@ Test(step_dot, columns_equal_mpn_bit_for_bit)
     gmp_randclear(rs);
     /* the columns ran (l <= HDO_RADAU_COLS), not mpn twice */
     cr_expect(cols_used > 100, "columns used %ld times", cols_used);
-    cr_expect(rows == 8L * 3 * 2 * 2 * (3 + 9 + 17 + 24));
+    /* every limb count from 2 to 12 among them */
+    cr_expect((limbs_used & 0x1ffc) == 0x1ffc, "limb counts used: %#lx",
+              limbs_used);
+    cr_expect(rows == 12L * 3 * 2 * 2 * (3 + 9 + 17 + 24));
 }
