@@ -163,6 +163,8 @@ hdo_radau_probe_init(hdo_radau_probe *p)
     p->probing = 0;
     p->wait = HDO_RADAU_PROBE_AFTER;
     p->blind = 0;
+    p->steep = 0;
+    p->room = 1;
 }
 
 void
@@ -179,6 +181,8 @@ hdo_radau_probe_reset(hdo_radau_probe *p)
     p->pobs = INFINITY;
     p->wait = HDO_RADAU_PROBE_AFTER;
     p->blind = 0;
+    p->steep = 0;
+    p->room = 1;
     mpfr_set_zero(p->hlast, 1);
     mpfr_set_zero(p->erej, 1);
 }
@@ -232,7 +236,8 @@ hdo_radau_trend_rejects(double hratio, double used, double usedlast, double fac,
 {
     if (usedlast < HDO_RADAU_TREND_FLOOR)
         usedlast = HDO_RADAU_TREND_FLOOR;
-    return used * used / usedlast * pow(fac / hratio, (double)(s - 1)) > 1;
+    double fail = s > HDO_RADAU_SAFETY_STAGES ? HDO_RADAU_TREND_FAIL : 1;
+    return used * used / usedlast * pow(fac / hratio, (double)(s - 1)) > fail;
 }
 
 /* fac := the trend's factor when the trend predicts that the step fac
@@ -245,23 +250,48 @@ hdo_radau_probe_rejected(hdo_radau_probe *p, const mpfr_t e, const mpfr_t h)
     mpfr_set(p->hrej, h, MPFR_RNDN);
 }
 
-static void
-trend_limit(const hdo_radau_probe *p, mpfr_t fac, const mpfr_t h,
-            const mpfr_t e, const mpfr_t tol, long s)
+/* Whether the trend may act on this accepted step: a rejection just
+   before it whose estimate fell at least as h^((s-1)/2) lets it act
+   here (returns 1, D-105), and gives it the next HDO_RADAU_TREND_HOLD
+   accepted steps (p->steep) to shrink h by at most
+   HDO_RADAU_TREND_SPAN together (p->room; returns 2); a rejection that
+   fell slower ends it (0). */
+static int
+trend_evidence(hdo_radau_probe *p, const mpfr_t h, const mpfr_t e, long s)
 {
-    if (mpfr_zero_p(p->hlast) || mpfr_zero_p(p->elast) || mpfr_zero_p(e) ||
-        mpfr_zero_p(p->erej) || mpfr_cmp(p->hrej, h) <= 0)
-        return;
+    if (mpfr_zero_p(p->erej) || mpfr_cmp(p->hrej, h) <= 0) {
+        if (p->steep == 0)
+            return 0;
+        p->steep--;
+        return 2;
+    }
+    p->steep = 0;
+    if (mpfr_zero_p(e))
+        return 0;
     mpfr_t q;
     mpfr_init2(q, 64);
-    /* the order the rejection showed: e_rej / e >= (h_rej / h)^((s-1)/2) */
     mpfr_div(q, p->erej, e, MPFR_RNDN);
     double fell = log(mpfr_get_d(q, MPFR_RNDN));
     mpfr_div(q, p->hrej, h, MPFR_RNDN);
-    if (!(fell >= 0.5 * (double)(s - 1) * log(mpfr_get_d(q, MPFR_RNDN)))) {
-        mpfr_clear(q);
-        return;
+    int steep = fell >= 0.5 * (double)(s - 1) * log(mpfr_get_d(q, MPFR_RNDN));
+    mpfr_clear(q);
+    if (steep) {
+        p->steep = HDO_RADAU_TREND_HOLD;
+        p->room = HDO_RADAU_TREND_SPAN;
     }
+    return steep;
+}
+
+static void
+trend_limit(hdo_radau_probe *p, mpfr_t fac, const mpfr_t h, const mpfr_t e,
+            const mpfr_t tol, long s)
+{
+    int act = trend_evidence(p, h, e, s);
+    if (act == 0 || mpfr_zero_p(p->hlast) || mpfr_zero_p(p->elast) ||
+        mpfr_zero_p(e))
+        return;
+    mpfr_t q;
+    mpfr_init2(q, 64);
     mpfr_div(q, h, p->hlast, MPFR_RNDN);
     double hratio = mpfr_get_d(q, MPFR_RNDN);
     mpfr_div(q, e, tol, MPFR_RNDN);
@@ -275,9 +305,16 @@ trend_limit(const hdo_radau_probe *p, mpfr_t fac, const mpfr_t h,
         double g = hdo_radau_trend_factor(hratio, used, last, s);
         if (g < HDO_RADAU_REJECT_MIN)
             g = HDO_RADAU_REJECT_MIN;
-        if (g < f)
+        if (act == 2 && g < 1 / p->room)
+            g = 1 / p->room; /* the held steps' shrink, bounded */
+        if (g < f) {
             mpfr_set_d(fac, g, MPFR_RNDN);
+            if (act == 2)
+                p->room *= g;
+        }
     }
+    if (p->room <= 1)
+        p->steep = 0;
     mpfr_clear(q);
 }
 

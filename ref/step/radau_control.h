@@ -48,6 +48,19 @@
    ERRACC: a trend read off estimates far below the tolerance is their
    noise. */
 #define HDO_RADAU_TREND_FLOOR 0.01
+/* The share of the tolerance above which the trend's prediction counts
+   as a failure beyond HDO_RADAU_SAFETY_STAGES stages (1 up to them;
+   hdo_radau_trend_rejects): the prediction extrapolates the estimate's
+   growth over the last step, floored, and fell short by 5 at 60 digits
+   on Van der Pol (0.24 predicted, 1.27 used); at 17 stages (the ring
+   modulator at 16 digits) 0.2 took 290 steps and 14 rejections to
+   3e-5 where 1 takes 282 and 9 (decisions.md D-144). */
+#define HDO_RADAU_TREND_FAIL 0.2
+/* The accepted steps after a rejection whose estimate fell as the trend
+   assumes on which the trend may act, and the factor by which it may
+   shrink h on them together (hdo_radau_probe_rejected). */
+#define HDO_RADAU_TREND_HOLD 16
+#define HDO_RADAU_TREND_SPAN 4.0
 /* The stage count up to which the step's safety factor is 0.8. */
 #define HDO_RADAU_SAFETY_STAGES 24
 
@@ -135,7 +148,8 @@ double hdo_radau_trend_factor(double hratio, double used, double usedlast,
    test: the estimate, having moved from usedlast (at least
    HDO_RADAU_TREND_FLOOR) to used over a change of h by hratio, moves by
    used / usedlast (over the part that h's change explains) again, and
-   by fac^(s-1): used^2 / usedlast (fac / hratio)^(s-1) > 1. */
+   by fac^(s-1): used^2 / usedlast (fac / hratio)^(s-1) > 1, or >
+   HDO_RADAU_TREND_FAIL beyond HDO_RADAU_SAFETY_STAGES stages (D-144). */
 int hdo_radau_trend_rejects(double hratio, double used, double usedlast,
                             double fac, long s);
 /* Whether, after kept accepted steps in a row that kept their size, the
@@ -264,6 +278,11 @@ typedef struct {
     int blind;
     /* this step's last rejected size and estimate (erej zero: none) */
     mpfr_t hrej, erej;
+    /* the accepted steps on which the trend may still act, and the
+       factor by which it may still shrink h on them
+       (hdo_radau_probe_rejected) */
+    long steep;
+    double room;
 } hdo_radau_probe;
 
 void hdo_radau_probe_init(hdo_radau_probe *p);
@@ -285,7 +304,13 @@ void hdo_radau_probe_accept(hdo_radau_probe *p, mpfr_t fac, const mpfr_t h,
    h^((s-1)/2), the order it assumes.  Without that evidence a flat
    estimate read as a trend and cut h by 2.7 a step (EMEP at 40 digits
    before a sunset: 6.7e-4 s down to 2e-7 s in eight accepted steps at
-   0.02-0.04 tol, then 1,000 steps kept there; decisions.md D-105). */
+   0.02-0.04 tol, then 1,000 steps kept there; decisions.md D-105).
+   The evidence holds for the accepted steps after it (D-144) until a
+   rejection that falls slower, or a step the trend cut whose estimate
+   did not fall with h at half that order: on the way into Van der Pol's
+   fast layer at 100 digits the estimate grew 10^4 a step at a kept h,
+   and with the trend only on the step after a rejection every third
+   step was rejected (104 of 650 tries). */
 void hdo_radau_probe_rejected(hdo_radau_probe *p, const mpfr_t e,
                               const mpfr_t h);
 /* A failed step: when it was a probe, h goes back to the step it doubled

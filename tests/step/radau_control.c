@@ -170,14 +170,42 @@ Test(step, radau_trend_threshold)
     cr_expect(fabs(hdo_radau_trend_factor(hr, u, u, 72) / g - 1) < 1e-12);
     cr_expect(!hdo_radau_trend_rejects(1.0, 0.5, 0.5, 1.0, 24),
               "a steady estimate at half the tolerance");
-    /* the boundary: used^2/usedlast (fac/hratio)^(s-1) = 1 */
+    /* the boundary: used^2/usedlast (fac/hratio)^(s-1) = 1 up to 24
+       stages */
     cr_expect(!hdo_radau_trend_rejects(1.0, 0.5, 0.25, 1.0, 24));
     cr_expect(hdo_radau_trend_rejects(1.0, NEAR(0.5, 1), 0.25, 1.0, 24));
     cr_expect(!hdo_radau_trend_rejects(0.5, 0.5, 0.25, 0.5, 24));
     cr_expect(hdo_radau_trend_rejects(0.5, 0.5, 0.25, NEAR(0.5, 1), 24));
+    /* and HDO_RADAU_TREND_FAIL = 0.2 beyond (D-144): 25 stages */
+    cr_expect(!hdo_radau_trend_rejects(1.0, 0.5, 1.25, 1.0, 25));
+    cr_expect(hdo_radau_trend_rejects(1.0, NEAR(0.5, 1), 1.25, 1.0, 25));
+    cr_expect(!hdo_radau_trend_rejects(0.5, 0.5, 1.25, 0.5, 25));
+    cr_expect(hdo_radau_trend_rejects(0.5, 0.5, 1.25, NEAR(0.5, 1), 25));
+    cr_expect(!hdo_radau_trend_rejects(1.0, 0.125, 0.125, 1.0, 25),
+              "a steady estimate at an eighth of the tolerance");
+    /* Van der Pol at 60 digits, 45 stages: accepted at 0.887 times the
+       last h at 0.0035 tol after 0.0032; floored, the trend predicts
+       0.24 tol for keeping h, which used 1.27 */
+    cr_expect(hdo_radau_trend_rejects(0.887, 0.0035, 0.0032, 1.0, 45));
+    cr_expect(!hdo_radau_trend_rejects(0.887, 0.0035, 0.0032, 0.95, 45));
     /* an estimate far below the tolerance counts as 0.01 (RADAU5) */
     cr_expect(!hdo_radau_trend_rejects(1.0, 0.05, 1e-20, 1.0, 24));
     cr_expect_eq(HDO_RADAU_TREND_FLOOR, 0.01);
+}
+
+/* A run's first accepted step at 72 stages, h = 1e-3, an estimate of
+   0.0037 tol (tol = 1e-100) and a proposal of 1.006: the trend tests'
+   start. */
+static void
+trend_first_step(hdo_radau_probe *p, mpfr_t fac, mpfr_t h, mpfr_t e, mpfr_t tol)
+{
+    hdo_radau_probe_init(p);
+    hdo_radau_probe_reset(p);
+    mpfr_set_d(tol, 1e-100, MPFR_RNDN);
+    mpfr_set_d(e, 0.0037e-100, MPFR_RNDN);
+    mpfr_set_d(h, 1e-3, MPFR_RNDN);
+    mpfr_set_d(fac, 1.006, MPFR_RNDN);
+    hdo_radau_probe_accept(p, fac, h, e, tol, 100, 72);
 }
 
 /* The trend along accepted steps (hdo_radau_probe_accept at 72
@@ -191,15 +219,9 @@ Test(step, radau_trend_accept_sequence)
 {
     for (int c = 0; c < 3; c++) {
         hdo_radau_probe p;
-        hdo_radau_probe_init(&p);
-        hdo_radau_probe_reset(&p);
         mpfr_t fac, h, e, tol, er;
         mpfr_inits2(64, fac, h, e, tol, er, (mpfr_ptr)0);
-        mpfr_set_d(tol, 1e-100, MPFR_RNDN);
-        mpfr_set_d(e, 0.0037e-100, MPFR_RNDN);
-        mpfr_set_d(h, 1e-3, MPFR_RNDN);
-        mpfr_set_d(fac, 1.006, MPFR_RNDN);
-        hdo_radau_probe_accept(&p, fac, h, e, tol, 100, 72);
+        trend_first_step(&p, fac, h, e, tol);
         cr_expect(mpfr_cmp_ui(fac, 1) == 0, "no trend yet: kept");
         if (c == 0)
             mpfr_set_d(er, 14.9e-100, MPFR_RNDN);
@@ -221,6 +243,65 @@ Test(step, radau_trend_accept_sequence)
         mpfr_clears(fac, h, e, tol, er, (mpfr_ptr)0);
         hdo_radau_probe_clear(&p);
     }
+}
+
+/* The trend's evidence holds (decisions.md D-144): after a rejection
+   whose estimate fell as h^71 the first accepted step takes the trend's
+   factor g (D-105), and the next ones, each at 0.896 times the last h
+   with the same estimate (Van der Pol's way into its fast layer at 100
+   digits, where a rejection followed every third step when only the
+   first could), take it too until together they shrank h by
+   HDO_RADAU_TREND_SPAN = 4 (the last one cut to that), then not (EMEP
+   at 40 digits, a flat estimate: unbounded, the trend cut h from 46 s
+   to 9e-4 s in 15 steps); none after a rejection that fell as h^30. */
+Test(step, radau_trend_holds)
+{
+    for (int c = 0; c < 2; c++) {
+        hdo_radau_probe p;
+        mpfr_t fac, h, e, tol, er;
+        mpfr_inits2(64, fac, h, e, tol, er, (mpfr_ptr)0);
+        trend_first_step(&p, fac, h, e, tol);
+        /* 14.9 tol fell as h^71; 0.0037 0.896^-30 as h^30 */
+        mpfr_set_d(er, c == 0 ? 14.9e-100 : 0.0037e-100 * pow(0.896, -30.0),
+                   MPFR_RNDN);
+        hdo_radau_probe_rejected(&p, er, h);
+        double g = hdo_radau_trend_factor(0.896, 0.0037, 0.0037, 72);
+        double shrunk = 1;
+        int held = 0, cut_last = 0;
+        for (int k = 1; k <= HDO_RADAU_TREND_HOLD + 1; k++) {
+            mpfr_mul_d(h, h, 0.896, MPFR_RNDN);
+            mpfr_set_d(fac, 1.006, MPFR_RNDN);
+            hdo_radau_probe_accept(&p, fac, h, e, tol, 100, 72);
+            double f = mpfr_get_d(fac, MPFR_RNDN);
+            if (c == 1 || shrunk * HDO_RADAU_TREND_SPAN <= 1 + 1e-12) {
+                cr_expect(f >= 1, "case %d, step %d: %g, not the trend's", c, k,
+                          f);
+                continue;
+            }
+            if (k == 1 || g * shrunk * HDO_RADAU_TREND_SPAN > 1) {
+                cr_expect(fabs(f / g - 1) < 1e-9, "step %d: %g against %g", k,
+                          f, g);
+            } else {
+                cr_expect(fabs(f * shrunk * HDO_RADAU_TREND_SPAN - 1) < 1e-9,
+                          "step %d: %g, the span's rest", k, f);
+                cut_last = 1;
+            }
+            if (k > 1) {
+                shrunk *= f;
+                held++;
+            }
+        }
+        if (c == 0) {
+            /* g about 0.87: eight held steps at g, the ninth cut to the
+               span, within the 16 steps */
+            cr_expect(held >= 8 && cut_last, "held %d", held);
+            cr_expect(fabs(shrunk * HDO_RADAU_TREND_SPAN - 1) < 1e-9);
+        }
+        mpfr_clears(fac, h, e, tol, er, (mpfr_ptr)0);
+        hdo_radau_probe_clear(&p);
+    }
+    cr_expect_eq(HDO_RADAU_TREND_HOLD, 16);
+    cr_expect_eq(HDO_RADAU_TREND_SPAN, 4.0);
 }
 
 /* The step-size probe: after 16 accepted steps in a row that kept h, when
