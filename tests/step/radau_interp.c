@@ -5,6 +5,7 @@
    stated error of the exact one, and the polynomial 2^e Ci Z through
    every stage (c_m, Z_m) to the working precision. */
 #include <criterion/criterion.h>
+#include <arb_mat.h>
 #include <limits.h>
 #include <math.h>
 #include "../../ref/step/radau.h"
@@ -19,17 +20,26 @@ working_prec(slong s, int digits)
     return (mpfr_prec_t)((digits + 10) * 3.3219280948873623) + 3 * s + 32;
 }
 
+/* The nodes of s stages at w bits (returned) and Ci := 2^-e C^-1 at w
+   bits (hdo_radau_interp_inverse); both asserted to succeed. */
+static mpfr_ptr
+nodes_and_inverse(hdo_mat_t Ci, long *e, slong s, mpfr_prec_t w)
+{
+    mpfr_ptr nodes = hdo_vec_init(s, w);
+    hdo_mat_init(Ci, s, s, w);
+    cr_assert_eq(hdo_radau_nodes(nodes, s), 0);
+    cr_assert_eq(hdo_radau_interp_inverse(Ci, e, nodes, s), 0);
+    return nodes;
+}
+
 Test(step_interp, inverse_times_vandermonde_is_identity)
 {
     for (int c = 0; c < 5; c++) {
         slong s = stage_counts[c];
         mpfr_prec_t w = working_prec(s, 16), p = 4 * w;
-        mpfr_ptr nodes = hdo_vec_init(s, w);
         hdo_mat_t Ci;
-        hdo_mat_init(Ci, s, s, w);
         long e = 0;
-        cr_assert_eq(hdo_radau_nodes(nodes, s), 0);
-        cr_assert_eq(hdo_radau_interp_inverse(Ci, &e, nodes, s), 0);
+        mpfr_ptr nodes = nodes_and_inverse(Ci, &e, s, w);
         mpfr_t acc, t, pw, worst;
         mpfr_inits2(p, acc, t, pw, (mpfr_ptr)0);
         mpfr_init2(worst, 64);
@@ -110,6 +120,74 @@ within(mpfr_t err, mpfr_srcptr got, const mpfr_t exact, mpfr_t bound,
     mpfr_sub(err, got, exact, MPFR_RNDN);
     mpfr_abs(err, err, MPFR_RNDN);
     return mpfr_cmp(err, bound) <= 0;
+}
+
+/* Each entry of Ci (Traub's algorithm since decisions.md D-145) is C^-1's
+   entry times 2^-e correctly rounded to Ci's precision: against Arb's
+   inverse of C (its own LU, in balls at twice the bits), every ball
+   narrow enough that both its ends round to the same w-bit number, and
+   that number Ci's; e the exponent of C^-1's largest entry.  Up to 73
+   stages (Van der Pol at 100 digits takes 72), at 16 and 100 digits. */
+Test(step_interp, inverse_correctly_rounded_against_arb)
+{
+    const slong counts[5] = {3, 9, 24, 45, 73};
+    const int digits[2] = {16, 100};
+    for (int c = 0; c < 5; c++)
+        for (int di = 0; di < 2; di++) {
+            slong s = counts[c];
+            mpfr_prec_t w = working_prec(s, digits[di]), p = 2 * w + 16 * s;
+            hdo_mat_t Ci;
+            long e = 0;
+            mpfr_ptr nodes = nodes_and_inverse(Ci, &e, s, w);
+            arb_mat_t C, X;
+            arb_mat_init(C, s, s);
+            arb_mat_init(X, s, s);
+            for (slong m = 0; m < s; m++) {
+                arb_t cm;
+                arb_init(cm);
+                arf_set_mpfr(arb_midref(cm), nodes + m);
+                arb_set(arb_mat_entry(C, m, 0), cm);
+                for (slong k = 1; k < s; k++)
+                    arb_mul(arb_mat_entry(C, m, k), arb_mat_entry(C, m, k - 1),
+                            cm, p);
+                arb_clear(cm);
+            }
+            cr_assert(arb_mat_inv(X, C, p), "s = %ld: Arb's inverse", (long)s);
+            mpfr_t lo, hi, rl, rh;
+            mpfr_inits2(p, lo, hi, (mpfr_ptr)0);
+            mpfr_inits2(w, rl, rh, (mpfr_ptr)0);
+            long wrong = 0, open = 0, emax = LONG_MIN;
+            for (slong i = 0; i < s; i++)
+                for (slong k = 0; k < s; k++) {
+                    arb_ptr x = arb_mat_entry(X, i, k);
+                    arb_get_interval_mpfr(lo, hi, x);
+                    mpfr_set(rl, lo, MPFR_RNDN);
+                    if (!mpfr_zero_p(rl) && mpfr_get_exp(rl) > emax)
+                        emax = mpfr_get_exp(rl);
+                    /* 2^-e exactly, then each end rounded to w bits */
+                    mpfr_mul_2si(lo, lo, -e, MPFR_RNDN);
+                    mpfr_mul_2si(hi, hi, -e, MPFR_RNDN);
+                    mpfr_set(rl, lo, MPFR_RNDN);
+                    mpfr_set(rh, hi, MPFR_RNDN);
+                    if (!mpfr_equal_p(rl, rh)) {
+                        open++;
+                        continue;
+                    }
+                    wrong += !mpfr_equal_p(rl, hdo_mat_entry(Ci, i, k));
+                }
+            cr_expect_eq(open, 0, "s = %ld, %d digits: %ld balls undecided",
+                         (long)s, digits[di], open);
+            cr_expect_eq(wrong, 0, "s = %ld, %d digits: %ld entries off",
+                         (long)s, digits[di], wrong);
+            cr_expect_eq(e, emax, "s = %ld: e %ld, Arb's %ld", (long)s, e,
+                         emax);
+            mpfr_clears(lo, hi, rl, rh, (mpfr_ptr)0);
+            arb_mat_clear(C);
+            arb_mat_clear(X);
+            hdo_mat_clear(Ci);
+            hdo_vec_clear(nodes, s);
+        }
+    flint_cleanup();
 }
 
 Test(step_interp, dot_apply_within_its_error)
