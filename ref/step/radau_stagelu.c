@@ -36,8 +36,15 @@
    factors, but the pairs go to the vector unit (GCC's -O2 does not
    vectorise a loop of unknown count; this loop is most of the
    factorisation, which was 11% of Van der Pol's run at 100 digits:
-   decisions.md D-123). */
-static void
+   decisions.md D-123).  Two copies: AVX2's four doubles an instruction
+   where the processor has it, SSE2's two elsewhere; the same operations,
+   so the same bits (D-146). */
+#if defined(__x86_64__) && defined(__GNUC__)
+#define AVX2_OR_DEFAULT __attribute__((target_clones("avx2", "default")))
+#else
+#define AVX2_OR_DEFAULT
+#endif
+AVX2_OR_DEFAULT static void
 row_update(double *restrict y, const double *restrict x, double f, slong m)
 {
     slong j = 0;
