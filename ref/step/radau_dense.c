@@ -6,8 +6,8 @@
 /* Whether the predictor's dot products cost less than Horner's rule:
    V's (s + 1)^2 powers and their integers cost about Horner's sums of
    one component, so they pay from three components (Van der Pol, two
-   components at 30 digits: about even), and only on the product
-   scanning path of at most HDO_RADAU_COLS limbs (beyond it, mpn_addmul_1
+   components at 30 digits: about even), and only up to PREDICT_COLS =
+   6 limbs, where product scanning stopped then (beyond it, mpn_addmul_1
    a limb: twice Horner's cost, measured at 10 limbs, decisions.md D-139;
    the coefficients are prec/2 + 64 bits since D-142, so that limit moved
    from about 50 to about 75 digits, by the limb count).  The limit stays

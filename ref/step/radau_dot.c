@@ -329,9 +329,10 @@ hdo_radau_dot_apply(mpfr_ptr out, hdo_radau_dot *d, mpfr_srcptr F, slong ncols,
             ek = 0; /* the column is zero (or not a number: kept so) */
         for (slong j = 0; j < s; j++)
             hdo_radau_fixed(d->Fz[j * n + k], F + j * n + k, prec - ek);
-        /* by columns when A and F fit l <= 12 limbs (l = 3 at 16 and
-           at 30 digits, 7 at 60, 10 and 11 for the dense output at
-           100), else by mpn_addmul_1: the same integers */
+        /* by columns when A and F fit l <= 12 limbs (the residual
+           3 at 16 and 30 digits, 5 at 60, 7 at 100; the dense output 7
+           at 60, 10 and 11 at 100), else by mpn_addmul_1: the same
+           integers */
         int cols = !d->no_cols && l <= HDO_RADAU_COLS && d->Al[l] != NULL &&
                    pack(d->fl, d->fs, (const mpz_t *)d->Fz + k, n, s, l) == 0;
         for (slong i = 0; i < s; i++) {

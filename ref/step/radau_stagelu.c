@@ -39,7 +39,10 @@
    decisions.md D-123).  Two copies: AVX2's four doubles an instruction
    where the processor has it, SSE2's two elsewhere; the same operations,
    so the same bits (D-146). */
-#if defined(__x86_64__) && defined(__GNUC__)
+/* target_clones needs the loader's ifunc: ELF and glibc (MinGW, macOS
+   and musl lack it) */
+#if defined(__x86_64__) && defined(__GNUC__) && defined(__ELF__) &&            \
+    defined(__GLIBC__)
 #define AVX2_OR_DEFAULT __attribute__((target_clones("avx2", "default")))
 #else
 #define AVX2_OR_DEFAULT

@@ -247,56 +247,59 @@ Test(step, radau_trend_accept_sequence)
 
 /* The trend's evidence holds (decisions.md D-144): after a rejection
    whose estimate fell as h^71 the first accepted step takes the trend's
-   factor g (D-105), and the next ones, each at 0.896 times the last h
-   with the same estimate (Van der Pol's way into its fast layer at 100
-   digits, where a rejection followed every third step when only the
-   first could), take it too until together they shrank h by
-   HDO_RADAU_TREND_SPAN = 4 (the last one cut to that), then not (EMEP
-   at 40 digits, a flat estimate: unbounded, the trend cut h from 46 s
-   to 9e-4 s in 15 steps); none after a rejection that fell as h^30. */
+   factor g (D-105), and the HDO_RADAU_TREND_HOLD = 16 after it take it
+   too, each at r times the last h with the same estimate, until together
+   they shrank h by HDO_RADAU_TREND_SPAN = 4 (the step that would go
+   beyond cut to the rest); then none.  r = 0.88 (Van der Pol's way into
+   its fast layer at 100 digits, where a rejection followed every third
+   step when only the first could): g = 0.90, the span ends it at the
+   14th; r = 0.93: g = 0.95, the hold ends it after 16 (unbounded, EMEP's
+   flat estimate at 40 digits was cut from 46 s to 9e-4 s in 15 steps).
+   None after a rejection that fell as h^30. */
 Test(step, radau_trend_holds)
 {
-    for (int c = 0; c < 2; c++) {
+    const double ratio[3] = {0.88, 0.896, 0.93};
+    for (int c = 0; c < 3; c++) {
         hdo_radau_probe p;
         mpfr_t fac, h, e, tol, er;
         mpfr_inits2(64, fac, h, e, tol, er, (mpfr_ptr)0);
         trend_first_step(&p, fac, h, e, tol);
         /* 14.9 tol fell as h^71; 0.0037 0.896^-30 as h^30 */
-        mpfr_set_d(er, c == 0 ? 14.9e-100 : 0.0037e-100 * pow(0.896, -30.0),
+        mpfr_set_d(er, c != 1 ? 14.9e-100 : 0.0037e-100 * pow(0.896, -30.0),
                    MPFR_RNDN);
         hdo_radau_probe_rejected(&p, er, h);
-        double g = hdo_radau_trend_factor(0.896, 0.0037, 0.0037, 72);
-        double shrunk = 1;
-        int held = 0, cut_last = 0;
-        for (int k = 1; k <= HDO_RADAU_TREND_HOLD + 1; k++) {
-            mpfr_mul_d(h, h, 0.896, MPFR_RNDN);
+        double r = ratio[c], g = hdo_radau_trend_factor(r, 0.0037, 0.0037, 72);
+        double room = HDO_RADAU_TREND_SPAN;
+        int held = 0, clamped = 0;
+        for (int k = 1; k <= HDO_RADAU_TREND_HOLD + 6; k++) {
+            mpfr_mul_d(h, h, r, MPFR_RNDN);
             mpfr_set_d(fac, 1.006, MPFR_RNDN);
             hdo_radau_probe_accept(&p, fac, h, e, tol, 100, 72);
-            double f = mpfr_get_d(fac, MPFR_RNDN);
-            if (c == 1 || shrunk * HDO_RADAU_TREND_SPAN <= 1 + 1e-12) {
+            double f = mpfr_get_d(fac, MPFR_RNDN), want = 0;
+            if (c != 1 && k == 1)
+                want = g;
+            else if (c != 1 && k - 1 <= HDO_RADAU_TREND_HOLD &&
+                     room > 1 + 1e-12)
+                want = g * room < 1 ? 1 / room : g;
+            if (want == 0) {
                 cr_expect(f >= 1, "case %d, step %d: %g, not the trend's", c, k,
                           f);
                 continue;
             }
-            if (k == 1 || g * shrunk * HDO_RADAU_TREND_SPAN > 1) {
-                cr_expect(fabs(f / g - 1) < 1e-9, "step %d: %g against %g", k,
-                          f, g);
-            } else {
-                cr_expect(fabs(f * shrunk * HDO_RADAU_TREND_SPAN - 1) < 1e-9,
-                          "step %d: %g, the span's rest", k, f);
-                cut_last = 1;
-            }
+            cr_expect(fabs(f / want - 1) < 1e-9, "case %d, step %d: %g for %g",
+                      c, k, f, want);
             if (k > 1) {
-                shrunk *= f;
+                room *= want;
                 held++;
+                clamped += want > g;
             }
         }
-        if (c == 0) {
-            /* g about 0.87: eight held steps at g, the ninth cut to the
-               span, within the 16 steps */
-            cr_expect(held >= 8 && cut_last, "held %d", held);
-            cr_expect(fabs(shrunk * HDO_RADAU_TREND_SPAN - 1) < 1e-9);
-        }
+        if (c == 0)
+            cr_expect(clamped == 1 && held < HDO_RADAU_TREND_HOLD,
+                      "the span ends it: held %d, clamped %d", held, clamped);
+        if (c == 2)
+            cr_expect(clamped == 0 && held == HDO_RADAU_TREND_HOLD,
+                      "the hold ends it: held %d, clamped %d", held, clamped);
         mpfr_clears(fac, h, e, tol, er, (mpfr_ptr)0);
         hdo_radau_probe_clear(&p);
     }

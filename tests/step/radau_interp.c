@@ -127,13 +127,14 @@ within(mpfr_t err, mpfr_srcptr got, const mpfr_t exact, mpfr_t bound,
    inverse of C (its own LU, in balls at twice the bits), every ball
    narrow enough that both its ends round to the same w-bit number, and
    that number Ci's; e the exponent of C^-1's largest entry.  Up to 73
-   stages (Van der Pol at 100 digits takes 72), at 16 and 100 digits. */
+   stages (Van der Pol at 100 digits takes 72) at 16 and 100 digits, and
+   141 (200 digits' count) at 16. */
 Test(step_interp, inverse_correctly_rounded_against_arb)
 {
-    const slong counts[5] = {3, 9, 24, 45, 73};
+    const slong counts[6] = {3, 9, 24, 45, 73, 141};
     const int digits[2] = {16, 100};
-    for (int c = 0; c < 5; c++)
-        for (int di = 0; di < 2; di++) {
+    for (int c = 0; c < 6; c++)
+        for (int di = 0; di < 2 - (counts[c] > 100); di++) {
             slong s = counts[c];
             mpfr_prec_t w = working_prec(s, digits[di]), p = 2 * w + 16 * s;
             hdo_mat_t Ci;
