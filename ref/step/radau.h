@@ -28,6 +28,10 @@ int hdo_radau_nodes(mpfr_ptr c, slong s);
    polynomial l_j of the nodes, into the s x s matrix A (its
    precision).  Returns 0 or HDO_ERR_SINGULAR. */
 int hdo_radau_matrix(hdo_mat_t A, mpfr_srcptr c, slong s);
+/* a_0 .. a_s := the coefficients of prod_k (x - c_k) over the s nodes,
+   a_s = 1, each product and difference rounded to a's precision (the
+   interpolation's P, radau_error.c's omega). */
+void hdo_radau_node_poly(mpfr_ptr a, mpfr_srcptr c, slong s);
 /* Ci := 2^-e C^-1 for the s x s matrix C_mk = c_m^(k+1) (m, k < s),
    e the exponent of C^-1's largest entry (so |Ci_ik| < 1, and the
    scaling is exact): the coefficients b_1..b_s of the polynomial in

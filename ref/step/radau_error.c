@@ -98,17 +98,7 @@ hdo_radau_defect_init(hdo_radau_defect *d, mpfr_srcptr c, slong s,
     mpfr_ptr om = hdo_vec_init(s + 1, p); /* omega's monomial coefficients */
     mpfr_t a, b, x, t, sum;
     mpfr_inits2(p, a, b, x, t, sum, (mpfr_ptr)0);
-    mpfr_set_ui(om + 0, 1, MPFR_RNDN);
-    for (slong k = 1; k <= s; k++)
-        mpfr_set_ui(om + k, 0, MPFR_RNDN);
-    for (slong i = 0; i < s; i++) /* om := om (tau - c_i) */
-        for (slong k = i + 1; k >= 0; k--) {
-            mpfr_mul(t, om + k, c + i, MPFR_RNDN);
-            mpfr_neg(t, t, MPFR_RNDN);
-            if (k > 0)
-                mpfr_add(t, t, om + k - 1, MPFR_RNDN);
-            mpfr_set(om + k, t, MPFR_RNDN);
-        }
+    hdo_radau_node_poly(om, c, s);
     /* Omega1: omega keeps its sign between consecutive zeros 0 (not a
        zero: omega's sign is constant on [0, c_1]), c_1, ..., c_s */
     mpfr_set_ui(sum, 0, MPFR_RNDN);

@@ -221,6 +221,25 @@ hdo_radau_horner(mpfr_ptr out, const mpfr_t *c, slong s, const mpfr_t h,
     mpfr_clear(acc);
 }
 
+void
+hdo_radau_node_poly(mpfr_ptr a, mpfr_srcptr c, slong s)
+{
+    mpfr_t t;
+    mpfr_init2(t, mpfr_get_prec(a));
+    /* one factor (x - c_k) at a time: a_i := a_(i-1) - c_k a_i */
+    mpfr_set_ui(a + 0, 1, MPFR_RNDN);
+    for (slong k = 0; k < s; k++) {
+        mpfr_set(a + k + 1, a + k, MPFR_RNDN);
+        for (slong i = k; i >= 1; i--) {
+            mpfr_mul(t, c + k, a + i, MPFR_RNDN);
+            mpfr_sub(a + i, a + i - 1, t, MPFR_RNDN);
+        }
+        mpfr_mul(a + 0, a + 0, c + k, MPFR_RNDN);
+        mpfr_neg(a + 0, a + 0, MPFR_RNDN);
+    }
+    mpfr_clear(t);
+}
+
 int
 hdo_radau_interp_inverse(hdo_mat_t Ci, long *e, mpfr_srcptr c, slong s)
 {
@@ -238,17 +257,7 @@ hdo_radau_interp_inverse(hdo_mat_t Ci, long *e, mpfr_srcptr c, slong s)
     mpfr_ptr a = hdo_vec_init(s + 1, p), b = hdo_vec_init(s, p);
     mpfr_t d, t;
     mpfr_inits2(p, d, t, (mpfr_ptr)0);
-    /* P's coefficients a_0 .. a_s, one factor (x - c_k) at a time */
-    mpfr_set_ui(a + 0, 1, MPFR_RNDN);
-    for (slong k = 0; k < s; k++) {
-        mpfr_set(a + k + 1, a + k, MPFR_RNDN);
-        for (slong i = k; i >= 1; i--) {
-            mpfr_mul(t, c + k, a + i, MPFR_RNDN);
-            mpfr_sub(a + i, a + i - 1, t, MPFR_RNDN);
-        }
-        mpfr_mul(a + 0, a + 0, c + k, MPFR_RNDN);
-        mpfr_neg(a + 0, a + 0, MPFR_RNDN);
-    }
+    hdo_radau_node_poly(a, c, s);
     int st = 0;
     *e = LONG_MIN;
     for (slong m = 0; m < s && st == 0; m++) {
