@@ -271,7 +271,7 @@ Test(check, error_names_its_input, .init = setup, .fini = scratch_remove)
     cr_expect_eq(err.input, HDO_INPUT_MODEL, "%s", err.message);
     hdo_check_clear(s);
 
-    hdo_check_init(s);
+    /* check() initialises s itself */
     cr_assert_eq(check(s, candidate(0), &err), 0, "%s", err.message);
     cr_expect_eq(err.input, HDO_INPUT_NONE);
     hdo_check_clear(s);

@@ -230,6 +230,8 @@ Test(concurrent, run_verify_is_two_runs_and_their_agreement)
         hdo_result_clear(sa);
         hdo_result_clear(sb);
         hdo_model_clear(model);
+        hdo_model_clear(msa);
+        hdo_model_clear(msb);
     }
 }
 

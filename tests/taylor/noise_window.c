@@ -64,6 +64,7 @@ Test(taylor_noise_window, beyond_half_the_precision_is_a_polynomial)
     cr_expect(isfinite(step_for(&c, half + 5, 1024.0)));
     cr_expect(isfinite(step_for(&c, half + 5, -1024.0)));
     cr_expect(step_for(&c, half + 11, 1024.0) == INFINITY);
+    tt_clear(&c);
 }
 
 Test(taylor_noise_window, a_slow_entire_series_is_no_noise)
@@ -88,6 +89,7 @@ Test(taylor_noise_window, a_slow_entire_series_is_no_noise)
                   mpfr_cmp_ui(h, 1000) < 0,
               "h = %g", mpfr_get_d(h, MPFR_RNDN));
     mpfr_clear(h);
+    tt_clear(&c);
 }
 
 /* The run's span joins the horizon (decisions.md D-106): T = max(1, |t0|,
@@ -107,6 +109,7 @@ Test(taylor_noise_window, the_runs_span_is_its_time_scale)
     cr_expect(step_for(&c, half + 11, 0.0) == INFINITY);
     c.tay->lspan = -100;
     cr_expect(step_for(&c, half + 5, 0.0) == INFINITY);
+    tt_clear(&c);
 }
 
 /* A span below 1 is its own time unit u (decisions.md D-118, as D-112's
@@ -132,4 +135,5 @@ Test(taylor_noise_window, a_span_below_1_is_its_time_unit)
     c.tay->lspan = 0;
     cr_expect(isfinite(step_for(&c, half - 1, 0.0)));
     cr_expect(step_for(&c, half + 1, 0.0) == INFINITY);
+    tt_clear(&c);
 }
