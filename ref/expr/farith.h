@@ -29,8 +29,6 @@ typedef unsigned __int128 dlimb;
 
 #define FA_INLINE static inline __attribute__((always_inline))
 #define FA_NMAX 4
-/* every loop on the limbs unrolled: n is a constant in each copy */
-#define FA_UNROLL _Pragma("GCC unroll 16")
 
 typedef mp_limb_t fa_limb;
 
@@ -44,7 +42,7 @@ fa_round(mpfr_ptr r, const fa_limb *W, fa_limb st, mpfr_exp_t e, int sign,
 {
     int sh = (int)(64 * n - p); /* 0..63: the bits of d below the ulp */
     fa_limb rb, M[FA_NMAX];
-    FA_UNROLL
+    HDO_UNROLL(16)
     for (int i = 0; i < n; i++)
         M[i] = W[i + 1];
     if (sh > 0) {
@@ -58,7 +56,7 @@ fa_round(mpfr_ptr r, const fa_limb *W, fa_limb st, mpfr_exp_t e, int sign,
     }
     if (rb && (st || ((M[0] >> sh) & 1))) {
         fa_limb c = (fa_limb)1 << sh;
-        FA_UNROLL
+        HDO_UNROLL(16)
         for (int i = 0; i < n; i++) {
             M[i] += c;
             c = M[i] < c;
@@ -70,7 +68,7 @@ fa_round(mpfr_ptr r, const fa_limb *W, fa_limb st, mpfr_exp_t e, int sign,
     }
     if (e <= er->emin + 1 || e >= er->emax - 1)
         return 1;
-    FA_UNROLL
+    HDO_UNROLL(16)
     for (int i = 0; i < n; i++)
         r->_mpfr_d[i] = M[i];
     r->_mpfr_exp = e;
@@ -97,10 +95,10 @@ fa_mul_n(mpfr_ptr r, mpfr_srcptr a, mpfr_srcptr b, int n,
     const fa_limb *A = a->_mpfr_d, *B = b->_mpfr_d;
     fa_limb P[2 * FA_NMAX], c0 = 0, c1 = 0;
     /* the exact product, column by column */
-    FA_UNROLL
+    HDO_UNROLL(16)
     for (int k = 0; k <= 2 * n - 2; k++) {
         fa_limb c2 = 0;
-        FA_UNROLL
+        HDO_UNROLL(16)
         for (int i = k - n + 1 > 0 ? k - n + 1 : 0; i <= k && i < n; i++)
             MAC3(c0, c1, c2, A[i], B[k - i]);
         P[k] = c0;
@@ -110,11 +108,11 @@ fa_mul_n(mpfr_ptr r, mpfr_srcptr a, mpfr_srcptr b, int n,
     P[2 * n - 1] = c0;
     mpfr_exp_t e = a->_mpfr_exp + b->_mpfr_exp;
     fa_limb st = 0;
-    FA_UNROLL
+    HDO_UNROLL(16)
     for (int i = 0; i < n - 2; i++)
         st |= P[i];
     if (!(P[2 * n - 1] >> 63)) { /* a product of two halves or more: < 1 */
-        FA_UNROLL
+        HDO_UNROLL(16)
         for (int i = 2 * n - 1; i > n - 2; i--)
             P[i] = P[i] << 1 | P[i - 1] >> 63;
         st |= P[n - 2] << 1;
@@ -131,10 +129,10 @@ fa_mul_n(mpfr_ptr r, mpfr_srcptr a, mpfr_srcptr b, int n,
 FA_INLINE void
 fa_shift_limbs(fa_limb *Y, fa_limb *st, int n, int q)
 {
-    FA_UNROLL
+    HDO_UNROLL(16)
     for (int i = 0; i < q; i++)
         *st |= Y[i];
-    FA_UNROLL
+    HDO_UNROLL(16)
     for (int i = 0; i <= n + 1; i++)
         Y[i] = i + q <= n + 1 ? Y[i + q] : 0;
 }
@@ -159,7 +157,7 @@ fa_add_n(mpfr_ptr r, mpfr_srcptr a, mpfr_srcptr b, int neg, int n,
         if (x->_mpfr_exp <= er->emin + 1 || x->_mpfr_exp >= er->emax - 1)
             return 1;
         if (r != x) {
-            FA_UNROLL
+            HDO_UNROLL(16)
             for (int i = 0; i < n; i++)
                 r->_mpfr_d[i] = x->_mpfr_d[i];
             r->_mpfr_exp = x->_mpfr_exp;
@@ -189,20 +187,20 @@ fa_add_n(mpfr_ptr r, mpfr_srcptr a, mpfr_srcptr b, int neg, int n,
         int sd = (int)d;
         if (sd > 0) {
             V[0] = Yl[0] << (64 - sd);
-            FA_UNROLL
+            HDO_UNROLL(16)
             for (int i = 0; i < n - 1; i++)
                 Ys[i] = Yl[i] >> sd | Yl[i + 1] << (64 - sd);
             Ys[n - 1] = Yl[n - 1] >> sd;
         } else {
             V[0] = 0;
-            FA_UNROLL
+            HDO_UNROLL(16)
             for (int i = 0; i < n; i++)
                 Ys[i] = Yl[i];
         }
         mpfr_exp_t e = x->_mpfr_exp;
         fa_limb c = 0, st = 0;
         if (add) {
-            FA_UNROLL
+            HDO_UNROLL(16)
             for (int i = 0; i < n; i++) {
                 fa_limb t = X[i] + c;
                 c = t < c;
@@ -211,7 +209,7 @@ fa_add_n(mpfr_ptr r, mpfr_srcptr a, mpfr_srcptr b, int neg, int n,
             }
             if (c) {
                 st = V[0] & 1;
-                FA_UNROLL
+                HDO_UNROLL(16)
                 for (int i = 0; i < n; i++)
                     V[i] = V[i] >> 1 | V[i + 1] << 63;
                 V[n] = V[n] >> 1 | (fa_limb)1 << 63;
@@ -221,7 +219,7 @@ fa_add_n(mpfr_ptr r, mpfr_srcptr a, mpfr_srcptr b, int neg, int n,
             /* |x| - |y| > 0 */
             c = V[0] != 0;
             V[0] = -V[0];
-            FA_UNROLL
+            HDO_UNROLL(16)
             for (int i = 0; i < n; i++) {
                 fa_limb t = X[i] - Ys[i];
                 fa_limb b1 = X[i] < Ys[i];
@@ -229,7 +227,7 @@ fa_add_n(mpfr_ptr r, mpfr_srcptr a, mpfr_srcptr b, int neg, int n,
                 c = b1 | (t < c);
             }
             while (V[n] == 0) { /* d <= 1 cancels: whole limbs */
-                FA_UNROLL
+                HDO_UNROLL(16)
                 for (int i = n; i > 0; i--)
                     V[i] = V[i - 1];
                 V[0] = 0;
@@ -237,7 +235,7 @@ fa_add_n(mpfr_ptr r, mpfr_srcptr a, mpfr_srcptr b, int neg, int n,
             }
             int lz = __builtin_clzl(V[n]);
             if (lz > 0) {
-                FA_UNROLL
+                HDO_UNROLL(16)
                 for (int i = n; i > 0; i--)
                     V[i] = V[i] << lz | V[i - 1] >> (64 - lz);
                 V[0] <<= lz;
@@ -252,7 +250,7 @@ fa_add_n(mpfr_ptr r, mpfr_srcptr a, mpfr_srcptr b, int neg, int n,
     W[0] = 0;
     Y[0] = 0;
     Y[n + 1] = 0;
-    FA_UNROLL
+    HDO_UNROLL(16)
     for (int i = 0; i < n; i++) {
         W[i + 1] = x->_mpfr_d[i];
         Y[i + 1] = y->_mpfr_d[i];
@@ -279,7 +277,7 @@ fa_add_n(mpfr_ptr r, mpfr_srcptr a, mpfr_srcptr b, int neg, int n,
         }
         if (s > 0) {
             st |= Y[0] << (64 - s);
-            FA_UNROLL
+            HDO_UNROLL(16)
             for (int i = 0; i <= n; i++)
                 Y[i] = Y[i] >> s | Y[i + 1] << (64 - s);
         }
@@ -288,7 +286,7 @@ fa_add_n(mpfr_ptr r, mpfr_srcptr a, mpfr_srcptr b, int neg, int n,
     mpfr_exp_t e = x->_mpfr_exp;
     if (sx == sy) {
         fa_limb c = 0;
-        FA_UNROLL
+        HDO_UNROLL(16)
         for (int i = 0; i <= n; i++) {
             fa_limb t = W[i] + c;
             c = t < c;
@@ -297,7 +295,7 @@ fa_add_n(mpfr_ptr r, mpfr_srcptr a, mpfr_srcptr b, int neg, int n,
         }
         if (c) { /* a carry: one bit right, the top set */
             st |= W[0] & 1;
-            FA_UNROLL
+            HDO_UNROLL(16)
             for (int i = 0; i < n; i++)
                 W[i] = W[i] >> 1 | W[i + 1] << 63;
             W[n] = W[n] >> 1 | (fa_limb)1 << 63;
@@ -312,7 +310,7 @@ fa_add_n(mpfr_ptr r, mpfr_srcptr a, mpfr_srcptr b, int neg, int n,
         if (i == 0)
             return 1;
         if (W[i] < Y[i]) {
-            FA_UNROLL
+            HDO_UNROLL(16)
             for (int k = 1; k <= n; k++) {
                 fa_limb t = W[k];
                 W[k] = Y[k];
@@ -325,7 +323,7 @@ fa_add_n(mpfr_ptr r, mpfr_srcptr a, mpfr_srcptr b, int neg, int n,
        exact difference is then within one unit above, which only the
        sticky bit sees (the top moves by one bit at most: d > 64) */
     fa_limb bo = st;
-    FA_UNROLL
+    HDO_UNROLL(16)
     for (int i = 0; i <= n; i++) {
         fa_limb t = W[i] - Y[i];
         fa_limb b1 = W[i] < Y[i];
@@ -337,7 +335,7 @@ fa_add_n(mpfr_ptr r, mpfr_srcptr a, mpfr_srcptr b, int neg, int n,
         h--;
     int lz = __builtin_clzl(W[h]), q = n - h;
     if (q > 0 || lz > 0) {
-        FA_UNROLL
+        HDO_UNROLL(16)
         for (int i = n; i >= 0; i--) {
             fa_limb hi = i - q >= 0 ? W[i - q] : 0;
             fa_limb lo = i - q - 1 >= 0 ? W[i - q - 1] : 0;

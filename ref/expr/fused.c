@@ -6,13 +6,6 @@
 
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC optimize("O3")
-/* the loops of add_cut_d unrolled whole: GCC only, as the line above.
-   clang honours the pragma too, and with UBSan (make fuzz) took over 400
-   s on this file unrolled, 7 s without; unrolling moves no bit. */
-#define HDO_PRAGMA(x) _Pragma(#x)
-#define UNROLL(n) HDO_PRAGMA(GCC unroll n)
-#else
-#define UNROLL(n)
 #endif
 
 /* Why.  An MPFR call at 40 digits costs about 220 (mpfr_mul) to 790
@@ -545,10 +538,10 @@ add_cut_d(limb *R, int L, const limb *A, int na, const limb *B, int n, long Q,
 {
     const int dmax = na + n - 2, first = D0 < 0 ? 0 : D0;
     limb c0 = 0, c1 = 0, c2 = 0;
-    UNROLL(16)
+    HDO_UNROLL(16)
     for (int d = first; d <= dmax; d++) {
         int i0 = d - n + 1 > 0 ? d - n + 1 : 0, i1 = d < na - 1 ? d : na - 1;
-        UNROLL(8)
+        HDO_UNROLL(8)
         for (int i = i0; i <= i1; i++) {
             if (d > D0)
                 MAC3(c0, c1, c2, A[i], B[d - i]);

@@ -22,19 +22,19 @@ dot_cols(mp_ptr out, const limb *a, const limb *f, const slong *jp, slong np,
          const slong *jn, slong nn, const slong L)
 {
     limb r0 = 0, r1 = 0; /* the signed carry into column c */
-#pragma GCC unroll 24
+    HDO_UNROLL(24)
     for (slong c = 0; c < 2 * L - 1; c++) {
         limb c0 = 0, c1 = 0, c2 = 0;
         slong qlo = c < L ? 0 : c - L + 1, qhi = c < L ? c : L - 1;
         for (slong t = 0; t < np; t++) {
             const limb *aj = a + jp[t] * L, *fj = f + jp[t] * L;
-#pragma GCC unroll 12
+            HDO_UNROLL(12)
             for (slong q = qlo; q <= qhi; q++)
                 MAC3(c0, c1, c2, aj[q], fj[c - q]);
         }
         for (slong t = 0; t < nn; t++) {
             const limb *aj = a + jn[t] * L, *fj = f + jn[t] * L;
-#pragma GCC unroll 12
+            HDO_UNROLL(12)
             for (slong q = qlo; q <= qhi; q++)
                 MSB3(c0, c1, c2, aj[q], fj[c - q]);
         }

@@ -7,6 +7,18 @@
 /* the includer defines limb (mp_limb_t), dlimb (unsigned __int128) and
    LB (64) */
 
+/* The loop that follows unrolled n times: the kernels' loops on the
+   limbs, whose count is a constant in each inlined copy.  GCC's only:
+   clang honours the pragma too, and with UBSan (make fuzz) did not
+   finish fused.c unrolled (over 400 s; 7.4 s without, decisions.md
+   D-148); unrolling moves no bit. */
+#if defined(__GNUC__) && !defined(__clang__)
+#define HDO_PRAGMA_(x) _Pragma(#x)
+#define HDO_UNROLL(n) HDO_PRAGMA_(GCC unroll n)
+#else
+#define HDO_UNROLL(n)
+#endif
+
 /* (c2 c1 c0) += x y, and (c2 c1) += the high limb of x y alone: the
    column sums of fused.c's add_cut_d and fexp.c's mulhi, on amd64 in
    the four instructions they take (the compiler's 128-bit arithmetic
