@@ -1,4 +1,5 @@
-/* mac.h -- internal: column sums of limb products (fused.c, fexp.c) */
+/* mac.h -- internal: column sums of limb products (fused.c, fexp.c, ldot.c)
+ * and the unrolling of their loops */
 #ifndef HDO_EXPR_MAC_H
 #define HDO_EXPR_MAC_H
 
